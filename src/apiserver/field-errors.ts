@@ -1,0 +1,137 @@
+/**
+ * Field validation errors, worded exactly as k8s.io/apimachinery/pkg/util/validation/field
+ * words them, so that `kubectl` users read the same 422 messages as from a real API server.
+ */
+import type { JsonValue } from '../lib/json.js';
+
+export type FieldErrorType =
+  | 'FieldValueNotFound'
+  | 'FieldValueRequired'
+  | 'FieldValueDuplicate'
+  | 'FieldValueInvalid'
+  | 'FieldValueNotSupported'
+  | 'FieldValueForbidden'
+  | 'FieldValueTooLong'
+  | 'FieldValueTooMany'
+  | 'InternalError'
+  | 'FieldValueTypeInvalid';
+
+/** Marker for an error whose bad value is not printed. */
+export const OMIT_VALUE = Symbol('omit');
+
+export interface FieldError {
+  type: FieldErrorType;
+  /** Dotted path with indexes and keys: spec.containers[0].image, metadata.labels[app]. */
+  field: string;
+  badValue: JsonValue | undefined | typeof OMIT_VALUE;
+  detail: string;
+}
+
+const typeText: Record<FieldErrorType, string> = {
+  FieldValueNotFound: 'Not found',
+  FieldValueRequired: 'Required value',
+  FieldValueDuplicate: 'Duplicate value',
+  FieldValueInvalid: 'Invalid value',
+  FieldValueNotSupported: 'Unsupported value',
+  FieldValueForbidden: 'Forbidden',
+  FieldValueTooLong: 'Too long',
+  FieldValueTooMany: 'Too many',
+  InternalError: 'Internal error',
+  FieldValueTypeInvalid: 'Invalid value',
+};
+
+/** field.Error.ErrorBody(): the message without the field path. */
+export function fieldErrorBody(e: FieldError): string {
+  let s: string;
+  const t = typeText[e.type];
+  if (
+    e.type === 'FieldValueRequired' ||
+    e.type === 'FieldValueForbidden' ||
+    e.type === 'FieldValueTooLong' ||
+    e.type === 'InternalError' ||
+    e.badValue === OMIT_VALUE
+  ) {
+    s = t;
+  } else {
+    const v = e.badValue;
+    if (v === null || v === undefined) s = `${t}: "null"`;
+    else if (typeof v === 'number' || typeof v === 'boolean') s = `${t}: ${String(v)}`;
+    else if (typeof v === 'string') s = `${t}: ${goQuote(v)}`;
+    else s = `${t}: ${goSprintfValue(v)}`;
+  }
+  if (e.detail.length > 0) s += `: ${e.detail}`;
+  return s;
+}
+
+/** field.Error.Error(): "<field>: <body>". */
+export function fieldErrorMessage(e: FieldError): string {
+  return `${e.field}: ${fieldErrorBody(e)}`;
+}
+
+/** errs.ToAggregate().Error(): one message as is, several in brackets, duplicates removed. */
+export function aggregateMessage(errors: FieldError[]): string {
+  const msgs = [...new Set(errors.map(fieldErrorMessage))];
+  return msgs.length === 1 ? msgs[0]! : `[${msgs.join(', ')}]`;
+}
+
+/** Go's %q for a string. */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\r') out += '\\r';
+    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/** Approximates Go's %#v for decoded JSON (maps and slices of interface{}). */
+function goSprintfValue(v: JsonValue): string {
+  if (Array.isArray(v)) return `[]interface {}{${v.map((x) => goInner(x)).join(', ')}}`;
+  if (v !== null && typeof v === 'object') {
+    const keys = Object.keys(v).sort();
+    return `map[string]interface {}{${keys.map((k) => `${goQuote(k)}:${goInner(v[k]!)}`).join(', ')}}`;
+  }
+  return String(v);
+}
+
+function goInner(v: JsonValue): string {
+  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'number') return Number.isInteger(v) ? `${v}` : String(v);
+  if (v === null) return 'interface {}(nil)';
+  return goSprintfValue(v);
+}
+
+/** Helpers that read like apimachinery's constructors. */
+export const fieldError = {
+  required: (field: string, detail = ''): FieldError => ({ type: 'FieldValueRequired', field, badValue: '', detail }),
+  invalid: (field: string, value: JsonValue | undefined, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue: value, detail }),
+  notSupported: (field: string, value: JsonValue | undefined, supported: string[]): FieldError => ({
+    type: 'FieldValueNotSupported',
+    field,
+    badValue: value,
+    detail: supported.length ? `supported values: ${supported.map(goQuote).join(', ')}` : '',
+  }),
+  forbidden: (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, badValue: '', detail }),
+  typeInvalid: (field: string, value: JsonValue | undefined, detail: string): FieldError => ({ type: 'FieldValueTypeInvalid', field, badValue: value, detail }),
+  tooLong: (field: string, value: JsonValue | undefined, max: number): FieldError => ({
+    type: 'FieldValueTooLong',
+    field,
+    badValue: value,
+    detail: `may not be more than ${max} bytes`,
+  }),
+  tooMany: (field: string, actual: number, max: number): FieldError => ({
+    type: 'FieldValueTooMany',
+    field,
+    badValue: actual,
+    detail: `must have at most ${max} items`,
+  }),
+  duplicate: (field: string, value: JsonValue | undefined): FieldError => ({ type: 'FieldValueDuplicate', field, badValue: value, detail: '' }),
+  notFound: (field: string, value: JsonValue | undefined): FieldError => ({ type: 'FieldValueNotFound', field, badValue: value, detail: '' }),
+  internal: (field: string, detail: string): FieldError => ({ type: 'InternalError', field, badValue: OMIT_VALUE, detail }),
+};

@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ManualClock, formatMicroTime, formatTime } from './clock.js';
+
+test('ManualClock fires timers in due order while advancing', async () => {
+  const clock = new ManualClock(0);
+  const fired: string[] = [];
+  clock.setTimer(30, () => fired.push('c'));
+  clock.setTimer(10, () => fired.push('a'));
+  const cancelled = clock.setTimer(20, () => fired.push('x'));
+  clock.setTimer(10, () => fired.push('b'));
+  cancelled.cancel();
+  await clock.advance(25);
+  assert.deepEqual(fired, ['a', 'b']);
+  assert.equal(clock.now(), 25);
+  await clock.advance(5);
+  assert.deepEqual(fired, ['a', 'b', 'c']);
+});
+
+test('ManualClock runs promise chains between timers', async () => {
+  const clock = new ManualClock(0);
+  const seen: number[] = [];
+  const loop = async (): Promise<void> => {
+    for (let i = 0; i < 3; i++) {
+      await clock.sleep(10);
+      seen.push(clock.now());
+    }
+  };
+  const done = loop();
+  await clock.advance(100);
+  await done;
+  assert.deepEqual(seen, [10, 20, 30]);
+});
+
+test('sleep rejects when its signal aborts', async () => {
+  const clock = new ManualClock(0);
+  const ac = new AbortController();
+  const p = clock.sleep(1000, ac.signal);
+  ac.abort(new Error('stop'));
+  await assert.rejects(p, /stop/);
+  assert.equal(clock.pending, 0);
+});
+
+test('Kubernetes time formats', () => {
+  const t = Date.UTC(2026, 10, 22, 20, 24, 34, 567);
+  assert.equal(formatTime(t), '2026-11-22T20:24:34Z');
+  assert.equal(formatMicroTime(t), '2026-11-22T20:24:34.567000Z');
+});

@@ -1,0 +1,45 @@
+/**
+ * Seeded randomness. Jitter, simulated durations and scenario choices come from a Random
+ * made from a seed, so that one seed reproduces one run.
+ */
+export interface Random {
+  /** A float in [0, 1). */
+  next(): number;
+}
+
+/** mulberry32: small, fast, good enough for jitter and simulation (not for secrets). */
+export class SeededRandom implements Random {
+  #state: number;
+
+  constructor(seed: number | string) {
+    this.#state = typeof seed === 'number' ? seed >>> 0 : hashString(seed);
+  }
+
+  next(): number {
+    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
+    let t = this.#state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** An integer in [min, max]. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  /** A value in [base*(1-fraction), base*(1+fraction)). */
+  jitter(base: number, fraction: number): number {
+    return base * (1 - fraction + 2 * fraction * this.next());
+  }
+}
+
+/** FNV-1a, 32 bit. */
+export function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}

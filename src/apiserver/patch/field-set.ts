@@ -1,0 +1,213 @@
+/**
+ * Sets of field paths, as structured-merge-diff keeps them for managedFields: a tree whose edges
+ * are path elements encoded the FieldsV1 way — `f:<name>` (object field), `k:<json>` (list-map
+ * item by its keys), `v:<json>` (set item), `i:<n>` (list index) — and whose nodes say whether
+ * the path itself is in the set. Serialises to and from `fieldsV1`.
+ */
+import { isJsonObject, type JsonObject, type JsonValue } from '../../lib/json.js';
+
+/** A node of a field set: `member` when the path ending here is in the set. */
+export interface FieldSet {
+  member: boolean;
+  children: Map<string, FieldSet>;
+}
+
+/** A path: encoded path elements from the root. */
+export type FieldPath = readonly string[];
+
+/** An empty set. */
+export function emptySet(): FieldSet {
+  return { member: false, children: new Map() };
+}
+
+/** The path element of an object field. */
+export function fieldElement(name: string): string {
+  return `f:${name}`;
+}
+
+/** The path element of a list-map item: its key fields, sorted by name. */
+export function keyElement(keys: Readonly<Record<string, JsonValue>>): string {
+  const sorted: JsonObject = {};
+  for (const k of Object.keys(keys).sort()) sorted[k] = keys[k] ?? null;
+  return `k:${JSON.stringify(sorted)}`;
+}
+
+/** The path element of a set item. */
+export function valueElement(v: JsonValue): string {
+  return `v:${JSON.stringify(v)}`;
+}
+
+/** The path element of a list index. */
+export function indexElement(i: number): string {
+  return `i:${i}`;
+}
+
+/** Adds `path` to the set (no-op for the empty path). */
+export function insertPath(set: FieldSet, path: FieldPath): void {
+  if (path.length === 0) return;
+  let node = set;
+  for (const pe of path) {
+    let next = node.children.get(pe);
+    if (!next) {
+      next = emptySet();
+      node.children.set(pe, next);
+    }
+    node = next;
+  }
+  node.member = true;
+}
+
+/** The node at `path`, if the set has one. */
+export function nodeAt(set: FieldSet, path: FieldPath): FieldSet | undefined {
+  let node: FieldSet | undefined = set;
+  for (const pe of path) {
+    node = node.children.get(pe);
+    if (!node) return undefined;
+  }
+  return node;
+}
+
+/** True when `path` is a member. */
+export function hasPath(set: FieldSet, path: FieldPath): boolean {
+  return nodeAt(set, path)?.member === true;
+}
+
+/** True when the set has no member. */
+export function isEmptySet(set: FieldSet): boolean {
+  if (set.member) return false;
+  for (const c of set.children.values()) if (!isEmptySet(c)) return false;
+  return true;
+}
+
+function copy(set: FieldSet): FieldSet {
+  const out: FieldSet = { member: set.member, children: new Map() };
+  for (const [pe, c] of set.children) out.children.set(pe, copy(c));
+  return out;
+}
+
+function prune(set: FieldSet): FieldSet {
+  for (const [pe, c] of set.children) {
+    prune(c);
+    if (!c.member && c.children.size === 0) set.children.delete(pe);
+  }
+  return set;
+}
+
+/** a ∪ b. */
+export function union(a: FieldSet, b: FieldSet): FieldSet {
+  const out = copy(a);
+  out.member ||= b.member;
+  for (const [pe, c] of b.children) {
+    const mine = out.children.get(pe);
+    out.children.set(pe, mine ? union(mine, c) : copy(c));
+  }
+  return out;
+}
+
+/** Members of a that are not members of b. */
+export function difference(a: FieldSet, b: FieldSet): FieldSet {
+  const out: FieldSet = { member: a.member && !b.member, children: new Map() };
+  for (const [pe, c] of a.children) {
+    const other = b.children.get(pe);
+    out.children.set(pe, other ? difference(c, other) : copy(c));
+  }
+  return prune(out);
+}
+
+/** Members of both a and b. */
+export function intersection(a: FieldSet, b: FieldSet): FieldSet {
+  const out: FieldSet = { member: a.member && b.member, children: new Map() };
+  for (const [pe, c] of a.children) {
+    const other = b.children.get(pe);
+    if (other) out.children.set(pe, intersection(c, other));
+  }
+  return prune(out);
+}
+
+/** Members of a that are neither members of b nor below a member of b. */
+export function recursiveDifference(a: FieldSet, b: FieldSet): FieldSet {
+  const out: FieldSet = { member: a.member && !b.member, children: new Map() };
+  for (const [pe, c] of a.children) {
+    const other = b.children.get(pe);
+    if (!other) out.children.set(pe, copy(c));
+    else if (!other.member) out.children.set(pe, recursiveDifference(c, other));
+  }
+  return prune(out);
+}
+
+const typeOrder: Record<string, number> = { f: 0, k: 1, v: 2, i: 3 };
+
+/** structured-merge-diff's order of path elements: fields, keys, values, indexes. */
+export function comparePathElements(a: string, b: string): number {
+  const ta = typeOrder[a.slice(0, 1)] ?? 4;
+  const tb = typeOrder[b.slice(0, 1)] ?? 4;
+  if (ta !== tb) return ta - tb;
+  if (ta === 3) return Number(a.slice(2)) - Number(b.slice(2));
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sortedChildren(set: FieldSet): [string, FieldSet][] {
+  return [...set.children].sort(([a], [b]) => comparePathElements(a, b));
+}
+
+/** Every member path, in structured-merge-diff's iteration order (a level's leaves, then its subtrees). */
+export function memberPaths(set: FieldSet): string[][] {
+  const out: string[][] = [];
+  const walk = (node: FieldSet, prefix: string[]): void => {
+    const children = sortedChildren(node);
+    for (const [pe, c] of children) if (c.member) out.push([...prefix, pe]);
+    for (const [pe, c] of children) if (c.children.size > 0) walk(c, [...prefix, pe]);
+  };
+  walk(set, []);
+  return out;
+}
+
+/** The set as `fieldsV1` JSON. */
+export function toFieldsV1(set: FieldSet): JsonObject {
+  const out: JsonObject = {};
+  for (const [pe, c] of sortedChildren(set)) {
+    const body = toFieldsV1(c);
+    out[pe] = c.member && c.children.size > 0 ? { '.': {}, ...body } : body;
+  }
+  return out;
+}
+
+/** A set from `fieldsV1` JSON; undefined when it is not well formed. */
+export function fromFieldsV1(json: JsonValue | undefined): FieldSet | undefined {
+  if (!isJsonObject(json)) return undefined;
+  const set = emptySet();
+  for (const [pe, body] of Object.entries(json)) {
+    if (pe === '.') continue;
+    if (!/^[fkvi]:/.test(pe)) return undefined;
+    const child = fromFieldsV1(body);
+    if (!child) return undefined;
+    const keys = isJsonObject(body) ? Object.keys(body) : [];
+    child.member = keys.length === 0 || keys.includes('.');
+    set.children.set(pe, child);
+  }
+  return set;
+}
+
+/** A path as structured-merge-diff prints it: `.spec.containers[name="app"].image`, `.metadata.finalizers[="x"]`, `[0]`. */
+export function pathString(path: FieldPath): string {
+  return path
+    .map((pe) => {
+      const body = pe.slice(2);
+      const type = pe.slice(0, 1);
+      switch (type) {
+        case 'f':
+          return `.${body}`;
+        case 'k': {
+          const keys = JSON.parse(body) as JsonObject;
+          return `[${Object.entries(keys)
+            .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+            .join(',')}]`;
+        }
+        case 'v':
+          return `[=${body}]`;
+        default:
+          return `[${body}]`;
+      }
+    })
+    .join('');
+}

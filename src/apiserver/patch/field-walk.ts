@@ -1,0 +1,161 @@
+/**
+ * Field sets of JSON objects, as structured-merge-diff computes them: the set of fields an
+ * applied configuration specifies (toFieldSet) and the comparison of two versions of an object
+ * (compareObjects: added, modified and removed paths). List items are named by their list-map
+ * keys (`k:`), set items by value (`v:`); atomic lists and maps are leaves.
+ */
+import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../lib/json.js';
+import { emptySet, fieldElement, indexElement, insertPath, keyElement, pathString, valueElement, type FieldPath, type FieldSet } from './field-set.js';
+import { childMeta, listShape, type FieldMeta } from './patch-meta.js';
+
+/** What to do with a list-map item that lacks a key field and has no default for it. */
+export type MissingKeyPolicy = 'index' | 'throw';
+
+/** A list-map item without one of its keys (only with the 'throw' policy). */
+export class MissingKeyError extends Error {
+  constructor(path: FieldPath, index: number, key: string) {
+    super(`${pathString(path)}: element ${index}: associative list with keys has an element that omits key field ${JSON.stringify(key)} (and doesn't have default value)`);
+    this.name = 'MissingKeyError';
+  }
+}
+
+/**
+ * The path element of each item of a non-atomic list (undefined for atomic lists). Repeated
+ * elements keep their first occurrence only.
+ */
+export function listItemElements(list: readonly JsonValue[], meta: FieldMeta | undefined, path: FieldPath, policy: MissingKeyPolicy): Map<string, number> | undefined {
+  const shape = listShape(meta);
+  if (shape.type === 'atomic') return undefined;
+  const out = new Map<string, number>();
+  list.forEach((item, i) => {
+    let pe: string;
+    if (shape.type === 'set') {
+      pe = valueElement(item);
+    } else {
+      const keys: Record<string, JsonValue> = {};
+      let missing: string | undefined;
+      for (const k of shape.keys) {
+        const v = isJsonObject(item) && Object.hasOwn(item, k) ? item[k] : undefined;
+        const value = v === undefined || v === null ? meta?.keyDefaults?.[k] : v;
+        if (value === undefined) missing ??= k;
+        else keys[k] = value;
+      }
+      if (missing !== undefined && policy === 'throw') throw new MissingKeyError(path, i, missing);
+      pe = missing === undefined ? keyElement(keys) : indexElement(i);
+    }
+    if (!out.has(pe)) out.set(pe, i);
+  });
+  return out;
+}
+
+function isEmptyContainer(v: JsonValue): boolean {
+  return Array.isArray(v) ? v.length === 0 : isJsonObject(v) && Object.keys(v).length === 0;
+}
+
+/**
+ * The fields an applied configuration sets (typed.ToFieldSet): every scalar, every atomic or
+ * empty list or map, every list item, and the entries of maps with arbitrary keys.
+ */
+export function toFieldSet(value: JsonObject, meta: FieldMeta | undefined, policy: MissingKeyPolicy = 'throw'): FieldSet {
+  const set = emptySet();
+  collect(value, meta, [], set, policy);
+  return set;
+}
+
+function collect(v: JsonValue, meta: FieldMeta | undefined, path: string[], set: FieldSet, policy: MissingKeyPolicy): void {
+  if (isJsonObject(v)) {
+    if (path.length > 0 && (meta?.mapType === 'atomic' || isEmptyContainer(v))) {
+      insertPath(set, path);
+      return;
+    }
+    for (const [k, child] of Object.entries(v)) {
+      const childPath = [...path, fieldElement(k)];
+      if (meta?.values && !(meta.fields && Object.hasOwn(meta.fields, k))) insertPath(set, childPath);
+      collect(child, childMeta(meta, k), childPath, set, policy);
+    }
+    return;
+  }
+  if (Array.isArray(v)) {
+    const elements = v.length === 0 ? undefined : listItemElements(v, meta, path, policy);
+    if (!elements) {
+      insertPath(set, path);
+      return;
+    }
+    for (const [pe, i] of elements) {
+      const itemPath = [...path, pe];
+      insertPath(set, itemPath);
+      const item = v[i];
+      if (isJsonObject(item)) for (const [k, child] of Object.entries(item)) collect(child, childMeta(meta?.items, k), [...itemPath, fieldElement(k)], set, policy);
+    }
+    return;
+  }
+  insertPath(set, path);
+}
+
+/** The difference between two versions of an object, by path. */
+export interface Comparison {
+  added: FieldSet;
+  modified: FieldSet;
+  removed: FieldSet;
+}
+
+/**
+ * Compares two versions of an object (typed.Compare): leaves whose value changed are
+ * `modified`; paths, containers included, present on one side only are `added` or `removed`.
+ */
+export function compareObjects(lhs: JsonObject, rhs: JsonObject, meta: FieldMeta | undefined): Comparison {
+  const c: Comparison = { added: emptySet(), modified: emptySet(), removed: emptySet() };
+  walk(lhs, rhs, meta, [], c);
+  return c;
+}
+
+function addAll(v: JsonValue, meta: FieldMeta | undefined, path: string[], set: FieldSet): void {
+  insertPath(set, path);
+  addDescendants(v, meta, path, set);
+}
+
+function addDescendants(v: JsonValue, meta: FieldMeta | undefined, path: string[], set: FieldSet): void {
+  if (isJsonObject(v)) {
+    if (meta?.mapType === 'atomic' && path.length > 0) return;
+    for (const [k, child] of Object.entries(v)) addAll(child, childMeta(meta, k), [...path, fieldElement(k)], set);
+  } else if (Array.isArray(v)) {
+    const elements = listItemElements(v, meta, path, 'index');
+    if (elements) for (const [pe, i] of elements) addAll(v[i] ?? null, meta?.items, [...path, pe], set);
+  }
+}
+
+function walk(l: JsonValue | undefined, r: JsonValue | undefined, meta: FieldMeta | undefined, path: string[], c: Comparison): void {
+  if (l === undefined) {
+    if (r !== undefined) addAll(r, meta, path, c.added);
+    return;
+  }
+  if (r === undefined) {
+    addAll(l, meta, path, c.removed);
+    return;
+  }
+  if (isJsonObject(l) && isJsonObject(r) && (path.length === 0 || meta?.mapType !== 'atomic') && !(isEmptyContainer(l) && isEmptyContainer(r))) {
+    const keys = new Set([...Object.keys(l), ...Object.keys(r)]);
+    for (const k of keys) walk(Object.hasOwn(l, k) ? l[k] : undefined, Object.hasOwn(r, k) ? r[k] : undefined, childMeta(meta, k), [...path, fieldElement(k)], c);
+    return;
+  }
+  if (Array.isArray(l) && Array.isArray(r) && !(l.length === 0 && r.length === 0)) {
+    const le = listItemElements(l, meta, path, 'index');
+    const re = listItemElements(r, meta, path, 'index');
+    if (le && re) {
+      const pes = new Set([...le.keys(), ...re.keys()]);
+      for (const pe of pes) {
+        const li = le.get(pe);
+        const ri = re.get(pe);
+        walk(li === undefined ? undefined : l[li], ri === undefined ? undefined : r[ri], meta?.items, [...path, pe], c);
+      }
+      return;
+    }
+  }
+  if (jsonEqual(l, r)) return;
+  insertPath(c.modified, path);
+  const lContainer = typeof l === 'object' && l !== null;
+  const rContainer = typeof r === 'object' && r !== null;
+  if (lContainer && rContainer && Array.isArray(l) === Array.isArray(r)) return;
+  if (lContainer) addDescendants(l, meta, path, c.removed);
+  if (rContainer) addDescendants(r, meta, path, c.added);
+}

@@ -1,0 +1,131 @@
+/**
+ * metadata.managedFields as kube-apiserver's fieldmanager keeps it: decoding entries into field
+ * sets, the identity of a manager (one entry per manager, operation, subresource and — for
+ * Update — apiVersion), the fields no manager may own, and the encoding back in kube's order
+ * (Apply entries first, then by time, manager, apiVersion, subresource).
+ */
+import { isJsonObject, type JsonObject, type JsonValue } from '../../lib/json.js';
+import { difference, emptySet, fieldElement, fromFieldsV1, insertPath, isEmptySet, recursiveDifference, toFieldsV1, union, type FieldSet } from './field-set.js';
+
+/** One decoded managedFields entry. */
+export interface ManagerEntry {
+  manager: string;
+  operation: 'Apply' | 'Update';
+  apiVersion: string;
+  time: string | undefined;
+  subresource: string | undefined;
+  set: FieldSet;
+}
+
+/** The identity kube gives an entry (BuildManagerIdentifier): Apply entries ignore apiVersion. */
+export function managerId(e: Pick<ManagerEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
+  const id: JsonObject = { manager: e.manager, operation: e.operation };
+  if (e.operation === 'Update') id.apiVersion = e.apiVersion;
+  if (e.subresource) id.subresource = e.subresource;
+  return JSON.stringify(id);
+}
+
+function optionalString(v: JsonValue | undefined): string | undefined | false {
+  if (v === undefined || v === null) return undefined;
+  return typeof v === 'string' ? v : false;
+}
+
+/**
+ * Decodes managedFields; entries with the same identity are merged. Undefined when the value is
+ * not a well-formed managedFields list (kube then keeps the live object's entries).
+ */
+export function decodeManagedFields(value: JsonValue | undefined): ManagerEntry[] | undefined {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) return undefined;
+  const byId = new Map<string, ManagerEntry>();
+  for (const raw of value) {
+    if (!isJsonObject(raw)) return undefined;
+    const manager = optionalString(raw.manager);
+    const apiVersion = optionalString(raw.apiVersion);
+    const time = optionalString(raw.time);
+    const subresource = optionalString(raw.subresource);
+    const fieldsType = optionalString(raw.fieldsType);
+    if (manager === false || apiVersion === false || time === false || subresource === false) return undefined;
+    if (raw.operation !== 'Apply' && raw.operation !== 'Update') return undefined;
+    if (fieldsType !== undefined && fieldsType !== 'FieldsV1') return undefined;
+    const set = raw.fieldsV1 === undefined || raw.fieldsV1 === null ? emptySet() : fromFieldsV1(raw.fieldsV1);
+    if (!set) return undefined;
+    const entry: ManagerEntry = { manager: manager ?? '', operation: raw.operation, apiVersion: apiVersion ?? '', time, subresource: subresource || undefined, set };
+    const id = managerId(entry);
+    const seen = byId.get(id);
+    if (seen) seen.set = union(seen.set, set);
+    else byId.set(id, entry);
+  }
+  return [...byId.values()];
+}
+
+/** True for the `[{}]` that a client sends to reset managedFields. */
+export function isResetManagedFields(value: JsonValue | undefined): boolean {
+  return Array.isArray(value) && value.length === 1 && isJsonObject(value[0]) && Object.keys(value[0]).length === 0;
+}
+
+function seconds(time: string | undefined): number {
+  if (time === undefined) return 0;
+  const ms = Date.parse(time);
+  return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Encodes entries as managedFields, dropping empty ones, in kube's order. */
+export function encodeManagedFields(entries: readonly ManagerEntry[]): JsonValue[] {
+  return entries
+    .filter((e) => !isEmptySet(e.set))
+    .sort(
+      (p, q) =>
+        cmp(p.operation, q.operation) ||
+        seconds(p.time) - seconds(q.time) ||
+        cmp(p.manager, q.manager) ||
+        cmp(p.apiVersion, q.apiVersion) ||
+        cmp(p.subresource ?? '', q.subresource ?? ''),
+    )
+    .map((e) => {
+      const out: JsonObject = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion };
+      if (e.time !== undefined) out.time = e.time;
+      out.fieldsType = 'FieldsV1';
+      out.fieldsV1 = toFieldsV1(e.set);
+      if (e.subresource) out.subresource = e.subresource;
+      return out;
+    });
+}
+
+const STRIP_EXACT = emptySet();
+for (const p of [['apiVersion'], ['kind'], ['metadata']]) insertPath(STRIP_EXACT, p.map(fieldElement));
+const STRIP_RECURSIVE = emptySet();
+for (const f of ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion']) {
+  insertPath(STRIP_RECURSIVE, [fieldElement('metadata'), fieldElement(f)]);
+}
+
+/** Field-name paths, as a set whose members cover them and everything below. */
+export function pathsToSet(paths: readonly (readonly string[])[]): FieldSet {
+  const set = emptySet();
+  for (const p of paths) insertPath(set, p.map(fieldElement));
+  return set;
+}
+
+/**
+ * The part of `set` managers may own: without the identity and server-set metadata kube strips
+ * (apiVersion, kind, metadata.name, uid, resourceVersion, managedFields …) and without `ignored`.
+ */
+export function trackable(set: FieldSet, ignored: FieldSet): FieldSet {
+  return recursiveDifference(difference(set, STRIP_EXACT), union(STRIP_RECURSIVE, ignored));
+}
+
+/**
+ * The fields whose changes a write does not track (kube's reset fields): a write to the main
+ * resource leaves `status` alone, a write to `/status` only tracks `status`.
+ */
+export function defaultIgnoredFields(subresource: string | undefined, objects: readonly (JsonObject | undefined)[]): string[][] {
+  if (subresource !== 'status') return [['status']];
+  const keys = new Set<string>();
+  for (const o of objects) if (o) for (const k of Object.keys(o)) keys.add(k);
+  keys.delete('status');
+  return [...keys].map((k) => [k]);
+}

@@ -1,0 +1,170 @@
+/**
+ * `x-kubernetes-validations` rules: compiling and running CEL expressions with
+ * `@bufbuild/cel`, over values typed the way Kubernetes types them from the schema
+ * (integers are CEL `int`, numbers `double`, objects and maps CEL maps). Adds the part of
+ * Kubernetes' CEL library that rules on our kinds use: the strings extension (lowerAscii,
+ * upperAscii, replace, split, substring, trim, indexOf, ...), list helpers (isSorted, sum,
+ * min, max, indexOf, lastIndexOf) and regex find/findAll. Not provided: quantity, url, ip,
+ * cidr, authz and format libraries, and format-typed values (date-time as timestamp).
+ */
+import { celEnv, celMethod, CelScalar, isCelError, listType, parse, plan } from '@bufbuild/cel';
+import type { CelEnv, CelInput, CelList, CelValue } from '@bufbuild/cel';
+import { strings } from '@bufbuild/cel/ext';
+import type { JsonValue } from '../../lib/json.js';
+import { isObject, schemaAdditional, schemaFlag, schemaItems, schemaProperties, schemaString, type SchemaNode } from './schema-node.js';
+
+const DYN = CelScalar.DYN;
+const LIST = listType(DYN);
+
+function compare(a: CelValue, b: CelValue): number {
+  if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number')) {
+    const x = Number(a);
+    const y = Number(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  throw new Error('no such overload');
+}
+
+function items(list: CelList): CelValue[] {
+  return [...list];
+}
+
+function same(a: CelValue, b: CelValue): boolean {
+  try {
+    return compare(a, b) === 0;
+  } catch {
+    return false;
+  }
+}
+
+const kubernetesListFuncs = [
+  celMethod('isSorted', LIST, [], CelScalar.BOOL, function (this: CelList) {
+    const xs = items(this);
+    for (let i = 1; i < xs.length; i++) if (compare(xs[i - 1]!, xs[i]!) > 0) return false;
+    return true;
+  }),
+  celMethod('sum', LIST, [], DYN, function (this: CelList): CelInput {
+    const xs = items(this);
+    if (xs.every((x) => typeof x === 'bigint')) return xs.reduce<bigint>((s, x) => s + BigInt(x), 0n);
+    return xs.reduce<number>((s, x) => s + Number(x), 0);
+  }),
+  celMethod('min', LIST, [], DYN, function (this: CelList): CelInput {
+    const xs = items(this);
+    if (xs.length === 0) throw new Error('min called on empty list');
+    return xs.reduce((m, x) => (compare(x, m) < 0 ? x : m));
+  }),
+  celMethod('max', LIST, [], DYN, function (this: CelList): CelInput {
+    const xs = items(this);
+    if (xs.length === 0) throw new Error('max called on empty list');
+    return xs.reduce((m, x) => (compare(x, m) > 0 ? x : m));
+  }),
+  celMethod('indexOf', LIST, [DYN], CelScalar.INT, function (this: CelList, v: CelValue) {
+    return BigInt(items(this).findIndex((x) => same(x, v)));
+  }),
+  celMethod('lastIndexOf', LIST, [DYN], CelScalar.INT, function (this: CelList, v: CelValue) {
+    return BigInt(items(this).findLastIndex((x) => same(x, v)));
+  }),
+  celMethod('find', CelScalar.STRING, [CelScalar.STRING], CelScalar.STRING, function (this: string, re: string) {
+    return new RegExp(re, 'u').exec(this)?.[0] ?? '';
+  }),
+  celMethod('findAll', CelScalar.STRING, [CelScalar.STRING], LIST, function (this: string, re: string) {
+    return [...this.matchAll(new RegExp(re, 'gu'))].map((m) => m[0]);
+  }),
+  celMethod('findAll', CelScalar.STRING, [CelScalar.STRING, CelScalar.INT], LIST, function (this: string, re: string, n: bigint) {
+    const all = [...this.matchAll(new RegExp(re, 'gu'))].map((m) => m[0]);
+    return n < 0n ? all : all.slice(0, Number(n));
+  }),
+];
+
+let sharedEnv: CelEnv | undefined;
+function env(): CelEnv {
+  sharedEnv ??= celEnv({ funcs: [...strings, ...kubernetesListFuncs] });
+  return sharedEnv;
+}
+
+/** A compiled rule: evaluate with bindings for `self` and, on update, `oldSelf`. */
+export interface CompiledRule {
+  /** True when the expression refers to `oldSelf` (a transition rule). */
+  usesOldSelf: boolean;
+  run(bindings: Record<string, CelInput>): { value: CelValue } | { error: string };
+}
+
+const cache = new Map<string, CompiledRule | { compileError: string }>();
+
+/** Parses and plans an expression once; the result is cached by expression text. */
+export function compileRule(expression: string): CompiledRule | { compileError: string } {
+  const hit = cache.get(expression);
+  if (hit) return hit;
+  let result: CompiledRule | { compileError: string };
+  try {
+    const program = plan(env(), parse(expression));
+    result = {
+      usesOldSelf: /\boldSelf\b/.test(expression),
+      run(bindings) {
+        try {
+          const v = program(bindings);
+          return isCelError(v) ? { error: celErrorText(v.message) } : { value: v };
+        } catch (e) {
+          return { error: celErrorText(e instanceof Error ? e.message : String(e)) };
+        }
+      },
+    };
+  } catch (e) {
+    result = { compileError: e instanceof Error ? e.message : String(e) };
+  }
+  cache.set(expression, result);
+  return result;
+}
+
+/** Rewords @bufbuild/cel runtime errors the way cel-go words them. */
+function celErrorText(message: string): string {
+  const missing = /^field not found: (.*)$/.exec(message);
+  if (missing) return `no such key: ${missing[1]}`;
+  if (message.startsWith('found no matching overload')) return message.replace('found no matching overload', 'no such overload');
+  return message;
+}
+
+/** The schema type name a rule's error reports as its value ("object", "string", ...). */
+export function schemaTypeName(s: SchemaNode): string {
+  return schemaString(s, 'type');
+}
+
+/**
+ * Converts JSON into the CEL value Kubernetes builds for it: integers are `int`, other
+ * numbers `double`, objects and maps CEL maps, arrays lists. At a resource root (or an
+ * embedded resource) metadata carries only name and generateName, as in Kubernetes.
+ */
+export function toCel(value: JsonValue, schema: SchemaNode | undefined, resourceRoot = false): CelInput {
+  if (value === null) return null;
+  if (typeof value === 'number') {
+    const t = schemaString(schema, 'type');
+    if (t === 'number') return value;
+    return Number.isInteger(value) ? BigInt(value) : value;
+  }
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (Array.isArray(value)) {
+    const itemSchema = schemaItems(schema);
+    return value.map((v) => toCel(v, itemSchema));
+  }
+  const props = schemaProperties(schema);
+  const additional = schemaAdditional(schema);
+  const embedded = resourceRoot || schemaFlag(schema, 'x-kubernetes-embedded-resource');
+  const out = new Map<string, CelInput>();
+  for (const [k, v] of Object.entries(value)) {
+    if (embedded && k === 'metadata' && isObject(v)) {
+      const meta = new Map<string, CelInput>();
+      for (const mk of ['name', 'generateName']) {
+        const mv = v[mk];
+        if (typeof mv === 'string') meta.set(mk, mv);
+      }
+      out.set(k, meta);
+      continue;
+    }
+    const sub = props?.[k] ?? additional;
+    if (sub === undefined && props !== undefined && !schemaFlag(schema, 'x-kubernetes-preserve-unknown-fields') && !embedded) continue;
+    out.set(k, toCel(v, sub));
+  }
+  return out;
+}

@@ -1,0 +1,172 @@
+/**
+ * Evaluates `x-kubernetes-validations` over a custom resource as apiextensions' CEL
+ * validator does: every non-null value with rules, `oldSelf` only where the old object has a
+ * correlatable value (object properties, map entries, list-type=map items), field errors at
+ * the rule's node (or its `fieldPath`), value printed as the schema type name.
+ */
+import { fieldError, type FieldError } from '../field-errors.js';
+import type { JsonValue } from '../../lib/json.js';
+import { compileRule, toCel } from './cel-rules.js';
+import {
+  childPath,
+  indexPath,
+  isObject,
+  keyPath,
+  schemaAdditional,
+  schemaItems,
+  schemaList,
+  schemaProperties,
+  schemaString,
+  schemaStrings,
+  shownPath,
+  type SchemaNode,
+} from './schema-node.js';
+
+interface Rule {
+  rule: string;
+  message: string;
+  messageExpression: string;
+  fieldPath: string;
+  reason: string;
+}
+
+function rulesOf(s: SchemaNode): Rule[] {
+  const list = s['x-kubernetes-validations'];
+  if (!Array.isArray(list)) return [];
+  return list.filter(isObject).map((r) => ({
+    rule: typeof r['rule'] === 'string' ? r['rule'] : '',
+    message: typeof r['message'] === 'string' ? r['message'] : '',
+    messageExpression: typeof r['messageExpression'] === 'string' ? r['messageExpression'] : '',
+    fieldPath: typeof r['fieldPath'] === 'string' ? r['fieldPath'] : '',
+    reason: typeof r['reason'] === 'string' ? r['reason'] : '',
+  }));
+}
+
+function ruleErrorString(r: Rule): string {
+  return r.message.trim() !== '' ? r.message.trim() : r.rule.trim();
+}
+
+function ruleMessageOrDefault(r: Rule): string {
+  return r.message.trim() === '' ? `failed rule: ${ruleErrorString(r)}` : r.message.trim();
+}
+
+/** A rule's fieldPath (`.spec.x`, `['a.b']`) as a field path suffix: `x`, `a.b`, `m[key]`. */
+function normalizeFieldPath(fieldPath: string, schema: SchemaNode): string {
+  let out = '';
+  let node: SchemaNode | undefined = schema;
+  const re = /\.([^.[\]]+)|\['((?:[^'\\]|\\.)*)'\]/g;
+  for (const m of fieldPath.trim().matchAll(re)) {
+    const name = m[1] ?? m[2]!.replace(/\\(.)/g, '$1');
+    const props = schemaProperties(node);
+    if (props && name in props) {
+      out = childPath(out, name);
+      node = props[name];
+    } else {
+      out = keyPath(out, name);
+      node = schemaAdditional(node);
+    }
+  }
+  return out;
+}
+
+function reasonError(reason: string, path: string, value: JsonValue, detail: string): FieldError {
+  switch (reason) {
+    case 'FieldValueForbidden':
+      return fieldError.forbidden(path, detail);
+    case 'FieldValueRequired':
+      return fieldError.required(path, detail);
+    case 'FieldValueDuplicate':
+      return fieldError.duplicate(path, value);
+    default:
+      return fieldError.invalid(path, value, detail);
+  }
+}
+
+function runRules(v: JsonValue, old: JsonValue | undefined, s: SchemaNode, path: string, root: boolean, out: FieldError[]): void {
+  const rules = rulesOf(s);
+  if (rules.length === 0) return;
+  const typeName = schemaString(s, 'type');
+  const shown = shownPath(path);
+  const self = toCel(v, s, root);
+  const oldSelf = old === undefined || old === null ? undefined : toCel(old, s, root);
+  for (const r of rules) {
+    if (r.rule.trim() === '') continue;
+    const compiled = compileRule(r.rule);
+    if ('compileError' in compiled) {
+      out.push(fieldError.invalid(shown, typeName, `rule compile error: ${compiled.compileError}`));
+      continue;
+    }
+    if (compiled.usesOldSelf && oldSelf === undefined) continue;
+    const bindings = oldSelf === undefined ? { self } : { self, oldSelf };
+    const result = compiled.run(bindings);
+    if ('error' in result) {
+      const prefix = result.error.startsWith('no such overload') ? `'${result.error}': call arguments did not match a supported operator, function or macro signature for rule: ` : '';
+      out.push(fieldError.invalid(shown, typeName, prefix ? `${prefix}${ruleErrorString(r)}` : `${result.error} evaluating rule: ${ruleErrorString(r)}`));
+      continue;
+    }
+    if (result.value === true) continue;
+    let detail = ruleMessageOrDefault(r);
+    if (r.messageExpression.trim() !== '') {
+      const msg = compileRule(r.messageExpression);
+      if (!('compileError' in msg)) {
+        const m = msg.run(bindings);
+        if ('value' in m && typeof m.value === 'string' && m.value.trim() !== '') detail = m.value.trim();
+      }
+    }
+    const at = r.fieldPath.trim() === '' ? shown : shownPath(path === '' ? normalizeFieldPath(r.fieldPath, s) : `${path}.${normalizeFieldPath(r.fieldPath, s)}`.replace(/\.\[/g, '['));
+    out.push(reasonError(r.reason, at, typeName, detail));
+  }
+}
+
+function listMapKey(item: JsonValue, keys: string[]): string | undefined {
+  if (!isObject(item)) return undefined;
+  return JSON.stringify(keys.map((k) => item[k] ?? null));
+}
+
+function walk(v: JsonValue, old: JsonValue | undefined, s: SchemaNode, path: string, root: boolean, out: FieldError[]): void {
+  if (v === null) return;
+  runRules(v, old, s, path, root, out);
+  for (const sub of schemaList(s, 'allOf')) runRules(v, old, sub, path, root, out);
+  if (Array.isArray(v)) {
+    const items = schemaItems(s);
+    if (!items) return;
+    const keys = schemaString(s, 'x-kubernetes-list-type') === 'map' ? schemaStrings(s, 'x-kubernetes-list-map-keys') : [];
+    const oldByKey = new Map<string, JsonValue>();
+    if (keys.length > 0 && Array.isArray(old)) {
+      for (const o of old) {
+        const k = listMapKey(o, keys);
+        if (k !== undefined) oldByKey.set(k, o);
+      }
+    }
+    v.forEach((x, i) => {
+      const k = keys.length > 0 ? listMapKey(x, keys) : undefined;
+      walk(x, k === undefined ? undefined : oldByKey.get(k), items, indexPath(path, i), false, out);
+    });
+    return;
+  }
+  if (!isObject(v)) return;
+  const oldObj = isObject(old) ? old : undefined;
+  const props = schemaProperties(s);
+  if (props) {
+    for (const [k, ps] of Object.entries(props)) {
+      if (k in v && isObject(ps)) walk(v[k]!, oldObj?.[k], ps, childPath(path, k), false, out);
+    }
+    return;
+  }
+  const additional = schemaAdditional(s);
+  if (additional) {
+    const atomic = schemaString(s, 'x-kubernetes-map-type') === 'atomic';
+    for (const [k, x] of Object.entries(v)) walk(x, atomic ? undefined : oldObj?.[k], additional, keyPath(path, k), false, out);
+  }
+}
+
+/**
+ * Evaluates every `x-kubernetes-validations` rule in `schema` over `value` (a whole custom
+ * resource when `resourceRoot`). `old` is the previous object on update; transition rules
+ * (those using oldSelf) run only where it has a correlated value.
+ */
+export function validateCelRules(value: JsonValue, schema: SchemaNode, options: { old?: JsonValue; rootPath?: string; resourceRoot?: boolean } = {}): FieldError[] {
+  const out: FieldError[] = [];
+  walk(value, options.old, schema, options.rootPath ?? '', options.resourceRoot ?? true, out);
+  return out;
+}

@@ -1,0 +1,255 @@
+/**
+ * Serves CustomResourceDefinitions at runtime: a CRD that is created or updated registers its
+ * resource type at once (versions, scope, names, subresources, printer columns, schemas); its
+ * status gets NamesAccepted/Established, acceptedNames and storedVersions; deleting it deletes
+ * its objects (finalizer customresourcecleanup.apiextensions.k8s.io) and unregisters the type.
+ */
+import type { ActivityTracker } from '../lib/activity.js';
+import { NO_ACTIVITY } from '../lib/activity.js';
+import type { Clock } from '../lib/clock.js';
+import { formatTime } from '../lib/clock.js';
+import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../lib/json.js';
+import type { Logger } from '../lib/log.js';
+import { crdType } from './builtin/kinds.js';
+import { compareKubeVersions } from './discovery.js';
+import type { ServedType } from './storage/served-type.js';
+import type { MemoryStore } from './storage/store.js';
+import type { KubeObject, StoreEvent } from './types.js';
+
+export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
+
+function obj(v: JsonValue | undefined): JsonObject {
+  return isJsonObject(v) ? v : {};
+}
+
+function strs(v: JsonValue | undefined): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+function str(v: JsonValue | undefined): string {
+  return typeof v === 'string' ? v : '';
+}
+
+/** The names a CRD asks for, with kube's defaults (singular = lower-case kind, listKind = kind + List). */
+export function requestedNames(crd: KubeObject): JsonObject {
+  const names = obj(obj(crd.spec).names);
+  const kind = str(names.kind);
+  const out: JsonObject = { plural: str(names.plural), singular: str(names.singular) || kind.toLowerCase(), kind, listKind: str(names.listKind) || `${kind}List` };
+  if (strs(names.shortNames).length > 0) out.shortNames = strs(names.shortNames);
+  if (strs(names.categories).length > 0) out.categories = strs(names.categories);
+  return out;
+}
+
+/** The served type a CRD describes. */
+export function servedTypeOf(crd: KubeObject): ServedType {
+  const spec = obj(crd.spec);
+  const names = requestedNames(crd);
+  const versions = (Array.isArray(spec.versions) ? spec.versions : []).filter(isJsonObject);
+  const served = versions.filter((v) => v.served !== false).map((v) => str(v.name));
+  const storage = versions.find((v) => v.storage === true) ?? versions[0] ?? {};
+  const schemas: Record<string, JsonObject> = {};
+  const printerColumns: Record<string, JsonObject[]> = {};
+  const subresources = new Set<string>();
+  let scale: ServedType['scale'];
+  const selectable = new Set<string>();
+  for (const v of versions) {
+    const name = str(v.name);
+    const schema = obj(v.schema).openAPIV3Schema;
+    if (isJsonObject(schema)) schemas[name] = schema;
+    if (Array.isArray(v.additionalPrinterColumns)) printerColumns[name] = v.additionalPrinterColumns.filter(isJsonObject);
+    const subs = obj(v.subresources);
+    if (subs.status !== undefined) subresources.add('status');
+    if (isJsonObject(subs.scale)) {
+      subresources.add('scale');
+      scale = { specReplicasPath: str(subs.scale.specReplicasPath), statusReplicasPath: str(subs.scale.statusReplicasPath) };
+      if (str(subs.scale.labelSelectorPath) !== '') scale.labelSelectorPath = str(subs.scale.labelSelectorPath);
+    }
+    if (Array.isArray(v.selectableFields)) for (const f of v.selectableFields) if (isJsonObject(f)) selectable.add(str(f.jsonPath).replace(/^\./, ''));
+  }
+  const type: ServedType = {
+    group: str(spec.group),
+    version: str(storage.name),
+    versions: served.sort(compareKubeVersions),
+    resource: str(names.plural),
+    singular: str(names.singular),
+    kind: str(names.kind),
+    listKind: str(names.listKind),
+    namespaced: spec.scope !== 'Cluster',
+    shortNames: strs(names.shortNames),
+    categories: strs(names.categories),
+    subresources: [...subresources],
+    custom: true,
+    schemas,
+    printerColumns,
+  };
+  if (scale) type.scale = scale;
+  if (selectable.size > 0) type.selectableFields = [...selectable];
+  return type;
+}
+
+function condition(type: string, status: string, reason: string, message: string, old: JsonObject[], now: string): JsonObject {
+  const prev = old.find((c) => c.type === type);
+  const lastTransitionTime = prev && prev.status === status ? str(prev.lastTransitionTime) || now : now;
+  return { type, status, lastTransitionTime, reason, message };
+}
+
+export interface CrdRegistryOptions {
+  store: MemoryStore;
+  clock: Clock;
+  logger: Logger;
+  activity?: ActivityTracker;
+}
+
+/** Keeps the store's served custom types in step with the CRD objects. */
+export class CrdRegistry {
+  readonly #store: MemoryStore;
+  readonly #clock: Clock;
+  readonly #log: Logger;
+  readonly #activity: ActivityTracker;
+  readonly #pending = new Set<string>();
+  #unsubscribe: (() => void) | undefined;
+  #stopped = false;
+
+  constructor(options: CrdRegistryOptions) {
+    this.#store = options.store;
+    this.#clock = options.clock;
+    this.#log = options.logger.child({ component: 'crd-registry' });
+    this.#activity = options.activity ?? NO_ACTIVITY;
+  }
+
+  /** Registers every stored CRD and follows changes. */
+  start(): void {
+    this.#unsubscribe = this.#store.subscribe((e) => this.#onEvent(e));
+    for (const crd of this.#store.list(crdType)) {
+      this.#register(crd);
+      this.#schedule(str(crd.metadata.name));
+    }
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#unsubscribe?.();
+  }
+
+  #onEvent(e: StoreEvent): void {
+    const rt = e.resourceType;
+    if (rt.group === crdType.group && rt.resource === crdType.resource) {
+      const name = str(e.object.metadata.name);
+      if (e.type === 'DELETED') {
+        const t = servedTypeOf(e.object);
+        if (this.#owner(t.group, t.resource) === undefined) this.#store.unregisterResourceType(t.group, t.resource);
+        return;
+      }
+      if (e.oldObject) {
+        const before = servedTypeOf(e.oldObject);
+        const after = servedTypeOf(e.object);
+        if ((before.group !== after.group || before.resource !== after.resource) && this.#store.resourceType(before.group, before.resource)?.custom) {
+          this.#store.unregisterResourceType(before.group, before.resource);
+        }
+      }
+      this.#register(e.object);
+      this.#schedule(name);
+      return;
+    }
+    if (rt.custom && e.type === 'DELETED') {
+      const crd = this.#store.get(crdType, '', `${rt.resource}.${rt.group}`);
+      if (crd?.metadata.deletionTimestamp !== undefined) this.#schedule(str(crd.metadata.name));
+    }
+  }
+
+  /** The CRD (other than `except`) whose type is group/plural and is registered. */
+  #owner(group: string, plural: string, except?: string): KubeObject | undefined {
+    return this.#store.list(crdType).find((c) => {
+      if (str(c.metadata.name) === except) return false;
+      const accepted = obj(obj(c.status).acceptedNames);
+      return str(obj(c.spec).group) === group && str(accepted.plural) === plural;
+    });
+  }
+
+  /** The reason the CRD's names cannot be accepted, if any. */
+  #conflict(crd: KubeObject): string | undefined {
+    const t = servedTypeOf(crd);
+    const existing = this.#store.resourceType(t.group, t.resource);
+    if (existing && !existing.custom) return `"${t.resource}" is already in use`;
+    const name = str(crd.metadata.name);
+    for (const other of this.#store.list(crdType)) {
+      if (str(other.metadata.name) === name || str(obj(other.spec).group) !== t.group) continue;
+      const accepted = obj(obj(other.status).acceptedNames);
+      if (str(accepted.plural) === t.resource || str(accepted.singular) === t.singular) return `"${t.resource}" is already in use`;
+      if (str(accepted.kind) === t.kind) return `"${t.kind}" is already in use`;
+      if (str(accepted.listKind) === t.listKind) return `"${t.listKind}" is already in use`;
+    }
+    return undefined;
+  }
+
+  #register(crd: KubeObject): void {
+    if (this.#conflict(crd) !== undefined) return;
+    const t = servedTypeOf(crd);
+    if (t.group === '' || t.resource === '' || t.versions.length === 0) return;
+    this.#store.registerResourceType(t);
+  }
+
+  /** Status and cleanup run after the current write completes (never inside a store callback). */
+  #schedule(name: string): void {
+    if (this.#pending.has(name) || this.#stopped) return;
+    this.#pending.add(name);
+    const done = this.#activity.begin('crd-registry');
+    queueMicrotask(() => {
+      this.#pending.delete(name);
+      try {
+        if (!this.#stopped) this.#reconcile(name);
+      } catch (err) {
+        this.#log.error({ err, crd: name }, 'reconciling a CustomResourceDefinition failed');
+      } finally {
+        done();
+      }
+    });
+  }
+
+  #reconcile(name: string): void {
+    let crd = this.#store.get(crdType, '', name);
+    if (!crd) return;
+    if (crd.metadata.deletionTimestamp !== undefined) {
+      this.#cleanup(crd);
+      return;
+    }
+    if (!strs(crd.metadata.finalizers).includes(CRD_CLEANUP_FINALIZER)) {
+      const next = cloneJson(crd);
+      next.metadata.finalizers = [...strs(crd.metadata.finalizers), CRD_CLEANUP_FINALIZER];
+      crd = this.#store.update(crdType, next);
+    }
+    const status = this.#status(crd);
+    if (!jsonEqual(status, crd.status)) this.#store.update(crdType, { ...crd, status }, { subresource: 'status' });
+  }
+
+  #status(crd: KubeObject): JsonObject {
+    const now = formatTime(this.#clock.now());
+    const old = obj(crd.status);
+    const oldConds = (Array.isArray(old.conditions) ? old.conditions : []).filter(isJsonObject);
+    const conflict = this.#conflict(crd);
+    const names = requestedNames(crd);
+    const t = servedTypeOf(crd);
+    const stored = new Set(strs(old.storedVersions));
+    if (t.version !== '') stored.add(t.version);
+    const conditions = conflict
+      ? [condition('NamesAccepted', 'False', 'NameConflict', conflict, oldConds, now), condition('Established', 'False', 'NotAccepted', 'not all names are accepted', oldConds, now)]
+      : [
+          condition('NamesAccepted', 'True', 'NoConflicts', 'no conflicts found', oldConds, now),
+          condition('Established', 'True', 'InitialNamesAccepted', 'the initial names have been accepted', oldConds, now),
+        ];
+    return { conditions, acceptedNames: conflict ? obj(old.acceptedNames) : names, storedVersions: [...stored] };
+  }
+
+  #cleanup(crd: KubeObject): void {
+    const t = this.#store.resourceType(str(obj(crd.spec).group), str(obj(obj(crd.status).acceptedNames).plural));
+    if (t?.custom) {
+      for (const o of this.#store.list(t)) {
+        if (o.metadata.deletionTimestamp === undefined) this.#store.delete(t, str(o.metadata.namespace), str(o.metadata.name));
+      }
+      if (this.#store.list(t).length > 0) return;
+    }
+    const next = cloneJson(crd);
+    next.metadata.finalizers = strs(crd.metadata.finalizers).filter((f) => f !== CRD_CLEANUP_FINALIZER);
+    this.#store.update(crdType, next);
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * HTTP plumbing of the API server: reading bodies (JSON, YAML), writing JSON and Status
+ * responses, and the few content-negotiation decisions kubectl depends on.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseYaml } from 'yaml';
+import { isJsonObject, type JsonObject, type JsonValue } from '../lib/json.js';
+import { ApiError, apiErrors } from './status.js';
+
+/** Largest request body accepted (kube-apiserver's limit is 3 MiB). */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+/** Reads the whole request body. */
+export async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new ApiError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The media type of a Content-Type header, without parameters, lower case. */
+export function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Parses a body as JSON, or YAML when yaml is allowed; errors are 400 like the real decoder's. */
+export function parseBody(text: string, contentType: string, allowYaml: boolean): JsonValue {
+  const type = mediaType(contentType);
+  const yaml = allowYaml && (type === 'application/yaml' || type === 'application/apply-patch+yaml' || type === 'text/yaml');
+  try {
+    if (yaml) return (parseYaml(text) ?? null) as JsonValue;
+    return JSON.parse(text) as JsonValue;
+  } catch (err) {
+    throw apiErrors.badRequest(`error decoding ${yaml ? 'YAML' : 'JSON'}: ${(err as Error).message}`);
+  }
+}
+
+/** Parses a body that must be an object. */
+export function parseObjectBody(text: string, contentType: string, allowYaml = true): JsonObject {
+  const v = parseBody(text, contentType, allowYaml);
+  if (!isJsonObject(v)) throw apiErrors.badRequest("Object 'Kind' is missing in '" + text.slice(0, 200) + "'");
+  return v;
+}
+
+/** A scalar JSON value as text ('' for objects, arrays, null and undefined). */
+export function jsonText(v: JsonValue | undefined): string {
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+}
+
+/** Writes a JSON response. */
+export function sendJson(res: ServerResponse, code: number, body: JsonValue, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** Writes an error as a metav1.Status body. */
+export function sendError(res: ServerResponse, err: unknown): void {
+  const apiError = err instanceof ApiError ? err : apiErrors.internal(err instanceof Error ? err.message : String(err));
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  sendJson(res, apiError.code, apiError.toStatus());
+}
+
+/** The 404 for a path the server does not serve, with the real server's body. */
+export function notFoundPath(): ApiError {
+  return new ApiError(404, 'NotFound', 'the server could not find the requested resource', {});
+}
+
+/** What the client asked for in Accept, as far as we serve it. */
+export interface Negotiated {
+  /** Server-side printing: `application/json;as=Table;g=meta.k8s.io;v=v1`. */
+  table: boolean;
+  /** Aggregated discovery (`as=APIGroupDiscoveryList`). */
+  aggregatedDiscovery: 'v2' | 'v2beta1' | undefined;
+}
+
+interface MediaRange {
+  type: string;
+  params: Record<string, string>;
+}
+
+function mediaRanges(accept: string | undefined): MediaRange[] {
+  if (!accept) return [];
+  return accept.split(',').map((part) => {
+    const [type, ...params] = part.split(';');
+    const p: Record<string, string> = {};
+    for (const kv of params) {
+      const i = kv.indexOf('=');
+      if (i > 0) p[kv.slice(0, i).trim()] = kv.slice(i + 1).trim();
+    }
+    return { type: (type ?? '').trim().toLowerCase(), params: p };
+  });
+}
+
+/**
+ * Decides the response form from Accept. JSON is always possible (protobuf falls back to it);
+ * only an Accept that rules JSON out gives 406.
+ */
+export function negotiate(accept: string | undefined): Negotiated {
+  const ranges = mediaRanges(accept);
+  let table = false;
+  let aggregatedDiscovery: Negotiated['aggregatedDiscovery'];
+  for (const r of ranges) {
+    if (r.type !== 'application/json') continue;
+    // The first acceptable range wins, as in the real server's negotiation.
+    if (r.params.as === 'Table' && r.params.g === 'meta.k8s.io' && (r.params.v === 'v1' || r.params.v === 'v1beta1')) {
+      table = true;
+      break;
+    }
+    if (r.params.as === 'APIGroupDiscoveryList' && r.params.g === 'apidiscovery.k8s.io') {
+      aggregatedDiscovery = r.params.v === 'v2' ? 'v2' : 'v2beta1';
+      break;
+    }
+    if (r.params.as === undefined) break;
+  }
+  const acceptable =
+    ranges.length === 0 ||
+    ranges.some((r) => r.type === '*/*' || r.type === 'application/*' || r.type === 'application/json' || r.type === 'application/vnd.kubernetes.protobuf' || r.type === 'application/yaml');
+  if (!acceptable) throw apiErrors.notAcceptable(`only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
+  return { table, aggregatedDiscovery };
+}
+
+/** The default field manager: the first path segment of the User-Agent, as kube-apiserver does. */
+export function managerFromUserAgent(userAgent: string | undefined): string {
+  const ua = userAgent ?? '';
+  const first = ua.split('/')[0] ?? '';
+  return first.slice(0, 128);
+}

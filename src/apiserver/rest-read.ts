@@ -1,0 +1,174 @@
+/** GET handlers: get, list (pages and continue tokens), watch (chunked JSON stream), Table output. */
+import type { JsonObject } from '../lib/json.js';
+import { toTable } from './crd/table.js';
+import type { ResourceCall } from './api-context.js';
+import { jsonText, notFoundPath, sendJson } from './http-util.js';
+import { CONTINUE_EXPIRED, decodeContinue, encodeContinue, objectFilter, objectKey } from './list-options.js';
+import { scaleSpecOf, toScale } from './scale.js';
+import { apiErrors } from './status.js';
+import type { WatchEvent } from './storage/watch-hub.js';
+import { apiVersionOf, type KubeObject } from './types.js';
+
+/** The object as served at the URL's version (custom resources with several versions). */
+export function atVersion(call: ResourceCall, obj: KubeObject): KubeObject {
+  const { rt, version } = call.target;
+  if (version === rt.version || rt.custom === false) return obj;
+  return { ...obj, apiVersion: apiVersionOf(rt.group, version) };
+}
+
+function tableOf(call: ResourceCall, objects: KubeObject[], listMeta: JsonObject): JsonObject {
+  const rt = call.target.rt;
+  const include = call.query.get('includeObject');
+  const printerColumns = rt.printerColumns?.[call.target.version];
+  return toTable(rt, objects, {
+    ...(printerColumns ? { printerColumns } : {}),
+    ...(include === 'None' || include === 'Metadata' || include === 'Object' ? { includeObject: include } : {}),
+    listMeta,
+    now: call.ctx.clock.now(),
+  });
+}
+
+/** The object or 404. */
+export function mustGet(call: ResourceCall): KubeObject {
+  const { rt, namespace, name } = call.target;
+  const obj = call.ctx.store.get(rt, namespace ?? '', name ?? '');
+  if (!obj) throw apiErrors.notFound({ group: rt.group, resource: rt.resource }, name ?? '');
+  return obj;
+}
+
+/** GET on one object or its status/scale subresource. */
+export function handleGet(call: ResourceCall): void {
+  const { rt, subresource } = call.target;
+  const obj = mustGet(call);
+  if (subresource === 'scale') {
+    const spec = scaleSpecOf(rt);
+    if (!spec) throw notFoundSub();
+    sendJson(call.res, 200, toScale(spec, obj));
+    return;
+  }
+  if (subresource !== undefined && subresource !== 'status') throw notFoundSub();
+  const shown = atVersion(call, obj);
+  if (call.accept.table) sendJson(call.res, 200, tableOf(call, [shown], { resourceVersion: jsonText(obj.metadata.resourceVersion) }));
+  else sendJson(call.res, 200, shown);
+}
+
+function notFoundSub(): Error {
+  return notFoundPath();
+}
+
+/** Objects of a collection request after selectors, in key order. */
+export function selectObjects(call: ResourceCall): KubeObject[] {
+  const { rt, namespace } = call.target;
+  const filter = objectFilter(rt, call.query);
+  const all = call.ctx.store.list(rt, namespace);
+  return filter ? all.filter(filter) : all;
+}
+
+/** GET on a collection: a page of the list. */
+export function handleList(call: ResourceCall): void {
+  const { rt } = call.target;
+  const rv = call.ctx.store.currentResourceVersion();
+  let objects = selectObjects(call);
+  const token = call.query.get('continue');
+  let listRv = rv;
+  if (token) {
+    const c = decodeContinue(token);
+    if (c.rv < call.ctx.hub.oldestResumable(rt)) throw apiErrors.expired(CONTINUE_EXPIRED);
+    listRv = String(c.rv);
+    objects = objects.filter((o) => objectKey(rt, o) + '\u0000' > c.start);
+  }
+  const limit = Number(call.query.get('limit') ?? '0');
+  const meta: JsonObject = { resourceVersion: listRv };
+  if (Number.isInteger(limit) && limit > 0 && objects.length > limit) {
+    const remaining = objects.length - limit;
+    objects = objects.slice(0, limit);
+    meta.continue = encodeContinue(listRv, objectKey(rt, objects[objects.length - 1]!));
+    if (!call.query.get('labelSelector') && !call.query.get('fieldSelector')) meta.remainingItemCount = remaining;
+  }
+  const items = objects.map((o) => atVersion(call, o));
+  if (call.accept.table) {
+    sendJson(call.res, 200, tableOf(call, items, meta));
+    return;
+  }
+  sendJson(call.res, 200, { kind: rt.listKind, apiVersion: apiVersionOf(rt.group, call.target.version), metadata: meta, items });
+}
+
+/** GET with watch=true: a chunked stream of `{"type","object"}` lines. */
+export async function handleWatch(call: ResourceCall): Promise<void> {
+  const { rt, namespace, name } = call.target;
+  const q = call.query;
+  const selectorFilter = objectFilter(rt, q);
+  const filter =
+    name !== undefined
+      ? (o: KubeObject): boolean => o.metadata.name === name && (selectorFilter ? selectorFilter(o) : true)
+      : selectorFilter;
+  const timeout = Number(q.get('timeoutSeconds') ?? '0');
+  const rvParam = q.get('resourceVersion');
+  const w = call.ctx.hub.watch(rt, {
+    ...(namespace !== undefined ? { namespace } : {}),
+    ...(rvParam !== null ? { resourceVersion: rvParam } : {}),
+    ...(filter ? { filter } : {}),
+    allowBookmarks: q.get('allowWatchBookmarks') === 'true' || q.get('allowWatchBookmarks') === '1',
+    sendInitialEvents: q.get('sendInitialEvents') === 'true',
+    ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutSeconds: timeout } : {}),
+    ...(call.target.version !== rt.version ? { version: call.target.version } : {}),
+  });
+  const { res, ctx } = call;
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.flushHeaders();
+  const onClose = (): void => w.end('closed');
+  res.on('close', onClose);
+  ctx.closing.addEventListener('abort', onClose, { once: true });
+  const lines = new WatchLines(call);
+  try {
+    for (;;) {
+      await w.wait();
+      const batch = w.take();
+      if (batch.length > 0 && !res.destroyed) {
+        const ok = res.write(batch.map((e) => lines.line(e)).join(''));
+        if (!ok) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+      }
+      w.ack();
+      if (res.destroyed) w.end('closed');
+      if (w.done && batch.length === 0) break;
+    }
+  } finally {
+    res.off('close', onClose);
+    ctx.closing.removeEventListener('abort', onClose);
+    w.ack();
+    res.end();
+  }
+}
+
+/** Serialised watch lines, shared by all watches (hub objects are shared between them). */
+const lineCache = new WeakMap<KubeObject, Map<string, string>>();
+
+/** Serialises watch events, once per shared object; Table rows when the client asked for a Table. */
+class WatchLines {
+  readonly #call: ResourceCall;
+  #sentColumns = false;
+
+  constructor(call: ResourceCall) {
+    this.#call = call;
+  }
+
+  line(e: WatchEvent): string {
+    if (this.#call.accept.table && e.type !== 'BOOKMARK') {
+      const table = tableOf(this.#call, [e.object], { resourceVersion: jsonText(e.object.metadata.resourceVersion) });
+      if (this.#sentColumns) table.columnDefinitions = null;
+      this.#sentColumns = true;
+      return `${JSON.stringify({ type: e.type, object: table })}\n`;
+    }
+    let byType = lineCache.get(e.object);
+    if (!byType) {
+      byType = new Map();
+      lineCache.set(e.object, byType);
+    }
+    let text = byType.get(e.type);
+    if (text === undefined) {
+      text = `{"type":"${e.type}","object":${JSON.stringify(e.object)}}\n`;
+      byType.set(e.type, text);
+    }
+    return text;
+  }
+}

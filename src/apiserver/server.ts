@@ -1,0 +1,143 @@
+/**
+ * The embedded Kubernetes API server: plain HTTP on loopback over the in-memory store, with the
+ * CRD registry and the built-in controllers (garbage collector, namespace lifecycle, disruption).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeFile } from 'node:fs/promises';
+import { NO_ACTIVITY, type ActivityTracker } from '../lib/activity.js';
+import { RealClock, type Clock } from '../lib/clock.js';
+import { silentLogger, type Logger } from '../lib/log.js';
+import type { ApiContext } from './api-context.js';
+import { DisruptionController } from './builtin/disruption.js';
+import { namespaceType } from './builtin/kinds.js';
+import { GarbageCollector } from './builtin/garbage-collector.js';
+import { NamespaceController } from './builtin/namespace-lifecycle.js';
+import { CrdRegistry } from './crd-registry.js';
+import { kubeconfigFor, type KubeconfigOptions } from './kubeconfig.js';
+import { loadState, Persistence } from './persistence.js';
+import { route } from './router.js';
+import { MemoryStore, type PodTermination } from './storage/store.js';
+import { WatchHub } from './storage/watch-hub.js';
+import type { KubeObject, Store } from './types.js';
+import { updateManagedFields } from './patch/managed-fields.js';
+import { patchMetaFromSchema, type PatchMeta } from './patch/patch-meta.js';
+import type { ServedType } from './storage/served-type.js';
+
+export interface ApiServerOptions {
+  /** TCP port; 0 or unset picks a free one. */
+  port?: number;
+  host?: '127.0.0.1';
+  clock?: Clock;
+  logger?: Logger;
+  /** Load state from this file at start, save it there (debounced and at close). */
+  dataFile?: string;
+  podTermination?: PodTermination;
+  activity?: ActivityTracker;
+}
+
+export interface ApiServer {
+  url: string;
+  port: number;
+  store: Store;
+  kubeconfig(options?: KubeconfigOptions): string;
+  writeKubeconfig(path: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Controller {
+  start(): void;
+  stop(): void;
+}
+
+/** Patch metadata for managedFields: a custom resource's comes from its schema. */
+function patchMetaOf(store: MemoryStore, obj: KubeObject): PatchMeta | undefined {
+  const slash = obj.apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : obj.apiVersion.slice(0, slash);
+  const version = obj.apiVersion.slice(slash + 1);
+  const rt = (store.resourceTypes() as ServedType[]).find((t) => t.group === group && t.kind === obj.kind);
+  const schema = rt?.custom ? (rt.schemas?.[version] ?? rt.schemas?.[rt.version]) : undefined;
+  return schema ? patchMetaFromSchema(schema) : undefined;
+}
+
+/** The namespaces every cluster starts with. */
+const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+function bootstrapNamespaces(store: MemoryStore): void {
+  for (const name of SYSTEM_NAMESPACES) {
+    if (!store.get(namespaceType, '', name)) store.create(namespaceType, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+}
+
+function isWatchRequest(req: IncomingMessage): boolean {
+  const q = (req.url ?? '').split('?')[1] ?? '';
+  return /(^|&)watch=(true|1)(&|$)/.test(q);
+}
+
+/** Starts the server; resolves once it listens. */
+export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
+  const clock = options.clock ?? new RealClock();
+  const logger = (options.logger ?? silentLogger()).child({ component: 'apiserver' });
+  const activity = options.activity ?? NO_ACTIVITY;
+  const store: MemoryStore = new MemoryStore({
+    clock,
+    podTermination: options.podTermination ?? 'expire',
+    managedFields: (args) => {
+      const meta = patchMetaOf(store, args.updated);
+      return updateManagedFields({ ...args, ...(meta ? { meta } : {}) });
+    },
+  });
+  if (options.dataFile) await loadState(store, options.dataFile);
+  bootstrapNamespaces(store);
+  const hub = new WatchHub(store, { clock, activity });
+  const closing = new AbortController();
+  const ctx: ApiContext = { store, hub, clock, logger, activity, closing: closing.signal };
+  const crds = new CrdRegistry({ store, clock, logger, activity });
+  crds.start();
+  const controllerOptions = { store, clock, logger, activity };
+  const controllers: Controller[] = [new GarbageCollector(controllerOptions), new NamespaceController(controllerOptions), new DisruptionController(controllerOptions)];
+  for (const c of controllers) c.start();
+  const persistence = options.dataFile ? new Persistence({ store, file: options.dataFile, clock, logger }) : undefined;
+
+  let address = '127.0.0.1:0';
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const end = isWatchRequest(req) ? undefined : activity.begin('http-request');
+    route(ctx, req, res, address)
+      .catch((err: unknown) => logger.error({ err }, 'request handler failed'))
+      .finally(() => end?.());
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  address = `127.0.0.1:${port}`;
+  const url = `http://${address}`;
+  logger.info({ url }, 'API server listening');
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    store,
+    kubeconfig: (o) => kubeconfigFor(url, o),
+    writeKubeconfig: (path) => writeFile(path, kubeconfigFor(url), { mode: 0o600 }),
+    close: () => {
+      closed ??= (async () => {
+        closing.abort();
+        hub.close();
+        for (const c of controllers) c.stop();
+        crds.stop();
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await stopped;
+        store.close();
+        await persistence?.flush();
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,471 @@
+/**
+ * The in-memory object store with kube-apiserver's metadata semantics (see the Store contract
+ * in ../types.ts). One global, monotonically increasing resourceVersion orders every change.
+ */
+import { randomInt } from 'node:crypto';
+import type { Clock, Timer } from '../../lib/clock.js';
+import { formatTime } from '../../lib/clock.js';
+import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../lib/json.js';
+import type { Random } from '../../lib/random.js';
+import { fieldError } from '../field-errors.js';
+import { apiErrors } from '../status.js';
+import { apiVersionOf, type DeleteOptions, type KubeObject, type ResourceType, type Store, type StoreEvent, type StoreEventType, type WriteOptions } from '../types.js';
+import { builtinTypes, strategyFor } from '../builtin/kinds.js';
+import { coreEventToV1, v1EventToCore } from './event-conversion.js';
+import { generatedName, randomUuid, validateObjectName } from './object-meta.js';
+import { isEventsV1, storageKey, type ServedType } from './served-type.js';
+
+export type PodTermination = 'expire' | 'kubelet';
+
+export interface MemoryStoreOptions {
+  clock: Clock;
+  /** Source of uids and generated names; crypto when unset. */
+  random?: Random;
+  /** 'expire' removes a gracefully deleted pod when its grace period ends; 'kubelet' waits for a grace-0 delete. */
+  podTermination?: PodTermination;
+  /** Register the built-in kinds (default true). */
+  builtins?: boolean;
+  /** Computes metadata.managedFields for a write that names a field manager (the server wires patch/managed-fields.ts). */
+  managedFields?: ManagedFieldsFn;
+  /** Receives an exception thrown by a subscriber (default: rethrown on a microtask, so it is not lost). */
+  onListenerError?: (err: unknown) => void;
+}
+
+/** Arguments of a managedFields computation, as patch/managed-fields.ts takes them. */
+export interface ManagedFieldsArgs {
+  old: KubeObject | undefined;
+  updated: KubeObject;
+  manager: string;
+  operation: 'Update';
+  subresource?: string;
+  time: string;
+}
+
+export type ManagedFieldsFn = (args: ManagedFieldsArgs) => JsonValue[];
+
+/** WriteOptions plus dry run (nothing is stored, the would-be result is returned). */
+export interface MemoryWriteOptions extends WriteOptions {
+  dryRun?: boolean;
+}
+
+/** DeleteOptions plus dry run. */
+export interface MemoryDeleteOptions extends DeleteOptions {
+  dryRun?: boolean;
+}
+
+/** What persistence saves and restores. */
+export interface StoreSnapshot {
+  resourceVersion: string;
+  buckets: Record<string, KubeObject[]>;
+}
+
+interface Bucket {
+  objects: Map<string, KubeObject>;
+  sorted: string[] | undefined;
+}
+
+const cryptoRandom: Random = { next: () => randomInt(2 ** 32) / 2 ** 32 };
+
+/** A metadata value as text ('' when absent or not a string). */
+function text(v: JsonValue | undefined): string {
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
+}
+
+function meta(o: KubeObject): JsonObject {
+  return o.metadata;
+}
+
+function finalizersOf(o: KubeObject): string[] {
+  const f = o.metadata.finalizers;
+  return Array.isArray(f) ? f.filter((x): x is string => typeof x === 'string') : [];
+}
+
+function specFinalizers(o: KubeObject): string[] {
+  const spec = o.spec;
+  const f = isJsonObject(spec) ? spec.finalizers : undefined;
+  return Array.isArray(f) ? f.filter((x): x is string => typeof x === 'string') : [];
+}
+
+function gr(rt: ResourceType): { group: string; resource: string } {
+  return { group: rt.group, resource: rt.resource };
+}
+
+/** The parts of an object that count for metadata.generation. */
+function generationPart(o: KubeObject, hasStatus: boolean): JsonObject {
+  const { metadata: _m, status, apiVersion: _a, kind: _k, ...rest } = o;
+  return hasStatus || status === undefined ? rest : { ...rest, status };
+}
+
+/** The in-memory Store; see the contract in ../types.ts. */
+export class MemoryStore implements Store {
+  readonly #clock: Clock;
+  readonly #random: Random;
+  readonly #podTermination: PodTermination;
+  readonly #types = new Map<string, ServedType>();
+  readonly #buckets = new Map<string, Bucket>();
+  readonly #listeners = new Set<(e: StoreEvent) => void>();
+  readonly #typeListeners = new Set<() => void>();
+  readonly #podTimers = new Map<string, Timer>();
+  readonly #managedFieldsFn: ManagedFieldsFn | undefined;
+  readonly #onListenerError: (err: unknown) => void;
+  #rv = 0;
+
+  constructor(options: MemoryStoreOptions) {
+    this.#clock = options.clock;
+    this.#random = options.random ?? cryptoRandom;
+    this.#podTermination = options.podTermination ?? 'expire';
+    this.#managedFieldsFn = options.managedFields;
+    this.#onListenerError =
+      options.onListenerError ??
+      ((err) =>
+        queueMicrotask(() => {
+          throw err;
+        }));
+    if (options.builtins !== false) for (const t of builtinTypes) this.registerResourceType(t);
+  }
+
+  resourceTypes(): ResourceType[] {
+    return [...this.#types.values()];
+  }
+
+  resourceType(group: string, resource: string): ServedType | undefined {
+    return this.#types.get(`${group}/${resource}`);
+  }
+
+  /** Adds or replaces a served type (CRDs at runtime). */
+  registerResourceType(type: ServedType): void {
+    this.#types.set(`${type.group}/${type.resource}`, type);
+    for (const l of [...this.#typeListeners]) l();
+  }
+
+  /** Stops serving a type and drops its objects (without events). */
+  unregisterResourceType(group: string, resource: string): void {
+    const key = `${group}/${resource}`;
+    if (!this.#types.delete(key)) return;
+    this.#buckets.delete(storageKey({ group, resource }));
+    for (const l of [...this.#typeListeners]) l();
+  }
+
+  /** Called after every change of the served types. Returns an unsubscribe function. */
+  onTypesChanged(listener: () => void): () => void {
+    this.#typeListeners.add(listener);
+    return () => this.#typeListeners.delete(listener);
+  }
+
+  currentResourceVersion(): string {
+    return String(this.#rv);
+  }
+
+  get(rt: ResourceType, namespace: string, name: string): KubeObject | undefined {
+    const o = this.#bucket(rt).objects.get(this.#key(rt, namespace, name));
+    return o && this.#view(rt, o);
+  }
+
+  list(rt: ResourceType, namespace?: string): KubeObject[] {
+    const b = this.#bucket(rt);
+    b.sorted ??= [...b.objects.keys()].sort();
+    const out: KubeObject[] = [];
+    const prefix = namespace === undefined || !rt.namespaced ? undefined : `${namespace}/`;
+    for (const k of b.sorted) {
+      if (prefix !== undefined && !k.startsWith(prefix)) continue;
+      const o = b.objects.get(k);
+      if (o) out.push(this.#view(rt, o));
+    }
+    return out;
+  }
+
+  create(rt: ResourceType, input: KubeObject, options: MemoryWriteOptions = {}): KubeObject {
+    const obj = this.#toStorage(rt, cloneJson(input));
+    if (!isJsonObject(obj.metadata)) obj.metadata = {};
+    const m = meta(obj);
+    if (!rt.namespaced) delete m.namespace;
+    const strategy = strategyFor(rt);
+    if ((typeof m.name !== 'string' || m.name === '') && typeof m.generateName === 'string' && m.generateName !== '') {
+      m.name = generatedName(m.generateName, this.#random);
+    }
+    const errs = validateObjectName(m, strategy.nameRule, rt.namespaced);
+    if (errs.length > 0) throw apiErrors.invalid(rt.group, rt.kind, typeof m.name === 'string' ? m.name : '', errs);
+    const name = m.name as string;
+    const ns = rt.namespaced ? (m.namespace as string) : '';
+    const bucket = this.#bucket(rt);
+    const key = this.#key(rt, ns, name);
+    if (bucket.objects.has(key)) throw apiErrors.alreadyExists(gr(rt), name);
+    m.uid = randomUuid(this.#random);
+    m.creationTimestamp = formatTime(this.#clock.now());
+    m.generation = 1;
+    delete m.deletionTimestamp;
+    delete m.deletionGracePeriodSeconds;
+    delete m.selfLink;
+    delete m.resourceVersion;
+    if (strategy.statusOnCreate) obj.status = strategy.statusOnCreate(obj);
+    if (strategy.dropStatusOnCreate === true) delete obj.status;
+    strategy.defaults?.(obj);
+    this.#managedFields(undefined, obj, options);
+    if (options.dryRun === true) return this.#view(rt, obj);
+    this.#commit(rt, 'ADDED', obj, undefined);
+    return this.#view(rt, obj);
+  }
+
+  update(rt: ResourceType, input: KubeObject, options: MemoryWriteOptions = {}): KubeObject {
+    const incoming = this.#toStorage(rt, cloneJson(input));
+    if (!isJsonObject(incoming.metadata)) incoming.metadata = {};
+    const im = meta(incoming);
+    const name = typeof im.name === 'string' ? im.name : '';
+    const ns = rt.namespaced && typeof im.namespace === 'string' ? im.namespace : '';
+    const old = this.#bucket(rt).objects.get(this.#key(rt, ns, name));
+    if (!old) throw apiErrors.notFound(gr(rt), name);
+    const om = meta(old);
+    if (typeof im.resourceVersion === 'string' && im.resourceVersion !== '' && im.resourceVersion !== om.resourceVersion) {
+      throw apiErrors.staleConflict(gr(rt), name);
+    }
+    if (typeof im.uid === 'string' && im.uid !== '' && im.uid !== om.uid) {
+      throw apiErrors.conflict(gr(rt), name, `Precondition failed: UID in precondition: ${im.uid}, UID in object meta: ${text(om.uid)}`);
+    }
+    const hasStatus = rt.subresources.includes('status');
+    let next: KubeObject;
+    if (options.subresource === 'status') {
+      next = cloneJson(old);
+      if (incoming.status === undefined) delete next.status;
+      else next.status = incoming.status;
+      if (im.managedFields !== undefined) next.metadata.managedFields = im.managedFields;
+    } else if (options.subresource === 'finalize') {
+      next = cloneJson(old);
+      const spec: JsonObject = isJsonObject(next.spec) ? next.spec : {};
+      spec.finalizers = specFinalizers(incoming);
+      next.spec = spec;
+    } else {
+      next = incoming;
+      const nm = meta(next);
+      for (const k of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'namespace']) {
+        if (om[k] === undefined) delete nm[k];
+        else nm[k] = om[k]!;
+      }
+      if (!rt.namespaced) delete nm.namespace;
+      delete nm.selfLink;
+      if (nm.managedFields === undefined && om.managedFields !== undefined) nm.managedFields = om.managedFields;
+      if (hasStatus) {
+        if (old.status === undefined) delete next.status;
+        else next.status = old.status;
+      }
+      if (rt.group === '' && rt.resource === 'namespaces') {
+        const spec: JsonObject = isJsonObject(next.spec) ? next.spec : {};
+        if (isJsonObject(old.spec) && old.spec.finalizers !== undefined) spec.finalizers = old.spec.finalizers;
+        next.spec = spec;
+      }
+      strategyFor(rt).defaults?.(next);
+    }
+    next.apiVersion = old.apiVersion;
+    next.kind = old.kind;
+    const nm = meta(next);
+    nm.resourceVersion = om.resourceVersion ?? '0';
+    if (om.deletionTimestamp !== undefined) {
+      const before = new Set(finalizersOf(old));
+      const added = finalizersOf(next).filter((f) => !before.has(f));
+      if (added.length > 0) {
+        throw apiErrors.invalid(rt.group, rt.kind, name, [
+          fieldError.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`),
+        ]);
+      }
+    }
+    const oldGen = typeof om.generation === 'number' ? om.generation : 1;
+    nm.generation = jsonEqual(generationPart(next, hasStatus), generationPart(old, hasStatus)) ? oldGen : oldGen + 1;
+    if (jsonEqual(next, old)) return this.#view(rt, old);
+    this.#managedFields(old, next, options);
+    if (options.dryRun === true) return this.#view(rt, next);
+    if (this.#shouldRemove(rt, next)) {
+      this.#commit(rt, 'DELETED', next, old);
+    } else {
+      this.#commit(rt, 'MODIFIED', next, old);
+    }
+    return this.#view(rt, next);
+  }
+
+  delete(rt: ResourceType, namespace: string, name: string, options: MemoryDeleteOptions = {}): KubeObject {
+    const ns = rt.namespaced ? namespace : '';
+    const old = this.#bucket(rt).objects.get(this.#key(rt, ns, name));
+    if (!old) throw apiErrors.notFound(gr(rt), name);
+    const om = meta(old);
+    const pre = options.preconditions;
+    if (pre?.uid !== undefined && pre.uid !== om.uid) {
+      throw apiErrors.conflict(gr(rt), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${text(om.uid)}`);
+    }
+    if (pre?.resourceVersion !== undefined && pre.resourceVersion !== om.resourceVersion) {
+      throw apiErrors.conflict(gr(rt), name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${text(om.resourceVersion)}`);
+    }
+    const next = cloneJson(old);
+    const nm = meta(next);
+    const finalizers = finalizersOf(next);
+    const policy = options.propagationPolicy;
+    if (policy !== undefined) {
+      const keep = finalizers.filter((f) => f !== 'orphan' && f !== 'foregroundDeletion');
+      if (policy === 'Orphan') keep.push('orphan');
+      if (policy === 'Foreground') keep.push('foregroundDeletion');
+      if (keep.length > 0 || finalizers.length > 0) nm.finalizers = keep;
+      if (keep.length === 0) delete nm.finalizers;
+    }
+    const isPod = rt.group === '' && rt.resource === 'pods';
+    const now = this.#clock.now();
+    if (om.deletionTimestamp !== undefined) {
+      // Already being deleted: only a shorter pod grace period or a new propagation policy changes it.
+      const grace = options.gracePeriodSeconds;
+      if (isPod && grace !== undefined && grace < (typeof om.deletionGracePeriodSeconds === 'number' ? om.deletionGracePeriodSeconds : 0)) {
+        nm.deletionGracePeriodSeconds = Math.max(0, grace);
+        nm.deletionTimestamp = formatTime(now + Math.max(0, grace) * 1000);
+      }
+      if (jsonEqual(next, old) || options.dryRun === true) return this.#view(rt, jsonEqual(next, old) ? old : next);
+      if (this.#shouldRemove(rt, next)) this.#commit(rt, 'DELETED', next, old);
+      else this.#commit(rt, 'MODIFIED', next, old);
+      this.#armPodTimer(rt, next);
+      return this.#view(rt, next);
+    }
+    let grace = 0;
+    if (isPod) {
+      const spec = isJsonObject(next.spec) ? next.spec : {};
+      const bound = typeof spec.nodeName === 'string' && spec.nodeName !== '';
+      const phase = isJsonObject(next.status) ? next.status.phase : undefined;
+      const requested = options.gracePeriodSeconds ?? (typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30);
+      grace = bound && phase !== 'Succeeded' && phase !== 'Failed' ? Math.max(0, requested) : 0;
+    }
+    const isNamespace = rt.group === '' && rt.resource === 'namespaces';
+    if (grace === 0 && finalizersOf(next).length === 0 && !(isNamespace && specFinalizers(next).length > 0)) {
+      if (options.dryRun === true) return this.#view(rt, next);
+      this.#commit(rt, 'DELETED', next, old);
+      return this.#view(rt, next);
+    }
+    nm.deletionTimestamp = formatTime(now + grace * 1000);
+    nm.deletionGracePeriodSeconds = grace;
+    if (isNamespace) next.status = { ...(isJsonObject(next.status) ? next.status : {}), phase: 'Terminating' };
+    if (options.dryRun === true) return this.#view(rt, next);
+    this.#commit(rt, 'MODIFIED', next, old);
+    this.#armPodTimer(rt, next);
+    return this.#view(rt, next);
+  }
+
+  subscribe(listener: (event: StoreEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** A deep copy of everything stored, for persistence. */
+  snapshot(): StoreSnapshot {
+    const buckets: Record<string, KubeObject[]> = {};
+    for (const [k, b] of this.#buckets) if (b.objects.size > 0) buckets[k] = [...b.objects.values()].map((o) => cloneJson(o));
+    return { resourceVersion: String(this.#rv), buckets };
+  }
+
+  /** Replaces the contents with a snapshot (no events). Types must be registered separately. */
+  restore(snapshot: StoreSnapshot): void {
+    this.#buckets.clear();
+    for (const t of this.#podTimers.values()) t.cancel();
+    this.#podTimers.clear();
+    this.#rv = Number(snapshot.resourceVersion) || 0;
+    for (const [key, objects] of Object.entries(snapshot.buckets)) {
+      const b: Bucket = { objects: new Map(), sorted: undefined };
+      for (const o of objects) {
+        const m = meta(o);
+        b.objects.set(`${typeof m.namespace === 'string' ? m.namespace : ''}/${text(m.name)}`, o);
+      }
+      this.#buckets.set(key, b);
+    }
+    const pods = this.resourceType('', 'pods');
+    if (pods) for (const p of this.list(pods)) this.#armPodTimer(pods, p);
+  }
+
+  /** Cancels the store's timers. */
+  close(): void {
+    for (const t of this.#podTimers.values()) t.cancel();
+    this.#podTimers.clear();
+  }
+
+  #bucket(rt: ResourceType): Bucket {
+    const key = storageKey(rt);
+    let b = this.#buckets.get(key);
+    if (!b) {
+      b = { objects: new Map(), sorted: undefined };
+      this.#buckets.set(key, b);
+    }
+    return b;
+  }
+
+  #key(rt: ResourceType, namespace: string, name: string): string {
+    return `${rt.namespaced ? namespace : ''}/${name}`;
+  }
+
+  #toStorage(rt: ResourceType, o: KubeObject): KubeObject {
+    if (isEventsV1(rt)) return v1EventToCore(o);
+    const storage = this.resourceType(rt.group, rt.resource) ?? rt;
+    o.apiVersion = apiVersionOf(storage.group, storage.version);
+    o.kind = storage.kind;
+    return o;
+  }
+
+  #view(rt: ResourceType, o: KubeObject): KubeObject {
+    return isEventsV1(rt) ? coreEventToV1(o) : o;
+  }
+
+  #shouldRemove(rt: ResourceType, o: KubeObject): boolean {
+    const m = meta(o);
+    if (m.deletionTimestamp === undefined || finalizersOf(o).length > 0) return false;
+    if (rt.group === '' && rt.resource === 'namespaces' && specFinalizers(o).length > 0) return false;
+    if (rt.group === '' && rt.resource === 'pods' && typeof m.deletionGracePeriodSeconds === 'number' && m.deletionGracePeriodSeconds > 0) return false;
+    return true;
+  }
+
+  #managedFields(old: KubeObject | undefined, next: KubeObject, options: WriteOptions): void {
+    if (options.fieldManager === undefined || this.#managedFieldsFn === undefined) return;
+    next.metadata.managedFields = this.#managedFieldsFn({
+      old,
+      updated: next,
+      manager: options.fieldManager,
+      operation: 'Update',
+      ...(options.subresource !== undefined ? { subresource: options.subresource } : {}),
+      time: formatTime(this.#clock.now()),
+    });
+  }
+
+  #armPodTimer(rt: ResourceType, pod: KubeObject): void {
+    if (this.#podTermination !== 'expire' || rt.group !== '' || rt.resource !== 'pods') return;
+    const m = meta(pod);
+    const key = `${text(m.namespace)}/${text(m.name)}`;
+    this.#podTimers.get(key)?.cancel();
+    this.#podTimers.delete(key);
+    const grace = m.deletionGracePeriodSeconds;
+    if (typeof m.deletionTimestamp !== 'string' || typeof grace !== 'number' || grace <= 0) return;
+    const uid = m.uid;
+    const due = Date.parse(m.deletionTimestamp);
+    const timer = this.#clock.setTimer(Math.max(0, due - this.#clock.now()), () => {
+      this.#podTimers.delete(key);
+      const cur = this.#bucket(rt).objects.get(key);
+      if (!cur || cur.metadata.uid !== uid) return;
+      const next = cloneJson(cur);
+      next.metadata.deletionGracePeriodSeconds = 0;
+      this.#commit(rt, this.#shouldRemove(rt, next) ? 'DELETED' : 'MODIFIED', next, cur);
+    });
+    this.#podTimers.set(key, timer);
+  }
+
+  #commit(rt: ResourceType, type: StoreEventType, obj: KubeObject, old: KubeObject | undefined): void {
+    const storageType = this.resourceType(rt.group === 'events.k8s.io' ? '' : rt.group, rt.resource) ?? rt;
+    this.#rv++;
+    obj.metadata.resourceVersion = String(this.#rv);
+    const bucket = this.#bucket(rt);
+    const m = meta(obj);
+    const key = this.#key(rt, typeof m.namespace === 'string' ? m.namespace : '', text(m.name));
+    if (type === 'DELETED') {
+      bucket.objects.delete(key);
+      bucket.sorted = undefined;
+      if (storageType.group === '' && storageType.resource === 'pods') this.#podTimers.get(key)?.cancel();
+    } else {
+      if (!bucket.objects.has(key)) bucket.sorted = undefined;
+      bucket.objects.set(key, obj);
+    }
+    const event: StoreEvent = old ? { type, resourceType: storageType, object: obj, oldObject: old } : { type, resourceType: storageType, object: obj };
+    for (const l of [...this.#listeners]) {
+      try {
+        l(event);
+      } catch (err) {
+        this.#onListenerError(err);
+      }
+    }
+  }
+}

@@ -1,0 +1,330 @@
+/**
+ * Watches over the store: a bounded window of recent changes per resource type (so a client can
+ * resume from a resourceVersion, or get 410 Expired when it is too old), selector filtering with
+ * the watch cache's transitions (an object leaving the selector is sent as DELETED, one entering
+ * it as ADDED), bookmarks, timeouts and a per-watcher queue limit.
+ */
+import type { Clock, Timer } from '../../lib/clock.js';
+import { NO_ACTIVITY, type ActivityTracker } from '../../lib/activity.js';
+import { apiErrors } from '../status.js';
+import { apiVersionOf, type KubeObject, type ResourceType, type StoreEvent } from '../types.js';
+import { coreEventToV1 } from './event-conversion.js';
+import { isEventsV1, storageKey } from './served-type.js';
+import type { MemoryStore } from './store.js';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
+
+/** One event of a watch stream. Objects are shared between watchers: read-only. */
+export interface WatchEvent {
+  type: WatchEventType;
+  object: KubeObject;
+}
+
+export interface WatchOptions {
+  /** Restrict to one namespace (namespaced types). */
+  namespace?: string;
+  /** Start after this resourceVersion; unset or '0' starts with ADDED events for the current state. */
+  resourceVersion?: string;
+  /** Object filter (labels, fields); decides the ADDED/DELETED transitions. */
+  filter?: (obj: KubeObject) => boolean;
+  allowBookmarks?: boolean;
+  /** With allowBookmarks and no resourceVersion: end the initial ADDED events with a marked bookmark. */
+  sendInitialEvents?: boolean;
+  timeoutSeconds?: number;
+  /** Served version (multi-version custom resources); objects are shown with this apiVersion. */
+  version?: string;
+}
+
+export interface WatchHubOptions {
+  clock: Clock;
+  /** Changes kept per resource type for resuming watches (default 10,000). */
+  windowSize?: number;
+  /** Events queued for one watcher before it is ended (default 65,536). */
+  maxQueue?: number;
+  /** Interval of bookmark events (default 60 s). */
+  bookmarkIntervalMs?: number;
+  activity?: ActivityTracker;
+}
+
+interface Record_ {
+  rv: number;
+  event: StoreEvent;
+  views: Map<string, KubeObject>;
+}
+
+interface Ring {
+  records: Record_[];
+  start: number;
+  /** resourceVersion of the newest change no longer in the window (0: nothing dropped). */
+  droppedRv: number;
+}
+
+/** One open watch. The consumer takes batches of events and acks each batch once written. */
+export class Watch {
+  readonly #queue: WatchEvent[] = [];
+  readonly #hub: WatchHub;
+  #waiter: (() => void) | undefined;
+  #done = false;
+  #endBusy: (() => void) | undefined;
+  readonly #activity: ActivityTracker;
+  readonly #maxQueue: number;
+  /** Why the watch ended early ('overflow'), if it did. */
+  endReason: 'overflow' | 'timeout' | 'closed' | undefined;
+  readonly rt: ResourceType;
+  readonly options: WatchOptions;
+  readonly timers: Timer[] = [];
+
+  constructor(hub: WatchHub, rt: ResourceType, options: WatchOptions, activity: ActivityTracker, maxQueue: number) {
+    this.#hub = hub;
+    this.rt = rt;
+    this.options = options;
+    this.#activity = activity;
+    this.#maxQueue = maxQueue;
+  }
+
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /** Queues an event (internal to the hub). */
+  push(ev: WatchEvent): void {
+    if (this.#done) return;
+    if (this.#queue.length >= this.#maxQueue) {
+      this.end('overflow');
+      return;
+    }
+    if (this.#queue.length === 0 && !this.#endBusy) this.#endBusy = this.#activity.begin('watch-event');
+    this.#queue.push(ev);
+    this.#wake();
+  }
+
+  /** Everything queued, in order (empty when nothing is pending). */
+  take(): WatchEvent[] {
+    return this.#queue.splice(0);
+  }
+
+  /** Tells the watch the batch taken last has been written. */
+  ack(): void {
+    if (this.#queue.length === 0 && this.#endBusy) {
+      const end = this.#endBusy;
+      this.#endBusy = undefined;
+      end();
+    }
+  }
+
+  /** Resolves when events are queued or the watch has ended. */
+  wait(): Promise<void> {
+    if (this.#queue.length > 0 || this.#done) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#waiter = resolve;
+    });
+  }
+
+  /** Ends the watch; queued events are dropped on overflow, kept otherwise. */
+  end(reason: 'overflow' | 'timeout' | 'closed' = 'closed'): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.endReason = reason;
+    if (reason === 'overflow') this.#queue.length = 0;
+    for (const t of this.timers) t.cancel();
+    this.#hub.remove(this);
+    if (this.#queue.length === 0) this.ack();
+    this.#wake();
+  }
+
+  #wake(): void {
+    const w = this.#waiter;
+    this.#waiter = undefined;
+    w?.();
+  }
+}
+
+/** Fans store changes out to watches. */
+export class WatchHub {
+  readonly #store: MemoryStore;
+  readonly #clock: Clock;
+  readonly #windowSize: number;
+  readonly #maxQueue: number;
+  readonly #bookmarkMs: number;
+  readonly #activity: ActivityTracker;
+  readonly #rings = new Map<string, Ring>();
+  readonly #watches = new Map<string, Set<Watch>>();
+  readonly #unsubscribe: () => void;
+  readonly #unsubscribeTypes: () => void;
+  readonly #startRv: number;
+
+  constructor(store: MemoryStore, options: WatchHubOptions) {
+    this.#store = store;
+    this.#clock = options.clock;
+    this.#windowSize = options.windowSize ?? 10_000;
+    this.#maxQueue = options.maxQueue ?? 65_536;
+    this.#bookmarkMs = options.bookmarkIntervalMs ?? 60_000;
+    this.#activity = options.activity ?? NO_ACTIVITY;
+    this.#startRv = Number(store.currentResourceVersion());
+    this.#unsubscribe = store.subscribe((e) => this.#onEvent(e));
+    this.#unsubscribeTypes = store.onTypesChanged(() => this.#onTypesChanged());
+  }
+
+  /** Opens a watch; throws 410 Expired when resourceVersion is older than the window. */
+  watch(rt: ResourceType, options: WatchOptions = {}): Watch {
+    const key = storageKey(rt);
+    const ring = this.#ring(key);
+    const w = new Watch(this, rt, options, this.#activity, this.#maxQueue);
+    const rvText = options.resourceVersion ?? '';
+    if (rvText === '' || rvText === '0') {
+      for (const obj of this.#store.list(rt, options.namespace)) {
+        if (this.#passes(w, obj)) w.push({ type: 'ADDED', object: this.#version(w, obj) });
+      }
+      if (options.sendInitialEvents === true && options.allowBookmarks === true) {
+        w.push(this.#bookmark(w, { 'k8s.io/initial-events-end': 'true' }));
+      }
+    } else {
+      const rv = Number(rvText);
+      if (!Number.isInteger(rv) || rv < 0) throw apiErrors.badRequest(`invalid resource version: ${rvText}`);
+      const floor = Math.max(ring.droppedRv, this.#startRv);
+      if (rv < floor) throw apiErrors.expired(`too old resource version: ${rv} (${floor})`);
+      const records = ring.records;
+      for (let i = ring.start; i < records.length; i++) {
+        const rec = records[i]!;
+        if (rec.rv > rv) this.#deliver(w, rec);
+      }
+    }
+    let set = this.#watches.get(key);
+    if (!set) {
+      set = new Set();
+      this.#watches.set(key, set);
+    }
+    set.add(w);
+    if (options.allowBookmarks === true) {
+      const tick = (): void => {
+        if (w.done) return;
+        w.push(this.#bookmark(w));
+        w.timers.push(this.#clock.setTimer(this.#bookmarkMs, tick));
+      };
+      w.timers.push(this.#clock.setTimer(this.#bookmarkMs, tick));
+    }
+    if (options.timeoutSeconds !== undefined && options.timeoutSeconds > 0) {
+      w.timers.push(
+        this.#clock.setTimer(options.timeoutSeconds * 1000, () => {
+          if (options.allowBookmarks === true) w.push(this.#bookmark(w));
+          w.end('timeout');
+        }),
+      );
+    }
+    return w;
+  }
+
+  /** The oldest resourceVersion a watch or list continuation of this type can resume from. */
+  oldestResumable(rt: ResourceType): number {
+    return Math.max(this.#ring(storageKey(rt)).droppedRv, this.#startRv);
+  }
+
+  /** Number of open watches (for tests and diagnostics). */
+  get size(): number {
+    let n = 0;
+    for (const s of this.#watches.values()) n += s.size;
+    return n;
+  }
+
+  /** Removes a watch (called by Watch.end). */
+  remove(w: Watch): void {
+    this.#watches.get(storageKey(w.rt))?.delete(w);
+  }
+
+  /** Ends every watch and stops listening to the store. */
+  close(): void {
+    this.#unsubscribe();
+    this.#unsubscribeTypes();
+    for (const set of [...this.#watches.values()]) for (const w of [...set]) w.end('closed');
+  }
+
+  #ring(key: string): Ring {
+    let r = this.#rings.get(key);
+    if (!r) {
+      r = { records: [], start: 0, droppedRv: 0 };
+      this.#rings.set(key, r);
+    }
+    return r;
+  }
+
+  #onEvent(event: StoreEvent): void {
+    const key = storageKey(event.resourceType);
+    const ring = this.#ring(key);
+    const rec: Record_ = { rv: Number(event.object.metadata.resourceVersion), event, views: new Map() };
+    ring.records.push(rec);
+    if (ring.records.length - ring.start > this.#windowSize) {
+      ring.droppedRv = ring.records[ring.start]!.rv;
+      ring.start++;
+      if (ring.start > 1024 && ring.start * 2 > ring.records.length) {
+        ring.records.splice(0, ring.start);
+        ring.start = 0;
+      }
+    }
+    const set = this.#watches.get(key);
+    if (set) for (const w of set) this.#deliver(w, rec);
+  }
+
+  #onTypesChanged(): void {
+    for (const set of [...this.#watches.values()]) {
+      for (const w of [...set]) if (!this.#store.resourceType(w.rt.group, w.rt.resource)) w.end('closed');
+    }
+  }
+
+  #deliver(w: Watch, rec: Record_): void {
+    const { event } = rec;
+    const nowPasses = this.#passes(w, event.object);
+    const oldPasses = event.oldObject !== undefined && this.#passes(w, event.oldObject);
+    if (event.type === 'ADDED') {
+      if (nowPasses) w.push({ type: 'ADDED', object: this.#view(w, rec, 'cur') });
+    } else if (event.type === 'DELETED') {
+      if (nowPasses || oldPasses) w.push({ type: 'DELETED', object: this.#view(w, rec, 'cur') });
+    } else if (nowPasses && oldPasses) {
+      w.push({ type: 'MODIFIED', object: this.#view(w, rec, 'cur') });
+    } else if (nowPasses) {
+      w.push({ type: 'ADDED', object: this.#view(w, rec, 'cur') });
+    } else if (oldPasses) {
+      w.push({ type: 'DELETED', object: this.#view(w, rec, 'old') });
+    }
+  }
+
+  #passes(w: Watch, obj: KubeObject): boolean {
+    const ns = w.options.namespace;
+    if (ns !== undefined && w.rt.namespaced && obj.metadata.namespace !== ns) return false;
+    return w.options.filter ? w.options.filter(this.#convert(w.rt, obj)) : true;
+  }
+
+  #convert(rt: ResourceType, obj: KubeObject): KubeObject {
+    return isEventsV1(rt) && obj.apiVersion !== 'events.k8s.io/v1' ? coreEventToV1(obj) : obj;
+  }
+
+  #version(w: Watch, obj: KubeObject): KubeObject {
+    const v = w.options.version;
+    if (v === undefined || v === w.rt.version) return obj;
+    return { ...obj, apiVersion: apiVersionOf(w.rt.group, v) };
+  }
+
+  /** The object as this watch shows it, computed once per change and view. */
+  #view(w: Watch, rec: Record_, which: 'cur' | 'old'): KubeObject {
+    const key = `${which}|${isEventsV1(w.rt) ? 'ev1' : ''}|${w.options.version ?? ''}`;
+    let v = rec.views.get(key);
+    if (!v) {
+      let base = which === 'cur' ? rec.event.object : rec.event.oldObject!;
+      if (which === 'old') base = { ...base, metadata: { ...base.metadata, resourceVersion: String(rec.rv) } };
+      v = this.#version(w, this.#convert(w.rt, base));
+      rec.views.set(key, v);
+    }
+    return v;
+  }
+
+  #bookmark(w: Watch, annotations?: Record<string, string>): WatchEvent {
+    const version = w.options.version ?? w.rt.version;
+    return {
+      type: 'BOOKMARK',
+      object: {
+        kind: w.rt.kind,
+        apiVersion: apiVersionOf(w.rt.group, version),
+        metadata: { resourceVersion: this.#store.currentResourceVersion(), ...(annotations ? { annotations } : {}) },
+      },
+    };
+  }
+}

@@ -1,0 +1,133 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PodResource, NodeResource } from '../api/builtin.js';
+import { ManualClock } from '../lib/clock.js';
+import { startFakeApi } from './fake-api.test-support.js';
+import { eventually, testClient, type Loose } from './test-helpers.test-support.js';
+import { isAlreadyExists, isConflict, isNotFound, isTooManyRequests, KubeApiError } from './status-error.js';
+import type { WatchEvent } from './watch-decoder.js';
+
+const pod = (name: string, extra: Record<string, unknown> = {}): Loose => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns' }, spec: { containers: [] }, ...extra });
+
+void test('CRUD keeps unknown fields, reports conflicts and not-found as typed errors', async (t) => {
+  const api = await startFakeApi();
+  const clock = new ManualClock();
+  const client = testClient(api.url, clock);
+  t.after(async () => {
+    await client.close();
+    await api.close();
+  });
+  const created = await client.create(PodResource, pod('a', { futureField: { x: 1 } }));
+  assert.deepEqual((created).futureField, { x: 1 });
+  assert.ok(api.requests.some((r) => r === 'POST /api/v1/namespaces/ns/pods?fieldManager=upgrade-operator'));
+  await assert.rejects(client.create(PodResource, pod('a')), (e) => isAlreadyExists(e));
+  const got = await client.get(PodResource, 'ns', 'a');
+  assert.equal(got.metadata?.name, 'a');
+  const updated = await client.update(PodResource, { ...got, spec: { containers: [{ name: 'c' }] } });
+  assert.notEqual(updated.metadata?.resourceVersion, got.metadata?.resourceVersion);
+  const err = await client.update(PodResource, got).catch((e: unknown) => e);
+  assert.ok(err instanceof KubeApiError);
+  assert.equal(err.code, 409);
+  assert.ok(isConflict(err));
+  assert.match(err.message, /has been modified/);
+  const status = await client.updateStatus(PodResource, { ...updated, status: { phase: 'Running' } });
+  assert.equal(status.status?.phase, 'Running');
+  const patched = await client.patch(PodResource, 'ns', 'a', { metadata: {}, status: { phase: 'Succeeded' } }, { type: 'merge', subresource: 'status' });
+  assert.equal(patched.status?.phase, 'Succeeded');
+  // The fake answers 415 to anything but merge patch: the content type follows the patch type.
+  await assert.rejects(client.patch(PodResource, 'ns', 'a', [], { type: 'json' }), (e) => e instanceof KubeApiError && e.code === 415);
+  await client.delete(PodResource, 'ns', 'a', { propagationPolicy: 'Foreground', preconditions: { uid: created.metadata?.uid ?? '' } });
+  await assert.rejects(client.get(PodResource, 'ns', 'a'), (e) => isNotFound(e));
+  await assert.rejects(client.create(PodResource, { metadata: { name: 'x' } }), /metadata.namespace is required/);
+});
+
+void test('list follows continue tokens and fills apiVersion/kind; one page on request', async (t) => {
+  const api = await startFakeApi();
+  const clock = new ManualClock();
+  const client = testClient(api.url, clock);
+  t.after(async () => {
+    await client.close();
+    await api.close();
+  });
+  for (let i = 0; i < 5; i++) api.put('/api/v1/nodes', { metadata: { name: `n${i}` } });
+  const all = await client.list(NodeResource, { limit: 2 });
+  assert.deepEqual(all.items.map((n) => n.metadata?.name), ['n0', 'n1', 'n2', 'n3', 'n4']);
+  assert.equal(all.items[0]?.kind, 'Node');
+  assert.equal(all.items[0]?.apiVersion, 'v1');
+  assert.equal(all.metadata.continue, undefined);
+  assert.equal(api.requests.filter((r) => r.startsWith('GET /api/v1/nodes')).length, 3);
+  const page = await client.list(NodeResource, { limit: 2, allPages: false });
+  assert.equal(page.items.length, 2);
+  assert.equal(page.metadata.continue, '2');
+});
+
+void test('reads are retried on 429 after Retry-After (on the clock); writes are not', async (t) => {
+  const api = await startFakeApi();
+  const clock = new ManualClock();
+  const client = testClient(api.url, clock);
+  t.after(async () => {
+    await client.close();
+    await api.close();
+  });
+  api.put('/api/v1/pods', pod('a'));
+  api.failNext('GET /api/v1/namespaces/ns/pods/a', 429, 1, 3);
+  let done = false;
+  const p = client.get(PodResource, 'ns', 'a').then((r) => {
+    done = true;
+    return r;
+  });
+  await eventually(() => api.requests.length === 1);
+  await clock.advance(2999);
+  assert.equal(done, false, 'waits for Retry-After');
+  await clock.advance(1);
+  assert.equal((await p).metadata?.name, 'a');
+  api.failNext('POST /api/v1/namespaces/ns/pods', 429, 1, 1);
+  await assert.rejects(client.create(PodResource, pod('b')), (e) => isTooManyRequests(e) && e instanceof KubeApiError && e.retryAfterSeconds === 1);
+});
+
+void test('a 401 drops cached credentials and retries once', async (t) => {
+  const api = await startFakeApi();
+  const clock = new ManualClock();
+  let invalidations = 0;
+  const client = testClient(api.url, clock, { invalidateAuth: () => invalidations++ });
+  t.after(async () => {
+    await client.close();
+    await api.close();
+  });
+  api.put('/api/v1/pods', pod('a'));
+  api.failNext('GET /api/v1', 401, 1);
+  assert.equal((await client.get(PodResource, 'ns', 'a')).metadata?.name, 'a');
+  assert.equal(invalidations, 1);
+  api.failNext('GET /api/v1', 401, 2);
+  await assert.rejects(client.get(PodResource, 'ns', 'a'), (e) => e instanceof KubeApiError && e.reason === 'Unauthorized');
+});
+
+void test('watch streams events from a resourceVersion and stops quietly on abort', async (t) => {
+  const api = await startFakeApi();
+  const clock = new ManualClock();
+  const client = testClient(api.url, clock);
+  t.after(async () => {
+    await client.close();
+    await api.close();
+  });
+  const first = api.put('/api/v1/pods', pod('a'));
+  const abort = new AbortController();
+  const seen: WatchEvent<Loose>[] = [];
+  const done = (async () => {
+    for await (const ev of client.watch(PodResource, { namespace: 'ns', resourceVersion: first.metadata && (first.metadata as Loose).resourceVersion, allowWatchBookmarks: true, timeoutSeconds: 300, signal: abort.signal })) {
+      seen.push(ev);
+    }
+  })();
+  await eventually(() => api.requests.some((r) => r.includes('watch=true')));
+  assert.ok(api.requests.some((r) => r.includes('allowWatchBookmarks=true') && r.includes('timeoutSeconds=300')));
+  api.put('/api/v1/pods', pod('b'));
+  api.remove('/api/v1/pods', 'ns', 'a');
+  await eventually(() => seen.length === 2);
+  assert.deepEqual(seen.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED b', 'DELETED a']);
+  abort.abort();
+  await done;
+  api.compactedBelow = 10_000;
+  await assert.rejects(async () => {
+    for await (const _ of client.watch(PodResource, { resourceVersion: '5' })) void _;
+  }, (e) => e instanceof KubeApiError && e.code === 410);
+});

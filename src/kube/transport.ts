@@ -1,0 +1,124 @@
+/**
+ * The HTTP layer under the kube client: one undici Agent (or ProxyAgent when the cluster has a
+ * proxy-url) per RestConfig, with keep-alive and the cluster's TLS material. Ordinary requests
+ * get header and body timeouts; watches get no body timeout (the server ends them itself, and
+ * the informer's watchdog catches half-open connections). Every request is reported to the
+ * ActivityTracker while it is in flight (a watch only until its headers arrive).
+ */
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import type { IncomingHttpHeaders } from 'undici/types/header.js';
+import { NO_ACTIVITY, type ActivityTracker } from '../lib/activity.js';
+import type { RestConfig } from './rest-config.js';
+
+export interface TransportOptions {
+  activity?: ActivityTracker;
+  /** Headers and body timeout of ordinary requests (default 60 s). */
+  requestTimeoutMs?: number;
+  /** How long a watch may wait for its response headers (default 60 s). */
+  watchHeadersTimeoutMs?: number;
+  /** Idle keep-alive sockets are closed after this (default 30 s). */
+  keepAliveTimeoutMs?: number;
+}
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path and query, relative to the server URL (which may carry a path prefix). */
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+export interface HttpStream {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  /** The response body; consume it or destroy it. */
+  body: AsyncIterable<Buffer | string> & { destroy(err?: Error): unknown; text(): Promise<string> };
+}
+
+/** Sends requests to one API server. Close it when done (it owns the connection pool). */
+export class Transport {
+  readonly #origin: string;
+  readonly #prefix: string;
+  readonly #dispatcher: Dispatcher & { close(): Promise<void> };
+  readonly #activity: ActivityTracker;
+  readonly #timeoutMs: number;
+  readonly #watchHeadersTimeoutMs: number;
+
+  constructor(config: RestConfig, options: TransportOptions = {}) {
+    const url = new URL(config.server);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`unsupported server URL ${config.server}`);
+    this.#origin = url.origin;
+    this.#prefix = url.pathname.replace(/\/+$/, '');
+    this.#activity = options.activity ?? NO_ACTIVITY;
+    this.#timeoutMs = options.requestTimeoutMs ?? 60_000;
+    this.#watchHeadersTimeoutMs = options.watchHeadersTimeoutMs ?? 60_000;
+    const tls = {
+      ...(config.ca !== undefined ? { ca: config.ca } : {}),
+      ...(config.cert !== undefined ? { cert: config.cert } : {}),
+      ...(config.key !== undefined ? { key: config.key } : {}),
+      ...(config.servername !== undefined ? { servername: config.servername } : {}),
+      rejectUnauthorized: !config.insecureSkipTLSVerify,
+    };
+    const keepAliveTimeout = options.keepAliveTimeoutMs ?? 30_000;
+    this.#dispatcher =
+      config.proxyUrl !== undefined
+        ? new ProxyAgent({ uri: config.proxyUrl, requestTls: tls, keepAliveTimeout })
+        : new Agent({ connect: tls, keepAliveTimeout, keepAliveMaxTimeout: 10 * 60_000 });
+  }
+
+  /** The server's origin and path prefix, for messages. */
+  get server(): string {
+    return this.#origin + this.#prefix;
+  }
+
+  /** Sends a request and reads the whole response body. */
+  async request(req: HttpRequest): Promise<HttpResponse> {
+    const end = this.#activity.begin(`http ${req.method}`);
+    try {
+      const res = await request(this.#origin + this.#prefix + req.path, {
+        dispatcher: this.#dispatcher,
+        method: req.method,
+        headers: req.headers ?? {},
+        body: req.body ?? null,
+        signal: req.signal ?? null,
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
+      });
+      const text = await res.body.text();
+      return { statusCode: res.statusCode, headers: res.headers, text };
+    } finally {
+      end();
+    }
+  }
+
+  /** Opens a streaming request (a watch): no body timeout; activity ends once headers are in. */
+  async stream(req: HttpRequest): Promise<HttpStream> {
+    const end = this.#activity.begin(`http ${req.method} (stream)`);
+    try {
+      const res = await request(this.#origin + this.#prefix + req.path, {
+        dispatcher: this.#dispatcher,
+        method: req.method,
+        headers: req.headers ?? {},
+        body: req.body ?? null,
+        signal: req.signal ?? null,
+        headersTimeout: this.#watchHeadersTimeoutMs,
+        bodyTimeout: 0,
+      });
+      return { statusCode: res.statusCode, headers: res.headers, body: res.body };
+    } finally {
+      end();
+    }
+  }
+
+  /** Closes idle connections and refuses new requests. */
+  async close(): Promise<void> {
+    await this.#dispatcher.close();
+  }
+}

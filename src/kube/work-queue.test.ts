@@ -1,0 +1,141 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ActivityCounter } from '../lib/activity.js';
+import { flushMicrotasks, ManualClock } from '../lib/clock.js';
+import { WorkQueue } from './work-queue.js';
+
+function queue(clock = new ManualClock(), activity = new ActivityCounter()): { q: WorkQueue; clock: ManualClock; activity: ActivityCounter } {
+  return { q: new WorkQueue({ name: 'test', clock, activity }), clock, activity };
+}
+
+void test('a key queued twice is handed out once, in FIFO order', async () => {
+  const { q } = queue();
+  q.add('a');
+  q.add('b');
+  q.add('a');
+  assert.equal(q.length, 2);
+  assert.equal(await q.get(), 'a');
+  assert.equal(await q.get(), 'b');
+  assert.equal(q.stats().adds, 2);
+});
+
+void test('a key added while processing is not handed to a second worker, and runs again after done', async () => {
+  const { q } = queue();
+  q.add('a');
+  assert.equal(await q.get(), 'a');
+  q.add('a');
+  q.add('a');
+  assert.equal(q.length, 0, 'not queued while processing');
+  let second: string | undefined;
+  void q.get().then((k) => (second = k));
+  await flushMicrotasks();
+  assert.equal(second, undefined);
+  q.done('a');
+  await flushMicrotasks();
+  assert.equal(second, 'a');
+  q.done('a');
+  assert.equal(q.length, 0);
+});
+
+void test('get waits for an add', async () => {
+  const { q } = queue();
+  const p = q.get();
+  q.add('x');
+  assert.equal(await p, 'x');
+});
+
+void test('addAfter fires on the clock, the earliest time wins, and dedups with add', async () => {
+  const { q, clock } = queue();
+  q.addAfter('a', 1000);
+  q.addAfter('a', 500);
+  q.addAfter('a', 2000);
+  await clock.advance(499);
+  assert.equal(q.length, 0);
+  await clock.advance(1);
+  assert.equal(q.length, 1);
+  await clock.advance(5000);
+  assert.equal(q.length, 1, 'the later timers were replaced, not added');
+  assert.equal(await q.get(), 'a');
+  q.addAfter('b', 0);
+  assert.equal(q.length, 1, 'zero delay adds at once');
+});
+
+void test('addRateLimited backs off per item; forget resets', async () => {
+  const { q, clock } = queue();
+  q.addRateLimited('a');
+  assert.equal(q.numRequeues('a'), 1);
+  await clock.advance(4);
+  assert.equal(q.length, 0);
+  await clock.advance(1);
+  assert.equal(q.length, 1);
+  assert.equal(await q.get(), 'a');
+  q.done('a');
+  q.addRateLimited('a');
+  await clock.advance(9);
+  assert.equal(q.length, 0);
+  await clock.advance(1);
+  assert.equal(q.length, 1);
+  q.forget('a');
+  assert.equal(q.numRequeues('a'), 0);
+  assert.equal(q.stats().retries, 2);
+});
+
+void test('shutDown hands out what is queued, then undefined, and ignores new adds', async () => {
+  const { q } = queue();
+  q.add('a');
+  const waiting = queue().q;
+  const pending = waiting.get();
+  waiting.shutDown();
+  assert.equal(await pending, undefined);
+  q.shutDown();
+  q.add('b');
+  q.addAfter('c', 10);
+  assert.equal(await q.get(), 'a');
+  assert.equal(await q.get(), undefined);
+});
+
+void test('shutDownWithDrain waits for keys in processing', async () => {
+  const { q } = queue();
+  q.add('a');
+  await q.get();
+  let drained = false;
+  const p = q.shutDownWithDrain().then(() => (drained = true));
+  await flushMicrotasks();
+  assert.equal(drained, false);
+  q.done('a');
+  await p;
+  assert.equal(drained, true);
+});
+
+void test('queued and processing keys count as activity; waiting keys do not', async () => {
+  const { q, activity, clock } = queue();
+  q.addAfter('later', 100);
+  assert.equal(activity.busy, 0);
+  q.add('a');
+  assert.equal(activity.busy, 1);
+  await q.get();
+  assert.equal(activity.busy, 1);
+  q.add('a');
+  q.done('a');
+  assert.equal(activity.busy, 1, 'requeued');
+  await q.get();
+  q.done('a');
+  assert.equal(activity.busy, 0);
+  await clock.advance(100);
+  assert.equal(activity.busy, 1);
+});
+
+void test('stats measure latency and work duration on the clock', async () => {
+  const { q, clock } = queue();
+  q.add('a');
+  await clock.advance(30);
+  await q.get();
+  await clock.advance(70);
+  assert.equal(q.stats().longestRunningMs, 70);
+  q.done('a');
+  const s = q.stats();
+  assert.equal(s.latencySumMs, 30);
+  assert.equal(s.workSumMs, 70);
+  assert.equal(s.workCount, 1);
+  assert.equal(s.depth, 0);
+});

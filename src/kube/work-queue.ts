@@ -1,0 +1,181 @@
+/**
+ * A rate-limited, delaying work queue of keys with client-go's semantics: a key waits in the
+ * queue at most once (the dirty set), is never handed to two workers at once (the processing
+ * set), and a key added while being processed is handed out again after done(). Delays run on
+ * the injected Clock. Keys that are queued or being processed count as activity.
+ */
+import { NO_ACTIVITY, type ActivityTracker } from '../lib/activity.js';
+import type { Clock, Timer } from '../lib/clock.js';
+import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.js';
+
+/** Counters for the metrics exporter (workqueue_* in client-go). Times in ms. */
+export interface WorkQueueStats {
+  depth: number;
+  adds: number;
+  retries: number;
+  processing: number;
+  waiting: number;
+  /** Time from add to get: sum and count (queue latency). */
+  latencySumMs: number;
+  latencyCount: number;
+  /** Time from get to done: sum and count (work duration). */
+  workSumMs: number;
+  workCount: number;
+  /** Age of the longest item still being processed. */
+  longestRunningMs: number;
+}
+
+export interface WorkQueueOptions<K> {
+  name: string;
+  clock: Clock;
+  activity?: ActivityTracker;
+  rateLimiter?: RateLimiter<K>;
+}
+
+/** The queue. `get()` resolves with a key, or undefined once shut down and empty. */
+export class WorkQueue<K = string> {
+  readonly name: string;
+  readonly #clock: Clock;
+  readonly #activity: ActivityTracker;
+  readonly #limiter: RateLimiter<K>;
+  readonly #queue: K[] = [];
+  readonly #dirty = new Set<K>();
+  readonly #processing = new Map<K, number>();
+  readonly #addedAt = new Map<K, number>();
+  readonly #busy = new Map<K, () => void>();
+  readonly #waiting = new Map<K, { readyAt: number; timer: Timer }>();
+  readonly #getters: Array<(key: K | undefined) => void> = [];
+  readonly #drainers: Array<() => void> = [];
+  #shuttingDown = false;
+  #stats = { adds: 0, retries: 0, latencySumMs: 0, latencyCount: 0, workSumMs: 0, workCount: 0 };
+
+  constructor(options: WorkQueueOptions<K>) {
+    this.name = options.name;
+    this.#clock = options.clock;
+    this.#activity = options.activity ?? NO_ACTIVITY;
+    this.#limiter = options.rateLimiter ?? defaultControllerRateLimiter<K>(options.clock);
+  }
+
+  /** Marks a key as needing processing. */
+  add(key: K): void {
+    if (this.#shuttingDown || this.#dirty.has(key)) return;
+    this.#stats.adds++;
+    this.#dirty.add(key);
+    this.#addedAt.set(key, this.#clock.now());
+    if (!this.#busy.has(key)) this.#busy.set(key, this.#activity.begin(`workqueue ${this.name}`));
+    if (this.#processing.has(key)) return;
+    this.#push(key);
+  }
+
+  /** Adds the key after ms; if it is already waiting, the earlier time wins. */
+  addAfter(key: K, ms: number): void {
+    if (this.#shuttingDown) return;
+    if (ms <= 0) {
+      this.add(key);
+      return;
+    }
+    const readyAt = this.#clock.now() + ms;
+    const existing = this.#waiting.get(key);
+    if (existing && existing.readyAt <= readyAt) return;
+    existing?.timer.cancel();
+    const timer = this.#clock.setTimer(ms, () => {
+      const w = this.#waiting.get(key);
+      if (w?.timer !== timer) return;
+      this.#waiting.delete(key);
+      this.add(key);
+    });
+    this.#waiting.set(key, { readyAt, timer });
+  }
+
+  /** Adds the key after the rate limiter's delay for it (counts a retry). */
+  addRateLimited(key: K): void {
+    if (this.#shuttingDown) return;
+    this.#stats.retries++;
+    this.addAfter(key, this.#limiter.when(key));
+  }
+
+  /** Clears the key's backoff (call after success). */
+  forget(key: K): void {
+    this.#limiter.forget(key);
+  }
+
+  /** Failures counted for the key. */
+  numRequeues(key: K): number {
+    return this.#limiter.numRequeues(key);
+  }
+
+  /** The next key to process; undefined once the queue is shut down and empty. */
+  get(): Promise<K | undefined> {
+    const key = this.#queue.shift();
+    if (key !== undefined) return Promise.resolve(this.#take(key));
+    if (this.#shuttingDown) return Promise.resolve(undefined);
+    return new Promise((resolve) => this.#getters.push(resolve));
+  }
+
+  /** Ends processing of a key got from get(); re-queues it if it was added meanwhile. */
+  done(key: K): void {
+    const started = this.#processing.get(key);
+    if (started === undefined) return;
+    this.#processing.delete(key);
+    this.#stats.workSumMs += this.#clock.now() - started;
+    this.#stats.workCount++;
+    if (this.#dirty.has(key)) {
+      this.#push(key);
+    } else {
+      this.#busy.get(key)?.();
+      this.#busy.delete(key);
+    }
+    if (this.#processing.size === 0) for (const d of this.#drainers.splice(0)) d();
+  }
+
+  /** Stops accepting keys; getters receive what is queued, then undefined. Pending delays are dropped. */
+  shutDown(): void {
+    if (this.#shuttingDown) return;
+    this.#shuttingDown = true;
+    for (const w of this.#waiting.values()) w.timer.cancel();
+    this.#waiting.clear();
+    for (const g of this.#getters.splice(0)) g(undefined);
+    for (const [key, end] of this.#busy) if (!this.#processing.has(key)) end();
+    for (const key of [...this.#busy.keys()]) if (!this.#processing.has(key)) this.#busy.delete(key);
+  }
+
+  /** shutDown(), then resolves when every key being processed is done. */
+  async shutDownWithDrain(): Promise<void> {
+    this.shutDown();
+    if (this.#processing.size === 0) return;
+    await new Promise<void>((resolve) => this.#drainers.push(resolve));
+  }
+
+  get shuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
+  /** Keys queued and not yet handed out. */
+  get length(): number {
+    return this.#queue.length;
+  }
+
+  /** Counters for metrics. */
+  stats(): WorkQueueStats {
+    const now = this.#clock.now();
+    let longest = 0;
+    for (const started of this.#processing.values()) longest = Math.max(longest, now - started);
+    return { ...this.#stats, depth: this.#queue.length, processing: this.#processing.size, waiting: this.#waiting.size, longestRunningMs: longest };
+  }
+
+  #push(key: K): void {
+    const getter = this.#getters.shift();
+    if (getter) getter(this.#take(key));
+    else this.#queue.push(key);
+  }
+
+  #take(key: K): K {
+    const now = this.#clock.now();
+    this.#stats.latencySumMs += now - (this.#addedAt.get(key) ?? now);
+    this.#stats.latencyCount++;
+    this.#addedAt.delete(key);
+    this.#processing.set(key, now);
+    this.#dirty.delete(key);
+    return key;
+  }
+}

@@ -1,0 +1,13 @@
+/** Contract of APPUiO's UpgradeSuspensionWindow: its descriptor (reference/appuio.md §1.4). No TypeBox here. */
+import { resource } from '../../resource.js';
+import { APPUIO_GROUP, APPUIO_VERSION } from './group.js';
+import type { UpgradeSuspensionWindow } from './upgrade-suspension-window.js';
+
+/** Descriptor of UpgradeSuspensionWindow (namespaced). */
+export const UpgradeSuspensionWindowResource = resource<UpgradeSuspensionWindow>({
+  group: APPUIO_GROUP,
+  version: APPUIO_VERSION,
+  kind: 'UpgradeSuspensionWindow',
+  plural: 'upgradesuspensionwindows',
+  namespaced: true,
+});

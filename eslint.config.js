@@ -1,6 +1,7 @@
 // Typed lint. The layering rules of DESIGN.md §3 live in src/layering.test.ts (they read
 // the import graph), so that a violation fails the test suite with a clear message.
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -35,10 +36,13 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-restricted-syntax': 'off',
+      // node:test's test()/describe() return promises the runner itself awaits.
+      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', name: ['test', 'it', 'describe', 'suite'], package: 'node:test' }] }],
     },
   },
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: globals.node },
   },
 );

@@ -22,9 +22,14 @@ function walk(dir, out) {
   return out;
 }
 
+/** A path prefix matches whole path segments: src/api does not select src/apiserver. */
+function matchesPrefix(file, prefix) {
+  return file === prefix || file.startsWith(`${prefix}/`) || file.startsWith(`${prefix}.`);
+}
+
 const files = [...walk(join(root, 'src'), []), ...walk(join(root, 'test'), [])]
   .filter((f) => !f.startsWith('test/bench/'))
-  .filter((f) => prefixes.length === 0 || prefixes.some((p) => f.startsWith(p.replace(/^\.\//, ''))))
+  .filter((f) => prefixes.length === 0 || prefixes.some((p) => matchesPrefix(f, p.replace(/^\.\//, '').replace(/\/$/, ''))))
   .sort();
 if (files.length === 0) {
   console.error('run-tests: no test files found');

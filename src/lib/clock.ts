@@ -76,8 +76,10 @@ export function sleepOn(clock: Clock, ms: number, signal?: AbortSignal): Promise
   });
 }
 
-function abortReason(signal: AbortSignal | undefined): unknown {
-  return signal?.reason ?? new Error('aborted');
+function abortReason(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof Error) return reason;
+  return new Error(typeof reason === 'string' ? reason : 'aborted', { cause: reason });
 }
 
 interface ManualTimer {

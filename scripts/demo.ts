@@ -1,0 +1,93 @@
+/**
+ * `npm run demo`: starts the embedded API server, installs the project's CRDs and sample
+ * objects with the real kubectl, and shows what a user sees. Every line of kubectl output shown
+ * here is kubectl's own. Pass --keep-running to keep the server up for your own kubectl.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { styleText } from 'node:util';
+import { parseAllDocuments } from 'yaml';
+import { startApiServer } from '../src/apiserver/server.js';
+import { writeCrdFiles } from '../src/api/manifests.js';
+import { RealClock } from '../src/lib/clock.js';
+import { silentLogger } from '../src/lib/log.js';
+
+const keepRunning = process.argv.includes('--keep-running');
+const root = new URL('..', import.meta.url).pathname;
+const work = mkdtempSync(join(tmpdir(), 'upgrade-operator-demo-'));
+const kubeconfig = join(work, 'kubeconfig');
+
+function step(title: string): void {
+  process.stdout.write(`\n${styleText('bold', `▶ ${title}`)}\n`);
+}
+
+function kubectl(args: string[], options: { input?: string; expectFailure?: boolean } = {}): string {
+  process.stdout.write(styleText('dim', `$ kubectl ${args.join(' ')}\n`));
+  const result = spawnSync('kubectl', ['--kubeconfig', kubeconfig, ...args], { encoding: 'utf8', input: options.input, timeout: 60_000 });
+  const out = `${result.stdout}${result.stderr}`;
+  process.stdout.write(out.endsWith('\n') || out === '' ? out : `${out}\n`);
+  const failed = result.status !== 0;
+  if (failed !== Boolean(options.expectFailure)) {
+    throw new Error(`kubectl ${args.join(' ')} ${failed ? `failed (exit ${result.status ?? result.signal})` : 'succeeded but was expected to fail'}`);
+  }
+  return result.stdout;
+}
+
+const server = await startApiServer({ port: 0, clock: new RealClock(), logger: silentLogger() });
+try {
+  await server.writeKubeconfig(kubeconfig);
+  step(`Embedded Kubernetes API server listening on ${server.url}`);
+  kubectl(['version', '-o', 'yaml']);
+
+  step('Install the CustomResourceDefinitions (generated from src/api/ by `npm run manifests`)');
+  const crdDir = join(work, 'crds');
+  await writeCrdFiles(crdDir);
+  kubectl(['apply', '-f', crdDir]);
+  kubectl(['wait', '--for', 'condition=Established', '--timeout=30s', '-f', crdDir]);
+  kubectl(['api-resources', '--api-group=upgrade.managed.openshift.io']);
+  kubectl(['api-resources', '--api-group=managedupgrade.appuio.io']);
+
+  step('Create the sample objects of deploy/samples/');
+  const samplesDir = join(root, 'deploy/samples');
+  const namespaces = new Set<string>();
+  for (const file of readdirSync(samplesDir).filter((f) => f.endsWith('.yaml'))) {
+    for (const doc of parseAllDocuments(readFileSync(join(samplesDir, file), 'utf8'))) {
+      const ns = (doc.toJS() as { metadata?: { namespace?: string } } | null)?.metadata?.namespace;
+      if (ns) namespaces.add(ns);
+    }
+  }
+  for (const ns of namespaces) kubectl(['create', 'namespace', ns]);
+  kubectl(['apply', '-f', samplesDir]);
+
+  step('What kubectl shows (printer columns come from the CRDs)');
+  kubectl(['get', 'upgradeconfigs.upgrade.managed.openshift.io', '-A']);
+  kubectl(['get', 'upgradeconfigs.managedupgrade.appuio.io,upgradejobs,upgradejobhooks,upgradesuspensionwindows,nodeforcedrains', '-A']);
+  kubectl(['explain', 'upgradeconfigs.upgrade.managed.openshift.io.spec']);
+
+  step('Bad input is refused with the API server\'s validation message');
+  const bad = `apiVersion: upgrade.managed.openshift.io/v1alpha1
+kind: UpgradeConfig
+metadata:
+  name: broken
+  namespace: openshift-managed-upgrade-operator
+spec:
+  type: XYZ
+  upgradeAt: "2026-12-01T02:00:00Z"
+  desired:
+    version: 4.15.3
+`;
+  writeFileSync(join(work, 'bad.yaml'), bad);
+  kubectl(['apply', '-f', join(work, 'bad.yaml')], { expectFailure: true });
+
+  step('Done');
+  process.stdout.write('The embedded API server served real kubectl for every step above.\n');
+  if (keepRunning) {
+    process.stdout.write(`\nStill running. Try: kubectl --kubeconfig ${kubeconfig} get upgradeconfigs -A\nPress Ctrl-C to stop.\n`);
+    await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+  }
+} finally {
+  await server.close();
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,33 @@
+/**
+ * The command line: one executable, `upgrade-operator`, with subcommands (DESIGN.md §4).
+ * This is the composition root: the only place that wires the parts together.
+ */
+import { Command, CommanderError } from 'commander';
+import { apiserverCommand } from './apiserver.js';
+import { manifestsCommand } from './manifests.js';
+import { version } from './version.js';
+
+/** Builds the command tree. */
+export function buildProgram(): Command {
+  const program = new Command('upgrade-operator')
+    .description('Upgrades OpenShift 4 clusters inside maintenance windows, gated on cluster health, step by step and restart-safe.')
+    .version(version(), '--version')
+    .showHelpAfterError()
+    .exitOverride();
+  program.addCommand(apiserverCommand());
+  program.addCommand(manifestsCommand());
+  return program;
+}
+
+/** Runs the CLI and returns the process exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode;
+    process.stderr.write(`upgrade-operator: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,4 @@
+/** Entry point of the `upgrade-operator` executable. */
+import { runCli } from './cli/program.js';
+
+process.exitCode = await runCli(process.argv);

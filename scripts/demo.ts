@@ -3,7 +3,7 @@
  * objects with the real kubectl, and shows what a user sees. Every line of kubectl output shown
  * here is kubectl's own. Pass --keep-running to keep the server up for your own kubectl.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,31 +23,39 @@ function step(title: string): void {
   process.stdout.write(`\n${styleText('bold', `▶ ${title}`)}\n`);
 }
 
-function kubectl(args: string[], options: { input?: string; expectFailure?: boolean } = {}): string {
+/** Runs the real kubectl against the embedded server (asynchronously: the server is in this process). */
+async function kubectl(args: string[], options: { expectFailure?: boolean } = {}): Promise<string> {
   process.stdout.write(styleText('dim', `$ kubectl ${args.join(' ')}\n`));
-  const result = spawnSync('kubectl', ['--kubeconfig', kubeconfig, ...args], { encoding: 'utf8', input: options.input, timeout: 60_000 });
-  const out = `${result.stdout}${result.stderr}`;
-  process.stdout.write(out.endsWith('\n') || out === '' ? out : `${out}\n`);
-  const failed = result.status !== 0;
+  const child = spawn('kubectl', ['--kubeconfig', kubeconfig, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    process.stdout.write(chunk);
+  });
+  child.stderr.on('data', (chunk: Buffer) => process.stdout.write(chunk));
+  const timer = setTimeout(() => child.kill('SIGTERM'), 60_000);
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearTimeout(timer);
+  const failed = code !== 0;
   if (failed !== Boolean(options.expectFailure)) {
-    throw new Error(`kubectl ${args.join(' ')} ${failed ? `failed (exit ${result.status ?? result.signal})` : 'succeeded but was expected to fail'}`);
+    throw new Error(`kubectl ${args.join(' ')} ${failed ? `failed (exit ${code})` : 'succeeded but was expected to fail'}`);
   }
-  return result.stdout;
+  return stdout;
 }
 
 const server = await startApiServer({ port: 0, clock: new RealClock(), logger: silentLogger() });
 try {
   await server.writeKubeconfig(kubeconfig);
   step(`Embedded Kubernetes API server listening on ${server.url}`);
-  kubectl(['version', '-o', 'yaml']);
+  await kubectl(['version', '-o', 'yaml']);
 
   step('Install the CustomResourceDefinitions (generated from src/api/ by `npm run manifests`)');
   const crdDir = join(work, 'crds');
   await writeCrdFiles(crdDir);
-  kubectl(['apply', '-f', crdDir]);
-  kubectl(['wait', '--for', 'condition=Established', '--timeout=30s', '-f', crdDir]);
-  kubectl(['api-resources', '--api-group=upgrade.managed.openshift.io']);
-  kubectl(['api-resources', '--api-group=managedupgrade.appuio.io']);
+  await kubectl(['apply', '-f', crdDir]);
+  await kubectl(['wait', '--for', 'condition=Established', '--timeout=30s', '-f', crdDir]);
+  await kubectl(['api-resources', '--api-group=upgrade.managed.openshift.io']);
+  await kubectl(['api-resources', '--api-group=managedupgrade.appuio.io']);
 
   step('Create the sample objects of deploy/samples/');
   const samplesDir = join(root, 'deploy/samples');
@@ -58,13 +66,13 @@ try {
       if (ns) namespaces.add(ns);
     }
   }
-  for (const ns of namespaces) kubectl(['create', 'namespace', ns]);
-  kubectl(['apply', '-f', samplesDir]);
+  for (const ns of namespaces) await kubectl(['create', 'namespace', ns]);
+  await kubectl(['apply', '-f', samplesDir]);
 
   step('What kubectl shows (printer columns come from the CRDs)');
-  kubectl(['get', 'upgradeconfigs.upgrade.managed.openshift.io', '-A']);
-  kubectl(['get', 'upgradeconfigs.managedupgrade.appuio.io,upgradejobs,upgradejobhooks,upgradesuspensionwindows,nodeforcedrains', '-A']);
-  kubectl(['explain', 'upgradeconfigs.upgrade.managed.openshift.io.spec']);
+  await kubectl(['get', 'upgradeconfigs.upgrade.managed.openshift.io', '-A']);
+  await kubectl(['get', 'upgradeconfigs.managedupgrade.appuio.io,upgradejobs,upgradejobhooks,upgradesuspensionwindows,nodeforcedrains', '-A']);
+  await kubectl(['explain', 'upgradeconfigs.upgrade.managed.openshift.io.spec']);
 
   step('Bad input is refused with the API server\'s validation message');
   const bad = `apiVersion: upgrade.managed.openshift.io/v1alpha1
@@ -79,7 +87,7 @@ spec:
     version: 4.15.3
 `;
   writeFileSync(join(work, 'bad.yaml'), bad);
-  kubectl(['apply', '-f', join(work, 'bad.yaml')], { expectFailure: true });
+  await kubectl(['apply', '-f', join(work, 'bad.yaml')], { expectFailure: true });
 
   step('Done');
   process.stdout.write('The embedded API server served real kubectl for every step above.\n');

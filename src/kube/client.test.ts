@@ -3,20 +3,14 @@ import assert from 'node:assert/strict';
 import { PodResource, NodeResource } from '../api/builtin.js';
 import { ManualClock } from '../lib/clock.js';
 import { startFakeApi } from './fake-api.test-support.js';
-import { eventually, testClient, type Loose } from './test-helpers.test-support.js';
+import { eventually, fakeApiFixture, type Loose, testClient } from './test-helpers.test-support.js';
 import { isAlreadyExists, isConflict, isNotFound, isTooManyRequests, KubeApiError } from './status-error.js';
 import type { WatchEvent } from './watch-decoder.js';
 
 const pod = (name: string, extra: Record<string, unknown> = {}): Loose => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns' }, spec: { containers: [] }, ...extra });
 
 void test('CRUD keeps unknown fields, reports conflicts and not-found as typed errors', async (t) => {
-  const api = await startFakeApi();
-  const clock = new ManualClock();
-  const client = testClient(api.url, clock);
-  t.after(async () => {
-    await client.close();
-    await api.close();
-  });
+  const { api, client } = await fakeApiFixture(t);
   const created = await client.create(PodResource, pod('a', { futureField: { x: 1 } }));
   assert.deepEqual((created).futureField, { x: 1 });
   assert.ok(api.requests.some((r) => r === 'POST /api/v1/namespaces/ns/pods?fieldManager=upgrade-operator'));
@@ -42,13 +36,7 @@ void test('CRUD keeps unknown fields, reports conflicts and not-found as typed e
 });
 
 void test('list follows continue tokens and fills apiVersion/kind; one page on request', async (t) => {
-  const api = await startFakeApi();
-  const clock = new ManualClock();
-  const client = testClient(api.url, clock);
-  t.after(async () => {
-    await client.close();
-    await api.close();
-  });
+  const { api, client } = await fakeApiFixture(t);
   for (let i = 0; i < 5; i++) api.put('/api/v1/nodes', { metadata: { name: `n${i}` } });
   const all = await client.list(NodeResource, { limit: 2 });
   assert.deepEqual(all.items.map((n) => n.metadata?.name), ['n0', 'n1', 'n2', 'n3', 'n4']);
@@ -62,13 +50,7 @@ void test('list follows continue tokens and fills apiVersion/kind; one page on r
 });
 
 void test('reads are retried on 429 after Retry-After (on the clock); writes are not', async (t) => {
-  const api = await startFakeApi();
-  const clock = new ManualClock();
-  const client = testClient(api.url, clock);
-  t.after(async () => {
-    await client.close();
-    await api.close();
-  });
+  const { api, clock, client } = await fakeApiFixture(t);
   api.put('/api/v1/pods', pod('a'));
   api.failNext('GET /api/v1/namespaces/ns/pods/a', 429, 1, 3);
   let done = false;
@@ -103,13 +85,7 @@ void test('a 401 drops cached credentials and retries once', async (t) => {
 });
 
 void test('watch streams events from a resourceVersion and stops quietly on abort', async (t) => {
-  const api = await startFakeApi();
-  const clock = new ManualClock();
-  const client = testClient(api.url, clock);
-  t.after(async () => {
-    await client.close();
-    await api.close();
-  });
+  const { api, client } = await fakeApiFixture(t);
   const first = api.put('/api/v1/pods', pod('a'));
   const abort = new AbortController();
   const seen: WatchEvent<Loose>[] = [];

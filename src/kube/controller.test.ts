@@ -4,7 +4,7 @@ import { ConfigMapResource, NodeResource, PodResource } from '../api/builtin.js'
 import { ManualClock } from '../lib/clock.js';
 import { silentLogger } from '../lib/log.js';
 import { startFakeApi } from './fake-api.test-support.js';
-import { eventually, testClient, testRandom, type Loose } from './test-helpers.test-support.js';
+import { eventually, fakeApiFixture, type Loose, testClient, testRandom } from './test-helpers.test-support.js';
 import { Controller, generationChanged } from './controller.js';
 import { InformerFactory } from './informer-factory.js';
 import { Manager } from './manager.js';
@@ -74,13 +74,7 @@ void test('controller: for/owns/watches map events to keys; errors requeue with 
 });
 
 void test('manager with leader election: only the leader runs controllers; the other takes over when it stops', async (t) => {
-  const api = await startFakeApi();
-  const clock = new ManualClock();
-  const client = testClient(api.url, clock);
-  t.after(async () => {
-    await client.close();
-    await api.close();
-  });
+  const { api, clock, client } = await fakeApiFixture(t);
   api.put('/api/v1/pods', { metadata: { name: 'p', namespace: 'ns' } });
   const reconciledBy: string[] = [];
   const make = (id: string): Manager => {

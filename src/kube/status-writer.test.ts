@@ -1,20 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PodResource } from '../api/builtin.js';
-import { ManualClock } from '../lib/clock.js';
-import { startFakeApi } from './fake-api.test-support.js';
-import { eventually, testClient, type Loose } from './test-helpers.test-support.js';
+import { eventually, fakeApiFixture, type Loose } from './test-helpers.test-support.js';
 import { updateStatusWithRetry } from './status-writer.js';
 import { isConflict } from './status-error.js';
 
 void test('status writer re-reads and re-applies the mutation after a conflict; undefined means no write', async (t) => {
-  const api = await startFakeApi();
-  const clock = new ManualClock();
-  const client = testClient(api.url, clock);
-  t.after(async () => {
-    await client.close();
-    await api.close();
-  });
+  const { api, clock, client } = await fakeApiFixture(t);
   api.put('/api/v1/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'ns' }, status: { phase: 'Pending' } });
   let calls = 0;
   const p = updateStatusWithRetry(
@@ -43,13 +35,7 @@ void test('status writer re-reads and re-applies the mutation after a conflict; 
 });
 
 void test('status writer gives up after the attempts are spent', async (t) => {
-  const api = await startFakeApi();
-  const clock = new ManualClock();
-  const client = testClient(api.url, clock);
-  t.after(async () => {
-    await client.close();
-    await api.close();
-  });
+  const { api, clock, client } = await fakeApiFixture(t);
   api.put('/api/v1/pods', { metadata: { name: 'a', namespace: 'ns' } });
   const p = updateStatusWithRetry(
     client,

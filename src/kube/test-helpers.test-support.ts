@@ -1,11 +1,13 @@
 /** Test support: waiting for a condition while a ManualClock is optionally moved along; a pausable TCP proxy. */
 import { createConnection, createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { ManualClock } from '../lib/clock.js';
+import type { TestContext } from 'node:test';
+import { ManualClock } from '../lib/clock.js';
 import { silentLogger } from '../lib/log.js';
 import { SeededRandom } from '../lib/random.js';
 import { KubeClient } from './client.js';
 import type { RestConfig } from './rest-config.js';
+import { startFakeApi, type FakeApi } from './fake-api.test-support.js';
 
 /** Untyped JSON, for assertions on raw server objects. */
 export type Loose = ReturnType<typeof JSON.parse>;
@@ -24,6 +26,18 @@ export async function eventually(cond: () => boolean, options: { clock?: ManualC
 export function testClient(url: string, clock: ManualClock, extra: Partial<RestConfig> = {}): KubeClient {
   const config: RestConfig = { server: url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: 'default', ...extra };
   return new KubeClient({ config, clock, logger: silentLogger() });
+}
+
+/** A fake API server, a ManualClock and a client on it, all closed when the test ends. */
+export async function fakeApiFixture(t: TestContext): Promise<{ api: FakeApi; clock: ManualClock; client: KubeClient }> {
+  const api = await startFakeApi();
+  const clock = new ManualClock();
+  const client = testClient(api.url, clock);
+  t.after(async () => {
+    await client.close();
+    await api.close();
+  });
+  return { api, clock, client };
 }
 
 export const testRandom = (): SeededRandom => new SeededRandom(42);

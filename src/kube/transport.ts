@@ -82,15 +82,7 @@ export class Transport {
   async request(req: HttpRequest): Promise<HttpResponse> {
     const end = this.#activity.begin(`http ${req.method}`);
     try {
-      const res = await request(this.#origin + this.#prefix + req.path, {
-        dispatcher: this.#dispatcher,
-        method: req.method,
-        headers: req.headers ?? {},
-        body: req.body ?? null,
-        signal: req.signal ?? null,
-        headersTimeout: this.#timeoutMs,
-        bodyTimeout: this.#timeoutMs,
-      });
+      const res = await this.#send(req, this.#timeoutMs, this.#timeoutMs);
       const text = await res.body.text();
       return { statusCode: res.statusCode, headers: res.headers, text };
     } finally {
@@ -102,19 +94,23 @@ export class Transport {
   async stream(req: HttpRequest): Promise<HttpStream> {
     const end = this.#activity.begin(`http ${req.method} (stream)`);
     try {
-      const res = await request(this.#origin + this.#prefix + req.path, {
-        dispatcher: this.#dispatcher,
-        method: req.method,
-        headers: req.headers ?? {},
-        body: req.body ?? null,
-        signal: req.signal ?? null,
-        headersTimeout: this.#watchHeadersTimeoutMs,
-        bodyTimeout: 0,
-      });
+      const res = await this.#send(req, this.#watchHeadersTimeoutMs, 0);
       return { statusCode: res.statusCode, headers: res.headers, body: res.body };
     } finally {
       end();
     }
+  }
+
+  #send(req: HttpRequest, headersTimeout: number, bodyTimeout: number): ReturnType<typeof request> {
+    return request(this.#origin + this.#prefix + req.path, {
+      dispatcher: this.#dispatcher,
+      method: req.method,
+      headers: req.headers ?? {},
+      body: req.body ?? null,
+      signal: req.signal ?? null,
+      headersTimeout,
+      bodyTimeout,
+    });
   }
 
   /** Closes idle connections and refuses new requests. */

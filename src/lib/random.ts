@@ -32,6 +32,19 @@ export class SeededRandom implements Random {
   jitter(base: number, fraction: number): number {
     return base * (1 - fraction + 2 * fraction * this.next());
   }
+
+  /**
+   * A draw from the triangular distribution on [min, max] with its peak at mode (inverse CDF,
+   * one next() per draw), as the simulation's (min, mode, max) durations use.
+   */
+  triangular(min: number, mode: number, max: number): number {
+    if (!(min <= mode && mode <= max)) throw new RangeError(`triangular: need min <= mode <= max, got (${min}, ${mode}, ${max})`);
+    const u = this.next();
+    const span = max - min;
+    if (span === 0) return min;
+    const split = (mode - min) / span;
+    return u < split ? min + Math.sqrt(u * span * (mode - min)) : max - Math.sqrt((1 - u) * span * (max - mode));
+  }
 }
 
 /** FNV-1a, 32 bit. */

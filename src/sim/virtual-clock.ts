@@ -1,0 +1,414 @@
+/**
+ * Virtual time for the simulation (DESIGN.md §6): one clock shared by every simulated
+ * controller, the embedded API server and the operator in one process.
+ *
+ * - `event` mode: time stands still while anything is busy. run() jumps to the next due timer
+ *   only when the whole system is quiet: the quiescence tracker reports nothing outstanding,
+ *   and it stays so across a settle period (a few event-loop turns, each polling I/O; on
+ *   request also one real setTimeout(0)) in which nothing new began. That lets data already
+ *   written to a loopback socket, and the promise chains it starts, reach something that
+ *   reports activity (a work queue, an HTTP request) before time moves. One timer fires per
+ *   quiet step, in (due, creation) order, so a run replays exactly. Zero-delay timers do not
+ *   move time: they fire on the next turn without waiting for quiet, and count as activity
+ *   until then. Caveat: work that holds an activity unit while it sleeps on this clock for a
+ *   positive delay can never see that sleep end (run() logs what is outstanding).
+ * - `scaled` mode: virtual time = start + (wall elapsed since realOrigin) × scale, so several
+ *   processes that share start, realOrigin and scale agree on the time; timers are wall
+ *   timers scaled down.
+ *
+ * Hand-written: no library offers a clock driven by a quiescence tracker.
+ */
+import { setTimeout as realTimeout } from 'node:timers/promises';
+import { ActivityCounter } from '../lib/activity.js';
+import { RealClock, sleepOn, type Clock, type Timer } from '../lib/clock.js';
+import { silentLogger, type Logger } from '../lib/log.js';
+
+/** An ActivityCounter that also counts every begin() (its epoch), so a settle period can tell that work came and went. */
+export class QuiescenceTracker extends ActivityCounter {
+  #epoch = 0;
+
+  override begin(what: string): () => void {
+    this.#epoch++;
+    return super.begin(what);
+  }
+
+  /** Number of begin() calls so far. */
+  get epoch(): number {
+    return this.#epoch;
+  }
+}
+
+interface CommonOptions {
+  /** Virtual time at the start (event mode) or at realOrigin (scaled mode); default 2026-01-01T00:00:00Z. */
+  start?: number | string | Date;
+  /** Shared with everything that does work; a new one by default (see {@link VirtualClock.activity}). */
+  activity?: QuiescenceTracker;
+  logger?: Logger;
+  /** The wall clock (scaled time, stall warnings); a RealClock by default. */
+  wall?: Clock;
+}
+
+export interface EventClockOptions extends CommonOptions {
+  mode: 'event';
+  /** Event-loop turns (setImmediate) in a settle period (default 5, at least 1). */
+  settleTurns?: number;
+  /**
+   * Also wait one real setTimeout(0) (≥ 1 ms) in a settle period (default false). Only work
+   * scheduled on real timers needs it, and nothing in the project may use them (every delay
+   * goes through a Clock); socket data and promise chains are covered by the turns.
+   */
+  settleTimeout?: boolean;
+  /** Real ms without quiet after which run() logs what is outstanding, checked every as long (default 10 s). */
+  stallWarnMs?: number;
+}
+
+export interface ScaledClockOptions extends CommonOptions {
+  mode: 'scaled';
+  /** Virtual ms per wall ms (e.g. 60: one virtual minute per second). */
+  scale: number;
+  /** Wall time (epoch ms) at which virtual time was `start`; default: the wall time at construction. */
+  realOrigin?: number;
+  /** Wall ms between checks of a run() condition (default 50). */
+  pollMs?: number;
+}
+
+export type VirtualClockOptions = EventClockOptions | ScaledClockOptions;
+
+export interface RunOptions {
+  /** Stop at this virtual time, or once this holds (checked whenever the system is quiet). */
+  until?: number | (() => boolean);
+  /** Stop after this many timers fired. */
+  maxEvents?: number;
+  signal?: AbortSignal;
+}
+
+export interface RunResult {
+  /** Why run() returned: condition held, time reached, no timer left, maxEvents fired, or aborted. */
+  reason: 'condition' | 'time' | 'no-timers' | 'max-events' | 'aborted';
+  /** Virtual time at return. */
+  now: number;
+  /** Timers fired during this run. */
+  events: number;
+}
+
+interface PendingTimer {
+  due: number;
+  seq: number;
+  fn: () => void;
+  cancelled: boolean;
+  /** Scaled mode: the wall timer armed for it. */
+  wall?: Timer;
+}
+
+const DEFAULT_START = Date.UTC(2026, 0, 1);
+
+/** The shared simulation clock. */
+export class VirtualClock implements Clock {
+  readonly mode: 'event' | 'scaled';
+  /** The quiescence tracker everything in the simulation reports to. */
+  readonly activity: QuiescenceTracker;
+  readonly #o: VirtualClockOptions;
+  readonly #log: Logger;
+  readonly #wall: Clock;
+  readonly #start: number;
+  readonly #realOrigin: number;
+  #now: number;
+  #seq = 0;
+  /** Event mode: live and cancelled timers, sorted latest first (the next due is last). */
+  #queue: PendingTimer[] = [];
+  #cancelledInQueue = 0;
+  /** Scaled mode: live timers. */
+  readonly #scaled = new Set<PendingTimer>();
+  #immediates = 0;
+  #running = false;
+  /** Wall time the system was last seen quiet (stall warnings). */
+  #quietAt = 0;
+  /** Scaled mode: called after each timer fires (run()'s checks). */
+  #afterFire: (() => void) | undefined;
+
+  constructor(options: VirtualClockOptions) {
+    this.#o = options;
+    this.mode = options.mode;
+    this.activity = options.activity ?? new QuiescenceTracker();
+    this.#log = (options.logger ?? silentLogger()).child({ component: 'virtual-clock' });
+    this.#wall = options.wall ?? new RealClock();
+    const start = options.start ?? DEFAULT_START;
+    this.#start = typeof start === 'number' ? start : new Date(start).getTime();
+    this.#now = this.#start;
+    if (options.mode === 'scaled' && !(options.scale > 0)) throw new Error(`VirtualClock: scale must be positive, got ${options.scale}`);
+    this.#realOrigin = options.mode === 'scaled' ? (options.realOrigin ?? this.#wall.now()) : 0;
+  }
+
+  now(): number {
+    const o = this.#o;
+    if (o.mode === 'event') return this.#now;
+    return Math.floor(this.#start + (this.#wall.now() - this.#realOrigin) * o.scale);
+  }
+
+  setTimer(ms: number, fn: () => void): Timer {
+    if (this.#o.mode === 'scaled') return this.#scaledTimer(ms, fn, this.#o.scale);
+    if (ms <= 0) return this.#immediateTimer(fn);
+    const t: PendingTimer = { due: this.#now + ms, seq: this.#seq++, fn, cancelled: false };
+    this.#insert(t);
+    return {
+      cancel: () => {
+        if (t.cancelled) return;
+        t.cancelled = true;
+        this.#cancelledInQueue++;
+        if (this.#cancelledInQueue > 64 && this.#cancelledInQueue > this.#queue.length / 2) this.#compact();
+      },
+    };
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return sleepOn(this, ms, signal);
+  }
+
+  /** Timers not yet fired or cancelled. */
+  get pendingTimers(): number {
+    if (this.mode === 'scaled') return this.#scaled.size;
+    return this.#queue.length - this.#cancelledInQueue + this.#immediates;
+  }
+
+  /** Due time of the earliest live timer, if any (zero-delay timers are due now). */
+  nextDue(): number | undefined {
+    if (this.mode === 'scaled') {
+      let best: number | undefined;
+      for (const t of this.#scaled) if (best === undefined || t.due < best) best = t.due;
+      return best;
+    }
+    if (this.#immediates > 0) return this.#now;
+    return this.#peek()?.due;
+  }
+
+  /** What is outstanding, by label (why the system is not quiet). */
+  busySnapshot(): Record<string, number> {
+    return this.activity.snapshot();
+  }
+
+  /**
+   * Drives time until the condition holds, the time is reached, maxEvents timers fired, no
+   * timer is left (only without a numeric `until`: with one, time then jumps to it) or the
+   * signal aborts. One run() at a time.
+   */
+  async run(options: RunOptions = {}): Promise<RunResult> {
+    if (this.#running) throw new Error('VirtualClock.run() is already running');
+    this.#running = true;
+    try {
+      return this.#o.mode === 'event' ? await this.#runEvents(options, this.#o) : await this.#runScaled(options, this.#o);
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  /** Resolves true once the system is quiet and stays so across a settle period; false if aborted. */
+  async waitQuiet(signal?: AbortSignal): Promise<boolean> {
+    const o = this.#o;
+    // At least one turn: with none, a run would fire timer after timer without ever polling I/O.
+    const turns = Math.max(1, o.mode === 'event' ? (o.settleTurns ?? 5) : 5);
+    const withTimeout = o.mode === 'event' && o.settleTimeout === true;
+    for (;;) {
+      if (signal?.aborted) return false;
+      if (this.activity.busy > 0) {
+        if (!(await idleOrAbort(this.activity, signal))) return false;
+        continue;
+      }
+      const epoch = this.activity.epoch;
+      await eventLoopTurns(turns);
+      if (withTimeout) await realTimeout(0);
+      if (this.activity.busy === 0 && this.activity.epoch === epoch) {
+        this.#quietAt = this.#wall.now();
+        return true;
+      }
+    }
+  }
+
+  async #runEvents(options: RunOptions, o: EventClockOptions): Promise<RunResult> {
+    const { until, signal } = options;
+    const maxEvents = options.maxEvents ?? Infinity;
+    let events = 0;
+    const result = (reason: RunResult['reason']): RunResult => ({ reason, now: this.#now, events });
+    // One wall timer per run reports a system that has not been quiet for stallMs.
+    const stallMs = o.stallWarnMs ?? 10_000;
+    this.#quietAt = this.#wall.now();
+    const check = (): void => {
+      const waited = this.#wall.now() - this.#quietAt;
+      if (waited >= stallMs) {
+        this.#log.warn({ busy: this.busySnapshot(), virtualTime: new Date(this.#now).toISOString(), waitingMs: waited }, 'system not quiet; virtual time cannot move');
+      }
+      stall = this.#wall.setTimer(stallMs, check);
+    };
+    let stall = this.#wall.setTimer(stallMs, check);
+    try {
+      for (;;) {
+        if (!(await this.waitQuiet(signal))) return result('aborted');
+        if (typeof until === 'function' && until()) return result('condition');
+        if (events >= maxEvents) return result('max-events');
+        const next = this.#peek();
+        if (typeof until === 'number' && (next === undefined || next.due > until)) {
+          this.#now = Math.max(this.#now, until);
+          return result('time');
+        }
+        if (next === undefined) return result('no-timers');
+        this.#queue.pop();
+        this.#now = Math.max(this.#now, next.due);
+        events++;
+        next.cancelled = true;
+        next.fn();
+      }
+    } finally {
+      stall.cancel();
+    }
+  }
+
+  async #runScaled(options: RunOptions, o: ScaledClockOptions): Promise<RunResult> {
+    const { until, signal } = options;
+    const maxEvents = options.maxEvents ?? Infinity;
+    let events = 0;
+    return new Promise<RunResult>((resolve) => {
+      let poll: Timer | undefined;
+      let deadline: Timer | undefined;
+      const finish = (reason: RunResult['reason']): void => {
+        poll?.cancel();
+        deadline?.cancel();
+        this.#afterFire = undefined;
+        signal?.removeEventListener('abort', onAbort);
+        resolve({ reason, now: this.now(), events });
+      };
+      const onAbort = (): void => finish('aborted');
+      const check = (): boolean => {
+        if (typeof until === 'function' && until()) finish('condition');
+        else if (typeof until === 'number' && this.now() >= until) finish('time');
+        else if (events >= maxEvents) finish('max-events');
+        else if (until === undefined || typeof until === 'function') {
+          if (this.#scaled.size === 0 && this.activity.busy === 0) finish('no-timers');
+          else return false;
+        } else return false;
+        return true;
+      };
+      if (signal?.aborted) {
+        finish('aborted');
+        return;
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#afterFire = () => {
+        events++;
+        check();
+      };
+      if (check()) return;
+      const tick = (): void => {
+        if (!check()) poll = this.#wall.setTimer(o.pollMs ?? 50, tick);
+      };
+      poll = this.#wall.setTimer(o.pollMs ?? 50, tick);
+      if (typeof until === 'number') {
+        const arm = (): void => {
+          deadline = this.#wall.setTimer(Math.max(0, Math.ceil((until - this.now()) / o.scale)), () => {
+            if (!check()) arm();
+          });
+        };
+        arm();
+      }
+    });
+  }
+
+  #immediateTimer(fn: () => void): Timer {
+    const end = this.activity.begin('timer (zero delay)');
+    this.#immediates++;
+    let state: 'pending' | 'done' = 'pending';
+    const settle = (): boolean => {
+      if (state === 'done') return false;
+      state = 'done';
+      this.#immediates--;
+      end();
+      return true;
+    };
+    setImmediate(() => {
+      if (settle()) fn();
+    });
+    return { cancel: () => void settle() };
+  }
+
+  #scaledTimer(ms: number, fn: () => void, scale: number): Timer {
+    const t: PendingTimer = { due: this.now() + Math.max(0, ms), seq: this.#seq++, fn, cancelled: false };
+    const arm = (): void => {
+      const left = t.due - this.now();
+      t.wall = this.#wall.setTimer(Math.max(0, Math.ceil(left / scale)), () => {
+        if (t.cancelled) return;
+        // Wall timers may fire a little early against the floor of the scaled time.
+        if (this.now() < t.due) {
+          arm();
+          return;
+        }
+        t.cancelled = true;
+        this.#scaled.delete(t);
+        fn();
+        this.#afterFire?.();
+      });
+    };
+    this.#scaled.add(t);
+    arm();
+    return {
+      cancel: () => {
+        t.cancelled = true;
+        t.wall?.cancel();
+        this.#scaled.delete(t);
+      },
+    };
+  }
+
+  /** Inserts keeping the queue sorted by (due, seq) descending, so the next timer is last. */
+  #insert(t: PendingTimer): void {
+    const q = this.#queue;
+    let lo = 0;
+    let hi = q.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const m = q[mid]!;
+      // Later (or equal due and later seq) goes before.
+      if (m.due > t.due || (m.due === t.due && m.seq > t.seq)) lo = mid + 1;
+      else hi = mid;
+    }
+    q.splice(lo, 0, t);
+  }
+
+  /** The next live timer (drops cancelled ones from the end). */
+  #peek(): PendingTimer | undefined {
+    const q = this.#queue;
+    for (;;) {
+      const last = q[q.length - 1];
+      if (!last?.cancelled) return last;
+      q.pop();
+      this.#cancelledInQueue--;
+    }
+  }
+
+  #compact(): void {
+    this.#queue = this.#queue.filter((t) => !t.cancelled);
+    this.#cancelledInQueue = 0;
+  }
+}
+
+/** Lets the event loop go round `turns` times (each turn polls I/O and runs the microtasks it starts). */
+function eventLoopTurns(turns: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let left = turns;
+    const step = (): void => {
+      if (left-- <= 0) resolve();
+      else setImmediate(step);
+    };
+    step();
+  });
+}
+
+/** Resolves true when the tracker is idle, false if the signal aborts first. */
+function idleOrAbort(activity: ActivityCounter, signal: AbortSignal | undefined): Promise<boolean> {
+  if (!signal) return activity.idle().then(() => true);
+  return new Promise<boolean>((resolve) => {
+    const onAbort = (): void => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void activity.idle().then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    });
+  });
+}

@@ -11,6 +11,7 @@ import { formatTime } from '../lib/clock.js';
 import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../lib/json.js';
 import type { Logger } from '../lib/log.js';
 import { crdType } from './builtin/kinds.js';
+import { calculateAcceptedNames, claimNames, type ClaimedNames, type NamingResult } from './crd/accepted-names.js';
 import { compareKubeVersions } from './discovery.js';
 import type { ServedType } from './storage/served-type.js';
 import type { MemoryStore } from './storage/store.js';
@@ -40,10 +41,10 @@ export function requestedNames(crd: KubeObject): JsonObject {
   return out;
 }
 
-/** The served type a CRD describes. */
-export function servedTypeOf(crd: KubeObject): ServedType {
+/** The served type a CRD describes, under its requested names or the given (accepted) ones. */
+export function servedTypeOf(crd: KubeObject, acceptedNames?: JsonObject): ServedType {
   const spec = obj(crd.spec);
-  const names = requestedNames(crd);
+  const names = acceptedNames ?? requestedNames(crd);
   const versions = (Array.isArray(spec.versions) ? spec.versions : []).filter(isJsonObject);
   const served = versions.filter((v) => v.served !== false).map((v) => str(v.name));
   const storage = versions.find((v) => v.storage === true) ?? versions[0] ?? {};
@@ -85,6 +86,17 @@ export function servedTypeOf(crd: KubeObject): ServedType {
   if (scale) type.scale = scale;
   if (selectable.size > 0) type.selectableFields = [...selectable];
   return type;
+}
+
+/** True when the CRD's status says Established=True. */
+function wasEstablished(crd: KubeObject): boolean {
+  const conds = obj(crd.status).conditions;
+  return Array.isArray(conds) && conds.some((c) => isJsonObject(c) && c.type === 'Established' && c.status === 'True');
+}
+
+/** The CRD that serves group/resource is named `resource.group` (validation ties the name to them). */
+function ownsType(crd: KubeObject, t: { group: string; resource: string }): boolean {
+  return str(crd.metadata.name) === `${t.resource}.${t.group}`;
 }
 
 function condition(type: string, status: string, reason: string, message: string, old: JsonObject[], now: string): JsonObject {
@@ -136,8 +148,11 @@ export class CrdRegistry {
     if (rt.group === crdType.group && rt.resource === crdType.resource) {
       const name = str(e.object.metadata.name);
       if (e.type === 'DELETED') {
-        const t = servedTypeOf(e.object);
-        if (this.#owner(t.group, t.resource) === undefined) this.#store.unregisterResourceType(t.group, t.resource);
+        const group = str(obj(e.object.spec).group);
+        for (const plural of new Set([str(obj(obj(e.object.status).acceptedNames).plural), servedTypeOf(e.object).resource])) {
+          const t = this.#store.resourceType(group, plural);
+          if (t?.custom && ownsType(e.object, t)) this.#store.unregisterResourceType(t.group, t.resource);
+        }
         return;
       }
       if (e.oldObject) {
@@ -157,35 +172,34 @@ export class CrdRegistry {
     }
   }
 
-  /** The CRD (other than `except`) whose type is group/plural and is registered. */
-  #owner(group: string, plural: string, except?: string): KubeObject | undefined {
-    return this.#store.list(crdType).find((c) => {
-      if (str(c.metadata.name) === except) return false;
-      const accepted = obj(obj(c.status).acceptedNames);
-      return str(obj(c.spec).group) === group && str(accepted.plural) === plural;
-    });
-  }
-
-  /** The reason the CRD's names cannot be accepted, if any. */
-  #conflict(crd: KubeObject): string | undefined {
-    const t = servedTypeOf(crd);
-    const existing = this.#store.resourceType(t.group, t.resource);
-    if (existing && !existing.custom) return `"${t.resource}" is already in use`;
-    const name = str(crd.metadata.name);
+  /**
+   * The names the group claims, as the naming controller sees them (every CRD's accepted names,
+   * this one's included), plus the types served in the group that this CRD does not serve
+   * (CRDs whose status is not written yet, and built-in kinds, which must not be shadowed).
+   */
+  #claimed(crd: KubeObject): ClaimedNames {
+    const group = str(obj(crd.spec).group);
+    const claimed: ClaimedNames = { resources: new Set(), kinds: new Set() };
     for (const other of this.#store.list(crdType)) {
-      if (str(other.metadata.name) === name || str(obj(other.spec).group) !== t.group) continue;
-      const accepted = obj(obj(other.status).acceptedNames);
-      if (str(accepted.plural) === t.resource || str(accepted.singular) === t.singular) return `"${t.resource}" is already in use`;
-      if (str(accepted.kind) === t.kind) return `"${t.kind}" is already in use`;
-      if (str(accepted.listKind) === t.listKind) return `"${t.listKind}" is already in use`;
+      if (str(obj(other.spec).group) === group) claimNames(claimed, obj(other.status).acceptedNames);
     }
-    return undefined;
+    for (const t of this.#store.resourceTypes()) {
+      if (t.group !== group || (t.custom && ownsType(crd, t))) continue;
+      claimNames(claimed, { plural: t.resource, singular: t.singular, shortNames: t.shortNames, kind: t.kind, listKind: t.listKind });
+    }
+    return claimed;
   }
 
+  #naming(crd: KubeObject): NamingResult {
+    return calculateAcceptedNames(requestedNames(crd), obj(obj(crd.status).acceptedNames), this.#claimed(crd));
+  }
+
+  /** Serves the CRD under its accepted names when it is (or stays) established. */
   #register(crd: KubeObject): void {
-    if (this.#conflict(crd) !== undefined) return;
-    const t = servedTypeOf(crd);
-    if (t.group === '' || t.resource === '' || t.versions.length === 0) return;
+    const naming = this.#naming(crd);
+    if (naming.condition.status !== 'True' && !wasEstablished(crd)) return;
+    const t = servedTypeOf(crd, naming.acceptedNames);
+    if (t.group === '' || t.resource === '' || t.kind === '' || t.versions.length === 0) return;
     this.#store.registerResourceType(t);
   }
 
@@ -226,18 +240,17 @@ export class CrdRegistry {
     const now = formatTime(this.#clock.now());
     const old = obj(crd.status);
     const oldConds = (Array.isArray(old.conditions) ? old.conditions : []).filter(isJsonObject);
-    const conflict = this.#conflict(crd);
-    const names = requestedNames(crd);
+    const { acceptedNames, condition: named } = this.#naming(crd);
     const t = servedTypeOf(crd);
     const stored = new Set(strs(old.storedVersions));
     if (t.version !== '') stored.add(t.version);
-    const conditions = conflict
-      ? [condition('NamesAccepted', 'False', 'NameConflict', conflict, oldConds, now), condition('Established', 'False', 'NotAccepted', 'not all names are accepted', oldConds, now)]
-      : [
-          condition('NamesAccepted', 'True', 'NoConflicts', 'no conflicts found', oldConds, now),
-          condition('Established', 'True', 'InitialNamesAccepted', 'the initial names have been accepted', oldConds, now),
-        ];
-    return { conditions, acceptedNames: conflict ? obj(old.acceptedNames) : names, storedVersions: [...stored] };
+    const previous = oldConds.find((c) => c.type === 'Established');
+    let established: JsonObject;
+    if (named.status === 'True') established = condition('Established', 'True', 'InitialNamesAccepted', 'the initial names have been accepted', oldConds, now);
+    else if (previous) established = previous;
+    else established = condition('Established', 'False', 'NotAccepted', 'not all names are accepted', oldConds, now);
+    const conditions = [condition('NamesAccepted', named.status, named.reason, named.message, oldConds, now), established];
+    return { conditions, acceptedNames, storedVersions: [...stored] };
   }
 
   #cleanup(crd: KubeObject): void {

@@ -123,7 +123,7 @@ export const fieldError = {
     type: 'FieldValueTooLong',
     field,
     badValue: value,
-    detail: `may not be more than ${max} bytes`,
+    detail: max >= 0 ? `may not be more than ${max} ${max === 1 ? 'byte' : 'bytes'}` : 'value is too long',
   }),
   tooMany: (field: string, actual: number, max: number): FieldError => ({
     type: 'FieldValueTooMany',

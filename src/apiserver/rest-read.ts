@@ -5,8 +5,8 @@ import type { ResourceCall } from './api-context.js';
 import { jsonText, notFoundPath, sendJson } from './http-util.js';
 import { CONTINUE_EXPIRED, decodeContinue, encodeContinue, objectFilter, objectKey } from './list-options.js';
 import { scaleSpecOf, toScale } from './scale.js';
-import { apiErrors } from './status.js';
-import type { WatchEvent } from './storage/watch-hub.js';
+import { ApiError, apiErrors } from './status.js';
+import type { Watch, WatchEvent } from './storage/watch-hub.js';
 import { apiVersionOf, type KubeObject } from './types.js';
 
 /** The object as served at the URL's version (custom resources with several versions). */
@@ -93,8 +93,10 @@ export function handleList(call: ResourceCall): void {
   sendJson(call.res, 200, { kind: rt.listKind, apiVersion: apiVersionOf(rt.group, call.target.version), metadata: meta, items });
 }
 
-/** GET with watch=true: a chunked stream of `{"type","object"}` lines. */
-export async function handleWatch(call: ResourceCall): Promise<void> {
+const WATCH_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' };
+
+/** Opens the hub watch a request asks for; throws 400 for a malformed and 410 for a too-old resourceVersion. */
+function openWatch(call: ResourceCall): Watch {
   const { rt, namespace, name } = call.target;
   const q = call.query;
   const selectorFilter = objectFilter(rt, q);
@@ -104,7 +106,7 @@ export async function handleWatch(call: ResourceCall): Promise<void> {
       : selectorFilter;
   const timeout = Number(q.get('timeoutSeconds') ?? '0');
   const rvParam = q.get('resourceVersion');
-  const w = call.ctx.hub.watch(rt, {
+  return call.ctx.hub.watch(rt, {
     ...(namespace !== undefined ? { namespace } : {}),
     ...(rvParam !== null ? { resourceVersion: rvParam } : {}),
     ...(filter ? { filter } : {}),
@@ -113,8 +115,28 @@ export async function handleWatch(call: ResourceCall): Promise<void> {
     ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutSeconds: timeout } : {}),
     ...(call.target.version !== rt.version ? { version: call.target.version } : {}),
   });
+}
+
+/** A watch stream that carries one ERROR event (the Status) and ends. */
+function sendWatchError(call: ResourceCall, err: ApiError): void {
+  call.res.writeHead(200, WATCH_HEADERS);
+  call.res.end(`${JSON.stringify({ type: 'ERROR', object: err.toStatus() })}\n`);
+}
+
+/** GET with watch=true: a chunked stream of `{"type","object"}` lines. */
+export async function handleWatch(call: ResourceCall): Promise<void> {
+  let w: Watch;
+  try {
+    w = openWatch(call);
+  } catch (err) {
+    // As kube-apiserver's cacher does: once the resourceVersion has parsed, a watch that cannot
+    // start (410 Expired, too old) is an HTTP 200 stream with one ERROR event, then the end.
+    if (!(err instanceof ApiError) || err.code !== 410) throw err;
+    sendWatchError(call, err);
+    return;
+  }
   const { res, ctx } = call;
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.writeHead(200, WATCH_HEADERS);
   res.flushHeaders();
   const onClose = (): void => w.end('closed');
   res.on('close', onClose);

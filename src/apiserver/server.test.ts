@@ -143,6 +143,67 @@ void test('watch over HTTP: replay from a resourceVersion; bad selectors are 400
   assert.equal(bad.status, 400);
 });
 
+void test('a watch from a resourceVersion out of the window is a 200 stream with one ERROR 410 event', async () => {
+  const small = await startApiServer({ port: 0, watchWindowSize: 2 });
+  try {
+    const post = (name: string): Promise<Response> =>
+      fetch(`${small.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(cm(name)) });
+    const first = (await (await post('c1')).json()) as { metadata: { resourceVersion: string } };
+    for (const n of ['c2', 'c3', 'c4']) await post(n);
+    const rv = first.metadata.resourceVersion;
+    const res = await fetch(`${small.url}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rv}`);
+    assert.equal(res.status, 200);
+    const lines = (await res.text()).split('\n').filter((l) => l !== '');
+    assert.equal(lines.length, 1, 'one event, then the stream ends');
+    const event = JSON.parse(lines[0]!) as { type: string; object: Record<string, unknown> };
+    assert.equal(event.type, 'ERROR');
+    assert.deepEqual(event.object, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: `too old resource version: ${rv} (${Number(rv) + 1})`,
+      reason: 'Expired',
+      code: 410,
+    });
+    const malformed = await fetch(`${small.url}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=abc`);
+    assert.equal(malformed.status, 400, 'a resourceVersion that does not parse is still a plain 400');
+    await malformed.text();
+  } finally {
+    await small.close();
+  }
+});
+
+void test('CRD create and update are validated (422 Invalid) after names are defaulted', async () => {
+  const base = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'bolts.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'bolts', kind: 'Bolt' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }],
+    },
+  };
+  const bad = await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { ...base, metadata: { name: 'nuts.example.com' }, spec: { ...base.spec, scope: '' } });
+  assert.equal(bad.status, 422);
+  assert.equal(
+    bad.body.message,
+    'CustomResourceDefinition.apiextensions.k8s.io "nuts.example.com" is invalid: [metadata.name: Invalid value: "nuts.example.com": must be spec.names.plural+"."+spec.group, spec.scope: Required value]',
+  );
+  const created = await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', base);
+  assert.equal(created.status, 201);
+  const names = (created.body.spec as { names: Record<string, unknown> }).names;
+  assert.equal(names.singular, 'bolt');
+  assert.equal(names.listKind, 'BoltList');
+  const renamed = await call('PATCH', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/bolts.example.com', { spec: { names: { plural: 'screws' } } }, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(renamed.status, 422);
+  assert.match(renamed.body.message as string, /spec\.names\.plural: Invalid value: "screws": field is immutable/);
+  const del = await call('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/bolts.example.com');
+  assert.equal(del.status, 200);
+});
+
 void test('delete answers a Status for configmaps and the object for pods; deletecollection by selector', async () => {
   await call('POST', '/api/v1/namespaces/default/configmaps', cm('gone'));
   const del = await call('DELETE', '/api/v1/namespaces/default/configmaps/gone');

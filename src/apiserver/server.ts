@@ -34,6 +34,11 @@ export interface ApiServerOptions {
   dataFile?: string;
   podTermination?: PodTermination;
   activity?: ActivityTracker;
+  /**
+   * Changes kept per resource type for watches that resume from a resourceVersion (default
+   * 10,000); an older resourceVersion gets 410 Expired. Tests make it tiny to force re-lists.
+   */
+  watchWindowSize?: number;
 }
 
 export interface ApiServer {
@@ -89,7 +94,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   });
   if (options.dataFile) await loadState(store, options.dataFile);
   bootstrapNamespaces(store);
-  const hub = new WatchHub(store, { clock, activity });
+  const hub = new WatchHub(store, { clock, activity, ...(options.watchWindowSize !== undefined ? { windowSize: options.watchWindowSize } : {}) });
   const closing = new AbortController();
   const ctx: ApiContext = { store, hub, clock, logger, activity, closing: closing.signal };
   const crds = new CrdRegistry({ store, clock, logger, activity });

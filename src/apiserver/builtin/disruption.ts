@@ -13,15 +13,8 @@ import type { Logger } from '../../lib/log.js';
 import { formatTime } from '../../lib/clock.js';
 import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../lib/json.js';
 import type { KubeObject, ResourceType, Store, StoreEvent } from '../types.js';
-import {
-  DeferredQueue,
-  isApiError,
-  metaString,
-  ownerReferencesOf,
-  resourceTypeForKind,
-  type BuiltinControllerOptions,
-  type OwnerReference,
-} from './garbage-collector.js';
+import { DeferredQueue, type BuiltinControllerOptions } from './deferred-queue.js';
+import { isApiError, metaString, ownerReferencesOf, resourceTypeForKind, type OwnerReference } from './garbage-collector.js';
 
 /** How long an evicted pod may take to get its deletionTimestamp before the PDB stops waiting. */
 export const DELETION_TIMEOUT_MS = 2 * 60 * 1000;

@@ -7,7 +7,7 @@ import { SeededRandom } from '../../lib/random.js';
 import type { KubeObject, ResourceType } from '../types.js';
 import { MemoryStore } from '../storage/store.js';
 import { configMapType, deploymentType, nodeType, podType, secretType } from './kinds.js';
-import { DeferredQueue, GarbageCollector } from './garbage-collector.js';
+import { GarbageCollector } from './garbage-collector.js';
 
 function setup(): { store: MemoryStore; clock: ManualClock; gc: GarbageCollector; activity: ActivityCounter } {
   const clock = new ManualClock('2026-01-01T00:00:00Z');
@@ -202,34 +202,6 @@ void test('work is reported to the activity tracker and stop() ends reactions', 
   store.delete(configMapType, 'default', 'owner');
   await gc.idle();
   assert.ok(exists(store, secretType, 'dep'), 'a stopped collector does nothing');
-});
-
-void test('DeferredQueue retries a failing item with backoff on the clock', async () => {
-  const clock = new ManualClock('2026-01-01T00:00:00Z');
-  const seen: number[] = [];
-  let failures = 2;
-  const q = new DeferredQueue<string>({
-    name: 'test',
-    clock,
-    logger: silentLogger(),
-    process: () => {
-      seen.push(clock.now());
-      if (failures-- > 0) throw new Error('boom');
-    },
-  });
-  q.add('k', 'v');
-  await q.idle();
-  assert.equal(seen.length, 1);
-  await clock.advance(5);
-  await q.idle();
-  await clock.advance(10);
-  await q.idle();
-  assert.equal(seen.length, 3);
-  assert.deepEqual(
-    seen.map((t) => t - seen[0]!),
-    [0, 5, 15],
-  );
-  q.stop();
 });
 
 void test('a stopped collector can be started again and catches up', async () => {

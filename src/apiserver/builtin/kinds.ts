@@ -6,6 +6,7 @@
 import type { JsonObject, JsonValue } from '../../lib/json.js';
 import { isJsonObject } from '../../lib/json.js';
 import type { KubeObject, ResourceType } from '../types.js';
+import type { GenerationRule } from '../storage/generation.js';
 
 /** Which name rule metadata.name follows. */
 export type NameRule = 'subdomain' | 'label' | 'path';
@@ -21,6 +22,8 @@ export interface KindStrategy {
   defaults?: (obj: KubeObject) => void;
   /** Extra field labels for field selectors, beyond metadata.name and metadata.namespace. */
   fieldLabels?: (obj: KubeObject) => Record<string, string>;
+  /** How metadata.generation is kept; unset: the kind has none. */
+  generation?: GenerationRule;
 }
 
 function rt(
@@ -226,6 +229,7 @@ const strategies = new Map<string, KindStrategy>([
     'policy/poddisruptionbudgets',
     {
       nameRule: 'subdomain',
+      generation: 'spec',
       statusOnCreate: () => ({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }),
     },
   ],
@@ -233,6 +237,7 @@ const strategies = new Map<string, KindStrategy>([
     'batch/jobs',
     {
       nameRule: 'subdomain',
+      generation: 'spec',
       statusOnCreate: () => ({}),
       defaults: jobDefaults,
       fieldLabels: (o) => ({ 'status.successful': str(obj(o.status)?.succeeded ?? 0) }),
@@ -243,6 +248,7 @@ const strategies = new Map<string, KindStrategy>([
     'apps/deployments',
     {
       nameRule: 'subdomain',
+      generation: 'specAndAnnotations',
       statusOnCreate: () => ({}),
       defaults: (o) => {
         const spec = ensure(o, 'spec');
@@ -258,6 +264,7 @@ const strategies = new Map<string, KindStrategy>([
     'apps/daemonsets',
     {
       nameRule: 'subdomain',
+      generation: 'spec',
       statusOnCreate: () => ({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }),
       defaults: (o) => {
         const spec = ensure(o, 'spec');
@@ -267,7 +274,7 @@ const strategies = new Map<string, KindStrategy>([
       },
     },
   ],
-  ['apiextensions.k8s.io/customresourcedefinitions', { nameRule: 'subdomain', statusOnCreate: () => ({}), defaults: crdDefaults }],
+  ['apiextensions.k8s.io/customresourcedefinitions', { nameRule: 'subdomain', generation: 'spec', statusOnCreate: () => ({}), defaults: crdDefaults }],
 ]);
 
 /** apiextensions' SetDefaults: names.singular and names.listKind from the kind, conversion None. */
@@ -319,14 +326,15 @@ function jobDefaults(o: KubeObject): void {
   podTemplateDefaults(spec, true);
 }
 
-const customStrategy: KindStrategy = { nameRule: 'subdomain' };
-const customStatusStrategy: KindStrategy = { nameRule: 'subdomain', dropStatusOnCreate: true };
+const customStrategy: KindStrategy = { nameRule: 'subdomain', generation: 'content' };
+const customStatusStrategy: KindStrategy = { nameRule: 'subdomain', generation: 'content', dropStatusOnCreate: true };
+const plainStrategy: KindStrategy = { nameRule: 'subdomain' };
 
 /** The strategy of a resource type; custom resources get the generic one. */
 export function strategyFor(type: ResourceType): KindStrategy {
   if (type.custom) return type.subresources.includes('status') ? customStatusStrategy : customStrategy;
   const key = `${type.group === 'events.k8s.io' ? '' : type.group}/${type.resource}`;
-  return strategies.get(key) ?? customStrategy;
+  return strategies.get(key) ?? plainStrategy;
 }
 
 /** Field labels of an object for field selectors: metadata.name, metadata.namespace and the kind's own. */

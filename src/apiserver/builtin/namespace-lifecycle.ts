@@ -14,7 +14,8 @@ import { formatTime } from '../../lib/clock.js';
 import { cloneJson, isJsonObject, type JsonObject } from '../../lib/json.js';
 import { apiErrors } from '../status.js';
 import type { KubeObject, ResourceType, Store, StoreEvent } from '../types.js';
-import { DeferredQueue, finalizersOf, isApiError, metaString, type BuiltinControllerOptions } from './garbage-collector.js';
+import { DeferredQueue, type BuiltinControllerOptions } from './deferred-queue.js';
+import { finalizersOf, isApiError, metaString } from './garbage-collector.js';
 
 /** The spec.finalizers token this controller owns. */
 export const FINALIZER_KUBERNETES = 'kubernetes';

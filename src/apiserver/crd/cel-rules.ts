@@ -4,13 +4,15 @@
  * (integers are CEL `int`, numbers `double`, objects and maps CEL maps). Adds the part of
  * Kubernetes' CEL library that rules on our kinds use: the strings extension (lowerAscii,
  * upperAscii, replace, split, substring, trim, indexOf, ...), list helpers (isSorted, sum,
- * min, max, indexOf, lastIndexOf) and regex find/findAll. Not provided: quantity, url, ip,
- * cidr, authz and format libraries, and format-typed values (date-time as timestamp).
+ * min, max, indexOf, lastIndexOf), regex find/findAll and the URL library (cel-url.ts). Not
+ * provided: quantity, ip, cidr, authz and format libraries, and format-typed values (date-time
+ * as timestamp).
  */
 import { celEnv, celMethod, CelScalar, isCelError, listType, parse, plan } from '@bufbuild/cel';
 import type { CelEnv, CelInput, CelList, CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import type { JsonValue } from '../../lib/json.js';
+import { kubernetesUrlFuncs } from './cel-url.js';
 import { isObject, schemaAdditional, schemaFlag, schemaItems, schemaProperties, schemaString, type SchemaNode } from './schema-node.js';
 
 const DYN = CelScalar.DYN;
@@ -80,7 +82,7 @@ const kubernetesListFuncs = [
 
 let sharedEnv: CelEnv | undefined;
 function env(): CelEnv {
-  sharedEnv ??= celEnv({ funcs: [...strings, ...kubernetesListFuncs] });
+  sharedEnv ??= celEnv({ funcs: [...strings, ...kubernetesListFuncs, ...kubernetesUrlFuncs] });
   return sharedEnv;
 }
 

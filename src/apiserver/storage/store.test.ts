@@ -6,6 +6,7 @@ import { ApiError } from '../status.js';
 import type { KubeObject, StoreEvent } from '../types.js';
 import { configMapType, deploymentType, eventType, eventsV1Type, namespaceType, podType, secretType } from '../builtin/kinds.js';
 import { MemoryStore } from './store.js';
+import type { ServedType } from './served-type.js';
 
 function setup(podTermination: 'expire' | 'kubelet' = 'expire'): { store: MemoryStore; clock: ManualClock; events: StoreEvent[] } {
   const clock = new ManualClock('2026-01-01T00:00:00Z');
@@ -29,13 +30,13 @@ function apiError(fn: () => unknown): ApiError {
   assert.fail('expected an error');
 }
 
-void test('create assigns uid, creationTimestamp, generation and increasing resourceVersions', () => {
+void test('create assigns uid, creationTimestamp and increasing resourceVersions', () => {
   const { store, events } = setup();
   const a = store.create(configMapType, cm('a'));
   const b = store.create(configMapType, cm('b'));
   assert.match(a.metadata.uid as string, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   assert.equal(a.metadata.creationTimestamp, '2026-01-01T00:00:00Z');
-  assert.equal(a.metadata.generation, 1);
+  assert.equal(a.metadata.generation, undefined, 'ConfigMaps have no generation');
   assert.ok(Number(b.metadata.resourceVersion) > Number(a.metadata.resourceVersion));
   assert.equal(store.currentResourceVersion(), b.metadata.resourceVersion);
   assert.deepEqual(
@@ -111,11 +112,61 @@ void test('generation moves on spec changes only; status subresource rules', () 
   assert.equal(d3.metadata.generation, 2);
 });
 
-void test('kinds without a status subresource bump generation on any non-metadata change', () => {
+const widgetType: ServedType = {
+  group: 'example.com',
+  version: 'v1',
+  versions: ['v1'],
+  resource: 'widgets',
+  singular: 'widget',
+  kind: 'Widget',
+  listKind: 'WidgetList',
+  namespaced: true,
+  shortNames: [],
+  categories: [],
+  subresources: [],
+  custom: true,
+};
+
+void test('custom resources without a status subresource bump generation on any non-metadata change', () => {
   const { store } = setup();
-  const a = store.create(configMapType, cm('a', { k: '1' }));
-  const b = store.update(configMapType, { ...a, data: { k: '2' } });
+  store.registerResourceType(widgetType);
+  const a = store.create(widgetType, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: { n: 1 } });
+  assert.equal(a.metadata.generation, 1);
+  const b = store.update(widgetType, { ...a, status: { seen: true } });
   assert.equal(b.metadata.generation, 2);
+  const c = store.update(widgetType, { ...b, metadata: { ...b.metadata, labels: { x: 'y' } } });
+  assert.equal(c.metadata.generation, 2, 'metadata changes keep it');
+});
+
+void test('only kinds whose kube strategy keeps a generation have one', () => {
+  const { store } = setup();
+  const ns = store.create(namespaceType, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n1' } });
+  assert.equal(ns.metadata.generation, undefined);
+  const pod = store.create(podType, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'x:1' }] } });
+  assert.equal(pod.metadata.generation, undefined);
+  const a = store.create(configMapType, cm('g', { k: '1' }));
+  const b = store.update(configMapType, { ...a, data: { k: '2' } });
+  assert.equal(b.metadata.generation, undefined, 'a client-sent generation is not kept either');
+  const c = store.update(configMapType, { ...b, metadata: { ...b.metadata, generation: 7 } });
+  assert.equal(c.metadata.generation, undefined);
+});
+
+void test('a Deployment moves its generation on annotation changes; marking for deletion moves it too', () => {
+  const { store } = setup();
+  const d0 = store.create(deploymentType, {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'ann', namespace: 'default', finalizers: ['example.com/hold'] },
+    spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'x:1' }] } } },
+  });
+  const d1 = store.update(deploymentType, { ...d0, metadata: { ...d0.metadata, annotations: { a: 'b' } } });
+  assert.equal(d1.metadata.generation, 2);
+  const d2 = store.update(deploymentType, { ...d1, metadata: { ...d1.metadata, labels: { a: 'b' } } });
+  assert.equal(d2.metadata.generation, 2, 'labels do not move it');
+  const marked = store.delete(deploymentType, 'default', 'ann');
+  assert.equal(marked.metadata.generation, 3, 'setting deletionTimestamp bumps a generation that exists');
+  const again = store.delete(deploymentType, 'default', 'ann');
+  assert.equal(again.metadata.generation, 3, 'a second delete does not');
 });
 
 void test('finalizers hold deletion; no new finalizers while deleting; removal when they go', () => {

@@ -3,16 +3,28 @@
  * in ../types.ts). One global, monotonically increasing resourceVersion orders every change.
  */
 import { randomInt } from 'node:crypto';
-import type { Clock, Timer } from '../../lib/clock.js';
+import type { Clock } from '../../lib/clock.js';
 import { formatTime } from '../../lib/clock.js';
 import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../lib/json.js';
 import type { Random } from '../../lib/random.js';
-import { fieldError } from '../field-errors.js';
 import { apiErrors } from '../status.js';
 import { apiVersionOf, type DeleteOptions, type KubeObject, type ResourceType, type Store, type StoreEvent, type StoreEventType, type WriteOptions } from '../types.js';
 import { builtinTypes, strategyFor } from '../builtin/kinds.js';
+import {
+  applyPropagationPolicy,
+  initialGracePeriod,
+  isPodType,
+  markDeleting,
+  newFinalizersWhileDeleting,
+  removableNow,
+  shortenGracePeriod,
+  shouldRemove,
+} from './deletion.js';
 import { coreEventToV1, v1EventToCore } from './event-conversion.js';
+import { nextGeneration } from './generation.js';
 import { generatedName, randomUuid, validateObjectName } from './object-meta.js';
+import { PodTerminationTimers } from './pod-termination.js';
+import { updatedObject } from './update-rules.js';
 import { isEventsV1, storageKey, type ServedType } from './served-type.js';
 
 export type PodTermination = 'expire' | 'kubelet';
@@ -75,25 +87,8 @@ function meta(o: KubeObject): JsonObject {
   return o.metadata;
 }
 
-function finalizersOf(o: KubeObject): string[] {
-  const f = o.metadata.finalizers;
-  return Array.isArray(f) ? f.filter((x): x is string => typeof x === 'string') : [];
-}
-
-function specFinalizers(o: KubeObject): string[] {
-  const spec = o.spec;
-  const f = isJsonObject(spec) ? spec.finalizers : undefined;
-  return Array.isArray(f) ? f.filter((x): x is string => typeof x === 'string') : [];
-}
-
 function gr(rt: ResourceType): { group: string; resource: string } {
   return { group: rt.group, resource: rt.resource };
-}
-
-/** The parts of an object that count for metadata.generation. */
-function generationPart(o: KubeObject, hasStatus: boolean): JsonObject {
-  const { metadata: _m, status, apiVersion: _a, kind: _k, ...rest } = o;
-  return hasStatus || status === undefined ? rest : { ...rest, status };
 }
 
 /** The in-memory Store; see the contract in ../types.ts. */
@@ -105,7 +100,7 @@ export class MemoryStore implements Store {
   readonly #buckets = new Map<string, Bucket>();
   readonly #listeners = new Set<(e: StoreEvent) => void>();
   readonly #typeListeners = new Set<() => void>();
-  readonly #podTimers = new Map<string, Timer>();
+  readonly #podTimers: PodTerminationTimers;
   readonly #managedFieldsFn: ManagedFieldsFn | undefined;
   readonly #onListenerError: (err: unknown) => void;
   #rv = 0;
@@ -114,6 +109,7 @@ export class MemoryStore implements Store {
     this.#clock = options.clock;
     this.#random = options.random ?? cryptoRandom;
     this.#podTermination = options.podTermination ?? 'expire';
+    this.#podTimers = new PodTerminationTimers(options.clock);
     this.#managedFieldsFn = options.managedFields;
     this.#onListenerError =
       options.onListenerError ??
@@ -192,7 +188,8 @@ export class MemoryStore implements Store {
     if (bucket.objects.has(key)) throw apiErrors.alreadyExists(gr(rt), name);
     m.uid = randomUuid(this.#random);
     m.creationTimestamp = formatTime(this.#clock.now());
-    m.generation = 1;
+    if (strategy.generation !== undefined) m.generation = 1;
+    else delete m.generation;
     delete m.deletionTimestamp;
     delete m.deletionGracePeriodSeconds;
     delete m.selfLink;
@@ -222,61 +219,20 @@ export class MemoryStore implements Store {
       throw apiErrors.conflict(gr(rt), name, `Precondition failed: UID in precondition: ${im.uid}, UID in object meta: ${text(om.uid)}`);
     }
     const hasStatus = rt.subresources.includes('status');
-    let next: KubeObject;
-    if (options.subresource === 'status') {
-      next = cloneJson(old);
-      if (incoming.status === undefined) delete next.status;
-      else next.status = incoming.status;
-      if (im.managedFields !== undefined) next.metadata.managedFields = im.managedFields;
-    } else if (options.subresource === 'finalize') {
-      next = cloneJson(old);
-      const spec: JsonObject = isJsonObject(next.spec) ? next.spec : {};
-      spec.finalizers = specFinalizers(incoming);
-      next.spec = spec;
-    } else {
-      next = incoming;
-      const nm = meta(next);
-      for (const k of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'namespace']) {
-        if (om[k] === undefined) delete nm[k];
-        else nm[k] = om[k]!;
-      }
-      if (!rt.namespaced) delete nm.namespace;
-      delete nm.selfLink;
-      if (nm.managedFields === undefined && om.managedFields !== undefined) nm.managedFields = om.managedFields;
-      if (hasStatus) {
-        if (old.status === undefined) delete next.status;
-        else next.status = old.status;
-      }
-      if (rt.group === '' && rt.resource === 'namespaces') {
-        const spec: JsonObject = isJsonObject(next.spec) ? next.spec : {};
-        if (isJsonObject(old.spec) && old.spec.finalizers !== undefined) spec.finalizers = old.spec.finalizers;
-        next.spec = spec;
-      }
-      strategyFor(rt).defaults?.(next);
-    }
+    const next = updatedObject(rt, old, incoming, options.subresource);
     next.apiVersion = old.apiVersion;
     next.kind = old.kind;
     const nm = meta(next);
     nm.resourceVersion = om.resourceVersion ?? '0';
-    if (om.deletionTimestamp !== undefined) {
-      const before = new Set(finalizersOf(old));
-      const added = finalizersOf(next).filter((f) => !before.has(f));
-      if (added.length > 0) {
-        throw apiErrors.invalid(rt.group, rt.kind, name, [
-          fieldError.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`),
-        ]);
-      }
-    }
-    const oldGen = typeof om.generation === 'number' ? om.generation : 1;
-    nm.generation = jsonEqual(generationPart(next, hasStatus), generationPart(old, hasStatus)) ? oldGen : oldGen + 1;
+    const finalizerErr = newFinalizersWhileDeleting(old, next);
+    if (finalizerErr) throw apiErrors.invalid(rt.group, rt.kind, name, [finalizerErr]);
+    const generation = nextGeneration(strategyFor(rt).generation, old, next, hasStatus);
+    if (generation === undefined) delete nm.generation;
+    else nm.generation = generation;
     if (jsonEqual(next, old)) return this.#view(rt, old);
     this.#managedFields(old, next, options);
     if (options.dryRun === true) return this.#view(rt, next);
-    if (this.#shouldRemove(rt, next)) {
-      this.#commit(rt, 'DELETED', next, old);
-    } else {
-      this.#commit(rt, 'MODIFIED', next, old);
-    }
+    this.#commit(rt, shouldRemove(rt, next) ? 'DELETED' : 'MODIFIED', next, old);
     return this.#view(rt, next);
   }
 
@@ -293,48 +249,23 @@ export class MemoryStore implements Store {
       throw apiErrors.conflict(gr(rt), name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${text(om.resourceVersion)}`);
     }
     const next = cloneJson(old);
-    const nm = meta(next);
-    const finalizers = finalizersOf(next);
-    const policy = options.propagationPolicy;
-    if (policy !== undefined) {
-      const keep = finalizers.filter((f) => f !== 'orphan' && f !== 'foregroundDeletion');
-      if (policy === 'Orphan') keep.push('orphan');
-      if (policy === 'Foreground') keep.push('foregroundDeletion');
-      if (keep.length > 0 || finalizers.length > 0) nm.finalizers = keep;
-      if (keep.length === 0) delete nm.finalizers;
-    }
-    const isPod = rt.group === '' && rt.resource === 'pods';
+    applyPropagationPolicy(next, options.propagationPolicy);
     const now = this.#clock.now();
     if (om.deletionTimestamp !== undefined) {
       // Already being deleted: only a shorter pod grace period or a new propagation policy changes it.
-      const grace = options.gracePeriodSeconds;
-      if (isPod && grace !== undefined && grace < (typeof om.deletionGracePeriodSeconds === 'number' ? om.deletionGracePeriodSeconds : 0)) {
-        nm.deletionGracePeriodSeconds = Math.max(0, grace);
-        nm.deletionTimestamp = formatTime(now + Math.max(0, grace) * 1000);
-      }
+      shortenGracePeriod(rt, next, options.gracePeriodSeconds, now);
       if (jsonEqual(next, old) || options.dryRun === true) return this.#view(rt, jsonEqual(next, old) ? old : next);
-      if (this.#shouldRemove(rt, next)) this.#commit(rt, 'DELETED', next, old);
-      else this.#commit(rt, 'MODIFIED', next, old);
+      this.#commit(rt, shouldRemove(rt, next) ? 'DELETED' : 'MODIFIED', next, old);
       this.#armPodTimer(rt, next);
       return this.#view(rt, next);
     }
-    let grace = 0;
-    if (isPod) {
-      const spec = isJsonObject(next.spec) ? next.spec : {};
-      const bound = typeof spec.nodeName === 'string' && spec.nodeName !== '';
-      const phase = isJsonObject(next.status) ? next.status.phase : undefined;
-      const requested = options.gracePeriodSeconds ?? (typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30);
-      grace = bound && phase !== 'Succeeded' && phase !== 'Failed' ? Math.max(0, requested) : 0;
-    }
-    const isNamespace = rt.group === '' && rt.resource === 'namespaces';
-    if (grace === 0 && finalizersOf(next).length === 0 && !(isNamespace && specFinalizers(next).length > 0)) {
+    const grace = initialGracePeriod(rt, next, options.gracePeriodSeconds);
+    if (removableNow(rt, next, grace)) {
       if (options.dryRun === true) return this.#view(rt, next);
       this.#commit(rt, 'DELETED', next, old);
       return this.#view(rt, next);
     }
-    nm.deletionTimestamp = formatTime(now + grace * 1000);
-    nm.deletionGracePeriodSeconds = grace;
-    if (isNamespace) next.status = { ...(isJsonObject(next.status) ? next.status : {}), phase: 'Terminating' };
+    markDeleting(rt, next, now, grace);
     if (options.dryRun === true) return this.#view(rt, next);
     this.#commit(rt, 'MODIFIED', next, old);
     this.#armPodTimer(rt, next);
@@ -356,8 +287,7 @@ export class MemoryStore implements Store {
   /** Replaces the contents with a snapshot (no events). Types must be registered separately. */
   restore(snapshot: StoreSnapshot): void {
     this.#buckets.clear();
-    for (const t of this.#podTimers.values()) t.cancel();
-    this.#podTimers.clear();
+    this.#podTimers.cancelAll();
     this.#rv = Number(snapshot.resourceVersion) || 0;
     for (const [key, objects] of Object.entries(snapshot.buckets)) {
       const b: Bucket = { objects: new Map(), sorted: undefined };
@@ -373,8 +303,7 @@ export class MemoryStore implements Store {
 
   /** Cancels the store's timers. */
   close(): void {
-    for (const t of this.#podTimers.values()) t.cancel();
-    this.#podTimers.clear();
+    this.#podTimers.cancelAll();
   }
 
   #bucket(rt: ResourceType): Bucket {
@@ -403,14 +332,6 @@ export class MemoryStore implements Store {
     return isEventsV1(rt) ? coreEventToV1(o) : o;
   }
 
-  #shouldRemove(rt: ResourceType, o: KubeObject): boolean {
-    const m = meta(o);
-    if (m.deletionTimestamp === undefined || finalizersOf(o).length > 0) return false;
-    if (rt.group === '' && rt.resource === 'namespaces' && specFinalizers(o).length > 0) return false;
-    if (rt.group === '' && rt.resource === 'pods' && typeof m.deletionGracePeriodSeconds === 'number' && m.deletionGracePeriodSeconds > 0) return false;
-    return true;
-  }
-
   #managedFields(old: KubeObject | undefined, next: KubeObject, options: WriteOptions): void {
     if (options.fieldManager === undefined || this.#managedFieldsFn === undefined) return;
     next.metadata.managedFields = this.#managedFieldsFn({
@@ -424,24 +345,16 @@ export class MemoryStore implements Store {
   }
 
   #armPodTimer(rt: ResourceType, pod: KubeObject): void {
-    if (this.#podTermination !== 'expire' || rt.group !== '' || rt.resource !== 'pods') return;
-    const m = meta(pod);
-    const key = `${text(m.namespace)}/${text(m.name)}`;
-    this.#podTimers.get(key)?.cancel();
-    this.#podTimers.delete(key);
-    const grace = m.deletionGracePeriodSeconds;
-    if (typeof m.deletionTimestamp !== 'string' || typeof grace !== 'number' || grace <= 0) return;
-    const uid = m.uid;
-    const due = Date.parse(m.deletionTimestamp);
-    const timer = this.#clock.setTimer(Math.max(0, due - this.#clock.now()), () => {
-      this.#podTimers.delete(key);
+    if (this.#podTermination !== 'expire' || !isPodType(rt)) return;
+    const key = `${text(pod.metadata.namespace)}/${text(pod.metadata.name)}`;
+    const uid = pod.metadata.uid;
+    this.#podTimers.arm(key, pod, () => {
       const cur = this.#bucket(rt).objects.get(key);
       if (!cur || cur.metadata.uid !== uid) return;
       const next = cloneJson(cur);
       next.metadata.deletionGracePeriodSeconds = 0;
-      this.#commit(rt, this.#shouldRemove(rt, next) ? 'DELETED' : 'MODIFIED', next, cur);
+      this.#commit(rt, shouldRemove(rt, next) ? 'DELETED' : 'MODIFIED', next, cur);
     });
-    this.#podTimers.set(key, timer);
   }
 
   #commit(rt: ResourceType, type: StoreEventType, obj: KubeObject, old: KubeObject | undefined): void {
@@ -454,7 +367,7 @@ export class MemoryStore implements Store {
     if (type === 'DELETED') {
       bucket.objects.delete(key);
       bucket.sorted = undefined;
-      if (storageType.group === '' && storageType.resource === 'pods') this.#podTimers.get(key)?.cancel();
+      if (isPodType(storageType)) this.#podTimers.cancel(key);
     } else {
       if (!bucket.objects.has(key)) bucket.sorted = undefined;
       bucket.objects.set(key, obj);

@@ -1,0 +1,65 @@
+/**
+ * Kubernetes' CEL URL library (k8s.io/apiserver/pkg/cel/library/urls.go): `isURL(string)`,
+ * `url(string)` and, on the URL, `getScheme`, `getHost`, `getHostname`, `getPort`,
+ * `getEscapedPath` and `getQuery`. A URL value is carried as a CEL map holding the original
+ * text under a key no JSON object can produce (@bufbuild/cel has no opaque value types), so
+ * `type(url(x))` reads `map` here where Kubernetes says `kubernetes.URL`.
+ */
+import { celFunc, celMap, celMethod, CelScalar, isCelMap, listType, mapType } from '@bufbuild/cel';
+import type { CelFunc, CelValue } from '@bufbuild/cel';
+import { escapedPathOf, hostnameOf, parseRequestUri, parseUrl, portOf, queryOf, type GoUrl } from './go-url.js';
+
+const URL_KEY = '\u0000kubernetes.URL';
+const DYN = CelScalar.DYN;
+const STRING = CelScalar.STRING;
+
+/** The parsed URL behind a CEL value made by url(), or a 'no such overload' error. */
+function urlOf(v: CelValue, method: string): GoUrl {
+  const text = isCelMap(v) ? v.get(URL_KEY) : undefined;
+  if (typeof text !== 'string') throw new Error(`found no matching overload for '${method}' applied to '(${isCelMap(v) ? 'map' : typeof v})'`);
+  return parseUrl(text);
+}
+
+/** Like Kubernetes: checked with ParseRequestURI, then parsed with Parse (which splits off the fragment). */
+function toUrl(s: string): CelValue {
+  try {
+    parseRequestUri(s);
+    parseUrl(s);
+  } catch (e) {
+    throw new Error(`URL parse error during conversion from string: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+  return celMap(new Map([[URL_KEY, s]]));
+}
+
+function isUrl(s: string): boolean {
+  try {
+    parseRequestUri(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The functions and methods of the library. */
+export const kubernetesUrlFuncs: CelFunc[] = [
+  celFunc('isURL', [STRING], CelScalar.BOOL, (s: string) => isUrl(s)),
+  celFunc('url', [STRING], DYN, (s: string) => toUrl(s)),
+  celMethod('getScheme', DYN, [], STRING, function (this: CelValue) {
+    return urlOf(this, 'getScheme').scheme;
+  }),
+  celMethod('getHost', DYN, [], STRING, function (this: CelValue) {
+    return urlOf(this, 'getHost').host;
+  }),
+  celMethod('getHostname', DYN, [], STRING, function (this: CelValue) {
+    return hostnameOf(urlOf(this, 'getHostname'));
+  }),
+  celMethod('getPort', DYN, [], STRING, function (this: CelValue) {
+    return portOf(urlOf(this, 'getPort'));
+  }),
+  celMethod('getEscapedPath', DYN, [], STRING, function (this: CelValue) {
+    return escapedPathOf(urlOf(this, 'getEscapedPath'));
+  }),
+  celMethod('getQuery', DYN, [], mapType(STRING, listType(STRING)), function (this: CelValue) {
+    return celMap(queryOf(urlOf(this, 'getQuery')));
+  }),
+];

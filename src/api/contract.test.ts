@@ -20,9 +20,14 @@ function files(dir: string, out: string[] = []): string[] {
   return out;
 }
 
+/** OpenShift modules that build schemas and CRDs (simulator and tests only). */
+function isOpenShiftSchema(rel: string): boolean {
+  return rel.endsWith('-schema.ts') || rel === 'openshift/schema-common.ts' || rel === 'openshift/crds.ts';
+}
+
 /** Modules the runtime may load: contracts, group constants, descriptors, OpenShift types. */
 function isCheap(rel: string): boolean {
-  return rel.endsWith('-contract.ts') || rel.endsWith('/group.ts') || rel === 'resource.ts' || rel === 'builtin.ts' || rel.startsWith('openshift/');
+  return rel.endsWith('-contract.ts') || rel.endsWith('/group.ts') || rel === 'resource.ts' || rel === 'builtin.ts' || (rel.startsWith('openshift/') && !isOpenShiftSchema(rel));
 }
 
 /** Value (non-type) import specifiers of a module. */

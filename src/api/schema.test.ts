@@ -29,7 +29,7 @@ function isObj(v: JsonValue | undefined): v is JsonObject {
 }
 
 /** Every violation of the structural-schema rules in `node` (an openAPIV3Schema), with its path. */
-function structuralProblems(node: JsonObject, path = '', needsDescription = false): string[] {
+export function structuralProblems(node: JsonObject, path = '', needsDescription = false): string[] {
   const out: string[] = [];
   const at = path === '' ? '<root>' : path;
   for (const k of FORBIDDEN) if (k in node) out.push(`${at}: forbidden keyword ${k}`);

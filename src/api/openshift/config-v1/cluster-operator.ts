@@ -28,9 +28,9 @@ export interface ClusterOperatorStatus {
   extension?: JsonObject | null;
 }
 
-/** ClusterOperator: cluster-scoped; `spec` is empty. */
+/** ClusterOperator: cluster-scoped; `spec` is required and empty (`{}`). */
 export interface ClusterOperator extends KubeObjectLike {
-  spec?: JsonObject;
+  spec: JsonObject;
   status?: ClusterOperatorStatus;
 }
 

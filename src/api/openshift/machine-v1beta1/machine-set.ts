@@ -5,7 +5,7 @@
  */
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { resource, type KubeObjectLike } from '../../resource.js';
-import type { MachineCondition, MachineSpec } from './machine.js';
+import type { MachineCondition, MachineObjectMeta, MachineSpec } from './machine.js';
 
 /** `spec` of a MachineSet. */
 export interface MachineSetSpec {
@@ -14,7 +14,7 @@ export interface MachineSetSpec {
   deletePolicy?: 'Random' | 'Newest' | 'Oldest';
   selector: LabelSelector;
   template?: {
-    metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+    metadata?: MachineObjectMeta;
     spec?: MachineSpec;
   };
   authoritativeAPI?: string;
@@ -22,12 +22,12 @@ export interface MachineSetSpec {
 
 /** `status` of a MachineSet. */
 export interface MachineSetStatus {
-  replicas?: number;
+  /** Always serialized (no omitempty). */
+  replicas: number;
   fullyLabeledReplicas?: number;
   readyReplicas?: number;
   availableReplicas?: number;
   observedGeneration?: number;
-  labelSelector?: string;
   errorReason?: string;
   errorMessage?: string;
   conditions?: MachineCondition[];

@@ -2,7 +2,8 @@
  * The Machine API's Machine (machine.openshift.io/v1beta1, namespace `openshift-machine-api`),
  * as the operator reads it (reference/update-mechanics.md §6.2). Plain JSON shapes.
  */
-import type { Taint } from 'kubernetes-types/core/v1.js';
+import type { ObjectReference, Taint } from 'kubernetes-types/core/v1.js';
+import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import type { JsonObject } from '../../../lib/json.js';
 import { resource, type KubeObjectLike } from '../../resource.js';
 
@@ -12,10 +13,20 @@ export interface LifecycleHook {
   owner: string;
 }
 
+/** The Machine API's own ObjectMeta (Machine templates and the Node metadata of a Machine). */
+export interface MachineObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+}
+
 /** `spec` of a Machine. */
 export interface MachineSpec {
   /** Labels and annotations to put on the Node. */
-  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata?: MachineObjectMeta;
   lifecycleHooks?: { preDrain?: LifecycleHook[]; preTerminate?: LifecycleHook[] };
   taints?: Taint[];
   providerSpec?: { value?: JsonObject };
@@ -38,7 +49,7 @@ export interface MachineCondition {
 
 /** `status` of a Machine. */
 export interface MachineStatus {
-  nodeRef?: { kind?: string; name: string; uid?: string };
+  nodeRef?: ObjectReference;
   lastUpdated?: string;
   errorReason?: string;
   errorMessage?: string;

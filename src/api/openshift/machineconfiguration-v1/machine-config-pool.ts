@@ -6,9 +6,8 @@ import type { ObjectReference } from 'kubernetes-types/core/v1.js';
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { resource, type KubeObjectLike } from '../../resource.js';
 
-/** A rendered config and the MachineConfigs it was made of. */
-export interface MachineConfigPoolStatusConfiguration {
-  name?: string;
+/** A rendered config (an ObjectReference, usually just its name) and the MachineConfigs it was made of. */
+export interface MachineConfigPoolStatusConfiguration extends ObjectReference {
   source?: ObjectReference[];
 }
 
@@ -16,40 +15,40 @@ export interface MachineConfigPoolStatusConfiguration {
 export interface MachineConfigPoolSpec {
   machineConfigSelector?: LabelSelector;
   nodeSelector?: LabelSelector;
-  /** Serialized even when false. */
-  paused: boolean;
+  /** The MCO serializes it even when false; objects written by users may omit it (= false). */
+  paused?: boolean;
   /** Int or percent string; default 1. */
   maxUnavailable?: number | string;
   /** The target rendered config. */
   configuration?: MachineConfigPoolStatusConfiguration;
 }
 
-/** A condition of a MachineConfigPool. */
+/** A condition of a MachineConfigPool: every field is always serialized (reason and message may be ''). */
 export interface MachineConfigPoolCondition {
   type: string;
   status: 'True' | 'False' | 'Unknown';
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
+  lastTransitionTime: string | null;
+  reason: string;
+  message: string;
 }
 
 /** `status` of a MachineConfigPool. */
 export interface MachineConfigPoolStatus {
   observedGeneration?: number;
   /** The rendered config every node is on. */
-  configuration?: MachineConfigPoolStatusConfiguration;
-  machineCount?: number;
-  updatedMachineCount?: number;
-  readyMachineCount?: number;
-  unavailableMachineCount?: number;
-  degradedMachineCount?: number;
+  configuration: MachineConfigPoolStatusConfiguration;
+  machineCount: number;
+  updatedMachineCount: number;
+  readyMachineCount: number;
+  unavailableMachineCount: number;
+  degradedMachineCount: number;
   conditions?: MachineConfigPoolCondition[];
   certExpirys?: { bundle: string; subject: string; expiry?: string }[];
 }
 
 /** MachineConfigPool object. */
 export interface MachineConfigPool extends KubeObjectLike {
-  spec?: MachineConfigPoolSpec;
+  spec: MachineConfigPoolSpec;
   status?: MachineConfigPoolStatus;
 }
 

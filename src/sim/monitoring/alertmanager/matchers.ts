@@ -1,0 +1,159 @@
+/**
+ * Alertmanager matchers: the API's `{name, value, isRegex, isEqual}` shape, its validation
+ * (`silence/silence.go`), and the `filter` query syntax (`pkg/labels/parse.go`), with the
+ * wording Alertmanager 0.25 answers. Matching itself is the shared Prometheus semantics of
+ * `../label-matcher.ts`.
+ */
+import { compileMatcher, type CompiledMatcher, type LabelMatcher, type MatchType } from '../label-matcher.js';
+import { goRegexpError, goRegexpToJs } from './go-regexp.js';
+
+/** A matcher as the v2 API carries it; `isEqual` defaults to true. */
+export interface ApiMatcher {
+  name: string;
+  value: string;
+  isRegex: boolean;
+  isEqual?: boolean;
+}
+
+/** A silence matcher with its defaults filled in, as the API returns it. */
+export interface SilenceMatcher {
+  name: string;
+  value: string;
+  isRegex: boolean;
+  isEqual: boolean;
+}
+
+/** Raised for input Alertmanager rejects; `message` is its exact text. */
+export class MatcherError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MatcherError';
+  }
+}
+
+const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+/** Prometheus `model.LabelName.IsValid`. */
+export function isValidLabelName(name: string): boolean {
+  return LABEL_NAME.test(name);
+}
+
+/** Go's `%q` for the strings that occur here (JSON quoting agrees for printable text). */
+export function goQuote(s: string): string {
+  return JSON.stringify(s);
+}
+
+/** The PromQL-style match type of an API matcher. */
+export function matchTypeOf(m: ApiMatcher): MatchType {
+  const equal = m.isEqual ?? true;
+  if (m.isRegex) return equal ? '=~' : '!~';
+  return equal ? '=' : '!=';
+}
+
+/** The label matcher for an API matcher, with Go-only regex spellings made JavaScript. */
+export function toLabelMatcher(m: ApiMatcher): LabelMatcher {
+  const type = matchTypeOf(m);
+  const regex = type === '=~' || type === '!~';
+  return { name: m.name, type, value: regex ? goRegexpToJs(m.value) : m.value };
+}
+
+/** Compiles, turning a regex JavaScript cannot compile into a Go-style error text. */
+export function compileApiMatcher(m: ApiMatcher): CompiledMatcher {
+  try {
+    return compileMatcher(toLabelMatcher(m));
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new MatcherError(`error parsing regexp: not supported by the simulated Alertmanager: ${message}`);
+  }
+}
+
+/**
+ * Validates the matchers of a silence as `validateSilence` does and returns them with
+ * defaults filled in; throws {@link MatcherError} (without the `silence invalid: ` prefix).
+ */
+export function validateSilenceMatchers(matchers: readonly ApiMatcher[]): SilenceMatcher[] {
+  if (matchers.length === 0) throw new MatcherError('at least one matcher required');
+  let allMatchEmpty = true;
+  const out: SilenceMatcher[] = [];
+  matchers.forEach((m, i) => {
+    if (!isValidLabelName(m.name)) throw new MatcherError(`invalid label matcher ${i}: invalid label name ${goQuote(m.name)}`);
+    if (m.isRegex) {
+      const err = goRegexpError(m.value);
+      if (err) throw new MatcherError(`invalid label matcher ${i}: invalid regular expression ${goQuote(m.value)}: ${err}`);
+    }
+    let compiled: CompiledMatcher;
+    try {
+      compiled = compileApiMatcher(m);
+    } catch (err) {
+      const text = err instanceof Error ? err.message : String(err);
+      throw new MatcherError(`invalid label matcher ${i}: invalid regular expression ${goQuote(m.value)}: ${text}`);
+    }
+    allMatchEmpty &&= compiled.matches('');
+    out.push({ name: m.name, value: m.value, isRegex: m.isRegex, isEqual: m.isEqual ?? true });
+  });
+  if (allMatchEmpty) throw new MatcherError('at least one matcher must not match the empty string');
+  return out;
+}
+
+const MATCHER_RE = /^\s*([a-zA-Z_:][a-zA-Z0-9_:]*)\s*(=~|=|!=|!~)\s*([\s\S]*?)\s*$/;
+
+/**
+ * `labels.ParseMatcher`: one `name<op>value` matcher, the value optionally double-quoted. Both
+ * `filter` parameters (silences and alerts) take one matcher each in Alertmanager 0.25.
+ */
+export function parseMatcher(s: string): LabelMatcher {
+  const m = MATCHER_RE.exec(s);
+  if (!m) throw new MatcherError(`bad matcher format: ${s}`);
+  const name = m[1]!;
+  const type = m[2] as MatchType;
+  const raw = m[3]!;
+  let body = raw;
+  let expectTrailingQuote = false;
+  if (body.startsWith('"')) {
+    body = body.slice(1);
+    expectTrailingQuote = true;
+  }
+  let value = '';
+  let escaped = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (escaped) {
+      escaped = false;
+      value += c === 'n' ? '\n' : c === '"' || c === '\\' ? c : `\\${c}`;
+      continue;
+    }
+    if (c === '\\') {
+      if (i < body.length - 1) escaped = true;
+      else value += '\\';
+    } else if (c === '"') {
+      if (!expectTrailingQuote || i < body.length - 1) {
+        throw new MatcherError(`matcher value contains unescaped double quote: ${raw}`);
+      }
+      expectTrailingQuote = false;
+    } else {
+      value += c;
+    }
+  }
+  if (expectTrailingQuote) throw new MatcherError(`matcher value contains unescaped double quote: ${raw}`);
+  return { name, type, value };
+}
+
+/**
+ * Compiles a filter matcher as `labels.NewMatcher` does (regexes anchored as `^(?:re)$`),
+ * throwing {@link MatcherError} with Go's message for a bad regex.
+ */
+export function compileFilterMatcher(m: LabelMatcher): CompiledMatcher {
+  if (m.type === '=~' || m.type === '!~') {
+    const err = goRegexpError(`^(?:${m.value})$`);
+    if (err) throw new MatcherError(err);
+  }
+  return compileApiMatcher({ name: m.name, value: m.value, isRegex: m.type === '=~' || m.type === '!~', isEqual: m.type === '=' || m.type === '=~' });
+}
+
+/**
+ * Alertmanager 0.25's silence filter: a silence passes when, for every filter matcher, it has
+ * a matcher with the same name, type and value (matchers are compared, not evaluated).
+ */
+export function silenceMatchesFilter(silence: readonly SilenceMatcher[], filter: readonly LabelMatcher[]): boolean {
+  return filter.every((f) => silence.some((m) => m.name === f.name && m.value === f.value && matchTypeOf(m) === f.type));
+}

@@ -54,3 +54,12 @@ void test('triangular is reproducible by seed and handles degenerate shapes', ()
   assert.throws(() => new SeededRandom(1).triangular(3, 1, 2), RangeError);
   assert.throws(() => new SeededRandom(1).triangular(1, 3, 2), RangeError);
 });
+
+void test('fork gives independent, reproducible streams', () => {
+  const a = new SeededRandom(7).fork('cvo');
+  const b = new SeededRandom(7).fork('cvo');
+  const c = new SeededRandom(7).fork('mco');
+  const seqA = [a.next(), a.next(), a.next()];
+  assert.deepEqual(seqA, [b.next(), b.next(), b.next()]);
+  assert.notDeepEqual(seqA, [c.next(), c.next(), c.next()]);
+});

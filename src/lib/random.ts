@@ -10,9 +10,11 @@ export interface Random {
 /** mulberry32: small, fast, good enough for jitter and simulation (not for secrets). */
 export class SeededRandom implements Random {
   #state: number;
+  readonly #seed: number;
 
   constructor(seed: number | string) {
-    this.#state = typeof seed === 'number' ? seed >>> 0 : hashString(seed);
+    this.#seed = typeof seed === 'number' ? seed >>> 0 : hashString(seed);
+    this.#state = this.#seed;
   }
 
   next(): number {
@@ -21,6 +23,11 @@ export class SeededRandom implements Random {
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** An independent stream derived from this seed and a name, so components don't disturb each other's draws. */
+  fork(name: string): SeededRandom {
+    return new SeededRandom((this.#seed ^ hashString(name)) >>> 0);
   }
 
   /** An integer in [min, max]. */

@@ -28,7 +28,6 @@ function matchesPrefix(file, prefix) {
 }
 
 const files = [...walk(join(root, 'src'), []), ...walk(join(root, 'test'), [])]
-  .filter((f) => !f.startsWith('test/bench/'))
   .filter((f) => prefixes.length === 0 || prefixes.some((p) => matchesPrefix(f, p.replace(/^\.\//, '').replace(/\/$/, ''))))
   .sort();
 if (files.length === 0) {

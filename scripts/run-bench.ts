@@ -1,0 +1,164 @@
+/**
+ * `npm run bench`: the performance targets, measured (not part of the test suite).
+ *
+ *   node --import tsx scripts/run-bench.ts [--no-write] [--out <file>] [--only <ids>] [--cpu-prof <dir>]
+ *
+ * --only runs some benchmarks (comma-separated ids: writes, list, watch, informer; list needs
+ * writes) and implies --no-write; --cpu-prof writes V8 CPU profiles of the child processes
+ * (API server, operator runtime) into a folder, for investigating a missed target.
+ *
+ * Compiles the child processes (test/bench/build.ts), starts the API server in its own
+ * process, runs the benchmarks of test/bench/ one after another, prints one PASS/FAIL line per
+ * target, and rewrites docs/benchmarks.md with the results (unless --no-write), followed by the
+ * hand-written test/bench/analysis.md when that file exists. Exits 1 when a
+ * target is missed or a benchmark fails. Every child is killed on the way out, and the whole run
+ * is bounded by a watchdog.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { RealClock } from '../src/lib/clock.js';
+import { compileBenchChildren } from '../test/bench/build.js';
+import { runInformerBench } from '../test/bench/bench-informer.js';
+import { runListBench } from '../test/bench/bench-list.js';
+import { runWatchBench } from '../test/bench/bench-watch.js';
+import { runWriteBench, WRITE_COUNT, WRITES_NAMESPACE } from '../test/bench/bench-writes.js';
+import type { BenchContext } from '../test/bench/context.js';
+import { renderReport } from '../test/bench/report.js';
+import { verdictLine, type BenchResult } from '../test/bench/result.js';
+import { RpcChild } from '../test/bench/rpc.js';
+import { formatMiB } from '../test/bench/stats.js';
+import type { StartResult } from '../test/bench/server-child.js';
+
+const WATCHDOG_MS = 6 * 60_000;
+/** The order of the issue's targets, for the report. */
+const ORDER = ['list', 'watch', 'writes', 'informer'];
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { values: flags } = parseArgs({
+  options: {
+    'no-write': { type: 'boolean', default: false },
+    out: { type: 'string', default: join(root, 'docs', 'benchmarks.md') },
+    only: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+  },
+});
+const only = flags.only === undefined ? undefined : new Set(flags.only.split(',').map((s) => s.trim()));
+const childFlags = ['--expose-gc', ...(flags['cpu-prof'] !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${flags['cpu-prof']}`] : [])];
+const children = new Set<RpcChild>();
+
+function killChildren(): void {
+  for (const c of children) c.killNow();
+}
+
+process.on('exit', killChildren);
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    killChildren();
+    process.exit(130);
+  });
+}
+const watchdog = setTimeout(() => {
+  console.error(`bench: still running after ${WATCHDOG_MS / 60_000} minutes; giving up`);
+  killChildren();
+  process.exit(1);
+}, WATCHDOG_MS);
+watchdog.unref();
+
+function log(line: string): void {
+  console.log(`bench: ${line}`);
+}
+
+/** A benchmark that threw: reported as a missed target with the error. */
+function crashed(id: string, title: string, err: unknown): BenchResult {
+  const message = err instanceof Error ? err.message : String(err);
+  return { id, title, method: 'The benchmark did not complete.', target: 'completes', result: `error: ${message.split('\n')[0] ?? ''}`, pass: false, measurements: [], memory: [], notes: [] };
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  const loadStart = os.loadavg();
+  const date = new Date(new RealClock().now()).toISOString();
+  log('compiling the child processes (tsc -p tsconfig.bench.json)');
+  const compiledBenchDir = await compileBenchChildren(root);
+  const tmp = await mkdtemp(join(os.tmpdir(), 'upgrade-operator-bench-'));
+  const kubeconfigPath = join(tmp, 'kubeconfig');
+  // The server's process warnings are collected and reported with each benchmark, not printed.
+  const server = new RpcChild(join(compiledBenchDir, 'server-child.js'), { execArgv: [...childFlags, '--no-warnings'], timeoutMs: 60_000 });
+  children.add(server);
+  const results: BenchResult[] = [];
+  try {
+    const { url } = await server.call<StartResult>('start', { kubeconfigPath });
+    log(`API server at ${url} (pid ${server.pid ?? '?'})`);
+    const ctx: BenchContext = { url, server, kubeconfigPath, compiledBenchDir, childFlags, log };
+    const steps: Array<[string, string, () => Promise<BenchResult>]> = [
+      ['writes', 'Small writes', () => runWriteBench(ctx)],
+      ['list', 'LIST of 10,000 objects', () => runListBench(ctx, WRITES_NAMESPACE, WRITE_COUNT)],
+      ['watch', '100 watchers, 10,000 events', () => runWatchBench(ctx)],
+      ['informer', 'Operator runtime footprint', () => runInformerBench(ctx, children)],
+    ];
+    for (const [id, title, run] of steps) {
+      if (only && !only.has(id)) continue;
+      let r: BenchResult;
+      try {
+        r = await run();
+      } catch (err) {
+        console.error(err);
+        r = crashed(id, title, err);
+      }
+      const warnings = await server.call<Array<[string, number]>>('warnings').catch(() => []);
+      for (const [message, count] of warnings) r.notes.push(`The API server emitted a process warning ${count} time(s) during this benchmark: \`${message}\``);
+      results.push(r);
+      console.log(verdictLine(r));
+      for (const m of r.measurements) console.log(`    ${m.label}: ${m.value.replace(/\*\*/g, '')}`);
+      for (const n of r.notes) console.log(`    note: ${n}`);
+      for (const m of r.memory) console.log(`    RSS of ${m.process}, ${m.when}: ${formatMiB(m.memory.rss)} (peak ${formatMiB(m.memory.maxRss)})`);
+      // The list benchmark lists what the write benchmark created: without those, it cannot run.
+      if (id === 'writes' && !r.pass && r.result.startsWith('error')) break;
+    }
+  } finally {
+    await server.close();
+    children.delete(server);
+    await rm(tmp, { recursive: true, force: true });
+  }
+  results.sort((a, b) => ORDER.indexOf(a.id) - ORDER.indexOf(b.id));
+  const durationS = (performance.now() - started) / 1000;
+  const cpus = os.cpus();
+  const machine = {
+    date,
+    node: process.version,
+    platform: `${os.type()} ${os.release()} ${process.arch}`,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    totalMemoryBytes: os.totalmem(),
+    durationS,
+    loadStart,
+    loadEnd: os.loadavg(),
+  };
+  console.log('');
+  for (const r of results) console.log(verdictLine(r));
+  const failed = results.filter((r) => !r.pass).length;
+  const missing = (only ? only.size : ORDER.length) - results.length;
+  if (flags['no-write'] || only) log('docs not updated (--no-write or --only)');
+  else {
+    const analysis = await readFile(join(root, 'test', 'bench', 'analysis.md'), 'utf8').catch(() => undefined);
+    await writeFile(flags.out, renderReport(results, machine, analysis) + '\n');
+    log(`wrote ${flags.out}`);
+  }
+  log(`${results.length - failed} of ${only ? only.size : ORDER.length} targets met in ${durationS.toFixed(1)} s`);
+  return failed > 0 || missing > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(err);
+    killChildren();
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,91 @@
+/**
+ * Benchmark 1: LIST of 10,000 objects over HTTP — the full JSON list response, timed from
+ * sending the request to having the whole body, as a client sees it — plus the in-process
+ * store list time. Lists the ConfigMaps the write benchmark created.
+ */
+import { performance } from 'node:perf_hooks';
+import { Pool } from 'undici';
+import { serverMemory, type BenchContext } from './context.js';
+import type { StoreListResult } from './server-child.js';
+import type { BenchResult } from './result.js';
+import { formatCount, formatMiB, formatMs, summarize } from './stats.js';
+
+const WARMUP_RUNS = 3;
+const RUNS = 40;
+const DEADLINE_MS = 30_000;
+const TARGET_MS = 100;
+
+export interface HttpListTiming {
+  /** Request sent → whole body received, ms. */
+  fetchMs: number[];
+  /** JSON.parse of the body, ms. */
+  parseMs: number[];
+  bytes: number;
+  items: number;
+}
+
+/** Lists `path` `runs` times after warm-up runs (bounded by a deadline); checks every answer has `expected` items. */
+export async function timeHttpList(url: string, path: string, expected: number, runs: number, warmup: number): Promise<HttpListTiming> {
+  const pool = new Pool(url, { connections: 1, keepAliveTimeout: 60_000 });
+  const fetchMs: number[] = [];
+  const parseMs: number[] = [];
+  let bytes = 0;
+  const start = performance.now();
+  try {
+    for (let i = 0; i < warmup + runs && performance.now() - start < DEADLINE_MS; i++) {
+      const t0 = performance.now();
+      const res = await pool.request({ path, method: 'GET', headers: { accept: 'application/json' } });
+      const text = await res.body.text();
+      const t1 = performance.now();
+      if (res.statusCode !== 200) throw new Error(`GET ${path}: HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
+      const list = JSON.parse(text) as { items?: unknown[] };
+      const t2 = performance.now();
+      const n = list.items?.length ?? 0;
+      if (n !== expected) throw new Error(`GET ${path}: ${n} items, expected ${expected}`);
+      bytes = Buffer.byteLength(text);
+      if (i >= warmup) {
+        fetchMs.push(t1 - t0);
+        parseMs.push(t2 - t1);
+      }
+    }
+  } finally {
+    await pool.close();
+  }
+  if (fetchMs.length === 0) throw new Error(`GET ${path}: no measured run within ${DEADLINE_MS} ms`);
+  return { fetchMs, parseMs, bytes, items: expected };
+}
+
+/** Lists the write benchmark's ConfigMaps. */
+export async function runListBench(ctx: BenchContext, namespace: string, count: number): Promise<BenchResult> {
+  const path = `/api/v1/namespaces/${namespace}/configmaps`;
+  ctx.log(`list: ${WARMUP_RUNS} + ${RUNS} lists of ${count} ConfigMaps`);
+  const http = await timeHttpList(ctx.url, path, count, RUNS, WARMUP_RUNS);
+  const store = await ctx.server.call<StoreListResult>('storeList', { group: '', resource: 'configmaps', namespace, runs: RUNS });
+  const after = await serverMemory(ctx, false);
+  const fetch = summarize(http.fetchMs);
+  const parse = summarize(http.parseMs);
+  const storeList = summarize(store.listMs);
+  const storeSer = summarize(store.listAndSerializeMs);
+  const pass = fetch.median <= TARGET_MS && fetch.p95 <= TARGET_MS && store.count === count;
+  return {
+    id: 'list',
+    title: `LIST of ${formatCount(count)} objects`,
+    method:
+      `\`GET ${path}\` (the ${formatCount(count)} ConfigMaps of the write benchmark, managedFields included) on one keep-alive connection: ` +
+      `${WARMUP_RUNS} warm-up requests, then ${http.fetchMs.length} timed ones, each from sending the request to having the whole JSON body ` +
+      `(${formatMiB(http.bytes)}); every answer is parsed and must hold ${formatCount(count)} items. The in-process figures time ` +
+      "`store.list()` alone, and `store.list()` plus `JSON.stringify` of the list, inside the server process.",
+    target: `≤ ${TARGET_MS} ms (median and p95, over HTTP)`,
+    result: `${formatMs(fetch.median)} median, ${formatMs(fetch.p95)} p95`,
+    pass,
+    measurements: [
+      { label: 'HTTP list, full body (median / p95 / max)', value: `**${formatMs(fetch.median)}** / **${formatMs(fetch.p95)}** / ${formatMs(fetch.max)}` },
+      { label: 'Client JSON.parse of the body (median)', value: formatMs(parse.median) },
+      { label: 'Response size', value: `${formatMiB(http.bytes)} (${formatCount(http.bytes / count)} bytes per object)` },
+      { label: 'In-process `store.list()` (median / p95)', value: `${formatMs(storeList.median)} / ${formatMs(storeList.p95)}` },
+      { label: 'In-process `store.list()` + `JSON.stringify` (median / p95)', value: `${formatMs(storeSer.median)} / ${formatMs(storeSer.p95)}` },
+    ],
+    memory: [{ process: 'API server', when: 'after the lists', memory: after }],
+    notes: [],
+  };
+}

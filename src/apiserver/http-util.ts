@@ -53,9 +53,29 @@ export function jsonText(v: JsonValue | undefined): string {
 
 /** Writes a JSON response. */
 export function sendJson(res: ServerResponse, code: number, body: JsonValue, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  sendJsonText(res, code, JSON.stringify(body), headers);
+}
+
+/** Writes an already serialised JSON body. */
+export function sendJsonText(res: ServerResponse, code: number, text: string, headers: Record<string, string> = {}): void {
   res.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
+}
+
+/**
+ * The JSON text of a stored object, serialised once. Stored objects are never mutated (every
+ * write replaces the object), so the text is valid for the object's lifetime; lists and watch
+ * streams reuse it instead of serialising the same object for every reader.
+ */
+const jsonCache = new WeakMap<object, string>();
+
+export function objectJson(obj: JsonValue & object): string {
+  let text = jsonCache.get(obj);
+  if (text === undefined) {
+    text = JSON.stringify(obj);
+    jsonCache.set(obj, text);
+  }
+  return text;
 }
 
 /** Writes an error as a metav1.Status body. */

@@ -1,8 +1,9 @@
 /** GET handlers: get, list (pages and continue tokens), watch (chunked JSON stream), Table output. */
+import type { ServerResponse } from 'node:http';
 import type { JsonObject } from '../lib/json.js';
 import { toTable } from './crd/table.js';
 import type { ResourceCall } from './api-context.js';
-import { jsonText, notFoundPath, sendJson } from './http-util.js';
+import { jsonText, notFoundPath, objectJson, sendJson, sendJsonText } from './http-util.js';
 import { CONTINUE_EXPIRED, decodeContinue, encodeContinue, objectFilter, objectKey } from './list-options.js';
 import { scaleSpecOf, toScale } from './scale.js';
 import { ApiError, apiErrors } from './status.js';
@@ -90,7 +91,10 @@ export function handleList(call: ResourceCall): void {
     sendJson(call.res, 200, tableOf(call, items, meta));
     return;
   }
-  sendJson(call.res, 200, { kind: rt.listKind, apiVersion: apiVersionOf(rt.group, call.target.version), metadata: meta, items });
+  // Assembled from each object's cached JSON: serialising 10,000 objects per request is the
+  // cost of a large list, and the objects rarely change between two lists.
+  const head = `{"kind":${JSON.stringify(rt.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(rt.group, call.target.version))},"metadata":${JSON.stringify(meta)},"items":[`;
+  sendJsonText(call.res, 200, `${head}${items.map((o) => objectJson(o)).join(',')}]}`);
 }
 
 const WATCH_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' };
@@ -148,7 +152,7 @@ export async function handleWatch(call: ResourceCall): Promise<void> {
       const batch = w.take();
       if (batch.length > 0 && !res.destroyed) {
         const ok = res.write(batch.map((e) => lines.line(e)).join(''));
-        if (!ok) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+        if (!ok) await drainedOrClosed(res);
       }
       w.ack();
       if (res.destroyed) w.end('closed');
@@ -160,6 +164,19 @@ export async function handleWatch(call: ResourceCall): Promise<void> {
     w.ack();
     res.end();
   }
+}
+
+/** Waits until a response can take more data or has closed, leaving no listener behind. */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** Serialised watch lines, shared by all watches (hub objects are shared between them). */
@@ -188,7 +205,7 @@ class WatchLines {
     }
     let text = byType.get(e.type);
     if (text === undefined) {
-      text = `{"type":"${e.type}","object":${JSON.stringify(e.object)}}\n`;
+      text = `{"type":"${e.type}","object":${objectJson(e.object)}}\n`;
       byType.set(e.type, text);
     }
     return text;

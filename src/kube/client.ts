@@ -51,6 +51,11 @@ export interface ListOptions {
   resourceVersion?: string | undefined;
   resourceVersionMatch?: 'Exact' | 'NotOlderThan' | undefined;
   signal?: AbortSignal | undefined;
+  /**
+   * Applied to each item as its page arrives, so that a large list never holds more than one
+   * page of untransformed objects (informers strip managedFields and the like this way).
+   */
+  transform?: ((item: KubeObjectLike) => KubeObjectLike) | undefined;
 }
 
 export interface WriteOptions {
@@ -148,7 +153,7 @@ export class KubeClient {
         if (!isJsonObject(item)) continue;
         if (item.apiVersion === undefined) item.apiVersion = apiVersion;
         if (item.kind === undefined) item.kind = d.kind;
-        items.push(item as unknown as T);
+        items.push((options.transform ? options.transform(item) : item) as unknown as T);
       }
       cont = typeof meta.continue === 'string' && meta.continue !== '' ? meta.continue : undefined;
       if (cont === undefined || options.allPages === false) {

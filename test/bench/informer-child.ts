@@ -3,7 +3,7 @@
  * runtime (src/kube, with the lib/ and api/ pieces it needs), runs compiled without tsx, and
  * caches Nodes and Pods of the benchmark's API server through shared informers; the runner
  * asks it for its RSS before (runtime loaded, nothing cached) and after the caches synced.
- * With `slimPods` the Pod informer uses an illustrative transform (slim-pod.ts).
+ * With `slimPods` the Pod informer uses the operator's Pod transform (src/kube/pod-transform.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { NodeResource, PodResource } from '../../src/api/builtin.js';
@@ -15,7 +15,7 @@ import { InformerFactory } from '../../src/kube/informer-factory.js';
 import { loadRestConfig } from '../../src/kube/kubeconfig.js';
 import { processMemory, type ProcessMemory } from './memory.js';
 import { serveRpc } from './rpc.js';
-import { slimPod } from './slim-pod.js';
+import { drainPodTransform } from '../../src/kube/pod-transform.js';
 
 export interface SyncResult {
   ms: number;
@@ -36,7 +36,7 @@ serveRpc({
     client = new KubeClient({ config: loadRestConfig({ kubeconfig: kubeconfigPath, clock }), clock, logger });
     const factory = new InformerFactory({ client, clock, logger, random: new SeededRandom(1) });
     const nodes = factory.informerFor(NodeResource);
-    const pods = factory.informerFor(PodResource, { indexers: { byNode: (pod) => [pod.spec?.nodeName ?? ''] }, ...(slimPods === true ? { transform: slimPod } : {}) });
+    const pods = factory.informerFor(PodResource, { indexers: { byNode: (pod) => [pod.spec?.nodeName ?? ''] }, ...(slimPods === true ? { transform: drainPodTransform } : {}) });
     const t = performance.now();
     factory.start(stop.signal);
     const synced = await factory.waitForSync(AbortSignal.timeout(timeoutMs));

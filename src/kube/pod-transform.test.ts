@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { realisticPod } from './fixtures.js';
-import { slimPod } from './slim-pod.js';
+import { realisticPod } from '../../test/bench/fixtures.js';
+import { drainPodTransform } from './pod-transform.js';
 
-test('slimPod keeps what drain logic reads and drops the rest', () => {
+test('drainPodTransform keeps what drain logic reads and drops the rest', () => {
   const pod = realisticPod(3, { namespaces: 5, nodes: 5 }) as unknown as Pod;
-  const slim = slimPod({ ...pod, metadata: { ...pod.metadata, resourceVersion: '42', deletionTimestamp: '2025-01-06T10:00:00Z' } });
+  const slim = drainPodTransform({ ...pod, metadata: { ...pod.metadata, resourceVersion: '42', deletionTimestamp: '2025-01-06T10:00:00Z' } });
   assert.equal(slim.metadata?.name, pod.metadata?.name);
   assert.equal(slim.metadata?.namespace, pod.metadata?.namespace);
   assert.equal(slim.metadata?.resourceVersion, '42');
@@ -21,12 +21,12 @@ test('slimPod keeps what drain logic reads and drops the rest', () => {
   assert.ok(JSON.stringify(slim).length * 4 < JSON.stringify(pod).length);
 });
 
-test('slimPod keeps emptyDir volumes and the mirror-pod annotation', () => {
+test('drainPodTransform keeps emptyDir volumes and the mirror-pod annotation', () => {
   const pod: Pod = {
     metadata: { name: 'p', namespace: 'n', annotations: { 'kubernetes.io/config.mirror': 'abc', other: 'x' } },
     spec: { containers: [{ name: 'c' }], volumes: [{ name: 'scratch', emptyDir: {} }, { name: 'cfg', configMap: { name: 'c' } }] },
   };
-  const slim = slimPod(pod);
+  const slim = drainPodTransform(pod);
   assert.deepEqual(slim.metadata?.annotations, { 'kubernetes.io/config.mirror': 'abc' });
   assert.deepEqual(slim.spec?.volumes, [{ name: 'scratch', emptyDir: {} }]);
   assert.equal(slim.status, undefined);

@@ -1,7 +1,8 @@
 /**
  * The layering rules of DESIGN.md §3, checked on the import graph: a layer imports only from
  * lower layers; no operator code imports the embedded API server or the simulation; the API
- * server imports only pure helpers and API types. Test files may import anything.
+ * server imports only pure helpers and API types. Test files (`*.test.ts`) and test support
+ * (`*.test-support.ts`, never shipped: tsconfig.build.json excludes them) may import anything.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -41,7 +42,7 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) {
       if (name !== 'testdata') sourceFiles(path, out);
-    } else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts')) {
+    } else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.test-support.ts') && !name.endsWith('.d.ts')) {
       out.push(path);
     }
   }

@@ -3,6 +3,7 @@
  * installed, a KubeClient and shared informers, all on one event-driven VirtualClock that
  * jumps only when the system is quiet. Drive time with `cluster.clock.run({ until })`.
  */
+import { setMaxListeners } from 'node:events';
 import type { TestContext } from 'node:test';
 import { CustomResourceDefinitionResource } from '../../api/builtin.js';
 import type { KubeObjectLike } from '../../api/resource.js';
@@ -47,6 +48,8 @@ export async function startTestCluster(t: TestContext, options: TestClusterOptio
   const random = new SeededRandom(options.seed ?? 1);
   const informers = new InformerFactory({ client: simClient, clock, logger, random: random.fork('informers') });
   const abort = new AbortController();
+  // Every controller and watch of the simulated cluster listens on this one signal.
+  setMaxListeners(0, abort.signal);
   const ctx: SimContext = { client: simClient, informers, clock, random, logger, activity: clock.activity };
   if (options.openshiftCrds ?? true) await installCrds(testClient, openshiftCustomResourceDefinitions());
   const close = async (): Promise<void> => {

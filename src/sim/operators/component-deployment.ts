@@ -1,0 +1,162 @@
+/**
+ * The operator Deployments of a release payload (wave-2 contract item 1): which Deployment a
+ * ClusterOperator's component runs as, the object the CVO applies for it, the version it
+ * carries, and the status the Deployment controller reports for it while its single pod is
+ * replaced (kube's RollingUpdate defaults: maxSurge 25 % rounded up, maxUnavailable 25 % rounded
+ * down).
+ */
+import type { Deployment, DeploymentCondition, DeploymentStatus } from 'kubernetes-types/apps/v1.js';
+import { formatTime } from '../../lib/clock.js';
+import { hashString } from '../../lib/random.js';
+import type { PayloadManifest, ReleasePayload } from '../releases/payload.js';
+
+/** Marks a Deployment the CVO applied from a payload; its value is the release version. */
+export const RELEASE_VERSION_ANNOTATION = 'release.openshift.io/version';
+/** The environment variable carrying the release version into the operator container. */
+export const RELEASE_VERSION_ENV = 'RELEASE_VERSION';
+
+/** Where a component's operator runs. */
+export interface ComponentDeploymentRef {
+  /** The payload component (`0000_<rl>_<component>_…`). */
+  component: string;
+  namespace: string;
+  name: string;
+}
+
+/**
+ * The Deployment of the component that owns a ClusterOperator manifest: the component's first
+ * Deployment manifest (preferring the ClusterOperator's runlevel), or, when the payload lists
+ * none for the component, `<the component's namespace>/<component>`.
+ */
+export function componentDeploymentFor(payload: ReleasePayload, co: PayloadManifest): ComponentDeploymentRef {
+  const own = payload.manifests.filter((m) => m.component === co.component);
+  const deployments = own.filter((m) => m.kind === 'Deployment' && m.apiVersion === 'apps/v1' && m.namespace !== undefined);
+  const chosen = deployments.find((m) => m.runlevel === co.runlevel) ?? deployments[0];
+  if (chosen?.namespace !== undefined) return { component: co.component, namespace: chosen.namespace, name: chosen.name };
+  const namespace = own.find((m) => m.runlevel === co.runlevel && m.namespace !== undefined)?.namespace ?? own.find((m) => m.kind === 'Namespace')?.name ?? `openshift-${co.component}`;
+  return { component: co.component, namespace, name: co.component };
+}
+
+/** The image-references tag a component's operator image has (its own name, or `cluster-<name>`, or a known alias). */
+export function componentImage(payload: ReleasePayload, component: string): string {
+  const tags = imageTags(payload);
+  const alias: Record<string, string> = { olm: 'operator-lifecycle-manager', 'marketplace-operator': 'operator-marketplace' };
+  const candidates = [alias[component], component, `cluster-${component}`].filter((c): c is string => c !== undefined);
+  for (const c of candidates) {
+    const pull = tags.get(c);
+    if (pull) return pull;
+  }
+  return tags.get('cli') ?? payload.image;
+}
+
+function imageTags(payload: ReleasePayload): Map<string, string> {
+  const spec = payload.imageReferences.spec as { tags?: Array<{ name: string; from?: { name?: string } }> } | undefined;
+  const out = new Map<string, string>();
+  for (const t of spec?.tags ?? []) if (t.from?.name) out.set(t.name, t.from.name);
+  return out;
+}
+
+/** The Deployment the CVO applies for a component (contract item 1). */
+export function operatorDeploymentManifest(ref: ComponentDeploymentRef, version: string, image: string): Deployment {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: ref.name, namespace: ref.namespace, annotations: { [RELEASE_VERSION_ANNOTATION]: version } },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: ref.name } },
+      template: {
+        metadata: { labels: { app: ref.name } },
+        spec: { containers: [{ name: 'operator', image, env: [{ name: RELEASE_VERSION_ENV, value: version }] }] },
+      },
+    },
+  };
+}
+
+/** True for Deployments applied from a release payload (the operator actors run them). */
+export function isOperatorDeployment(d: Deployment): boolean {
+  return d.metadata?.annotations?.[RELEASE_VERSION_ANNOTATION] !== undefined;
+}
+
+/** The version the Deployment's operator container runs (`RELEASE_VERSION` of container 0). */
+export function releaseVersionOf(d: Deployment | undefined): string | undefined {
+  return d?.spec?.template.spec?.containers[0]?.env?.find((e) => e.name === RELEASE_VERSION_ENV)?.value;
+}
+
+/** True when the Deployment controller has rolled out the current generation. */
+export function deploymentRolledOut(d: Deployment | undefined): boolean {
+  const s = d?.status;
+  if (!d || !s) return false;
+  const want = d.spec?.replicas ?? 1;
+  return (s.observedGeneration ?? 0) >= (d.metadata?.generation ?? 1) && s.updatedReplicas === want && s.availableReplicas === want && (s.replicas ?? 0) === want;
+}
+
+const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** The ReplicaSet of the current pod template: `<name>-<pod-template-hash>` (kube's safe alphabet). */
+export function replicaSetName(d: Deployment): string {
+  const template = JSON.stringify(d.spec?.template ?? {});
+  let hash = '';
+  for (let i = 0; i < 10; i++) hash += SAFE_ALPHABET.charAt(hashString(`${template}#${i}`) % SAFE_ALPHABET.length);
+  return `${d.metadata?.name ?? ''}-${hash}`;
+}
+
+/** Where a Deployment's rollout is: the new pod starting, or every replica updated and ready. */
+export type DeploymentPhase = 'rolling' | 'complete';
+
+/** The status the Deployment controller reports in a phase (conditions keep their transition times while their status holds). */
+export function deploymentStatus(d: Deployment, phase: DeploymentPhase, now: number): DeploymentStatus {
+  const want = d.spec?.replicas ?? 1;
+  const rs = replicaSetName(d);
+  const hadReady = (d.status?.availableReplicas ?? 0) > 0;
+  const generation = d.metadata?.generation ?? 1;
+  if (phase === 'complete') {
+    return {
+      observedGeneration: generation,
+      replicas: want,
+      updatedReplicas: want,
+      readyReplicas: want,
+      availableReplicas: want,
+      conditions: [
+        condition(d, 'Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', now),
+        condition(d, 'Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${rs}" has successfully progressed.`, now),
+      ],
+    };
+  }
+  const surge = Math.max(1, Math.ceil(want / 4));
+  const old = hadReady ? want : 0;
+  const status: DeploymentStatus = {
+    observedGeneration: generation,
+    replicas: old + surge,
+    updatedReplicas: surge,
+    readyReplicas: old,
+    availableReplicas: old,
+    unavailableReplicas: surge + (hadReady ? 0 : want - surge),
+    conditions: [
+      hadReady
+        ? condition(d, 'Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', now)
+        : condition(d, 'Available', 'False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.', now),
+      condition(d, 'Progressing', 'True', 'ReplicaSetUpdated', `ReplicaSet "${rs}" is progressing.`, now),
+    ],
+  };
+  if (old === 0) {
+    // kube omits zero counts (omitempty)
+    delete status.readyReplicas;
+    delete status.availableReplicas;
+  }
+  return status;
+}
+
+function condition(d: Deployment, type: string, status: string, reason: string, message: string, now: number): DeploymentCondition {
+  const old = d.status?.conditions?.find((c) => c.type === type);
+  const same = old && old.status === status;
+  const unchanged = same && old.reason === reason && old.message === message;
+  return {
+    type,
+    status,
+    lastUpdateTime: unchanged && old.lastUpdateTime ? old.lastUpdateTime : formatTime(now),
+    lastTransitionTime: same && old.lastTransitionTime ? old.lastTransitionTime : formatTime(now),
+    reason,
+    message,
+  };
+}

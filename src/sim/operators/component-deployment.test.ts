@@ -3,16 +3,8 @@ import assert from 'node:assert/strict';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import { buildCatalogue, findRelease } from '../releases/catalogue.js';
 import { payloadFor } from '../releases/payload.js';
-import {
-  componentDeploymentFor,
-  componentImage,
-  deploymentRolledOut,
-  deploymentStatus,
-  isOperatorDeployment,
-  operatorDeploymentManifest,
-  releaseVersionOf,
-  replicaSetName,
-} from './component-deployment.js';
+import { componentDeploymentFor, deploymentRolledOut, deploymentStatus, isOperatorDeployment, operatorDeploymentManifest, releaseVersionOf, replicaSetName } from './component-deployment.js';
+import { componentImage } from '../releases/operator-deployment.js';
 
 const catalogue = buildCatalogue();
 

@@ -9,9 +9,8 @@ import type { Deployment, DeploymentCondition, DeploymentStatus } from 'kubernet
 import { formatTime } from '../../lib/clock.js';
 import { hashString } from '../../lib/random.js';
 import type { PayloadManifest, ReleasePayload } from '../releases/payload.js';
+import { deploymentForClusterOperator, deploymentManifest, RELEASE_VERSION_ANNOTATION } from '../releases/operator-deployment.js';
 
-/** Marks a Deployment the CVO applied from a payload; its value is the release version. */
-export const RELEASE_VERSION_ANNOTATION = 'release.openshift.io/version';
 /** The environment variable carrying the release version into the operator container. */
 export const RELEASE_VERSION_ENV = 'RELEASE_VERSION';
 
@@ -23,54 +22,16 @@ export interface ComponentDeploymentRef {
   name: string;
 }
 
-/**
- * The Deployment of the component that owns a ClusterOperator manifest: the component's first
- * Deployment manifest (preferring the ClusterOperator's runlevel), or, when the payload lists
- * none for the component, `<the component's namespace>/<component>`.
- */
+/** The Deployment of the component that owns a ClusterOperator manifest: the same one the CVO applies. */
 export function componentDeploymentFor(payload: ReleasePayload, co: PayloadManifest): ComponentDeploymentRef {
-  const own = payload.manifests.filter((m) => m.component === co.component);
-  const deployments = own.filter((m) => m.kind === 'Deployment' && m.apiVersion === 'apps/v1' && m.namespace !== undefined);
-  const chosen = deployments.find((m) => m.runlevel === co.runlevel) ?? deployments[0];
-  if (chosen?.namespace !== undefined) return { component: co.component, namespace: chosen.namespace, name: chosen.name };
-  const namespace = own.find((m) => m.runlevel === co.runlevel && m.namespace !== undefined)?.namespace ?? own.find((m) => m.kind === 'Namespace')?.name ?? `openshift-${co.component}`;
-  return { component: co.component, namespace, name: co.component };
-}
-
-/** The image-references tag a component's operator image has (its own name, or `cluster-<name>`, or a known alias). */
-export function componentImage(payload: ReleasePayload, component: string): string {
-  const tags = imageTags(payload);
-  const alias: Record<string, string> = { olm: 'operator-lifecycle-manager', 'marketplace-operator': 'operator-marketplace' };
-  const candidates = [alias[component], component, `cluster-${component}`].filter((c): c is string => c !== undefined);
-  for (const c of candidates) {
-    const pull = tags.get(c);
-    if (pull) return pull;
-  }
-  return tags.get('cli') ?? payload.image;
-}
-
-function imageTags(payload: ReleasePayload): Map<string, string> {
-  const spec = payload.imageReferences.spec as { tags?: Array<{ name: string; from?: { name?: string } }> } | undefined;
-  const out = new Map<string, string>();
-  for (const t of spec?.tags ?? []) if (t.from?.name) out.set(t.name, t.from.name);
-  return out;
+  const ref = deploymentForClusterOperator(payload, co);
+  if (!ref) throw new Error(`the payload of ${payload.version} has no component chain for ClusterOperator ${co.name}`);
+  return { component: co.component, namespace: ref.namespace, name: ref.name };
 }
 
 /** The Deployment the CVO applies for a component (contract item 1). */
 export function operatorDeploymentManifest(ref: ComponentDeploymentRef, version: string, image: string): Deployment {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: ref.name, namespace: ref.namespace, annotations: { [RELEASE_VERSION_ANNOTATION]: version } },
-    spec: {
-      replicas: 1,
-      selector: { matchLabels: { app: ref.name } },
-      template: {
-        metadata: { labels: { app: ref.name } },
-        spec: { containers: [{ name: 'operator', image, env: [{ name: RELEASE_VERSION_ENV, value: version }] }] },
-      },
-    },
-  };
+  return deploymentManifest({ namespace: ref.namespace, name: ref.name, synthesized: false }, version, image);
 }
 
 /** True for Deployments applied from a release payload (the operator actors run them). */

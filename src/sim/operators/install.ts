@@ -15,7 +15,8 @@ import { buildCatalogue, findRelease, type Catalogue } from '../releases/catalog
 import { payloadFor, type ReleasePayload } from '../releases/payload.js';
 import { clusterSize, revisionOf } from './actor-support.js';
 import { mergeConditions, operatorConditions } from './co-status.js';
-import { componentDeploymentFor, componentImage, deploymentStatus, operatorDeploymentManifest } from './component-deployment.js';
+import { componentDeploymentFor, deploymentStatus, operatorDeploymentManifest } from './component-deployment.js';
+import { componentImage } from '../releases/operator-deployment.js';
 import { operatorProfile } from './profiles.js';
 
 /** The field manager the CVO applies manifests with. */

@@ -9,7 +9,8 @@ import type { JsonValue } from '../../lib/json.js';
 import { buildCatalogue, findRelease } from '../releases/catalogue.js';
 import { payloadFor, type ReleasePayload } from '../releases/payload.js';
 import { startTestCluster, type TestCluster } from '../test-support/cluster.test-support.js';
-import { componentDeploymentFor, componentImage, operatorDeploymentManifest } from './component-deployment.js';
+import { componentDeploymentFor, operatorDeploymentManifest } from './component-deployment.js';
+import { componentImage } from '../releases/operator-deployment.js';
 import { CVO_FIELD_MANAGER, installClusterOperators } from './install.js';
 import { createOperatorActors, type OperatorActors, type OperatorActorsOptions } from './operator-actors.js';
 

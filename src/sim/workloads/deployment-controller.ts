@@ -24,9 +24,8 @@ import { randomSuffix, templateHash } from './names.js';
 import { POD_BY_CONTROLLER_UID, POD_INDEXERS } from './pod-indexes.js';
 import { runningPodStatus } from './pod-status.js';
 import { isNodeReady, isPodActive, isPodReady, pickNode } from './scheduling.js';
+import { RELEASE_VERSION_ANNOTATION } from '../releases/operator-deployment.js';
 
-/** Deployments of the simulated operators carry this annotation; they are not ours. */
-export const RELEASE_VERSION_ANNOTATION = 'release.openshift.io/version';
 
 export interface WorkloadDurations {
   /** Pod creation → Running and Ready (default (0.1, 0.25, 1) minutes). */

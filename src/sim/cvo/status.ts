@@ -1,0 +1,61 @@
+/**
+ * The `ClusterVersion.status` the simulated CVO writes, from what it holds (pure): desired,
+ * history, generation, hash and capabilities as held; Available from the last completed
+ * version; Progressing/Failing from the worker's report; RetrievedUpdates, ReleaseAccepted,
+ * Invalid and Upgradeable (with its sub-conditions) as last evaluated. Conditions of other types
+ * on the object are kept, and transition times change only with a condition's status.
+ */
+import type { ClusterVersion, ClusterVersionStatus } from '../../api/openshift/config-v1/cluster-version.js';
+import { removeConditions, setCondition, type ConditionInput } from './conditions.js';
+import { progressConditions, type WorkerReport } from './progress.js';
+import type { RetrievedState } from './update-retriever.js';
+import { UPGRADEABLE_SUB_CONDITIONS, type UpgradeableResult } from './upgradeable.js';
+
+/** What the CVO holds. */
+export interface StatusModel {
+  desired: ClusterVersionStatus['desired'] | undefined;
+  history: NonNullable<ClusterVersionStatus['history']>;
+  observedGeneration: number;
+  versionHash: string;
+  capabilities: ClusterVersionStatus['capabilities'];
+  report: WorkerReport | undefined;
+  operatorStart: ReadonlyMap<string, number>;
+  /** The Invalid message, when the spec is invalid. */
+  invalid: string | undefined;
+  releaseAccepted: ConditionInput | undefined;
+  retrieved: RetrievedState | undefined;
+  upgradeable: UpgradeableResult;
+}
+
+/** The status to write over the object as it is now. */
+export function buildClusterVersionStatus(cv: ClusterVersion, m: StatusModel, now: number): ClusterVersionStatus {
+  let conditions = cv.status?.conditions ?? [];
+  const completedVersion = m.history.find((h) => h.state === 'Completed')?.version;
+  if (completedVersion) conditions = setCondition(conditions, { type: 'Available', status: 'True', message: `Done applying ${completedVersion}` }, now);
+  if (m.report) {
+    const { progressing, failing } = progressConditions({ report: m.report, now, operatorStart: m.operatorStart, invalid: m.invalid !== undefined });
+    conditions = setCondition(setCondition(conditions, failing, now), progressing, now);
+  }
+  if (m.retrieved) conditions = setCondition(conditions, m.retrieved.condition, now);
+  if (m.releaseAccepted) conditions = setCondition(conditions, m.releaseAccepted, now);
+  conditions = m.invalid
+    ? setCondition(conditions, { type: 'Invalid', status: 'True', reason: 'InvalidClusterVersion', message: m.invalid }, now)
+    : removeConditions(conditions, 'Invalid');
+  const { upgradeable, subConditions } = m.upgradeable;
+  const keep = new Set(subConditions.map((c) => c.type));
+  conditions = removeConditions(conditions, ...UPGRADEABLE_SUB_CONDITIONS.filter((t) => !keep.has(t)));
+  conditions = upgradeable ? setCondition(conditions, upgradeable, now) : removeConditions(conditions, 'Upgradeable');
+  for (const c of subConditions) conditions = setCondition(conditions, c, now);
+  const status: ClusterVersionStatus = {
+    desired: m.desired ?? cv.status!.desired,
+    history: m.history,
+    observedGeneration: m.observedGeneration,
+    versionHash: m.versionHash,
+    conditions,
+    availableUpdates: m.retrieved ? m.retrieved.availableUpdates : (cv.status?.availableUpdates ?? null),
+  };
+  if (m.capabilities) status.capabilities = m.capabilities;
+  const conditional = m.retrieved ? m.retrieved.conditionalUpdates : (cv.status?.conditionalUpdates ?? []);
+  if (conditional.length > 0) status.conditionalUpdates = conditional;
+  return status;
+}

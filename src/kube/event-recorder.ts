@@ -138,7 +138,7 @@ export class EventRecorder {
       }
     }
     const namespace = ref.namespace || 'default';
-    const nanos = BigInt(now) * 1_000_000n + BigInt(this.#seq++ % 1_000_000);
+    const nanos = BigInt(Math.floor(now)) * 1_000_000n + BigInt(this.#seq++ % 1_000_000);
     const ev: Event = {
       apiVersion: 'v1',
       kind: 'Event',

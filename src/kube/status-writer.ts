@@ -13,7 +13,12 @@ export interface StatusWriterOptions {
   clock: Clock;
   /** Attempts in all (default 5, as retry.DefaultRetry). */
   attempts?: number;
-  /** First backoff (default 10 ms), doubled after each conflict, with up to +10 % jitter when random is given. */
+  /**
+   * First backoff, doubled after each conflict, with up to +10 % jitter when random is given.
+   * Default 0: a conflict is resolved by reading the object again, and sleeping inside a
+   * reconcile holds its work item (and, under the simulation's event-driven clock, holds time
+   * itself: the clock jumps only when nothing is busy). Set it for objects many writers contend on.
+   */
   backoffMs?: number;
   random?: { next(): number };
   signal?: AbortSignal;
@@ -34,7 +39,7 @@ export async function updateStatusWithRetry<T extends KubeObjectLike>(
 ): Promise<T> {
   const { namespace, name } = splitKey(key);
   const attempts = Math.max(1, options.attempts ?? 5);
-  let delay = options.backoffMs ?? 10;
+  let delay = options.backoffMs ?? 0;
   for (let attempt = 1; ; attempt++) {
     const current = await client.get(descriptor, namespace || undefined, name, options.signal ? { signal: options.signal } : {});
     const next = mutate(structuredClone(current));

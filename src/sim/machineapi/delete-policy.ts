@@ -1,0 +1,65 @@
+/**
+ * Which Machines a MachineSet removes on scale-down, with the machine-api-operator's delete
+ * priorities (`pkg/controller/machineset/delete_policy.go`): a Machine already deleting, then one
+ * annotated `machine.openshift.io/delete-machine` (or the older
+ * `machine.openshift.io/cluster-api-delete-machine`), then failed ones, then by policy — Oldest
+ * maps age onto 0–100 (older first), Newest the reverse, Random prefers Machines without a Node.
+ * Ties keep the given order (the caller shuffles for Random).
+ */
+import type { Machine } from '../../api/openshift/machine-v1beta1/machine.js';
+import { MachineAnnotation } from '../../api/openshift/machine-v1beta1/machine.js';
+
+export type DeletePolicy = 'Random' | 'Newest' | 'Oldest';
+
+const MUST_DELETE = 100;
+const BETTER_DELETE = 50;
+const PREFER_DELETE = 40;
+const COULD_DELETE = 20;
+const MUST_NOT_DELETE = 0;
+const SECONDS_PER_TEN_DAYS = 864_000;
+const OLD_DELETE_ANNOTATION = 'machine.openshift.io/cluster-api-delete-machine';
+
+function marked(m: Machine): boolean {
+  const a = m.metadata?.annotations ?? {};
+  return (a[MachineAnnotation.DeleteMachine] ?? '') !== '' || (a[OLD_DELETE_ANNOTATION] ?? '') !== '';
+}
+
+function failed(m: Machine): boolean {
+  return m.status?.errorReason !== undefined || m.status?.errorMessage !== undefined;
+}
+
+function oldestPriority(m: Machine, now: number): number {
+  if (m.metadata?.deletionTimestamp !== undefined || marked(m) || failed(m)) return MUST_DELETE;
+  const created = Date.parse(m.metadata?.creationTimestamp ?? '');
+  if (!Number.isFinite(created)) return MUST_NOT_DELETE;
+  const ageSeconds = (now - created) / 1000;
+  if (ageSeconds < 0) return MUST_NOT_DELETE;
+  return MUST_DELETE * (1 - Math.exp(-ageSeconds / SECONDS_PER_TEN_DAYS));
+}
+
+/** The delete priority of a Machine under a policy (higher goes first). */
+export function deletePriority(policy: DeletePolicy, m: Machine, now: number): number {
+  switch (policy) {
+    case 'Oldest':
+      return oldestPriority(m, now);
+    case 'Newest':
+      if (m.metadata?.deletionTimestamp !== undefined || marked(m) || failed(m)) return MUST_DELETE;
+      return MUST_DELETE - oldestPriority(m, now);
+    case 'Random':
+      if (m.metadata?.deletionTimestamp !== undefined) return MUST_DELETE;
+      if (marked(m) || failed(m)) return BETTER_DELETE;
+      if (m.status?.nodeRef === undefined) return PREFER_DELETE;
+      return COULD_DELETE;
+  }
+}
+
+/** The `count` Machines to delete, highest priority first (a stable sort: ties keep the input order). */
+export function machinesToDelete(machines: readonly Machine[], count: number, policy: DeletePolicy, now: number): Machine[] {
+  if (count <= 0) return [];
+  if (count >= machines.length) return [...machines];
+  return machines
+    .map((m, i) => ({ m, i, p: deletePriority(policy, m, now) }))
+    .sort((a, b) => b.p - a.p || a.i - b.i)
+    .slice(0, count)
+    .map((x) => x.m);
+}

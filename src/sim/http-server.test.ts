@@ -113,3 +113,31 @@ void test('close() ends keep-alive connections and requests in flight', async ()
     await agent.close();
   }
 });
+
+void test('a handler can pause its request while it waits, and resume it', async (t) => {
+  const activity = new ActivityCounter();
+  let release: (() => void) | undefined;
+  const seen: number[] = [];
+  const server = await startHttpServer({
+    name: 'pausing',
+    activity,
+    handler: async (_req, res, request) => {
+      seen.push(activity.busy);
+      request.pause();
+      request.pause();
+      seen.push(activity.busy);
+      await new Promise<void>((resolve) => (release = resolve));
+      request.resume();
+      seen.push(activity.busy);
+      res.end('done');
+    },
+  });
+  t.after(() => server.close());
+  const answer = fetch(server.url).then((r) => r.text());
+  while (release === undefined) await new Promise((resolve) => setImmediate(resolve));
+  release();
+  assert.equal(await answer, 'done');
+  await activity.idle();
+  assert.deepEqual(seen, [1, 0, 1]);
+  assert.equal(activity.busy, 0);
+});

@@ -9,8 +9,20 @@ import type { AddressInfo } from 'node:net';
 import { NO_ACTIVITY, type ActivityTracker } from '../lib/activity.js';
 import { silentLogger, type Logger } from '../lib/log.js';
 
+/**
+ * The request's share of the quiescence tracker. A handler that holds its answer back to wait
+ * for virtual time (a slow or hung fault) pauses it: waiting is no work, and an event-driven
+ * clock must be able to reach the end of the wait.
+ */
+export interface RequestActivity {
+  /** Stop counting this request as work (idempotent). */
+  pause(): void;
+  /** Count it again until its response ends (no-op once the response has ended). */
+  resume(): void;
+}
+
 /** Handles one request; a thrown error or a rejected promise becomes a 500. */
-export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+export type HttpHandler = (req: IncomingMessage, res: ServerResponse, activity: RequestActivity) => void | Promise<void>;
 
 export interface HttpServerOptions {
   handler: HttpHandler;
@@ -38,12 +50,23 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const label = `http ${options.name}`;
 
   const server = createServer((req, res) => {
-    const end = activity.begin(label);
+    let end: (() => void) | undefined = activity.begin(label);
+    let closed = false;
+    const pause = (): void => {
+      end?.();
+      end = undefined;
+    };
+    const resume = (): void => {
+      if (!closed && end === undefined) end = activity.begin(label);
+    };
     // 'close' fires once the response is finished or the connection is gone, whichever first.
-    res.once('close', end);
+    res.once('close', () => {
+      closed = true;
+      pause();
+    });
     let result: void | Promise<void>;
     try {
-      result = options.handler(req, res);
+      result = options.handler(req, res, { pause, resume });
     } catch (err) {
       fail(res, logger, req, err);
       return;

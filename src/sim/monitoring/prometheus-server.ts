@@ -51,7 +51,7 @@ export async function startPrometheusServer(options: PrometheusServerOptions): P
     ...(options.port !== undefined ? { port: options.port } : {}),
     ...(options.activity ? { activity: options.activity } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
-    handler: async (req, res) => {
+    handler: async (req, res, activity) => {
       const f = fault;
       if (f.mode === 'down') {
         req.socket.destroy();
@@ -61,7 +61,12 @@ export async function startPrometheusServer(options: PrometheusServerOptions): P
         sendText(res, 503, 'Service Unavailable\n');
         return;
       }
-      if (f.mode === 'slow') await options.clock.sleep(f.delayMs);
+      if (f.mode === 'slow') {
+        // Waiting for virtual time is no work: let the clock move while the answer is held back.
+        activity.pause();
+        await options.clock.sleep(f.delayMs);
+        activity.resume();
+      }
       await api.handle(req, res);
     },
   });

@@ -11,12 +11,12 @@
  * URL, as MUO's SDK-based agent client sends them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NO_ACTIVITY, type ActivityTracker } from '../../lib/activity.js';
+import type { ActivityTracker } from '../../lib/activity.js';
 import type { Clock } from '../../lib/clock.js';
 import { isJsonObject } from '../../lib/json.js';
 import type { Logger } from '../../lib/log.js';
 import type { Random } from '../../lib/random.js';
-import { startHttpServer, type HttpServer } from '../http-server.js';
+import { startHttpServer, type HttpServer, type RequestActivity } from '../http-server.js';
 import { OcmApi, type OcmAuthOptions, type OcmResponse } from './ocm-api.js';
 import { CLUSTERS_MGMT, errorJson } from './ocm-model.js';
 import { OcmState } from './ocm-state.js';
@@ -145,14 +145,12 @@ export class SimOcm {
   }
 
   async #serve(server: 'ocm' | 'agent', options: ListenOptions, answer: (method: string, target: string, authorization: string | undefined, body: string) => OcmResponse): Promise<HttpServer> {
-    const activity = new HandOffActivity(options.activity ?? NO_ACTIVITY);
     return startHttpServer({
       name: server === 'ocm' ? 'ocm' : 'ocm-agent',
-      activity,
+      ...(options.activity === undefined ? {} : { activity: options.activity }),
       ...(options.port === undefined ? {} : { port: options.port }),
       ...(options.logger === undefined ? {} : { logger: options.logger }),
-      handler: async (req: IncomingMessage, res: ServerResponse) => {
-        const held = activity.take();
+      handler: async (req: IncomingMessage, res: ServerResponse, activity: RequestActivity) => {
         const method = (req.method ?? 'GET').toUpperCase();
         const target = req.url ?? '/';
         const path = new URL(target, 'http://ocm').pathname;
@@ -169,9 +167,9 @@ export class SimOcm {
         const body = await readBody(req);
         if (applies && fault.kind === 'slow') {
           // Waiting for virtual time is no work: let the clock move while the answer is held back.
-          held?.();
+          activity.pause();
           await this.#clock.sleep(fault.delayMs);
-          res.once('close', (options.activity ?? NO_ACTIVITY).begin(`http ${server} (slow answer)`));
+          activity.resume();
         }
         let out: OcmResponse;
         if (applies && fault.kind === 'error') {
@@ -218,37 +216,4 @@ function write(res: ServerResponse, r: OcmResponse): void {
   headers['content-length'] = Buffer.byteLength(payload);
   res.writeHead(r.status, headers);
   res.end(payload);
-}
-
-/**
- * Hands the http server's per-request activity unit to the handler, which ends it early while
- * a slow answer waits on the clock (otherwise an event-driven clock could never reach the end
- * of that wait).
- */
-class HandOffActivity implements ActivityTracker {
-  readonly #inner: ActivityTracker;
-  #last: (() => void) | undefined;
-
-  constructor(inner: ActivityTracker) {
-    this.#inner = inner;
-  }
-
-  begin(what: string): () => void {
-    const end = this.#inner.begin(what);
-    let done = false;
-    const once = (): void => {
-      if (!done) {
-        done = true;
-        end();
-      }
-    };
-    this.#last = once;
-    return once;
-  }
-
-  take(): (() => void) | undefined {
-    const last = this.#last;
-    this.#last = undefined;
-    return last;
-  }
 }

@@ -5,11 +5,11 @@
  * cincinnati `commons`), and fault modes a scenario switches at run time.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NO_ACTIVITY, type ActivityTracker } from '../../lib/activity.js';
+import type { ActivityTracker } from '../../lib/activity.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/log.js';
 import type { Catalogue } from '../releases/catalogue.js';
-import { startHttpServer, type HttpServer } from '../http-server.js';
+import { startHttpServer, type HttpServer, type RequestActivity } from '../http-server.js';
 import { buildGraph } from './graph.js';
 
 /** Faults: what the service does instead of answering normally. */
@@ -172,30 +172,17 @@ export async function startUpdateService(options: UpdateServiceOptions): Promise
     pathPrefix: options.pathPrefix ?? '/api/upgrades_info',
     requests: 0,
   };
-  const outer = options.activity ?? NO_ACTIVITY;
-  // startHttpServer calls begin() and then the handler synchronously for each request, so the
-  // handler can take the request's end-of-work callback and release it early for a held request.
-  let lastEnd: (() => void) | undefined;
-  const activity: ActivityTracker = {
-    begin(what) {
-      const end = once(outer.begin(what));
-      lastEnd = end;
-      return end;
-    },
-  };
   const held = new Set<ServerResponse>();
-  const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    const release = lastEnd;
-    lastEnd = undefined;
+  const handler = (req: IncomingMessage, res: ServerResponse, activity: RequestActivity): void => {
     if (!handleGraphRequest(state, req, res)) {
       held.add(res);
       res.once('close', () => held.delete(res));
-      release?.();
+      activity.pause();
     }
   };
   const serverOptions = {
     handler,
-    activity,
+    ...(options.activity ? { activity: options.activity } : {}),
     name: 'update-service',
     ...(options.logger ? { logger: options.logger } : {}),
   };
@@ -238,14 +225,5 @@ export async function startUpdateService(options: UpdateServiceOptions): Promise
       server = undefined;
       await s?.close();
     },
-  };
-}
-
-function once(fn: () => void): () => void {
-  let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    fn();
   };
 }

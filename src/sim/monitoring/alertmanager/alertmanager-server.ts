@@ -5,12 +5,12 @@
  * (down, 5xx, slow) and an optional bearer-token check. Served by `../../http-server.ts`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NO_ACTIVITY, type ActivityTracker } from '../../../lib/activity.js';
+import type { ActivityTracker } from '../../../lib/activity.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { JsonValue } from '../../../lib/json.js';
 import type { Logger } from '../../../lib/log.js';
 import type { Random } from '../../../lib/random.js';
-import { startHttpServer, type HttpServer } from '../../http-server.js';
+import { startHttpServer, type HttpServer, type RequestActivity } from '../../http-server.js';
 import type { CompiledMatcher } from '../label-matcher.js';
 import { AmError, amSwagger, amText } from './am-error.js';
 import { AlertStore, goBool, type AlertQuery } from './alerts.js';
@@ -197,18 +197,16 @@ export class SimAlertmanager {
 
   /** Serves the API on 127.0.0.1 (port 0 picks a free one). */
   async listen(options: { port?: number; activity?: ActivityTracker; logger?: Logger } = {}): Promise<HttpServer> {
-    const activity = new HandOffActivity(options.activity ?? NO_ACTIVITY);
     return startHttpServer({
       name: 'alertmanager',
-      activity,
+      ...(options.activity === undefined ? {} : { activity: options.activity }),
       ...(options.port === undefined ? {} : { port: options.port }),
       ...(options.logger === undefined ? {} : { logger: options.logger }),
-      handler: (req, res) => this.#serve(req, res, activity),
+      handler: (req, res, activity) => this.#serve(req, res, activity),
     });
   }
 
-  async #serve(req: IncomingMessage, res: ServerResponse, activity: HandOffActivity): Promise<void> {
-    const held = activity.take();
+  async #serve(req: IncomingMessage, res: ServerResponse, activity: RequestActivity): Promise<void> {
     const fault = this.#fault;
     if (fault.kind === 'down') {
       req.socket.destroy();
@@ -217,10 +215,9 @@ export class SimAlertmanager {
     const body = await readBody(req);
     if (fault.kind === 'slow') {
       // Waiting for virtual time is no work: let the clock move while the answer is held back.
-      held?.();
+      activity.pause();
       await this.#clock.sleep(fault.delayMs);
-      const end = activity.begin('http alertmanager (slow answer)');
-      res.once('close', end);
+      activity.resume();
     }
     if (fault.kind === 'error') {
       const status = fault.status ?? 503;
@@ -288,37 +285,4 @@ function write(res: ServerResponse, r: SimResponse): void {
   headers['content-length'] = Buffer.byteLength(payload);
   res.writeHead(r.status, headers);
   res.end(payload);
-}
-
-/**
- * Passes the http server's per-request activity to the handler: `begin` is called right
- * before the handler runs, so the handler can `take()` its own unit and end it early (while a
- * slow answer waits on the clock).
- */
-class HandOffActivity implements ActivityTracker {
-  readonly #inner: ActivityTracker;
-  #last: (() => void) | undefined;
-
-  constructor(inner: ActivityTracker) {
-    this.#inner = inner;
-  }
-
-  begin(what: string): () => void {
-    const end = this.#inner.begin(what);
-    let done = false;
-    const once = (): void => {
-      if (!done) {
-        done = true;
-        end();
-      }
-    };
-    this.#last = once;
-    return once;
-  }
-
-  take(): (() => void) | undefined {
-    const last = this.#last;
-    this.#last = undefined;
-    return last;
-  }
 }

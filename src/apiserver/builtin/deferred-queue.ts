@@ -1,11 +1,12 @@
 /**
  * The work queue of the built-in controllers (garbage collector, namespace lifecycle,
- * disruption) and the options they are all constructed with.
+ * disruption), the lifecycle they share (StoreDrivenQueue) and the options they are all
+ * constructed with.
  */
 import type { Logger } from '../../lib/log.js';
 import { NO_ACTIVITY, type ActivityTracker } from '../../lib/activity.js';
 import type { Clock, Timer } from '../../lib/clock.js';
-import type { Store } from '../types.js';
+import type { Store, StoreEvent } from '../types.js';
 
 /** What each built-in controller is constructed with. */
 export interface BuiltinControllerOptions {
@@ -135,5 +136,53 @@ export class DeferredQueue<T> {
     const waiters = this.#idleWaiters;
     this.#idleWaiters = [];
     for (const w of waiters) w();
+  }
+}
+
+/**
+ * The lifecycle every built-in controller shares: a deferred work queue fed from the store's
+ * change stream, started, stopped and waited on the same way. Controllers hold one and keep
+ * only their own logic (what an event enqueues, what processing an item does).
+ */
+export class StoreDrivenQueue<T> {
+  readonly queue: DeferredQueue<T>;
+  readonly log: Logger;
+  readonly #store: Store;
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(options: BuiltinControllerOptions, name: string, process: (item: T) => void) {
+    this.#store = options.store;
+    this.log = options.logger.child({ controller: name });
+    this.queue = new DeferredQueue<T>({
+      name,
+      clock: options.clock,
+      logger: this.log,
+      ...(options.activity ? { activity: options.activity } : {}),
+      process,
+    });
+  }
+
+  /** True between start() and stop(). */
+  get running(): boolean {
+    return this.#unsubscribe !== undefined;
+  }
+
+  /** Accepts work and subscribes the listener to every committed store change. */
+  start(onEvent: (event: StoreEvent) => void): void {
+    if (this.#unsubscribe) return;
+    this.queue.resume();
+    this.#unsubscribe = this.#store.subscribe(onEvent);
+  }
+
+  /** Unsubscribes and drops queued and delayed work. */
+  stop(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    this.queue.stop();
+  }
+
+  /** Resolves when no work is queued. */
+  idle(): Promise<void> {
+    return this.queue.idle();
   }
 }

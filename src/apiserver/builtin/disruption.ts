@@ -13,7 +13,7 @@ import type { Logger } from '../../lib/log.js';
 import { formatTime } from '../../lib/clock.js';
 import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../lib/json.js';
 import type { KubeObject, ResourceType, Store, StoreEvent } from '../types.js';
-import { DeferredQueue, type BuiltinControllerOptions } from './deferred-queue.js';
+import { StoreDrivenQueue, type BuiltinControllerOptions, type DeferredQueue } from './deferred-queue.js';
 import { isApiError, metaString, ownerReferencesOf, resourceTypeForKind, type OwnerReference } from './garbage-collector.js';
 
 /** How long an evicted pod may take to get its deletionTimestamp before the PDB stops waiting. */
@@ -235,40 +235,32 @@ export class DisruptionController {
   readonly #clock: BuiltinControllerOptions['clock'];
   readonly #log: Logger;
   readonly #queue: DeferredQueue<string>;
-  #unsubscribe: (() => void) | undefined;
+  readonly #runner: StoreDrivenQueue<string>;
 
   constructor(options: BuiltinControllerOptions) {
     this.#store = options.store;
     this.#clock = options.clock;
-    this.#log = options.logger.child({ controller: 'disruption' });
-    this.#queue = new DeferredQueue<string>({
-      name: 'disruption',
-      clock: options.clock,
-      logger: this.#log,
-      ...(options.activity ? { activity: options.activity } : {}),
-      process: (key) => this.#sync(key),
-    });
+    this.#runner = new StoreDrivenQueue<string>(options, 'disruption', (key) => this.#sync(key));
+    this.#log = this.#runner.log;
+    this.#queue = this.#runner.queue;
   }
 
   /** Subscribes to the store and queues the work its current contents need. */
   start(): void {
-    if (this.#unsubscribe) return;
-    this.#queue.resume();
-    this.#unsubscribe = this.#store.subscribe((e) => this.#onEvent(e));
+    if (this.#runner.running) return;
+    this.#runner.start((e) => this.#onEvent(e));
     const pdbType = this.#pdbType();
     for (const pdb of pdbType ? this.#store.list(pdbType) : []) this.#enqueue(pdb);
   }
 
   /** Unsubscribes and drops queued and delayed work. */
   stop(): void {
-    this.#unsubscribe?.();
-    this.#unsubscribe = undefined;
-    this.#queue.stop();
+    this.#runner.stop();
   }
 
   /** Resolves when no work is queued. */
   idle(): Promise<void> {
-    return this.#queue.idle();
+    return this.#runner.idle();
   }
 
   #pdbType(): ResourceType | undefined {

@@ -16,7 +16,7 @@ import type { Logger } from '../../lib/log.js';
 import { cloneJson, isJsonObject, type JsonObject } from '../../lib/json.js';
 import { ApiError } from '../status.js';
 import type { KubeObject, PropagationPolicy, ResourceType, Store, StoreEvent } from '../types.js';
-import { DeferredQueue, type BuiltinControllerOptions } from './deferred-queue.js';
+import { StoreDrivenQueue, type BuiltinControllerOptions, type DeferredQueue } from './deferred-queue.js';
 
 /** An ownerReference as the garbage collector reads it. */
 export interface OwnerReference {
@@ -101,28 +101,22 @@ export class GarbageCollector {
   readonly #ownersOf = new Map<string, string[]>();
   /** Items whose owner kind is not served (yet): retried when a CRD changes. */
   readonly #parked = new Map<string, ObjectKey>();
-  #unsubscribe: (() => void) | undefined;
+  readonly #runner: StoreDrivenQueue<ObjectKey>;
 
   constructor(options: BuiltinControllerOptions) {
     this.#store = options.store;
-    this.#log = options.logger.child({ controller: 'garbage-collector' });
-    this.#queue = new DeferredQueue<ObjectKey>({
-      name: 'garbage-collector',
-      clock: options.clock,
-      logger: this.#log,
-      ...(options.activity ? { activity: options.activity } : {}),
-      process: (key) => this.#process(key),
-    });
+    this.#runner = new StoreDrivenQueue<ObjectKey>(options, 'garbage-collector', (key) => this.#process(key));
+    this.#log = this.#runner.log;
+    this.#queue = this.#runner.queue;
   }
 
   /** Builds the owner index from the store, subscribes, and queues whatever needs attention. */
   start(): void {
-    if (this.#unsubscribe) return;
-    this.#queue.resume();
+    if (this.#runner.running) return;
     this.#dependents.clear();
     this.#ownersOf.clear();
     this.#parked.clear();
-    this.#unsubscribe = this.#store.subscribe((e) => this.#onEvent(e));
+    this.#runner.start((e) => this.#onEvent(e));
     for (const rt of this.#store.resourceTypes()) {
       if (rt.group === 'events.k8s.io') continue; // a view of core Events
       for (const obj of this.#store.list(rt)) {
@@ -136,14 +130,12 @@ export class GarbageCollector {
 
   /** Unsubscribes and drops queued and delayed work. */
   stop(): void {
-    this.#unsubscribe?.();
-    this.#unsubscribe = undefined;
-    this.#queue.stop();
+    this.#runner.stop();
   }
 
   /** Resolves when no work is queued. */
   idle(): Promise<void> {
-    return this.#queue.idle();
+    return this.#runner.idle();
   }
 
   #keyOf(rt: ResourceType, obj: KubeObject): ObjectKey {

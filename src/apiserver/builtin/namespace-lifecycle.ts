@@ -14,7 +14,7 @@ import { formatTime } from '../../lib/clock.js';
 import { cloneJson, isJsonObject, type JsonObject } from '../../lib/json.js';
 import { apiErrors } from '../status.js';
 import type { KubeObject, ResourceType, Store, StoreEvent } from '../types.js';
-import { DeferredQueue, type BuiltinControllerOptions } from './deferred-queue.js';
+import { StoreDrivenQueue, type BuiltinControllerOptions, type DeferredQueue } from './deferred-queue.js';
 import { finalizersOf, isApiError, metaString } from './garbage-collector.js';
 
 /** The spec.finalizers token this controller owns. */
@@ -152,27 +152,21 @@ export class NamespaceController {
   readonly #queue: DeferredQueue<string>;
   /** Names of namespaces with a deletionTimestamp. */
   readonly #terminating = new Set<string>();
-  #unsubscribe: (() => void) | undefined;
+  readonly #runner: StoreDrivenQueue<string>;
 
   constructor(options: BuiltinControllerOptions) {
     this.#store = options.store;
     this.#clock = options.clock;
-    this.#log = options.logger.child({ controller: 'namespace' });
-    this.#queue = new DeferredQueue<string>({
-      name: 'namespace',
-      clock: options.clock,
-      logger: this.#log,
-      ...(options.activity ? { activity: options.activity } : {}),
-      process: (name) => this.#sync(name),
-    });
+    this.#runner = new StoreDrivenQueue<string>(options, 'namespace', (name) => this.#sync(name));
+    this.#log = this.#runner.log;
+    this.#queue = this.#runner.queue;
   }
 
   /** Subscribes to the store and queues the work its current contents need. */
   start(): void {
-    if (this.#unsubscribe) return;
-    this.#queue.resume();
+    if (this.#runner.running) return;
     this.#terminating.clear();
-    this.#unsubscribe = this.#store.subscribe((e) => this.#onEvent(e));
+    this.#runner.start((e) => this.#onEvent(e));
     const nsType = this.#nsType();
     for (const ns of nsType ? this.#store.list(nsType) : []) {
       if (ns.metadata.deletionTimestamp === undefined) continue;
@@ -184,14 +178,12 @@ export class NamespaceController {
 
   /** Unsubscribes and drops queued and delayed work. */
   stop(): void {
-    this.#unsubscribe?.();
-    this.#unsubscribe = undefined;
-    this.#queue.stop();
+    this.#runner.stop();
   }
 
   /** Resolves when no work is queued. */
   idle(): Promise<void> {
-    return this.#queue.idle();
+    return this.#runner.idle();
   }
 
   #nsType(): ResourceType | undefined {

@@ -2,6 +2,7 @@
  * The embedded Kubernetes API server: plain HTTP on loopback over the in-memory store, with the
  * CRD registry and the built-in controllers (garbage collector, namespace lifecycle, disruption).
  */
+import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
@@ -96,6 +97,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   bootstrapNamespaces(store);
   const hub = new WatchHub(store, { clock, activity, ...(options.watchWindowSize !== undefined ? { windowSize: options.watchWindowSize } : {}) });
   const closing = new AbortController();
+  // Every open watch listens on this signal to end when the server closes.
+  setMaxListeners(0, closing.signal);
   const ctx: ApiContext = { store, hub, clock, logger, activity, closing: closing.signal };
   const crds = new CrdRegistry({ store, clock, logger, activity });
   crds.start();

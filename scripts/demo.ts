@@ -1,7 +1,9 @@
 /**
- * `npm run demo`: starts the embedded API server, installs the project's CRDs and sample
- * objects with the real kubectl, and shows what a user sees. Every line of kubectl output shown
- * here is kubectl's own. Pass --keep-running to keep the server up for your own kubectl.
+ * `npm run demo`: first a simulated OpenShift upgrade end to end with live progress
+ * (`upgrade-operator simulate`: 4.14 → 4.15 on an ha-cloud cluster, virtual time); then the
+ * embedded API server with the project's CRDs and sample objects, shown with the real kubectl.
+ * Every line of kubectl output shown here is kubectl's own. Pass --keep-running to keep the
+ * server up for your own kubectl.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { styleText } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { startApiServer } from '../src/apiserver/server.js';
 import { writeCrdFiles } from '../src/api/manifests.js';
+import { runCli } from '../src/cli/program.js';
 import { RealClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/log.js';
 
@@ -41,6 +44,11 @@ async function kubectl(args: string[], options: { expectFailure?: boolean } = {}
     throw new Error(`kubectl ${args.join(' ')} ${failed ? `failed (exit ${code})` : 'succeeded but was expected to fail'}`);
   }
   return stdout;
+}
+
+step('A simulated OpenShift cluster upgrades itself, on virtual time (upgrade-operator simulate)');
+if ((await runCli(['node', 'upgrade-operator', 'simulate', '--scenario', 'manual-minor-upgrade'])) !== 0) {
+  throw new Error('the simulated upgrade did not complete');
 }
 
 const server = await startApiServer({ port: 0, clock: new RealClock(), logger: silentLogger() });

@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { apiserverCommand } from './apiserver.js';
 import { manifestsCommand } from './manifests.js';
+import { simulateCommand } from './simulate.js';
 import { version } from './version.js';
 
 /** Builds the command tree. */
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
     .exitOverride();
   program.addCommand(apiserverCommand());
   program.addCommand(manifestsCommand());
+  program.addCommand(simulateCommand());
   return program;
 }
 

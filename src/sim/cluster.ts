@@ -26,6 +26,8 @@ import { profileByName, type ClusterProfile, type MachineSetProfile, type NodePr
 import { buildCatalogue, type Catalogue } from './releases/catalogue.js';
 import { startUpdateService, type UpdateService } from './updateservice/server.js';
 import { createWorkloads } from './workloads/deployment-controller.js';
+import { openshiftCustomResourceDefinitions } from '../api/openshift/crds.js';
+import { installCustomResourceDefinitions } from './install-crds.js';
 
 const MACHINE_API_NAMESPACE = 'openshift-machine-api';
 
@@ -111,6 +113,7 @@ export function createSimulatedCluster(ctx: SimContext, options: SimulatedCluste
       return requireService();
     },
     async start(signal: AbortSignal): Promise<void> {
+      await installCustomResourceDefinitions(ctx.client, openshiftCustomResourceDefinitions());
       service = await startUpdateService({
         catalogue,
         clock: ctx.clock,

@@ -5,8 +5,6 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { TestContext } from 'node:test';
-import { CustomResourceDefinitionResource } from '../../api/builtin.js';
-import type { KubeObjectLike } from '../../api/resource.js';
 import { openshiftCustomResourceDefinitions } from '../../api/openshift/crds.js';
 import { startApiServer, type ApiServer } from '../../apiserver/server.js';
 import { KubeClient } from '../../kube/client.js';
@@ -14,6 +12,7 @@ import { InformerFactory } from '../../kube/informer-factory.js';
 import { silentLogger, type Logger } from '../../lib/log.js';
 import { SeededRandom } from '../../lib/random.js';
 import { VirtualClock } from '../virtual-clock.js';
+import { installCustomResourceDefinitions } from '../install-crds.js';
 import type { SimContext } from '../context.js';
 
 export interface TestCluster {
@@ -51,7 +50,7 @@ export async function startTestCluster(t: TestContext, options: TestClusterOptio
   // Every controller and watch of the simulated cluster listens on this one signal.
   setMaxListeners(0, abort.signal);
   const ctx: SimContext = { client: simClient, informers, clock, random, logger, activity: clock.activity };
-  if (options.openshiftCrds ?? true) await installCrds(testClient, openshiftCustomResourceDefinitions());
+  if (options.openshiftCrds ?? true) await installCustomResourceDefinitions(testClient, openshiftCustomResourceDefinitions());
   const close = async (): Promise<void> => {
     abort.abort();
     await Promise.allSettled([simClient.close(), testClient.close()]);
@@ -59,20 +58,4 @@ export async function startTestCluster(t: TestContext, options: TestClusterOptio
   };
   t.after(close);
   return { server, clock, ctx, client: testClient, signal: abort.signal, close };
-}
-
-/** Creates CRDs and waits until every one is served (discovery lists its resource). */
-export async function installCrds(client: KubeClient, crds: KubeObjectLike[]): Promise<void> {
-  for (const crd of crds) await client.create(CustomResourceDefinitionResource, crd);
-  for (const crd of crds) {
-    const spec = (crd as { spec: { group: string; names: { plural: string }; versions: Array<{ name: string; served: boolean }> } }).spec;
-    const version = spec.versions.find((v) => v.served)!.name;
-    for (let attempt = 0; ; attempt++) {
-      const res = await client.request({ method: 'GET', path: `/apis/${spec.group}/${version}` }).catch(() => undefined);
-      const list = res as { resources?: Array<{ name: string }> } | undefined;
-      if (list?.resources?.some((r) => r.name === spec.names.plural)) break;
-      if (attempt > 200) throw new Error(`CRD ${spec.names.plural}.${spec.group} was not served in time`);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-  }
 }

@@ -3,6 +3,7 @@
  * one process, on one event-driven virtual clock, running a named scenario with live progress.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { setMaxListeners } from 'node:events';
 import { styleText } from 'node:util';
 import { startApiServer } from '../apiserver/server.js';
 import { KubeClient } from '../kube/client.js';
@@ -62,6 +63,8 @@ export function simulateCommand(): Command {
       const logger = silentLogger();
       const server = await startApiServer({ port: 0, clock, logger, activity: clock.activity });
       const abort = new AbortController();
+      // Every simulated controller and watch listens on this one signal.
+      setMaxListeners(0, abort.signal);
       const client = new KubeClient({
         config: { server: server.url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: 'default' },
         clock,

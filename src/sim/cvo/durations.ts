@@ -3,9 +3,7 @@
  * (min, mode, max) draws in virtual minutes, and the constants it copies from the real CVO (§1.10).
  */
 import type { SeededRandom } from '../../lib/random.js';
-
-/** (min, mode, max) in virtual minutes. */
-export type Triangle = readonly [min: number, mode: number, max: number];
+import { MINUTE_MS, type Triangle } from '../durations.js';
 
 export interface CvoDurations {
   /** Payload retrieval, verification and preconditions. */
@@ -28,12 +26,7 @@ export const DEFAULT_CVO_DURATIONS: CvoDurations = {
   reapplyRunlevelSeconds: 2,
 };
 
-const MINUTE = 60_000;
-
-/** A draw in milliseconds, divided by the time scale. */
-export function drawMs(random: SeededRandom, t: Triangle, timeScale: number): number {
-  return (random.triangular(t[0], t[1], t[2]) * MINUTE) / timeScale;
-}
+const MINUTE = MINUTE_MS;
 
 /** Status writes: a token bucket of 2 refilled every 15 s (`statusInterval`). */
 export const STATUS_INTERVAL_MS = 15_000;

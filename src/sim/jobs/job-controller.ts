@@ -16,7 +16,7 @@ import { isConflict, isNotFound } from '../../kube/status-error.js';
 import { formatTime } from '../../lib/clock.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
 import type { SimComponent, SimContext } from '../context.js';
-import type { Triangle } from '../workloads/durations.js';
+import type { Triangle } from '../durations.js';
 import { randomSuffix } from '../workloads/names.js';
 import { POD_BY_CONTROLLER_UID, POD_INDEXERS } from '../workloads/pod-indexes.js';
 import { runningPodStatus, terminatedPodStatus } from '../workloads/pod-status.js';

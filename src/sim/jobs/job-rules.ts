@@ -5,7 +5,7 @@
  */
 import type { Job, JobCondition } from 'kubernetes-types/batch/v1.js';
 import type { SeededRandom } from '../../lib/random.js';
-import { drawMs, minutesMs, type Triangle } from '../workloads/durations.js';
+import { drawMs, minutesMs, type Triangle } from '../durations.js';
 import { hasLabels } from '../workloads/label-selector.js';
 
 /** A scenario rule for Jobs. */

@@ -21,7 +21,7 @@ import type { SimContext } from '../context.js';
 import { primaryPoolName } from '../mco/node-state.js';
 import { joiningConfigFor } from '../mco/pool-status.js';
 import { evictPod, podsToDrain, setUnschedulable } from '../workloads/drain.js';
-import { drawMs, type Triangle } from '../workloads/durations.js';
+import { drawMs, type Triangle } from '../durations.js';
 import { POD_BY_NODE, POD_INDEXERS } from '../workloads/pod-indexes.js';
 import { instanceFor, nodeForMachine, nodeSystemInfo, placementOf } from './node-template.js';
 

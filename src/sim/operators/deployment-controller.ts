@@ -13,7 +13,8 @@ import type { SeededRandom } from '../../lib/random.js';
 import type { SimContext } from '../context.js';
 import { writeStatusFromCache } from './cached-status-write.js';
 import { deploymentRolledOut, deploymentStatus, isOperatorDeployment, type DeploymentPhase } from './component-deployment.js';
-import { drawMs, type OperatorDurations } from './durations.js';
+import { drawMs } from '../durations.js';
+import type { OperatorDurations } from './durations.js';
 
 /** Options of {@link createOperatorDeploymentController}. */
 export interface OperatorDeploymentControllerOptions {

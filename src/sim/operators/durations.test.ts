@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SeededRandom } from '../../lib/random.js';
-import { drawMs, HA_CLOUD_DURATIONS, nodeScaledRange, rolloutRange, SINGLE_NODE_DURATIONS } from './durations.js';
+import { drawMs } from '../durations.js';
+import { HA_CLOUD_DURATIONS, nodeScaledRange, rolloutRange, SINGLE_NODE_DURATIONS } from './durations.js';
 import { operatorProfile, profiledOperators } from './profiles.js';
 
 void test('the lead of a stage draws the stage range; every operator of a parallel stage stays inside it', () => {

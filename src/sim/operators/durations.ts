@@ -4,10 +4,7 @@
  * ({@link OperatorDurationProfile}) names its stage and its share of the stage, so that the slowest
  * operator of a stage draws the stage's own range and the others finish inside it.
  */
-import type { Random } from '../../lib/random.js';
-
-/** (min, mode, max) in virtual minutes, drawn from the triangular distribution. */
-export type Triangle = readonly [min: number, mode: number, max: number];
+import type { Triangle } from '../durations.js';
 
 /** A duration that grows with the number of nodes (full-cluster DaemonSets): `min(cap, base + perNode × nodes)` minutes. */
 export interface NodeScaled {
@@ -87,11 +84,6 @@ export function rolloutRange(profile: OperatorDurationProfile, durations: Operat
 export function nodeScaledRange(s: NodeScaled, nodeCount: number): Triangle {
   const mode = Math.min(s.cap, s.base + s.perNode * Math.max(0, nodeCount));
   return [mode * 0.9, mode, Math.min(s.cap, mode * 1.1)];
-}
-
-/** Draws a duration in milliseconds from a range in minutes, divided by timeScale. */
-export function drawMs(random: Random & { triangular(min: number, mode: number, max: number): number }, range: Triangle, timeScale: number): number {
-  return Math.round((random.triangular(range[0], range[1], range[2]) * 60_000) / timeScale);
 }
 
 function isTriangle(x: NodeScaled | Triangle): x is Triangle {

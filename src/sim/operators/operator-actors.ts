@@ -20,7 +20,8 @@ import { componentDeploymentFor, deploymentRolledOut, releaseVersionOf, type Com
 import { defaultUnavailable, mergeConditions, operatorConditions, type ReasonMessage } from './co-status.js';
 import { writeStatusFromCache } from './cached-status-write.js';
 import { createOperatorDeploymentController } from './deployment-controller.js';
-import { drawMs, HA_CLOUD_DURATIONS, rolloutRange, type OperatorDurations } from './durations.js';
+import { drawMs } from '../durations.js';
+import { HA_CLOUD_DURATIONS, rolloutRange, type OperatorDurations } from './durations.js';
 import { operatorProfile, type OperatorProfile } from './profiles.js';
 import { clusterSize, operandVersionsAt, revisionOf, unitCount } from './actor-support.js';
 

@@ -4,7 +4,8 @@
  * individual operators is illustrative, §8.8) and its `relatedObjects`.
  */
 import type { ObjectReference } from '../../api/openshift/config-v1/cluster-operator.js';
-import { FOLLOWER, LEAD, type OperatorDurationProfile, type Triangle } from './durations.js';
+import type { Triangle } from '../durations.js';
+import { FOLLOWER, LEAD, type OperatorDurationProfile } from './durations.js';
 
 /** How an operator words its Progressing/Available/Degraded conditions. */
 export type MessageStyle = 'static-pod' | 'network' | 'dns' | 'monitoring' | 'ingress' | 'console' | 'machine-api' | 'workload' | 'generic';

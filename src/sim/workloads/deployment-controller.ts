@@ -19,7 +19,7 @@ import { isConflict, isNotFound } from '../../kube/status-error.js';
 import { formatTime } from '../../lib/clock.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
 import type { SimComponent, SimContext } from '../context.js';
-import { drawMs, type Triangle } from './durations.js';
+import { drawMs, type Triangle } from '../durations.js';
 import { randomSuffix, templateHash } from './names.js';
 import { POD_BY_CONTROLLER_UID, POD_INDEXERS } from './pod-indexes.js';
 import { runningPodStatus } from './pod-status.js';

@@ -26,7 +26,8 @@ import type { JsonObject } from '../../../lib/json.js';
 import type { Logger } from '../../../lib/log.js';
 import type { SeededRandom } from '../../../lib/random.js';
 import type { SimComponent, SimContext } from '../../context.js';
-import { drawMs, HA_CLOUD_DAEMON_DURATIONS, type DaemonDurations } from './durations.js';
+import { drawMs } from '../../durations.js';
+import { HA_CLOUD_DAEMON_DURATIONS, type DaemonDurations } from './durations.js';
 import {
   annotationPatch,
   drainRequest,

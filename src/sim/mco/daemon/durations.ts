@@ -2,16 +2,7 @@
  * Per-node durations of a machine-config update (update-mechanics §8.4), as triangular
  * (min, mode, max) draws in virtual minutes, and the profile presets of that table.
  */
-import type { SeededRandom } from '../../../lib/random.js';
-
-/** (min, mode, max) in virtual minutes. */
-export type Triangle = readonly [min: number, mode: number, max: number];
-
-/** Draws a duration in milliseconds, divided by timeScale (default 1). */
-export function drawMs(random: SeededRandom, t: Triangle, timeScale = 1): number {
-  if (!(timeScale > 0)) throw new RangeError(`timeScale must be positive, got ${timeScale}`);
-  return Math.round((random.triangular(t[0], t[1], t[2]) * 60_000) / timeScale);
-}
+import type { Triangle } from '../../durations.js';
 
 /** What the machine-config daemon spends on one node. */
 export interface DaemonDurations {

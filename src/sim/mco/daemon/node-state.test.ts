@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { formatTime } from '../../../lib/clock.js';
 import { SeededRandom } from '../../../lib/random.js';
-import { drawMs } from './durations.js';
+import { drawMs } from '../../durations.js';
 import { cordonPatch, drainVerb, isControlPlaneNode, mcoAnnotations, truncateReason, withReadyCondition, withTaint } from './node-state.js';
 
 const T0 = Date.UTC(2026, 2, 2);

@@ -24,7 +24,8 @@ import { isNotFound, isTooManyRequests } from '../../../kube/status-error.js';
 import type { Logger } from '../../../lib/log.js';
 import type { SeededRandom } from '../../../lib/random.js';
 import type { SimComponent, SimContext } from '../../context.js';
-import { DEFAULT_DRAIN_DURATIONS, drawMs, type DrainDurations } from '../daemon/durations.js';
+import { drawMs } from '../../durations.js';
+import { DEFAULT_DRAIN_DURATIONS, type DrainDurations } from '../daemon/durations.js';
 import { annotationPatch, cordonPatch, drainVerb, hasTaint, isControlPlaneNode, mcoAnnotations, UNSCHEDULABLE_TAINT_KEY } from '../daemon/node-state.js';
 import {
   attemptTimeoutMessage,

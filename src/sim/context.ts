@@ -9,6 +9,7 @@ import type { Logger } from '../lib/log.js';
 import type { SeededRandom } from '../lib/random.js';
 import type { KubeClient } from '../kube/client.js';
 import type { InformerFactory } from '../kube/informer-factory.js';
+import { Controller, type Reconcile } from '../kube/controller.js';
 
 export interface SimContext {
   client: KubeClient;
@@ -25,4 +26,17 @@ export interface SimComponent {
   readonly name: string;
   /** Starts the component; resolves once it is running (its caches synced). Stops when the signal aborts. */
   start(signal: AbortSignal): Promise<void>;
+}
+
+/** A controller of the simulated cluster on the context's informers, clock and activity tracker. */
+export function simController(ctx: SimContext, options: { name: string; reconcile: Reconcile; logger?: Logger; workers?: number }): Controller {
+  return new Controller({
+    name: options.name,
+    reconcile: options.reconcile,
+    informers: ctx.informers,
+    clock: ctx.clock,
+    logger: options.logger ?? ctx.logger,
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
+    ...(ctx.activity ? { activity: ctx.activity } : {}),
+  });
 }

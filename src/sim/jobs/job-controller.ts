@@ -11,11 +11,11 @@
 import type { Job, JobCondition, JobStatus } from 'kubernetes-types/batch/v1.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { JobResource, NodeResource, PodResource } from '../../api/builtin.js';
-import { Controller, type ReconcileResult } from '../../kube/controller.js';
+import type { ReconcileResult } from '../../kube/controller.js';
 import { isConflict, isNotFound } from '../../kube/status-error.js';
 import { formatTime } from '../../lib/clock.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
-import type { SimComponent, SimContext } from '../context.js';
+import { type SimComponent, type SimContext, simController } from '../context.js';
 import type { Triangle } from '../durations.js';
 import { randomSuffix } from '../workloads/names.js';
 import { POD_BY_CONTROLLER_UID, POD_INDEXERS } from '../workloads/pod-indexes.js';
@@ -175,15 +175,7 @@ export function createJobController(ctx: SimContext, options: JobControllerOptio
     }
   };
 
-  const controller = new Controller({
-    name: 'sim-job-controller',
-    informers: ctx.informers,
-    clock: ctx.clock,
-    logger: log,
-    ...(ctx.activity ? { activity: ctx.activity } : {}),
-    workers: options.workers ?? 4,
-    reconcile,
-  });
+  const controller = simController(ctx, { name: 'sim-job-controller', reconcile, logger: log, workers: options.workers ?? 4 });
   controller.for(JobResource).owns(PodResource);
 
   return {

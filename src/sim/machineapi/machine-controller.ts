@@ -13,11 +13,12 @@ import type { Node } from 'kubernetes-types/core/v1.js';
 import { NodeResource, PodResource } from '../../api/builtin.js';
 import { MACHINE_FINALIZER, MachineAnnotation, MachineResource, type Machine, type MachineStatus } from '../../api/openshift/machine-v1beta1/machine.js';
 import { MachineConfigNodeAnnotation, MachineConfigPoolResource } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
-import { Controller, type ReconcileResult } from '../../kube/controller.js';
+import type { Controller} from '../../kube/controller.js';
+import { type ReconcileResult } from '../../kube/controller.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../../kube/status-error.js';
 import { formatTime } from '../../lib/clock.js';
 import type { SeededRandom } from '../../lib/random.js';
-import type { SimContext } from '../context.js';
+import { type SimContext, simController } from '../context.js';
 import { primaryPoolName } from '../mco/node-state.js';
 import { joiningConfigFor } from '../mco/pool-status.js';
 import { evictPod, podsToDrain, setUnschedulable } from '../workloads/drain.js';
@@ -248,15 +249,7 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
     }
   };
 
-  const controller = new Controller({
-    name: 'sim-machine-controller',
-    informers: ctx.informers,
-    clock: ctx.clock,
-    logger: log,
-    ...(ctx.activity ? { activity: ctx.activity } : {}),
-    workers: cfg.workers ?? 4,
-    reconcile,
-  });
+  const controller = simController(ctx, { name: 'sim-machine-controller', reconcile, logger: log, workers: cfg.workers ?? 4 });
   controller.for(MachineResource);
   return controller;
 }

@@ -11,12 +11,13 @@ import type { Node } from 'kubernetes-types/core/v1.js';
 import { NodeResource } from '../../api/builtin.js';
 import { MachineAnnotation, MachineResource, type Machine } from '../../api/openshift/machine-v1beta1/machine.js';
 import { MachineSetResource, type MachineSet, type MachineSetStatus } from '../../api/openshift/machine-v1beta1/machine-set.js';
-import { Controller, type ReconcileResult } from '../../kube/controller.js';
+import type { Controller} from '../../kube/controller.js';
+import { type ReconcileResult } from '../../kube/controller.js';
 import { splitKey } from '../../kube/indexer.js';
 import { isConflict, isNotFound } from '../../kube/status-error.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
 import type { SeededRandom } from '../../lib/random.js';
-import type { SimContext } from '../context.js';
+import { type SimContext, simController } from '../context.js';
 import { hasLabels, matchesLabelSelector } from '../workloads/label-selector.js';
 import { randomSuffix } from '../workloads/names.js';
 import { controllerOf, isNodeReady } from '../workloads/scheduling.js';
@@ -136,15 +137,7 @@ export function createMachineSetController(ctx: SimContext, cfg: MachineSetContr
     return wake === undefined ? undefined : { requeueAfter: Math.max(1, wake - now) };
   };
 
-  const controller = new Controller({
-    name: 'sim-machineset-controller',
-    informers: ctx.informers,
-    clock: ctx.clock,
-    logger: log,
-    ...(ctx.activity ? { activity: ctx.activity } : {}),
-    workers: cfg.workers ?? 2,
-    reconcile,
-  });
+  const controller = simController(ctx, { name: 'sim-machineset-controller', reconcile, logger: log, workers: cfg.workers ?? 2 });
   controller
     .for(MachineSetResource)
     .owns(MachineResource)

@@ -7,12 +7,12 @@
 import type { Node, Pod, Taint } from 'kubernetes-types/core/v1.js';
 import { NodeResource, PodResource } from '../../api/builtin.js';
 import { MachineConfigNodeAnnotation, MachineConfigPoolResource, type MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
-import { Controller } from '../../kube/controller.js';
+import type { Controller } from '../../kube/controller.js';
 import { EventRecorder } from '../../kube/event-recorder.js';
 import type { Informer } from '../../kube/informer.js';
 import { updateStatusWithRetry } from '../../kube/status-writer.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
-import type { SimContext } from '../context.js';
+import { type SimContext, simController } from '../context.js';
 import { isNodeDone, nodesForPool, UPDATE_IN_PROGRESS_TAINT } from './node-state.js';
 import { selectNodesToUpdate } from './node-selection.js';
 import { computePoolStatus } from './pool-status.js';
@@ -74,7 +74,7 @@ export function createNodeController(ctx: SimContext): Controller {
     }
   };
 
-  return new Controller({ name: 'machineconfigcontroller-nodecontroller', reconcile, informers: ctx.informers, clock: ctx.clock, logger: ctx.logger, ...(ctx.activity ? { activity: ctx.activity } : {}) })
+  return simController(ctx, { name: 'machineconfigcontroller-nodecontroller', reconcile })
     .for(MachineConfigPoolResource)
     .watches(NodeResource, allPools)
     .watches(PodResource, () => ['master'], { namespace: MCO_NAMESPACE, labelSelector: MCO_POD_SELECTOR });

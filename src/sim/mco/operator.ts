@@ -17,13 +17,13 @@ import {
   type MachineConfigPool,
   type MachineConfigPoolCondition,
 } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
-import { Controller } from '../../kube/controller.js';
+import type { Controller } from '../../kube/controller.js';
 import { EventRecorder } from '../../kube/event-recorder.js';
 import { isAlreadyExists } from '../../kube/status-error.js';
 import { updateStatusWithRetry } from '../../kube/status-writer.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
 import type { SeededRandom } from '../../lib/random.js';
-import type { SimContext } from '../context.js';
+import { type SimContext, simController } from '../context.js';
 import { MCO_NAMESPACE } from './node-controller.js';
 import { AS_EXPECTED, checkRequiredPools, formatVersions, setCoCondition, upgradeableCondition, type CoCondition } from './operator-status.js';
 import { setPoolCondition } from './pool-status.js';
@@ -160,7 +160,7 @@ export function createOperatorController(ctx: SimContext, o: OperatorOptions): C
     return Number.isFinite(soonest) ? { requeueAfter: soonest - now } : undefined;
   };
 
-  return new Controller({ name: 'machine-config-operator', reconcile, informers: ctx.informers, clock: ctx.clock, logger: ctx.logger, ...(ctx.activity ? { activity: ctx.activity } : {}) })
+  return simController(ctx, { name: 'machine-config-operator', reconcile })
     .watches(DeploymentResource, (d: Deployment) => (d.metadata?.name === MCO_DEPLOYMENT ? [KEY] : []), { namespace: MCO_NAMESPACE })
     .watches(ClusterOperatorResource, (c: ClusterOperator) => (c.metadata?.name === MACHINE_CONFIG_CO ? [KEY] : []))
     .watches(MachineConfigPoolResource, () => [KEY])

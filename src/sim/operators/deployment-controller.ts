@@ -6,11 +6,12 @@
  */
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import { DeploymentResource } from '../../api/builtin.js';
-import { Controller, type ReconcileResult } from '../../kube/controller.js';
+import type { Controller} from '../../kube/controller.js';
+import { type ReconcileResult } from '../../kube/controller.js';
 import { isNotFound } from '../../kube/status-error.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
 import type { SeededRandom } from '../../lib/random.js';
-import type { SimContext } from '../context.js';
+import { type SimContext, simController } from '../context.js';
 import { writeStatusFromCache } from './cached-status-write.js';
 import { deploymentRolledOut, deploymentStatus, isOperatorDeployment, type DeploymentPhase } from './component-deployment.js';
 import { drawMs } from '../durations.js';
@@ -66,7 +67,7 @@ export function createOperatorDeploymentController(ctx: SimContext, options: Ope
     if (phase === 'rolling') return { requeueAfter: r.readyAt - now };
   };
 
-  return new Controller({ name: 'sim-operator-deployments', reconcile, informers: ctx.informers, clock: ctx.clock, logger: ctx.logger, ...(ctx.activity ? { activity: ctx.activity } : {}) })
+  return simController(ctx, { name: 'sim-operator-deployments', reconcile })
     .for(DeploymentResource, { predicates: [{ create: isOperatorDeployment, update: (_o, n) => isOperatorDeployment(n), delete: isOperatorDeployment }] });
 }
 

@@ -9,11 +9,11 @@
  */
 import { ClusterOperatorResource, type ClusterOperator, type OperandVersion } from '../../api/openshift/config-v1/cluster-operator.js';
 import { DeploymentResource, NodeResource } from '../../api/builtin.js';
-import { Controller, type ReconcileResult } from '../../kube/controller.js';
+import type { ReconcileResult } from '../../kube/controller.js';
 import { isAlreadyExists, isNotFound } from '../../kube/status-error.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
 import type { SeededRandom } from '../../lib/random.js';
-import type { SimComponent, SimContext } from '../context.js';
+import { type SimComponent, type SimContext, simController } from '../context.js';
 import { buildCatalogue, type Catalogue } from '../releases/catalogue.js';
 import { payloadFor, type ReleasePayload } from '../releases/payload.js';
 import { componentDeploymentFor, deploymentRolledOut, releaseVersionOf, type ComponentDeploymentRef } from './component-deployment.js';
@@ -195,7 +195,7 @@ export function createOperatorActors(ctx: SimContext, options: OperatorActorsOpt
     if (Number.isFinite(next)) return { requeueAfter: next - now };
   };
 
-  const controller = new Controller({ name: 'sim-operators', reconcile, informers: ctx.informers, clock: ctx.clock, logger: ctx.logger, ...(ctx.activity ? { activity: ctx.activity } : {}) })
+  const controller = simController(ctx, { name: 'sim-operators', reconcile })
     .for(ClusterOperatorResource)
     .watches(DeploymentResource, (d) => byDeployment.get(`${d.metadata?.namespace ?? ''}/${d.metadata?.name ?? ''}`) ?? [])
     .watches(NodeResource, () => nodeSensitive, { predicates: [{ update: () => false }] });

@@ -13,12 +13,12 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { Deployment, DeploymentCondition, DeploymentStatus } from 'kubernetes-types/apps/v1.js';
 import { DeploymentResource, NodeResource, PodResource } from '../../api/builtin.js';
-import { Controller, type ReconcileResult } from '../../kube/controller.js';
+import type { ReconcileResult } from '../../kube/controller.js';
 import { splitKey } from '../../kube/indexer.js';
 import { isConflict, isNotFound } from '../../kube/status-error.js';
 import { formatTime } from '../../lib/clock.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
-import type { SimComponent, SimContext } from '../context.js';
+import { type SimComponent, type SimContext, simController } from '../context.js';
 import { drawMs, type Triangle } from '../durations.js';
 import { randomSuffix, templateHash } from './names.js';
 import { POD_BY_CONTROLLER_UID, POD_INDEXERS } from './pod-indexes.js';
@@ -211,15 +211,7 @@ export function createWorkloads(ctx: SimContext, options: WorkloadsOptions = {})
     }
   };
 
-  const controller = new Controller({
-    name: 'sim-workloads-deployment',
-    informers: ctx.informers,
-    clock: ctx.clock,
-    logger: log,
-    ...(ctx.activity ? { activity: ctx.activity } : {}),
-    workers: options.workers ?? 4,
-    reconcile,
-  });
+  const controller = simController(ctx, { name: 'sim-workloads-deployment', reconcile, logger: log, workers: options.workers ?? 4 });
   controller
     .for(DeploymentResource, { predicates: [{ create: isWorkloadDeployment, update: (_o, n) => isWorkloadDeployment(n) }] })
     .owns(PodResource)

@@ -20,12 +20,13 @@ import {
   MachineConfigDaemonState as S,
   MachineConfigNodeAnnotation as A,
 } from '../../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
-import { Controller, type ReconcileResult } from '../../../kube/controller.js';
+import type { Controller} from '../../../kube/controller.js';
+import { type ReconcileResult } from '../../../kube/controller.js';
 import { EventRecorder, type EventType } from '../../../kube/event-recorder.js';
 import type { JsonObject } from '../../../lib/json.js';
 import type { Logger } from '../../../lib/log.js';
 import type { SeededRandom } from '../../../lib/random.js';
-import type { SimComponent, SimContext } from '../../context.js';
+import { type SimComponent, type SimContext, simController } from '../../context.js';
 import { drawMs } from '../../durations.js';
 import { HA_CLOUD_DAEMON_DURATIONS, type DaemonDurations } from './durations.js';
 import {
@@ -143,15 +144,7 @@ class Daemons implements MachineConfigDaemons {
     this.#topology = options.controlPlaneTopology ?? 'HighlyAvailable';
     this.#random = ctx.random.fork(this.name);
     this.#log = ctx.logger.child({ component: this.name });
-    this.#controller = new Controller({
-      name: this.name,
-      reconcile: (key) => this.#reconcile(key),
-      informers: ctx.informers,
-      clock: ctx.clock,
-      logger: ctx.logger,
-      workers: 4,
-      ...(ctx.activity ? { activity: ctx.activity } : {}),
-    }).for(NodeResource);
+    this.#controller = simController(ctx, { name: this.name, reconcile: (key) => this.#reconcile(key), workers: 4 }).for(NodeResource);
   }
 
   async start(signal: AbortSignal): Promise<void> {

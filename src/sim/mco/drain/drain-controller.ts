@@ -18,12 +18,13 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { NodeResource, PodResource } from '../../../api/builtin.js';
 import { MachineConfigNodeAnnotation as A } from '../../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
-import { Controller, type ReconcileResult } from '../../../kube/controller.js';
+import type { Controller} from '../../../kube/controller.js';
+import { type ReconcileResult } from '../../../kube/controller.js';
 import { EventRecorder } from '../../../kube/event-recorder.js';
 import { isNotFound, isTooManyRequests } from '../../../kube/status-error.js';
 import type { Logger } from '../../../lib/log.js';
 import type { SeededRandom } from '../../../lib/random.js';
-import type { SimComponent, SimContext } from '../../context.js';
+import { type SimComponent, type SimContext, simController } from '../../context.js';
 import { drawMs } from '../../durations.js';
 import { DEFAULT_DRAIN_DURATIONS, type DrainDurations } from '../daemon/durations.js';
 import { annotationPatch, cordonPatch, drainVerb, hasTaint, isControlPlaneNode, mcoAnnotations, UNSCHEDULABLE_TAINT_KEY } from '../daemon/node-state.js';
@@ -136,15 +137,7 @@ class Drainer implements DrainController {
     this.#log = ctx.logger.child({ component: this.name });
     const activity = ctx.activity ? { activity: ctx.activity } : {};
     this.#recorder = new EventRecorder({ client: ctx.client, clock: ctx.clock, logger: ctx.logger, component: COMPONENT, ...activity });
-    this.#controller = new Controller({
-      name: this.name,
-      reconcile: (key) => this.#reconcile(key),
-      informers: ctx.informers,
-      clock: ctx.clock,
-      logger: ctx.logger,
-      workers: 5,
-      ...activity,
-    }).for(NodeResource, {
+    this.#controller = simController(ctx, { name: this.name, reconcile: (key) => this.#reconcile(key), workers: 5 }).for(NodeResource, {
       predicates: [
         {
           update: (o, n) =>

@@ -4,87 +4,26 @@
 // readiness with a deadline, never fixed sleeps.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
 import { RealClock } from '../../src/lib/clock.js';
 import { SeededRandom } from '../../src/lib/random.js';
 import type { HttpServer } from '../../src/sim/http-server.js';
 import { SimAlertmanager } from '../../src/sim/monitoring/alertmanager/alertmanager-server.js';
+import { startRealAlertmanager, type RealServer } from '../../src/integrations/test-support/monitoring.test-support.js';
 
-let dir: string;
-let real: ChildProcess | undefined;
+let real: RealServer | undefined;
 let realUrl: string;
 let sim: HttpServer;
-let realLog = '';
-
-function findBinary(): string {
-  for (const name of ['prometheus-alertmanager', 'alertmanager']) {
-    for (const d of (process.env['PATH'] ?? '').split(delimiter)) {
-      if (d && existsSync(join(d, name))) return join(d, name);
-    }
-  }
-  throw new Error('Alertmanager is not installed: run scripts/ensure-test-tools.sh (Debian package prometheus-alertmanager)');
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
-
-async function waitReady(url: string, deadlineMs: number): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    try {
-      const res = await request(`${url}/-/ready`);
-      await res.body.text();
-      if (res.statusCode === 200) return;
-    } catch {
-      // not listening yet
-    }
-    if (real?.exitCode !== null && real?.exitCode !== undefined) throw new Error(`alertmanager exited: ${realLog}`);
-    if (Date.now() > deadline) throw new Error(`alertmanager not ready within ${deadlineMs} ms: ${realLog}`);
-    await delay(100);
-  }
-}
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'am-conformance-'));
-  await writeFile(join(dir, 'am.yml'), 'route:\n  receiver: "null"\nreceivers:\n  - name: "null"\n');
-  const port = await freePort();
-  realUrl = `http://127.0.0.1:${port}`;
-  real = spawn(
-    findBinary(),
-    [
-      `--config.file=${join(dir, 'am.yml')}`,
-      `--storage.path=${join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--cluster.listen-address=',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  real.stdout?.on('data', (c: Buffer) => (realLog = (realLog + c.toString()).slice(-4000)));
-  real.stderr?.on('data', (c: Buffer) => (realLog = (realLog + c.toString()).slice(-4000)));
-  await waitReady(realUrl, 20_000);
+  real = await startRealAlertmanager();
+  realUrl = real.url;
   sim = await new SimAlertmanager({ clock: new RealClock(), random: new SeededRandom(7) }).listen();
 });
 
 after(async () => {
   await sim?.close();
-  if (real && real.exitCode === null) {
-    const exited = new Promise<void>((resolve) => real!.once('exit', () => resolve()));
-    real.kill('SIGTERM');
-    await exited;
-  }
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await real?.close();
 });
 
 interface Answer {

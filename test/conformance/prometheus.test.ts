@@ -6,9 +6,8 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +15,7 @@ import { Tsdb } from '../../src/sim/monitoring/tsdb.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { startPrometheusServer, type PrometheusServer } from '../../src/sim/monitoring/prometheus-server.js';
 import { RuleEvaluator } from '../../src/sim/monitoring/rules.js';
+import { startRealPrometheus, type RealServer } from '../../src/integrations/test-support/monitoring.test-support.js';
 
 const run = promisify(execFile);
 
@@ -132,68 +132,18 @@ function loadOurs(rows: Row[]): Tsdb {
   return db;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 let dir = '';
-let real: ChildProcess | undefined;
+let real: RealServer | undefined;
 let realUrl = '';
 let ours: PrometheusServer | undefined;
-
-async function waitReady(url: string, deadlineMs: number): Promise<void> {
-  const start = performance.now();
-  let lastError = '';
-  while (performance.now() - start < deadlineMs) {
-    if (real?.exitCode !== null && real?.exitCode !== undefined) throw new Error(`prometheus exited with ${real.exitCode}`);
-    try {
-      const res = await fetch(`${url}/-/ready`);
-      if (res.ok) return;
-      lastError = `HTTP ${res.status}`;
-    } catch (err) {
-      lastError = String(err);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`prometheus not ready after ${deadlineMs} ms: ${lastError}`);
-}
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'prom-conformance-'));
   const rows = dataset();
   await writeFile(join(dir, 'data.om'), openMetrics(rows));
-  await writeFile(join(dir, 'prometheus.yml'), 'global:\n  evaluation_interval: 1h\nscrape_configs: []\n');
   await run('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', join(dir, 'data.om'), join(dir, 'data')]);
-  const port = await freePort();
-  realUrl = `http://127.0.0.1:${port}`;
-  real = spawn(
-    'prometheus',
-    [
-      `--config.file=${join(dir, 'prometheus.yml')}`,
-      `--storage.tsdb.path=${join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--storage.tsdb.retention.time=100y',
-      '--log.level=error',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  real.stderr?.on('data', (c: Buffer) => {
-    stderr = (stderr + c.toString()).slice(-4000);
-  });
-  try {
-    await waitReady(realUrl, 20_000);
-  } catch (err) {
-    throw new Error(`${String(err)}\n${stderr}`, { cause: err });
-  }
+  real = await startRealPrometheus({ evaluationInterval: '1h', storagePath: join(dir, 'data'), args: ['--storage.tsdb.retention.time=100y'] });
+  realUrl = real.url;
   const clock = new ManualClock(T0 + STEPS * STEP);
   const db = loadOurs(rows);
   ours = await startPrometheusServer({ tsdb: db, clock, rules: new RuleEvaluator({ tsdb: db, clock, groups: [] }) });
@@ -201,11 +151,7 @@ before(async () => {
 
 after(async () => {
   await ours?.close();
-  if (real && real.exitCode === null) {
-    const exited = new Promise((r) => real?.once('exit', r));
-    real.kill('SIGTERM');
-    await exited;
-  }
+  await real?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

@@ -1,0 +1,81 @@
+/**
+ * Which pods a drain strategy may touch, as pure predicates over pods and PodDisruptionBudgets.
+ *
+ * A "PDB pod" is a pod that a PodDisruptionBudget in the pod's own namespace selects with its
+ * full label selector, as the eviction API and the disruption controller decide it (MUO
+ * matched any single `matchLabels` pair of any PDB in any namespace; muo.md §12 item 9).
+ * Written by hand: it is a few lines, and the project's selector code lives in `apiserver/`,
+ * which operator code may not import.
+ */
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
+
+/**
+ * True when the label selector of a policy/v1 PodDisruptionBudget selects these labels.
+ * A nil selector selects nothing; an empty one (`{}`) selects every pod of the namespace.
+ * A selector Kubernetes would reject (an unknown operator, `In` without values) counts as
+ * selecting the pod: the pod is then handled by the later, PDB-aware strategies (fail closed).
+ */
+export function pdbSelectorMatches(selector: LabelSelector | null | undefined, labels: Readonly<Record<string, string>>): boolean {
+  if (selector === undefined || selector === null) return false;
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+    if (labels[key] !== value) return false;
+  }
+  for (const req of selector.matchExpressions ?? []) {
+    const has = Object.hasOwn(labels, req.key);
+    const value = labels[req.key];
+    const values = req.values ?? [];
+    switch (req.operator) {
+      case 'In':
+        if (values.length === 0) return true;
+        if (!has || value === undefined || !values.includes(value)) return false;
+        break;
+      case 'NotIn':
+        if (values.length === 0) return true;
+        if (has && value !== undefined && values.includes(value)) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
+      default:
+        return true;
+    }
+  }
+  return true;
+}
+
+/** The PodDisruptionBudgets in the pod's namespace that select the pod. */
+export function pdbsSelecting(pod: Pod, pdbs: readonly PodDisruptionBudget[]): PodDisruptionBudget[] {
+  const ns = pod.metadata?.namespace ?? '';
+  const labels = pod.metadata?.labels ?? {};
+  return pdbs.filter((pdb) => (pdb.metadata?.namespace ?? '') === ns && pdbSelectorMatches(pdb.spec?.selector, labels));
+}
+
+/** True when a DaemonSet owns the pod (any owner reference of kind DaemonSet, as MUO and kubectl drain judge it). */
+export function isDaemonSetPod(pod: Pod): boolean {
+  return (pod.metadata?.ownerReferences ?? []).some((ref) => ref.kind === 'DaemonSet');
+}
+
+/**
+ * True when the pod's namespace matches one of the (unanchored) patterns. `String.search`
+ * starts at 0 and restores `lastIndex`, so a shared global RegExp gives the same answer every time.
+ */
+export function isInIgnoredNamespace(pod: Pod, patterns: readonly RegExp[]): boolean {
+  const ns = pod.metadata?.namespace ?? '';
+  return patterns.some((re) => ns.search(re) !== -1);
+}
+
+/** True when the pod has finalizers. */
+export function hasFinalizers(pod: Pod): boolean {
+  return (pod.metadata?.finalizers ?? []).length > 0;
+}
+
+/** True when the pod is being deleted (deletionTimestamp set). */
+export function isTerminating(pod: Pod): boolean {
+  const ts = pod.metadata?.deletionTimestamp;
+  return ts !== undefined && ts !== null && ts !== '';
+}

@@ -5,7 +5,7 @@
  * `upgrade-config-contract.ts`.
  */
 import { Type, type Static } from 'typebox';
-import { crdFor, dateTime, stringEnum, typeMeta } from '../../schema.js';
+import { conditions, crdFor, dateTime, stringEnum, typeMeta } from '../../schema.js';
 import type { JsonObject } from '../../../lib/json.js';
 import { MANAGED_UPGRADE_GROUP, MANAGED_UPGRADE_VERSION, UPGRADE_PHASES, UPGRADE_TYPES } from './upgrade-config-contract.js';
 
@@ -76,6 +76,11 @@ export const UpgradeHistorySchema = Type.Object(
 export const ManagedUpgradeConfigStatusSchema = Type.Object(
   {
     history: Type.Optional(Type.Array(UpgradeHistorySchema, { description: 'Every upgrade attempted, the newest first.' })),
+    conditions: Type.Optional(
+      conditions(
+        'Why the upgrade is or is not moving, in words an SRE understands (an addition of upgrade-operator; MUO has no such field): `Waiting` (True while the upgrade waits or refuses, with the reason) and `ConfigurationValid` (False when the operator ConfigMap has values that were replaced by their defaults).',
+      ),
+    ),
   },
   { description: 'The observed progress of upgrades.' },
 );

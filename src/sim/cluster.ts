@@ -238,7 +238,8 @@ function machineSetObject(ms: MachineSetProfile, profile: ClusterProfile): Machi
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'MachineSet',
-    metadata: { name: ms.name, namespace: MACHINE_API_NAMESPACE, labels: { [MachineLabel.Cluster]: profile.infrastructureName } },
+    // Hive labels the MachineSets of its machine pools (OSD/ROSA clusters); managed upgrades select them by it.
+    metadata: { name: ms.name, namespace: MACHINE_API_NAMESPACE, labels: { [MachineLabel.Cluster]: profile.infrastructureName, 'hive.openshift.io/machine-pool': 'worker' } },
     spec: {
       replicas: profile.nodes.filter((n) => n.machineSet === ms.name).length,
       selector: { matchLabels: selector },

@@ -1,0 +1,168 @@
+/**
+ * The managed-upgrade operator, wired: metrics registries, outside-API clients, the
+ * UpgradeConfig controller and the NodeKeeper, on one client and informer factory. Used by
+ * `upgrade-operator run` and by `simulate` (which passes the simulated cluster's monitoring
+ * URLs and its virtual clock); nothing here knows which cluster it talks to.
+ */
+import { Registry } from 'prom-client';
+import { ManagedUpgradeConfigResource } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import type { ManagedOperatorConfig } from '../config/managed-operator-config.js';
+import type { OperatorSettings } from '../config/operator-settings.js';
+import { createManagedUpgradeController } from '../controllers/managed-upgrade-controller.js';
+import { createNodeKeeperController } from '../controllers/node-keeper-controller.js';
+import { AlertmanagerClient } from '../integrations/alertmanager-client.js';
+import { HttpClient, type HttpTransportOptions } from '../integrations/http/http-client.js';
+import { PrometheusClient } from '../integrations/prometheus-client.js';
+import { RegistryClient } from '../integrations/registry-client.js';
+import { UpdateServiceClient, updatesFrom } from '../integrations/update-service-client.js';
+import type { KubeClient } from '../kube/client.js';
+import { EventRecorder } from '../kube/event-recorder.js';
+import type { InformerFactory } from '../kube/informer-factory.js';
+import type { ActivityTracker } from '../lib/activity.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/log.js';
+import { ManagedUpgradeCollector } from '../metrics/managed-upgrade-collector.js';
+import { ManagedUpgradeMetrics } from '../metrics/managed-upgrade-metrics.js';
+import { LogNotifier } from '../providers/notifier.js';
+import { LocalPolicyProvider } from '../providers/policy-provider.js';
+import type { DrainSettings } from '../steps/drain/drain-strategies.js';
+import { drainNodeWithStrategies } from '../steps/drain/node-drainer.js';
+import { workerRollout } from '../steps/cluster-version/worker-pools.js';
+import { historyFor } from '../upgraders/upgrade-history.js';
+import { userAgent } from './version.js';
+
+/** Options of {@link createManagedOperator}. */
+export interface ManagedOperatorOptions {
+  client: KubeClient;
+  informers: InformerFactory;
+  clock: Clock;
+  logger: Logger;
+  activity?: ActivityTracker;
+  settings: OperatorSettings;
+  prometheusUrl: string;
+  alertmanagerUrl: string;
+  /** Bearer token for Prometheus and Alertmanager (in-cluster: the service account's). */
+  monitoringToken?: () => string | undefined;
+  /** Extra CA certificates (PEM) for the monitoring endpoints. */
+  ca?: string;
+  /** Registry host → base URL overrides (simulation: the simulated registry). */
+  registryHosts?: Record<string, string>;
+  /** With a virtual clock: stop counting an outside call as activity after this much real time. */
+  releaseActivityAfterWallMs?: number;
+}
+
+/** The wired operator. */
+export interface ManagedOperator {
+  /** `upgradeoperator_*` gauges (MUO's port 8383). */
+  metricsRegistry: Registry;
+  /** `managed_upgrade_*` collector (MUO's port 8089). */
+  collectorRegistry: Registry;
+  /** Runs both controllers until the signal aborts. */
+  start(signal: AbortSignal): Promise<void>;
+  close(): Promise<void>;
+}
+
+function drainSettings(config: ManagedOperatorConfig, pdbForceDrainTimeoutMs: number): DrainSettings {
+  return {
+    drainTimeoutMs: config.nodeDrain.timeOutMs,
+    pdbForceDrainTimeoutMs,
+    expectedNodeDrainTimeMs: config.nodeDrain.expectedNodeDrainTimeMs,
+    disableDrainStrategies: config.nodeDrain.disableDrainStrategies,
+    ignoredNamespacePatterns: config.nodeDrain.ignoredNamespacePatterns,
+  };
+}
+
+/** Builds the operator (nothing runs until `start`). */
+export function createManagedOperator(o: ManagedOperatorOptions): ManagedOperator {
+  const transport: HttpTransportOptions = {
+    clock: o.clock,
+    userAgent: userAgent(),
+    ...(o.activity ? { activity: o.activity } : {}),
+    ...(o.monitoringToken ? { bearerToken: o.monitoringToken } : {}),
+    ...(o.ca ? { ca: o.ca } : {}),
+    ...(o.releaseActivityAfterWallMs !== undefined ? { releaseActivityAfterWallMs: o.releaseActivityAfterWallMs } : {}),
+  };
+  const prometheus = new PrometheusClient({ ...transport, url: o.prometheusUrl });
+  const alertmanager = new AlertmanagerClient({ ...transport, url: o.alertmanagerUrl });
+  const { bearerToken: _t, ca: _c, ...plain } = transport;
+  const updateService = new UpdateServiceClient(plain);
+  const registry = new RegistryClient({ ...plain, ...(o.registryHosts ? { hosts: o.registryHosts } : {}) });
+  const probeClient = new HttpClient({ ...plain, api: 'external-dependency' });
+  const metricsRegistry = new Registry();
+  const collectorRegistry = new Registry();
+  const metrics = new ManagedUpgradeMetrics(metricsRegistry);
+  const events = new EventRecorder({ client: o.client, clock: o.clock, logger: o.logger, component: 'upgrade-operator', ...(o.activity ? { activity: o.activity } : {}) });
+  const notifier = new LogNotifier(o.logger);
+
+  // The NodeKeeper registers the compact Pod cache first (see createNodeKeeperController).
+  const nodeKeeper = createNodeKeeperController({
+    informers: o.informers,
+    client: o.client,
+    clock: o.clock,
+    logger: o.logger,
+    ...(o.activity ? { activity: o.activity } : {}),
+    events,
+    state: () => {
+      // Called only while reconciling, after `managed` below is initialised.
+      const config = managed.config().config;
+      const cr = managed.upgradeConfigs()[0];
+      const entry = historyFor(cr?.status?.history, cr?.spec?.desired.version);
+      const rolling = !workerRollout(managed.cluster.pools()).done;
+      return { active: entry?.phase === 'Upgrading' && rolling, settings: drainSettings(config, (cr?.spec?.PDBForceDrainTimeout ?? 0) * 60_000) };
+    },
+    onDrainTimeout: (node, on) => metrics.setNodeDrainTimeout(node, on),
+    onPdbForceDrainStarted: (node) => o.logger.info({ node }, 'PDB-blocked pods are being removed by force (PDB-DELETE)'),
+  });
+  const managed = createManagedUpgradeController({
+    client: o.client,
+    informers: o.informers,
+    clock: o.clock,
+    logger: o.logger,
+    ...(o.activity ? { activity: o.activity } : {}),
+    events,
+    metrics,
+    settings: o.settings,
+    prometheus,
+    alertmanager,
+    dvo: 'not-installed',
+    notifier,
+    provider: (config) => (config.configManager.source === 'LOCAL' ? new LocalPolicyProvider() : undefined),
+    validation: {
+      fetchGraph: async (q, signal) => {
+        const graph = await updateService.graph({ upstream: q.upstream, channel: q.channel, arch: q.arch, id: q.clusterId, version: q.fromVersion, ...(signal ? { signal } : {}) });
+        const u = updatesFrom(graph, q.fromVersion);
+        return { updates: (u?.updates ?? []).map((r) => r.version), conditionalUpdates: (u?.conditionalUpdates ?? []).map((c) => c.release.version) };
+      },
+      releaseVersionOfImage: async (image, signal) => (await registry.imageLabels(image, signal)).release ?? '',
+    },
+    urlProbe: async (url, timeoutMs, signal) => {
+      try {
+        const res = await probeClient.request({ path: url, timeoutMs, signal, acceptErrorStatus: true });
+        return res.status < 400 ? undefined : `HTTP ${res.status}`;
+      } catch (err) {
+        return err instanceof Error ? err.message : String(err);
+      }
+    },
+    drainNode: async (node, config, pdbMs, signal) => {
+      const r = await drainNodeWithStrategies(o.client, node, drainSettings(config, pdbMs), o.clock.now(), signal);
+      return { failed: r.failed, nextDueAt: r.nextDueAt };
+    },
+  });
+  const controller = managed;
+  new ManagedUpgradeCollector(collectorRegistry, () => ({ config: controller.upgradeConfigs()[0], clusterVersion: controller.cluster.clusterVersion() }));
+
+  return {
+    metricsRegistry,
+    collectorRegistry,
+    async start(signal: AbortSignal): Promise<void> {
+      // Wake the NodeKeeper whenever an upgrade's state may have changed its activity.
+      const wake = (): void => nodeKeeper.wakeAll();
+      const inf = o.informers.informerFor(ManagedUpgradeConfigResource, { namespace: o.settings.watchNamespace });
+      signal.addEventListener('abort', inf.addHandlers({ onAdd: wake, onUpdate: wake }), { once: true });
+      await Promise.all([controller.controller.start(signal), nodeKeeper.controller.start(signal)]);
+    },
+    async close(): Promise<void> {
+      await Promise.allSettled([prometheus.close(), alertmanager.close(), updateService.close(), registry.close(), probeClient.close()]);
+    },
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * The UpgradeConfig controller of the managed flow (muo.md §4): history initialisation from the
+ * cluster state, phases New → Pending → Upgrading → Upgraded / Failed, the early pre-health
+ * check, validation, the schedule and the kill-switch refresh, the upgrader's steps, and the
+ * upgrade-result metric. It wakes exactly when the stopping step said (a time, or a change of
+ * a watched kind), never on a fixed poll; every wait or refusal is explained in the
+ * `Waiting` condition, an Event and a log line.
+ */
+import { ConfigMapResource, NodeResource, PodDisruptionBudgetResource } from '../api/builtin.js';
+import { ClusterOperatorResource } from '../api/openshift/config-v1/cluster-operator.js';
+import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../api/openshift/config-v1/cluster-version.js';
+import { MachineResource } from '../api/openshift/machine-v1beta1/machine.js';
+import { MachineSetResource } from '../api/openshift/machine-v1beta1/machine-set.js';
+import { MachineConfigPoolResource } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import type { KubeObjectLike, ResourceDescriptor } from '../api/resource.js';
+import { FeatureGate, MANAGED_UPGRADE_CONFIGMAP_KEY, MANAGED_UPGRADE_CONFIGMAP_NAME, ManagedUpgradeConfigResource } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import type { ManagedUpgradeConfig } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import { isFeatureGateEnabled, parseManagedOperatorConfig, type ParsedManagedOperatorConfig } from '../config/managed-operator-config.js';
+import { formatConfigProblems } from '../config/config-problem.js';
+import { acceptsUpgradeConfigName, type OperatorSettings } from '../config/operator-settings.js';
+import type { DvoMetricsSource } from '../health/deployment-validation.js';
+import type { AlertmanagerApi } from '../integrations/alertmanager-api.js';
+import type { PrometheusApi } from '../integrations/prometheus-api.js';
+import type { KubeClient } from '../kube/client.js';
+import { Controller } from '../kube/controller.js';
+import type { EventRecorder } from '../kube/event-recorder.js';
+import { splitKey } from '../kube/indexer.js';
+import type { InformerFactory } from '../kube/informer-factory.js';
+import type { Informer } from '../kube/informer.js';
+import { isNotFound } from '../kube/status-error.js';
+import { WakeRegistry } from '../engine/wake-registry.js';
+import type { ActivityTracker } from '../lib/activity.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/log.js';
+import type { ManagedUpgradeMetrics } from '../metrics/managed-upgrade-metrics.js';
+import type { Notifier } from '../providers/notifier.js';
+import type { PolicyProvider } from '../providers/policy-provider.js';
+import type { ClusterReads } from '../upgraders/managed-context.js';
+import type { UrlProbe } from '../upgraders/managed-steps/external-dependency-step.js';
+import type { ValidationDeps } from '../upgraders/validation/upgrade-config-validation.js';
+import { managedUpgradePass, type PassDeps } from './managed-upgrade-pass.js';
+
+/** The kinds the controller watches to wake waiting upgrades, by the name steps use. */
+const WATCHED: ReadonlyArray<[string, ResourceDescriptor<KubeObjectLike>]> = [
+  ['ClusterVersion', ClusterVersionResource],
+  ['ClusterOperator', ClusterOperatorResource],
+  ['MachineConfigPool', MachineConfigPoolResource],
+  ['Node', NodeResource],
+  ['MachineSet', MachineSetResource],
+  ['Machine', MachineResource],
+  ['PodDisruptionBudget', PodDisruptionBudgetResource],
+];
+
+/** What the controller needs. */
+export interface ManagedUpgradeControllerOptions {
+  client: KubeClient;
+  informers: InformerFactory;
+  clock: Clock;
+  logger: Logger;
+  activity?: ActivityTracker;
+  events: EventRecorder;
+  metrics: ManagedUpgradeMetrics;
+  settings: OperatorSettings;
+  prometheus: PrometheusApi;
+  alertmanager: AlertmanagerApi;
+  dvo: DvoMetricsSource;
+  notifier: Notifier;
+  /** The policy provider for a configuration (undefined: none configured). */
+  provider: (config: ParsedManagedOperatorConfig['config']) => PolicyProvider | undefined;
+  validation: ValidationDeps;
+  urlProbe: UrlProbe;
+  drainNode: PassDeps['drainNode'];
+}
+
+/** The controller and what the wiring needs of it. */
+export interface ManagedUpgradeController {
+  controller: Controller;
+  /** The current operator configuration (for the NodeKeeper and the metrics collector). */
+  config(): ParsedManagedOperatorConfig;
+  /** The acted-on UpgradeConfigs in the cache. */
+  upgradeConfigs(): ManagedUpgradeConfig[];
+  cluster: ClusterReads;
+}
+
+/** Builds the controller (start it with `controller.start(signal)` or through a Manager). */
+export function createManagedUpgradeController(o: ManagedUpgradeControllerOptions): ManagedUpgradeController {
+  const ns = o.settings.watchNamespace;
+  const log = o.logger.child({ controller: 'upgradeconfig' });
+  const wake = new WakeRegistry();
+  const configs = o.informers.informerFor(ManagedUpgradeConfigResource, { namespace: ns });
+  const configMaps = o.informers.informerFor(ConfigMapResource, { namespace: o.settings.namespace, fieldSelector: `metadata.name=${MANAGED_UPGRADE_CONFIGMAP_NAME}` });
+  const inf = <T extends KubeObjectLike>(d: ResourceDescriptor<T>): Informer<T> => o.informers.informerFor(d);
+  const cvs = inf(ClusterVersionResource);
+  const cos = inf(ClusterOperatorResource);
+  const pools = inf(MachineConfigPoolResource);
+  const nodes = inf(NodeResource);
+  const machineSets = inf(MachineSetResource);
+  const machines = inf(MachineResource);
+  const pdbs = inf(PodDisruptionBudgetResource);
+  const cluster: ClusterReads = {
+    clusterVersion: () => cvs.get(undefined, CLUSTER_VERSION_NAME),
+    pools: () => pools.list(),
+    nodes: () => nodes.list(),
+    machineSets: () => machineSets.list(),
+    machines: () => machines.list(),
+    clusterOperators: () => cos.list(),
+    podDisruptionBudgets: () => pdbs.list(),
+  };
+  let parsed: { text: string | undefined; result: ParsedManagedOperatorConfig } | undefined;
+  const config = (): ParsedManagedOperatorConfig => {
+    const text = configMaps.get(o.settings.namespace, MANAGED_UPGRADE_CONFIGMAP_NAME)?.data?.[MANAGED_UPGRADE_CONFIGMAP_KEY];
+    if (!parsed || parsed.text !== text) {
+      parsed = { text, result: parseManagedOperatorConfig(text) };
+      if (parsed.result.problems.length > 0) log.warn({ problems: formatConfigProblems(parsed.result.problems) }, 'the operator ConfigMap has problems; defaults are used for those values');
+    }
+    return parsed.result;
+  };
+
+  const deps: PassDeps = { ...o, cluster, config, log, gateEnabled: (gate) => isFeatureGateEnabled(config().config, gate) };
+  void FeatureGate;
+
+  const controller = new Controller({
+    name: 'upgradeconfig',
+    informers: o.informers,
+    clock: o.clock,
+    logger: o.logger,
+    ...(o.activity ? { activity: o.activity } : {}),
+    reconcile: async (key, signal) => {
+      const { namespace, name } = splitKey(key);
+      let cr: ManagedUpgradeConfig;
+      try {
+        cr = await o.client.get(ManagedUpgradeConfigResource, namespace, name, { signal });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        wake.clear(key);
+        if (configs.list().filter((c) => acceptsUpgradeConfigName(o.settings, c.metadata?.name ?? '')).length === 0) o.metrics.resetEphemeral();
+        return;
+      }
+      if (!acceptsUpgradeConfigName(o.settings, name)) {
+        o.events.event(cr, 'Warning', 'Ignored', `this operator acts only on UpgradeConfigs named ${o.settings.upgradeConfigNames.join(', ')} in ${ns}; set UPGRADE_CONFIG_NAMES to act on ${name}`);
+        log.info({ name }, 'UpgradeConfig ignored: name not acted on');
+        return;
+      }
+      const result = await managedUpgradePass(deps, cr, signal);
+      wake.set(key, result.waitFor);
+      const after = wake.requeueAfter(key, o.clock.now());
+      return after === undefined ? undefined : { requeueAfter: after };
+    },
+  });
+  // MUO passes updates only when the status is unchanged: our own status writes do not retrigger.
+  controller.for(ManagedUpgradeConfigResource, {
+    namespace: ns,
+    predicates: [{ update: (a, b) => JSON.stringify(a.status ?? null) === JSON.stringify(b.status ?? null) }],
+  });
+  const allKeys = (): string[] => configs.list().map((c) => `${c.metadata?.namespace ?? ''}/${c.metadata?.name ?? ''}`);
+  controller.watches(ConfigMapResource, () => allKeys(), { namespace: o.settings.namespace, fieldSelector: `metadata.name=${MANAGED_UPGRADE_CONFIGMAP_NAME}` });
+  for (const [kind, d] of WATCHED) controller.watches(d, () => wake.keysWaitingOn(kind));
+  return { controller, config, upgradeConfigs: () => configs.list().filter((c) => acceptsUpgradeConfigName(o.settings, c.metadata?.name ?? '')), cluster };
+}

@@ -30,6 +30,7 @@ import { drainNodeWithStrategies } from '../steps/drain/node-drainer.js';
 import { workerRollout } from '../steps/cluster-version/worker-pools.js';
 import { historyFor } from '../upgraders/upgrade-history.js';
 import { userAgent } from './version.js';
+import { errorMessage } from '../lib/errors.js';
 
 /** Options of {@link createManagedOperator}. */
 export interface ManagedOperatorOptions {
@@ -140,7 +141,7 @@ export function createManagedOperator(o: ManagedOperatorOptions): ManagedOperato
         const res = await probeClient.request({ path: url, timeoutMs, signal, acceptErrorStatus: true });
         return res.status < 400 ? undefined : `HTTP ${res.status}`;
       } catch (err) {
-        return err instanceof Error ? err.message : String(err);
+        return errorMessage(err);
       }
     },
     drainNode: async (node, config, pdbMs, signal) => {

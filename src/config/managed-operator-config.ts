@@ -19,6 +19,7 @@ import { FieldReader, isMapping } from './config-fields.js';
 import type { ConfigProblem } from './config-problem.js';
 import { globSyntaxError } from './glob.js';
 import { compileGoRegexp } from './go-regexp.js';
+import { isHttpUrl } from '../lib/url.js';
 
 /** Which provider supplies the upgrade policy (`configManager.source`). */
 export type ConfigManagerSource = 'OCM' | 'LOCAL';
@@ -296,11 +297,3 @@ function readFeatureGates(gates: FieldReader): FeatureGateName[] {
   return out;
 }
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const u = new URL(text);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}

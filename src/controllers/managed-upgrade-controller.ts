@@ -13,63 +13,40 @@ import { MachineResource } from '../api/openshift/machine-v1beta1/machine.js';
 import { MachineSetResource } from '../api/openshift/machine-v1beta1/machine-set.js';
 import { MachineConfigPoolResource } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import type { KubeObjectLike, ResourceDescriptor } from '../api/resource.js';
-import { FeatureGate, MANAGED_UPGRADE_CONFIGMAP_KEY, MANAGED_UPGRADE_CONFIGMAP_NAME, ManagedUpgradeConfigResource } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import { MANAGED_UPGRADE_CONFIGMAP_KEY, MANAGED_UPGRADE_CONFIGMAP_NAME, ManagedUpgradeConfigResource } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import type { ManagedUpgradeConfig } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
-import { isFeatureGateEnabled, parseManagedOperatorConfig, type ParsedManagedOperatorConfig } from '../config/managed-operator-config.js';
+import { parseManagedOperatorConfig, type ParsedManagedOperatorConfig } from '../config/managed-operator-config.js';
 import { formatConfigProblems } from '../config/config-problem.js';
 import { acceptsUpgradeConfigName, type OperatorSettings } from '../config/operator-settings.js';
-import type { DvoMetricsSource } from '../health/deployment-validation.js';
-import type { AlertmanagerApi } from '../integrations/alertmanager-api.js';
-import type { PrometheusApi } from '../integrations/prometheus-api.js';
-import type { KubeClient } from '../kube/client.js';
 import { Controller } from '../kube/controller.js';
-import type { EventRecorder } from '../kube/event-recorder.js';
 import { splitKey } from '../kube/indexer.js';
 import type { InformerFactory } from '../kube/informer-factory.js';
 import type { Informer } from '../kube/informer.js';
 import { isNotFound } from '../kube/status-error.js';
 import { WakeRegistry } from '../engine/wake-registry.js';
 import type { ActivityTracker } from '../lib/activity.js';
-import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
-import type { ManagedUpgradeMetrics } from '../metrics/managed-upgrade-metrics.js';
-import type { Notifier } from '../providers/notifier.js';
-import type { PolicyProvider } from '../providers/policy-provider.js';
 import type { ClusterReads } from '../upgraders/managed-context.js';
-import type { UrlProbe } from '../upgraders/managed-steps/external-dependency-step.js';
-import type { ValidationDeps } from '../upgraders/validation/upgrade-config-validation.js';
+import { Kind } from '../upgraders/managed-steps/step-support.js';
 import { managedUpgradePass, type PassDeps } from './managed-upgrade-pass.js';
 
 /** The kinds the controller watches to wake waiting upgrades, by the name steps use. */
 const WATCHED: ReadonlyArray<[string, ResourceDescriptor<KubeObjectLike>]> = [
-  ['ClusterVersion', ClusterVersionResource],
-  ['ClusterOperator', ClusterOperatorResource],
-  ['MachineConfigPool', MachineConfigPoolResource],
-  ['Node', NodeResource],
-  ['MachineSet', MachineSetResource],
-  ['Machine', MachineResource],
-  ['PodDisruptionBudget', PodDisruptionBudgetResource],
+  [Kind.ClusterVersion, ClusterVersionResource],
+  [Kind.ClusterOperator, ClusterOperatorResource],
+  [Kind.MachineConfigPool, MachineConfigPoolResource],
+  [Kind.Node, NodeResource],
+  [Kind.MachineSet, MachineSetResource],
+  [Kind.Machine, MachineResource],
+  [Kind.PodDisruptionBudget, PodDisruptionBudgetResource],
 ];
 
-/** What the controller needs. */
-export interface ManagedUpgradeControllerOptions {
-  client: KubeClient;
+/** What the controller needs: what a pass needs, less what the controller derives from its caches. */
+export interface ManagedUpgradeControllerOptions extends Omit<PassDeps, 'cluster' | 'config' | 'log'> {
   informers: InformerFactory;
-  clock: Clock;
   logger: Logger;
   activity?: ActivityTracker;
-  events: EventRecorder;
-  metrics: ManagedUpgradeMetrics;
   settings: OperatorSettings;
-  prometheus: PrometheusApi;
-  alertmanager: AlertmanagerApi;
-  dvo: DvoMetricsSource;
-  notifier: Notifier;
-  /** The policy provider for a configuration (undefined: none configured). */
-  provider: (config: ParsedManagedOperatorConfig['config']) => PolicyProvider | undefined;
-  validation: ValidationDeps;
-  urlProbe: UrlProbe;
-  drainNode: PassDeps['drainNode'];
 }
 
 /** The controller and what the wiring needs of it. */
@@ -116,8 +93,7 @@ export function createManagedUpgradeController(o: ManagedUpgradeControllerOption
     return parsed.result;
   };
 
-  const deps: PassDeps = { ...o, cluster, config, log, gateEnabled: (gate) => isFeatureGateEnabled(config().config, gate) };
-  void FeatureGate;
+  const deps: PassDeps = { ...o, cluster, config, log };
 
   const controller = new Controller({
     name: 'upgradeconfig',

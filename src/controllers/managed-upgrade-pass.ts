@@ -4,10 +4,9 @@
  * waits for, so the controller wakes exactly then.
  */
 import type { Condition } from 'kubernetes-types/meta/v1.js';
-import type { FeatureGateName } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { FeatureGate, ManagedUpgradeConfigResource } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import type { ManagedUpgradeConfig, UpgradeHistory } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
-import type { ParsedManagedOperatorConfig } from '../config/managed-operator-config.js';
+import { isFeatureGateEnabled, type ParsedManagedOperatorConfig } from '../config/managed-operator-config.js';
 import { formatConfigProblems } from '../config/config-problem.js';
 import type { DvoMetricsSource } from '../health/deployment-validation.js';
 import { muoFailureList, summary } from '../health/managed-health-check.js';
@@ -30,10 +29,12 @@ import type { ClusterReads, ManagedStepContext } from '../upgraders/managed-cont
 import { preUpgradeHealthCheck } from '../upgraders/managed-steps/health-check-steps.js';
 import type { UrlProbe } from '../upgraders/managed-steps/external-dependency-step.js';
 import { delayDueAt } from '../upgraders/managed-steps/notification-steps.js';
+import { commenced } from '../upgraders/managed-steps/step-support.js';
 import { firstFalseCondition, osdSteps, performUpgradeFailure, shouldFailUpgrade, upgradeWindowClosesAt } from '../upgraders/osd-upgrader.js';
 import { HistoryStepRecorder, historyFor, setHistory } from '../upgraders/upgrade-history.js';
 import { validateUpgradeConfig, type ValidationDeps } from '../upgraders/validation/upgrade-config-validation.js';
 import { scheduleDecision } from '../upgraders/validation/upgrade-schedule.js';
+import { errorMessage } from '../lib/errors.js';
 
 /** The pre-health check runs only when the upgrade is more than this far away (MUO: 2 h). */
 export const HEALTH_CHECK_AHEAD_MS = 2 * 3600_000;
@@ -59,7 +60,6 @@ export interface PassDeps {
   drainNode(nodeName: string, config: ParsedManagedOperatorConfig['config'], pdbForceDrainTimeoutMs: number, signal: AbortSignal): Promise<{ failed: boolean; nextDueAt?: number | undefined }>;
   cluster: ClusterReads;
   config(): ParsedManagedOperatorConfig;
-  gateEnabled(gate: FeatureGateName): boolean;
 }
 
 /** What one pass found the upgrade waiting for (undefined: nothing but a change of the CR). */
@@ -100,11 +100,11 @@ export async function managedUpgradePass(d: PassDeps, original: ManagedUpgradeCo
     log.info({ phase: entry.phase, version: entry.version }, 'upgrade history initialised');
   }
   const history = entry;
-  const ctx = stepContext(d, cr, history, config, signal, log);
+  const ctx = stepContext(d, cr, history, config, log);
 
   if (history.phase === 'New') {
     const until = Date.parse(spec.upgradeAt) - now;
-    if (d.gateEnabled(FeatureGate.PreHealthCheck) && until > HEALTH_CHECK_AHEAD_MS) {
+    if (isFeatureGateEnabled(config, FeatureGate.PreHealthCheck) && until > HEALTH_CHECK_AHEAD_MS) {
       const result = await preUpgradeHealthCheck(ctx, 'New', signal);
       if (!result.healthy) {
         await ctx.notify('StatePreHealthCheckSL', signal, muoFailureList(result));
@@ -177,16 +177,16 @@ export async function managedUpgradePass(d: PassDeps, original: ManagedUpgradeCo
   return explain({ waiting: false, reason: history.phase, message: `the upgrade to ${history.version ?? ''} is ${history.phase}` }, undefined);
 }
 
+/** MUO's `HasUpgradeCommenced`, false where it would throw (the spec names no target). */
 function commencedSafe(ctx: ManagedStepContext): boolean {
-  const cv = ctx.cluster.clusterVersion();
   try {
-    return cv !== undefined && ctx.upgradeConfig.spec !== undefined && hasUpgradeCommenced(cv, ctx.upgradeConfig.spec.desired);
+    return commenced(ctx);
   } catch {
     return false;
   }
 }
 
-function stepContext(d: PassDeps, cr: ManagedUpgradeConfig, history: UpgradeHistory, config: ParsedManagedOperatorConfig['config'], _signal: AbortSignal, log: Logger): ManagedStepContext {
+function stepContext(d: PassDeps, cr: ManagedUpgradeConfig, history: UpgradeHistory, config: ParsedManagedOperatorConfig['config'], log: Logger): ManagedStepContext {
   const name = cr.metadata?.name ?? '';
   const pdbTimeoutMs = (cr.spec?.PDBForceDrainTimeout ?? 0) * 60_000;
   const ctx: ManagedStepContext = {
@@ -245,7 +245,7 @@ async function recordUpgradeResult(d: PassDeps, cr: ManagedUpgradeConfig, h: Upg
     const alerts = await alertsDuringUpgrade(d.prometheus, { startMs: Date.parse(h.startTime), completeMs: Date.parse(h.completeTime), nowMs: d.clock.now() }, signal);
     d.metrics.setUpgradeResult({ name: cr.metadata?.name ?? '', precedingVersion: h.precedingVersion ?? '', version: h.version ?? '', alerts }, alerts.length === 0);
   } catch (err) {
-    log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not compute upgradeoperator_upgrade_result: Prometheus did not answer');
+    log.warn({ err: errorMessage(err) }, 'could not compute upgradeoperator_upgrade_result: Prometheus did not answer');
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Clock } from '../lib/clock.js';
 import type { Step, StepFailed, StepOutcome, StepPending, WaitFor } from './step.js';
+import { errorMessage } from '../lib/errors.js';
 
 /** How a flow records its steps (MUO: conditions in the history entry; APPUiO: job conditions). */
 export interface StepRecorder {
@@ -59,7 +60,7 @@ async function runGuarded<C>(step: Step<C>, ctx: C, signal: AbortSignal): Promis
   try {
     return await step.run(ctx, signal);
   } catch (err) {
-    return { status: 'failed', error: err instanceof Error ? err.message : String(err), reason: 'StepError' };
+    return { status: 'failed', error: errorMessage(err), reason: 'StepError' };
   }
 }
 

@@ -100,7 +100,5 @@ export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
-/** The message of an unknown thrown value. */
-export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
+/** The message of a thrown value. */
+export { errorMessage } from '../lib/errors.js';

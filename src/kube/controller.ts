@@ -13,6 +13,7 @@ import type { InformerFactory } from './informer-factory.js';
 import type { InformerScope } from './informer.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { WorkQueue } from './work-queue.js';
+import { errorMessage } from '../lib/errors.js';
 
 export interface ReconcileResult {
   /** Reconcile this key again after ms (the backoff is reset). */
@@ -156,7 +157,7 @@ export class Controller {
         try {
           for (const key of s.toKeys(obj)) queue.add(key);
         } catch (err) {
-          this.#log.error({ err: message(err) }, 'mapping an event to keys failed');
+          this.#log.error({ err: errorMessage(err) }, 'mapping an event to keys failed');
         }
       };
       const unregister = inf.addHandlers({
@@ -200,7 +201,7 @@ export class Controller {
       result = await this.#o.reconcile(key, signal);
     } catch (err) {
       if (signal.aborted) return;
-      this.#log.error({ key, err: message(err), requeues: queue.numRequeues(key) }, 'reconcile failed; will retry');
+      this.#log.error({ key, err: errorMessage(err), requeues: queue.numRequeues(key) }, 'reconcile failed; will retry');
       queue.addRateLimited(key);
       return;
     }
@@ -220,6 +221,3 @@ function groupOf(apiVersionValue: string): string {
   return i < 0 ? '' : apiVersionValue.slice(0, i);
 }
 
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -4,30 +4,16 @@
  */
 import type { Step } from '../engine/step.js';
 import type { ManagedStepContext } from './managed-context.js';
-import { ensureExtraUpgradeWorkers, removeExtraScaledNodes } from './managed-steps/capacity-steps.js';
-import { commenceUpgradeStep, controlPlaneUpgraded } from './managed-steps/control-plane-steps.js';
-import { externalDependencyCheck, type UrlProbe } from './managed-steps/external-dependency-step.js';
-import { postUpgradeHealthCheckStep, preUpgradeHealthCheckStep } from './managed-steps/health-check-steps.js';
-import { createControlPlaneMaintWindow, createWorkerMaintWindow, removeControlPlaneMaintWindow, removeMaintWindow } from './managed-steps/maintenance-steps.js';
-import { sendCompletedNotification, sendStartedNotification } from './managed-steps/notification-steps.js';
-import { allWorkersUpgraded } from './managed-steps/worker-step.js';
+import type { UrlProbe } from './managed-steps/external-dependency-step.js';
+import { upgradeDelayedCheck } from './managed-steps/notification-steps.js';
+import { postUpgradeProcedures } from './managed-steps/post-upgrade-step.js';
+import { isUpgradeable } from './managed-steps/upgradeable-step.js';
+import { osdSteps } from './osd-upgrader.js';
+
+/** The OSD steps ARO does not run. */
+const OSD_ONLY: ReadonlySet<Step<ManagedStepContext>> = new Set([upgradeDelayedCheck, isUpgradeable, postUpgradeProcedures]);
 
 /** MUO's 14 ARO steps, in order. */
 export function aroSteps(probe: UrlProbe): Array<Step<ManagedStepContext>> {
-  return [
-    sendStartedNotification,
-    preUpgradeHealthCheckStep,
-    externalDependencyCheck(probe),
-    ensureExtraUpgradeWorkers,
-    createControlPlaneMaintWindow,
-    commenceUpgradeStep,
-    controlPlaneUpgraded,
-    removeControlPlaneMaintWindow,
-    createWorkerMaintWindow,
-    allWorkersUpgraded,
-    removeExtraScaledNodes,
-    removeMaintWindow,
-    postUpgradeHealthCheckStep,
-    sendCompletedNotification,
-  ];
+  return osdSteps(probe).filter((s) => !OSD_ONLY.has(s));
 }

@@ -21,6 +21,7 @@ import { commenced } from './managed-steps/step-support.js';
 import { isUpgradeable } from './managed-steps/upgradeable-step.js';
 import { allWorkersUpgraded as workerStep } from './managed-steps/worker-step.js';
 import { setCondition } from './upgrade-history.js';
+import { errorMessage } from '../lib/errors.js';
 
 /** MUO's 17 OSD steps, in order. */
 export function osdSteps(probe: UrlProbe): Array<Step<ManagedStepContext>> {
@@ -81,17 +82,17 @@ export async function performUpgradeFailure(ctx: ManagedStepContext, signal: Abo
   try {
     await deleteCloneMachineSets(ctx.client, { signal });
   } catch (err) {
-    return fail(`failed to remove the extra capacity: ${err instanceof Error ? err.message : String(err)}`);
+    return fail(`failed to remove the extra capacity: ${errorMessage(err)}`);
   }
   try {
     await endWindows(ctx.alertmanager, 'all', { signal });
   } catch (err) {
-    return fail(`failed to end the maintenance silences: ${err instanceof Error ? err.message : String(err)}`);
+    return fail(`failed to end the maintenance silences: ${errorMessage(err)}`);
   }
   try {
     await ctx.notify('StateFailed', signal);
   } catch (err) {
-    return fail(`failed to send the FailedUpgrade notification: ${err instanceof Error ? err.message : String(err)}`);
+    return fail(`failed to send the FailedUpgrade notification: ${errorMessage(err)}`);
   }
   ctx.metrics.setUpgradeWindowBreached(configName(ctx), true);
   ctx.metrics.resetFailureMetrics();

@@ -4,11 +4,11 @@
  * A "PDB pod" is a pod that a PodDisruptionBudget in the pod's own namespace selects with its
  * full label selector, as the eviction API and the disruption controller decide it (MUO
  * matched any single `matchLabels` pair of any PDB in any namespace; muo.md §12 item 9).
- * Written by hand: it is a few lines, and the project's selector code lives in `apiserver/`,
- * which operator code may not import.
+ * The selector evaluation itself is `src/lib/label-selector.ts`.
  */
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
+import { evaluateLabelSelector } from '../../lib/label-selector.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 
 /**
@@ -19,33 +19,7 @@ import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
  */
 export function pdbSelectorMatches(selector: LabelSelector | null | undefined, labels: Readonly<Record<string, string>>): boolean {
   if (selector === undefined || selector === null) return false;
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (labels[key] !== value) return false;
-  }
-  for (const req of selector.matchExpressions ?? []) {
-    const has = Object.hasOwn(labels, req.key);
-    const value = labels[req.key];
-    const values = req.values ?? [];
-    switch (req.operator) {
-      case 'In':
-        if (values.length === 0) return true;
-        if (!has || value === undefined || !values.includes(value)) return false;
-        break;
-      case 'NotIn':
-        if (values.length === 0) return true;
-        if (has && value !== undefined && values.includes(value)) return false;
-        break;
-      case 'Exists':
-        if (!has) return false;
-        break;
-      case 'DoesNotExist':
-        if (has) return false;
-        break;
-      default:
-        return true;
-    }
-  }
-  return true;
+  return evaluateLabelSelector(selector, labels) !== false;
 }
 
 /** The PodDisruptionBudgets in the pod's namespace that select the pod. */

@@ -6,7 +6,7 @@
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { globMatches } from '../../config/glob.js';
 import { outcome, type Step } from '../../engine/step.js';
-import { ensureScaleDown, ensureScaleUp } from '../../steps/capacity/machine-set-scaler.js';
+import { ensureScaleDown, ensureScaleUp, isCloneMachineSet } from '../../steps/capacity/machine-set-scaler.js';
 import { configName, type ManagedStepContext } from '../managed-context.js';
 import { commenced, Kind } from './step-support.js';
 
@@ -15,6 +15,12 @@ const CAPACITY_WAIT = [Kind.MachineSet, Kind.Machine, Kind.Node];
 function extraPoolMatcher(ctx: ManagedStepContext): ((pool: string) => boolean) | undefined {
   const patterns = ctx.config.scale.extraMachinePools;
   return patterns.length === 0 ? undefined : (pool) => patterns.some((p) => globMatches(p, pool));
+}
+
+/** When the oldest clone's readiness times out (each clone's timeout runs from its creation). */
+function firstCloneTimeout(ctx: ManagedStepContext, timeoutMs: number): number | undefined {
+  const created = ctx.cluster.machineSets().filter(isCloneMachineSet).map((ms) => Date.parse(ms.metadata?.creationTimestamp ?? '')).filter((t) => !Number.isNaN(t));
+  return created.length === 0 ? undefined : Math.min(...created) + timeoutMs + 1;
 }
 
 /** 6 EnsureExtraUpgradeWorkers. */
@@ -37,10 +43,8 @@ export const ensureExtraUpgradeWorkers: Step<ManagedStepContext> = {
       case 'created':
         ctx.event('Normal', 'CapacityReserved', result.message);
         return outcome.pending({ kinds: CAPACITY_WAIT, until: now + timeoutMs }, result.message, 'WaitingForCapacity');
-      case 'waiting': {
-        const created = result.clones.map(() => now + timeoutMs);
-        return outcome.pending({ kinds: CAPACITY_WAIT, until: Math.min(...created) }, result.message, 'WaitingForCapacity');
-      }
+      case 'waiting':
+        return outcome.pending({ kinds: CAPACITY_WAIT, until: firstCloneTimeout(ctx, timeoutMs) ?? now + timeoutMs }, result.message, 'WaitingForCapacity');
       case 'timedOut':
         ctx.metrics.setScalingFailed(configName(ctx), true);
         await ctx.notify('StateSkipped', signal);

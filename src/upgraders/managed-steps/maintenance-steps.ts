@@ -8,7 +8,8 @@ import { isIntegrationError } from '../../integrations/integration-error.js';
 import { workerRollout } from '../../steps/cluster-version/worker-pools.js';
 import { endWindows, ensureControlPlaneWindow, ensureWorkerWindow, workerWindowMs } from '../../steps/maintenance/maintenance-window.js';
 import { desiredVersion, type ManagedStepContext } from '../managed-context.js';
-import { errorText, OUTSIDE_API_RETRY_MS } from './step-support.js';
+import { errorMessage } from '../../lib/errors.js';
+import { OUTSIDE_API_RETRY_MS } from './step-support.js';
 
 /** Alertmanager failures become a failed step retried shortly, with the reason named. */
 async function withAlertmanager(ctx: ManagedStepContext, action: () => Promise<StepOutcome>): Promise<StepOutcome> {
@@ -16,7 +17,7 @@ async function withAlertmanager(ctx: ManagedStepContext, action: () => Promise<S
     return await action();
   } catch (err) {
     if (!isIntegrationError(err)) throw err;
-    return outcome.failed(`Alertmanager unavailable: ${errorText(err)}`, { reason: 'AlertmanagerUnavailable', waitFor: { until: ctx.clock.now() + OUTSIDE_API_RETRY_MS } });
+    return outcome.failed(`Alertmanager unavailable: ${errorMessage(err)}`, { reason: 'AlertmanagerUnavailable', waitFor: { until: ctx.clock.now() + OUTSIDE_API_RETRY_MS } });
   }
 }
 

@@ -35,8 +35,3 @@ export function commenced(ctx: ManagedStepContext): boolean {
 export function stamp(ctx: ManagedStepContext, kind: UpgradeTimestampKind): void {
   ctx.metrics.setTimestamp(kind, { id: ctx.cluster.clusterVersion()?.spec.clusterID, name: configName(ctx), version: desiredVersion(ctx) }, Math.floor(ctx.clock.now() / 1000));
 }
-
-/** The text of an error. */
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -19,6 +19,8 @@ import { isIntegrationError } from '../../integrations/integration-error.js';
 import { parseImageReference } from './image-reference.js';
 import { parseRfc3339 } from './rfc3339.js';
 import { compareStrictSemver, parseStrictSemver, STRICT_SEMVER_EXPECTATION } from './strict-semver.js';
+import { errorMessage } from '../../lib/errors.js';
+import { isHttpUrl } from '../../lib/url.js';
 
 /** Stable reasons of a validation result, for conditions and metrics. */
 export const ValidationReason = {
@@ -166,7 +168,7 @@ async function validateImage(image: string, input: ValidationInput, deps: Valida
     rethrowIfAborted(err, input.signal);
     return {
       ...invalid('ImageUnresolvable', `failed to fetch image manifest digest: ${image} needs to be a valid release image`),
-      detail: errorText(err),
+      detail: errorMessage(err),
       transient: true,
     };
   }
@@ -225,7 +227,7 @@ async function checkUpdateGraph(version: string, channel: string, current: strin
     graph = await deps.fetchGraph({ upstream, channel, arch: GRAPH_ARCH, clusterId, fromVersion: current }, input.signal);
   } catch (err) {
     rethrowIfAborted(err, input.signal);
-    return { ...invalid('UpdateServiceUnavailable', errorText(err)), transient: true };
+    return { ...invalid('UpdateServiceUnavailable', errorMessage(err)), transient: true };
   }
   if (graph.updates.length === 0 && graph.conditionalUpdates.length === 0) {
     return { ...invalid('NotInUpdateGraph', `no available upgrade for the given clusterversion ${current}`), transient: true };
@@ -253,15 +255,4 @@ function rethrowIfAborted(err: unknown, signal: AbortSignal | undefined): void {
   if (signal?.aborted === true || (isIntegrationError(err) && err.reason === 'Aborted')) throw err;
 }
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const u = new URL(text);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}

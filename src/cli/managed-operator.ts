@@ -1,6 +1,6 @@
 /**
  * The managed-upgrade operator, wired: metrics registries, outside-API clients, the
- * UpgradeConfig controller and the NodeKeeper, on one client and informer factory. Used by
+ * UpgradeConfig, NodeKeeper and MachineConfigPool controllers, on one client and informer factory. Used by
  * `upgrade-operator run` and by `simulate` (which passes the simulated cluster's monitoring
  * URLs and its virtual clock); nothing here knows which cluster it talks to.
  */
@@ -9,6 +9,7 @@ import { ManagedUpgradeConfigResource } from '../api/upgrade.managed.openshift.i
 import type { ManagedOperatorConfig } from '../config/managed-operator-config.js';
 import type { OperatorSettings } from '../config/operator-settings.js';
 import { createManagedUpgradeController } from '../controllers/managed-upgrade-controller.js';
+import { createMachineConfigPoolController } from '../controllers/machine-config-pool-controller.js';
 import { createNodeKeeperController } from '../controllers/node-keeper-controller.js';
 import { AlertmanagerClient } from '../integrations/alertmanager-client.js';
 import { HttpClient, type HttpTransportOptions } from '../integrations/http/http-client.js';
@@ -16,6 +17,7 @@ import { PrometheusClient } from '../integrations/prometheus-client.js';
 import { RegistryClient } from '../integrations/registry-client.js';
 import { UpdateServiceClient, updatesFrom } from '../integrations/update-service-client.js';
 import type { KubeClient } from '../kube/client.js';
+import type { Controller } from '../kube/controller.js';
 import { EventRecorder } from '../kube/event-recorder.js';
 import type { InformerFactory } from '../kube/informer-factory.js';
 import type { ActivityTracker } from '../lib/activity.js';
@@ -58,7 +60,9 @@ export interface ManagedOperator {
   metricsRegistry: Registry;
   /** `managed_upgrade_*` collector (MUO's port 8089). */
   collectorRegistry: Registry;
-  /** Runs both controllers until the signal aborts. */
+  /** The UpgradeConfig, NodeKeeper and MachineConfigPool controllers, for a Manager to run. */
+  controllers: Controller[];
+  /** Runs the controllers until the signal aborts (without a Manager, so without leader election). */
   start(signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }
@@ -149,20 +153,29 @@ export function createManagedOperator(o: ManagedOperatorOptions): ManagedOperato
       return { failed: r.failed, nextDueAt: r.nextDueAt };
     },
   });
-  const controller = managed;
-  new ManagedUpgradeCollector(collectorRegistry, () => ({ config: controller.upgradeConfigs()[0], clusterVersion: controller.cluster.clusterVersion() }));
+  new ManagedUpgradeCollector(collectorRegistry, () => ({ config: managed.upgradeConfigs()[0], clusterVersion: managed.cluster.clusterVersion() }));
+  const pools = createMachineConfigPoolController({
+    client: o.client,
+    informers: o.informers,
+    clock: o.clock,
+    logger: o.logger,
+    ...(o.activity ? { activity: o.activity } : {}),
+    settings: o.settings,
+  });
+  // Wake the NodeKeeper whenever an upgrade's state may have changed its activity.
+  const wake = (): void => nodeKeeper.wakeAll();
+  const removeWake = o.informers.informerFor(ManagedUpgradeConfigResource, { namespace: o.settings.watchNamespace }).addHandlers({ onAdd: wake, onUpdate: wake });
+  const controllers = [managed.controller, nodeKeeper.controller, pools];
 
   return {
     metricsRegistry,
     collectorRegistry,
+    controllers,
     async start(signal: AbortSignal): Promise<void> {
-      // Wake the NodeKeeper whenever an upgrade's state may have changed its activity.
-      const wake = (): void => nodeKeeper.wakeAll();
-      const inf = o.informers.informerFor(ManagedUpgradeConfigResource, { namespace: o.settings.watchNamespace });
-      signal.addEventListener('abort', inf.addHandlers({ onAdd: wake, onUpdate: wake }), { once: true });
-      await Promise.all([controller.controller.start(signal), nodeKeeper.controller.start(signal)]);
+      await Promise.all(controllers.map((c) => c.start(signal)));
     },
     async close(): Promise<void> {
+      removeWake();
       await Promise.allSettled([prometheus.close(), alertmanager.close(), updateService.close(), registry.close(), probeClient.close()]);
     },
   };

@@ -147,7 +147,9 @@ export async function managedUpgradePass(d: PassDeps, original: ManagedUpgradeCo
       const failed = await performUpgradeFailure(ctx, signal);
       if (failed) d.events.event(cr, 'Warning', 'UpgradeFailed', `the upgrade did not start within the upgrade window (${Math.round(config.upgradeWindow.timeOutMs / 60_000)} min after ${spec.upgradeAt})`);
       return explain(
-        failed ? { waiting: false, reason: 'Failed', message: 'the upgrade window passed before the upgrade could start' } : { waiting: true, reason: 'FailingUpgrade', message: 'the upgrade window passed; cleaning up' },
+        failed
+          ? { waiting: false, reason: 'Failed', message: 'the upgrade window passed before the upgrade could start' }
+          : { waiting: true, reason: 'FailingUpgrade', message: `the upgrade window passed; cleaning up: ${history.conditions?.find((c) => c.type === 'FailedUpgrade')?.message ?? 'in progress'}` },
         failed ? undefined : { until: now + 30_000 },
       );
     }

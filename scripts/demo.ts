@@ -1,7 +1,9 @@
 /**
- * `npm run demo`: first a simulated OpenShift upgrade end to end with live progress
- * (`upgrade-operator simulate`: 4.14 → 4.15 on an ha-cloud cluster, virtual time); then the
- * embedded API server with the project's CRDs and sample objects, shown with the real kubectl.
+ * `npm run demo`: first an OSD managed upgrade by this operator on a simulated OpenShift
+ * cluster, end to end with live progress (`upgrade-operator simulate --scenario
+ * managed-osd-upgrade`: 4.14 → 4.15 on an ha-cloud cluster, virtual time), and what kubectl
+ * shows of that cluster afterwards; then the embedded API server with the project's CRDs and
+ * sample objects, shown with the real kubectl.
  * Every line of kubectl output shown here is kubectl's own. Pass --keep-running to keep the
  * server up for your own kubectl.
  */
@@ -13,7 +15,8 @@ import { styleText } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { startApiServer } from '../src/apiserver/server.js';
 import { writeCrdFiles } from '../src/api/manifests.js';
-import { runCli } from '../src/cli/program.js';
+import { SCENARIOS } from '../src/cli/scenarios/catalog.js';
+import { startSimEnvironment } from '../src/cli/scenarios/sim-environment.js';
 import { RealClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/log.js';
 
@@ -46,9 +49,27 @@ async function kubectl(args: string[], options: { expectFailure?: boolean } = {}
   return stdout;
 }
 
-step('A simulated OpenShift cluster upgrades itself, on virtual time (upgrade-operator simulate)');
-if ((await runCli(['node', 'upgrade-operator', 'simulate', '--scenario', 'manual-minor-upgrade'])) !== 0) {
-  throw new Error('the simulated upgrade did not complete');
+const SCENARIO = 'managed-osd-upgrade';
+step(`This operator upgrades a simulated OpenShift cluster, on virtual time (upgrade-operator simulate --scenario ${SCENARIO})`);
+const scenario = SCENARIOS[SCENARIO]!;
+process.stdout.write(`${scenario.description}\n`);
+const env = await startSimEnvironment({ seed: 1 });
+try {
+  const outcome = await scenario.run(env, { seed: 1, onLine: (line) => process.stdout.write(`${line.text}\n`) });
+  try {
+    process.stdout.write(`\n${outcome.ok ? styleText('green', 'as expected') : styleText('red', 'NOT as expected')}: ${outcome.summary}\n`);
+    if (!outcome.ok) throw new Error('the simulated upgrade did not end as expected');
+    await env.server.writeKubeconfig(kubeconfig);
+    step('What kubectl shows of the simulated cluster afterwards');
+    await kubectl(['get', 'upgradeconfigs.upgrade.managed.openshift.io', '-A']);
+    await kubectl(['get', 'upgradeconfigs.upgrade.managed.openshift.io', '-n', 'openshift-managed-upgrade-operator', 'managed-upgrade-config', '-o', 'jsonpath={range .status.history[0].conditions[*]}{.type}{"\\t"}{.status}{"\\t"}{.completeTime}{"\\n"}{end}']);
+    await kubectl(['get', 'clusterversion,machineconfigpools']);
+    await kubectl(['get', 'events', '-n', 'openshift-managed-upgrade-operator', '--sort-by=.lastTimestamp']);
+  } finally {
+    await outcome.run?.close();
+  }
+} finally {
+  await env.close();
 }
 
 const server = await startApiServer({ port: 0, clock: new RealClock(), logger: silentLogger() });

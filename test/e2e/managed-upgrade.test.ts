@@ -1,0 +1,80 @@
+/**
+ * End to end, the happy paths of the managed flow on the simulated cluster with the operator
+ * in the loop: the scenarios `managed-osd-upgrade`, `managed-aro-upgrade` and
+ * `managed-conditional-update`, checked through what a user can read.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../src/api/openshift/config-v1/cluster-version.js';
+import { MachineSetResource } from '../../src/api/openshift/machine-v1beta1/machine-set.js';
+import { events, runScenario, scrape, silences } from './scenario.test-support.js';
+
+const OSD_CONDITIONS = [
+  'StartedNotificationSent', 'IsClusterUpgradable', 'ClusterHealthyBeforeUpgrade', 'ExternalDependenciesAvailable', 'ComputeCapacityReserved',
+  'ControlPlaneMaintenanceWindowCreated', 'UpgradeCommenced', 'ControlPlaneUpgraded', 'ControlPlaneMaintenanceWindowRemoved', 'WorkersMaintenanceWindowCreated',
+  'WorkerNodesUpgraded', 'ComputeCapacityRemoved', 'WorkersMaintenanceWindowRemoved', 'ClusterHealthyAfterUpgrade', 'PostUpgradeTasksCompleted', 'CompletedNotificationSent',
+];
+
+void test('managed-osd-upgrade: 17 steps to Upgraded, capacity and silences created then removed, worker times, metrics', async (t) => {
+  const { ok, summary, run } = await runScenario(t, 'managed-osd-upgrade');
+  assert.ok(ok, summary);
+  const cr = run.upgradeConfig();
+  const h = cr?.status?.history?.[0];
+  assert.equal(h?.phase, 'Upgraded');
+  assert.equal(h?.precedingVersion, '4.14.30');
+  assert.ok(run.timeline.some((p) => p.phase === 'Pending'), 'the upgrade waited in Pending');
+  assert.ok(Date.parse(h?.startTime ?? '') >= Date.parse(cr?.spec?.upgradeAt ?? ''), 'it did not start before upgradeAt');
+  assert.deepEqual([...(h?.conditions ?? [])].reverse().map((c) => `${c.type}=${c.status}`), OSD_CONDITIONS.map((c) => `${c}=True`));
+  assert.equal(h?.conditions?.[0]?.message, 'CompletedNotificationSent is completed');
+  assert.equal(cr?.status?.conditions?.find((c) => c.type === 'Waiting')?.reason, 'Upgraded');
+
+  // The MachineConfigPool controller's times, in order, inside the upgrade.
+  const [start, workersStart, workersDone, end] = [h?.startTime, h?.workerStartTime, h?.workerCompleteTime, h?.completeTime].map((x) => Date.parse(x ?? ''));
+  assert.ok(start! <= workersStart! && workersStart! < workersDone! && workersDone! <= end!, JSON.stringify(h, null, 1));
+
+  // ClusterVersion Completed while the workers still rolled: the upgrade waited for them.
+  assert.ok(
+    run.timeline.some((p) => p.clusterVersion.state === 'Completed' && p.clusterVersion.version === '4.15.38' && p.phase === 'Upgrading' && !p.doneSteps.includes('WorkerNodesUpgraded') && (p.pools['worker']?.[0] ?? 0) < (p.pools['worker']?.[1] ?? 0)),
+    'a moment with the control plane Completed and workers still rolling',
+  );
+  const cv = await run.env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME);
+  assert.deepEqual([cv.status?.history?.[0]?.version, cv.status?.history?.[0]?.state], ['4.15.38', 'Completed']);
+
+  // Capacity: three clones (one per worker MachineSet) joined the pool, and are gone.
+  assert.equal(Math.max(...run.timeline.map((p) => p.pools['worker']?.[1] ?? 0)), 6);
+  const clones = await run.env.client.list(MachineSetResource, { namespace: 'openshift-machine-api', labelSelector: 'upgrade.managed.openshift.io=true' });
+  assert.equal(clones.items.length, 0);
+
+  const ours = (await silences(run)).filter((s) => s.createdBy === 'managed-upgrade-operator');
+  assert.equal(ours.filter((s) => s.comment === 'Silence for OSD control plane upgrade to version 4.15.38').length, 1);
+  // The worker window is replaced (never duplicated) as the count of remaining nodes falls.
+  const workers = ours.filter((s) => s.comment.startsWith('Silence for OSD worker node upgrade to version 4.15.38 with remaining ')).map((s) => s.comment);
+  assert.ok(workers.length >= 1 && new Set(workers).size === workers.length, JSON.stringify(workers));
+  assert.deepEqual(ours.filter((s) => s.status.state === 'active'), [], 'every maintenance silence ended');
+
+  assert.match(await scrape(run, '/metrics'), /upgradeoperator_upgrade_completed_timestamp\{[^}]*version="4\.15\.38"/);
+  assert.match(await scrape(run, '/collector'), /managed_upgrade_condition_workers_upgraded_timestamp\{[^}]*condition="True"/);
+  assert.equal((await events(run, run.namespace, 'UpgradeCompleted')).length, 1);
+});
+
+void test('managed-aro-upgrade: the 14 ARO steps to Upgraded, no capacity reserved, MUO’s silence texts (which say OSD on ARO too)', async (t) => {
+  const { ok, summary, run } = await runScenario(t, 'managed-aro-upgrade');
+  assert.ok(ok, summary);
+  const h = run.upgradeConfig()?.status?.history?.[0];
+  const aro = OSD_CONDITIONS.filter((c) => c !== 'IsClusterUpgradable' && c !== 'PostUpgradeTasksCompleted');
+  assert.deepEqual([...(h?.conditions ?? [])].reverse().map((c) => `${c.type}=${c.status}`), aro.map((c) => `${c}=True`));
+  assert.equal(Math.max(...run.timeline.map((p) => p.pools['worker']?.[1] ?? 0)), 3, 'no extra machine');
+  const ours = (await silences(run)).filter((s) => s.createdBy === 'managed-upgrade-operator');
+  assert.ok(ours.some((s) => s.comment === 'Silence for OSD control plane upgrade to version 4.14.45'), JSON.stringify(ours.map((s) => s.comment)));
+  assert.deepEqual(ours.filter((s) => s.status.state === 'active'), []);
+});
+
+void test('managed-conditional-update: a conditional target is commenced with its release image and completes', async (t) => {
+  const { ok, summary, run } = await runScenario(t, 'managed-conditional-update');
+  assert.ok(ok, summary);
+  const cv = await run.env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME);
+  assert.equal(cv.spec?.desiredUpdate?.version, '4.15.2');
+  assert.match(cv.spec?.desiredUpdate?.image ?? '', /^quay\.io\/openshift-release-dev\/ocp-release@sha256:[0-9a-f]{64}$/);
+  assert.deepEqual([cv.status?.history?.[0]?.version, cv.status?.history?.[0]?.state], ['4.15.2', 'Completed']);
+  assert.equal(run.upgradeConfig()?.status?.history?.[0]?.precedingVersion, '4.14.10');
+});

@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { apiserverCommand } from './apiserver.js';
 import { manifestsCommand } from './manifests.js';
+import { runCommand } from './run.js';
 import { simulateCommand } from './simulate.js';
 import { version } from './version.js';
 
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
     .version(version(), '--version')
     .showHelpAfterError()
     .exitOverride();
+  program.addCommand(runCommand());
   program.addCommand(apiserverCommand());
   program.addCommand(manifestsCommand());
   program.addCommand(simulateCommand());

@@ -1,0 +1,122 @@
+/**
+ * `upgrade-operator run` wired against the embedded API server: Lease leader election (a
+ * standby replica takes over when the leader stops), the three endpoints, and the controllers
+ * acting only while leading.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { EventResource, LeaseResource, NamespaceResource } from '../api/builtin.js';
+import { MANAGED_UPGRADE_OPERATOR_NAMESPACE, ManagedUpgradeConfigResource } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import { managedUpgradeConfigCrd } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import { openshiftCustomResourceDefinitions } from '../api/openshift/crds.js';
+import { startApiServer } from '../apiserver/server.js';
+import { KubeClient } from '../kube/client.js';
+import { RealClock } from '../lib/clock.js';
+import { silentLogger } from '../lib/log.js';
+import { installCustomResourceDefinitions } from '../sim/install-crds.js';
+import { LEADER_ELECTION_ID, parseBindAddress, runOperator, type RunningEndpoints, type RunOptions } from './run.js';
+
+const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const v = await probe().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function get(url: string): Promise<{ status: number; body: string }> {
+  const res = await request(url);
+  return { status: res.statusCode, body: await res.body.text() };
+}
+
+void test('bind addresses: host:port, :port and port', () => {
+  assert.deepEqual(parseBindAddress('127.0.0.1:8383'), { host: '127.0.0.1', port: 8383 });
+  assert.deepEqual(parseBindAddress(':8089'), { host: '0.0.0.0', port: 8089 });
+  assert.deepEqual(parseBindAddress('[::1]:0'), { host: '::1', port: 0 });
+  assert.throws(() => parseBindAddress('localhost:http'), /is not host:port/);
+});
+
+void test('run: one leader at a time through the Lease; the standby takes over when the leader stops; endpoints serve on every replica', async (t) => {
+  const clock = new RealClock();
+  const logger = silentLogger();
+  const server = await startApiServer({ port: 0, clock, logger });
+  const dir = mkdtempSync(join(tmpdir(), 'run-test-'));
+  t.after(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const kubeconfig = join(dir, 'kubeconfig');
+  await server.writeKubeconfig(kubeconfig);
+  const client = new KubeClient({ config: { server: server.url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: NS }, clock, logger });
+  t.after(() => client.close());
+  // Readiness needs every cache synced, so the OpenShift kinds must exist (as on OpenShift).
+  await installCustomResourceDefinitions(client, [...openshiftCustomResourceDefinitions(), managedUpgradeConfigCrd()]);
+  await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+
+  const options = (identity: string): RunOptions => ({
+    kubeconfig,
+    identity,
+    prometheusUrl: 'http://127.0.0.1:9',
+    alertmanagerUrl: 'http://127.0.0.1:9',
+    metricsBindAddress: '127.0.0.1:0',
+    collectorBindAddress: '127.0.0.1:0',
+    healthProbeBindAddress: '127.0.0.1:0',
+    leaderElect: true,
+    leaderElectionId: LEADER_ELECTION_ID,
+    leaseDurationMs: 2_000,
+    renewDeadlineMs: 1_500,
+    retryPeriodMs: 200,
+  });
+  const start = (identity: string): { abort: AbortController; done: Promise<void>; endpoints: Promise<RunningEndpoints> } => {
+    const abort = new AbortController();
+    let listening!: (e: RunningEndpoints) => void;
+    const endpoints = new Promise<RunningEndpoints>((r) => (listening = r));
+    const done = runOperator(options(identity), abort.signal, logger, listening);
+    return { abort, done, endpoints };
+  };
+  const holder = (): Promise<string | undefined> => client.get(LeaseResource, NS, LEADER_ELECTION_ID).then((l) => l.spec?.holderIdentity || undefined);
+
+  const a = start('replica-a');
+  const aEndpoints = await a.endpoints;
+  assert.equal(await until('replica-a to lead', async () => ((await holder()) === 'replica-a' ? true : undefined)), true);
+  const b = start('replica-b');
+  const bEndpoints = await b.endpoints;
+  t.after(() => {
+    a.abort.abort();
+    b.abort.abort();
+  });
+
+  // Both replicas serve their endpoints; only the leader's controllers act.
+  for (const e of [aEndpoints, bEndpoints]) {
+    assert.equal((await get(`${e.probes}/healthz`)).status, 200);
+    await until('readiness', async () => ((await get(`${e.probes}/readyz`)).status === 200 ? true : undefined));
+    assert.match((await get(`${e.metrics}/metrics`)).body, /# TYPE upgradeoperator_upgrade_started_timestamp gauge/);
+    assert.equal((await get(`${e.collector}/metrics`)).status, 200);
+  }
+  await client.create(ManagedUpgradeConfigResource, {
+    apiVersion: 'upgrade.managed.openshift.io/v1alpha1',
+    kind: 'UpgradeConfig',
+    metadata: { name: 'not-the-managed-one', namespace: NS },
+    spec: { type: 'OSD', upgradeAt: '2030-01-01T00:00:00Z', PDBForceDrainTimeout: 60, desired: { version: '4.15.38', channel: 'stable-4.15' } },
+  });
+  const ignored = await until('the Ignored Event', async () => (await client.list(EventResource, { namespace: NS })).items.find((e) => e.reason === 'Ignored'));
+  assert.match(ignored.message ?? '', /acts only on UpgradeConfigs named managed-upgrade-config/);
+  assert.equal(ignored.count ?? 1, 1, 'one replica acted');
+  assert.equal(await holder(), 'replica-a');
+
+  // The leader stops: it drains, releases the Lease, and the standby takes over.
+  a.abort.abort();
+  await a.done;
+  assert.equal(await until('replica-b to lead', async () => ((await holder()) === 'replica-b' ? true : undefined)), true);
+  b.abort.abort();
+  await b.done;
+  assert.equal(await holder(), undefined, 'the Lease is released on a clean stop');
+});

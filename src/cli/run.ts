@@ -1,0 +1,246 @@
+/**
+ * `upgrade-operator run`: the managed-upgrade operator against a real cluster (or any API
+ * server a kubeconfig names). One Manager with Lease leader election runs the UpgradeConfig,
+ * NodeKeeper and MachineConfigPool controllers while leading; the metrics (MUO's :8383), the
+ * CR collector (MUO's :8089) and the probes (:8081) are served from the start, on every replica.
+ * SIGTERM or SIGINT drains the controllers and releases the Lease.
+ */
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { pino } from 'pino';
+import { formatConfigProblems } from '../config/config-problem.js';
+import { settingsFromEnv } from '../config/operator-settings.js';
+import { KubeClient } from '../kube/client.js';
+import { SERVICE_ACCOUNT_DIR, isInCluster } from '../kube/in-cluster-config.js';
+import { loadRestConfig } from '../kube/kubeconfig.js';
+import { LeadershipLostError, Manager } from '../kube/manager.js';
+import { RealClock, type Clock } from '../lib/clock.js';
+import { errorMessage } from '../lib/errors.js';
+import { parseGoDurationMs } from '../lib/go-duration.js';
+import { createLogger, type Logger } from '../lib/log.js';
+import { SeededRandom } from '../lib/random.js';
+import { startMetricsServer, type MetricsServer } from '../metrics/metrics-server.js';
+import { createManagedOperator } from './managed-operator.js';
+
+/** MUO's lease name, so that the two never run side by side in one namespace. */
+export const LEADER_ELECTION_ID = 'managed-upgrade-operator-lock';
+
+/** Options of {@link runOperator} (the command's flags). */
+export interface RunOptions {
+  kubeconfig?: string;
+  prometheusUrl: string;
+  alertmanagerUrl: string;
+  /** Bearer token file for Prometheus and Alertmanager (re-read every minute). */
+  monitoringTokenFile?: string;
+  /** PEM CA bundle for Prometheus and Alertmanager, added to the system roots. */
+  monitoringCaFile?: string;
+  metricsBindAddress: string;
+  collectorBindAddress: string;
+  healthProbeBindAddress: string;
+  leaderElect: boolean;
+  leaderElectionId: string;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+  /** Leader-election identity (default: POD_NAME, else `<host>_<pid>`). */
+  identity?: string;
+}
+
+/** Where the servers listen once started (for the caller's log line and for tests). */
+export interface RunningEndpoints {
+  metrics: string;
+  collector: string;
+  probes: string;
+}
+
+/** `host:port`, `:port` (every interface) or `port`; port 0 picks a free one. */
+export function parseBindAddress(value: string): { host: string | undefined; port: number } {
+  const i = value.lastIndexOf(':');
+  const host = i < 0 ? undefined : value.slice(0, i).replace(/^\[(.*)\]$/, '$1') || undefined;
+  const port = Number(i < 0 ? value : value.slice(i + 1));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`${JSON.stringify(value)} is not host:port`);
+  return { host: host ?? '0.0.0.0', port };
+}
+
+function parseDuration(value: string): number {
+  const r = parseGoDurationMs(value);
+  if (!r.ok) throw new InvalidArgumentError(r.error);
+  if (r.ms <= 0) throw new InvalidArgumentError('must be positive');
+  return r.ms;
+}
+
+/** A token file read at most once a minute (bound service-account tokens rotate). */
+function tokenFromFile(path: string, clock: Clock, log: Logger): () => string | undefined {
+  let token: string | undefined;
+  let readAt = Number.NEGATIVE_INFINITY;
+  return () => {
+    if (clock.now() - readAt >= 60_000) {
+      readAt = clock.now();
+      try {
+        token = readFileSync(path, 'utf8').trim() || undefined;
+      } catch (err) {
+        log.warn({ path, err: errorMessage(err) }, 'cannot read the monitoring token file; keeping the last token');
+      }
+    }
+    return token;
+  };
+}
+
+/**
+ * Runs the operator until the signal aborts (resolves) or leadership is lost (rejects with
+ * LeadershipLostError: the process should exit and be restarted, as controller-runtime does).
+ */
+export async function runOperator(o: RunOptions, signal: AbortSignal, logger: Logger, onListening?: (e: RunningEndpoints) => void): Promise<void> {
+  const clock = new RealClock();
+  const { settings, problems } = settingsFromEnv(process.env);
+  const fatal = problems.filter((p) => p.severity === 'error');
+  if (fatal.length > 0) throw new Error(`invalid settings: ${formatConfigProblems(fatal)}`);
+  if (problems.length > 0) logger.warn({ problems: formatConfigProblems(problems) }, 'operator settings');
+  const restConfig = loadRestConfig({ clock, ...(o.kubeconfig ? { kubeconfig: o.kubeconfig } : {}) });
+  const client = new KubeClient({ config: { ...restConfig, namespace: settings.namespace }, clock, logger, fieldManager: 'upgrade-operator' });
+  const identity = o.identity ?? (process.env['POD_NAME'] || `${hostname()}_${process.pid}`);
+  const manager = new Manager({
+    client,
+    clock,
+    logger,
+    // Jitter only: a per-process seed keeps replicas from retrying in lockstep.
+    random: new SeededRandom((clock.now() ^ process.pid) >>> 0),
+    ...(o.leaderElect
+      ? {
+          leaderElection: {
+            namespace: settings.namespace,
+            name: o.leaderElectionId,
+            identity,
+            leaseDurationMs: o.leaseDurationMs,
+            renewDeadlineMs: o.renewDeadlineMs,
+            retryPeriodMs: o.retryPeriodMs,
+            onNewLeader: (leader: string) => logger.info({ leader }, leader === identity ? 'this replica leads' : 'another replica leads'),
+          },
+        }
+      : {}),
+  });
+  const inCluster = isInCluster();
+  const tokenFile = o.monitoringTokenFile ?? (inCluster ? join(SERVICE_ACCOUNT_DIR, 'token') : undefined);
+  const caFile = o.monitoringCaFile ?? (inCluster ? join(SERVICE_ACCOUNT_DIR, 'service-ca.crt') : undefined);
+  const operator = createManagedOperator({
+    client,
+    informers: manager.informers,
+    clock,
+    logger,
+    settings,
+    prometheusUrl: o.prometheusUrl,
+    alertmanagerUrl: o.alertmanagerUrl,
+    ...(tokenFile ? { monitoringToken: tokenFromFile(tokenFile, clock, logger) } : {}),
+    ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}),
+  });
+  for (const c of operator.controllers) manager.add(c);
+
+  let synced = false;
+  let failed = false;
+  const health = (): { live: boolean; ready: boolean } => ({ live: !failed, ready: synced && !failed });
+  const servers: MetricsServer[] = [];
+  try {
+    const serve = async (bind: string, registries: Parameters<typeof startMetricsServer>[0]['registries']): Promise<string> => {
+      const { host, port } = parseBindAddress(bind);
+      const s = await startMetricsServer({ host, port, registries, health });
+      servers.push(s);
+      return s.url;
+    };
+    const endpoints: RunningEndpoints = {
+      metrics: await serve(o.metricsBindAddress, [{ path: '/metrics', registry: operator.metricsRegistry }]),
+      collector: await serve(o.collectorBindAddress, [{ path: '/metrics', registry: operator.collectorRegistry }]),
+      probes: await serve(o.healthProbeBindAddress, []),
+    };
+    logger.info({ ...endpoints, namespace: settings.namespace, watchNamespace: settings.watchNamespace, upgradeConfigNames: settings.upgradeConfigNames, identity }, 'upgrade-operator starting');
+    onListening?.(endpoints);
+    const running = manager.start(signal);
+    void manager.informers.waitForSync(signal).then((ok) => {
+      synced = ok;
+    });
+    try {
+      await running;
+    } catch (err) {
+      failed = true;
+      throw err;
+    }
+  } finally {
+    await Promise.allSettled([...servers.map((s) => s.close()), operator.close()]);
+    await client.close();
+  }
+}
+
+interface RunFlags {
+  kubeconfig?: string;
+  prometheusUrl: string;
+  alertmanagerUrl: string;
+  monitoringTokenFile?: string;
+  monitoringCaFile?: string;
+  metricsBindAddress: string;
+  collectorBindAddress: string;
+  healthProbeBindAddress: string;
+  leaderElect: boolean;
+  leaderElectionId: string;
+  leaderElectLeaseDuration: number;
+  leaderElectRenewDeadline: number;
+  leaderElectRetryPeriod: number;
+  logLevel: string;
+}
+
+/** The subcommand. */
+export function runCommand(): Command {
+  return new Command('run')
+    .description('Run the managed-upgrade operator (UpgradeConfig upgrade.managed.openshift.io/v1alpha1) against the cluster of the kubeconfig or of the pod.')
+    .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG, ~/.kube/config, then in-cluster)')
+    .option('--prometheus-url <url>', 'Prometheus (Thanos querier or prometheus-k8s) base URL', 'https://prometheus-k8s.openshift-monitoring.svc:9091')
+    .option('--alertmanager-url <url>', 'Alertmanager base URL', 'https://alertmanager-main.openshift-monitoring.svc:9094')
+    .option('--monitoring-token-file <file>', 'bearer token for Prometheus and Alertmanager (default in a pod: its service-account token)')
+    .option('--monitoring-ca-file <file>', 'CA bundle (PEM) for Prometheus and Alertmanager, added to the system roots (default in a pod: service-ca.crt)')
+    .option('--metrics-bind-address <addr>', 'where upgradeoperator_* metrics are served (/metrics)', ':8383')
+    .option('--collector-bind-address <addr>', 'where the managed_upgrade_* collector is served (/metrics)', ':8089')
+    .option('--health-probe-bind-address <addr>', 'where /healthz and /readyz are served', ':8081')
+    .option('--no-leader-elect', 'run without leader election (one replica only)')
+    .option('--leader-election-id <name>', 'name of the Lease in the operator namespace', LEADER_ELECTION_ID)
+    .addOption(new Option('--leader-elect-lease-duration <duration>', 'Lease duration (Go duration)').argParser(parseDuration).default(15_000, '15s'))
+    .addOption(new Option('--leader-elect-renew-deadline <duration>', 'how long the leader retries renewing before giving up').argParser(parseDuration).default(10_000, '10s'))
+    .addOption(new Option('--leader-elect-retry-period <duration>', 'time between attempts to acquire or renew').argParser(parseDuration).default(2_000, '2s'))
+    .option('--log-level <level>', 'log level (debug, info, warn, error)', process.env['LOG_LEVEL'] ?? 'info')
+    .action(async (f: RunFlags) => {
+      const logger = createLogger({ level: f.logLevel, destination: pino.destination({ fd: 2, sync: true }) });
+      const abort = new AbortController();
+      const stop = (sig: NodeJS.Signals): void => {
+        logger.info({ signal: sig }, 'stopping: draining controllers and releasing the Lease');
+        abort.abort();
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+      try {
+        await runOperator(
+          {
+            ...(f.kubeconfig ? { kubeconfig: f.kubeconfig } : {}),
+            prometheusUrl: f.prometheusUrl,
+            alertmanagerUrl: f.alertmanagerUrl,
+            ...(f.monitoringTokenFile ? { monitoringTokenFile: f.monitoringTokenFile } : {}),
+            ...(f.monitoringCaFile ? { monitoringCaFile: f.monitoringCaFile } : {}),
+            metricsBindAddress: f.metricsBindAddress,
+            collectorBindAddress: f.collectorBindAddress,
+            healthProbeBindAddress: f.healthProbeBindAddress,
+            leaderElect: f.leaderElect,
+            leaderElectionId: f.leaderElectionId,
+            leaseDurationMs: f.leaderElectLeaseDuration,
+            renewDeadlineMs: f.leaderElectRenewDeadline,
+            retryPeriodMs: f.leaderElectRetryPeriod,
+          },
+          abort.signal,
+          logger,
+        );
+      } catch (err) {
+        if (err instanceof LeadershipLostError) logger.error('leadership lost; exiting so that the pod restarts');
+        throw err;
+      } finally {
+        process.off('SIGTERM', stop);
+        process.off('SIGINT', stop);
+      }
+    });
+}

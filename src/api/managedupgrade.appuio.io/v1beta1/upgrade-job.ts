@@ -17,6 +17,16 @@ export const UpgradeJobHealthCheckSchema = Type.Object(
     skipDegradedOperatorsCheck: Type.Optional(
       Type.Boolean({ description: 'Skip the check of the ClusterVersion for degraded operators.' }),
     ),
+    checkCriticalAlerts: Type.Optional(Type.Boolean({ description: 'Unhealthy while a critical alert fires (extension of the design; off by default).' })),
+    checkDegradedOperators: Type.Optional(Type.Boolean({ description: 'Unhealthy while a ClusterOperator is Degraded or unavailable (extension of the design; off by default).' })),
+    excludeAlerts: Type.Optional(
+      Type.Array(Type.Object({ alertname: Type.String({ minLength: 1, description: 'Alert name to ignore.' }) }), { description: 'Critical alerts to ignore.' }),
+    ),
+    excludeNamespaces: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Namespaces whose critical alerts are ignored.' })),
+    excludeOperators: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'ClusterOperator names ignored by checkDegradedOperators.' })),
+    customQueries: Type.Optional(
+      Type.Array(Type.Object({ query: Type.String({ minLength: 1, description: 'PromQL; a non-empty result means unhealthy.' }) }), { description: 'Extra PromQL health queries.' }),
+    ),
   },
   { description: 'Health checks to run.' },
 );

@@ -3,7 +3,8 @@
  *
  *   node --import tsx scripts/run-bench.ts [--no-write] [--out <file>] [--only <ids>] [--cpu-prof <dir>]
  *
- * --only runs some benchmarks (comma-separated ids: writes, list, watch, informer; list needs
+ * --only runs some benchmarks (comma-separated ids: writes, list, watch, informer, reaction,
+ * idle; list needs
  * writes) and implies --no-write; --cpu-prof writes V8 CPU profiles of the child processes
  * (API server, operator runtime) into a folder, for investigating a missed target.
  *
@@ -24,6 +25,7 @@ import { RealClock } from '../src/lib/clock.js';
 import { compileBenchChildren } from '../test/bench/build.js';
 import { runInformerBench } from '../test/bench/bench-informer.js';
 import { runListBench } from '../test/bench/bench-list.js';
+import { runIdleBench, runReactionBench } from '../test/bench/bench-managed.js';
 import { runWatchBench } from '../test/bench/bench-watch.js';
 import { runWriteBench, WRITE_COUNT, WRITES_NAMESPACE } from '../test/bench/bench-writes.js';
 import type { BenchContext } from '../test/bench/context.js';
@@ -33,9 +35,9 @@ import { RpcChild } from '../test/bench/rpc.js';
 import { formatMiB } from '../test/bench/stats.js';
 import type { StartResult } from '../test/bench/server-child.js';
 
-const WATCHDOG_MS = 6 * 60_000;
+const WATCHDOG_MS = 10 * 60_000;
 /** The order of the targets, for the report. */
-const ORDER = ['list', 'watch', 'writes', 'informer'];
+const ORDER = ['list', 'watch', 'writes', 'informer', 'reaction', 'idle'];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
@@ -99,6 +101,8 @@ async function main(): Promise<number> {
       ['list', 'LIST of 10,000 objects', () => runListBench(ctx, WRITES_NAMESPACE, WRITE_COUNT)],
       ['watch', '100 watchers, 10,000 events', () => runWatchBench(ctx)],
       ['informer', 'Operator runtime footprint', () => runInformerBench(ctx, children)],
+      ['reaction', 'Reaction delay of the managed flow', () => runReactionBench(log)],
+      ['idle', 'Operator API requests when idle', () => runIdleBench(log)],
     ];
     for (const [id, title, run] of steps) {
       if (only && !only.has(id)) continue;

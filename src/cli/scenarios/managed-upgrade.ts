@@ -20,6 +20,7 @@ import {
 import { managedUpgradeConfigCrd, type ManagedUpgradeConfig } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import { defaultOperatorSettings } from '../../config/operator-settings.js';
 import { InformerFactory } from '../../kube/informer-factory.js';
+import type { ActivityTracker } from '../../lib/activity.js';
 import { formatTime } from '../../lib/clock.js';
 import { errorMessage } from '../../lib/errors.js';
 import { SeededRandom } from '../../lib/random.js';
@@ -117,8 +118,23 @@ interface OperatorProcess {
   close(): Promise<void>;
 }
 
-async function startOperatorProcess(env: SimEnvironment, sim: SimulatedCluster, seed: number): Promise<OperatorProcess> {
-  const client = env.newClient('upgrade-operator', NS);
+/** Reports every HTTP request the operator starts (API server and outside APIs), by label. */
+export type RequestObserver = (what: string) => void;
+
+/** The virtual clock's activity tracker, also telling `observe` of each HTTP request. */
+function observedActivity(inner: ActivityTracker, observe: RequestObserver | undefined): ActivityTracker {
+  if (!observe) return inner;
+  return {
+    begin(what: string): () => void {
+      if (what.startsWith('http ')) observe(what);
+      return inner.begin(what);
+    },
+  };
+}
+
+async function startOperatorProcess(env: SimEnvironment, sim: SimulatedCluster, seed: number, onRequest?: RequestObserver): Promise<OperatorProcess> {
+  const activity = observedActivity(env.clock.activity, onRequest);
+  const client = env.newClient('upgrade-operator', NS, activity);
   const informers = new InformerFactory({ client, clock: env.clock, logger: env.logger, random: new SeededRandom(seed) });
   const monitoring = sim.components.monitoring;
   const operator = createManagedOperator({
@@ -126,7 +142,7 @@ async function startOperatorProcess(env: SimEnvironment, sim: SimulatedCluster, 
     informers,
     clock: env.clock,
     logger: env.logger,
-    activity: env.clock.activity,
+    activity,
     settings: defaultOperatorSettings(),
     prometheusUrl: monitoring.prometheusUrl ?? '',
     alertmanagerUrl: monitoring.alertmanagerUrl ?? '',
@@ -185,7 +201,7 @@ export async function runManagedUpgrade(
   env: SimEnvironment,
   spec: ManagedUpgradeSpec,
   script: ManagedScenarioScript,
-  options: { seed: number; onProgress?: (p: ManagedProgress) => void },
+  options: { seed: number; onProgress?: (p: ManagedProgress) => void; onOperatorRequest?: RequestObserver },
 ): Promise<ManagedUpgradeRun> {
   const sim = createSimulatedCluster(env.ctx, { profile: spec.profile ?? 'ha-cloud', version: spec.from, channel: spec.fromChannel, seed: options.seed });
   await sim.start(env.signal);
@@ -206,7 +222,7 @@ export async function runManagedUpgrade(
   });
 
   let operatorStarts = 1;
-  let process = await startOperatorProcess(env, sim, options.seed);
+  let process = await startOperatorProcess(env, sim, options.seed, options.onOperatorRequest);
   let createdAt = env.clock.now();
   const timeline: ManagedProgress[] = [];
   const actionsRun: Array<{ name: string; elapsedMs: number }> = [];
@@ -235,7 +251,7 @@ export async function runManagedUpgrade(
     async restartOperator(): Promise<void> {
       await process.close();
       operatorStarts++;
-      process = await startOperatorProcess(env, sim, options.seed + operatorStarts);
+      process = await startOperatorProcess(env, sim, options.seed + operatorStarts, options.onOperatorRequest);
     },
     upgradeConfig: () => configs.get(NS, MANAGED_UPGRADE_CONFIG_NAME),
     progress,

@@ -7,6 +7,7 @@
 import { setMaxListeners } from 'node:events';
 import { startApiServer, type ApiServer } from '../../apiserver/server.js';
 import { KubeClient } from '../../kube/client.js';
+import type { ActivityTracker } from '../../lib/activity.js';
 import { InformerFactory } from '../../kube/informer-factory.js';
 import { silentLogger, type Logger } from '../../lib/log.js';
 import { SeededRandom } from '../../lib/random.js';
@@ -33,8 +34,8 @@ export interface SimEnvironment {
   /** Aborted by close(): every component started with it stops. */
   readonly signal: AbortSignal;
   readonly logger: Logger;
-  /** Another client on the same server and clock (close it yourself). */
-  newClient(fieldManager: string, namespace?: string): KubeClient;
+  /** Another client on the same server and clock (close it yourself); `activity` defaults to the clock's. */
+  newClient(fieldManager: string, namespace?: string, activity?: ActivityTracker): KubeClient;
   close(): Promise<void>;
 }
 
@@ -46,12 +47,12 @@ export async function startSimEnvironment(o: SimEnvironmentOptions): Promise<Sim
   const abort = new AbortController();
   // Every simulated controller and watch listens on this one signal.
   setMaxListeners(0, abort.signal);
-  const newClient = (fieldManager: string, namespace = 'default'): KubeClient =>
+  const newClient = (fieldManager: string, namespace = 'default', activity: ActivityTracker = clock.activity): KubeClient =>
     new KubeClient({
       config: { server: server.url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace },
       clock,
       logger,
-      activity: clock.activity,
+      activity,
       fieldManager,
     });
   const simClient = newClient('simulated-cluster');

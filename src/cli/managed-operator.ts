@@ -116,7 +116,10 @@ export function createManagedOperator(o: ManagedOperatorOptions): ManagedOperato
       return { active: entry?.phase === 'Upgrading' && rolling, settings: drainSettings(config, (cr?.spec?.PDBForceDrainTimeout ?? 0) * 60_000) };
     },
     onDrainTimeout: (node, on) => metrics.setNodeDrainTimeout(node, on),
-    onPdbForceDrainStarted: (node) => o.logger.info({ node }, 'PDB-blocked pods are being removed by force (PDB-DELETE)'),
+    onPdbForceDrainStarted: async (node, signal) => {
+      o.logger.info({ node }, 'PDB-blocked pods are being removed by force (PDB-DELETE)');
+      await managed.notifyPdbForceDrain(signal);
+    },
   });
   const managed = createManagedUpgradeController({
     client: o.client,

@@ -28,7 +28,9 @@ import type { ActivityTracker } from '../lib/activity.js';
 import type { Logger } from '../lib/log.js';
 import type { ClusterReads } from '../upgraders/managed-context.js';
 import { Kind } from '../upgraders/managed-steps/step-support.js';
-import { managedUpgradePass, type PassDeps } from './managed-upgrade-pass.js';
+import { managedUpgradePass, sendNotificationOnce, type PassDeps } from './managed-upgrade-pass.js';
+import { PDB_FORCE_DRAIN_DELAY_DESCRIPTION } from '../providers/notifier.js';
+import { historyFor } from '../upgraders/upgrade-history.js';
 
 /** The kinds the controller watches to wake waiting upgrades, by the name steps use. */
 const WATCHED: ReadonlyArray<[string, ResourceDescriptor<KubeObjectLike>]> = [
@@ -57,6 +59,8 @@ export interface ManagedUpgradeController {
   /** The acted-on UpgradeConfigs in the cache. */
   upgradeConfigs(): ManagedUpgradeConfig[];
   cluster: ClusterReads;
+  /** Sends the "delayed" notification of a PDB-DELETE drain for each upgrade in progress (once per version). */
+  notifyPdbForceDrain(signal: AbortSignal): Promise<void>;
 }
 
 /** Builds the controller (start it with `controller.start(signal)` or through a Manager). */
@@ -131,5 +135,13 @@ export function createManagedUpgradeController(o: ManagedUpgradeControllerOption
   const allKeys = (): string[] => configs.list().map((c) => `${c.metadata?.namespace ?? ''}/${c.metadata?.name ?? ''}`);
   controller.watches(ConfigMapResource, () => allKeys(), { namespace: o.settings.namespace, fieldSelector: `metadata.name=${MANAGED_UPGRADE_CONFIGMAP_NAME}` });
   for (const [kind, d] of WATCHED) controller.watches(d, () => wake.keysWaitingOn(kind));
-  return { controller, config, upgradeConfigs: () => configs.list().filter((c) => acceptsUpgradeConfigName(o.settings, c.metadata?.name ?? '')), cluster };
+  const upgradeConfigs = (): ManagedUpgradeConfig[] => configs.list().filter((c) => acceptsUpgradeConfigName(o.settings, c.metadata?.name ?? ''));
+  const notifyPdbForceDrain = async (signal: AbortSignal): Promise<void> => {
+    for (const cached of upgradeConfigs()) {
+      const cr = await o.client.get(ManagedUpgradeConfigResource, cached.metadata?.namespace, cached.metadata?.name ?? '', { signal });
+      if (historyFor(cr.status?.history, cr.spec?.desired.version)?.phase !== 'Upgrading') continue;
+      await sendNotificationOnce(o, cr, 'StateDelayed', PDB_FORCE_DRAIN_DELAY_DESCRIPTION, signal);
+    }
+  };
+  return { controller, config, upgradeConfigs, cluster, notifyPdbForceDrain };
 }

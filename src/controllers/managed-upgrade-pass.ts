@@ -207,26 +207,42 @@ function stepContext(d: PassDeps, cr: ManagedUpgradeConfig, history: UpgradeHist
     drainNode: (node, signal) => d.drainNode(node, config, pdbTimeoutMs, signal),
     notify: async (state: NotifyStateName, signal: AbortSignal, detail?: string) => {
       const version = cr.spec?.desired.version ?? '';
-      const key = `${state}@${version}`;
-      const sent = sentNotifications(cr);
-      if (sent.includes(key)) return;
       const firstFalse = detail !== undefined ? { type: '', message: detail } : firstFalseCondition(ctx);
-      const description = describeNotification(state, version, firstFalse);
-      try {
-        await d.notifier.notify({ state, upgradeConfig: { namespace: cr.metadata?.namespace ?? '', name }, version, upgradeAt: cr.spec?.upgradeAt ?? '', description }, signal);
-      } catch (err) {
-        d.metrics.setNotificationFailed(name, state, true);
-        throw err;
-      }
-      d.metrics.setNotificationFailed(name, state, false);
-      d.metrics.setNotificationSent(name, state, version);
-      const next = [...sent, key];
-      const patched = await d.client.patch(ManagedUpgradeConfigResource, cr.metadata?.namespace, name, { metadata: { annotations: { [NOTIFICATIONS_ANNOTATION]: JSON.stringify(next) } } }, { type: 'merge', signal });
-      // Keep the pass's copy current, so its status write does not conflict with this patch.
-      cr.metadata = { ...cr.metadata, annotations: { ...cr.metadata?.annotations, [NOTIFICATIONS_ANNOTATION]: JSON.stringify(next) }, resourceVersion: patched.metadata?.resourceVersion ?? '' };
+      await sendNotificationOnce(d, cr, state, describeNotification(state, version, firstFalse), signal);
     },
   };
   return ctx;
+}
+
+/**
+ * Sends `state` for the UpgradeConfig's desired version unless it was sent before (the
+ * `<state>@<version>` list in {@link NOTIFICATIONS_ANNOTATION}, so it survives restarts and
+ * monitoring outages), sets the notification metrics, and records it. `cr` is updated in place
+ * (annotation and resourceVersion), so a status write that follows does not conflict.
+ */
+export async function sendNotificationOnce(
+  d: Pick<PassDeps, 'notifier' | 'metrics' | 'client'>,
+  cr: ManagedUpgradeConfig,
+  state: NotifyStateName,
+  description: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const name = cr.metadata?.name ?? '';
+  const version = cr.spec?.desired.version ?? '';
+  const key = `${state}@${version}`;
+  const sent = sentNotifications(cr);
+  if (sent.includes(key)) return;
+  try {
+    await d.notifier.notify({ state, upgradeConfig: { namespace: cr.metadata?.namespace ?? '', name }, version, upgradeAt: cr.spec?.upgradeAt ?? '', description }, signal);
+  } catch (err) {
+    d.metrics.setNotificationFailed(name, state, true);
+    throw err;
+  }
+  d.metrics.setNotificationFailed(name, state, false);
+  d.metrics.setNotificationSent(name, state, version);
+  const next = JSON.stringify([...sent, key]);
+  const patched = await d.client.patch(ManagedUpgradeConfigResource, cr.metadata?.namespace, name, { metadata: { annotations: { [NOTIFICATIONS_ANNOTATION]: next } } }, { type: 'merge', signal });
+  cr.metadata = { ...cr.metadata, annotations: { ...cr.metadata?.annotations, [NOTIFICATIONS_ANNOTATION]: next }, resourceVersion: patched.metadata?.resourceVersion ?? '' };
 }
 
 /** The notifications recorded on the UpgradeConfig (`<state>@<version>`). */

@@ -37,7 +37,10 @@ async function harness(t: TestContext, settings: DrainSettings, active: boolean)
     events,
     state: () => state,
     onDrainTimeout: (node, on) => timeouts.push([node, on, clock.now()]),
-    onPdbForceDrainStarted: (node) => pdbStarted.push([node, clock.now()]),
+    onPdbForceDrainStarted: (node) => {
+      pdbStarted.push([node, clock.now()]);
+      return Promise.resolve();
+    },
   });
   const deletedAt = new Map<string, number>();
   ctx.informers.informerFor(PodResource).addHandlers({ onDelete: (p) => deletedAt.set(p.metadata?.name ?? '', clock.now()) });

@@ -20,6 +20,7 @@ import type { ActivityTracker } from '../lib/activity.js';
 import { formatTime, type Clock } from '../lib/clock.js';
 import { jsonEqual, type JsonValue } from '../lib/json.js';
 import type { Logger } from '../lib/log.js';
+import { errorMessage } from '../lib/errors.js';
 import { formatDuration, type DrainAction, type DrainSettings } from '../steps/drain/drain-strategies.js';
 import { drainNodeWithStrategies } from '../steps/drain/node-drainer.js';
 
@@ -51,8 +52,12 @@ export interface NodeKeeperOptions {
   state: () => NodeKeeperState;
   /** Sets (true) or resets (false) `upgradeoperator_node_drain_timeout{node_name}`. */
   onDrainTimeout(nodeName: string, on: boolean): void;
-  /** PDB-DELETE started deleting pods on this node (MUO sends the "delayed" notification, KCS 7075425). */
-  onPdbForceDrainStarted(nodeName: string): void;
+  /**
+   * PDB-DELETE started deleting pods on this node (MUO sends the "delayed" notification, KCS
+   * 7075425). Called once per drain of a node; a rejection is logged (the notification metrics
+   * tell a failed send) and does not stop the drain.
+   */
+  onPdbForceDrainStarted(nodeName: string, signal: AbortSignal): Promise<void>;
 }
 
 /** The controller, and a way to requeue every worker node. */
@@ -126,7 +131,7 @@ export function createNodeKeeperController(o: NodeKeeperOptions): NodeKeeper {
     }
     if (outcome.actionsTaken.some((a: DrainAction) => a.strategy === 'PDB-DELETE') && pdbSignalled.get(name) !== start) {
       pdbSignalled.set(name, start);
-      o.onPdbForceDrainStarted(name);
+      await o.onPdbForceDrainStarted(name, signal).catch((err: unknown) => log.warn({ node: name, err: errorMessage(err) }, 'could not send the drain-delay notification'));
     }
     reportFailure(node, outcome.failed, start, now, state.settings);
     if (outcome.failures.length > 0) {

@@ -73,6 +73,10 @@ const UPGRADEABLE = 'IsClusterUpgradable';
  * The description of a notification (muo.md §9). Delayed and Failed are chosen by the first
  * condition that is not True (`firstFalse`: its type and message).
  */
+/** MUO's "delayed" text when the PDB-DELETE drain strategy starts deleting pods (KCS 7075425). */
+export const PDB_FORCE_DRAIN_DELAY_DESCRIPTION =
+  'Node drain grace period might be impacting cluster upgrade. Please refer to the article for further details https://access.redhat.com/solutions/7075425';
+
 export function describeNotification(state: NotifyStateName, version: string, firstFalse?: { type: string; message?: string }): string {
   switch (state) {
     case 'StateStarted':

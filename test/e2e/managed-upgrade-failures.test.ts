@@ -26,6 +26,10 @@ void test('managed-pdb-blocked-drain: the NodeKeeper deletes PDB-blocked pods af
   const pods = await run.env.client.list(PodResource, { namespace: 'shop' });
   assert.equal(pods.items.length, 2, 'the Deployment keeps its two replicas');
   assert.doesNotMatch(await scrape(run, '/metrics'), /upgradeoperator_node_drain_timeout\{[^}]*\} 1/);
+  // PDB-DELETE sends MUO's "delayed" notification (KCS 7075425), once.
+  const sent: unknown = JSON.parse(run.upgradeConfig()?.metadata?.annotations?.['upgrade-operator.io/notifications-sent'] ?? '[]');
+  assert.ok(Array.isArray(sent) && sent.filter((k) => k === 'StateDelayed@4.15.38').length === 1, JSON.stringify(sent));
+  assert.match(await scrape(run, '/metrics'), /upgradeoperator_upgrade_notification\{[^}]*event="StateDelayed"[^}]*\} 1/);
 });
 
 void test('managed-degraded-operator: the pre-upgrade health check refuses with the reason, then goes on once the operator recovers', async (t) => {

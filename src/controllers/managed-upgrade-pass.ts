@@ -189,7 +189,6 @@ function commencedSafe(ctx: ManagedStepContext): boolean {
 }
 
 function stepContext(d: PassDeps, cr: ManagedUpgradeConfig, history: UpgradeHistory, config: ParsedManagedOperatorConfig['config'], log: Logger): ManagedStepContext {
-  const name = cr.metadata?.name ?? '';
   const pdbTimeoutMs = (cr.spec?.PDBForceDrainTimeout ?? 0) * 60_000;
   const ctx: ManagedStepContext = {
     upgradeConfig: cr,

@@ -5,7 +5,7 @@
  * `upgrade-config-contract.ts`.
  */
 import { Type, type Static } from 'typebox';
-import { crdFor, dateTime, duration, embeddedObjectMeta, typeMeta } from '../../schema.js';
+import { conditions, crdFor, dateTime, duration, embeddedObjectMeta, typeMeta } from '../../schema.js';
 import type { JsonObject } from '../../../lib/json.js';
 import { APPUIO_GROUP, APPUIO_VERSION } from './group.js';
 import { UpgradeJobConfigSchema } from './upgrade-job.js';
@@ -72,6 +72,7 @@ export const ScheduledUpgradeConfigStatusSchema = Type.Object(
       ),
       { description: 'The next windows of the schedule (suspension ignored).' },
     ),
+    conditions: Type.Optional(conditions('ScheduleValid (the schedule compiles) and Waiting (what the controller waits for); additions of this project.')),
   },
   { description: 'Observed scheduling state.' },
 );

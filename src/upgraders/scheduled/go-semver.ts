@@ -1,0 +1,46 @@
+/**
+ * Version ordering as APPUiO picks the newest available update: golang.org/x/mod/semver's
+ * `Compare` on `"v" + version` (reference/appuio.md §2.4). That dialect is SemVer 2.0.0 plus
+ * the shorthands `MAJOR` and `MAJOR.MINOR` (read as `.0`), build metadata ignored, and every
+ * invalid string lower than every valid one (invalid strings equal to each other). node-semver
+ * does the comparing; a strict pattern in front of it refuses what x/mod refuses (leading zeros,
+ * a second `v`, whitespace), which node-semver would otherwise accept.
+ */
+import semver from 'semver';
+import type { Release } from '../../api/openshift/config-v1/cluster-version.js';
+
+const NUM = '(?:0|[1-9]\\d*)';
+const PRERELEASE_ID = '(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)';
+const GO_SEMVER = new RegExp(
+  `^(${NUM})(?:\\.(${NUM})(?:\\.(${NUM})(-${PRERELEASE_ID}(?:\\.${PRERELEASE_ID})*)?(?:\\+[0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*)?)?)?$`,
+);
+
+/** The version (without the `v` x/mod adds) as node-semver reads it, or undefined when x/mod calls it invalid. */
+export function parseGoSemver(version: string): semver.SemVer | undefined {
+  const m = GO_SEMVER.exec(version);
+  if (!m) return undefined;
+  const [, major, minor, patch, prerelease] = m;
+  return semver.parse(`${major}.${minor ?? '0'}.${patch ?? '0'}${prerelease ?? ''}`) ?? undefined;
+}
+
+/** x/mod/semver's `Compare("v"+a, "v"+b)`: -1, 0 or 1; invalid versions are lowest and equal to each other. */
+export function compareGoSemver(a: string, b: string): -1 | 0 | 1 {
+  const va = parseGoSemver(a);
+  const vb = parseGoSemver(b);
+  if (!va) return vb ? -1 : 0;
+  if (!vb) return 1;
+  return semver.compare(va, vb);
+}
+
+/**
+ * The release APPUiO would pin: the highest version of ClusterVersion `status.availableUpdates`
+ * (conditional updates are not considered, as APPUiO ignores them); among equal versions the
+ * first listed. Undefined when the list is empty or absent (a "noop" job).
+ */
+export function newestAvailableRelease(availableUpdates: readonly Release[] | null | undefined): Release | undefined {
+  let best: Release | undefined;
+  for (const r of availableUpdates ?? []) {
+    if (best === undefined || compareGoSemver(r.version, best.version) > 0) best = r;
+  }
+  return best;
+}

@@ -71,9 +71,9 @@ void test('run: one leader at a time through the Lease; the standby takes over w
     healthProbeBindAddress: '127.0.0.1:0',
     leaderElect: true,
     leaderElectionId: LEADER_ELECTION_ID,
-    leaseDurationMs: 2_000,
-    renewDeadlineMs: 1_500,
-    retryPeriodMs: 200,
+    leaderElectLeaseDuration: 2_000,
+    leaderElectRenewDeadline: 1_500,
+    leaderElectRetryPeriod: 200,
   });
   const start = (identity: string): { abort: AbortController; done: Promise<void>; endpoints: Promise<RunningEndpoints> } => {
     const abort = new AbortController();

@@ -41,9 +41,10 @@ export interface RunOptions {
   healthProbeBindAddress: string;
   leaderElect: boolean;
   leaderElectionId: string;
-  leaseDurationMs: number;
-  renewDeadlineMs: number;
-  retryPeriodMs: number;
+  /** Lease timings, in ms. */
+  leaderElectLeaseDuration: number;
+  leaderElectRenewDeadline: number;
+  leaderElectRetryPeriod: number;
   /** Leader-election identity (default: POD_NAME, else `<host>_<pid>`). */
   identity?: string;
 }
@@ -113,9 +114,9 @@ export async function runOperator(o: RunOptions, signal: AbortSignal, logger: Lo
             namespace: settings.namespace,
             name: o.leaderElectionId,
             identity,
-            leaseDurationMs: o.leaseDurationMs,
-            renewDeadlineMs: o.renewDeadlineMs,
-            retryPeriodMs: o.retryPeriodMs,
+            leaseDurationMs: o.leaderElectLeaseDuration,
+            renewDeadlineMs: o.leaderElectRenewDeadline,
+            retryPeriodMs: o.leaderElectRetryPeriod,
             onNewLeader: (leader: string) => logger.info({ leader }, leader === identity ? 'this replica leads' : 'another replica leads'),
           },
         }
@@ -171,22 +172,8 @@ export async function runOperator(o: RunOptions, signal: AbortSignal, logger: Lo
   }
 }
 
-interface RunFlags {
-  kubeconfig?: string;
-  prometheusUrl: string;
-  alertmanagerUrl: string;
-  monitoringTokenFile?: string;
-  monitoringCaFile?: string;
-  metricsBindAddress: string;
-  collectorBindAddress: string;
-  healthProbeBindAddress: string;
-  leaderElect: boolean;
-  leaderElectionId: string;
-  leaderElectLeaseDuration: number;
-  leaderElectRenewDeadline: number;
-  leaderElectRetryPeriod: number;
-  logLevel: string;
-}
+/** The flags: the run options (commander names them alike) and the log level. */
+type RunFlags = RunOptions & { logLevel: string };
 
 /** The subcommand. */
 export function runCommand(): Command {
@@ -216,22 +203,9 @@ export function runCommand(): Command {
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
       try {
+        const { logLevel: _level, ...options } = f;
         await runOperator(
-          {
-            ...(f.kubeconfig ? { kubeconfig: f.kubeconfig } : {}),
-            prometheusUrl: f.prometheusUrl,
-            alertmanagerUrl: f.alertmanagerUrl,
-            ...(f.monitoringTokenFile ? { monitoringTokenFile: f.monitoringTokenFile } : {}),
-            ...(f.monitoringCaFile ? { monitoringCaFile: f.monitoringCaFile } : {}),
-            metricsBindAddress: f.metricsBindAddress,
-            collectorBindAddress: f.collectorBindAddress,
-            healthProbeBindAddress: f.healthProbeBindAddress,
-            leaderElect: f.leaderElect,
-            leaderElectionId: f.leaderElectionId,
-            leaseDurationMs: f.leaderElectLeaseDuration,
-            renewDeadlineMs: f.leaderElectRenewDeadline,
-            retryPeriodMs: f.leaderElectRetryPeriod,
-          },
+          options,
           abort.signal,
           logger,
         );

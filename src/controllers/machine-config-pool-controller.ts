@@ -7,28 +7,18 @@
 import { MachineConfigPoolResource } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { ManagedUpgradeConfigResource } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import type { ManagedUpgradeConfig } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
-import { acceptsUpgradeConfigName, type OperatorSettings } from '../config/operator-settings.js';
-import type { KubeClient } from '../kube/client.js';
+import { acceptsUpgradeConfigName } from '../config/operator-settings.js';
+import type { ManagedUpgradeControllerOptions } from './managed-upgrade-controller.js';
 import { Controller } from '../kube/controller.js';
 import { splitKey } from '../kube/indexer.js';
-import type { InformerFactory } from '../kube/informer-factory.js';
 import { updateStatusWithRetry } from '../kube/status-writer.js';
 import { isNotFound } from '../kube/status-error.js';
-import type { ActivityTracker } from '../lib/activity.js';
-import { formatTime, type Clock } from '../lib/clock.js';
-import type { Logger } from '../lib/log.js';
+import { formatTime } from '../lib/clock.js';
 import { historyFor, setHistory } from '../upgraders/upgrade-history.js';
 import { workerTimesUpdate } from '../upgraders/worker-times.js';
 import { WORKER_POOL } from '../steps/cluster-version/worker-pools.js';
 
-export interface MachineConfigPoolControllerOptions {
-  client: KubeClient;
-  informers: InformerFactory;
-  clock: Clock;
-  logger: Logger;
-  activity?: ActivityTracker;
-  settings: OperatorSettings;
-}
+export type MachineConfigPoolControllerOptions = Pick<ManagedUpgradeControllerOptions, 'client' | 'informers' | 'clock' | 'logger' | 'activity' | 'settings'>;
 
 /** Builds the controller; its keys are UpgradeConfigs, woken by the worker pool. */
 export function createMachineConfigPoolController(o: MachineConfigPoolControllerOptions): Controller {

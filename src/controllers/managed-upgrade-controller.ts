@@ -22,7 +22,6 @@ import { Controller } from '../kube/controller.js';
 import { splitKey } from '../kube/indexer.js';
 import type { InformerFactory } from '../kube/informer-factory.js';
 import type { Informer } from '../kube/informer.js';
-import { isNotFound } from '../kube/status-error.js';
 import { WakeRegistry } from '../engine/wake-registry.js';
 import type { ActivityTracker } from '../lib/activity.js';
 import type { Logger } from '../lib/log.js';
@@ -107,13 +106,10 @@ export function createManagedUpgradeController(o: ManagedUpgradeControllerOption
     ...(o.activity ? { activity: o.activity } : {}),
     reconcile: async (key, signal) => {
       const { namespace, name } = splitKey(key);
-      let cr: ManagedUpgradeConfig;
-      try {
-        cr = await o.client.get(ManagedUpgradeConfigResource, namespace, name, { signal });
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
+      const cr = await o.client.getIfExists(ManagedUpgradeConfigResource, namespace, name, { signal });
+      if (!cr) {
         wake.clear(key);
-        if (configs.list().filter((c) => acceptsUpgradeConfigName(o.settings, c.metadata?.name ?? '')).length === 0) o.metrics.resetEphemeral();
+        if (upgradeConfigs().length === 0) o.metrics.resetEphemeral();
         return;
       }
       if (!acceptsUpgradeConfigName(o.settings, name)) {

@@ -21,7 +21,6 @@ import { Controller } from '../kube/controller.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
 import { objectKey, splitKey } from '../kube/indexer.js';
 import type { InformerFactory } from '../kube/informer-factory.js';
-import { isNotFound } from '../kube/status-error.js';
 import type { ActivityTracker } from '../lib/activity.js';
 import type { Clock } from '../lib/clock.js';
 import { jsonEqual, type JsonValue } from '../lib/json.js';
@@ -86,12 +85,9 @@ export function createScheduledUpgradeConfigController(o: ScheduledUpgradeConfig
     ...(o.activity ? { activity: o.activity } : {}),
     reconcile: async (key, signal) => {
       const { namespace, name } = splitKey(key);
-      let config: ScheduledUpgradeConfig;
-      try {
-        // Read fresh: status.lastScheduledUpgrade must never be older than what we wrote.
-        config = await o.client.get(ScheduledUpgradeConfigResource, namespace, name, { signal });
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
+      // Read fresh: status.lastScheduledUpgrade must never be older than what we wrote.
+      const config = await o.client.getIfExists(ScheduledUpgradeConfigResource, namespace, name, { signal });
+      if (!config) {
         waitingForClusterVersion.delete(key);
         return;
       }

@@ -12,7 +12,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../lib/json.js';
 import type { Logger } from '../lib/log.js';
 import type { RestConfig } from './rest-config.js';
 import { queryString, resourcePath, type Query } from './resource-path.js';
-import { KubeApiError, kubeApiErrorFrom } from './status-error.js';
+import { isNotFound, KubeApiError, kubeApiErrorFrom } from './status-error.js';
 import { Transport, type HttpRequest, type HttpResponse, type TransportOptions } from './transport.js';
 import { LineSplitter, parseWatchLine, type WatchEvent } from './watch-decoder.js';
 
@@ -130,6 +130,16 @@ export class KubeClient {
   /** Reads one object. */
   async get<T extends KubeObjectLike>(d: ResourceDescriptor<T>, namespace: string | undefined, name: string, options: { signal?: AbortSignal } = {}): Promise<T> {
     return (await this.#call('GET', resourcePath(d, { namespace, name }), undefined, options.signal)) as T;
+  }
+
+  /** Reads one object; undefined when it does not exist (404). */
+  async getIfExists<T extends KubeObjectLike>(d: ResourceDescriptor<T>, namespace: string | undefined, name: string, options: { signal?: AbortSignal } = {}): Promise<T | undefined> {
+    try {
+      return await this.get(d, namespace, name, options);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
   }
 
   /** Lists objects, following continue tokens unless `allPages: false`. Items get apiVersion and kind. */

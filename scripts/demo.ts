@@ -15,7 +15,7 @@ import { styleText } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { startApiServer } from '../src/apiserver/server.js';
 import { writeCrdFiles } from '../src/api/manifests.js';
-import { SCENARIOS } from '../src/cli/scenarios/catalog.js';
+import { loadScenario, runScenario } from '../src/cli/scenarios/catalog.js';
 import { startSimEnvironment } from '../src/cli/scenarios/sim-environment.js';
 import { RealClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/log.js';
@@ -51,11 +51,11 @@ async function kubectl(args: string[], options: { expectFailure?: boolean } = {}
 
 const SCENARIO = 'managed-osd-upgrade';
 step(`This operator upgrades a simulated OpenShift cluster, on virtual time (upgrade-operator simulate --scenario ${SCENARIO})`);
-const scenario = SCENARIOS[SCENARIO]!;
-process.stdout.write(`${scenario.description}\n`);
+const scenario = loadScenario(SCENARIO).file;
+process.stdout.write(`${scenario.description} (the file scenarios/${SCENARIO}.yaml)\n`);
 const env = await startSimEnvironment({ seed: 1 });
 try {
-  const outcome = await scenario.run(env, { seed: 1, onLine: (line) => process.stdout.write(`${line.text}\n`) });
+  const outcome = await runScenario(env, scenario, { seed: 1, onLine: (line) => process.stdout.write(`${line.text}\n`) });
   try {
     process.stdout.write(`\n${outcome.ok ? styleText('green', 'as expected') : styleText('red', 'NOT as expected')}: ${outcome.summary}\n`);
     if (!outcome.ok) throw new Error('the simulated upgrade did not end as expected');
@@ -66,7 +66,7 @@ try {
     await kubectl(['get', 'clusterversion,machineconfigpools']);
     await kubectl(['get', 'events', '-n', 'openshift-managed-upgrade-operator', '--sort-by=.lastTimestamp']);
   } finally {
-    await outcome.run?.close();
+    await outcome.run.close();
   }
 } finally {
   await env.close();

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { managedLine } from './scenarios/catalog.js';
-import { formatElapsed, poolsText } from './scenarios/progress-line.js';
+import { formatElapsed, poolsText, progressLine, type ScenarioProgress } from './scenarios/scenario-progress.js';
 
 void test('progress lines show virtual elapsed time and pools in name order', () => {
   assert.equal(formatElapsed(0), '+00:00:00');
@@ -9,9 +8,19 @@ void test('progress lines show virtual elapsed time and pools in name order', ()
   assert.equal(poolsText({ worker: [0, 3], master: [1, 3] }), 'master 1/3  worker 0/3');
 });
 
-void test('a managed progress line shows the phase, the wait or the step, the pools and ClusterVersion', () => {
-  const base = { elapsedMs: 75_000, phase: 'Upgrading', step: 'ControlPlaneUpgraded=False', stepMessage: 'ControlPlaneUpgraded still in progress', waiting: '', pools: { worker: [0, 3] as [number, number], master: [1, 3] as [number, number] }, clusterVersion: { version: '4.15.38', state: 'Partial', progressing: 'Working towards 4.15.38: 105 of 863 done (12% complete)' }, doneSteps: [] };
-  assert.equal(managedLine(base), '[+00:01:15] Upgrading ControlPlaneUpgraded still in progress  |  master 1/3  worker 0/3  |  ClusterVersion Working towards 4.15.38: 105 of 863 done (12% complete)');
-  assert.match(managedLine({ ...base, clusterVersion: { version: '4.15.38', state: 'Completed', progressing: 'Cluster version is 4.15.38' } }), /ClusterVersion 4\.15\.38 Completed$/);
-  assert.match(managedLine({ ...base, phase: '', waiting: 'the upgrade is scheduled for 2026-03-02T00:10:00Z' }), /^\[\+00:01:15\] - {9}the upgrade is scheduled/);
+void test('a progress line shows the phase, the wait or the step, the pools and ClusterVersion; without an operator, pools and Progressing', () => {
+  const base: ScenarioProgress = {
+    elapsedMs: 75_000,
+    phase: 'Upgrading',
+    step: 'ControlPlaneUpgraded=False',
+    stepMessage: 'ControlPlaneUpgraded still in progress',
+    waiting: '',
+    pools: { worker: [0, 3], master: [1, 3] },
+    clusterVersion: { version: '4.15.38', state: 'Partial', progressing: 'Working towards 4.15.38: 105 of 863 done (12% complete)', desired: '4.15.38' },
+    doneSteps: [],
+  };
+  assert.equal(progressLine(base, true), '[+00:01:15] Upgrading ControlPlaneUpgraded still in progress  |  master 1/3  worker 0/3  |  ClusterVersion Working towards 4.15.38: 105 of 863 done (12% complete)');
+  assert.match(progressLine({ ...base, clusterVersion: { ...base.clusterVersion, state: 'Completed' } }, true), /ClusterVersion 4\.15\.38 Completed$/);
+  assert.match(progressLine({ ...base, phase: '', waiting: 'the upgrade is scheduled for 2026-03-02T00:10:00Z' }, true), /^\[\+00:01:15\] - {9}the upgrade is scheduled/);
+  assert.equal(progressLine(base, false), '[+00:01:15] master 1/3  worker 0/3  Working towards 4.15.38: 105 of 863 done (12% complete)');
 });

@@ -15,8 +15,9 @@
 import { ClusterVersionResource, CLUSTER_VERSION_NAME } from '../../src/api/openshift/config-v1/cluster-version.js';
 import { MachineConfigPoolResource } from '../../src/api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { ManagedUpgradeConfigResource } from '../../src/api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
-import { managedScenarios } from '../../src/cli/scenarios/managed-scenarios.js';
-import { runManagedUpgrade, type ManagedUpgradeRun } from '../../src/cli/scenarios/managed-upgrade.js';
+import { loadScenario } from '../../src/cli/scenarios/catalog.js';
+import type { ScenarioFile } from '../../src/cli/scenarios/scenario-file.js';
+import { runScenarioFile, type ScenarioRun } from '../../src/cli/scenarios/scenario-runner.js';
 import { startSimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
 import { poolFullyUpdated } from '../../src/steps/cluster-version/worker-pools.js';
 import type { BenchResult } from './result.js';
@@ -37,21 +38,30 @@ interface Sample {
   virtualMs: number;
 }
 
+/** The desired version of the file's UpgradeConfig manifest. */
+function upgradeConfigSpec(file: ScenarioFile): { version: string } {
+  const uc = (file.manifests ?? []).find((m) => m['kind'] === 'UpgradeConfig');
+  const version = (uc?.['spec'] as { desired?: { version?: string } } | undefined)?.desired?.version;
+  if (!version) throw new Error('the scenario has no UpgradeConfig with a desired version');
+  return { version };
+}
+
 /** Records triggers and reactions during one upgrade; returns the samples. */
 async function measureReactions(seed: number, log: (line: string) => void): Promise<{ samples: Sample[]; minutes: number }> {
   const env = await startSimEnvironment({ seed });
-  const s = managedScenarios['managed-osd-upgrade']!;
+  const file = loadScenario('managed-osd-upgrade').file;
+  const target = upgradeConfigSpec(file).version;
   const triggers = new Map<string, Mark>();
   const reactions = new Map<string, Mark>();
-  let run: ManagedUpgradeRun | undefined;
+  let run: ScenarioRun | undefined;
   try {
     const mark = (map: Map<string, Mark>, key: string): void => {
       if (!map.has(key)) map.set(key, { wall: performance.now(), virtual: env.clock.now() });
     };
-    run = await runManagedUpgrade(env, s.spec, {
-      setup: (r) => {
+    run = await runScenarioFile(env, file, {
+      seed,
+      beforeManifests: (r) => {
         const inf = r.env.ctx.informers;
-        const target = s.spec.desired.version;
         inf.informerFor(ClusterVersionResource).addHandlers({
           onUpdate: (_o, cv) => {
             const h = cv.metadata?.name === CLUSTER_VERSION_NAME ? cv.status?.history?.[0] : undefined;
@@ -80,10 +90,10 @@ async function measureReactions(seed: number, log: (line: string) => void): Prom
             if (m) mark(reactions, `worker pending ${m[1]} → step message`);
           },
         });
-        // The due time, seen when the virtual clock reaches it.
-        void r.env.clock.sleep(s.spec.startInMinutes * MINUTE, r.env.signal).then(() => mark(triggers, 'upgradeAt → Upgrading'), () => undefined);
+        // The due time (upgradeAt is "{{ +10m }}" in the file), seen when the virtual clock reaches it.
+        void r.env.clock.sleep(10 * MINUTE, r.env.signal).then(() => mark(triggers, 'upgradeAt → Upgrading'), () => undefined);
       },
-    }, { seed });
+    });
     const samples: Sample[] = [];
     for (const [what, t] of triggers) {
       const r = reactions.get(what);
@@ -100,14 +110,19 @@ async function measureReactions(seed: number, log: (line: string) => void): Prom
 }
 
 /** Requests the operator makes over IDLE_MINUTES of virtual time after `until` holds. */
-async function measureIdle(label: string, startInMinutes: number, until: (phase: string) => boolean): Promise<{ label: string; requests: Map<string, number> }> {
+async function measureIdle(label: string, upgradeAt: string, endPhase: string): Promise<{ label: string; requests: Map<string, number> }> {
   const env = await startSimEnvironment({ seed: 1 });
-  const s = managedScenarios['managed-osd-upgrade']!;
+  const base = loadScenario('managed-osd-upgrade').file;
+  const file: ScenarioFile = {
+    ...base,
+    manifests: (base.manifests ?? []).map((m) => (m['kind'] === 'UpgradeConfig' ? { ...m, spec: { ...(m['spec'] as object), upgradeAt } } : m)),
+    end: { phase: [endPhase] },
+  };
   let counting = false;
   const requests = new Map<string, number>();
-  let run: ManagedUpgradeRun | undefined;
+  let run: ScenarioRun | undefined;
   try {
-    run = await runManagedUpgrade(env, { ...s.spec, startInMinutes }, { done: (p) => until(p.phase) }, {
+    run = await runScenarioFile(env, file, {
       seed: 1,
       onOperatorRequest: (what) => {
         if (counting) requests.set(what, (requests.get(what) ?? 0) + 1);
@@ -163,8 +178,8 @@ export async function runReactionBench(log: (line: string) => void): Promise<Ben
 /** The idle-requests benchmark. */
 export async function runIdleBench(log: (line: string) => void): Promise<BenchResult> {
   const cases = [
-    await measureIdle('an upgrade scheduled for tomorrow (phase Pending)', 24 * 60, (phase) => phase === 'Pending'),
-    await measureIdle('after an upgrade finished (phase Upgraded)', 10, (phase) => phase === 'Upgraded'),
+    await measureIdle('an upgrade scheduled for tomorrow (phase Pending)', '{{ +24h }}', 'Pending'),
+    await measureIdle('after an upgrade finished (phase Upgraded)', '{{ +10m }}', 'Upgraded'),
   ];
   const perMinute = (n: number): string => (n / IDLE_MINUTES).toFixed(2);
   let worst = 0;

@@ -6,32 +6,24 @@
 import type { TestContext } from 'node:test';
 import { request } from 'undici';
 import { EventResource } from '../../src/api/builtin.js';
-import { SCENARIOS, type ScenarioOutcome } from '../../src/cli/scenarios/catalog.js';
-import type { ManagedUpgradeRun } from '../../src/cli/scenarios/managed-upgrade.js';
+import { loadScenario, runScenario as runScenarioFile, type ScenarioOutcome } from '../../src/cli/scenarios/catalog.js';
+import type { ScenarioRun } from '../../src/cli/scenarios/scenario-runner.js';
 import { startSimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
 import type { GettableSilence } from '../../src/integrations/alertmanager-api.js';
 import { AlertmanagerClient } from '../../src/integrations/alertmanager-client.js';
 import { NO_PROXY_CONFIG } from '../../src/integrations/http/proxy-env.js';
 
-export interface ScenarioResult extends ScenarioOutcome {
-  run: ManagedUpgradeRun;
-}
-
-/** Runs the scenario with seed 1; everything is torn down after the test. */
-export async function runScenario(t: TestContext, name: string): Promise<ScenarioResult> {
-  const scenario = SCENARIOS[name];
-  if (!scenario) throw new Error(`no scenario ${name}`);
+/** Runs the named scenario (the file `scenarios/<name>.yaml`) with seed 1; everything is torn down after the test. */
+export async function runScenario(t: TestContext, name: string): Promise<ScenarioOutcome> {
   const env = await startSimEnvironment({ seed: 1 });
   t.after(() => env.close());
-  const outcome = await scenario.run(env, { seed: 1 });
-  const run = outcome.run;
-  if (!run) throw new Error(`${name} is not a managed scenario`);
-  t.after(() => run.close());
-  return { ...outcome, run };
+  const outcome = await runScenarioFile(env, loadScenario(name).file, { seed: 1 });
+  t.after(() => outcome.run.close());
+  return outcome;
 }
 
 /** The silences in the simulated cluster's Alertmanager. */
-export async function silences(run: ManagedUpgradeRun): Promise<GettableSilence[]> {
+export async function silences(run: ScenarioRun): Promise<GettableSilence[]> {
   const am = new AlertmanagerClient({ url: run.sim.components.monitoring.alertmanagerUrl ?? '', proxy: NO_PROXY_CONFIG, clock: run.env.clock });
   try {
     return await am.listSilences();
@@ -41,14 +33,14 @@ export async function silences(run: ManagedUpgradeRun): Promise<GettableSilence[
 }
 
 /** A scrape of one of the operator's metrics endpoints (`/metrics` or `/collector`). */
-export async function scrape(run: ManagedUpgradeRun, path: '/metrics' | '/collector'): Promise<string> {
+export async function scrape(run: ScenarioRun, path: '/metrics' | '/collector'): Promise<string> {
   const res = await request(`${run.metricsUrl()}${path}`);
   if (res.statusCode !== 200) throw new Error(`GET ${path}: HTTP ${res.statusCode}`);
   return res.body.text();
 }
 
 /** Events in a namespace (with this reason, when given), with their counts. */
-export async function events(run: ManagedUpgradeRun, namespace: string, reason?: string): Promise<Array<{ object: string; reason: string; message: string; count: number }>> {
+export async function events(run: ScenarioRun, namespace: string, reason?: string): Promise<Array<{ object: string; reason: string; message: string; count: number }>> {
   const list = await run.env.client.list(EventResource, { namespace });
   return list.items
     .filter((e) => reason === undefined || e.reason === reason)

@@ -1,14 +1,21 @@
 /**
- * The named scenarios of `upgrade-operator simulate` (and of the end-to-end tests, which run
- * the same scripts): each says what it shows, runs on a fresh simulated cluster, and ends with
- * a verdict read from the cluster — did the rehearsal end the way the scenario says it should.
+ * The named scenarios of `upgrade-operator simulate`: the YAML files of the repository's
+ * `scenarios/` folder (users copy and change them, and pass their own with `--scenario FILE`).
+ * The end-to-end tests run the same files. A run's verdict is the file's `expect` block, read
+ * from the cluster.
  */
-import { ClusterVersionResource, CLUSTER_VERSION_NAME } from '../../api/openshift/config-v1/cluster-version.js';
-import { runManualMinorUpgrade } from '../../sim/scenarios/manual-minor-upgrade.js';
-import { managedScenarios } from './managed-scenarios.js';
-import { runManagedUpgrade, type ManagedProgress, type ManagedUpgradeRun } from './managed-upgrade.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
+import { unmetExpectations } from './scenario-expect.js';
+import { parseScenarioFile, type ScenarioFile } from './scenario-file.js';
+import { progressLine } from './scenario-progress.js';
+import { runScenarioFile, type RunScenarioOptions, type ScenarioRun } from './scenario-runner.js';
 import type { SimEnvironment } from './sim-environment.js';
-import { formatElapsed, poolsText } from './progress-line.js';
+
+/** The folder of the named scenarios (the repository's `scenarios/`, from `src/` or `dist/`). */
+export const SCENARIOS_DIR = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
 
 /** One line of live progress. */
 export interface ScenarioLine {
@@ -16,78 +23,84 @@ export interface ScenarioLine {
   text: string;
 }
 
-/** How a scenario ended. */
+/** How a run ended. */
 export interface ScenarioOutcome {
-  /** The rehearsal ended as the scenario says it should. */
+  /** The run ended as the file's `expect` block says. */
   ok: boolean;
   /** One sentence for the end of the output. */
   summary: string;
-  /** The JSON report's scenario-specific part. */
+  /** What did not go as expected. */
+  unmet: string[];
+  /** The JSON report's scenario part. */
   report: Record<string, unknown>;
-  /** The managed run, for tests to inspect (closed by the caller). */
-  run?: ManagedUpgradeRun;
+  /** The run, for tests to inspect (closed by the caller). */
+  run: ScenarioRun;
 }
 
-export interface NamedScenario {
-  description: string;
-  run(env: SimEnvironment, options: { seed: number; onLine?: (line: ScenarioLine) => void }): Promise<ScenarioOutcome>;
+/** Names of the named scenarios, sorted. */
+export function scenarioNames(dir = SCENARIOS_DIR): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => basename(f, '.yaml'))
+    .sort();
 }
 
-/** One progress line of a managed run. */
-export function managedLine(p: ManagedProgress): string {
-  const what = p.waiting || p.stepMessage || 'waiting for the operator';
-  const cv = p.clusterVersion;
-  const cvText = cv.state === 'Partial' && cv.progressing ? cv.progressing : `${cv.version} ${cv.state}`;
-  return `[${formatElapsed(p.elapsedMs)}] ${(p.phase || '-').padEnd(9)} ${what}  |  ${poolsText(p.pools)}  |  ClusterVersion ${cvText}`;
+/** Loads a named scenario or a file path; throws with every problem of an invalid file. */
+export function loadScenario(nameOrPath: string, dir = SCENARIOS_DIR): { name: string; file: ScenarioFile } {
+  const isPath = nameOrPath.includes('/') || nameOrPath.endsWith('.yaml') || nameOrPath.endsWith('.yml');
+  const path = isPath ? nameOrPath : join(dir, `${nameOrPath}.yaml`);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if (!isPath) throw new Error(`no scenario named ${nameOrPath}; named scenarios: ${scenarioNames(dir).join(', ')}`, { cause: err });
+    throw new Error(`cannot read scenario file ${path}: ${(err as Error).message}`, { cause: err });
+  }
+  const parsed = parseScenarioFile(text);
+  if (!parsed.ok) throw new Error(`invalid scenario ${path}:\n  ${parsed.problems.join('\n  ')}`);
+  return { name: isPath ? basename(path).replace(/\.ya?ml$/, '') : nameOrPath, file: parsed.scenario };
 }
 
-const manual: NamedScenario = {
-  description:
-    'an ha-cloud cluster (3 masters, 3 workers) at 4.14 upgraded to the newest 4.15 on stable-4.15 by setting ClusterVersion.spec.desiredUpdate, as `oc adm upgrade` does, with no upgrade operator',
-  async run(env, options) {
-    const result = await runManualMinorUpgrade(env.ctx, env.clock, {
-      signal: env.signal,
-      onProgress: (p) => options.onLine?.({ elapsedMs: p.elapsedMs, text: `[${formatElapsed(p.elapsedMs)}] ${poolsText(p.pools)}  ${p.progressing}` }),
-    });
-    return {
-      ok: result.completed,
-      summary: `${result.from} → ${result.to} ${result.completed ? 'completed' : 'did not complete'}: ${result.upgradeMinutes.toFixed(1)} virtual minutes from desiredUpdate to every pool updated`,
-      report: { ...result },
-    };
-  },
-};
+/** One sentence on how the run ended. */
+function summarize(run: ScenarioRun, unmet: readonly string[]): string {
+  const p = run.progress();
+  const minutes = (p.elapsedMs / 60_000).toFixed(1);
+  const h = run.upgradeConfig()?.status?.history?.[0];
+  const what = run.file.operator
+    ? `${h?.precedingVersion ?? run.file.cluster.version} → ${h?.version ?? '?'} ${p.phase || 'not started'}: ${p.doneSteps.length} conditions True`
+    : `${run.file.cluster.version} → ${p.clusterVersion.desired || '?'} ${p.clusterVersion.state || '?'}`;
+  const stop = run.ended === 'end condition' ? '' : ` (stopped: ${run.ended})`;
+  return `${what}, ${minutes} virtual minutes${stop}${unmet.length > 0 ? `; not as expected: ${unmet.join('; ')}` : ''}`;
+}
 
-/** Every named scenario. */
-export const SCENARIOS: Readonly<Record<string, NamedScenario>> = {
-  'manual-minor-upgrade': manual,
-  ...Object.fromEntries(
-    Object.entries(managedScenarios).map(([name, s]) => [
-      name,
-      {
-        description: s.description,
-        async run(env: SimEnvironment, options: { seed: number; onLine?: (line: ScenarioLine) => void }): Promise<ScenarioOutcome> {
-          const run = await runManagedUpgrade(env, s.spec, s.script, {
-            seed: options.seed,
-            onProgress: (p) => options.onLine?.({ elapsedMs: p.elapsedMs, text: managedLine(p) }),
-          });
-          const cv = await env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME);
-          const verdict = await s.verdict(run);
-          const p = run.progress();
-          return {
-            ok: verdict.ok,
-            summary: verdict.summary,
-            report: {
-              phase: p.phase,
-              conditions: [...(run.upgradeConfig()?.status?.history?.[0]?.conditions ?? [])].reverse().map((c) => ({ type: c.type, status: c.status, message: c.message, startTime: c.startTime, completeTime: c.completeTime })),
-              clusterVersion: cv.status?.history?.[0],
-              actions: run.actionsRun,
-              operatorStarts: run.operatorStarts,
-              virtualMinutes: p.elapsedMs / 60_000,
-            },
-            run,
-          };
-        },
-      } satisfies NamedScenario,
-    ]),
-  ),
-};
+/** Runs a loaded scenario in `env` and checks its expectations. */
+export async function runScenario(
+  env: SimEnvironment,
+  file: ScenarioFile,
+  options: Omit<RunScenarioOptions, 'onProgress'> & { onLine?: (line: ScenarioLine) => void },
+): Promise<ScenarioOutcome> {
+  const withOperator = file.operator !== undefined;
+  const run = await runScenarioFile(env, file, {
+    ...options,
+    onProgress: (p) => options.onLine?.({ elapsedMs: p.elapsedMs, text: progressLine(p, withOperator) }),
+  });
+  const unmet = await unmetExpectations(file.expect, { client: env.client, upgradeConfig: run.upgradeConfig(), timeline: run.timeline, actionsRun: run.actionsRun.length }, env.signal);
+  const h = run.upgradeConfig()?.status?.history?.[0];
+  const p = run.progress();
+  return {
+    ok: unmet.length === 0,
+    summary: summarize(run, unmet),
+    unmet,
+    report: {
+      ended: run.ended,
+      virtualMinutes: p.elapsedMs / 60_000,
+      phase: p.phase || undefined,
+      conditions: [...(h?.conditions ?? [])].reverse().map((c) => ({ type: c.type, status: c.status, message: c.message, startTime: c.startTime, completeTime: c.completeTime })),
+      clusterVersion: (await env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { signal: env.signal })).status?.history?.[0],
+      actions: run.actionsRun,
+      operatorStarts: run.operatorStarts,
+      unmet,
+    },
+    run,
+  };
+}

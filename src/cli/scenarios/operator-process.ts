@@ -1,0 +1,82 @@
+/**
+ * This project's managed-upgrade operator as a process of a scenario: the same composition
+ * `upgrade-operator run` wires (createManagedOperator), on the scenario's virtual clock, with
+ * its metrics endpoints on loopback. Stopping it ends its work in flight and forgets everything
+ * in memory, as killing the process would.
+ */
+import { setMaxListeners } from 'node:events';
+import { MANAGED_UPGRADE_OPERATOR_NAMESPACE } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import { defaultOperatorSettings } from '../../config/operator-settings.js';
+import { InformerFactory } from '../../kube/informer-factory.js';
+import type { ActivityTracker } from '../../lib/activity.js';
+import { errorMessage } from '../../lib/errors.js';
+import { SeededRandom } from '../../lib/random.js';
+import { startMetricsServer, type MetricsServer } from '../../metrics/metrics-server.js';
+import type { SimulatedCluster } from '../../sim/cluster.js';
+import { createManagedOperator, type ManagedOperator } from '../managed-operator.js';
+import type { SimEnvironment } from './sim-environment.js';
+
+const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
+
+/** A running operator process. */
+export interface OperatorProcess {
+  operator: ManagedOperator;
+  metrics: MetricsServer;
+  abort: AbortController;
+  running: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Reports every HTTP request the operator starts (API server and outside APIs), by label. */
+export type RequestObserver = (what: string) => void;
+
+/** The virtual clock's activity tracker, also telling `observe` of each HTTP request. */
+function observedActivity(inner: ActivityTracker, observe: RequestObserver | undefined): ActivityTracker {
+  if (!observe) return inner;
+  return {
+    begin(what: string): () => void {
+      if (what.startsWith('http ')) observe(what);
+      return inner.begin(what);
+    },
+  };
+}
+
+/** Starts the operator against the simulated cluster's API server and monitoring. */
+export async function startOperatorProcess(env: SimEnvironment, sim: SimulatedCluster, seed: number, onRequest?: RequestObserver): Promise<OperatorProcess> {
+  const activity = observedActivity(env.clock.activity, onRequest);
+  const client = env.newClient('upgrade-operator', NS, activity);
+  const informers = new InformerFactory({ client, clock: env.clock, logger: env.logger, random: new SeededRandom(seed) });
+  const monitoring = sim.components.monitoring;
+  const operator = createManagedOperator({
+    client,
+    informers,
+    clock: env.clock,
+    logger: env.logger,
+    activity,
+    settings: defaultOperatorSettings(),
+    prometheusUrl: monitoring.prometheusUrl ?? '',
+    alertmanagerUrl: monitoring.alertmanagerUrl ?? '',
+    releaseActivityAfterWallMs: 2000,
+  });
+  const metrics = await startMetricsServer({
+    port: 0,
+    registries: [{ path: '/metrics', registry: operator.metricsRegistry }, { path: '/collector', registry: operator.collectorRegistry }],
+    health: () => ({ live: true, ready: true }),
+  });
+  const abort = new AbortController();
+  const signal = AbortSignal.any([abort.signal, env.signal]);
+  // Every controller and watch of the operator listens on this one signal.
+  setMaxListeners(0, signal);
+  const running = operator.start(signal).catch((err: unknown) => env.logger.error({ err: errorMessage(err) }, 'operator stopped with an error'));
+  return {
+    operator,
+    metrics,
+    abort,
+    running,
+    async close(): Promise<void> {
+      abort.abort();
+      await running;
+      await Promise.allSettled([operator.close(), metrics.close(), client.close()]);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The actions of scenario files: when a trigger holds (pure), and what each action does to the
+ * simulated cluster (its fault hooks), to the API (as a user would) or to the operator process.
+ */
+import { CLUSTER_VERSION_NAME, ClusterVersionResource, type ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
+import type { KubeClient } from '../../kube/client.js';
+import type { JsonObject } from '../../lib/json.js';
+import type { SimulatedCluster } from '../../sim/cluster.js';
+import { applyManifest } from './apply-manifest.js';
+import type { ScenarioDo, ScenarioTrigger } from './scenario-file.js';
+import type { ScenarioProgress } from './scenario-progress.js';
+
+/** True when every given part of the trigger holds. */
+export function triggerHolds(t: ScenarioTrigger | undefined, p: ScenarioProgress, cv: ClusterVersion | undefined): boolean {
+  if (!t) return true;
+  if (t.phase !== undefined && p.phase !== t.phase) return false;
+  if (t.stepStarted !== undefined && p.step !== `${t.stepStarted}=False` && !(p.stepMessage.startsWith(t.stepStarted) && !p.doneSteps.includes(t.stepStarted))) return false;
+  if (t.stepDone !== undefined && !p.doneSteps.includes(t.stepDone)) return false;
+  if (t.workersUpdated !== undefined) {
+    const [updated, total] = p.pools['worker'] ?? [0, 0];
+    if (!(updated >= t.workersUpdated && updated < total)) return false;
+  }
+  if (t.offered !== undefined && newestOffered(cv, t.offered) === undefined) return false;
+  return true;
+}
+
+/** The newest available update whose version starts with `prefix` (by patch number, then text). */
+export function newestOffered(cv: ClusterVersion | undefined, prefix: string): { version: string; image: string } | undefined {
+  const offered = (cv?.status?.availableUpdates ?? []).filter((r) => (r.version ?? '').startsWith(prefix) && r.image);
+  const patch = (v: string): number => Number(v.split('.')[2]?.split('-')[0] ?? 0);
+  offered.sort((a, b) => patch(b.version ?? '') - patch(a.version ?? '') || (b.version ?? '').localeCompare(a.version ?? ''));
+  const top = offered[0];
+  return top ? { version: top.version ?? '', image: top.image ?? '' } : undefined;
+}
+
+/** What an action may reach. */
+export interface ActionTarget {
+  sim: SimulatedCluster;
+  client: KubeClient;
+  restartOperator(): Promise<void>;
+  /** RFC 3339 of the scenario start + a duration, for `{{ +10m }}` in applied manifests. */
+  expand(manifest: JsonObject): JsonObject;
+}
+
+/** Performs one action (the file's `do`, already validated to hold exactly one key). */
+export async function performAction(d: ScenarioDo, t: ActionTarget, signal: AbortSignal): Promise<void> {
+  const ops = t.sim.components.operators;
+  const monitoring = t.sim.components.monitoring;
+  if (d.degradeOperator) ops.degrade(d.degradeOperator.name, { reason: d.degradeOperator.reason, message: d.degradeOperator.message });
+  else if (d.makeOperatorUnavailable) {
+    const { name, reason, message } = d.makeOperatorUnavailable;
+    ops.makeUnavailable(name, { ...(reason ? { reason } : {}), ...(message ? { message } : {}) });
+  } else if (d.stickOperator) ops.stick(d.stickOperator);
+  else if (d.unstickOperator) ops.unstick(d.unstickOperator);
+  else if (d.setUpgradeable) {
+    const { name, upgradeable, reason, message } = d.setUpgradeable;
+    ops.setUpgradeable(name, upgradeable, { reason: reason ?? 'ScenarioFault', message: message ?? `${name} is not upgradeable` });
+  } else if (d.clearOperatorFaults) ops.clearFaults(d.clearOperatorFaults);
+  else if (d.alertmanager) monitoring.setAlertmanagerFault(d.alertmanager === 'up' ? { kind: 'none' } : d.alertmanager === 'down' ? { kind: 'down' } : { kind: 'error' });
+  else if (d.prometheus) monitoring.setPrometheusFault(d.prometheus === 'up' ? { mode: 'none' } : d.prometheus === 'down' ? { mode: 'down' } : { mode: '5xx' });
+  else if (d.updateService) await t.sim.updateService.setFault(d.updateService === 'up' ? undefined : { kind: d.updateService });
+  else if (d.blockNodeJoin) t.sim.components.machineApi.blockJoin({ machineSet: d.blockNodeJoin.machineSet });
+  else if (d.restartOperator) await t.restartOperator();
+  else if (d.apply) for (const m of d.apply) await applyManifest(t.client, t.expand(m as JsonObject), signal);
+  else if (d.setChannel) await t.client.patch(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { spec: { channel: d.setChannel } }, { type: 'merge', signal });
+  else if (d.upgradeToLatest !== undefined) {
+    const cv = await t.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { signal });
+    const target = newestOffered(cv, d.upgradeToLatest);
+    if (!target) throw new Error(`no offered update starts with ${d.upgradeToLatest}`);
+    await t.client.patch(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { spec: { desiredUpdate: target } }, { type: 'merge', signal });
+  }
+}

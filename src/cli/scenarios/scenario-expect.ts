@@ -1,0 +1,62 @@
+/**
+ * The `expect` block of a scenario file, checked against what a user can read at the end of the
+ * run: the UpgradeConfig, ClusterVersion, MachineConfigPools, Events and any listed objects.
+ */
+import { EventResource } from '../../api/builtin.js';
+import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
+import { MachineConfigPoolResource } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import type { ManagedUpgradeConfig } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import type { KubeClient } from '../../kube/client.js';
+import { poolFullyUpdated } from '../../steps/cluster-version/worker-pools.js';
+import { discoverResource } from './apply-manifest.js';
+import type { ScenarioExpect } from './scenario-file.js';
+import type { ScenarioProgress } from './scenario-progress.js';
+
+/** What the checks read besides the API. */
+export interface ExpectInput {
+  client: KubeClient;
+  upgradeConfig: ManagedUpgradeConfig | undefined;
+  timeline: readonly ScenarioProgress[];
+  actionsRun: number;
+}
+
+/** The expectations that do not hold (empty: the run went as the file says). */
+export async function unmetExpectations(e: ScenarioExpect | undefined, input: ExpectInput, signal?: AbortSignal): Promise<string[]> {
+  if (!e) return [];
+  const out: string[] = [];
+  const opts = signal ? { signal } : {};
+  const h = input.upgradeConfig?.status?.history?.[0];
+  if (e.phase !== undefined && h?.phase !== e.phase) out.push(`phase ${h?.phase ?? '(none)'}, expected ${e.phase}`);
+  for (const c of e.conditionTrue ?? []) {
+    if (h?.conditions?.find((x) => x.type === c)?.status !== 'True') out.push(`condition ${c} is not True`);
+  }
+  const cv = await input.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, opts);
+  if (e.clusterVersionCompleted !== undefined) {
+    const target = input.upgradeConfig?.spec?.desired.version ?? cv.status?.desired?.version;
+    const cvh = cv.status?.history?.[0];
+    const completed = cvh?.state === 'Completed' && cvh.version === target;
+    if (completed !== e.clusterVersionCompleted) out.push(`ClusterVersion ${cvh?.version ?? '?'} ${cvh?.state ?? '?'} (target ${target ?? '?'}), expected ${e.clusterVersionCompleted ? '' : 'not '}Completed`);
+  }
+  if (e.poolsUpdated !== undefined) {
+    const pools = (await input.client.list(MachineConfigPoolResource, opts)).items;
+    const all = pools.length > 0 && pools.every(poolFullyUpdated);
+    if (all !== e.poolsUpdated) out.push(`pools ${all ? '' : 'not '}all updated`);
+  }
+  if (e.waitingSeen && !input.timeline.some((p) => e.waitingSeen!.every((s) => p.waiting.includes(s)))) {
+    out.push(`no Waiting message contained ${e.waitingSeen.map((s) => JSON.stringify(s)).join(' and ')}`);
+  }
+  for (const ev of e.events ?? []) {
+    const found = (await input.client.list(EventResource, { namespace: ev.namespace, ...opts })).items.some((x) => x.reason === ev.reason);
+    if (!found) out.push(`no Event ${ev.reason} in ${ev.namespace}`);
+  }
+  for (const ref of e.absent ?? []) {
+    const d = await discoverResource(input.client, ref.apiVersion, ref.kind, signal);
+    const left = (await input.client.list(d, { ...(ref.namespace ? { namespace: ref.namespace } : {}), ...(ref.labelSelector ? { labelSelector: ref.labelSelector } : {}), ...opts })).items;
+    if (left.length > 0) out.push(`${left.length} ${ref.kind}(s) ${ref.labelSelector ?? ''} left: ${left.map((o) => o.metadata?.name ?? '').join(', ')}`);
+  }
+  if (e.desiredUpdateImage !== undefined && Boolean(cv.spec?.desiredUpdate?.image) !== e.desiredUpdateImage) {
+    out.push(`desiredUpdate ${cv.spec?.desiredUpdate?.image ? 'names' : 'does not name'} a release image`);
+  }
+  if (e.actionsRun !== undefined && input.actionsRun !== e.actionsRun) out.push(`${input.actionsRun} action(s) ran, expected ${e.actionsRun}`);
+  return out;
+}

@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatTime } from '../../lib/clock.js';
+import { loadScenario, scenarioNames } from './catalog.js';
+import { newestOffered, triggerHolds } from './scenario-actions.js';
+import { expandTimes, parseScenarioFile } from './scenario-file.js';
+import type { ScenarioProgress } from './scenario-progress.js';
+
+void test('every named scenario file in scenarios/ parses and says what it shows', () => {
+  const names = scenarioNames();
+  assert.ok(names.includes('managed-osd-upgrade') && names.includes('manual-minor-upgrade'), names.join(', '));
+  for (const name of names) {
+    const { file } = loadScenario(name);
+    assert.ok(file.description.length > 20, name);
+    assert.ok(file.expect, `${name} says what a good run looks like`);
+  }
+});
+
+void test('an invalid scenario file is refused with every problem and its path', () => {
+  const r = parseScenarioFile(`
+description: broken
+cluster: {version: 4.14.30, channel: stable-4.14, color: blue}
+actions:
+  - {name: two things, after: 3d, do: {alertmanager: down, prometheus: down}}
+  - {name: restart, do: {restartOperator: true}}
+end: {timeout: soon}
+`);
+  assert.equal(r.ok, false);
+  const problems = r.ok ? [] : r.problems;
+  assert.ok(problems.some((p) => p.startsWith('/cluster')), problems.join('\n'));
+  const r2 = parseScenarioFile(`
+description: broken
+cluster: {version: 4.14.30, channel: stable-4.14}
+actions:
+  - {name: two things, after: 3d, do: {alertmanager: down, prometheus: down}}
+  - {name: restart, do: {restartOperator: true}}
+end: {timeout: soon}
+manifests:
+  - {metadata: {name: x}}
+`);
+  assert.equal(r2.ok, false);
+  assert.deepEqual(r2.ok ? [] : r2.problems, [
+    '/actions/0/do: exactly one action, got alertmanager, prometheus',
+    '/actions/0/after: time: unknown unit "d" in duration "3d"',
+    '/actions/1/do/restartOperator: the scenario runs no operator',
+    '/end/timeout: time: invalid duration "soon"',
+    '/manifests/0: apiVersion and kind are required',
+  ]);
+  assert.equal(parseScenarioFile('description: [unclosed').ok, false);
+  assert.throws(() => loadScenario('no-such-scenario'), /no scenario named no-such-scenario; named scenarios: .*managed-osd-upgrade/);
+});
+
+void test('{{ +<duration> }} strings become RFC 3339 times after the start; other strings stay', () => {
+  const start = Date.UTC(2026, 2, 2);
+  assert.deepEqual(expandTimes({ spec: { upgradeAt: '{{ +10m }}', list: ['{{+1h30m}}', 'plain {{ +1m }}'], n: 3 } }, start, formatTime), {
+    spec: { upgradeAt: '2026-03-02T00:10:00Z', list: ['2026-03-02T01:30:00Z', 'plain {{ +1m }}'], n: 3 },
+  });
+  assert.throws(() => expandTimes('{{ +3d }}', start, formatTime), /unknown unit "d"/);
+});
+
+void test('triggers: phase, step started or done, workers updated while rolling, an offered update', () => {
+  const p: ScenarioProgress = {
+    elapsedMs: 0,
+    phase: 'Upgrading',
+    step: 'WorkerNodesUpgraded=False',
+    stepMessage: 'WorkerNodesUpgraded still in progress',
+    waiting: '',
+    pools: { worker: [1, 3] },
+    clusterVersion: { version: '4.15.38', state: 'Completed', progressing: '', desired: '4.15.38' },
+    doneSteps: ['ControlPlaneUpgraded'],
+  };
+  assert.ok(triggerHolds(undefined, p, undefined));
+  assert.ok(triggerHolds({ phase: 'Upgrading', stepStarted: 'WorkerNodesUpgraded', stepDone: 'ControlPlaneUpgraded', workersUpdated: 1 }, p, undefined));
+  assert.equal(triggerHolds({ workersUpdated: 2 }, p, undefined), false);
+  assert.equal(triggerHolds({ workersUpdated: 1 }, { ...p, pools: { worker: [3, 3] } }, undefined), false, 'only while the pool rolls');
+  assert.equal(triggerHolds({ phase: 'Pending' }, p, undefined), false);
+  const cv = { apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', spec: { clusterID: 'x' }, status: { availableUpdates: [{ version: '4.15.9', image: 'i9' }, { version: '4.15.38', image: 'i38' }, { version: '4.14.40', image: 'i40' }] } } as never;
+  assert.deepEqual(newestOffered(cv, '4.15.'), { version: '4.15.38', image: 'i38' });
+  assert.ok(triggerHolds({ offered: '4.15.' }, p, cv));
+  assert.equal(triggerHolds({ offered: '4.16.' }, p, cv), false);
+});

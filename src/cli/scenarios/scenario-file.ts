@@ -1,0 +1,162 @@
+/**
+ * Scenario files of `upgrade-operator simulate` (YAML; the named scenarios are the files of
+ * `scenarios/`, which users copy and change). A file names the cluster (profile, version,
+ * channel), whether this project's operator runs in the loop (and its ConfigMap), manifests
+ * to apply, actions (faults and interventions) with their triggers, when the run ends, and what
+ * a good run looks like. Parsing and validation are pure; docs/simulation.md documents the format.
+ */
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+import { parseDocument } from 'yaml';
+import { parseGoDurationMs } from '../../lib/go-duration.js';
+import { isJsonObject, type JsonValue } from '../../lib/json.js';
+
+const Name = Type.String({ minLength: 1 });
+const Duration = Type.String({ minLength: 1, description: 'Go duration of virtual time, e.g. 40m, 1h30m' });
+
+/** What can make an action happen (all given triggers must hold). */
+const TriggerSchema = Type.Object(
+  {
+    phase: Type.Optional(Type.String({ description: 'the UpgradeConfig history phase' })),
+    stepStarted: Type.Optional(Type.String({ description: 'this history condition is present and False' })),
+    stepDone: Type.Optional(Type.String({ description: 'this history condition is True' })),
+    workersUpdated: Type.Optional(Type.Integer({ minimum: 0, description: 'at least this many worker machines updated while the worker pool rolls' })),
+    offered: Type.Optional(Type.String({ description: 'ClusterVersion offers an available update whose version starts with this' })),
+  },
+  { additionalProperties: false },
+);
+
+/** What an action does (exactly one key). */
+const DoSchema = Type.Object(
+  {
+    degradeOperator: Type.Optional(Type.Object({ name: Name, reason: Name, message: Name }, { additionalProperties: false })),
+    makeOperatorUnavailable: Type.Optional(Type.Object({ name: Name, reason: Type.Optional(Name), message: Type.Optional(Name) }, { additionalProperties: false })),
+    stickOperator: Type.Optional(Name),
+    unstickOperator: Type.Optional(Name),
+    setUpgradeable: Type.Optional(Type.Object({ name: Name, upgradeable: Type.Boolean(), reason: Type.Optional(Name), message: Type.Optional(Name) }, { additionalProperties: false })),
+    clearOperatorFaults: Type.Optional(Name),
+    alertmanager: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('error')])),
+    prometheus: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('error')])),
+    updateService: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('refused'), Type.Literal('unavailable')])),
+    blockNodeJoin: Type.Optional(Type.Object({ machineSet: Name }, { additionalProperties: false })),
+    restartOperator: Type.Optional(Type.Literal(true)),
+    apply: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()))),
+    setChannel: Type.Optional(Name),
+    upgradeToLatest: Type.Optional(Type.String({ description: 'set desiredUpdate (version and image) to the newest offered update whose version starts with this' })),
+  },
+  { additionalProperties: false },
+);
+
+const ActionSchema = Type.Object(
+  {
+    name: Name,
+    after: Type.Optional(Duration),
+    when: Type.Optional(TriggerSchema),
+    do: DoSchema,
+  },
+  { additionalProperties: false },
+);
+
+const ObjectRefSchema = Type.Object(
+  { apiVersion: Name, kind: Name, namespace: Type.Optional(Name), labelSelector: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
+
+const ExpectSchema = Type.Object(
+  {
+    phase: Type.Optional(Type.String({ description: 'the UpgradeConfig ends in this phase' })),
+    conditionTrue: Type.Optional(Type.Array(Name, { description: 'history conditions that end True' })),
+    clusterVersionCompleted: Type.Optional(Type.Boolean({ description: 'ClusterVersion history ends Completed for the desired version' })),
+    poolsUpdated: Type.Optional(Type.Boolean({ description: 'every MachineConfigPool ends fully updated' })),
+    waitingSeen: Type.Optional(Type.Array(Type.String(), { description: 'one Waiting message during the run contains all of these' })),
+    events: Type.Optional(Type.Array(Type.Object({ namespace: Name, reason: Name }, { additionalProperties: false }), { description: 'at least one Event of each' })),
+    absent: Type.Optional(Type.Array(ObjectRefSchema, { description: 'no such object is left' })),
+    desiredUpdateImage: Type.Optional(Type.Boolean({ description: 'ClusterVersion spec.desiredUpdate names a release image' })),
+    actionsRun: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+
+/** The file. */
+export const ScenarioFileSchema = Type.Object(
+  {
+    description: Name,
+    cluster: Type.Object({ profile: Type.Optional(Name), version: Name, channel: Name }, { additionalProperties: false }),
+    operator: Type.Optional(Type.Object({ config: Type.String({ description: 'the operator ConfigMap `config.yaml`' }) }, { additionalProperties: false })),
+    manifests: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()))),
+    actions: Type.Optional(Type.Array(ActionSchema)),
+    end: Type.Optional(
+      Type.Object(
+        {
+          phase: Type.Optional(Type.Array(Name, { description: 'stop once the UpgradeConfig reaches one of these phases (default Upgraded, Failed)' })),
+          clusterUpgraded: Type.Optional(Type.Boolean({ description: 'stop once ClusterVersion has Completed its desired update and every pool is updated' })),
+          timeout: Type.Optional(Duration),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    expect: Type.Optional(ExpectSchema),
+  },
+  { additionalProperties: false },
+);
+
+export type ScenarioFile = Static<typeof ScenarioFileSchema>;
+export type ScenarioAction = Static<typeof ActionSchema>;
+export type ScenarioTrigger = Static<typeof TriggerSchema>;
+export type ScenarioDo = Static<typeof DoSchema>;
+export type ScenarioExpect = Static<typeof ExpectSchema>;
+export type ObjectRef = Static<typeof ObjectRefSchema>;
+
+/** A parsed scenario, or every problem found (`path: message`). */
+export type ParsedScenario = { ok: true; scenario: ScenarioFile } | { ok: false; problems: string[] };
+
+/** Virtual ms of a Go duration field, or a problem. */
+function durationProblem(path: string, text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const r = parseGoDurationMs(text);
+  return r.ok ? (r.ms < 0 ? `${path}: must not be negative` : undefined) : `${path}: ${r.error}`;
+}
+
+/** Parses and validates a scenario file's text. */
+export function parseScenarioFile(text: string): ParsedScenario {
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) return { ok: false, problems: doc.errors.map((e) => `YAML: ${e.message}`) };
+  const value = doc.toJS() as unknown;
+  if (!Value.Check(ScenarioFileSchema, value)) {
+    return { ok: false, problems: [...Value.Errors(ScenarioFileSchema, value)].map((e) => `${e.instancePath || '/'}: ${e.message}`) };
+  }
+  const problems: string[] = [];
+  value.actions?.forEach((a, i) => {
+    const keys = Object.keys(a.do);
+    if (keys.length !== 1) problems.push(`/actions/${i}/do: exactly one action, got ${keys.length === 0 ? 'none' : keys.join(', ')}`);
+    const d = durationProblem(`/actions/${i}/after`, a.after);
+    if (d) problems.push(d);
+    if (a.do.restartOperator && !value.operator) problems.push(`/actions/${i}/do/restartOperator: the scenario runs no operator`);
+  });
+  const t = durationProblem('/end/timeout', value.end?.timeout);
+  if (t) problems.push(t);
+  value.manifests?.forEach((m, i) => {
+    if (typeof m['apiVersion'] !== 'string' || typeof m['kind'] !== 'string') problems.push(`/manifests/${i}: apiVersion and kind are required`);
+  });
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, scenario: value };
+}
+
+const TIME_TEMPLATE = /^\{\{\s*\+\s*([^}\s]+)\s*\}\}$/;
+
+/**
+ * Replaces every string `{{ +<duration> }}` in a manifest by the RFC 3339 time that long after
+ * `start` (virtual epoch ms), so a file can say "ten minutes from the start" for `upgradeAt`.
+ * Throws on a bad duration.
+ */
+export function expandTimes(value: JsonValue, start: number, format: (ms: number) => string): JsonValue {
+  if (typeof value === 'string') {
+    const m = TIME_TEMPLATE.exec(value);
+    if (!m) return value;
+    const d = parseGoDurationMs(m[1]!);
+    if (!d.ok) throw new Error(`${value}: ${d.error}`);
+    return format(start + d.ms);
+  }
+  if (Array.isArray(value)) return value.map((v) => expandTimes(v, start, format));
+  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandTimes(v, start, format)]));
+  return value;
+}

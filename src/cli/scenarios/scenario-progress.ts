@@ -1,0 +1,80 @@
+/**
+ * What a user watching a scenario sees at one moment, read from the UpgradeConfig (when an
+ * operator runs), ClusterVersion and the MachineConfigPools; and the live progress line.
+ */
+import type { ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
+import type { ManagedUpgradeConfig } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+
+/** One snapshot. */
+export interface ScenarioProgress {
+  /** Virtual ms since the scenario's manifests were applied. */
+  elapsedMs: number;
+  /** Phase of the UpgradeConfig's newest history entry (empty without one). */
+  phase: string;
+  /** The newest history condition as `Type=Status`, and its message. */
+  step: string;
+  stepMessage: string;
+  /** Message of the UpgradeConfig's `Waiting` condition while it is True. */
+  waiting: string;
+  /** Pool name → [updated, total]. */
+  pools: Record<string, [number, number]>;
+  /** ClusterVersion: newest history entry, the Progressing message, the desired version. */
+  clusterVersion: { version: string; state: string; progressing: string; desired: string };
+  /** History condition types that are True. */
+  doneSteps: string[];
+}
+
+/** The snapshot of these objects. */
+export function snapshot(elapsedMs: number, cr: ManagedUpgradeConfig | undefined, cv: ClusterVersion | undefined, pools: Record<string, [number, number]>): ScenarioProgress {
+  const h = cr?.status?.history?.[0];
+  const newest = h?.conditions?.[0];
+  const waiting = cr?.status?.conditions?.find((c) => c.type === 'Waiting');
+  const cvh = cv?.status?.history?.[0];
+  return {
+    elapsedMs,
+    phase: h?.phase ?? '',
+    step: newest ? `${newest.type}=${newest.status}` : '',
+    stepMessage: newest?.message ?? '',
+    waiting: waiting?.status === 'True' ? (waiting.message ?? '') : '',
+    pools,
+    clusterVersion: {
+      version: cvh?.version ?? '',
+      state: cvh?.state ?? '',
+      progressing: cv?.status?.conditions?.find((c) => c.type === 'Progressing')?.message ?? '',
+      desired: cv?.status?.desired?.version ?? '',
+    },
+    doneSteps: (h?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.type),
+  };
+}
+
+/** Progress without the time, to tell whether anything changed. */
+export function progressKey(p: ScenarioProgress): string {
+  return JSON.stringify({ ...p, elapsedMs: 0 });
+}
+
+/** `+hh:mm:ss` of virtual time. */
+export function formatElapsed(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `+${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+}
+
+/** Pools in name order as `name updated/total`. */
+export function poolsText(pools: Readonly<Record<string, readonly [number, number]>>): string {
+  return Object.entries(pools)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, [updated, total]]) => `${name} ${updated}/${total}`)
+    .join('  ');
+}
+
+/**
+ * One progress line. With an operator: its phase, the Waiting message or the newest step's
+ * message, the pools and ClusterVersion; without: the pools and the Progressing message.
+ */
+export function progressLine(p: ScenarioProgress, withOperator: boolean): string {
+  const cv = p.clusterVersion;
+  if (!withOperator) return `[${formatElapsed(p.elapsedMs)}] ${poolsText(p.pools)}  ${cv.progressing}`;
+  const what = p.waiting || p.stepMessage || 'waiting for the operator';
+  const cvText = cv.state === 'Partial' && cv.progressing ? cv.progressing : `${cv.version} ${cv.state}`;
+  return `[${formatElapsed(p.elapsedMs)}] ${(p.phase || '-').padEnd(9)} ${what}  |  ${poolsText(p.pools)}  |  ClusterVersion ${cvText}`;
+}

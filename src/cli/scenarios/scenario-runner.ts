@@ -1,0 +1,209 @@
+/**
+ * Runs a scenario file: a simulated cluster, this project's operator in the loop when the file
+ * asks for it (the same composition `upgrade-operator run` uses, on the virtual clock), the
+ * file's manifests applied as a user would, its actions made when their triggers hold, until
+ * its end condition or timeout. Progress is read only from what a user can read (the
+ * UpgradeConfig, ClusterVersion, MachineConfigPools) through informers.
+ */
+import { ConfigMapResource, NamespaceResource } from '../../api/builtin.js';
+import { customResourceDefinitions } from '../../api/manifests.js';
+import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
+import { MachineConfigPoolResource } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  MANAGED_UPGRADE_CONFIG_NAME,
+  MANAGED_UPGRADE_CONFIGMAP_KEY,
+  MANAGED_UPGRADE_CONFIGMAP_NAME,
+  MANAGED_UPGRADE_OPERATOR_NAMESPACE,
+  ManagedUpgradeConfigResource,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import type { ManagedUpgradeConfig } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import { formatTime } from '../../lib/clock.js';
+import { errorMessage } from '../../lib/errors.js';
+import { parseGoDurationMs } from '../../lib/go-duration.js';
+import type { JsonObject } from '../../lib/json.js';
+import { createSimulatedCluster, type SimulatedCluster } from '../../sim/cluster.js';
+import { installCustomResourceDefinitions } from '../../sim/install-crds.js';
+import { poolFullyUpdated } from '../../steps/cluster-version/worker-pools.js';
+import { applyManifest } from './apply-manifest.js';
+import { startOperatorProcess, type OperatorProcess, type RequestObserver } from './operator-process.js';
+import { performAction, triggerHolds, type ActionTarget } from './scenario-actions.js';
+import { expandTimes, type ScenarioAction, type ScenarioFile } from './scenario-file.js';
+import { progressKey, snapshot, type ScenarioProgress } from './scenario-progress.js';
+import type { SimEnvironment } from './sim-environment.js';
+
+const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
+/** The run stops after this much virtual time unless the file says otherwise. */
+const DEFAULT_TIMEOUT_MS = 10 * 60 * 60_000;
+
+/** A run, for actions and for whoever inspects it afterwards. */
+export interface ScenarioRun {
+  readonly env: SimEnvironment;
+  readonly sim: SimulatedCluster;
+  readonly file: ScenarioFile;
+  /** The operator's namespace (its ConfigMap, UpgradeConfig, Events). */
+  readonly namespace: string;
+  /** Every distinct progress snapshot, oldest first. */
+  readonly timeline: ScenarioProgress[];
+  /** Actions that ran, with the virtual ms (since the start) at which they ran. */
+  readonly actionsRun: Array<{ name: string; elapsedMs: number }>;
+  /** Why the run stopped. */
+  readonly ended: 'end condition' | 'timeout' | 'until';
+  /** Base URL of the running operator's metrics endpoints (`/metrics`, `/collector`); throws without an operator. */
+  metricsUrl(): string;
+  /** How many operator processes have run (0 without an operator). */
+  readonly operatorStarts: number;
+  upgradeConfig(): ManagedUpgradeConfig | undefined;
+  progress(): ScenarioProgress;
+  /** Stops the operator and the simulated cluster's servers (the environment stays). */
+  close(): Promise<void>;
+}
+
+export interface RunScenarioOptions {
+  seed: number;
+  onProgress?: (p: ScenarioProgress) => void;
+  onOperatorRequest?: RequestObserver;
+  /** Stop after this much virtual time, whatever the file says (`--until`). */
+  untilMs?: number;
+  /** Called once the cluster runs and the operator started, before the manifests (tests, benchmarks). */
+  beforeManifests?(run: ScenarioRun): void;
+}
+
+function durationMs(text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const r = parseGoDurationMs(text);
+  return r.ok ? r.ms : fallback;
+}
+
+/** Runs the scenario in `env`; the caller closes the run (then the environment). */
+export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, options: RunScenarioOptions): Promise<ScenarioRun> {
+  const sim = createSimulatedCluster(env.ctx, { profile: file.cluster.profile ?? 'ha-cloud', version: file.cluster.version, channel: file.cluster.channel, seed: options.seed });
+  await sim.start(env.signal);
+  // Every kind of this project, so that a file may apply any of its custom resources.
+  await installCustomResourceDefinitions(env.client, customResourceDefinitions());
+  const informers = env.ctx.informers;
+  const configs = informers.informerFor(ManagedUpgradeConfigResource, { namespace: NS });
+  const cvs = informers.informerFor(ClusterVersionResource);
+  const pools = informers.informerFor(MachineConfigPoolResource);
+  informers.start(env.signal);
+  await informers.waitForSync(env.signal);
+
+  let operatorStarts = 0;
+  let operator: OperatorProcess | undefined;
+  if (file.operator) {
+    await env.client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+    await env.client.create(ConfigMapResource, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: MANAGED_UPGRADE_CONFIGMAP_NAME, namespace: NS },
+      data: { [MANAGED_UPGRADE_CONFIGMAP_KEY]: file.operator.config },
+    });
+    operatorStarts = 1;
+    operator = await startOperatorProcess(env, sim, options.seed, options.onOperatorRequest);
+  }
+  let start = env.clock.now();
+  const timeline: ScenarioProgress[] = [];
+  const actionsRun: Array<{ name: string; elapsedMs: number }> = [];
+  const pending: ScenarioAction[] = [...(file.actions ?? [])];
+  const failures: string[] = [];
+  let busy = Promise.resolve();
+  let ended: ScenarioRun['ended'] = 'timeout';
+
+  const progress = (): ScenarioProgress =>
+    snapshot(
+      env.clock.now() - start,
+      configs.get(NS, MANAGED_UPGRADE_CONFIG_NAME),
+      cvs.get(undefined, CLUSTER_VERSION_NAME),
+      Object.fromEntries(pools.list().map((p) => [p.metadata?.name ?? '', [p.status?.updatedMachineCount ?? 0, p.status?.machineCount ?? 0]])),
+    );
+  const expand = (m: JsonObject): JsonObject => expandTimes(m, start, formatTime) as JsonObject;
+
+  const run: ScenarioRun = {
+    env,
+    sim,
+    file,
+    namespace: NS,
+    timeline,
+    actionsRun,
+    get ended() {
+      return ended;
+    },
+    metricsUrl: () => {
+      if (!operator) throw new Error('the scenario runs no operator');
+      return operator.metrics.url;
+    },
+    get operatorStarts() {
+      return operatorStarts;
+    },
+    upgradeConfig: () => configs.get(NS, MANAGED_UPGRADE_CONFIG_NAME),
+    progress,
+    async close(): Promise<void> {
+      await operator?.close();
+      await sim.close();
+    },
+  };
+  const target: ActionTarget = {
+    sim,
+    client: env.client,
+    expand,
+    async restartOperator(): Promise<void> {
+      await operator?.close();
+      operatorStarts++;
+      operator = await startOperatorProcess(env, sim, options.seed + operatorStarts, options.onOperatorRequest);
+    },
+  };
+
+  const act = (p: ScenarioProgress): void => {
+    const cv = cvs.get(undefined, CLUSTER_VERSION_NAME);
+    for (const action of pending.filter((a) => p.elapsedMs >= durationMs(a.after, 0) && triggerHolds(a.when, p, cv))) {
+      pending.splice(pending.indexOf(action), 1);
+      // One action at a time, in order; the clock stands still while their API calls run.
+      const done = env.clock.activity.begin(`scenario action ${action.name}`);
+      busy = busy
+        .then(async () => {
+          actionsRun.push({ name: action.name, elapsedMs: env.clock.now() - start });
+          await performAction(action.do, target, env.signal);
+        })
+        .catch((err: unknown) => void failures.push(`${action.name}: ${errorMessage(err)}`))
+        .finally(done);
+    }
+  };
+  const observe = (): void => {
+    const p = progress();
+    const last = timeline.at(-1);
+    if (!last || progressKey(last) !== progressKey(p)) {
+      timeline.push(p);
+      options.onProgress?.(p);
+    }
+    // Triggers may read more than the snapshot (e.g. offered updates).
+    act(p);
+  };
+  configs.addHandlers({ onAdd: observe, onUpdate: observe });
+  cvs.addHandlers({ onAdd: observe, onUpdate: observe });
+  pools.addHandlers({ onAdd: observe, onUpdate: observe });
+
+  options.beforeManifests?.(run);
+  start = env.clock.now();
+  for (const m of file.manifests ?? []) await applyManifest(env.client, expand(m as JsonObject), env.signal);
+  for (const a of pending) {
+    if (a.after === undefined) continue;
+    // A timer on the virtual clock: it jumps there when nothing else is due first.
+    env.clock.sleep(durationMs(a.after, 0), env.signal).then(() => act(progress()), () => undefined);
+  }
+  act(progress());
+
+  const endPhases = file.end?.phase ?? (file.operator ? ['Upgraded', 'Failed'] : []);
+  const clusterUpgraded = file.end?.clusterUpgraded ?? !file.operator;
+  const endReached = (): boolean => {
+    const p = progress();
+    if (endPhases.includes(p.phase)) return true;
+    if (!clusterUpgraded) return false;
+    const cvh = cvs.get(undefined, CLUSTER_VERSION_NAME)?.status?.history?.[0];
+    return p.clusterVersion.desired !== file.cluster.version && cvh?.state === 'Completed' && cvh.version === p.clusterVersion.desired && pools.list().length > 0 && pools.list().every(poolFullyUpdated);
+  };
+  const limit = start + Math.min(durationMs(file.end?.timeout, DEFAULT_TIMEOUT_MS), options.untilMs ?? Number.POSITIVE_INFINITY);
+  await env.clock.run({ until: () => failures.length > 0 || endReached() || env.clock.now() >= limit, signal: env.signal });
+  await busy;
+  if (failures.length > 0) throw new Error(`scenario action failed: ${failures.join('; ')}`);
+  ended = endReached() ? 'end condition' : options.untilMs !== undefined && env.clock.now() >= start + options.untilMs ? 'until' : 'timeout';
+  return run;
+}

@@ -1,12 +1,13 @@
-/** Golden test of deploy/crds/ and the YAML rendering of CRDs. */
+/** Golden test of deploy/crds/ and the YAML rendering of CRDs and of the operator manifests. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
-import { crdFileName, customResourceDefinitions, renderCrdFiles, renderCrdYaml, writeCrdFiles } from './manifests.js';
+import { parse, parseAllDocuments } from 'yaml';
+import { managedOperatorManifestFiles } from './deploy/managed-operator-manifests.js';
+import { crdFileName, customResourceDefinitions, renderCrdFiles, renderCrdYaml, renderManifestDocument, renderOperatorFiles, writeCrdFiles } from './manifests.js';
 
 const crdDir = fileURLToPath(new URL('../../deploy/crds/', import.meta.url));
 
@@ -58,4 +59,28 @@ void test('writeCrdFiles writes every CRD and returns the paths', async () => {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+void test('operator manifests: one --- document per object, comments above the document and above each RBAC rule, parse back to the objects', () => {
+  const files = managedOperatorManifestFiles({ version: '9.9.9', leaseName: 'lock' });
+  const rendered = renderOperatorFiles({ version: '9.9.9', leaseName: 'lock' });
+  for (const f of files) {
+    const text = rendered.get(f.name) ?? assert.fail(f.name);
+    const docs = parseAllDocuments(text, { version: '1.1' });
+    assert.deepEqual(docs.map((d) => d.toJS() as unknown), f.documents.map((d) => d.object), f.name);
+    assert.equal(text.split(/^---$/m).length - 1, f.documents.length);
+  }
+  const role = renderManifestDocument({
+    object: { kind: 'Role', rules: [{ verbs: ['get'] }, { verbs: ['list'] }] },
+    comment: ' the role',
+    ruleComments: [' first reason', ' second reason'],
+  });
+  assert.equal(role, '---\n# the role\nkind: Role\nrules:\n# first reason\n- verbs:\n  - get\n# second reason\n- verbs:\n  - list\n');
+});
+
+void test('operator manifests quote strings a Go reader would take for booleans or numbers', () => {
+  const text = renderManifestDocument({ object: { metadata: { labels: { a: 'true', b: 'on', c: '' } } } });
+  assert.match(text, /a: "true"/);
+  assert.match(text, /b: "on"/);
+  assert.match(text, /c: ""/);
 });

@@ -1,12 +1,16 @@
 /**
- * The CustomResourceDefinitions of our seven kinds, rendered as YAML like controller-gen's
- * output (`---` first, keys sorted, YAML 1.1 so Go tools read strings like `on` as strings),
- * and written to `deploy/crds/<group>_<plural>.yaml`. `npm run manifests` calls
- * `writeCrdFiles`; a golden test compares the committed files with `renderCrdFiles()`.
+ * The install manifests as YAML. The CustomResourceDefinitions of our seven kinds, rendered
+ * like controller-gen's output (`---` first, keys sorted, YAML 1.1 so Go tools read strings
+ * like `on` as strings), go to `deploy/crds/<group>_<plural>.yaml`; the objects that run the
+ * managed-upgrade operator (src/api/deploy/) go to `deploy/operator/NN-<what>.yaml`, keys in
+ * the order written, with the reason of each RBAC rule as a comment above it.
+ * `npm run manifests` writes both; golden tests compare the committed files with
+ * `renderCrdFiles()` and `renderOperatorFiles()`.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
+import { Document, isSeq, stringify } from 'yaml';
+import { managedOperatorManifestFiles, type ManagedOperatorManifestOptions, type ManifestDocument } from './deploy/managed-operator-manifests.js';
 import type { JsonObject } from '../lib/json.js';
 import { toJsonSchema } from './schema.js';
 import { managedUpgradeConfigCrd } from './upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
@@ -51,9 +55,37 @@ export function renderCrdFiles(): Map<string, string> {
 
 /** Writes every CRD to `dir` (created if missing); returns the paths written. */
 export async function writeCrdFiles(dir: string): Promise<string[]> {
+  return writeFiles(dir, renderCrdFiles());
+}
+
+/** One document, starting with `---` (its comment above it), YAML 1.1, keys in the order written. */
+export function renderManifestDocument(d: ManifestDocument): string {
+  const doc = new Document(d.object, { version: '1.1', aliasDuplicateObjects: false });
+  if (d.comment !== undefined && doc.contents !== null) doc.contents.commentBefore = d.comment;
+  const rules = doc.get('rules');
+  if (d.ruleComments && isSeq(rules)) {
+    rules.items.forEach((item, i) => {
+      const c = d.ruleComments?.[i];
+      if (c !== undefined && item !== null && typeof item === 'object') (item as { commentBefore?: string }).commentBefore = c;
+    });
+  }
+  return `---\n${doc.toString({ lineWidth: 0, indentSeq: false })}`;
+}
+
+/** File name → YAML text of every file of `deploy/operator/`, in apply order. */
+export function renderOperatorFiles(o: ManagedOperatorManifestOptions): Map<string, string> {
+  return new Map(managedOperatorManifestFiles(o).map((f) => [f.name, f.documents.map(renderManifestDocument).join('')]));
+}
+
+/** Writes the operator manifests to `dir` (created if missing); returns the paths written. */
+export async function writeOperatorFiles(dir: string, o: ManagedOperatorManifestOptions): Promise<string[]> {
+  return writeFiles(dir, renderOperatorFiles(o));
+}
+
+async function writeFiles(dir: string, files: Map<string, string>): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const written: string[] = [];
-  for (const [name, text] of renderCrdFiles()) {
+  for (const [name, text] of files) {
     const path = join(dir, name);
     await writeFile(path, text);
     written.push(path);

@@ -117,8 +117,9 @@ export function createManagedUpgradeController(o: ManagedUpgradeControllerOption
         log.info({ name }, 'UpgradeConfig ignored: name not acted on');
         return;
       }
+      const since = wake.snapshot();
       const result = await managedUpgradePass(deps, cr, signal);
-      wake.set(key, result.waitFor);
+      if (wake.set(key, result.waitFor, since)) return { requeueAfter: 1 };
       const after = wake.requeueAfter(key, o.clock.now());
       return after === undefined ? undefined : { requeueAfter: after };
     },
@@ -130,7 +131,7 @@ export function createManagedUpgradeController(o: ManagedUpgradeControllerOption
   });
   const allKeys = (): string[] => configs.list().map((c) => `${c.metadata?.namespace ?? ''}/${c.metadata?.name ?? ''}`);
   controller.watches(ConfigMapResource, () => allKeys(), { namespace: o.settings.namespace, fieldSelector: `metadata.name=${MANAGED_UPGRADE_CONFIGMAP_NAME}` });
-  for (const [kind, d] of WATCHED) controller.watches(d, () => wake.keysWaitingOn(kind));
+  for (const [kind, d] of WATCHED) controller.watches(d, () => wake.changed(kind));
   const upgradeConfigs = (): ManagedUpgradeConfig[] => configs.list().filter((c) => acceptsUpgradeConfigName(o.settings, c.metadata?.name ?? ''));
   const notifyPdbForceDrain = async (signal: AbortSignal): Promise<void> => {
     for (const cached of upgradeConfigs()) {

@@ -25,3 +25,14 @@ void test('requeueAfter is the time left, at least 1 ms; nothing waited for is f
   w.clear('k');
   assert.deepEqual(w.keysWaitingOn('Node'), []);
 });
+
+void test('a change of a waited-for kind during a pass is not lost: set() says to run again', () => {
+  const w = new WakeRegistry();
+  const since = w.snapshot();
+  assert.deepEqual(w.changed('ClusterVersion'), [], 'nobody waits yet');
+  assert.equal(w.set('ns/a', { kinds: ['ClusterVersion'] }, since), true);
+  assert.equal(w.set('ns/a', { kinds: ['MachineConfigPool'] }, since), false, 'a change of another kind does not matter');
+  const later = w.snapshot();
+  assert.equal(w.set('ns/a', { kinds: ['ClusterVersion'] }, later), false);
+  assert.deepEqual(w.changed('ClusterVersion'), ['ns/a']);
+});

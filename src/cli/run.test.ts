@@ -12,13 +12,15 @@ import { request } from 'undici';
 import { EventResource, LeaseResource, NamespaceResource } from '../api/builtin.js';
 import { MANAGED_UPGRADE_OPERATOR_NAMESPACE, ManagedUpgradeConfigResource } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { managedUpgradeConfigCrd } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import { customResourceDefinitions } from '../api/manifests.js';
+import { ScheduledUpgradeConfigResource } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config-contract.js';
 import { openshiftCustomResourceDefinitions } from '../api/openshift/crds.js';
 import { startApiServer } from '../apiserver/server.js';
 import { KubeClient } from '../kube/client.js';
 import { RealClock } from '../lib/clock.js';
 import { silentLogger } from '../lib/log.js';
 import { installCustomResourceDefinitions } from '../sim/install-crds.js';
-import { LEADER_ELECTION_ID, parseBindAddress, runOperator, type RunningEndpoints, type RunOptions } from './run.js';
+import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID, parseBindAddress, parseFlows, runOperator, type RunningEndpoints, type RunOptions } from './run.js';
 
 const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
 
@@ -44,6 +46,13 @@ void test('bind addresses: host:port, :port and port', () => {
   assert.throws(() => parseBindAddress('localhost:http'), /is not host:port/);
 });
 
+void test('flows: managed, scheduled or both; anything else is refused', () => {
+  assert.deepEqual(parseFlows('managed'), ['managed']);
+  assert.deepEqual(parseFlows('scheduled, managed,scheduled'), ['scheduled', 'managed']);
+  assert.throws(() => parseFlows('managed,nightly'), /must be managed, scheduled or managed,scheduled \(got "managed,nightly"\)/);
+  assert.throws(() => parseFlows(','), /must be/);
+});
+
 void test('run: one leader at a time through the Lease; the standby takes over when the leader stops; endpoints serve on every replica', async (t) => {
   const clock = new RealClock();
   const logger = silentLogger();
@@ -62,6 +71,9 @@ void test('run: one leader at a time through the Lease; the standby takes over w
   await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
 
   const options = (identity: string): RunOptions => ({
+    flows: ['managed'],
+    namespace: 'default',
+    managedUpstreamClusterVersionName: 'version',
     kubeconfig,
     identity,
     prometheusUrl: 'http://127.0.0.1:9',
@@ -119,4 +131,54 @@ void test('run: one leader at a time through the Lease; the standby takes over w
   b.abort.abort();
   await b.done;
   assert.equal(await holder(), undefined, 'the Lease is released on a clean stop');
+});
+
+void test('run --flows scheduled: APPUiO’s Lease in the scheduled namespace; the UpgradeConfig controller reports a bad schedule', async (t) => {
+  const clock = new RealClock();
+  const logger = silentLogger();
+  const server = await startApiServer({ port: 0, clock, logger });
+  const dir = mkdtempSync(join(tmpdir(), 'run-test-'));
+  t.after(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const kubeconfig = join(dir, 'kubeconfig');
+  await server.writeKubeconfig(kubeconfig);
+  const client = new KubeClient({ config: { server: server.url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: 'upgrades' }, clock, logger });
+  t.after(() => client.close());
+  await installCustomResourceDefinitions(client, [...openshiftCustomResourceDefinitions(), ...customResourceDefinitions()]);
+  await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'upgrades' } });
+  const abort = new AbortController();
+  t.after(() => abort.abort());
+  const done = runOperator(
+    {
+      flows: ['scheduled'],
+      namespace: 'upgrades',
+      managedUpstreamClusterVersionName: 'version',
+      kubeconfig,
+      identity: 'replica-s',
+      prometheusUrl: 'http://127.0.0.1:9',
+      alertmanagerUrl: 'http://127.0.0.1:9',
+      metricsBindAddress: '127.0.0.1:0',
+      collectorBindAddress: '127.0.0.1:0',
+      healthProbeBindAddress: '127.0.0.1:0',
+      leaderElect: true,
+      leaderElectLeaseDuration: 2_000,
+      leaderElectRenewDeadline: 1_500,
+      leaderElectRetryPeriod: 200,
+    },
+    abort.signal,
+    logger,
+  );
+  await until('the APPUiO Lease', async () => ((await client.get(LeaseResource, 'upgrades', SCHEDULED_LEADER_ELECTION_ID)).spec?.holderIdentity === 'replica-s' ? true : undefined));
+  await client.create(ScheduledUpgradeConfigResource, {
+    apiVersion: 'managedupgrade.appuio.io/v1beta1',
+    kind: 'UpgradeConfig',
+    metadata: { name: 'weekly', namespace: 'upgrades' },
+    spec: { schedule: { cron: '0 25 * * *', location: 'UTC' }, maxSchedulingDelay: '1h', jobTemplate: { spec: { config: { preUpgradeHealthChecks: {}, postUpgradeHealthChecks: {} } } } },
+  } as never);
+  const invalid = await until('ScheduleValid=False', async () => (await client.get(ScheduledUpgradeConfigResource, 'upgrades', 'weekly')).status?.conditions?.find((c) => c.type === 'ScheduleValid' && c.status === 'False'));
+  assert.match(invalid.message ?? '', /25/);
+  abort.abort();
+  await done;
 });

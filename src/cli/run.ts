@@ -1,8 +1,9 @@
 /**
- * `upgrade-operator run`: the managed-upgrade operator against a real cluster (or any API
- * server a kubeconfig names). One Manager with Lease leader election runs the UpgradeConfig,
- * NodeKeeper and MachineConfigPool controllers while leading; the metrics (MUO's :8383), the
- * CR collector (MUO's :8089) and the probes (:8081) are served from the start, on every replica.
+ * `upgrade-operator run`: the operator against a real cluster (or any API server a kubeconfig
+ * names), serving the managed flow (MUO's UpgradeConfig), the scheduled flow (APPUiO's kinds)
+ * or both. One Manager with Lease leader election runs the flows' controllers while leading;
+ * the metrics (MUO's :8383), the CR collector (MUO's :8089) and the probes (:8081) are served
+ * from the start, on every replica.
  * SIGTERM or SIGINT drains the controllers and releases the Lease.
  */
 import { readFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { pino } from 'pino';
+import { Registry } from 'prom-client';
 import { formatConfigProblems } from '../config/config-problem.js';
 import { settingsFromEnv } from '../config/operator-settings.js';
 import { KubeClient } from '../kube/client.js';
@@ -22,13 +24,27 @@ import { parseGoDurationMs } from '../lib/go-duration.js';
 import { createLogger, type Logger } from '../lib/log.js';
 import { SeededRandom } from '../lib/random.js';
 import { startMetricsServer, type MetricsServer } from '../metrics/metrics-server.js';
+import { processZoneId } from '../time/zone.js';
 import { createManagedOperator } from './managed-operator.js';
+import { createScheduledOperator } from './scheduled-operator.js';
 
 /** MUO's lease name, so that the two never run side by side in one namespace. */
 export const LEADER_ELECTION_ID = 'managed-upgrade-operator-lock';
+/** The APPUiO controller's lease name (used when only the scheduled flow runs). */
+export const SCHEDULED_LEADER_ELECTION_ID = '9fced507.appuio.io';
+
+/** The flows `run` can serve. */
+export const FLOWS = ['managed', 'scheduled'] as const;
+export type Flow = (typeof FLOWS)[number];
 
 /** Options of {@link runOperator} (the command's flags). */
 export interface RunOptions {
+  /** Which flows run (MUO's UpgradeConfig, APPUiO's kinds, or both). */
+  flows: Flow[];
+  /** Scheduled flow: the namespace of UpgradeConfigs, UpgradeJobs, hooks, windows (`""`: all). */
+  namespace: string;
+  /** Scheduled flow: the upstream ClusterVersion's name. */
+  managedUpstreamClusterVersionName: string;
   kubeconfig?: string;
   prometheusUrl: string;
   alertmanagerUrl: string;
@@ -40,7 +56,8 @@ export interface RunOptions {
   collectorBindAddress: string;
   healthProbeBindAddress: string;
   leaderElect: boolean;
-  leaderElectionId: string;
+  /** Default: MUO's lease when the managed flow runs, else APPUiO's. */
+  leaderElectionId?: string;
   /** Lease timings, in ms. */
   leaderElectLeaseDuration: number;
   leaderElectRenewDeadline: number;
@@ -63,6 +80,14 @@ export function parseBindAddress(value: string): { host: string | undefined; por
   const port = Number(i < 0 ? value : value.slice(i + 1));
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`${JSON.stringify(value)} is not host:port`);
   return { host: host ?? '0.0.0.0', port };
+}
+
+/** `--flows`: a comma-separated subset of {@link FLOWS}. */
+export function parseFlows(value: string): Flow[] {
+  const flows = value.split(',').map((f) => f.trim()).filter((f) => f !== '');
+  const bad = flows.filter((f) => !(FLOWS as readonly string[]).includes(f));
+  if (bad.length > 0 || flows.length === 0) throw new InvalidArgumentError(`must be managed, scheduled or managed,scheduled (got ${JSON.stringify(value)})`);
+  return [...new Set(flows)] as Flow[];
 }
 
 function parseDuration(value: string): number {
@@ -95,12 +120,16 @@ function tokenFromFile(path: string, clock: Clock, log: Logger): () => string | 
  */
 export async function runOperator(o: RunOptions, signal: AbortSignal, logger: Logger, onListening?: (e: RunningEndpoints) => void): Promise<void> {
   const clock = new RealClock();
+  const flows = new Set(o.flows);
+  if (flows.size === 0) throw new Error('no flow to run: --flows needs managed, scheduled or both');
   const { settings, problems } = settingsFromEnv(process.env);
   const fatal = problems.filter((p) => p.severity === 'error');
-  if (fatal.length > 0) throw new Error(`invalid settings: ${formatConfigProblems(fatal)}`);
-  if (problems.length > 0) logger.warn({ problems: formatConfigProblems(problems) }, 'operator settings');
+  if (flows.has('managed') && fatal.length > 0) throw new Error(`invalid settings: ${formatConfigProblems(fatal)}`);
+  if (flows.has('managed') && problems.length > 0) logger.warn({ problems: formatConfigProblems(problems) }, 'operator settings');
+  // The Lease lives with the managed flow's ConfigMap (MUO), else in the scheduled flow's namespace (APPUiO).
+  const leaseNamespace = flows.has('managed') ? settings.namespace : o.namespace || process.env['POD_NAMESPACE'] || 'default';
   const restConfig = loadRestConfig({ clock, ...(o.kubeconfig ? { kubeconfig: o.kubeconfig } : {}) });
-  const client = new KubeClient({ config: { ...restConfig, namespace: settings.namespace }, clock, logger, fieldManager: 'upgrade-operator' });
+  const client = new KubeClient({ config: { ...restConfig, namespace: leaseNamespace }, clock, logger, fieldManager: 'upgrade-operator' });
   const identity = o.identity ?? (process.env['POD_NAME'] || `${hostname()}_${process.pid}`);
   const manager = new Manager({
     client,
@@ -111,8 +140,8 @@ export async function runOperator(o: RunOptions, signal: AbortSignal, logger: Lo
     ...(o.leaderElect
       ? {
           leaderElection: {
-            namespace: settings.namespace,
-            name: o.leaderElectionId,
+            namespace: leaseNamespace,
+            name: o.leaderElectionId ?? (flows.has('managed') ? LEADER_ELECTION_ID : SCHEDULED_LEADER_ELECTION_ID),
             identity,
             leaseDurationMs: o.leaderElectLeaseDuration,
             renewDeadlineMs: o.leaderElectRenewDeadline,
@@ -125,18 +154,18 @@ export async function runOperator(o: RunOptions, signal: AbortSignal, logger: Lo
   const inCluster = isInCluster();
   const tokenFile = o.monitoringTokenFile ?? (inCluster ? join(SERVICE_ACCOUNT_DIR, 'token') : undefined);
   const caFile = o.monitoringCaFile ?? (inCluster ? join(SERVICE_ACCOUNT_DIR, 'service-ca.crt') : undefined);
-  const operator = createManagedOperator({
-    client,
-    informers: manager.informers,
-    clock,
-    logger,
-    settings,
+  const monitoring = {
     prometheusUrl: o.prometheusUrl,
-    alertmanagerUrl: o.alertmanagerUrl,
     ...(tokenFile ? { monitoringToken: tokenFromFile(tokenFile, clock, logger) } : {}),
     ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}),
-  });
-  for (const c of operator.controllers) manager.add(c);
+  };
+  const base = { client, informers: manager.informers, clock, logger };
+  const managed = flows.has('managed') ? createManagedOperator({ ...base, ...monitoring, settings, alertmanagerUrl: o.alertmanagerUrl }) : undefined;
+  const scheduled = flows.has('scheduled')
+    ? createScheduledOperator({ ...base, ...monitoring, namespace: o.namespace, localZoneId: processZoneId(), clusterVersionName: o.managedUpstreamClusterVersionName })
+    : undefined;
+  for (const c of [...(managed?.controllers ?? []), ...(scheduled?.controllers ?? [])]) manager.add(c);
+  const metricsRegistry = Registry.merge([managed?.metricsRegistry ?? new Registry(), scheduled?.metricsRegistry ?? new Registry()]);
 
   let synced = false;
   let failed = false;
@@ -150,11 +179,14 @@ export async function runOperator(o: RunOptions, signal: AbortSignal, logger: Lo
       return s.url;
     };
     const endpoints: RunningEndpoints = {
-      metrics: await serve(o.metricsBindAddress, [{ path: '/metrics', registry: operator.metricsRegistry }]),
-      collector: await serve(o.collectorBindAddress, [{ path: '/metrics', registry: operator.collectorRegistry }]),
+      metrics: await serve(o.metricsBindAddress, [{ path: '/metrics', registry: metricsRegistry }]),
+      collector: await serve(o.collectorBindAddress, [{ path: '/metrics', registry: managed?.collectorRegistry ?? new Registry() }]),
       probes: await serve(o.healthProbeBindAddress, []),
     };
-    logger.info({ ...endpoints, namespace: settings.namespace, watchNamespace: settings.watchNamespace, upgradeConfigNames: settings.upgradeConfigNames, identity }, 'upgrade-operator starting');
+    logger.info(
+      { ...endpoints, flows: [...flows], identity, ...(managed ? { namespace: settings.namespace, watchNamespace: settings.watchNamespace, upgradeConfigNames: settings.upgradeConfigNames } : {}), ...(scheduled ? { scheduledNamespace: o.namespace || '(all)' } : {}) },
+      'upgrade-operator starting',
+    );
     onListening?.(endpoints);
     const running = manager.start(signal);
     void manager.informers.waitForSync(signal).then((ok) => {
@@ -167,7 +199,7 @@ export async function runOperator(o: RunOptions, signal: AbortSignal, logger: Lo
       throw err;
     }
   } finally {
-    await Promise.allSettled([...servers.map((s) => s.close()), operator.close()]);
+    await Promise.allSettled([...servers.map((s) => s.close()), managed?.close(), scheduled?.close()]);
     await client.close();
   }
 }
@@ -179,6 +211,9 @@ type RunFlags = RunOptions & { logLevel: string };
 export function runCommand(): Command {
   return new Command('run')
     .description('Run the managed-upgrade operator (UpgradeConfig upgrade.managed.openshift.io/v1alpha1) against the cluster of the kubeconfig or of the pod.')
+    .addOption(new Option('--flows <list>', 'flows to run, comma-separated: managed (MUO UpgradeConfig), scheduled (APPUiO kinds)').argParser(parseFlows).default(['managed'], 'managed'))
+    .option('--namespace <ns>', 'scheduled flow: namespace of UpgradeConfigs, UpgradeJobs, hooks and windows ("" for all; APPUiO\'s flag)', process.env['POD_NAMESPACE'] ?? 'default')
+    .option('--managed-upstream-cluster-version-name <name>', 'scheduled flow: the ClusterVersion to upgrade', 'version')
     .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG, ~/.kube/config, then in-cluster)')
     .option('--prometheus-url <url>', 'Prometheus (Thanos querier or prometheus-k8s) base URL', 'https://prometheus-k8s.openshift-monitoring.svc:9091')
     .option('--alertmanager-url <url>', 'Alertmanager base URL', 'https://alertmanager-main.openshift-monitoring.svc:9094')
@@ -188,7 +223,7 @@ export function runCommand(): Command {
     .option('--collector-bind-address <addr>', 'where the managed_upgrade_* collector is served (/metrics)', ':8089')
     .option('--health-probe-bind-address <addr>', 'where /healthz and /readyz are served', ':8081')
     .option('--no-leader-elect', 'run without leader election (one replica only)')
-    .option('--leader-election-id <name>', 'name of the Lease in the operator namespace', LEADER_ELECTION_ID)
+    .addOption(new Option('--leader-election-id <name>', 'name of the Lease').default(undefined, `${LEADER_ELECTION_ID} with the managed flow, else ${SCHEDULED_LEADER_ELECTION_ID}`))
     .addOption(new Option('--leader-elect-lease-duration <duration>', 'Lease duration (Go duration)').argParser(parseDuration).default(15_000, '15s'))
     .addOption(new Option('--leader-elect-renew-deadline <duration>', 'how long the leader retries renewing before giving up').argParser(parseDuration).default(10_000, '10s'))
     .addOption(new Option('--leader-elect-retry-period <duration>', 'time between attempts to acquire or renew').argParser(parseDuration).default(2_000, '2s'))

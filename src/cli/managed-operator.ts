@@ -1,6 +1,7 @@
 /**
  * The managed-upgrade operator, wired: metrics registries, outside-API clients, the
- * UpgradeConfig, NodeKeeper and MachineConfigPool controllers, on one client and informer factory. Used by
+ * UpgradeConfig, NodeKeeper and MachineConfigPool controllers, the policy sources (LOCAL, OCM,
+ * OCM agent) with their notifier and sync loop, on one client and informer factory. Used by
  * `upgrade-operator run` and by `simulate` (which passes the simulated cluster's monitoring
  * URLs and its virtual clock); nothing here knows which cluster it talks to.
  */
@@ -17,7 +18,8 @@ import { PrometheusClient } from '../integrations/prometheus-client.js';
 import { RegistryClient } from '../integrations/registry-client.js';
 import { UpdateServiceClient, updatesFrom } from '../integrations/update-service-client.js';
 import type { KubeClient } from '../kube/client.js';
-import type { Controller } from '../kube/controller.js';
+import type { Runnable } from '../kube/manager.js';
+import type { SeededRandom } from '../lib/random.js';
 import { EventRecorder } from '../kube/event-recorder.js';
 import type { InformerFactory } from '../kube/informer-factory.js';
 import type { ActivityTracker } from '../lib/activity.js';
@@ -25,8 +27,8 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
 import { ManagedUpgradeCollector } from '../metrics/managed-upgrade-collector.js';
 import { ManagedUpgradeMetrics } from '../metrics/managed-upgrade-metrics.js';
-import { LogNotifier } from '../providers/notifier.js';
-import { LocalPolicyProvider } from '../providers/policy-provider.js';
+import { PolicySources } from '../providers/policy-sources.js';
+import { UpgradeConfigManager } from '../providers/upgrade-config-manager.js';
 import type { DrainSettings } from '../steps/drain/drain-strategies.js';
 import { drainNodeWithStrategies } from '../steps/drain/node-drainer.js';
 import { workerRollout } from '../steps/cluster-version/worker-pools.js';
@@ -52,6 +54,8 @@ export interface ManagedOperatorOptions {
   registryHosts?: Record<string, string>;
   /** With a virtual clock: stop counting an outside call as activity after this much real time. */
   releaseActivityAfterWallMs?: number;
+  /** Seeds the jitter of the policy sync loop and the OCM retries. */
+  random: SeededRandom;
 }
 
 /** The wired operator. */
@@ -60,8 +64,8 @@ export interface ManagedOperator {
   metricsRegistry: Registry;
   /** `managed_upgrade_*` collector (MUO's port 8089). */
   collectorRegistry: Registry;
-  /** The UpgradeConfig, NodeKeeper and MachineConfigPool controllers, for a Manager to run. */
-  controllers: Controller[];
+  /** The UpgradeConfig, NodeKeeper and MachineConfigPool controllers and the policy sync loop, for a Manager to run while leading. */
+  controllers: Runnable[];
   /** Runs the controllers until the signal aborts (without a Manager, so without leader election). */
   start(signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
@@ -97,7 +101,15 @@ export function createManagedOperator(o: ManagedOperatorOptions): ManagedOperato
   const collectorRegistry = new Registry();
   const metrics = new ManagedUpgradeMetrics(metricsRegistry);
   const events = new EventRecorder({ client: o.client, clock: o.clock, logger: o.logger, component: 'upgrade-operator', ...(o.activity ? { activity: o.activity } : {}) });
-  const notifier = new LogNotifier(o.logger);
+  // The policy source (LOCAL, OCM, OCM agent) and its notifier follow the ConfigMap as it changes.
+  const sources = new PolicySources({
+    client: o.client,
+    clock: o.clock,
+    random: o.random.fork('ocm'),
+    logger: o.logger,
+    config: () => managed.config().config,
+    transport: plain,
+  });
 
   // The NodeKeeper registers the compact Pod cache first (see createNodeKeeperController).
   const nodeKeeper = createNodeKeeperController({
@@ -133,8 +145,8 @@ export function createManagedOperator(o: ManagedOperatorOptions): ManagedOperato
     prometheus,
     alertmanager,
     dvo: 'not-installed',
-    notifier,
-    provider: (config) => (config.configManager.source === 'LOCAL' ? new LocalPolicyProvider() : undefined),
+    notifier: sources.notifier(),
+    provider: (config) => sources.provider(config),
     validation: {
       fetchGraph: async (q, signal) => {
         const graph = await updateService.graph({ upstream: q.upstream, channel: q.channel, arch: q.arch, id: q.clusterId, version: q.fromVersion, ...(signal ? { signal } : {}) });
@@ -168,7 +180,19 @@ export function createManagedOperator(o: ManagedOperatorOptions): ManagedOperato
   // Wake the NodeKeeper whenever an upgrade's state may have changed its activity.
   const wake = (): void => nodeKeeper.wakeAll();
   const removeWake = o.informers.informerFor(ManagedUpgradeConfigResource, { namespace: o.settings.watchNamespace }).addHandlers({ onAdd: wake, onUpdate: wake });
-  const controllers = [managed.controller, nodeKeeper.controller, pools];
+  const policySync = new UpgradeConfigManager({
+    client: o.client,
+    clock: o.clock,
+    random: o.random.fork('policy-sync'),
+    logger: o.logger,
+    events,
+    metrics,
+    namespace: o.settings.watchNamespace,
+    config: () => managed.config().config,
+    provider: (config) => sources.provider(config),
+    cached: (namespace, name) => o.informers.informerFor(ManagedUpgradeConfigResource, { namespace: o.settings.watchNamespace }).get(namespace, name),
+  });
+  const controllers: Runnable[] = [managed.controller, nodeKeeper.controller, pools, policySync];
 
   return {
     metricsRegistry,
@@ -179,7 +203,7 @@ export function createManagedOperator(o: ManagedOperatorOptions): ManagedOperato
     },
     async close(): Promise<void> {
       removeWake();
-      await Promise.allSettled([prometheus.close(), alertmanager.close(), updateService.close(), registry.close(), probeClient.close()]);
+      await Promise.allSettled([prometheus.close(), alertmanager.close(), updateService.close(), registry.close(), probeClient.close(), sources.close()]);
     },
   };
 }

@@ -131,12 +131,13 @@ export async function runOperator(o: RunOptions, signal: AbortSignal, logger: Lo
   const restConfig = loadRestConfig({ clock, ...(o.kubeconfig ? { kubeconfig: o.kubeconfig } : {}) });
   const client = new KubeClient({ config: { ...restConfig, namespace: leaseNamespace }, clock, logger, fieldManager: 'upgrade-operator' });
   const identity = o.identity ?? (process.env['POD_NAME'] || `${hostname()}_${process.pid}`);
+  // Jitter only: a per-process seed keeps replicas from retrying in lockstep.
+  const random = new SeededRandom((clock.now() ^ process.pid) >>> 0);
   const manager = new Manager({
     client,
     clock,
     logger,
-    // Jitter only: a per-process seed keeps replicas from retrying in lockstep.
-    random: new SeededRandom((clock.now() ^ process.pid) >>> 0),
+    random: random.fork('manager'),
     ...(o.leaderElect
       ? {
           leaderElection: {
@@ -160,7 +161,7 @@ export async function runOperator(o: RunOptions, signal: AbortSignal, logger: Lo
     ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}),
   };
   const base = { client, informers: manager.informers, clock, logger };
-  const managed = flows.has('managed') ? createManagedOperator({ ...base, ...monitoring, settings, alertmanagerUrl: o.alertmanagerUrl }) : undefined;
+  const managed = flows.has('managed') ? createManagedOperator({ ...base, ...monitoring, settings, alertmanagerUrl: o.alertmanagerUrl, random: random.fork('managed') }) : undefined;
   const scheduled = flows.has('scheduled')
     ? createScheduledOperator({ ...base, ...monitoring, namespace: o.namespace, localZoneId: processZoneId(), clusterVersionName: o.managedUpstreamClusterVersionName })
     : undefined;

@@ -1,5 +1,6 @@
 /**
- * The manager: one client, one shared informer factory, the controllers, and optional leader
+ * The manager: one client, one shared informer factory, the controllers (and other
+ * {@link Runnable}s, such as the UpgradeConfigManager's sync loop), and optional leader
  * election. Informers run for the manager's whole life (so a new leader starts warm); the
  * controllers run only while leading. On leadership loss it either stops (the caller exits,
  * as controller-runtime does) or campaigns again. stop() (wired to SIGTERM/SIGINT by the
@@ -10,7 +11,6 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
 import type { Random } from '../lib/random.js';
 import type { KubeClient } from './client.js';
-import type { Controller } from './controller.js';
 import { InformerFactory, type InformerFactoryOptions } from './informer-factory.js';
 import { LeaderElector, type LeaderElectorOptions } from './leader-election.js';
 
@@ -30,6 +30,16 @@ export interface ManagerOptions {
   informerDefaults?: InformerFactoryOptions['defaults'];
 }
 
+/**
+ * Anything the manager runs while leading: a Controller, or a loop such as the
+ * UpgradeConfigManager. `start` runs until the signal aborts and may be called again after a
+ * leadership change.
+ */
+export interface Runnable {
+  readonly name: string;
+  start(signal: AbortSignal): Promise<void>;
+}
+
 /** Thrown by start() when leadership is lost and onLost is 'exit'. */
 export class LeadershipLostError extends Error {
   readonly reason = 'LeadershipLost';
@@ -44,7 +54,7 @@ export class Manager {
   readonly client: KubeClient;
   readonly informers: InformerFactory;
   readonly #log: Logger;
-  readonly #controllers: Controller[] = [];
+  readonly #controllers: Runnable[] = [];
   readonly #stop = new AbortController();
   readonly #elector: LeaderElector | undefined;
   readonly #le: ManagerLeaderElection | undefined;
@@ -68,10 +78,10 @@ export class Manager {
     }
   }
 
-  /** Adds a controller; it runs while the manager leads (or always, without leader election). */
-  add(controller: Controller): this {
+  /** Adds a controller or another runnable; it runs while the manager leads (or always, without leader election). */
+  add(runnable: Runnable): this {
     if (this.#started) throw new Error('controllers must be added before start()');
-    this.#controllers.push(controller);
+    this.#controllers.push(runnable);
     return this;
   }
 

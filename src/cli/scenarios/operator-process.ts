@@ -57,6 +57,7 @@ export async function startOperatorProcess(env: SimEnvironment, sim: SimulatedCl
     prometheusUrl: monitoring.prometheusUrl ?? '',
     alertmanagerUrl: monitoring.alertmanagerUrl ?? '',
     releaseActivityAfterWallMs: 2000,
+    random: new SeededRandom(seed).fork('operator'),
   });
   const metrics = await startMetricsServer({
     port: 0,

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { ActivityCounter } from '../../lib/activity.js';
 import { ManualClock, flushMicrotasks } from '../../lib/clock.js';
 import { IntegrationError } from '../integration-error.js';
@@ -297,4 +297,44 @@ test('caBundle adds certificates to the system roots and rejects broken ones', a
 test('bodyExcerpt collapses whitespace and cuts long bodies', () => {
   assert.equal(bodyExcerpt('  a\n\n b\t c  '), 'a b c');
   assert.equal(bodyExcerpt('abcdef', 3), 'abc…');
+});
+
+test('authScheme: the AccessToken credential of OCM; no token in any error message, even when the server echoes it', async () => {
+  const secret = 'cluster-uuid:s3cr3t-pull-secret-token';
+  const server = await serve((req, res) => {
+    if (req.url === '/echo-part') return reply(res, 401, `{"reason":"Access token 's3cr3t-pull-secret-token' is invalid"}`);
+    return reply(res, 403, `{"reason":"denied for ${req.headers['authorization'] ?? ''}"}`);
+  });
+  try {
+    await withClient({ baseUrl: server.url, bearerToken: secret, authScheme: 'AccessToken' }, async (client) => {
+      const whole = await failure(client.json({ path: '/echo' }));
+      assert.equal(server.seen[0]?.headers['authorization'], `AccessToken ${secret}`);
+      assert.equal(whole.status, 403);
+      assert.doesNotMatch(whole.message, /s3cr3t/);
+      assert.match(whole.message, /denied for AccessToken \[redacted\]/);
+      const part = await failure(client.json({ path: '/echo-part' }));
+      assert.doesNotMatch(part.message, /s3cr3t/);
+      assert.match(part.message, /Access token '\[redacted\]' is invalid/);
+      assert.equal(client.redact(`x ${secret} y`), 'x [redacted] y');
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+test('connectTimeoutMs bounds the TLS handshake: a server that accepts and never answers is Timeout', async () => {
+  const sockets: Socket[] = [];
+  const silent = createNetServer((s) => void sockets.push(s));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const { port } = silent.address() as AddressInfo;
+  try {
+    await withClient({ baseUrl: `https://127.0.0.1:${port}`, connectTimeoutMs: 150 }, async (client) => {
+      const err = await failure(client.json({ path: '/never' }));
+      assert.equal(err.reason, 'Timeout');
+      assert.match(err.message, /no connection within 150ms/);
+    });
+  } finally {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  }
 });

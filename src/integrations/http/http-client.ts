@@ -6,6 +6,12 @@
  * Go-compatible proxy selection from the environment, and the User-Agent. Every request is
  * reported to the ActivityTracker while in flight, and every failure is an
  * {@link IntegrationError} with a reason a caller can branch on.
+ *
+ * Connections: 30 s to connect (TCP and TLS handshake together: undici's connector has one
+ * timer for both, so Go's separate 10 s TLS-handshake limit is not reproduced), TCP keep-alive
+ * probes after 30 s idle (Go's dialer `KeepAlive`), idle pooled connections closed after 30 s.
+ * The token never appears in an error message: any echo of it (in a body excerpt, a transport
+ * error) is replaced by `[redacted]`.
  */
 import { STATUS_CODES } from 'node:http';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
@@ -29,7 +35,15 @@ export interface HttpClientOptions {
   baseUrl?: string;
   /** Whole-request timeout, headers and body (default 30 s). */
   timeoutMs?: number;
+  /**
+   * Limit of establishing a connection, TCP connect and TLS handshake together (default 30 s,
+   * Go's dialer timeout; undici measures both phases as one, see the module header).
+   */
+  connectTimeoutMs?: number;
+  /** The credential of the `Authorization` header: `<authScheme> <token>`. */
   bearerToken?: TokenSource;
+  /** The scheme of the `Authorization` header (default `Bearer`; OCM's cluster token uses `AccessToken`). */
+  authScheme?: string;
   /** Extra trusted CA certificates (PEM), added to the system roots. */
   ca?: string | readonly string[];
   /** Skip TLS verification (for development only). */
@@ -85,6 +99,11 @@ export interface HttpResult {
 type ClosableDispatcher = Dispatcher & { close(): Promise<void> };
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+/** TCP keep-alive probes start after this much idle time (Go's `net.Dialer.KeepAlive`). */
+const TCP_KEEPALIVE_MS = 30_000;
+/** Idle pooled connections are closed after this long. */
+const IDLE_POOL_MS = 30_000;
+const REDACTED = '[redacted]';
 
 /** An HTTP client for one outside API. Close it when done (it owns connection pools). */
 export class HttpClient {
@@ -92,7 +111,11 @@ export class HttpClient {
   readonly #base: string;
   readonly #timeoutMs: number;
   readonly #token: TokenSource | undefined;
+  readonly #authScheme: string;
+  /** Token values sent so far (never in a message). */
+  readonly #secrets = new Set<string>();
   readonly #tls: { ca?: string[]; rejectUnauthorized: boolean };
+  readonly #connect: { timeout: number; keepAliveInitialDelay: number };
   readonly #proxy: ProxyConfig;
   readonly #headers: Record<string, string>;
   readonly #activity: ActivityTracker;
@@ -110,6 +133,8 @@ export class HttpClient {
     }
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#token = options.bearerToken;
+    this.#authScheme = options.authScheme ?? 'Bearer';
+    this.#connect = { timeout: options.connectTimeoutMs ?? 30_000, keepAliveInitialDelay: TCP_KEEPALIVE_MS };
     const ca = caBundle(options.ca);
     this.#tls = { ...(ca ? { ca } : {}), rejectUnauthorized: options.insecureSkipVerify !== true };
     this.#proxy = options.proxy ?? proxyConfigFromEnv(process.env);
@@ -160,16 +185,20 @@ export class HttpClient {
       });
       const text = await res.body.text();
       if (res.statusCode >= 400 && call.acceptErrorStatus !== true) {
-        throw new IntegrationError(this.api, 'HttpStatus', `${where}: ${statusText(res.statusCode)}${excerptSuffix(text)}`, { status: res.statusCode });
+        throw new IntegrationError(this.api, 'HttpStatus', this.redact(`${where}: ${statusText(res.statusCode)}${excerptSuffix(text)}`), { status: res.statusCode });
       }
       return { status: res.statusCode, headers: res.headers, text, url: `${url.origin}${url.pathname}` };
     } catch (err) {
       if (err instanceof IntegrationError) throw err;
       if (call.signal?.aborted) throw new IntegrationError(this.api, 'Aborted', `${where}: aborted`, { cause: err });
-      if (timedOut || TIMEOUT_CODES.has(errorCode(err) ?? '')) {
+      const code = errorCode(err);
+      if (!timedOut && code === 'UND_ERR_CONNECT_TIMEOUT') {
+        throw new IntegrationError(this.api, 'Timeout', `${where}: no connection within ${formatSeconds(this.#connect.timeout)}`, { cause: err });
+      }
+      if (timedOut || TIMEOUT_CODES.has(code ?? '')) {
         throw new IntegrationError(this.api, 'Timeout', `${where}: no answer within ${formatSeconds(timeoutMs)}`, { cause: err });
       }
-      throw new IntegrationError(this.api, 'Unreachable', `${where}: ${transportMessage(err)}`, { cause: err });
+      throw new IntegrationError(this.api, 'Unreachable', this.redact(`${where}: ${transportMessage(err)}`), { cause: err });
     } finally {
       timer.cancel();
       watchdog?.cancel();
@@ -182,6 +211,17 @@ export class HttpClient {
   async json(call: HttpCall): Promise<unknown> {
     const res = await this.request({ ...call, headers: { accept: 'application/json', ...call.headers } });
     return parseJsonBody(this.api, res);
+  }
+
+  /**
+   * `text` with every token this client has sent replaced by `[redacted]` (also the secret part
+   * after the first `:` of an `AccessToken <cluster>:<token>` credential). For callers that
+   * build messages from answers themselves.
+   */
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.#secrets) out = out.split(secret).join(REDACTED);
+    return out;
   }
 
   /** Closes the connection pools. */
@@ -201,8 +241,24 @@ export class HttpClient {
     } catch (err) {
       throw new IntegrationError(this.api, 'Unreachable', `${where}: reading the bearer token: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
-    if (token !== undefined && token.trim() !== '') headers['authorization'] = `Bearer ${token.trim()}`;
+    if (token !== undefined && token.trim() !== '') {
+      const value = token.trim();
+      this.#remember(value);
+      headers['authorization'] = `${this.#authScheme} ${value}`;
+    }
     return headers;
+  }
+
+  #remember(token: string): void {
+    // Only strings long enough not to mangle ordinary words of a message.
+    const colon = token.indexOf(':');
+    for (const s of [token, colon < 0 ? '' : token.slice(colon + 1)]) if (s.length >= 6) this.#secrets.add(s);
+    // A rotated token replaces its predecessors after a while; keep the set small.
+    while (this.#secrets.size > 8) {
+      const oldest = this.#secrets.values().next().value;
+      if (oldest === undefined) break;
+      this.#secrets.delete(oldest);
+    }
   }
 
   #dispatcherFor(url: URL): ClosableDispatcher {
@@ -213,8 +269,14 @@ export class HttpClient {
       dispatcher = proxy
         ? // proxyTunnel false: plain-HTTP targets go to the proxy in absolute form (as Go sends
           // them); HTTPS targets are tunnelled with CONNECT.
-          new ProxyAgent({ uri: proxy.href, requestTls: this.#tls, proxyTls: this.#tls, proxyTunnel: false, keepAliveTimeout: 30_000 })
-        : new Agent({ connect: this.#tls, keepAliveTimeout: 30_000 });
+          new ProxyAgent({
+            uri: proxy.href,
+            requestTls: { ...this.#tls, ...this.#connect },
+            proxyTls: { ...this.#tls, ...this.#connect },
+            proxyTunnel: false,
+            keepAliveTimeout: IDLE_POOL_MS,
+          })
+        : new Agent({ connect: { ...this.#tls, ...this.#connect }, keepAliveTimeout: IDLE_POOL_MS });
       this.#dispatchers.set(key, dispatcher);
     }
     return dispatcher;

@@ -31,6 +31,7 @@ import { PolicySources } from '../providers/policy-sources.js';
 import { UpgradeConfigManager } from '../providers/upgrade-config-manager.js';
 import type { DrainSettings } from '../steps/drain/drain-strategies.js';
 import { drainNodeWithStrategies } from '../steps/drain/node-drainer.js';
+import { dvoMetricsFromService } from '../health/dvo-metrics-source.js';
 import { workerRollout } from '../steps/cluster-version/worker-pools.js';
 import { historyFor } from '../upgraders/upgrade-history.js';
 import { userAgent } from './version.js';
@@ -97,6 +98,7 @@ export function createManagedOperator(o: ManagedOperatorOptions): ManagedOperato
   const updateService = new UpdateServiceClient(plain);
   const registry = new RegistryClient({ ...plain, ...(o.registryHosts ? { hosts: o.registryHosts } : {}) });
   const probeClient = new HttpClient({ ...plain, api: 'external-dependency' });
+  const dvoClient = new HttpClient({ ...plain, api: 'dvo' });
   const metricsRegistry = new Registry();
   const collectorRegistry = new Registry();
   const metrics = new ManagedUpgradeMetrics(metricsRegistry);
@@ -144,7 +146,7 @@ export function createManagedOperator(o: ManagedOperatorOptions): ManagedOperato
     settings: o.settings,
     prometheus,
     alertmanager,
-    dvo: 'not-installed',
+    dvo: dvoMetricsFromService({ client: o.client, http: dvoClient }),
     notifier: sources.notifier(),
     provider: (config) => sources.provider(config),
     validation: {
@@ -203,7 +205,7 @@ export function createManagedOperator(o: ManagedOperatorOptions): ManagedOperato
     },
     async close(): Promise<void> {
       removeWake();
-      await Promise.allSettled([prometheus.close(), alertmanager.close(), updateService.close(), registry.close(), probeClient.close(), sources.close()]);
+      await Promise.allSettled([prometheus.close(), alertmanager.close(), updateService.close(), registry.close(), probeClient.close(), dvoClient.close(), sources.close()]);
     },
   };
 }

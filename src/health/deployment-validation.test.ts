@@ -58,10 +58,12 @@ test('checkDeploymentValidation: fetch errors fail with dvo_metrics_query_failed
     { signal },
   );
   assert.equal(seen, signal);
-  assert.equal(ok.healthy, false);
+  assert.equal(ok?.healthy, false);
+
+  assert.equal(await checkDeploymentValidation(() => Promise.resolve(undefined)), undefined, 'DVO not installed: no result, the check is skipped');
 
   const down = await checkDeploymentValidation(() => Promise.reject(new Error('dvo: connection refused')));
-  assert.ok(!down.healthy);
+  assert.ok(down && !down.healthy);
   assert.deepEqual([down.failure.metricReason, down.failure.message], [
     'dvo_metrics_query_failed',
     'unable to read deployment validation operator metrics: dvo: connection refused',

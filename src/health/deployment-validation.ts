@@ -33,9 +33,10 @@ export const DVO_PDB_METRICS: Readonly<Record<string, string>> = {
 
 /**
  * Where the DVO metrics come from: `'not-installed'` (the check is skipped), or a function
- * that answers the text of DVO's `/metrics` and rejects when DVO cannot be reached.
+ * that answers the text of DVO's `/metrics` — undefined when DVO turns out not to be installed
+ * (the check is skipped) — and rejects when DVO cannot be reached.
  */
-export type DvoMetricsSource = 'not-installed' | ((signal?: AbortSignal) => Promise<string>);
+export type DvoMetricsSource = 'not-installed' | ((signal?: AbortSignal) => Promise<string | undefined>);
 
 interface Finding {
   Name: string;
@@ -94,15 +95,15 @@ function dvoUnreadable(message: string): CheckResult {
  * `signal` was aborted.
  */
 export async function checkDeploymentValidation(
-  fetchMetrics: (signal?: AbortSignal) => Promise<string>,
+  fetchMetrics: (signal?: AbortSignal) => Promise<string | undefined>,
   options: { signal?: AbortSignal } = {},
-): Promise<CheckResult> {
-  let text: string;
+): Promise<CheckResult | undefined> {
+  let text: string | undefined;
   try {
     text = await fetchMetrics(options.signal);
   } catch (err) {
     if (options.signal?.aborted) throw err;
     return dvoUnreadable(`unable to read deployment validation operator metrics: ${errorMessage(err)}`);
   }
-  return evaluateDvoMetrics(text);
+  return text === undefined ? undefined : evaluateDvoMetrics(text);
 }

@@ -154,7 +154,7 @@ export async function runPreUpgradeHealthCheck(deps: HealthCheckDeps, options: P
       (pdbs) => [checkPodDisruptionBudgets(pdbs)],
       (err) => [podDisruptionBudgetsUnknown(err)],
     ),
-    dvo === 'not-installed' ? Promise.resolve([]) : checkDeploymentValidation(dvo, signal ? { signal } : {}).then((r) => [r]),
+    dvo === 'not-installed' ? Promise.resolve([]) : checkDeploymentValidation(dvo, signal ? { signal } : {}).then((r) => (r ? [r] : [])),
   ];
   const results = (await Promise.all(runs)).flat();
   signal?.throwIfAborted();

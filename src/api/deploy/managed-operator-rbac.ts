@@ -146,6 +146,12 @@ export function managedOperatorPermissions(o: PermissionOptions): PermissionGran
       code: ['kube/event-recorder.ts', 'controllers/managed-upgrade-pass.ts'],
     },
     {
+      scope: CLUSTER,
+      rule: rule([''], ['services'], ['get'], ['deployment-validation-operator-metrics']),
+      reason: 'finds the Deployment Validation Operator by its metrics Service before each health check (cluster scope because the DVO namespace may not exist; limited to that Service name)',
+      code: ['health/dvo-metrics-source.ts'],
+    },
+    {
       scope: { kind: 'namespace', namespace: MACHINE_API_NAMESPACE },
       rule: rule(['machine.openshift.io'], ['machinesets'], ['create', 'delete']),
       reason: 'capacity reservation: creates one clone per worker MachineSet and deletes the clones after the upgrade',

@@ -1,24 +1,67 @@
 /**
  * Cluster profiles of the simulation as data: the nodes an installed cluster starts with (names,
- * labels, roles, zones), the worker MachineSets owning the worker nodes, and the starting
- * version and channel. `createSimulatedCluster` turns a profile into API objects.
+ * labels, roles, zones, taints, addresses), the MachineSets owning them, the MachineConfigPools,
+ * the platform and topology the Infrastructure object reports, the duration column of
+ * update-mechanics §8.4 the components draw from, and the starting version and channel.
+ * `createSimulatedCluster` turns a profile into API objects. The shapes live in
+ * `profiles/ha-cloud.ts`, `profiles/bare-metal.ts` and `profiles/single-node.ts`.
  */
+import type { Taint } from 'kubernetes-types/core/v1.js';
+import type { PlatformType, TopologyMode } from '../api/openshift/config-v1/infrastructure.js';
+import type { CvoDurations } from './cvo/durations.js';
+import type { MachineApiDurations } from './machineapi/machine-controller.js';
+import type { DaemonDurations, DrainDurations } from './mco/daemon/durations.js';
+import type { MachineConfigOperatorDurations } from './mco/operator.js';
+import type { OperatorDurations } from './operators/durations.js';
+import { bareMetalProfile } from './profiles/bare-metal.js';
+import { haCloudProfile } from './profiles/ha-cloud.js';
+import { singleNodeProfile } from './profiles/single-node.js';
+
+/** The pool role of a node: the `node-role.kubernetes.io/<role>` label its pool selects. */
+export type NodeRole = 'master' | 'worker' | 'infra';
 
 /** One node of a profile. */
 export interface NodeProfile {
   name: string;
-  role: 'master' | 'worker';
-  zone: string;
-  /** Every label the node carries (role, topology, hostname, OS). */
+  role: NodeRole;
+  /** `topology.kubernetes.io/zone`; undefined where the platform has no zones (bare metal, none). */
+  zone: string | undefined;
+  /** Every label the node carries (roles, topology, hostname, OS). */
   labels: Record<string, string>;
-  /** Worker nodes: the MachineSet whose Machine owns this node. */
-  machineSet?: string;
+  /** `spec.taints` (the master NoSchedule taint unless masters are schedulable). */
+  taints: Taint[];
+  /** `spec.providerID`; undefined for hosts no cloud provider knows. */
+  providerID: string | undefined;
+  internalIP: string;
+  /** Capacity as the kubelet reports it. */
+  resources: { cpu: string; allocatableCpu: string; memory: string };
+  /** Nodes of a MachineSet: the MachineSet and the name of the Machine owning this node. */
+  machine?: { machineSet: string; name: string };
 }
 
-/** A worker MachineSet of a profile (one Machine per node naming it). */
+/** A MachineSet of a profile (one Machine per node naming it). */
 export interface MachineSetProfile {
   name: string;
+  /** The role of its machines (`worker` or `infra`). */
+  role: 'worker' | 'infra';
   zone: string;
+  instanceType: string;
+}
+
+/** A MachineConfigPool of a profile. */
+export interface PoolProfile {
+  name: string;
+  maxUnavailable?: number | string;
+}
+
+/** The §8.4 duration column the components of a profile draw from. */
+export interface ProfileDurations {
+  cvo: CvoDurations;
+  operators: OperatorDurations;
+  machineConfigOperator: MachineConfigOperatorDurations;
+  daemon: DaemonDurations;
+  drain: DrainDurations;
+  machineApi: MachineApiDurations;
 }
 
 /** A cluster shape. */
@@ -26,70 +69,46 @@ export interface ClusterProfile {
   name: string;
   /** The infrastructure name (`<cluster>-<random>`), prefix of MachineSet and Machine names. */
   infrastructureName: string;
-  region: string;
-  instanceType: { master: string; worker: string };
+  /** The cluster's DNS name: the API server is `https://api.<clusterDomain>:6443`. */
+  clusterDomain: string;
+  /** Infrastructure `status.platformStatus.type`. */
+  platform: PlatformType;
+  /** Cloud region (AWS); undefined elsewhere. */
+  region: string | undefined;
+  controlPlaneTopology: TopologyMode;
+  infrastructureTopology: TopologyMode;
   nodes: NodeProfile[];
   machineSets: MachineSetProfile[];
+  pools: PoolProfile[];
+  durations: ProfileDurations;
   /** The version installed and the channel set at install time. */
   version: string;
   channel: string;
 }
 
-const REGION = 'us-east-1';
-const ZONES = ['a', 'b', 'c'] as const;
-
-function nodeLabels(name: string, role: 'master' | 'worker', zone: string, region: string, instanceType: string): Record<string, string> {
-  const labels: Record<string, string> = {
-    'beta.kubernetes.io/arch': 'amd64',
-    'beta.kubernetes.io/os': 'linux',
-    'kubernetes.io/arch': 'amd64',
-    'kubernetes.io/os': 'linux',
-    'kubernetes.io/hostname': name,
-    'node.kubernetes.io/instance-type': instanceType,
-    'node.openshift.io/os_id': 'rhcos',
-    'topology.kubernetes.io/region': region,
-    'topology.kubernetes.io/zone': zone,
-    'failure-domain.beta.kubernetes.io/region': region,
-    'failure-domain.beta.kubernetes.io/zone': zone,
-    [`node-role.kubernetes.io/${role}`]: '',
-  };
-  // Control-plane nodes carry both role labels, as on OpenShift 4.
-  if (role === 'master') labels['node-role.kubernetes.io/control-plane'] = '';
-  return labels;
+/** Options every profile accepts. */
+export interface ProfileOptions {
+  version?: string | undefined;
+  channel?: string | undefined;
+  /** Worker nodes (default 3; single-node: 0 only). On a cloud, spread over the zones, one MachineSet per zone. */
+  workers?: number | undefined;
+  /** Nodes of an `infra` pool (`node-role.kubernetes.io/infra`), with their own MachineSets on a cloud (default 0). */
+  infraNodes?: number | undefined;
 }
 
-/** The HA cloud profile: 3 masters and 3 workers over zones a/b/c, one worker MachineSet per zone. */
-export function haCloudProfile(options: { version?: string; channel?: string } = {}): ClusterProfile {
-  const infrastructureName = 'sim-x7k2p';
-  const instanceType = { master: 'm6i.xlarge', worker: 'm6i.2xlarge' };
-  const nodes: NodeProfile[] = [];
-  const machineSets: MachineSetProfile[] = [];
-  ZONES.forEach((z, i) => {
-    const zone = `${REGION}${z}`;
-    const name = `ip-10-0-${i * 32 + 10}-${100 + i}.ec2.internal`;
-    nodes.push({ name, role: 'master', zone, labels: nodeLabels(name, 'master', zone, REGION, instanceType.master) });
-  });
-  ZONES.forEach((z, i) => {
-    const zone = `${REGION}${z}`;
-    const machineSet = `${infrastructureName}-worker-${zone}`;
-    machineSets.push({ name: machineSet, zone });
-    const name = `ip-10-0-${i * 32 + 20}-${200 + i}.ec2.internal`;
-    nodes.push({ name, role: 'worker', zone, machineSet, labels: nodeLabels(name, 'worker', zone, REGION, instanceType.worker) });
-  });
-  return {
-    name: 'ha-cloud',
-    infrastructureName,
-    region: REGION,
-    instanceType,
-    nodes,
-    machineSets,
-    version: options.version ?? '4.14.30',
-    channel: options.channel ?? 'stable-4.14',
-  };
-}
+/** The names {@link profileByName} knows. */
+export const PROFILE_NAMES = ['ha-cloud', 'bare-metal', 'single-node'] as const;
 
-/** Profiles by name. */
-export function profileByName(name: string, options: { version?: string; channel?: string } = {}): ClusterProfile {
-  if (name === 'ha-cloud') return haCloudProfile(options);
-  throw new Error(`unknown cluster profile ${JSON.stringify(name)}`);
+/** Profiles by name (see {@link PROFILE_NAMES}); throws on an unknown name or invalid options. */
+export function profileByName(name: string, options: ProfileOptions = {}): ClusterProfile {
+  switch (name) {
+    case 'ha-cloud':
+      return haCloudProfile(options);
+    case 'bare-metal':
+      return bareMetalProfile(options);
+    case 'single-node':
+      return singleNodeProfile(options);
+    default:
+      throw new Error(`unknown cluster profile ${JSON.stringify(name)}; profiles: ${PROFILE_NAMES.join(', ')}`);
+  }
 }

@@ -78,3 +78,19 @@ void test('managed-conditional-update: a conditional target is commenced with it
   assert.deepEqual([cv.status?.history?.[0]?.version, cv.status?.history?.[0]?.state], ['4.15.2', 'Completed']);
   assert.equal(run.upgradeConfig()?.status?.history?.[0]?.precedingVersion, '4.14.10');
 });
+
+void test('ocm-policy-upgrade: an OCM policy becomes the UpgradeConfig, the upgrade runs at next_run, each state goes back to OCM once', async (t) => {
+  const { ok, summary, run } = await runScenario(t, 'ocm-policy-upgrade');
+  assert.ok(ok, summary);
+  const cr = run.upgradeConfig();
+  assert.equal(cr?.spec?.type, 'OSD', 'the ConfigMap’s upgradeType');
+  assert.equal(cr?.spec?.desired.channel, 'stable-4.15', '<channel_group>-<major>.<minor>');
+  assert.equal(cr?.spec?.PDBForceDrainTimeout, 60, 'node_drain_grace_period of 1 hour, in minutes');
+  const policy = run.ocm?.ocm.state.policies(run.ocm.clusterId)[0];
+  assert.equal(cr?.spec?.upgradeAt, policy ? new Date(policy.nextRun).toISOString().replace('.000Z', 'Z') : '', 'upgradeAt is the policy’s next_run');
+  assert.equal(cr?.status?.history?.[0]?.phase, 'Upgraded');
+  const changes = policy ? (run.ocm?.ocm.state.stateHistory(policy.id) ?? []) : [];
+  assert.deepEqual(changes.map((c) => c.value), ['scheduled', 'started', 'completed']);
+  assert.ok(changes.slice(1).every((c) => c.source === 'api'), 'started and completed were reported by the operator through the API');
+  assert.equal((await events(run, run.namespace, 'PolicyApplied')).length, 1);
+});

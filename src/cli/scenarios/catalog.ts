@@ -84,7 +84,9 @@ export async function runScenario(
     ...options,
     onProgress: (p) => options.onLine?.({ elapsedMs: p.elapsedMs, text: progressLine(p, withOperator) }),
   });
-  const unmet = await unmetExpectations(file.expect, { client: env.client, upgradeConfig: run.upgradeConfig(), timeline: run.timeline, actionsRun: run.actionsRun.length }, env.signal);
+  const firstPolicy = run.ocm ? run.ocm.ocm.state.policies(run.ocm.clusterId)[0] : undefined;
+  const ocmStates = firstPolicy ? run.ocm?.ocm.state.stateHistory(firstPolicy.id).map((c) => c.value) : undefined;
+  const unmet = await unmetExpectations(file.expect, { client: env.client, upgradeConfig: run.upgradeConfig(), timeline: run.timeline, actionsRun: run.actionsRun.length, ...(ocmStates ? { ocmStates } : {}) }, env.signal);
   const h = run.upgradeConfig()?.status?.history?.[0];
   const p = run.progress();
   return {
@@ -99,6 +101,7 @@ export async function runScenario(
       clusterVersion: (await env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { signal: env.signal })).status?.history?.[0],
       actions: run.actionsRun,
       operatorStarts: run.operatorStarts,
+      ...(ocmStates ? { ocmPolicyStates: ocmStates } : {}),
       unmet,
     },
     run,

@@ -18,6 +18,8 @@ export interface ExpectInput {
   upgradeConfig: ManagedUpgradeConfig | undefined;
   timeline: readonly ScenarioProgress[];
   actionsRun: number;
+  /** The state changes of the scenario OCM's first policy (values, oldest first). */
+  ocmStates?: string[];
 }
 
 /** The expectations that do not hold (empty: the run went as the file says). */
@@ -58,5 +60,8 @@ export async function unmetExpectations(e: ScenarioExpect | undefined, input: Ex
     out.push(`desiredUpdate ${cv.spec?.desiredUpdate?.image ? 'names' : 'does not name'} a release image`);
   }
   if (e.actionsRun !== undefined && input.actionsRun !== e.actionsRun) out.push(`${input.actionsRun} action(s) ran, expected ${e.actionsRun}`);
+  if (e.ocmStates && JSON.stringify(input.ocmStates ?? []) !== JSON.stringify(e.ocmStates)) {
+    out.push(`OCM policy states ${JSON.stringify(input.ocmStates ?? [])}, expected ${JSON.stringify(e.ocmStates)}`);
+  }
   return out;
 }

@@ -79,3 +79,16 @@ void test('triggers: phase, step started or done, workers updated while rolling,
   assert.ok(triggerHolds({ offered: '4.15.' }, p, cv));
   assert.equal(triggerHolds({ offered: '4.16.' }, p, cv), false);
 });
+
+void test('a scenario with OCM must point the operator at it', () => {
+  const r = parseScenarioFile(`
+description: an OCM scenario whose operator config forgot the URL
+cluster: {version: 4.14.30, channel: stable-4.14}
+ocm: {policies: [{version: 4.15.38, nextRunIn: 30min}]}
+operator: {config: "configManager: {source: OCM}"}
+`);
+  assert.deepEqual(r.ok ? [] : r.problems, [
+    '/ocm/policies/0/nextRunIn: time: unknown unit "min" in duration "30min"',
+    '/operator/config: with ocm, configManager.ocmBaseUrl must be {{ ocmUrl }}',
+  ]);
+});

@@ -73,6 +73,7 @@ const ExpectSchema = Type.Object(
     absent: Type.Optional(Type.Array(ObjectRefSchema, { description: 'no such object is left' })),
     desiredUpdateImage: Type.Optional(Type.Boolean({ description: 'ClusterVersion spec.desiredUpdate names a release image' })),
     actionsRun: Type.Optional(Type.Integer({ minimum: 0 })),
+    ocmStates: Type.Optional(Type.Array(Name, { description: 'the states the first OCM policy went through, in order, each reported once' })),
   },
   { additionalProperties: false },
 );
@@ -81,8 +82,27 @@ const ExpectSchema = Type.Object(
 export const ScenarioFileSchema = Type.Object(
   {
     description: Name,
-    cluster: Type.Object({ profile: Type.Optional(Name), version: Name, channel: Name }, { additionalProperties: false }),
+    cluster: Type.Object({ profile: Type.Optional(Name), version: Name, channel: Name, workers: Type.Optional(Type.Integer({ minimum: 0, description: 'worker nodes (default: the profile\'s)' })), infraNodes: Type.Optional(Type.Integer({ minimum: 0, description: 'nodes of an infra pool (default 0)' })) }, { additionalProperties: false }),
     operator: Type.Optional(Type.Object({ config: Type.String({ description: 'the operator ConfigMap `config.yaml`' }) }, { additionalProperties: false })),
+    ocm: Type.Optional(
+      Type.Object(
+        {
+          nodeDrainGracePeriod: Type.Optional(Type.Object({ value: Type.Integer({ minimum: 0 }), unit: Name }, { additionalProperties: false })),
+          policies: Type.Array(
+            Type.Object(
+              {
+                version: Name,
+                nextRunIn: Duration,
+                upgradeType: Type.Optional(Type.Union([Type.Literal('OSD'), Type.Literal('ARO')])),
+                capacityReservation: Type.Optional(Type.Boolean()),
+              },
+              { additionalProperties: false },
+            ),
+          ),
+        },
+        { additionalProperties: false, description: 'a simulated OCM with these upgrade policies; the operator config reaches it as {{ ocmUrl }}' },
+      ),
+    ),
     manifests: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()))),
     actions: Type.Optional(Type.Array(ActionSchema)),
     end: Type.Optional(
@@ -133,6 +153,11 @@ export function parseScenarioFile(text: string): ParsedScenario {
     if (d) problems.push(d);
     if (a.do.restartOperator && !value.operator) problems.push(`/actions/${i}/do/restartOperator: the scenario runs no operator`);
   });
+  value.ocm?.policies.forEach((p, i) => {
+    const d = durationProblem(`/ocm/policies/${i}/nextRunIn`, p.nextRunIn);
+    if (d) problems.push(d);
+  });
+  if (value.ocm && !value.operator?.config.includes('{{ ocmUrl }}')) problems.push('/operator/config: with ocm, configManager.ocmBaseUrl must be {{ ocmUrl }}');
   const t = durationProblem('/end/timeout', value.end?.timeout);
   if (t) problems.push(t);
   value.manifests?.forEach((m, i) => {

@@ -27,6 +27,7 @@ import { poolFullyUpdated } from '../../steps/cluster-version/worker-pools.js';
 import { applyManifest } from './apply-manifest.js';
 import { startOperatorProcess, type OperatorProcess, type RequestObserver } from './operator-process.js';
 import { performAction, triggerHolds, type ActionTarget } from './scenario-actions.js';
+import { startScenarioOcm, type ScenarioOcm } from './scenario-ocm.js';
 import { expandTimes, type ScenarioAction, type ScenarioFile } from './scenario-file.js';
 import { progressKey, snapshot, type ScenarioProgress } from './scenario-progress.js';
 import type { SimEnvironment } from './sim-environment.js';
@@ -42,6 +43,8 @@ export interface ScenarioRun {
   readonly file: ScenarioFile;
   /** The operator's namespace (its ConfigMap, UpgradeConfig, Events). */
   readonly namespace: string;
+  /** The simulated OCM, when the file has an `ocm` block. */
+  readonly ocm: ScenarioOcm | undefined;
   /** Every distinct progress snapshot, oldest first. */
   readonly timeline: ScenarioProgress[];
   /** Actions that ran, with the virtual ms (since the start) at which they ran. */
@@ -76,7 +79,7 @@ function durationMs(text: string | undefined, fallback: number): number {
 
 /** Runs the scenario in `env`; the caller closes the run (then the environment). */
 export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, options: RunScenarioOptions): Promise<ScenarioRun> {
-  const sim = createSimulatedCluster(env.ctx, { profile: file.cluster.profile ?? 'ha-cloud', version: file.cluster.version, channel: file.cluster.channel, seed: options.seed });
+  const sim = createSimulatedCluster(env.ctx, { profile: file.cluster.profile ?? 'ha-cloud', version: file.cluster.version, channel: file.cluster.channel, workers: file.cluster.workers, infraNodes: file.cluster.infraNodes, seed: options.seed });
   await sim.start(env.signal);
   // Every kind of this project, so that a file may apply any of its custom resources.
   await installCustomResourceDefinitions(env.client, customResourceDefinitions());
@@ -87,6 +90,7 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
   informers.start(env.signal);
   await informers.waitForSync(env.signal);
 
+  const ocm = file.ocm ? await startScenarioOcm(env, file.ocm, file.cluster.version) : undefined;
   let operatorStarts = 0;
   let operator: OperatorProcess | undefined;
   if (file.operator) {
@@ -95,7 +99,7 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: MANAGED_UPGRADE_CONFIGMAP_NAME, namespace: NS },
-      data: { [MANAGED_UPGRADE_CONFIGMAP_KEY]: file.operator.config },
+      data: { [MANAGED_UPGRADE_CONFIGMAP_KEY]: file.operator.config.replaceAll('{{ ocmUrl }}', ocm?.url ?? '') },
     });
     operatorStarts = 1;
     operator = await startOperatorProcess(env, sim, options.seed, options.onOperatorRequest);
@@ -122,6 +126,7 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
     sim,
     file,
     namespace: NS,
+    ocm,
     timeline,
     actionsRun,
     get ended() {
@@ -138,6 +143,7 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
     progress,
     async close(): Promise<void> {
       await operator?.close();
+      await ocm?.close();
       await sim.close();
     },
   };
@@ -183,6 +189,7 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
 
   options.beforeManifests?.(run);
   start = env.clock.now();
+  ocm?.addPolicies(start);
   for (const m of file.manifests ?? []) await applyManifest(env.client, expand(m as JsonObject), env.signal);
   for (const a of pending) {
     if (a.after === undefined) continue;

@@ -1,0 +1,73 @@
+/**
+ * The OpenShift Cluster Manager of a scenario: the simulated OCM (src/sim/ocm) on loopback with
+ * the cluster registered under its ClusterVersion `clusterID`, the pull-secret OCM's token comes
+ * from, and the file's upgrade policies, due at times relative to the scenario's start. The
+ * operator reaches it through `configManager.ocmBaseUrl`, which the file writes as
+ * `{{ ocmUrl }}`.
+ */
+import { NamespaceResource, SecretResource } from '../../api/builtin.js';
+import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
+import { isAlreadyExists } from '../../kube/status-error.js';
+import { parseGoDurationMs } from '../../lib/go-duration.js';
+import type { HttpServer } from '../../sim/http-server.js';
+import { SimOcm } from '../../sim/ocm/sim-ocm.js';
+import type { ScenarioFile } from './scenario-file.js';
+import type { SimEnvironment } from './sim-environment.js';
+
+/** The token of the scenario's pull-secret (what OCM accepts). */
+const TOKEN = 'scenario-pull-secret-token';
+
+/** A running scenario OCM. */
+export interface ScenarioOcm {
+  readonly ocm: SimOcm;
+  readonly url: string;
+  /** OCM's id of the simulated cluster. */
+  readonly clusterId: string;
+  /** Adds the file's policies, due relative to `start` (virtual ms). */
+  addPolicies(start: number): void;
+  close(): Promise<void>;
+}
+
+/** Starts OCM for `file.ocm` (call after the simulated cluster is installed). */
+export async function startScenarioOcm(env: SimEnvironment, spec: NonNullable<ScenarioFile['ocm']>, version: string): Promise<ScenarioOcm> {
+  const cv = await env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { signal: env.signal });
+  const ocm = new SimOcm({ clock: env.clock, random: env.ctx.random.fork('ocm'), auth: { tokens: [TOKEN] } });
+  const cluster = ocm.state.addCluster({
+    externalId: cv.spec?.clusterID ?? '',
+    name: 'scenario-cluster',
+    version,
+    ...(spec.nodeDrainGracePeriod ? { nodeDrainGracePeriod: spec.nodeDrainGracePeriod } : {}),
+  });
+  const server: HttpServer = await ocm.listen({ activity: env.clock.activity, logger: env.logger });
+  try {
+    await env.client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'openshift-config' } });
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+  }
+  const dockerconfig = JSON.stringify({ auths: { 'cloud.openshift.com': { auth: TOKEN, email: 'sre@example.com' } } });
+  await env.client.create(SecretResource, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'pull-secret', namespace: 'openshift-config' },
+    type: 'kubernetes.io/dockerconfigjson',
+    data: { '.dockerconfigjson': Buffer.from(dockerconfig).toString('base64') },
+  });
+  return {
+    ocm,
+    url: server.url,
+    clusterId: cluster.id,
+    addPolicies(start: number): void {
+      for (const p of spec.policies) {
+        const due = parseGoDurationMs(p.nextRunIn);
+        if (!due.ok) throw new Error(`ocm.policies nextRunIn: ${due.error}`);
+        ocm.state.addPolicy(cluster.id, {
+          version: p.version,
+          nextRun: start + due.ms,
+          ...(p.upgradeType ? { upgradeType: p.upgradeType } : {}),
+          ...(p.capacityReservation !== undefined ? { capacityReservation: p.capacityReservation } : {}),
+        });
+      }
+    },
+    close: () => server.close(),
+  };
+}

@@ -3,7 +3,7 @@
  * standby replica takes over when the leader stops), the three endpoints, and the controllers
  * acting only while leading.
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,11 +18,28 @@ import { openshiftCustomResourceDefinitions } from '../api/openshift/crds.js';
 import { startApiServer } from '../apiserver/server.js';
 import { KubeClient } from '../kube/client.js';
 import { RealClock } from '../lib/clock.js';
-import { silentLogger } from '../lib/log.js';
+import { silentLogger, type Logger } from '../lib/log.js';
 import { installCustomResourceDefinitions } from '../sim/install-crds.js';
 import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID, parseBindAddress, parseFlows, runOperator, type RunningEndpoints, type RunOptions } from './run.js';
 
 const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
+
+/** The embedded API server on the real clock, a kubeconfig file for it, and a client. */
+async function apiServer(t: TestContext, namespace: string): Promise<{ client: KubeClient; kubeconfig: string; logger: Logger }> {
+  const clock = new RealClock();
+  const logger = silentLogger();
+  const server = await startApiServer({ port: 0, clock, logger });
+  const dir = mkdtempSync(join(tmpdir(), 'run-test-'));
+  const client = new KubeClient({ config: { server: server.url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace }, clock, logger });
+  t.after(async () => {
+    await client.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const kubeconfig = join(dir, 'kubeconfig');
+  await server.writeKubeconfig(kubeconfig);
+  return { client, kubeconfig, logger };
+}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const deadline = performance.now() + timeoutMs;
@@ -54,18 +71,7 @@ void test('flows: managed, scheduled or both; anything else is refused', () => {
 });
 
 void test('run: one leader at a time through the Lease; the standby takes over when the leader stops; endpoints serve on every replica', async (t) => {
-  const clock = new RealClock();
-  const logger = silentLogger();
-  const server = await startApiServer({ port: 0, clock, logger });
-  const dir = mkdtempSync(join(tmpdir(), 'run-test-'));
-  t.after(async () => {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const kubeconfig = join(dir, 'kubeconfig');
-  await server.writeKubeconfig(kubeconfig);
-  const client = new KubeClient({ config: { server: server.url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: NS }, clock, logger });
-  t.after(() => client.close());
+  const { client, kubeconfig, logger } = await apiServer(t, NS);
   // Readiness needs every cache synced, so the OpenShift kinds must exist (as on OpenShift).
   await installCustomResourceDefinitions(client, [...openshiftCustomResourceDefinitions(), managedUpgradeConfigCrd()]);
   await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
@@ -134,18 +140,7 @@ void test('run: one leader at a time through the Lease; the standby takes over w
 });
 
 void test('run --flows scheduled: APPUiO’s Lease in the scheduled namespace; the UpgradeConfig controller reports a bad schedule', async (t) => {
-  const clock = new RealClock();
-  const logger = silentLogger();
-  const server = await startApiServer({ port: 0, clock, logger });
-  const dir = mkdtempSync(join(tmpdir(), 'run-test-'));
-  t.after(async () => {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const kubeconfig = join(dir, 'kubeconfig');
-  await server.writeKubeconfig(kubeconfig);
-  const client = new KubeClient({ config: { server: server.url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: 'upgrades' }, clock, logger });
-  t.after(() => client.close());
+  const { client, kubeconfig, logger } = await apiServer(t, 'upgrades');
   await installCustomResourceDefinitions(client, [...openshiftCustomResourceDefinitions(), ...customResourceDefinitions()]);
   await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'upgrades' } });
   const abort = new AbortController();

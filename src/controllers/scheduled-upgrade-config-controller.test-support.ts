@@ -4,7 +4,6 @@
  * is a new controller on new informers), and helpers to create configs, ClusterVersion, jobs
  * and windows and to read what the controller wrote.
  */
-import { setMaxListeners } from 'node:events';
 import type { TestContext } from 'node:test';
 import type { Condition } from 'kubernetes-types/meta/v1.js';
 import { EventResource } from '../api/builtin.js';
@@ -17,11 +16,10 @@ import { UpgradeSuspensionWindowResource } from '../api/managedupgrade.appuio.io
 import { upgradeSuspensionWindowCrd, type UpgradeSuspensionWindowSpec } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
 import type { KubeObjectLike } from '../api/resource.js';
 import { EventRecorder } from '../kube/event-recorder.js';
-import { InformerFactory } from '../kube/informer-factory.js';
 import { formatTime } from '../lib/clock.js';
 import { silentLogger } from '../lib/log.js';
 import { installCustomResourceDefinitions } from '../sim/install-crds.js';
-import { startTestCluster, type TestCluster } from '../sim/test-support/cluster.test-support.js';
+import { startControllerInstance, startTestCluster, type TestCluster } from '../sim/test-support/cluster.test-support.js';
 import { createScheduledUpgradeConfigController } from './scheduled-upgrade-config-controller.js';
 
 export const NS = 'default';
@@ -48,33 +46,10 @@ export async function harness(t: TestContext, start: number): Promise<Harness> {
   await installCustomResourceDefinitions(cluster.client, [scheduledUpgradeConfigCrd(), upgradeJobCrd(), upgradeSuspensionWindowCrd()] as KubeObjectLike[]);
   const logger = silentLogger();
   const events = new EventRecorder({ client: ctx.client, clock, logger, activity: clock.activity, component: 'upgrade-operator' });
-  let instance = 0;
-  const startOperator = (): Operator => {
-    const abort = new AbortController();
-    setMaxListeners(0, abort.signal);
-    const stopOnClose = (): void => abort.abort();
-    cluster.signal.addEventListener('abort', stopOnClose, { once: true });
-    // Watches that outlast the longest test: re-watching every few virtual minutes over weeks costs real seconds.
-    const informers = new InformerFactory({ client: ctx.client, clock, logger, random: ctx.random.fork(`operator-${instance++}`), defaults: { minWatchTimeoutSeconds: 60 * 86_400 } });
-    const { controller } = createScheduledUpgradeConfigController({
-      client: ctx.client,
-      informers,
-      clock,
-      logger,
-      events,
-      activity: clock.activity,
-      localZoneId: 'UTC',
-      namespace: NS,
-    });
-    const running = controller.start(abort.signal);
-    const stop = async (): Promise<void> => {
-      abort.abort();
-      cluster.signal.removeEventListener('abort', stopOnClose);
-      await running;
-    };
-    t.after(stop);
-    return { stop };
-  };
+  const startOperator = (): Operator =>
+    startControllerInstance(t, cluster, (informers) =>
+      createScheduledUpgradeConfigController({ client: ctx.client, informers, clock, logger, events, activity: clock.activity, localZoneId: 'UTC', namespace: NS }).controller,
+    );
   return { cluster, events, startOperator };
 }
 

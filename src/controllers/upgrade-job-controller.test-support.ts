@@ -6,7 +6,6 @@
  * a new controller on new informers), and helpers to create jobs, hooks and windows, to play the
  * CVO/MCO by hand, and to read what the controller wrote.
  */
-import { setMaxListeners } from 'node:events';
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import type { Job } from 'kubernetes-types/batch/v1.js';
@@ -22,14 +21,13 @@ import { ClusterVersionResource, type ClusterVersion, type ClusterVersionStatus,
 import { MachineConfigPoolResource, type MachineConfigPool } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import type { KubeObjectLike } from '../api/resource.js';
 import { EventRecorder } from '../kube/event-recorder.js';
-import { InformerFactory } from '../kube/informer-factory.js';
 import type { Informer } from '../kube/informer.js';
 import { formatTime } from '../lib/clock.js';
 import { silentLogger } from '../lib/log.js';
 import { installCustomResourceDefinitions } from '../sim/install-crds.js';
 import { createJobController } from '../sim/jobs/job-controller.js';
 import type { JobRule } from '../sim/jobs/job-rules.js';
-import { startTestCluster, type TestCluster } from '../sim/test-support/cluster.test-support.js';
+import { startControllerInstance, startTestCluster, type TestCluster } from '../sim/test-support/cluster.test-support.js';
 import type { PrometheusApi } from '../integrations/prometheus-api.js';
 import { createUpgradeJobController } from './upgrade-job-controller.js';
 
@@ -95,24 +93,11 @@ export async function harness(t: TestContext, options: { jobRules?: JobRule[] } 
     hookJobs: inf.informerFor(JobResource, { namespace: NS }),
     cvs: inf.informerFor(ClusterVersionResource),
     pools: inf.informerFor(MachineConfigPoolResource),
-    startOperator: (o = {}) => {
-      const abort = new AbortController();
-      setMaxListeners(0, abort.signal);
-      const stopOnClose = (): void => abort.abort();
-      cluster.signal.addEventListener('abort', stopOnClose, { once: true });
-      const informers = new InformerFactory({ client: ctx.client, clock, logger, random: ctx.random.fork(`operator-${instance++}`), defaults: { minWatchTimeoutSeconds: 60 * 86_400 } });
-      const { controller } = createUpgradeJobController({ client: ctx.client, informers, clock, logger, events, activity: clock.activity, namespace: NS, ...(o.prometheus ? { prometheus: o.prometheus } : {}) });
-      const running = controller.start(abort.signal);
-      const stop = async (): Promise<void> => {
-        abort.abort();
-        cluster.signal.removeEventListener('abort', stopOnClose);
-        await running;
-      };
-      t.after(stop);
-      return { stop };
-    },
+    startOperator: (o = {}) =>
+      startControllerInstance(t, cluster, (informers) =>
+        createUpgradeJobController({ client: ctx.client, informers, clock, logger, events, activity: clock.activity, namespace: NS, ...(o.prometheus ? { prometheus: o.prometheus } : {}) }).controller,
+      ),
   };
-  let instance = 0;
   await Promise.all([h.jobs.waitForSync(), h.hookJobs.waitForSync(), h.cvs.waitForSync(), h.pools.waitForSync()]);
   return h;
 }

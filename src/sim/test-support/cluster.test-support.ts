@@ -59,3 +59,33 @@ export async function startTestCluster(t: TestContext, options: TestClusterOptio
   t.after(close);
   return { server, clock, ctx, client: testClient, signal: abort.signal, close };
 }
+
+/** A controller instance started by {@link startControllerInstance}. */
+export interface ControllerInstance {
+  /** Stops it (its work in flight ends); also done when the test or the cluster ends. */
+  stop(): Promise<void>;
+}
+
+let instances = 0;
+
+/**
+ * Starts one instance of a controller on its own informers, as a fresh operator process would
+ * (nothing shared in memory with an earlier instance). Its watches outlast the longest test:
+ * re-watching every few virtual minutes over weeks of virtual time costs real seconds.
+ */
+export function startControllerInstance(t: TestContext, cluster: TestCluster, build: (informers: InformerFactory) => { start(signal: AbortSignal): Promise<void> }): ControllerInstance {
+  const { ctx, clock } = cluster;
+  const abort = new AbortController();
+  setMaxListeners(0, abort.signal);
+  const stopOnClose = (): void => abort.abort();
+  cluster.signal.addEventListener('abort', stopOnClose, { once: true });
+  const informers = new InformerFactory({ client: ctx.client, clock, logger: ctx.logger, random: ctx.random.fork(`instance-${instances++}`), defaults: { minWatchTimeoutSeconds: 60 * 86_400 } });
+  const running = build(informers).start(abort.signal);
+  const stop = async (): Promise<void> => {
+    abort.abort();
+    cluster.signal.removeEventListener('abort', stopOnClose);
+    await running;
+  };
+  t.after(stop);
+  return { stop };
+}

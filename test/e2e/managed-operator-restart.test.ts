@@ -1,7 +1,8 @@
 /**
- * End to end, the scenario `managed-operator-restart`: the operator process is killed and
- * started again at five points of an OSD upgrade; the upgrade finishes exactly once, with no two
- * silences for the same window and one capacity clone per worker MachineSet.
+ * End to end, the operator process killed and started again during an upgrade: scenario
+ * `managed-operator-restart` (five points of an OSD upgrade: it finishes exactly once, with no
+ * two silences for the same window and one capacity clone per worker MachineSet) and
+ * `ocm-policy-upgrade-restart` (every OCM policy state reported exactly once).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,4 +36,14 @@ void test('managed-operator-restart: five restarts, finished once, no duplicate 
   assert.deepEqual([started.reduce((n, e) => n + e.count, 0), completed.reduce((n, e) => n + e.count, 0)], [1, 1], 'started and completed once');
   const sent: unknown = JSON.parse(run.upgradeConfig()?.metadata?.annotations?.['upgrade-operator.io/notifications-sent'] ?? '[]');
   assert.ok(Array.isArray(sent) && new Set(sent).size === sent.length && sent.length >= 2, `each notification once: ${JSON.stringify(sent)}`);
+});
+
+void test('ocm-policy-upgrade-restart: with three operator restarts, each policy state goes back to OCM exactly once', async (t) => {
+  const { ok, summary, run } = await runScenario(t, 'ocm-policy-upgrade-restart');
+  assert.ok(ok, summary);
+  assert.equal(run.operatorStarts, 4);
+  const policy = run.ocm?.ocm.state.policies(run.ocm.clusterId)[0];
+  const changes = policy ? (run.ocm?.ocm.state.stateHistory(policy.id) ?? []) : [];
+  assert.deepEqual(changes.map((c) => c.value), ['scheduled', 'started', 'completed']);
+  assert.equal(run.upgradeConfig()?.status?.history?.[0]?.phase, 'Upgraded');
 });

@@ -51,7 +51,7 @@ before(async () => {
     for (let i = 0; i < 200 && (await fetch(`${server.url}/apis/${group}`)).status !== 200; i++) await sleep(10);
   }
   // Namespaces every OpenShift cluster has.
-  for (const name of ['openshift-machine-api', 'openshift-monitoring']) await post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  for (const name of ['openshift-machine-api', 'openshift-monitoring', 'openshift-config']) await post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 });
 
 after(async () => {

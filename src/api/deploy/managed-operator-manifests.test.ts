@@ -129,7 +129,7 @@ void test('RBAC: the Lease rule names the Lease, the code files of every reason 
     for (const list of [g.rule.apiGroups, g.rule.resources, g.rule.verbs]) assert.ok(!(list ?? []).includes('*'));
     if (g.rule.resourceNames) assert.ok(!g.rule.verbs.some((v) => v === 'create' || v === 'deletecollection'), 'names cannot limit create');
   }
-  assert.deepEqual([...permissionsByNamespace(O).keys()], [undefined, MANAGED_UPGRADE_OPERATOR_NAMESPACE, 'openshift-machine-api', 'default']);
+  assert.deepEqual([...permissionsByNamespace(O).keys()], [undefined, MANAGED_UPGRADE_OPERATOR_NAMESPACE, 'openshift-config', 'openshift-machine-api', 'default']);
 });
 
 void test('files are numbered in apply order: namespace and account first, the workload after its RBAC and ConfigMap', () => {

@@ -152,6 +152,12 @@ export function managedOperatorPermissions(o: PermissionOptions): PermissionGran
       code: ['health/dvo-metrics-source.ts'],
     },
     {
+      scope: { kind: 'namespace', namespace: 'openshift-config' },
+      rule: rule([''], ['secrets'], ['get'], ['pull-secret']),
+      reason: 'configManager.source OCM: the cluster\'s OCM token is the cloud.openshift.com auth of the pull-secret',
+      code: ['providers/ocm-credentials.ts'],
+    },
+    {
       scope: { kind: 'namespace', namespace: MACHINE_API_NAMESPACE },
       rule: rule(['machine.openshift.io'], ['machinesets'], ['create', 'delete']),
       reason: 'capacity reservation: creates one clone per worker MachineSet and deletes the clones after the upgrade',

@@ -94,3 +94,17 @@ void test('ocm-policy-upgrade: an OCM policy becomes the UpgradeConfig, the upgr
   assert.ok(changes.slice(1).every((c) => c.source === 'api'), 'started and completed were reported by the operator through the API');
   assert.equal((await events(run, run.namespace, 'PolicyApplied')).length, 1);
 });
+
+void test('ocm-kill-switch: a policy rescheduled between syncs stops the start at the old time; the upgrade runs at the new one', async (t) => {
+  const { ok, summary, run } = await runScenario(t, 'ocm-kill-switch');
+  assert.ok(ok, summary);
+  const changed = await events(run, run.namespace, 'PolicyChanged');
+  assert.ok(changed.some((e) => e.message.startsWith('not starting: ')), JSON.stringify(changed));
+  const cr = run.upgradeConfig();
+  const created = Date.parse(cr?.metadata?.creationTimestamp ?? '');
+  const h = cr?.status?.history?.[0];
+  assert.ok(Date.parse(h?.startTime ?? '') >= created + 85 * 60_000, `started at the new time (${h?.startTime ?? '?'})`);
+  assert.ok(run.timeline.some((p) => p.elapsedMs >= 30 * 60_000 && p.elapsedMs < 31 * 60_000 && p.phase === 'Pending' && p.waiting.includes('01:30:00Z')), 'back to waiting, for the new time');
+  const policy = run.ocm?.ocm.state.policies(run.ocm.clusterId)[0];
+  assert.deepEqual((policy ? (run.ocm?.ocm.state.stateHistory(policy.id) ?? []) : []).map((c) => c.value), ['scheduled', 'started', 'completed']);
+});

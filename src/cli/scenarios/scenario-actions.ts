@@ -4,6 +4,7 @@
  */
 import { CLUSTER_VERSION_NAME, ClusterVersionResource, type ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
 import type { KubeClient } from '../../kube/client.js';
+import { parseGoDurationMs } from '../../lib/go-duration.js';
 import type { JsonObject } from '../../lib/json.js';
 import type { SimulatedCluster } from '../../sim/cluster.js';
 import { applyManifest } from './apply-manifest.js';
@@ -40,6 +41,8 @@ export interface ActionTarget {
   restartOperator(): Promise<void>;
   /** RFC 3339 of the scenario start + a duration, for `{{ +10m }}` in applied manifests. */
   expand(manifest: JsonObject): JsonObject;
+  /** Moves the first OCM policy to this many virtual ms after the start (scenarios with `ocm`). */
+  rescheduleOcmPolicy(afterStartMs: number): void;
 }
 
 /** Performs one action (the file's `do`, already validated to hold exactly one key). */
@@ -62,7 +65,11 @@ export async function performAction(d: ScenarioDo, t: ActionTarget, signal: Abor
   else if (d.blockNodeJoin) t.sim.components.machineApi.blockJoin({ machineSet: d.blockNodeJoin.machineSet });
   else if (d.restartOperator) await t.restartOperator();
   else if (d.apply) for (const m of d.apply) await applyManifest(t.client, t.expand(m as JsonObject), signal);
-  else if (d.setChannel) await t.client.patch(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { spec: { channel: d.setChannel } }, { type: 'merge', signal });
+  else if (d.ocmReschedule) {
+    const r = parseGoDurationMs(d.ocmReschedule.nextRunIn);
+    if (!r.ok) throw new Error(r.error);
+    t.rescheduleOcmPolicy(r.ms);
+  } else if (d.setChannel) await t.client.patch(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { spec: { channel: d.setChannel } }, { type: 'merge', signal });
   else if (d.upgradeToLatest !== undefined) {
     const cv = await t.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { signal });
     const target = newestOffered(cv, d.upgradeToLatest);

@@ -43,6 +43,7 @@ const DoSchema = Type.Object(
     apply: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()))),
     setChannel: Type.Optional(Name),
     upgradeToLatest: Type.Optional(Type.String({ description: 'set desiredUpdate (version and image) to the newest offered update whose version starts with this' })),
+    ocmReschedule: Type.Optional(Type.Object({ nextRunIn: Duration }, { additionalProperties: false, description: 'move the first OCM policy to this long after the scenario start' })),
   },
   { additionalProperties: false },
 );
@@ -152,6 +153,9 @@ export function parseScenarioFile(text: string): ParsedScenario {
     const d = durationProblem(`/actions/${i}/after`, a.after);
     if (d) problems.push(d);
     if (a.do.restartOperator && !value.operator) problems.push(`/actions/${i}/do/restartOperator: the scenario runs no operator`);
+    if (a.do.ocmReschedule && !value.ocm) problems.push(`/actions/${i}/do/ocmReschedule: the scenario has no ocm`);
+    const r = durationProblem(`/actions/${i}/do/ocmReschedule/nextRunIn`, a.do.ocmReschedule?.nextRunIn);
+    if (r) problems.push(r);
   });
   value.ocm?.policies.forEach((p, i) => {
     const d = durationProblem(`/ocm/policies/${i}/nextRunIn`, p.nextRunIn);

@@ -25,6 +25,8 @@ export interface ScenarioOcm {
   readonly clusterId: string;
   /** Adds the file's policies, due relative to `start` (virtual ms). */
   addPolicies(start: number): void;
+  /** Moves the first policy's next_run to `at` (virtual epoch ms), as an SRE rescheduling it in OCM would. */
+  reschedule(at: number): void;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,11 @@ export async function startScenarioOcm(env: SimEnvironment, spec: NonNullable<Sc
           ...(p.capacityReservation !== undefined ? { capacityReservation: p.capacityReservation } : {}),
         });
       }
+    },
+    reschedule(at: number): void {
+      const first = ocm.state.policies(cluster.id)[0];
+      if (!first) throw new Error('the scenario OCM has no policy to reschedule');
+      ocm.state.updatePolicy(cluster.id, first.id, { nextRun: at });
     },
     close: () => server.close(),
   };

@@ -151,6 +151,10 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
     sim,
     client: env.client,
     expand,
+    rescheduleOcmPolicy(afterStartMs: number): void {
+      if (!ocm) throw new Error('the scenario has no ocm');
+      ocm.reschedule(start + afterStartMs);
+    },
     async restartOperator(): Promise<void> {
       await operator?.close();
       operatorStarts++;

@@ -322,16 +322,16 @@ test('authScheme: the AccessToken credential of OCM; no token in any error messa
   }
 });
 
-test('connectTimeoutMs bounds the TLS handshake: a server that accepts and never answers is Timeout', async () => {
+test('tlsHandshakeTimeoutMs bounds the TLS handshake: a server that accepts and never answers is Timeout', async () => {
   const sockets: Socket[] = [];
   const silent = createNetServer((s) => void sockets.push(s));
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   const { port } = silent.address() as AddressInfo;
   try {
-    await withClient({ baseUrl: `https://127.0.0.1:${port}`, connectTimeoutMs: 150 }, async (client) => {
+    await withClient({ baseUrl: `https://127.0.0.1:${port}`, tlsHandshakeTimeoutMs: 150 }, async (client) => {
       const err = await failure(client.json({ path: '/never' }));
       assert.equal(err.reason, 'Timeout');
-      assert.match(err.message, /no connection within 150ms/);
+      assert.match(err.message, /TLS handshake not done within 150ms/);
     });
   } finally {
     for (const s of sockets) s.destroy();

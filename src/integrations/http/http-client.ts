@@ -7,14 +7,16 @@
  * reported to the ActivityTracker while in flight, and every failure is an
  * {@link IntegrationError} with a reason a caller can branch on.
  *
- * Connections: 30 s to connect (TCP and TLS handshake together: undici's connector has one
- * timer for both, so Go's separate 10 s TLS-handshake limit is not reproduced), TCP keep-alive
- * probes after 30 s idle (Go's dialer `KeepAlive`), idle pooled connections closed after 30 s.
+ * Connections (direct ones through `connector.ts`): 30 s to connect over TCP, then 10 s for the
+ * TLS handshake (Go's dialer timeout and `TLSHandshakeTimeout`), TCP keep-alive probes after
+ * 30 s idle (Go's dialer `KeepAlive`), idle pooled connections closed after 30 s. Through a
+ * proxy, undici's own connector times connect and handshake together (30 s).
  * The token never appears in an error message: any echo of it (in a body excerpt, a transport
  * error) is replaced by `[redacted]`.
  */
 import { STATUS_CODES } from 'node:http';
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, request, type buildConnector, type Dispatcher } from 'undici';
+import { createConnector } from './connector.js';
 import { NO_ACTIVITY, type ActivityTracker } from '../../lib/activity.js';
 import { RealClock, type Clock } from '../../lib/clock.js';
 import { IntegrationError } from '../integration-error.js';
@@ -35,11 +37,10 @@ export interface HttpClientOptions {
   baseUrl?: string;
   /** Whole-request timeout, headers and body (default 30 s). */
   timeoutMs?: number;
-  /**
-   * Limit of establishing a connection, TCP connect and TLS handshake together (default 30 s,
-   * Go's dialer timeout; undici measures both phases as one, see the module header).
-   */
+  /** Limit of the TCP connect (default 30 s, Go's dialer timeout). */
   connectTimeoutMs?: number;
+  /** Limit of the TLS handshake after the TCP connect (default 10 s, Go's `TLSHandshakeTimeout`). */
+  tlsHandshakeTimeoutMs?: number;
   /** The credential of the `Authorization` header: `<authScheme> <token>`. */
   bearerToken?: TokenSource;
   /** The scheme of the `Authorization` header (default `Bearer`; OCM's cluster token uses `AccessToken`). */
@@ -123,6 +124,8 @@ export class HttpClient {
   readonly #releaseAfterWallMs: number | undefined;
   readonly #dispatchers = new Map<string, ClosableDispatcher>();
   readonly #wall: Clock | undefined;
+  readonly #connector: buildConnector.connector;
+  readonly #tlsHandshakeTimeoutMs: number;
 
   constructor(options: HttpClientOptions) {
     this.api = options.api;
@@ -143,6 +146,16 @@ export class HttpClient {
     this.#clock = options.clock ?? new RealClock();
     this.#releaseAfterWallMs = options.releaseActivityAfterWallMs;
     this.#wall = options.releaseActivityAfterWallMs === undefined ? undefined : (options.wallClock ?? new RealClock());
+    // Network timeouts are real time, whatever clock the caller's logic runs on.
+    this.#tlsHandshakeTimeoutMs = options.tlsHandshakeTimeoutMs ?? 10_000;
+    this.#connector = createConnector({
+      connectTimeoutMs: this.#connect.timeout,
+      tlsHandshakeTimeoutMs: this.#tlsHandshakeTimeoutMs,
+      keepAliveInitialDelayMs: TCP_KEEPALIVE_MS,
+      ...(this.#tls.ca ? { ca: this.#tls.ca } : {}),
+      rejectUnauthorized: this.#tls.rejectUnauthorized,
+      clock: options.wallClock ?? new RealClock(),
+    });
   }
 
   /** The absolute URL of a path (query not included). */
@@ -194,6 +207,9 @@ export class HttpClient {
       const code = errorCode(err);
       if (!timedOut && code === 'UND_ERR_CONNECT_TIMEOUT') {
         throw new IntegrationError(this.api, 'Timeout', `${where}: no connection within ${formatSeconds(this.#connect.timeout)}`, { cause: err });
+      }
+      if (!timedOut && code === 'TLS_HANDSHAKE_TIMEOUT') {
+        throw new IntegrationError(this.api, 'Timeout', `${where}: TLS handshake not done within ${formatSeconds(this.#tlsHandshakeTimeoutMs)}`, { cause: err });
       }
       if (timedOut || TIMEOUT_CODES.has(code ?? '')) {
         throw new IntegrationError(this.api, 'Timeout', `${where}: no answer within ${formatSeconds(timeoutMs)}`, { cause: err });
@@ -276,7 +292,7 @@ export class HttpClient {
             proxyTunnel: false,
             keepAliveTimeout: IDLE_POOL_MS,
           })
-        : new Agent({ connect: { ...this.#tls, ...this.#connect }, keepAliveTimeout: IDLE_POOL_MS });
+        : new Agent({ connect: this.#connector, keepAliveTimeout: IDLE_POOL_MS });
       this.#dispatchers.set(key, dispatcher);
     }
     return dispatcher;

@@ -29,3 +29,9 @@ export async function applyManifest(client: KubeClient, manifest: JsonObject, si
   const obj = d.namespaced && typeof meta['namespace'] !== 'string' ? { ...manifest, metadata: { ...meta, namespace: 'default' } } : manifest;
   await client.create(d, obj, signal ? { signal } : {});
 }
+
+/** True when the object's `status.conditions` has `type` with `status`. */
+export function hasCondition(obj: KubeObjectLike, type: string, status: string): boolean {
+  const conditions = (obj as { status?: { conditions?: Array<{ type?: string; status?: string }> } }).status?.conditions;
+  return (conditions ?? []).some((c) => c.type === type && c.status === status);
+}

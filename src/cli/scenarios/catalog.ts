@@ -66,7 +66,8 @@ function summarize(run: ScenarioRun, unmet: readonly string[]): string {
   const p = run.progress();
   const minutes = (p.elapsedMs / 60_000).toFixed(1);
   const h = run.upgradeConfig()?.status?.history?.[0];
-  const what = run.file.operator
+  const managed = run.file.operator !== undefined && (run.file.operator.flows ?? ['managed']).includes('managed');
+  const what = managed
     ? `${h?.precedingVersion ?? run.file.cluster.version} → ${h?.version ?? '?'} ${p.phase || 'not started'}: ${p.doneSteps.length} conditions True`
     : `${run.file.cluster.version} → ${p.clusterVersion.desired || '?'} ${p.clusterVersion.state || '?'}`;
   const stop = run.ended === 'end condition' ? '' : ` (stopped: ${run.ended})`;
@@ -79,7 +80,8 @@ export async function runScenario(
   file: ScenarioFile,
   options: Omit<RunScenarioOptions, 'onProgress'> & { onLine?: (line: ScenarioLine) => void },
 ): Promise<ScenarioOutcome> {
-  const withOperator = file.operator !== undefined;
+  // The MUO-style line when the managed flow runs; otherwise pools and the ClusterVersion message.
+  const withOperator = file.operator !== undefined && (file.operator.flows ?? ['managed']).includes('managed');
   const run = await runScenarioFile(env, file, {
     ...options,
     onProgress: (p) => options.onLine?.({ elapsedMs: p.elapsedMs, text: progressLine(p, withOperator) }),

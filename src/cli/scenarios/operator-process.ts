@@ -13,18 +13,26 @@ import { errorMessage } from '../../lib/errors.js';
 import { SeededRandom } from '../../lib/random.js';
 import { startMetricsServer, type MetricsServer } from '../../metrics/metrics-server.js';
 import type { SimulatedCluster } from '../../sim/cluster.js';
-import { createManagedOperator, type ManagedOperator } from '../managed-operator.js';
+import { Registry } from 'prom-client';
+import { createManagedOperator } from '../managed-operator.js';
+import { createScheduledOperator } from '../scheduled-operator.js';
 import type { SimEnvironment } from './sim-environment.js';
 
 const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
 
 /** A running operator process. */
 export interface OperatorProcess {
-  operator: ManagedOperator;
   metrics: MetricsServer;
   abort: AbortController;
   running: Promise<void>;
   close(): Promise<void>;
+}
+
+/** Which flows the process runs, and where the scheduled flow's objects live. */
+export interface OperatorFlows {
+  flows: ReadonlyArray<'managed' | 'scheduled'>;
+  /** The scheduled flow's namespace (APPUiO's `--namespace`). */
+  scheduledNamespace: string;
 }
 
 /** Reports every HTTP request the operator starts (API server and outside APIs), by label. */
@@ -42,42 +50,40 @@ function observedActivity(inner: ActivityTracker, observe: RequestObserver | und
 }
 
 /** Starts the operator against the simulated cluster's API server and monitoring. */
-export async function startOperatorProcess(env: SimEnvironment, sim: SimulatedCluster, seed: number, onRequest?: RequestObserver): Promise<OperatorProcess> {
+export async function startOperatorProcess(env: SimEnvironment, sim: SimulatedCluster, seed: number, flows: OperatorFlows, onRequest?: RequestObserver): Promise<OperatorProcess> {
   const activity = observedActivity(env.clock.activity, onRequest);
   const client = env.newClient('upgrade-operator', NS, activity);
   const informers = new InformerFactory({ client, clock: env.clock, logger: env.logger, random: new SeededRandom(seed) });
   const monitoring = sim.components.monitoring;
-  const operator = createManagedOperator({
-    client,
-    informers,
-    clock: env.clock,
-    logger: env.logger,
-    activity,
-    settings: defaultOperatorSettings(),
-    prometheusUrl: monitoring.prometheusUrl ?? '',
-    alertmanagerUrl: monitoring.alertmanagerUrl ?? '',
-    releaseActivityAfterWallMs: 2000,
-    random: new SeededRandom(seed).fork('operator'),
-  });
+  const common = { client, informers, clock: env.clock, logger: env.logger, activity, prometheusUrl: monitoring.prometheusUrl ?? '', releaseActivityAfterWallMs: 2000 };
+  const managed = flows.flows.includes('managed')
+    ? createManagedOperator({ ...common, settings: defaultOperatorSettings(), alertmanagerUrl: monitoring.alertmanagerUrl ?? '', random: new SeededRandom(seed).fork('operator') })
+    : undefined;
+  // The simulation runs on UTC: `location: Local` means UTC here.
+  const scheduled = flows.flows.includes('scheduled') ? createScheduledOperator({ ...common, namespace: flows.scheduledNamespace, localZoneId: 'UTC' }) : undefined;
   const metrics = await startMetricsServer({
     port: 0,
-    registries: [{ path: '/metrics', registry: operator.metricsRegistry }, { path: '/collector', registry: operator.collectorRegistry }],
+    registries: [
+      { path: '/metrics', registry: Registry.merge([managed?.metricsRegistry ?? new Registry(), scheduled?.metricsRegistry ?? new Registry()]) },
+      { path: '/collector', registry: managed?.collectorRegistry ?? new Registry() },
+    ],
     health: () => ({ live: true, ready: true }),
   });
   const abort = new AbortController();
   const signal = AbortSignal.any([abort.signal, env.signal]);
   // Every controller and watch of the operator listens on this one signal.
   setMaxListeners(0, signal);
-  const running = operator.start(signal).catch((err: unknown) => env.logger.error({ err: errorMessage(err) }, 'operator stopped with an error'));
+  const running = Promise.all([managed?.start(signal), scheduled?.start(signal)])
+    .then(() => undefined)
+    .catch((err: unknown) => env.logger.error({ err: errorMessage(err) }, 'operator stopped with an error'));
   return {
-    operator,
     metrics,
     abort,
     running,
     async close(): Promise<void> {
       abort.abort();
       await running;
-      await Promise.allSettled([operator.close(), metrics.close(), client.close()]);
+      await Promise.allSettled([managed?.close(), scheduled?.close(), metrics.close(), client.close()]);
     },
   };
 }

@@ -8,7 +8,7 @@ import { MachineConfigPoolResource } from '../../api/openshift/machineconfigurat
 import type { ManagedUpgradeConfig } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import type { KubeClient } from '../../kube/client.js';
 import { poolFullyUpdated } from '../../steps/cluster-version/worker-pools.js';
-import { discoverResource } from './apply-manifest.js';
+import { discoverResource, hasCondition } from './apply-manifest.js';
 import type { ScenarioExpect } from './scenario-file.js';
 import type { ScenarioProgress } from './scenario-progress.js';
 
@@ -60,6 +60,11 @@ export async function unmetExpectations(e: ScenarioExpect | undefined, input: Ex
     out.push(`desiredUpdate ${cv.spec?.desiredUpdate?.image ? 'names' : 'does not name'} a release image`);
   }
   if (e.actionsRun !== undefined && input.actionsRun !== e.actionsRun) out.push(`${input.actionsRun} action(s) ran, expected ${e.actionsRun}`);
+  for (const oc of e.objectConditions ?? []) {
+    const d = await discoverResource(input.client, oc.apiVersion, oc.kind, signal);
+    const items = (await input.client.list(d, { ...(oc.namespace ? { namespace: oc.namespace } : {}), ...opts })).items;
+    if (!items.some((o) => hasCondition(o, oc.type, oc.status))) out.push(`no ${oc.kind} with ${oc.type}=${oc.status}${oc.namespace ? ` in ${oc.namespace}` : ''} (${items.length} found)`);
+  }
   if (e.ocmStates && JSON.stringify(input.ocmStates ?? []) !== JSON.stringify(e.ocmStates)) {
     out.push(`OCM policy states ${JSON.stringify(input.ocmStates ?? [])}, expected ${JSON.stringify(e.ocmStates)}`);
   }

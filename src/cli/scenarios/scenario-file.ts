@@ -63,6 +63,11 @@ const ObjectRefSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const ObjectConditionSchema = Type.Object(
+  { apiVersion: Name, kind: Name, namespace: Type.Optional(Name), type: Name, status: Type.Union([Type.Literal('True'), Type.Literal('False'), Type.Literal('Unknown')]) },
+  { additionalProperties: false, description: 'some object of this kind has this condition' },
+);
+
 const ExpectSchema = Type.Object(
   {
     phase: Type.Optional(Type.String({ description: 'the UpgradeConfig ends in this phase' })),
@@ -75,6 +80,7 @@ const ExpectSchema = Type.Object(
     desiredUpdateImage: Type.Optional(Type.Boolean({ description: 'ClusterVersion spec.desiredUpdate names a release image' })),
     actionsRun: Type.Optional(Type.Integer({ minimum: 0 })),
     ocmStates: Type.Optional(Type.Array(Name, { description: 'the states the first OCM policy went through, in order, each reported once' })),
+    objectConditions: Type.Optional(Type.Array(ObjectConditionSchema)),
   },
   { additionalProperties: false },
 );
@@ -84,7 +90,16 @@ export const ScenarioFileSchema = Type.Object(
   {
     description: Name,
     cluster: Type.Object({ profile: Type.Optional(Name), version: Name, channel: Name, workers: Type.Optional(Type.Integer({ minimum: 0, description: 'worker nodes (default: the profile\'s)' })), infraNodes: Type.Optional(Type.Integer({ minimum: 0, description: 'nodes of an infra pool (default 0)' })) }, { additionalProperties: false }),
-    operator: Type.Optional(Type.Object({ config: Type.String({ description: 'the operator ConfigMap `config.yaml`' }) }, { additionalProperties: false })),
+    operator: Type.Optional(
+      Type.Object(
+        {
+          flows: Type.Optional(Type.Array(Type.Union([Type.Literal('managed'), Type.Literal('scheduled')]), { minItems: 1, description: 'as `run --flows` (default managed)' })),
+          config: Type.Optional(Type.String({ description: 'the managed flow: the operator ConfigMap `config.yaml`' })),
+          namespace: Type.Optional(Name),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     ocm: Type.Optional(
       Type.Object(
         {
@@ -111,6 +126,7 @@ export const ScenarioFileSchema = Type.Object(
         {
           phase: Type.Optional(Type.Array(Name, { description: 'stop once the UpgradeConfig reaches one of these phases (default Upgraded, Failed)' })),
           clusterUpgraded: Type.Optional(Type.Boolean({ description: 'stop once ClusterVersion has Completed its desired update and every pool is updated' })),
+          objectCondition: Type.Optional(ObjectConditionSchema),
           timeout: Type.Optional(Duration),
         },
         { additionalProperties: false },
@@ -127,6 +143,7 @@ export type ScenarioTrigger = Static<typeof TriggerSchema>;
 export type ScenarioDo = Static<typeof DoSchema>;
 export type ScenarioExpect = Static<typeof ExpectSchema>;
 export type ObjectRef = Static<typeof ObjectRefSchema>;
+export type ObjectCondition = Static<typeof ObjectConditionSchema>;
 
 /** A parsed scenario, or every problem found (`path: message`). */
 export type ParsedScenario = { ok: true; scenario: ScenarioFile } | { ok: false; problems: string[] };
@@ -161,7 +178,9 @@ export function parseScenarioFile(text: string): ParsedScenario {
     const d = durationProblem(`/ocm/policies/${i}/nextRunIn`, p.nextRunIn);
     if (d) problems.push(d);
   });
-  if (value.ocm && !value.operator?.config.includes('{{ ocmUrl }}')) problems.push('/operator/config: with ocm, configManager.ocmBaseUrl must be {{ ocmUrl }}');
+  const flows = value.operator?.flows ?? ['managed'];
+  if (value.operator && flows.includes('managed') && value.operator.config === undefined) problems.push('/operator/config: the managed flow needs the operator ConfigMap');
+  if (value.ocm && !value.operator?.config?.includes('{{ ocmUrl }}')) problems.push('/operator/config: with ocm, configManager.ocmBaseUrl must be {{ ocmUrl }}');
   const t = durationProblem('/end/timeout', value.end?.timeout);
   if (t) problems.push(t);
   value.manifests?.forEach((m, i) => {

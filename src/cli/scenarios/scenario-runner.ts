@@ -24,8 +24,8 @@ import type { JsonObject } from '../../lib/json.js';
 import { createSimulatedCluster, type SimulatedCluster } from '../../sim/cluster.js';
 import { installCustomResourceDefinitions } from '../../sim/install-crds.js';
 import { poolFullyUpdated } from '../../steps/cluster-version/worker-pools.js';
-import { applyManifest } from './apply-manifest.js';
-import { startOperatorProcess, type OperatorProcess, type RequestObserver } from './operator-process.js';
+import { applyManifest, discoverResource, hasCondition } from './apply-manifest.js';
+import { startOperatorProcess, type OperatorFlows, type OperatorProcess, type RequestObserver } from './operator-process.js';
 import { performAction, triggerHolds, type ActionTarget } from './scenario-actions.js';
 import { startScenarioOcm, type ScenarioOcm } from './scenario-ocm.js';
 import { expandTimes, type ScenarioAction, type ScenarioFile } from './scenario-file.js';
@@ -33,6 +33,8 @@ import { progressKey, snapshot, type ScenarioProgress } from './scenario-progres
 import type { SimEnvironment } from './sim-environment.js';
 
 const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
+/** The scheduled flow's namespace unless the file names one (APPUiO's deployment namespace). */
+const SCHEDULED_NS = 'appuio-openshift-upgrade-controller';
 /** The run stops after this much virtual time unless the file says otherwise. */
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 60_000;
 
@@ -93,16 +95,19 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
   const ocm = file.ocm ? await startScenarioOcm(env, file.ocm, file.cluster.version) : undefined;
   let operatorStarts = 0;
   let operator: OperatorProcess | undefined;
+  const flows: OperatorFlows = { flows: file.operator?.flows ?? ['managed'], scheduledNamespace: file.operator?.namespace ?? SCHEDULED_NS };
   if (file.operator) {
     await env.client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
-    await env.client.create(ConfigMapResource, {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: MANAGED_UPGRADE_CONFIGMAP_NAME, namespace: NS },
-      data: { [MANAGED_UPGRADE_CONFIGMAP_KEY]: file.operator.config.replaceAll('{{ ocmUrl }}', ocm?.url ?? '') },
-    });
+    if (file.operator.config !== undefined) {
+      await env.client.create(ConfigMapResource, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: MANAGED_UPGRADE_CONFIGMAP_NAME, namespace: NS },
+        data: { [MANAGED_UPGRADE_CONFIGMAP_KEY]: file.operator.config.replaceAll('{{ ocmUrl }}', ocm?.url ?? '') },
+      });
+    }
     operatorStarts = 1;
-    operator = await startOperatorProcess(env, sim, options.seed, options.onOperatorRequest);
+    operator = await startOperatorProcess(env, sim, options.seed, flows, options.onOperatorRequest);
   }
   let start = env.clock.now();
   const timeline: ScenarioProgress[] = [];
@@ -158,7 +163,7 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
     async restartOperator(): Promise<void> {
       await operator?.close();
       operatorStarts++;
-      operator = await startOperatorProcess(env, sim, options.seed + operatorStarts, options.onOperatorRequest);
+      operator = await startOperatorProcess(env, sim, options.seed + operatorStarts, flows, options.onOperatorRequest);
     },
   };
 
@@ -202,11 +207,16 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
   }
   act(progress());
 
-  const endPhases = file.end?.phase ?? (file.operator ? ['Upgraded', 'Failed'] : []);
-  const clusterUpgraded = file.end?.clusterUpgraded ?? !file.operator;
+  const managedFlow = file.operator !== undefined && flows.flows.includes('managed');
+  const endPhases = file.end?.phase ?? (managedFlow ? ['Upgraded', 'Failed'] : []);
+  const endObject = file.end?.objectCondition;
+  const clusterUpgraded = file.end?.clusterUpgraded ?? (!managedFlow && endObject === undefined);
+  const endObjects = endObject ? env.ctx.informers.informerFor(await discoverResource(env.client, endObject.apiVersion, endObject.kind, env.signal), { namespace: endObject.namespace }) : undefined;
+  if (endObjects) await endObjects.waitForSync(env.signal);
   const endReached = (): boolean => {
     const p = progress();
     if (endPhases.includes(p.phase)) return true;
+    if (endObject && endObjects?.list().some((o) => hasCondition(o, endObject.type, endObject.status))) return true;
     if (!clusterUpgraded) return false;
     const cvh = cvs.get(undefined, CLUSTER_VERSION_NAME)?.status?.history?.[0];
     return p.clusterVersion.desired !== file.cluster.version && cvh?.state === 'Completed' && cvh.version === p.clusterVersion.desired && pools.list().length > 0 && pools.list().every(poolFullyUpdated);

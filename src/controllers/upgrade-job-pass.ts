@@ -13,7 +13,6 @@ import { mergeWaitFor, type WaitFor } from '../engine/step.js';
 import type { PrometheusApi } from '../integrations/prometheus-api.js';
 import type { KubeClient } from '../kube/client.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
-import { isNotFound } from '../kube/status-error.js';
 import type { Clock } from '../lib/clock.js';
 import { jsonEqual, type JsonValue } from '../lib/json.js';
 import type { Logger } from '../lib/log.js';
@@ -58,16 +57,13 @@ export interface UpgradeJobPassResult {
 /** Runs one pass for `namespace/name`. */
 export async function upgradeJobPass(d: UpgradeJobPassDeps, namespace: string, name: string, signal: AbortSignal): Promise<UpgradeJobPassResult> {
   const log = d.log.child({ namespace, upgradejob: name });
-  let job: UpgradeJob;
-  try {
-    job = await d.client.get(UpgradeJobResource, namespace, name, { signal });
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
+  const found = await d.client.getIfExists(UpgradeJobResource, namespace, name, { signal });
+  if (!found) {
     const released = await releaseHookJobsOfDeletedJob({ client: d.client, reads: d.reads, log }, namespace, name, signal);
     if (released > 0) log.info({ released }, 'UpgradeJob gone: released the finalizers of its hook Jobs');
     return { waitFor: undefined, gone: true };
   }
-  job = await trackHookJobs({ client: d.client, reads: d.reads, log }, job, signal);
+  const job = await trackHookJobs({ client: d.client, reads: d.reads, log }, found, signal);
   if (job.metadata?.deletionTimestamp) return { waitFor: undefined };
 
   const parsed = jobTiming(job);

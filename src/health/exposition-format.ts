@@ -5,6 +5,7 @@
  * samples: names, labels and values. Comments (`# HELP`, `# TYPE`, `# EOF`) are skipped; the
  * timestamp and an OpenMetrics exemplar after the value are accepted and ignored.
  */
+import { parsePromValue } from '../integrations/prometheus-client.js';
 
 /** One sample line. */
 export interface ExpositionSample {
@@ -27,21 +28,6 @@ const NAME_START = /[a-zA-Z_:]/;
 const NAME_CHAR = /[a-zA-Z0-9_:]/;
 const LABEL_START = /[a-zA-Z_]/;
 const LABEL_CHAR = /[a-zA-Z0-9_]/;
-
-/** Parses a float as Go's strconv.ParseFloat does for exposition values (`NaN`, `±Inf`). */
-function parseValue(text: string): number | undefined {
-  switch (text) {
-    case 'NaN':
-      return NaN;
-    case '+Inf':
-    case 'Inf':
-      return Infinity;
-    case '-Inf':
-      return -Infinity;
-  }
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) && !/^[+-]?0[xX][0-9a-fA-F]+$/.test(text)) return undefined;
-  return Number(text);
-}
 
 class LineReader {
   pos = 0;
@@ -124,7 +110,7 @@ function parseLine(text: string, lineNo: number): ExpositionSample {
   const labels = r.peek() === '{' ? parseLabels(r) : {};
   r.skipSpaces();
   const valueText = r.token();
-  const value = parseValue(valueText);
+  const value = parsePromValue(valueText);
   if (value === undefined) r.fail(`invalid value ${JSON.stringify(valueText)}`);
   r.skipSpaces();
   if (r.pos < text.length && r.peek() !== '#') {

@@ -52,7 +52,10 @@ export function formatPromTime(ms: number): string {
   return String(ms / 1000);
 }
 
-/** A sample value as Prometheus writes it: a decimal string, `NaN`, `+Inf` or `-Inf`. */
+/**
+ * A sample value as Prometheus writes it, in its HTTP API and in the exposition format: what
+ * Go's strconv.ParseFloat accepts there (decimal, exponent, hex, `NaN`, `±Inf`).
+ */
 export function parsePromValue(text: unknown): number | undefined {
   if (typeof text !== 'string') return undefined;
   switch (text) {
@@ -64,8 +67,8 @@ export function parsePromValue(text: unknown): number | undefined {
     case '-Inf':
       return -Infinity;
   }
-  const n = text.trim() === '' ? NaN : Number(text);
-  return Number.isNaN(n) ? undefined : n;
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) && !/^[+-]?0[xX][0-9a-fA-F]+$/.test(text)) return undefined;
+  return Number(text);
 }
 
 function bad(message: string, status: number): IntegrationError {

@@ -143,84 +143,24 @@ export class ManagedUpgradeMetrics {
 
   /** Registers every family on `registry`; throws if one of the names is already registered there. */
   constructor(registry: Registry) {
-    const registers = [registry];
+    const gauge = <L extends string>(name: string, help: string, labelNames: L[]): Gauge<L> => new Gauge({ name, help, labelNames, registers: [registry] });
     const N = ManagedUpgradeMetricName;
-    this.#validationFailed = new Gauge({
-      name: N.validationFailed,
-      help: '1 when the UpgradeConfig failed validation while pending, 0 once it validates.',
-      labelNames: ['upgradeconfig_name'],
-      registers,
-    });
-    this.#scalingFailed = new Gauge({
-      name: N.scalingFailed,
-      help: '1 when the extra capacity-reservation workers did not become ready in time, 0 when they did.',
-      labelNames: ['upgradeconfig_name'],
-      registers,
-    });
-    this.#windowBreached = new Gauge({
-      name: N.upgradeWindowBreached,
-      help: '1 when the upgrade failed because it could not be commenced within the upgrade window, 0 once commenced.',
-      labelNames: ['upgradeconfig_name'],
-      registers,
-    });
-    this.#controlPlaneTimeout = new Gauge({
-      name: N.controlPlaneTimeout,
-      help: '1 while the control plane upgrade runs longer than the control plane maintenance time.',
-      labelNames: ['upgradeconfig_name', 'version'],
-      registers,
-    });
-    this.#healthCheckFailed = new Gauge({
-      name: N.healthCheckFailed,
-      help: '1 for each cluster health check that failed (reason label), 0 once it passes.',
-      labelNames: ['reason', 'state', 'upgradeconfig_name', 'version'],
-      registers,
-    });
-    this.#workerTimeout = new Gauge({
-      name: N.workerTimeout,
-      help: '1 while worker nodes are still upgrading and no maintenance silence covers them.',
-      labelNames: ['upgradeconfig_name', 'version'],
-      registers,
-    });
-    this.#nodeDrainTimeout = new Gauge({
-      name: N.nodeDrainTimeout,
-      help: '1 for a node whose drain failed despite the drain strategies, 0 once it drains.',
-      labelNames: ['node_name'],
-      registers,
-    });
-    this.#notificationSent = new Gauge({
-      name: N.notificationSent,
-      help: '1 once the notification of an upgrade event was sent for that version.',
-      labelNames: ['event', 'upgradeconfig_name', 'version'],
-      registers,
-    });
-    this.#notificationFailed = new Gauge({
-      name: N.notificationFailed,
-      help: '1 when sending the notification of an upgrade event failed, 0 when the last attempt succeeded.',
-      labelNames: ['event', 'upgradeconfig_name'],
-      registers,
-    });
-    this.#syncTimestamp = new Gauge({
-      name: N.syncTimestamp,
-      help: 'Unix time of the last successful sync of the UpgradeConfig from its policy provider.',
-      labelNames: ['upgradeconfig_name'],
-      registers,
-    });
+    this.#validationFailed = gauge(N.validationFailed, '1 when the UpgradeConfig failed validation while pending, 0 once it validates.', ['upgradeconfig_name']);
+    this.#scalingFailed = gauge(N.scalingFailed, '1 when the extra capacity-reservation workers did not become ready in time, 0 when they did.', ['upgradeconfig_name']);
+    this.#windowBreached = gauge(N.upgradeWindowBreached, '1 when the upgrade failed because it could not be commenced within the upgrade window, 0 once commenced.', ['upgradeconfig_name']);
+    this.#controlPlaneTimeout = gauge(N.controlPlaneTimeout, '1 while the control plane upgrade runs longer than the control plane maintenance time.', ['upgradeconfig_name', 'version']);
+    this.#healthCheckFailed = gauge(N.healthCheckFailed, '1 for each cluster health check that failed (reason label), 0 once it passes.', ['reason', 'state', 'upgradeconfig_name', 'version']);
+    this.#workerTimeout = gauge(N.workerTimeout, '1 while worker nodes are still upgrading and no maintenance silence covers them.', ['upgradeconfig_name', 'version']);
+    this.#nodeDrainTimeout = gauge(N.nodeDrainTimeout, '1 for a node whose drain failed despite the drain strategies, 0 once it drains.', ['node_name']);
+    this.#notificationSent = gauge(N.notificationSent, '1 once the notification of an upgrade event was sent for that version.', ['event', 'upgradeconfig_name', 'version']);
+    this.#notificationFailed = gauge(N.notificationFailed, '1 when sending the notification of an upgrade event failed, 0 when the last attempt succeeded.', ['event', 'upgradeconfig_name']);
+    this.#syncTimestamp = gauge(N.syncTimestamp, 'Unix time of the last successful sync of the UpgradeConfig from its policy provider.', ['upgradeconfig_name']);
     const timestamps = {} as Record<UpgradeTimestampKind, Gauge<'_id' | 'upgradeconfig_name' | 'version'>>;
     for (const kind of TIMESTAMP_KINDS) {
-      timestamps[kind] = new Gauge({
-        name: `upgradeoperator_${kind}_timestamp`,
-        help: TIMESTAMP_HELP[kind],
-        labelNames: ['_id', 'upgradeconfig_name', 'version'],
-        registers,
-      });
+      timestamps[kind] = gauge(`upgradeoperator_${kind}_timestamp`, TIMESTAMP_HELP[kind], ['_id', 'upgradeconfig_name', 'version']);
     }
     this.#timestamps = timestamps;
-    this.#upgradeResult = new Gauge({
-      name: N.upgradeResult,
-      help: '1 when no paging alert fired during the upgrade, 0 when one did (alerts label); kept across upgrades.',
-      labelNames: ['alerts', 'preceding_version', 'stream', 'upgradeconfig_name', 'version'],
-      registers,
-    });
+    this.#upgradeResult = gauge(N.upgradeResult, '1 when no paging alert fired during the upgrade, 0 when one did (alerts label); kept across upgrades.', ['alerts', 'preceding_version', 'stream', 'upgradeconfig_name', 'version']);
   }
 
   /** `upgradeoperator_upgradeconfig_validation_failed`: set by the UpgradeConfig controller in Pending. */

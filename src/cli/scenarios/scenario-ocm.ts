@@ -5,9 +5,9 @@
  * operator reaches it through `configManager.ocmBaseUrl`, which the file writes as
  * `{{ ocmUrl }}`.
  */
-import { NamespaceResource, SecretResource } from '../../api/builtin.js';
+import { SecretResource } from '../../api/builtin.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
-import { isAlreadyExists } from '../../kube/status-error.js';
+import { ensureNamespace } from '../../kube/ensure-namespace.js';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
 import type { HttpServer } from '../../sim/http-server.js';
 import { SimOcm } from '../../sim/ocm/sim-ocm.js';
@@ -41,11 +41,7 @@ export async function startScenarioOcm(env: SimEnvironment, spec: NonNullable<Sc
     ...(spec.nodeDrainGracePeriod ? { nodeDrainGracePeriod: spec.nodeDrainGracePeriod } : {}),
   });
   const server: HttpServer = await ocm.listen({ activity: env.clock.activity, logger: env.logger });
-  try {
-    await env.client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'openshift-config' } });
-  } catch (err) {
-    if (!isAlreadyExists(err)) throw err;
-  }
+  await ensureNamespace(env.client, 'openshift-config', { signal: env.signal });
   const dockerconfig = JSON.stringify({ auths: { 'cloud.openshift.com': { auth: TOKEN, email: 'sre@example.com' } } });
   await env.client.create(SecretResource, {
     apiVersion: 'v1',

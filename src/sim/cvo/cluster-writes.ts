@@ -2,28 +2,19 @@
  * The simulated CVO's writes besides Deployments: namespaces and ClusterOperators it creates
  * when missing, Job barriers it creates and waits for, and its conflict-retried status write.
  */
-import { JobResource, NamespaceResource } from '../../api/builtin.js';
+import { JobResource } from '../../api/builtin.js';
 import { ClusterOperatorResource } from '../../api/openshift/config-v1/cluster-operator.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource, type ClusterVersion, type ClusterVersionStatus } from '../../api/openshift/config-v1/cluster-version.js';
 import type { KubeClient } from '../../kube/client.js';
-import { isAlreadyExists, isConflict, isNotFound } from '../../kube/status-error.js';
+import { ensureNamespace as ensureNamespaceOf } from '../../kube/ensure-namespace.js';
+import { isAlreadyExists, isConflict } from '../../kube/status-error.js';
 import type { SimContext } from '../context.js';
 import { CVO_FIELD_MANAGER, RELEASE_VERSION_ANNOTATION } from '../releases/operator-deployment.js';
 import type { SyncError } from './errors.js';
 
-/** Creates a namespace unless it exists. */
-export async function ensureNamespace(client: KubeClient, name: string, signal: AbortSignal): Promise<void> {
-  try {
-    await client.get(NamespaceResource, undefined, name, { signal });
-    return;
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-  }
-  try {
-    await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { fieldManager: CVO_FIELD_MANAGER, signal });
-  } catch (err) {
-    if (!isAlreadyExists(err)) throw err;
-  }
+/** Creates a namespace unless it exists, as the CVO. */
+export function ensureNamespace(client: KubeClient, name: string, signal: AbortSignal): Promise<void> {
+  return ensureNamespaceOf(client, name, { signal, fieldManager: CVO_FIELD_MANAGER });
 }
 
 /** Creates these ClusterOperators (`spec: {}`, no status), ignoring any that appeared meanwhile. */

@@ -6,10 +6,11 @@
  * `cluster-version-operator`), rolled out.
  */
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
-import { DeploymentResource, NamespaceResource, NodeResource } from '../../api/builtin.js';
+import { DeploymentResource, NodeResource } from '../../api/builtin.js';
 import { ClusterOperatorResource, type ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
-import { isAlreadyExists, isNotFound } from '../../kube/status-error.js';
+import { isAlreadyExists } from '../../kube/status-error.js';
 import type { JsonValue } from '../../lib/json.js';
+import { ensureNamespace } from '../../kube/ensure-namespace.js';
 import type { SimContext } from '../context.js';
 import { buildCatalogue, findRelease, type Catalogue } from '../releases/catalogue.js';
 import { payloadFor, type ReleasePayload } from '../releases/payload.js';
@@ -48,7 +49,7 @@ export async function installClusterOperators(ctx: SimContext, version: string, 
     const key = `${ref.namespace}/${ref.name}`;
     if (!done.has(key)) {
       done.add(key);
-      await ensureNamespace(ctx, ref.namespace, options.signal);
+      await ensureNamespace(ctx.client, ref.namespace, { signal: options.signal });
       const manifest = operatorDeploymentManifest(ref, payload.version, componentImage(payload, ref.component));
       const applied = await ctx.client.patch(DeploymentResource, ref.namespace, ref.name, manifest as unknown as JsonValue, { type: 'apply', fieldManager: CVO_FIELD_MANAGER, force: true, ...signal });
       const rolled: Deployment = { ...applied, status: { availableReplicas: 1 } };
@@ -75,17 +76,4 @@ function payloadOf(catalogue: Catalogue, version: string): ReleasePayload {
   const release = findRelease(catalogue, version);
   if (!release) throw new Error(`release ${version} is not in the catalogue`);
   return payloadFor(release);
-}
-
-async function ensureNamespace(ctx: SimContext, name: string, signal: AbortSignal | undefined): Promise<void> {
-  try {
-    await ctx.client.get(NamespaceResource, undefined, name, signal ? { signal } : {});
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-    try {
-      await ctx.client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, signal ? { signal } : {});
-    } catch (e) {
-      if (!isAlreadyExists(e)) throw e;
-    }
-  }
 }

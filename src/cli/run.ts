@@ -45,6 +45,12 @@ export interface RunOptions {
   namespace: string;
   /** Scheduled flow: the upstream ClusterVersion's name. */
   managedUpstreamClusterVersionName: string;
+  /** Scheduled flow: the managedupgrade.appuio.io ClusterVersion synced to the upstream one. */
+  managedClusterVersionName: string;
+  /** Scheduled flow: its namespace (`""`: `--namespace`, else `default`). */
+  managedClusterVersionNamespace: string;
+  /** Scheduled flow: where the Machines of `machine_info` live. */
+  machineNamespace: string;
   kubeconfig?: string;
   prometheusUrl: string;
   alertmanagerUrl: string;
@@ -163,7 +169,16 @@ export async function runOperator(o: RunOptions, signal: AbortSignal, logger: Lo
   const base = { client, informers: manager.informers, clock, logger };
   const managed = flows.has('managed') ? createManagedOperator({ ...base, ...monitoring, settings, alertmanagerUrl: o.alertmanagerUrl, random: random.fork('managed') }) : undefined;
   const scheduled = flows.has('scheduled')
-    ? createScheduledOperator({ ...base, ...monitoring, namespace: o.namespace, localZoneId: processZoneId(), clusterVersionName: o.managedUpstreamClusterVersionName })
+    ? createScheduledOperator({
+        ...base,
+        ...monitoring,
+        namespace: o.namespace,
+        localZoneId: processZoneId(),
+        clusterVersionName: o.managedUpstreamClusterVersionName,
+        managedClusterVersionName: o.managedClusterVersionName,
+        managedClusterVersionNamespace: o.managedClusterVersionNamespace,
+        machineNamespace: o.machineNamespace,
+      })
     : undefined;
   for (const c of [...(managed?.controllers ?? []), ...(scheduled?.controllers ?? [])]) manager.add(c);
   const metricsRegistry = Registry.merge([managed?.metricsRegistry ?? new Registry(), scheduled?.metricsRegistry ?? new Registry()]);
@@ -215,6 +230,9 @@ export function runCommand(): Command {
     .addOption(new Option('--flows <list>', 'flows to run, comma-separated: managed (MUO UpgradeConfig), scheduled (APPUiO kinds)').argParser(parseFlows).default(['managed'], 'managed'))
     .option('--namespace <ns>', 'scheduled flow: namespace of UpgradeConfigs, UpgradeJobs, hooks and windows ("" for all; APPUiO\'s flag)', process.env['POD_NAMESPACE'] ?? 'default')
     .option('--managed-upstream-cluster-version-name <name>', 'scheduled flow: the ClusterVersion to upgrade', 'version')
+    .option('--managed-cluster-version-name <name>', 'scheduled flow: the managedupgrade.appuio.io ClusterVersion whose template and overlays are synced to it', 'version')
+    .option('--managed-cluster-version-namespace <ns>', 'scheduled flow: its namespace (default: POD_NAMESPACE, else default)', process.env['POD_NAMESPACE'] ?? 'default')
+    .option('--machine-namespace <ns>', 'scheduled flow: the namespace of the Machines behind openshift_upgrade_controller_machine_info', 'openshift-machine-api')
     .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG, ~/.kube/config, then in-cluster)')
     .option('--prometheus-url <url>', 'Prometheus (Thanos querier or prometheus-k8s) base URL', 'https://prometheus-k8s.openshift-monitoring.svc:9091')
     .option('--alertmanager-url <url>', 'Alertmanager base URL', 'https://alertmanager-main.openshift-monitoring.svc:9094')

@@ -1,10 +1,17 @@
 /**
  * The scheduled-upgrade operator (APPUiO compatible), wired: the UpgradeConfig controller
  * (maintenance windows → UpgradeJobs), the UpgradeJob controller (the job's lifecycle on the
- * shared step engine, hooks, health checks) and the UpgradeConfig metrics, on one client and
- * informer factory. Used by `upgrade-operator run --flows scheduled` and by `simulate`.
+ * shared step engine, hooks, health checks), the UpgradeSuspensionWindow status controller, the
+ * ClusterVersion sync (managedupgrade.appuio.io template and overlays → config.openshift.io) and
+ * the 17 scrape-time `openshift_upgrade_controller_*` gauges, on one client and informer factory. Used by `upgrade-operator run --flows scheduled` and by `simulate`.
  */
 import { Registry } from 'prom-client';
+import { NodeResource } from '../api/builtin.js';
+import { UpgradeJobHookResource } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
+import { MACHINE_API_NAMESPACE, MachineResource } from '../api/openshift/machine-v1beta1/machine.js';
+import { MachineConfigPoolResource } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import { createClusterVersionSyncController } from '../controllers/cluster-version-sync-controller.js';
+import { createUpgradeSuspensionWindowController } from '../controllers/upgrade-suspension-window-controller.js';
 import { createScheduledUpgradeConfigController } from '../controllers/scheduled-upgrade-config-controller.js';
 import { createUpgradeJobController } from '../controllers/upgrade-job-controller.js';
 import { PrometheusClient } from '../integrations/prometheus-client.js';
@@ -15,7 +22,11 @@ import type { InformerFactory } from '../kube/informer-factory.js';
 import type { ActivityTracker } from '../lib/activity.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
+import { ClusterStateCollector } from '../metrics/cluster-state-metrics.js';
+import { ClusterVersionCollector } from '../metrics/cluster-version-metrics.js';
 import { ScheduledUpgradeConfigCollector } from '../metrics/scheduled-upgrade-metrics.js';
+import { SuspensionWindowCollector } from '../metrics/suspension-window-metrics.js';
+import { UpgradeJobCollector } from '../metrics/upgrade-job-metrics.js';
 import { userAgent } from './version.js';
 
 /** Options of {@link createScheduledOperator}. */
@@ -31,6 +42,12 @@ export interface ScheduledOperatorOptions {
   localZoneId: string;
   /** The upstream ClusterVersion (`--managed-upstream-cluster-version-name`). */
   clusterVersionName?: string;
+  /** Where the Machines of `machine_info` live (`--machine-namespace`, default `openshift-machine-api`). */
+  machineNamespace?: string;
+  /** The managed (managedupgrade.appuio.io) ClusterVersion synced to the upstream one (`--managed-cluster-version-name`, default `version`). */
+  managedClusterVersionName?: string;
+  /** Its namespace (`--managed-cluster-version-namespace`; default: `namespace`, else `default`). */
+  managedClusterVersionNamespace?: string;
   prometheusUrl: string;
   monitoringToken?: () => string | undefined;
   ca?: string;
@@ -50,6 +67,7 @@ export interface ScheduledOperator {
 
 /** Builds the operator (nothing runs until `start`). */
 export function createScheduledOperator(o: ScheduledOperatorOptions): ScheduledOperator {
+  const machineNamespace = o.machineNamespace ?? MACHINE_API_NAMESPACE;
   const activity = o.activity ? { activity: o.activity } : {};
   const prometheus = new PrometheusClient({
     url: o.prometheusUrl,
@@ -65,8 +83,25 @@ export function createScheduledOperator(o: ScheduledOperatorOptions): ScheduledO
   const configs = createScheduledUpgradeConfigController({ ...common, localZoneId: o.localZoneId, namespace: o.namespace === '' ? undefined : o.namespace });
   const jobs = createUpgradeJobController({ ...common, namespace: o.namespace, prometheus });
   const metricsRegistry = new Registry();
-  new ScheduledUpgradeConfigCollector(metricsRegistry, () => configs.upgradeConfigs());
-  const controllers = [configs.controller, jobs.controller];
+  const log = { log: o.logger.child({ component: 'metrics' }) };
+  const ns = o.namespace === '' ? undefined : o.namespace;
+  const hooks = o.informers.informerFor(UpgradeJobHookResource, { namespace: ns });
+  const windows = createUpgradeSuspensionWindowController({ ...common, namespace: o.namespace });
+  const clusterVersionSync = createClusterVersionSyncController({
+    ...common,
+    managedNamespace: o.managedClusterVersionNamespace || o.namespace || 'default',
+    ...(o.managedClusterVersionName ? { managedName: o.managedClusterVersionName } : {}),
+    ...(o.clusterVersionName ? { upstreamName: o.clusterVersionName } : {}),
+  });
+  const pools = o.informers.informerFor(MachineConfigPoolResource);
+  const nodes = o.informers.informerFor(NodeResource);
+  const machines = o.informers.informerFor(MachineResource, { namespace: machineNamespace });
+  new ScheduledUpgradeConfigCollector(metricsRegistry, () => configs.upgradeConfigs(), log);
+  new UpgradeJobCollector(metricsRegistry, { jobs: () => jobs.upgradeJobs(), hooks: () => hooks.list() }, log);
+  new SuspensionWindowCollector(metricsRegistry, () => windows.windows(), log);
+  new ClusterVersionCollector(metricsRegistry, () => clusterVersionSync.managedClusterVersions()[0], log);
+  new ClusterStateCollector(metricsRegistry, { clusterVersion: () => jobs.reads.clusterVersion(), machineConfigPools: () => pools.list(), nodes: () => nodes.list(), machines: () => machines.list() }, { ...log, machineNamespace });
+  const controllers = [configs.controller, jobs.controller, windows.controller, clusterVersionSync.controller];
   return {
     metricsRegistry,
     controllers,

@@ -9,7 +9,8 @@ import { errorMessage, failed, HealthcheckReason, passed } from './health-check.
 import type { CheckResult } from './health-check.js';
 
 /** The namespace of the Machine API's MachineSets. */
-export const MACHINE_API_NAMESPACE = 'openshift-machine-api';
+import { MACHINE_API_NAMESPACE } from '../api/openshift/machine-v1beta1/machine.js';
+export { MACHINE_API_NAMESPACE };
 /** The machine pool whose MachineSets capacity reservation clones. */
 export const WORKER_MACHINE_POOL = 'worker';
 /** MUO's failure-list item of this check. */

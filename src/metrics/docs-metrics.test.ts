@@ -1,6 +1,7 @@
 /**
- * docs/metrics.md stays true: its rules block is valid for Prometheus' own parser, and every
- * family it documents exists with that name.
+ * docs/metrics.md stays true: its rules block is valid for Prometheus' own parser, every family
+ * it documents exists with that name, and every APPUiO family is documented with its type and
+ * label names.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { Registry } from 'prom-client';
 import { ManagedUpgradeMetrics } from './managed-upgrade-metrics.js';
 import { ManagedUpgradeCollector } from './managed-upgrade-collector.js';
+import { ScheduledUpgradeConfigCollector } from './scheduled-upgrade-metrics.js';
+import { UpgradeJobCollector } from './upgrade-job-metrics.js';
+import { SuspensionWindowCollector } from './suspension-window-metrics.js';
+import { ClusterVersionCollector } from './cluster-version-metrics.js';
+import { ClusterStateCollector } from './cluster-state-metrics.js';
+import { silentLogger } from '../lib/log.js';
 import { parseExposition } from './exposition.test-support.js';
 
 const doc = readFileSync(fileURLToPath(new URL('../../docs/metrics.md', import.meta.url)), 'utf8');
@@ -47,4 +54,81 @@ test('every family exposed is documented, and every documented family is exposed
     if (name !== 'managed_upgrade_condition_') assert.ok(exposed.includes(name), name);
   }
   assert.ok(documented.size >= 20);
+});
+
+/** The two NodeForceDrain counters, built in node-force-drain-metrics.ts (named here literally). */
+const FORCE_DRAIN_COUNTERS = ['openshift_upgrade_controller_node_force_drain_pod_deletions_total', 'openshift_upgrade_controller_node_force_drain_pod_terminations_total'];
+const FORCE_DRAIN_LABELS = ['node_force_drain', 'node', 'namespace', 'pod_name', 'pod_uid'];
+
+/** One object of every kind, so that every APPUiO gauge family has a sample to read its label names from. */
+function appuioRegistry(): Registry {
+  const registry = new Registry();
+  const log = silentLogger();
+  const meta = { name: 'x', namespace: 'appuio' };
+  new ScheduledUpgradeConfigCollector(registry, () => [
+    {
+      metadata: meta,
+      spec: {
+        schedule: { cron: '0 22 * * 2', location: 'UTC' },
+        pinVersionWindow: '1h',
+        maxSchedulingDelay: '1h',
+        maxUpgradeStartDelay: '1h',
+        jobTemplate: { spec: { config: { upgradeTimeout: '12h', preUpgradeHealthChecks: { timeout: '1h' }, postUpgradeHealthChecks: { timeout: '1h' } } } },
+      },
+      status: { nextPossibleSchedules: [{ time: '2024-03-05T22:00:00Z' }] },
+    },
+  ], { log });
+  new UpgradeJobCollector(
+    registry,
+    {
+      jobs: () => [
+        {
+          metadata: meta,
+          spec: {
+            startAfter: '2024-03-05T22:00:00Z',
+            startBefore: '2024-03-05T23:00:00Z',
+            config: { upgradeTimeout: '12h', preUpgradeHealthChecks: { timeout: '1h' }, postUpgradeHealthChecks: { timeout: '1h' } },
+          },
+        },
+      ],
+      hooks: () => [],
+    },
+    { log },
+  );
+  new SuspensionWindowCollector(registry, () => [{ metadata: meta, spec: { start: '2024-01-01T00:00:00Z', end: '2024-01-02T00:00:00Z', reason: 'r' }, status: { matchingConfigs: [{ name: 'x' }] } }], { log });
+  new ClusterVersionCollector(registry, () => ({ metadata: meta, status: { current: { clusterID: 'id' }, overlays: [{ from: '2024-01-01T00:00:00Z', preview: {} }] } }), { log });
+  new ClusterStateCollector(
+    registry,
+    {
+      clusterVersion: () => ({ metadata: { name: 'version' }, spec: { clusterID: 'id' } }),
+      machineConfigPools: () => [{ metadata: { name: 'worker' }, spec: {} }],
+      nodes: () => [{ metadata: { name: 'n' } }],
+      machines: () => [{ metadata: { name: 'm', namespace: 'openshift-machine-api' } }],
+    },
+    { log },
+  );
+  return registry;
+}
+
+test('every APPUiO family is documented with its type and labels, and every documented one exists', async () => {
+  const rows = new Map(
+    [...doc.matchAll(/^\| `(openshift_upgrade_controller_[a-z_]+)` \| (gauge|counter) \| ([^|]*) \|/gm)].map((m) => [
+      m[1]!,
+      { type: m[2]!, labels: [...m[3]!.matchAll(/`([a-z_]+)`/g)].map((l) => l[1]!) },
+    ]),
+  );
+  const exposed = parseExposition(await appuioRegistry().metrics());
+  for (const [name, family] of exposed) {
+    const row = rows.get(name);
+    assert.ok(row, `${name} is documented`);
+    assert.equal(row.type, family.type, name);
+    const sample = family.samples[0];
+    assert.ok(sample, `${name} has a sample in the fixture`);
+    assert.deepEqual(row.labels, Object.keys(sample.labels), `${name}: documented labels in exposition order`);
+  }
+  for (const name of FORCE_DRAIN_COUNTERS) assert.deepEqual(rows.get(name), { type: 'counter', labels: FORCE_DRAIN_LABELS }, name);
+  const known = new Set([...exposed.keys(), ...FORCE_DRAIN_COUNTERS]);
+  for (const name of rows.keys()) assert.ok(known.has(name), `${name} is documented but not exposed`);
+  assert.equal(rows.size, 19);
+  assert.equal(known.size, 19);
 });

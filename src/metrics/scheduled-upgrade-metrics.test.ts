@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import type { ScheduledUpgradeConfig } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
+import { silentLogger } from '../lib/log.js';
 import { parseExposition, samplesOf, valueOf } from './exposition.test-support.js';
 import { ScheduledUpgradeConfigCollector, ScheduledUpgradeConfigMetricName as N, scheduledUpgradeConfigSeries } from './scheduled-upgrade-metrics.js';
 
@@ -25,7 +26,7 @@ void test('exposes APPUiO\'s three UpgradeConfig families with their exact names
     config('weekly', { pin: '1h30m', suspend: true, schedules: ['2024-03-05T21:00:00Z', '2024-03-12T21:00:00Z'] }),
     config('plain', { location: 'Local' }),
   ];
-  new ScheduledUpgradeConfigCollector(registry, () => configs);
+  new ScheduledUpgradeConfigCollector(registry, () => configs, { log: silentLogger() });
   const text = await registry.metrics();
   const f = parseExposition(text);
   for (const name of Object.values(N)) {
@@ -58,7 +59,7 @@ void test('series: fractional pins as Go seconds, a bad pin or time leaves out o
 
 void test('registering twice on one registry throws; two registries are independent', () => {
   const registry = new Registry();
-  new ScheduledUpgradeConfigCollector(registry, () => []);
-  assert.throws(() => new ScheduledUpgradeConfigCollector(registry, () => []), /already been registered/);
-  assert.doesNotThrow(() => new ScheduledUpgradeConfigCollector(new Registry(), () => []));
+  new ScheduledUpgradeConfigCollector(registry, () => [], { log: silentLogger() });
+  assert.throws(() => new ScheduledUpgradeConfigCollector(registry, () => [], { log: silentLogger() }), /already been registered/);
+  assert.doesNotThrow(() => new ScheduledUpgradeConfigCollector(new Registry(), () => [], { log: silentLogger() }));
 });

@@ -13,7 +13,8 @@ import type { ClusterProfile, MachineSetProfile, NodeProfile } from '../profiles
 import { hashHex } from './nodes.js';
 
 /** Where the Machine API objects live. */
-export const MACHINE_API_NAMESPACE = 'openshift-machine-api';
+import { MACHINE_API_NAMESPACE } from '../../api/openshift/machine-v1beta1/machine.js';
+export { MACHINE_API_NAMESPACE };
 
 /** `status.platformStatus`: the AWS region, or the bare-metal API and ingress VIPs; only the type elsewhere. */
 function platformStatus(profile: ClusterProfile): PlatformStatus {

@@ -4,7 +4,9 @@
  */
 import { Command, CommanderError } from 'commander';
 import { apiserverCommand } from './apiserver.js';
+import { hookEnvCommand } from './hook-env.js';
 import { manifestsCommand } from './manifests.js';
+import { previewCommand } from './preview.js';
 import { runCommand } from './run.js';
 import { simulateCommand } from './simulate.js';
 import { version } from './version.js';
@@ -20,6 +22,8 @@ export function buildProgram(): Command {
   program.addCommand(apiserverCommand());
   program.addCommand(manifestsCommand());
   program.addCommand(simulateCommand());
+  program.addCommand(previewCommand());
+  program.addCommand(hookEnvCommand());
   return program;
 }
 

@@ -8,6 +8,7 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { ClusterVersion } from '../api/openshift/config-v1/cluster-version.js';
 import type { ManagedUpgradeConfig, UpgradeCondition, UpgradeHistory } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import { parseRfc3339 } from '../lib/rfc3339.js';
 
 /** What the collector reads on each scrape (typically the informer caches). */
 export interface ManagedUpgradeCollectorInput {
@@ -59,13 +60,10 @@ export function conditionMetricName(conditionType: string): string | undefined {
   return m ? `managed_upgrade_condition_${m.x}_timestamp` : undefined;
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-
 /** Whole Unix seconds of an RFC 3339 time (Go's `time.Unix()`), or undefined when absent or malformed. */
 function unixSeconds(text: string | null | undefined): number | undefined {
-  if (!text || !RFC3339.test(text)) return undefined;
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+  const ms = text ? parseRfc3339(text) : undefined;
+  return ms === undefined ? undefined : Math.floor(ms / 1000);
 }
 
 /** Completed ClusterVersion history versions, newest completion first. */

@@ -6,6 +6,7 @@
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../lib/log.js';
+import { parseRfc3339 } from '../lib/rfc3339.js';
 
 /** One series of a family: labels and value. */
 export interface MetricSeries {
@@ -84,16 +85,13 @@ function scrapeSnapshot(group: FamilyGroup, log: Logger): () => ReadonlyMap<stri
   };
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-
 /**
  * An RFC 3339 time as Go's `t.UTC().Format(time.RFC3339)` (whole seconds, `Z`) and `t.Unix()`
  * (whole seconds, rounded down), or undefined when absent or malformed.
  */
 export function utcTime(text: string | null | undefined): { rfc3339: string; unix: number } | undefined {
-  if (!text || !RFC3339.test(text)) return undefined;
-  const ms = Date.parse(text);
-  if (Number.isNaN(ms)) return undefined;
+  const ms = text ? parseRfc3339(text) : undefined;
+  if (ms === undefined) return undefined;
   const unix = Math.floor(ms / 1000);
   return { rfc3339: new Date(unix * 1000).toISOString().replace('.000Z', 'Z'), unix };
 }

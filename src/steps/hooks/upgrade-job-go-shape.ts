@@ -18,15 +18,13 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../lib/json.js
 import { formatTime } from '../../lib/clock.js';
 import { APPUIO_GROUP, APPUIO_VERSION } from '../../api/managedupgrade.appuio.io/v1beta1/group.js';
 import { normalizeGoDuration } from '../../lib/go-duration.js';
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+import { parseRfc3339 } from '../../lib/rfc3339.js';
 
 /** A `metav1.Time` as Go writes it back: UTC, whole seconds; unparsable text unchanged, absent → null. */
 export function normalizeGoTime(value: JsonValue | undefined): JsonValue {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !RFC3339.test(value)) return value;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? value : formatTime(ms);
+  const ms = typeof value === 'string' ? parseRfc3339(value) : undefined;
+  return ms === undefined ? value : formatTime(ms);
 }
 
 function duration(value: JsonValue | undefined): JsonValue {

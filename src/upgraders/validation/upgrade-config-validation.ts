@@ -17,7 +17,7 @@ import type { ManagedUpgradeConfig } from '../../api/upgrade.managed.openshift.i
 import { DEFAULT_UPSTREAM, type ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
 import { isIntegrationError } from '../../integrations/integration-error.js';
 import { parseImageReference } from './image-reference.js';
-import { parseRfc3339 } from './rfc3339.js';
+import { parseRfc3339 } from '../../lib/rfc3339.js';
 import { compareStrictSemver, parseStrictSemver, STRICT_SEMVER_EXPECTATION } from './strict-semver.js';
 import { errorMessage } from '../../lib/errors.js';
 import { isHttpUrl } from '../../lib/url.js';

@@ -1,7 +1,7 @@
 /**
  * When a Pending upgrade may start (reference/muo.md §4.4, MUO `pkg/scheduler`).
  */
-import { parseRfc3339 } from './rfc3339.js';
+import { parseRfc3339 } from '../../lib/rfc3339.js';
 
 /** Whether the upgrade may start now, and whether its start window has passed. */
 export interface ScheduleDecision {

@@ -1,5 +1,5 @@
 /**
- * `spec.upgradeAt` parsed like Go's `time.Parse(time.RFC3339, s)` (reference/muo.md §4.3,
+ * An RFC 3339 time (e.g. MUO's `spec.upgradeAt`) parsed like Go's `time.Parse(time.RFC3339, s)` (reference/muo.md §4.3,
  * §4.4): `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, with each field range-checked (month,
  * day of that month, hour < 24, minute and second < 60, offset < 24:00).
  *

@@ -1,0 +1,88 @@
+/**
+ * Reading custom resources from YAML files the way `kubectl apply -f` and the API server would,
+ * for the offline commands (`preview -f`, `hook-env`): YAML 1.1 documents and `List`s, then
+ * admission with the API server's own pruning, defaulting and schema validation, so a file is
+ * judged by exactly the rules a cluster would apply.
+ */
+import { parseAllDocuments } from 'yaml';
+import { crdVersionSchema } from '../apiserver/crd/crd-validate.js';
+import { applySchemaDefaults } from '../apiserver/crd/defaults.js';
+import { pruneUnknownFields } from '../apiserver/crd/prune.js';
+import { validateAgainstSchema } from '../apiserver/crd/schema-validate.js';
+import { fieldErrorMessage, goQuote } from '../apiserver/field-errors.js';
+import { validateObjectName } from '../apiserver/storage/object-meta.js';
+import { isJsonObject, type JsonObject } from '../lib/json.js';
+
+/** One object of a YAML file, with the 1-based number of the document it came from. */
+export interface FileObject {
+  readonly document: number;
+  readonly object: JsonObject;
+}
+
+/**
+ * The objects of a YAML (or JSON) text, as kubectl reads a file: YAML 1.1 (sigs.k8s.io/yaml
+ * uses go-yaml v2), plain dates kept as strings, empty documents skipped, `kind: List` items
+ * unpacked. Throws with the document number when a document is not valid YAML or not a mapping.
+ */
+export function readObjectFile(text: string, source: string): FileObject[] {
+  const docs = parseAllDocuments(text, {
+    version: '1.1',
+    customTags: (tags) => tags.filter((t) => (typeof t === 'string' ? t !== 'timestamp' : t.tag !== 'tag:yaml.org,2002:timestamp')),
+  });
+  if (!Array.isArray(docs)) return [];
+  const out: FileObject[] = [];
+  docs.forEach((doc, i) => {
+    const error = doc.errors[0];
+    if (error !== undefined) throw new Error(`${source}: document ${i + 1} is not valid YAML: ${error.message.split('\n')[0] ?? ''}`);
+    const value: unknown = doc.toJS();
+    if (value === null || value === undefined) return;
+    if (!isJsonObject(value)) throw new Error(`${source}: document ${i + 1} is not an object`);
+    const items = value['items'];
+    if (value['kind'] === 'List' && Array.isArray(items)) {
+      for (const item of items) if (isJsonObject(item)) out.push({ document: i + 1, object: item });
+    } else {
+      out.push({ document: i + 1, object: value });
+    }
+  });
+  return out;
+}
+
+/** The objects of one kind (`apiVersion` and `kind` both match). */
+export function objectsOfKind(objects: readonly FileObject[], apiVersion: string, kind: string): FileObject[] {
+  return objects.filter((o) => o.object['apiVersion'] === apiVersion && o.object['kind'] === kind);
+}
+
+/** Outcome of {@link admitObject}. */
+export type AdmitResult = { ok: true; object: JsonObject; warnings: string[] } | { ok: false; message: string };
+
+/**
+ * The object as the API server would store it from a create: unknown fields pruned (each one a
+ * warning, as with fieldValidation=Warn), CRD defaults applied, then validated against the CRD's
+ * schema and the name rules, with kube-apiserver's wording. `keepStatus: false` drops `status`
+ * as a create of a kind with a status subresource does.
+ */
+export function admitObject(object: JsonObject, crd: JsonObject, options: { keepStatus: boolean }): AdmitResult {
+  const spec = crd['spec'] as { group: string; names: { kind: string }; versions: { name: string }[] };
+  const version = spec.versions[0]?.name ?? '';
+  const schema = crdVersionSchema(crd, version);
+  if (schema === undefined) throw new Error(`the CRD of ${spec.names.kind} has no schema`);
+  const input = structuredClone(object);
+  if (!options.keepStatus) delete input['status'];
+  const { object: pruned, unknownFields } = pruneUnknownFields(input, schema);
+  const defaulted = applySchemaDefaults(pruned, schema);
+  const metadata = isJsonObject(defaulted['metadata']) ? defaulted['metadata'] : {};
+  const errors = [...validateObjectName(metadata, 'subdomain', false), ...validateAgainstSchema(defaulted, schema)];
+  const name = typeof metadata['name'] === 'string' ? metadata['name'] : '';
+  if (errors.length > 0) {
+    const lines = [...new Set(errors.map((e) => `* ${fieldErrorMessage(e)}`))];
+    return { ok: false, message: `The ${spec.names.kind} ${goQuote(name)} is invalid:\n${lines.join('\n')}` };
+  }
+  return { ok: true, object: defaulted, warnings: unknownFields.map((f) => `unknown field ${goQuote(f)}`) };
+}
+
+/** `namespace/name` (or `name`) of an object, for messages. */
+export function objectRef(object: JsonObject): string {
+  const m = isJsonObject(object['metadata']) ? object['metadata'] : {};
+  const name = typeof m['name'] === 'string' ? m['name'] : '';
+  return typeof m['namespace'] === 'string' && m['namespace'] !== '' ? `${m['namespace']}/${name}` : name;
+}

@@ -1,0 +1,305 @@
+/**
+ * `upgrade-operator preview`: the next maintenance windows of a schedule (`--cron`, `--iso-week`,
+ * `--location`) or of APPUiO UpgradeConfigs (`-f`), each in UTC and in the schedule's zone, with
+ * its ISO week and weekday, when its UpgradeJob would be created (`pinVersionWindow`), and which
+ * UpgradeSuspensionWindow (`--suspension-windows`) or `spec.schedule.suspend` would suspend it.
+ * The schedule math is the controller's (`schedule/maintenance-schedule.ts`); the suspension
+ * matching is the controller's too (`activeSuspensionWindow` at job creation,
+ * `matchingSuspensionWindow` at the job's start).
+ *
+ * Input files are read like `kubectl apply -f` sends them and admitted like the API server admits
+ * them (prune, default, validate with kube-apiserver's messages): see {@link readObjectFile} and
+ * {@link admitObject}, which `hook-env` shares.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { scheduledUpgradeConfigCrd } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
+import type { ScheduledUpgradeConfig } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
+import { upgradeSuspensionWindowCrd } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
+import type { UpgradeSuspensionWindow } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
+import { admitObject, objectRef, objectsOfKind, readObjectFile } from './object-file.js';
+import { RealClock, formatTime, type Clock } from '../lib/clock.js';
+import type { JsonObject } from '../lib/json.js';
+import { parseRfc3339 } from '../lib/rfc3339.js';
+import { formatIsoWeekFilter } from '../schedule/iso-week-filter.js';
+import { nextScheduleTimes, scheduleTimeDetails, type MaintenanceSchedule, type ScheduleFields } from '../schedule/maintenance-schedule.js';
+import { compileSchedulingPolicy } from '../schedule/next-job.js';
+import { processZoneId } from '../time/zone.js';
+import { activeSuspensionWindow } from '../upgraders/scheduled/config-jobs.js';
+import { buildScheduledUpgradeJob } from '../upgraders/scheduled/scheduled-upgrade-job.js';
+import { matchingSuspensionWindow } from '../upgraders/scheduled/upgrade-job-gate.js';
+
+// ---- Windows -----------------------------------------------------------------------------
+
+/** Why a window creates no UpgradeJob, or the job does not upgrade. */
+export interface SuspensionMark {
+  /**
+   * `spec.schedule.suspend`; `configSelector`: a window selecting the config holds the job's
+   * creation time (no job); `jobSelector`: a window selecting the job holds its start (the job
+   * is skipped, marked succeeded).
+   */
+  readonly by: 'spec.schedule.suspend' | 'configSelector' | 'jobSelector';
+  /** The UpgradeSuspensionWindow (for `spec.schedule.suspend`: the UpgradeConfig). */
+  readonly name: string;
+  readonly reason: string;
+}
+
+/** One maintenance window. */
+export interface PreviewRow {
+  /** `namespace/name` of the UpgradeConfig (with `-f`). */
+  readonly upgradeConfig?: string;
+  /** RFC 3339, UTC: the job's `startAfter`, a `status.nextPossibleSchedules[].time`. */
+  readonly time: string;
+  /** RFC 3339 with the zone's offset. */
+  readonly local: string;
+  /** The tz database name of the schedule's location (`Local` resolved). */
+  readonly zone: string;
+  readonly isoWeekYear: number;
+  readonly isoWeek: number;
+  readonly weekday: string;
+  /** When the UpgradeJob is created and its version pinned (`time − pinVersionWindow`), if earlier than `time`. */
+  readonly jobCreation?: string;
+  readonly suspendedBy?: SuspensionMark;
+}
+
+/** What is previewed. */
+export type PreviewSource =
+  | { readonly kind: 'schedule'; readonly fields: ScheduleFields }
+  | { readonly kind: 'config'; readonly config: ScheduledUpgradeConfig; readonly windows: readonly UpgradeSuspensionWindow[] };
+
+/** Options of {@link previewWindows}. */
+export interface PreviewOptions {
+  /** Windows strictly after this instant (ms). */
+  readonly fromMs: number;
+  readonly count: number;
+  /** What `Local` means. */
+  readonly localZoneId: string;
+}
+
+/** The windows of one schedule. */
+export interface Preview {
+  /** One line saying what was previewed. */
+  readonly title: string;
+  /** The tz database name of the schedule's location (`Local` resolved). */
+  readonly zone: string;
+  readonly rows: PreviewRow[];
+  /** Set when fewer than `count` windows exist within the search bounds: why. */
+  readonly shortfall?: string;
+}
+
+/** Outcome of {@link previewWindows}: the preview, or a one-line reason the schedule is unusable. */
+export type PreviewResult = { ok: true; preview: Preview } | { ok: false; error: string };
+
+function shortfallText(schedule: MaintenanceSchedule, found: number, count: number, error: string): string {
+  const filter = schedule.isoWeek;
+  const never = filter.kind === 'week' && (filter.week < 1 || filter.week > 53) ? `ISO week ${filter.week} does not exist, so the schedule never fires` : undefined;
+  const what = found === 0 ? 'no window found' : `only ${found} of ${count} windows found`;
+  return `${what}: ${never ?? error}`;
+}
+
+/**
+ * The next `count` windows after `fromMs`, as the controller computes them (`nextPossibleSchedules`),
+ * each marked with what would suspend it: `spec.schedule.suspend`; a window whose configSelector
+ * selects the config at the job's creation time; a window whose jobSelector selects the job
+ * (labels from `spec.jobTemplate`) at its `startAfter`. Windows without a namespace count as in
+ * the config's namespace. Pure.
+ */
+export function previewWindows(source: PreviewSource, options: PreviewOptions): PreviewResult {
+  const config = source.kind === 'config' ? source.config : undefined;
+  const ref = config ? objectRef(config as unknown as JsonObject) : '';
+  const fields = source.kind === 'config' ? source.config.spec.schedule : source.fields;
+  const compiled = compileSchedulingPolicy(config ? config.spec : { schedule: fields }, options.localZoneId);
+  if (!compiled.ok) {
+    const flag: Record<string, string> = { 'spec.schedule.cron': '--cron', 'spec.schedule.location': '--location', 'spec.schedule.isoWeek': '--iso-week' };
+    const where = config ? `UpgradeConfig ${ref}: ${compiled.problem.field}` : (flag[compiled.problem.field] ?? compiled.problem.field);
+    return { ok: false, error: `${where}: ${compiled.problem.message}` };
+  }
+  const policy = compiled.policy;
+  const schedule = policy.schedule;
+  const next = nextScheduleTimes(schedule, options.fromMs, options.count);
+  const namespace = config?.metadata?.namespace ?? '';
+  const windows = source.kind === 'config'
+    ? source.windows.map((w) => ({ ...w, metadata: { ...w.metadata, namespace: w.metadata?.namespace ?? namespace } })).filter((w) => w.metadata.namespace === namespace)
+    : [];
+  const rows = next.times.map((t): PreviewRow => {
+    const d = scheduleTimeDetails(schedule, t);
+    const createAt = t - policy.pinVersionWindowMs;
+    let suspendedBy: SuspensionMark | undefined;
+    if (config) {
+      const byConfig = activeSuspensionWindow(windows, config, createAt);
+      const job = buildScheduledUpgradeJob(config, { startAfterMs: t, startBeforeMs: t + policy.maxUpgradeStartDelayMs });
+      const byJob = matchingSuspensionWindow(windows, job, t);
+      if (policy.suspend) suspendedBy = { by: 'spec.schedule.suspend', name: config.metadata?.name ?? '', reason: 'Upgrade scheduling is suspended by .spec.schedule.suspend' };
+      else if (byConfig) suspendedBy = { by: 'configSelector', ...byConfig };
+      else if (byJob) suspendedBy = { by: 'jobSelector', ...byJob };
+    }
+    return {
+      ...(config ? { upgradeConfig: ref } : {}),
+      time: d.time,
+      local: d.local,
+      zone: schedule.zone.id,
+      isoWeekYear: d.isoWeekYear,
+      isoWeek: d.isoWeek,
+      weekday: d.weekday,
+      ...(createAt < t ? { jobCreation: formatTime(createAt) } : {}),
+      ...(suspendedBy ? { suspendedBy } : {}),
+    };
+  });
+  const week = formatIsoWeekFilter(schedule.isoWeek);
+  const title = [
+    config ? `UpgradeConfig ${ref}:` : 'Schedule:',
+    `cron ${JSON.stringify(fields.cron)}`,
+    ...(week !== '' ? [`isoWeek ${week}`] : []),
+    `location ${schedule.zone.local ? `Local (${schedule.zone.id})` : schedule.zone.name}`,
+    ...(config?.spec.pinVersionWindow ? [`pinVersionWindow ${config.spec.pinVersionWindow}`] : []),
+  ].join(' ');
+  const preview: Preview = { title, zone: schedule.zone.id, rows, ...(next.error !== undefined ? { shortfall: shortfallText(schedule, rows.length, options.count, next.error) } : {}) };
+  return { ok: true, preview };
+}
+
+// ---- Rendering ---------------------------------------------------------------------------
+
+function isoWeekText(row: PreviewRow): string {
+  return `${row.isoWeekYear}-W${String(row.isoWeek).padStart(2, '0')}`;
+}
+
+function suspensionText(mark: SuspensionMark): string {
+  if (mark.by === 'spec.schedule.suspend') return 'spec.schedule.suspend (no UpgradeJob)';
+  return `${mark.name}${mark.reason ? `: ${mark.reason}` : ''} (${mark.by === 'configSelector' ? 'no UpgradeJob' : 'UpgradeJob skipped'})`;
+}
+
+/** A table of the windows: one section per preview, columns padded, optional columns only when used. */
+export function renderPreviewTable(previews: readonly Preview[]): string {
+  const sections = previews.map((p) => {
+    const pinned = p.rows.some((r) => r.jobCreation !== undefined);
+    const suspended = p.rows.some((r) => r.suspendedBy !== undefined);
+    const header = ['TIME (UTC)', `LOCAL (${p.zone})`, 'ISO WEEK', 'WEEKDAY', ...(pinned ? ['JOB CREATED'] : []), ...(suspended ? ['SUSPENDED'] : [])];
+    const body = p.rows.map((r) => [
+      r.time,
+      r.local,
+      isoWeekText(r),
+      r.weekday,
+      ...(pinned ? [r.jobCreation ?? r.time] : []),
+      ...(suspended ? [r.suspendedBy ? suspensionText(r.suspendedBy) : ''] : []),
+    ]);
+    const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => (cells[i] ?? '').length)));
+    const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('   ').trimEnd();
+    const lines = [p.title, ...(p.rows.length > 0 ? [line(header), ...body.map(line)] : [])];
+    if (p.shortfall !== undefined) lines.push(`Note: ${p.shortfall}`);
+    return `${lines.join('\n')}\n`;
+  });
+  return sections.join('\n');
+}
+
+/** `-o json`: every window of every preview, as one JSON array. */
+export function renderPreviewJson(previews: readonly Preview[]): string {
+  return `${JSON.stringify(previews.flatMap((p) => p.rows), null, 2)}\n`;
+}
+
+// ---- The command -------------------------------------------------------------------------
+
+/** `--count`: a whole number from 1 to 1000. */
+export function parseCount(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < 1 || n > 1000) throw new InvalidArgumentError('must be a whole number from 1 to 1000');
+  return n;
+}
+
+/** The `--from`/`--time` flag: an RFC 3339 time (`2024-03-01T00:00:00Z`, `2024-03-01T01:00:00+01:00`) as epoch ms. */
+export function parseTimeFlag(value: string): number {
+  const ms = parseRfc3339(value);
+  if (ms === undefined) throw new InvalidArgumentError('must be an RFC 3339 time such as 2024-03-01T00:00:00Z');
+  return ms;
+}
+
+/** The flags of `preview`. */
+export interface PreviewFlags {
+  cron?: string;
+  isoWeek?: string;
+  location?: string;
+  filename?: string;
+  suspensionWindows?: string;
+  from?: number;
+  count: number;
+  output: 'table' | 'json';
+}
+
+/** What the command reads from outside; tests pass their own. */
+export interface PreviewDeps {
+  clock: Clock;
+  localZoneId: string;
+  readFile(path: string): string;
+  warn(text: string): void;
+}
+
+/** Admits every object of one kind in a file; throws all field errors at once. */
+function admitAll(path: string, text: string, apiVersion: string, crd: JsonObject, deps: PreviewDeps): JsonObject[] {
+  const kind = (crd['spec'] as { names: { kind: string } }).names.kind;
+  const all = readObjectFile(text, path);
+  const objects = objectsOfKind(all, apiVersion, kind);
+  for (const o of all) {
+    if (o.object['kind'] === kind && o.object['apiVersion'] !== apiVersion) deps.warn(`${path}: document ${o.document}: skipping ${kind} of ${JSON.stringify(o.object['apiVersion'] ?? null)} (expected ${apiVersion})`);
+  }
+  if (objects.length === 0) throw new Error(`${path}: no ${kind} (${apiVersion}) found`);
+  const errors: string[] = [];
+  const admitted: JsonObject[] = [];
+  for (const o of objects) {
+    const r = admitObject(o.object, crd, { keepStatus: false });
+    if (!r.ok) errors.push(`${path}: document ${o.document}: ${r.message}`);
+    else {
+      for (const w of r.warnings) deps.warn(`${path}: document ${o.document}: ${w}`);
+      admitted.push(r.object);
+    }
+  }
+  if (errors.length > 0) throw new Error(errors.join('\n'));
+  return admitted;
+}
+
+/** The previews the flags ask for; throws a user-facing Error on bad input. */
+export function previewsFor(flags: PreviewFlags, deps: PreviewDeps): Preview[] {
+  const options: PreviewOptions = { fromMs: flags.from ?? deps.clock.now(), count: flags.count, localZoneId: deps.localZoneId };
+  const sources: PreviewSource[] = [];
+  if (flags.filename !== undefined) {
+    if (flags.cron !== undefined || flags.isoWeek !== undefined || flags.location !== undefined) throw new Error('-f takes the schedule from the UpgradeConfig: drop --cron, --iso-week and --location');
+    const apiVersion = 'managedupgrade.appuio.io/v1beta1';
+    const configs = admitAll(flags.filename, deps.readFile(flags.filename), apiVersion, scheduledUpgradeConfigCrd(), deps);
+    const windows = flags.suspensionWindows === undefined ? [] : admitAll(flags.suspensionWindows, deps.readFile(flags.suspensionWindows), apiVersion, upgradeSuspensionWindowCrd(), deps);
+    for (const c of configs) sources.push({ kind: 'config', config: c as unknown as ScheduledUpgradeConfig, windows: windows as unknown as UpgradeSuspensionWindow[] });
+  } else if (flags.cron !== undefined) {
+    if (flags.suspensionWindows !== undefined) throw new Error('--suspension-windows needs -f: windows select UpgradeConfigs and UpgradeJobs by their labels');
+    sources.push({ kind: 'schedule', fields: { cron: flags.cron, isoWeek: flags.isoWeek, location: flags.location ?? 'Local' } });
+  } else {
+    throw new Error('give a schedule with --cron, or UpgradeConfigs with -f');
+  }
+  return sources.map((s) => {
+    const r = previewWindows(s, options);
+    if (!r.ok) throw new Error(r.error);
+    if (r.preview.rows.length === 0) throw new Error(`${r.preview.title}: ${r.preview.shortfall ?? 'no window found'}`);
+    return r.preview;
+  });
+}
+
+/** The subcommand. */
+export function previewCommand(deps?: PreviewDeps): Command {
+  return new Command('preview')
+    .description('Show the next maintenance windows of a schedule or of APPUiO UpgradeConfigs: UTC and local time (DST), ISO week, job creation time and suspension windows.')
+    .option('--cron <expr>', 'cron expression (robfig/cron v3: 5 fields, descriptors, CRON_TZ= prefix)')
+    .option('--iso-week <week>', 'ISO week filter: @odd, @even or a week number')
+    .option('--location <zone>', 'time zone of the schedule: a tz database name, UTC, or Local (this machine’s zone; the default)')
+    .option('-f, --filename <file>', 'YAML file with UpgradeConfig(s) (managedupgrade.appuio.io/v1beta1)')
+    .option('--suspension-windows <file>', 'with -f: YAML file with UpgradeSuspensionWindows to mark the windows they suspend')
+    .option('--from <time>', 'windows after this RFC 3339 time (default: now)', parseTimeFlag)
+    .option('--count <n>', 'how many windows', parseCount, 10)
+    .addOption(new Option('-o, --output <format>', 'a table, or a JSON list of windows').choices(['table', 'json']).default('table'))
+    .action((flags: PreviewFlags) => {
+      const d: PreviewDeps = deps ?? {
+        clock: new RealClock(),
+        localZoneId: processZoneId(),
+        readFile: (path) => readFileSync(path, 'utf8'),
+        warn: (text) => void process.stderr.write(`Warning: ${text}\n`),
+      };
+      const previews = previewsFor(flags, d);
+      process.stdout.write(flags.output === 'json' ? renderPreviewJson(previews) : renderPreviewTable(previews));
+      if (flags.output === 'json') for (const p of previews) if (p.shortfall !== undefined) d.warn(`${p.title} ${p.shortfall}`);
+    });
+}

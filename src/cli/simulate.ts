@@ -7,7 +7,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { styleText } from 'node:util';
 import { parseGoDurationMs } from '../lib/go-duration.js';
-import { loadScenario, runScenario, scenarioNames, type ScenarioLine } from './scenarios/catalog.js';
+import { environmentFor, loadScenario, runScenario, scenarioNames, type ScenarioLine } from './scenarios/catalog.js';
 import { startSimEnvironment } from './scenarios/sim-environment.js';
 
 function parseSeed(value: string): number {
@@ -51,7 +51,7 @@ export function simulateCommand(): Command {
         return;
       }
       const { name, file } = loadScenario(opts.scenario);
-      const env = await startSimEnvironment({ seed: opts.seed });
+      const env = await startSimEnvironment(environmentFor(file, opts.seed));
       const text = opts.output === 'text';
       const timeline: ScenarioLine[] = [];
       try {

@@ -16,6 +16,7 @@ import { createClusterVersionOperator, type ClusterVersionOperator } from './cvo
 import { installState } from './cvo/install.js';
 import { installCustomResourceDefinitions } from './install-crds.js';
 import { createJobController } from './jobs/job-controller.js';
+import type { JobRule } from './jobs/job-rules.js';
 import { createMachineApi, type MachineApi } from './machineapi/machine-api.js';
 import { createMachineConfigDaemons, type MachineConfigDaemons } from './mco/daemon/daemon.js';
 import { createDrainController, type DrainController } from './mco/drain/drain-controller.js';
@@ -50,6 +51,8 @@ export interface SimulatedClusterOptions {
   timeScale?: number;
   /** Serve Prometheus and Alertmanager over HTTP (default true). */
   serveMonitoring?: boolean;
+  /** How batch Jobs end (first match wins; default: success after about a minute). */
+  jobRules?: JobRule[];
 }
 
 /** The components, for the scenario layer's fault hooks. */
@@ -97,7 +100,7 @@ export function createSimulatedCluster(ctx: SimContext, options: SimulatedCluste
     drain,
     machineApi: createMachineApi(ctx, { timeScale, durations: d.machineApi }),
     workloads: createWorkloads(ctx, { timeScale }),
-    jobs: createJobController(ctx, { timeScale }),
+    jobs: createJobController(ctx, { timeScale, ...(options.jobRules ? { rules: options.jobRules } : {}) }),
     operators: createOperatorActors(ctx, { timeScale, catalogue, durations: d.operators }),
     clusterVersionOperator: createClusterVersionOperator(ctx, { catalogue, timeScale, durations: d.cvo }),
     monitoring: createClusterMonitoring(ctx, { drainErrorNodes: () => drain.drainErrorNodes(), serve: options.serveMonitoring ?? true }),

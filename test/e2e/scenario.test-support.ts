@@ -5,8 +5,10 @@
  */
 import type { TestContext } from 'node:test';
 import { request } from 'undici';
-import { EventResource } from '../../src/api/builtin.js';
-import { loadScenario, runScenario as runScenarioFile, type ScenarioOutcome } from '../../src/cli/scenarios/catalog.js';
+import type { Job } from 'kubernetes-types/batch/v1.js';
+import { EventResource, JobResource } from '../../src/api/builtin.js';
+import { HookJobLabel } from '../../src/api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
+import { environmentFor, loadScenario, runScenario as runScenarioFile, type ScenarioOutcome } from '../../src/cli/scenarios/catalog.js';
 import type { ScenarioRun } from '../../src/cli/scenarios/scenario-runner.js';
 import { startSimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
 import type { GettableSilence } from '../../src/integrations/alertmanager-api.js';
@@ -15,9 +17,10 @@ import { NO_PROXY_CONFIG } from '../../src/integrations/http/proxy-env.js';
 
 /** Runs the named scenario (the file `scenarios/<name>.yaml`) with seed 1; everything is torn down after the test. */
 export async function runScenario(t: TestContext, name: string): Promise<ScenarioOutcome> {
-  const env = await startSimEnvironment({ seed: 1 });
+  const { file } = loadScenario(name);
+  const env = await startSimEnvironment(environmentFor(file, 1));
   t.after(() => env.close());
-  const outcome = await runScenarioFile(env, loadScenario(name).file, { seed: 1 });
+  const outcome = await runScenarioFile(env, file, { seed: 1 });
   t.after(() => outcome.run.close());
   return outcome;
 }
@@ -45,4 +48,20 @@ export async function events(run: ScenarioRun, namespace: string, reason?: strin
   return list.items
     .filter((e) => reason === undefined || e.reason === reason)
     .map((e) => ({ reason: e.reason ?? '', object: `${e.involvedObject.kind ?? ''}/${e.involvedObject.name ?? ''}`, message: e.message ?? '', count: e.count ?? 1 }));
+}
+
+/** The scheduled flow's hook Jobs in a namespace by `<hook>/<event>[/<tracking key>]`, read from their labels. */
+export async function hookJobsByRun(run: ScenarioRun, namespace: string): Promise<Map<string, Job[]>> {
+  const out = new Map<string, Job[]>();
+  for (const j of (await run.env.client.list(JobResource, { namespace })).items) {
+    const l = j.metadata?.labels ?? {};
+    const key = [l[HookJobLabel.UpgradeJobHook] ?? '', l[HookJobLabel.Event] ?? '', ...(l[HookJobLabel.TrackingKey] ? [l[HookJobLabel.TrackingKey]] : [])].join('/');
+    out.set(key, [...(out.get(key) ?? []), j]);
+  }
+  return out;
+}
+
+/** A hook Job's environment: name → value (values are JSON, as APPUiO sets them). */
+export function hookJobEnv(job: Job | undefined): Map<string, string | undefined> {
+  return new Map((job?.spec?.template.spec?.containers[0]?.env ?? []).map((e) => [e.name, e.value]));
 }

@@ -31,7 +31,7 @@ export async function applyManifest(client: KubeClient, manifest: JsonObject, si
 }
 
 /** True when the object's `status.conditions` has `type` with `status`. */
-export function hasCondition(obj: KubeObjectLike, type: string, status: string): boolean {
-  const conditions = (obj as { status?: { conditions?: Array<{ type?: string; status?: string }> } }).status?.conditions;
-  return (conditions ?? []).some((c) => c.type === type && c.status === status);
+export function hasCondition(obj: KubeObjectLike, type: string, status: string, reason?: string): boolean {
+  const conditions = (obj as { status?: { conditions?: Array<{ type?: string; status?: string; reason?: string }> } }).status?.conditions;
+  return (conditions ?? []).some((c) => c.type === type && c.status === status && (reason === undefined || c.reason === reason));
 }

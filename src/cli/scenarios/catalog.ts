@@ -12,7 +12,7 @@ import { unmetExpectations } from './scenario-expect.js';
 import { parseScenarioFile, type ScenarioFile } from './scenario-file.js';
 import { progressLine } from './scenario-progress.js';
 import { runScenarioFile, type RunScenarioOptions, type ScenarioRun } from './scenario-runner.js';
-import type { SimEnvironment } from './sim-environment.js';
+import type { SimEnvironment, SimEnvironmentOptions } from './sim-environment.js';
 
 /** The folder of the named scenarios (the repository's `scenarios/`, from `src/` or `dist/`). */
 export const SCENARIOS_DIR = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
@@ -61,15 +61,27 @@ export function loadScenario(nameOrPath: string, dir = SCENARIOS_DIR): { name: s
   return { name: isPath ? basename(path).replace(/\.ya?ml$/, '') : nameOrPath, file: parsed.scenario };
 }
 
+/** The environment a file's run needs: its seed and, when the file says, its virtual start. */
+export function environmentFor(file: ScenarioFile, seed: number): SimEnvironmentOptions {
+  return file.start === undefined ? { seed } : { seed, start: Date.parse(file.start) };
+}
+
+/** The flow a run's progress lines follow: MUO's view when the managed flow runs, else the UpgradeJob's, else the cluster's. */
+function flowShown(file: ScenarioFile): 'managed' | 'scheduled' | 'none' {
+  const flows = file.operator ? (file.operator.flows ?? ['managed']) : [];
+  return flows.includes('managed') ? 'managed' : flows.includes('scheduled') ? 'scheduled' : 'none';
+}
+
 /** One sentence on how the run ended. */
 function summarize(run: ScenarioRun, unmet: readonly string[]): string {
   const p = run.progress();
   const minutes = (p.elapsedMs / 60_000).toFixed(1);
   const h = run.upgradeConfig()?.status?.history?.[0];
-  const managed = run.file.operator !== undefined && (run.file.operator.flows ?? ['managed']).includes('managed');
-  const what = managed
+  const flow = flowShown(run.file);
+  const job = p.upgradeJob;
+  const what = flow === 'managed'
     ? `${h?.precedingVersion ?? run.file.cluster.version} → ${h?.version ?? '?'} ${p.phase || 'not started'}: ${p.doneSteps.length} conditions True`
-    : `${run.file.cluster.version} → ${p.clusterVersion.desired || '?'} ${p.clusterVersion.state || '?'}`;
+    : `${flow === 'scheduled' ? `UpgradeJob ${job.name ? `${job.name} ${job.state}${job.reason ? `/${job.reason}` : ''}` : 'none'}; ` : ''}${run.file.cluster.version} → ${p.clusterVersion.desired || '?'} ${p.clusterVersion.state || '?'}`;
   const stop = run.ended === 'end condition' ? '' : ` (stopped: ${run.ended})`;
   return `${what}, ${minutes} virtual minutes${stop}${unmet.length > 0 ? `; not as expected: ${unmet.join('; ')}` : ''}`;
 }
@@ -80,11 +92,9 @@ export async function runScenario(
   file: ScenarioFile,
   options: Omit<RunScenarioOptions, 'onProgress'> & { onLine?: (line: ScenarioLine) => void },
 ): Promise<ScenarioOutcome> {
-  // The MUO-style line when the managed flow runs; otherwise pools and the ClusterVersion message.
-  const withOperator = file.operator !== undefined && (file.operator.flows ?? ['managed']).includes('managed');
   const run = await runScenarioFile(env, file, {
     ...options,
-    onProgress: (p) => options.onLine?.({ elapsedMs: p.elapsedMs, text: progressLine(p, withOperator) }),
+    onProgress: (p) => options.onLine?.({ elapsedMs: p.elapsedMs, text: progressLine(p, flowShown(file)) }),
   });
   const firstPolicy = run.ocm ? run.ocm.ocm.state.policies(run.ocm.clusterId)[0] : undefined;
   const ocmStates = firstPolicy ? run.ocm?.ocm.state.stateHistory(firstPolicy.id).map((c) => c.value) : undefined;

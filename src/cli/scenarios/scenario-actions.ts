@@ -22,6 +22,7 @@ export function triggerHolds(t: ScenarioTrigger | undefined, p: ScenarioProgress
     if (!(updated >= t.workersUpdated && updated < total)) return false;
   }
   if (t.offered !== undefined && newestOffered(cv, t.offered) === undefined) return false;
+  if (t.jobCondition !== undefined && !p.upgradeJob.trueConditions.includes(t.jobCondition)) return false;
   return true;
 }
 
@@ -39,6 +40,10 @@ export interface ActionTarget {
   sim: SimulatedCluster;
   client: KubeClient;
   restartOperator(): Promise<void>;
+  /** Stops the operator process (nothing when none runs). */
+  stopOperator(): Promise<void>;
+  /** Starts a new operator process (nothing when one runs). */
+  startOperator(): Promise<void>;
   /** RFC 3339 of the scenario start + a duration, for `{{ +10m }}` in applied manifests. */
   expand(manifest: JsonObject): JsonObject;
   /** Moves the first OCM policy to this many virtual ms after the start (scenarios with `ocm`). */
@@ -64,6 +69,8 @@ export async function performAction(d: ScenarioDo, t: ActionTarget, signal: Abor
   else if (d.updateService) await t.sim.updateService.setFault(d.updateService === 'up' ? undefined : { kind: d.updateService });
   else if (d.blockNodeJoin) t.sim.components.machineApi.blockJoin({ machineSet: d.blockNodeJoin.machineSet });
   else if (d.restartOperator) await t.restartOperator();
+  else if (d.stopOperator) await t.stopOperator();
+  else if (d.startOperator) await t.startOperator();
   else if (d.apply) for (const m of d.apply) await applyManifest(t.client, t.expand(m as JsonObject), signal);
   else if (d.ocmReschedule) {
     const r = parseGoDurationMs(d.ocmReschedule.nextRunIn);

@@ -63,7 +63,7 @@ export async function unmetExpectations(e: ScenarioExpect | undefined, input: Ex
   for (const oc of e.objectConditions ?? []) {
     const d = await discoverResource(input.client, oc.apiVersion, oc.kind, signal);
     const items = (await input.client.list(d, { ...(oc.namespace ? { namespace: oc.namespace } : {}), ...opts })).items;
-    if (!items.some((o) => hasCondition(o, oc.type, oc.status))) out.push(`no ${oc.kind} with ${oc.type}=${oc.status}${oc.namespace ? ` in ${oc.namespace}` : ''} (${items.length} found)`);
+    if (!items.some((o) => hasCondition(o, oc.type, oc.status, oc.reason))) out.push(`no ${oc.kind} with ${oc.type}=${oc.status}${oc.reason ? ` (${oc.reason})` : ''}${oc.namespace ? ` in ${oc.namespace}` : ''} (${items.length} found)`);
   }
   if (e.ocmStates && JSON.stringify(input.ocmStates ?? []) !== JSON.stringify(e.ocmStates)) {
     out.push(`OCM policy states ${JSON.stringify(input.ocmStates ?? [])}, expected ${JSON.stringify(e.ocmStates)}`);

@@ -68,8 +68,11 @@ void test('triggers: phase, step started or done, workers updated while rolling,
     pools: { worker: [1, 3] },
     clusterVersion: { version: '4.15.38', state: 'Completed', progressing: '', desired: '4.15.38' },
     doneSteps: ['ControlPlaneUpgraded'],
+    upgradeJob: { name: 'j', state: 'active', reason: '', message: '', trueConditions: ['Started'] },
   };
   assert.ok(triggerHolds(undefined, p, undefined));
+  assert.ok(triggerHolds({ jobCondition: 'Started' }, p, undefined));
+  assert.equal(triggerHolds({ jobCondition: 'UpgradeCompleted' }, p, undefined), false);
   assert.ok(triggerHolds({ phase: 'Upgrading', stepStarted: 'WorkerNodesUpgraded', stepDone: 'ControlPlaneUpgraded', workersUpdated: 1 }, p, undefined));
   assert.equal(triggerHolds({ workersUpdated: 2 }, p, undefined), false);
   assert.equal(triggerHolds({ workersUpdated: 1 }, { ...p, pools: { worker: [3, 3] } }, undefined), false, 'only while the pool rolls');
@@ -91,4 +94,23 @@ operator: {config: "configManager: {source: OCM}"}
     '/ocm/policies/0/nextRunIn: time: unknown unit "min" in duration "30min"',
     '/operator/config: with ocm, configManager.ocmBaseUrl must be {{ ocmUrl }}',
   ]);
+});
+
+void test('a virtual start and Job rules are checked: RFC 3339, Go durations, regular expressions', () => {
+  const good = parseScenarioFile(`
+description: a rehearsal of next Tuesday's window with a failing hook Job
+start: "2026-03-10T18:00:00Z"
+cluster: {version: 4.14.30, channel: stable-4.15, jobs: [{match: {name: "-ack-", namespace: ns}, outcome: fail, after: 2m}]}
+`);
+  assert.ok(good.ok, good.ok ? '' : good.problems.join('; '));
+  const bad = parseScenarioFile(`
+description: broken
+start: next tuesday
+cluster: {version: 4.14.30, channel: stable-4.15, jobs: [{match: {name: "(unclosed"}, outcome: fail, after: 2 min}]}
+`);
+  assert.equal(bad.ok, false);
+  const problems = bad.ok ? [] : bad.problems;
+  assert.ok(problems.includes('/start: not an RFC 3339 time'), problems.join('; '));
+  assert.ok(problems.some((p) => p.startsWith('/cluster/jobs/0/after: ')), problems.join('; '));
+  assert.ok(problems.some((p) => p.startsWith('/cluster/jobs/0/match/name: ')), problems.join('; '));
 });

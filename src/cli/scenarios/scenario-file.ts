@@ -22,6 +22,7 @@ const TriggerSchema = Type.Object(
     stepDone: Type.Optional(Type.String({ description: 'this history condition is True' })),
     workersUpdated: Type.Optional(Type.Integer({ minimum: 0, description: 'at least this many worker machines updated while the worker pool rolls' })),
     offered: Type.Optional(Type.String({ description: 'ClusterVersion offers an available update whose version starts with this' })),
+    jobCondition: Type.Optional(Type.String({ description: 'the scheduled flow: the newest UpgradeJob has this condition True' })),
   },
   { additionalProperties: false },
 );
@@ -40,6 +41,8 @@ const DoSchema = Type.Object(
     updateService: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('refused'), Type.Literal('unavailable')])),
     blockNodeJoin: Type.Optional(Type.Object({ machineSet: Name }, { additionalProperties: false })),
     restartOperator: Type.Optional(Type.Literal(true)),
+    stopOperator: Type.Optional(Type.Literal(true, { description: 'the operator process goes away (e.g. its node is down) until startOperator' })),
+    startOperator: Type.Optional(Type.Literal(true, { description: 'a new operator process starts' })),
     apply: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()))),
     setChannel: Type.Optional(Name),
     upgradeToLatest: Type.Optional(Type.String({ description: 'set desiredUpdate (version and image) to the newest offered update whose version starts with this' })),
@@ -64,7 +67,14 @@ const ObjectRefSchema = Type.Object(
 );
 
 const ObjectConditionSchema = Type.Object(
-  { apiVersion: Name, kind: Name, namespace: Type.Optional(Name), type: Name, status: Type.Union([Type.Literal('True'), Type.Literal('False'), Type.Literal('Unknown')]) },
+  {
+    apiVersion: Name,
+    kind: Name,
+    namespace: Type.Optional(Name),
+    type: Name,
+    status: Type.Union([Type.Literal('True'), Type.Literal('False'), Type.Literal('Unknown')]),
+    reason: Type.Optional(Type.String({ description: 'and this reason' })),
+  },
   { additionalProperties: false, description: 'some object of this kind has this condition' },
 );
 
@@ -85,11 +95,29 @@ const ExpectSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** How the simulated Job controller ends matching Jobs (first match wins; default: success after about a minute). */
+const JobRuleSchema = Type.Object(
+  {
+    match: Type.Object(
+      {
+        namespace: Type.Optional(Name),
+        name: Type.Optional(Type.String({ minLength: 1, description: 'a regular expression the Job name must match' })),
+        labels: Type.Optional(Type.Record(Type.String(), Type.String())),
+      },
+      { additionalProperties: false },
+    ),
+    outcome: Type.Union([Type.Literal('succeed'), Type.Literal('fail')]),
+    after: Type.Optional(Duration),
+  },
+  { additionalProperties: false },
+);
+
 /** The file. */
 export const ScenarioFileSchema = Type.Object(
   {
     description: Name,
-    cluster: Type.Object({ profile: Type.Optional(Name), version: Name, channel: Name, workers: Type.Optional(Type.Integer({ minimum: 0, description: 'worker nodes (default: the profile\'s)' })), infraNodes: Type.Optional(Type.Integer({ minimum: 0, description: 'nodes of an infra pool (default 0)' })) }, { additionalProperties: false }),
+    start: Type.Optional(Type.String({ description: 'virtual start time, RFC 3339 (default 2026-03-02T00:00:00Z)' })),
+    cluster: Type.Object({ profile: Type.Optional(Name), version: Name, channel: Name, workers: Type.Optional(Type.Integer({ minimum: 0, description: 'worker nodes (default: the profile\'s)' })), infraNodes: Type.Optional(Type.Integer({ minimum: 0, description: 'nodes of an infra pool (default 0)' })), jobs: Type.Optional(Type.Array(JobRuleSchema, { description: 'how batch Jobs (e.g. hook Jobs) end' })) }, { additionalProperties: false }),
     operator: Type.Optional(
       Type.Object(
         {
@@ -144,6 +172,7 @@ export type ScenarioDo = Static<typeof DoSchema>;
 export type ScenarioExpect = Static<typeof ExpectSchema>;
 export type ObjectRef = Static<typeof ObjectRefSchema>;
 export type ObjectCondition = Static<typeof ObjectConditionSchema>;
+export type ScenarioJobRule = Static<typeof JobRuleSchema>;
 
 /** A parsed scenario, or every problem found (`path: message`). */
 export type ParsedScenario = { ok: true; scenario: ScenarioFile } | { ok: false; problems: string[] };
@@ -169,7 +198,9 @@ export function parseScenarioFile(text: string): ParsedScenario {
     if (keys.length !== 1) problems.push(`/actions/${i}/do: exactly one action, got ${keys.length === 0 ? 'none' : keys.join(', ')}`);
     const d = durationProblem(`/actions/${i}/after`, a.after);
     if (d) problems.push(d);
-    if (a.do.restartOperator && !value.operator) problems.push(`/actions/${i}/do/restartOperator: the scenario runs no operator`);
+    for (const k of ['restartOperator', 'stopOperator', 'startOperator'] as const) {
+      if (a.do[k] && !value.operator) problems.push(`/actions/${i}/do/${k}: the scenario runs no operator`);
+    }
     if (a.do.ocmReschedule && !value.ocm) problems.push(`/actions/${i}/do/ocmReschedule: the scenario has no ocm`);
     const r = durationProblem(`/actions/${i}/do/ocmReschedule/nextRunIn`, a.do.ocmReschedule?.nextRunIn);
     if (r) problems.push(r);
@@ -181,6 +212,18 @@ export function parseScenarioFile(text: string): ParsedScenario {
   const flows = value.operator?.flows ?? ['managed'];
   if (value.operator && flows.includes('managed') && value.operator.config === undefined) problems.push('/operator/config: the managed flow needs the operator ConfigMap');
   if (value.ocm && !value.operator?.config?.includes('{{ ocmUrl }}')) problems.push('/operator/config: with ocm, configManager.ocmBaseUrl must be {{ ocmUrl }}');
+  if (value.start !== undefined && Number.isNaN(Date.parse(value.start))) problems.push('/start: not an RFC 3339 time');
+  value.cluster.jobs?.forEach((r, i) => {
+    const d = durationProblem(`/cluster/jobs/${i}/after`, r.after);
+    if (d) problems.push(d);
+    if (r.match.name !== undefined) {
+      try {
+        new RegExp(r.match.name);
+      } catch (err) {
+        problems.push(`/cluster/jobs/${i}/match/name: ${(err as Error).message}`);
+      }
+    }
+  });
   const t = durationProblem('/end/timeout', value.end?.timeout);
   if (t) problems.push(t);
   value.manifests?.forEach((m, i) => {

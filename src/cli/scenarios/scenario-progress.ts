@@ -3,6 +3,8 @@
  * operator runs), ClusterVersion and the MachineConfigPools; and the live progress line.
  */
 import type { ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
+import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
+import { upgradeJobState, upgradeJobStateReason } from '../../metrics/upgrade-job-metrics.js';
 import type { ManagedUpgradeConfig } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 
 /** One snapshot. */
@@ -22,10 +24,42 @@ export interface ScenarioProgress {
   clusterVersion: { version: string; state: string; progressing: string; desired: string };
   /** History condition types that are True. */
   doneSteps: string[];
+  /** The scheduled flow's newest UpgradeJob (empty name without one). */
+  upgradeJob: UpgradeJobProgress;
+}
+
+/** What a user sees of an UpgradeJob. */
+export interface UpgradeJobProgress {
+  name: string;
+  /** As the `upgradejob_state` metric says: pending, active, paused, succeeded or failed. */
+  state: string;
+  /** The final reason (Succeeded or Failed), else empty. */
+  reason: string;
+  /** Message of the condition that changed last. */
+  message: string;
+  /** Condition types that are True. */
+  trueConditions: string[];
+}
+
+/** The newest UpgradeJob by creation time (then name). */
+export function newestUpgradeJob(jobs: readonly UpgradeJob[]): UpgradeJob | undefined {
+  const key = (j: UpgradeJob): string => `${j.metadata?.creationTimestamp ?? ''}\u0000${j.metadata?.name ?? ''}`;
+  return [...jobs].sort((a, b) => key(b).localeCompare(key(a)))[0];
+}
+
+/** The progress of one UpgradeJob. */
+export function upgradeJobProgress(job: UpgradeJob | undefined): UpgradeJobProgress {
+  const conditions = job?.status?.conditions ?? [];
+  // The condition that changed last; of those changed in the same second, the one written last.
+  let last: (typeof conditions)[number] | undefined;
+  for (const c of conditions) {
+    if (c.message && (!last || (c.lastTransitionTime ?? '') >= (last.lastTransitionTime ?? ''))) last = c;
+  }
+  return { name: job?.metadata?.name ?? '', state: job ? upgradeJobState(job) : '', reason: job ? upgradeJobStateReason(job) : '', message: last?.message ?? '', trueConditions: conditions.filter((c) => c.status === 'True').map((c) => c.type) };
 }
 
 /** The snapshot of these objects. */
-export function snapshot(elapsedMs: number, cr: ManagedUpgradeConfig | undefined, cv: ClusterVersion | undefined, pools: Record<string, [number, number]>): ScenarioProgress {
+export function snapshot(elapsedMs: number, cr: ManagedUpgradeConfig | undefined, cv: ClusterVersion | undefined, pools: Record<string, [number, number]>, job?: UpgradeJob): ScenarioProgress {
   const h = cr?.status?.history?.[0];
   const newest = h?.conditions?.[0];
   const waiting = cr?.status?.conditions?.find((c) => c.type === 'Waiting');
@@ -44,6 +78,7 @@ export function snapshot(elapsedMs: number, cr: ManagedUpgradeConfig | undefined
       desired: cv?.status?.desired?.version ?? '',
     },
     doneSteps: (h?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.type),
+    upgradeJob: upgradeJobProgress(job),
   };
 }
 
@@ -68,12 +103,20 @@ export function poolsText(pools: Readonly<Record<string, readonly [number, numbe
 }
 
 /**
- * One progress line. With an operator: its phase, the Waiting message or the newest step's
- * message, the pools and ClusterVersion; without: the pools and the Progressing message.
+ * One progress line. The managed flow: its phase, the Waiting message or the newest step's
+ * message, the pools and ClusterVersion; the scheduled flow: the newest UpgradeJob's state and
+ * newest condition message, the pools and ClusterVersion; no operator: the pools and the
+ * Progressing message.
  */
-export function progressLine(p: ScenarioProgress, withOperator: boolean): string {
+export function progressLine(p: ScenarioProgress, flow: 'managed' | 'scheduled' | 'none'): string {
   const cv = p.clusterVersion;
-  if (!withOperator) return `[${formatElapsed(p.elapsedMs)}] ${poolsText(p.pools)}  ${cv.progressing}`;
+  if (flow === 'none') return `[${formatElapsed(p.elapsedMs)}] ${poolsText(p.pools)}  ${cv.progressing}`;
+  if (flow === 'scheduled') {
+    const j = p.upgradeJob;
+    const job = j.name ? `${j.state}${j.reason ? `/${j.reason}` : ''}  ${j.name}: ${j.message || 'created'}` : 'no UpgradeJob yet';
+    const cvText = cv.state === 'Partial' && cv.progressing ? cv.progressing : `${cv.version} ${cv.state}`;
+    return `[${formatElapsed(p.elapsedMs)}] ${job}  |  ${poolsText(p.pools)}  |  ClusterVersion ${cvText}`;
+  }
   const what = p.waiting || p.stepMessage || 'waiting for the operator';
   const cvText = cv.state === 'Partial' && cv.progressing ? cv.progressing : `${cv.version} ${cv.state}`;
   return `[${formatElapsed(p.elapsedMs)}] ${(p.phase || '-').padEnd(9)} ${what}  |  ${poolsText(p.pools)}  |  ClusterVersion ${cvText}`;

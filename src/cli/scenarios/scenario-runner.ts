@@ -6,6 +6,7 @@
  * UpgradeConfig, ClusterVersion, MachineConfigPools) through informers.
  */
 import { ConfigMapResource, NamespaceResource } from '../../api/builtin.js';
+import { UpgradeJobResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { customResourceDefinitions } from '../../api/manifests.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
 import { MachineConfigPoolResource } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
@@ -23,13 +24,14 @@ import { parseGoDurationMs } from '../../lib/go-duration.js';
 import type { JsonObject } from '../../lib/json.js';
 import { createSimulatedCluster, type SimulatedCluster } from '../../sim/cluster.js';
 import { installCustomResourceDefinitions } from '../../sim/install-crds.js';
+import type { JobRule } from '../../sim/jobs/job-rules.js';
 import { poolFullyUpdated } from '../../steps/cluster-version/worker-pools.js';
 import { applyManifest, discoverResource, hasCondition } from './apply-manifest.js';
 import { startOperatorProcess, type OperatorFlows, type OperatorProcess, type RequestObserver } from './operator-process.js';
 import { performAction, triggerHolds, type ActionTarget } from './scenario-actions.js';
 import { startScenarioOcm, type ScenarioOcm } from './scenario-ocm.js';
-import { expandTimes, type ScenarioAction, type ScenarioFile } from './scenario-file.js';
-import { progressKey, snapshot, type ScenarioProgress } from './scenario-progress.js';
+import { expandTimes, type ScenarioAction, type ScenarioFile, type ScenarioJobRule } from './scenario-file.js';
+import { newestUpgradeJob, progressKey, snapshot, type ScenarioProgress } from './scenario-progress.js';
 import type { SimEnvironment } from './sim-environment.js';
 
 const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
@@ -79,23 +81,42 @@ function durationMs(text: string | undefined, fallback: number): number {
   return r.ok ? r.ms : fallback;
 }
 
+/** The simulated Job controller's rule of a file's `cluster.jobs` entry (validated by the parser). */
+function jobRule(r: ScenarioJobRule): JobRule {
+  const m = r.match;
+  return {
+    match: { ...(m.namespace ? { namespace: m.namespace } : {}), ...(m.name ? { name: new RegExp(m.name) } : {}), ...(m.labels ? { labels: m.labels } : {}) },
+    outcome: r.outcome,
+    ...(r.after !== undefined ? { after: durationMs(r.after, 0) / 60_000 } : {}),
+  };
+}
+
 /** Runs the scenario in `env`; the caller closes the run (then the environment). */
 export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, options: RunScenarioOptions): Promise<ScenarioRun> {
-  const sim = createSimulatedCluster(env.ctx, { profile: file.cluster.profile ?? 'ha-cloud', version: file.cluster.version, channel: file.cluster.channel, workers: file.cluster.workers, infraNodes: file.cluster.infraNodes, seed: options.seed });
+  const sim = createSimulatedCluster(env.ctx, {
+    profile: file.cluster.profile ?? 'ha-cloud',
+    version: file.cluster.version,
+    channel: file.cluster.channel,
+    workers: file.cluster.workers,
+    infraNodes: file.cluster.infraNodes,
+    seed: options.seed,
+    ...(file.cluster.jobs ? { jobRules: file.cluster.jobs.map(jobRule) } : {}),
+  });
   await sim.start(env.signal);
   // Every kind of this project, so that a file may apply any of its custom resources.
   await installCustomResourceDefinitions(env.client, customResourceDefinitions());
+  const flows: OperatorFlows = { flows: file.operator?.flows ?? ['managed'], scheduledNamespace: file.operator?.namespace ?? SCHEDULED_NS };
   const informers = env.ctx.informers;
   const configs = informers.informerFor(ManagedUpgradeConfigResource, { namespace: NS });
   const cvs = informers.informerFor(ClusterVersionResource);
   const pools = informers.informerFor(MachineConfigPoolResource);
+  const upgradeJobs = informers.informerFor(UpgradeJobResource, { namespace: flows.scheduledNamespace });
   informers.start(env.signal);
   await informers.waitForSync(env.signal);
 
   const ocm = file.ocm ? await startScenarioOcm(env, file.ocm, file.cluster.version) : undefined;
   let operatorStarts = 0;
   let operator: OperatorProcess | undefined;
-  const flows: OperatorFlows = { flows: file.operator?.flows ?? ['managed'], scheduledNamespace: file.operator?.namespace ?? SCHEDULED_NS };
   if (file.operator) {
     await env.client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
     if (file.operator.config !== undefined) {
@@ -123,6 +144,7 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
       configs.get(NS, MANAGED_UPGRADE_CONFIG_NAME),
       cvs.get(undefined, CLUSTER_VERSION_NAME),
       Object.fromEntries(pools.list().map((p) => [p.metadata?.name ?? '', [p.status?.updatedMachineCount ?? 0, p.status?.machineCount ?? 0]])),
+      newestUpgradeJob(upgradeJobs.list()),
     );
   const expand = (m: JsonObject): JsonObject => expandTimes(m, start, formatTime) as JsonObject;
 
@@ -138,7 +160,7 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
       return ended;
     },
     metricsUrl: () => {
-      if (!operator) throw new Error('the scenario runs no operator');
+      if (!operator) throw new Error('no operator runs');
       return operator.metrics.url;
     },
     get operatorStarts() {
@@ -161,7 +183,15 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
       ocm.reschedule(start + afterStartMs);
     },
     async restartOperator(): Promise<void> {
+      await target.stopOperator();
+      await target.startOperator();
+    },
+    async stopOperator(): Promise<void> {
       await operator?.close();
+      operator = undefined;
+    },
+    async startOperator(): Promise<void> {
+      if (operator) return;
       operatorStarts++;
       operator = await startOperatorProcess(env, sim, options.seed + operatorStarts, flows, options.onOperatorRequest);
     },
@@ -195,6 +225,7 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
   configs.addHandlers({ onAdd: observe, onUpdate: observe });
   cvs.addHandlers({ onAdd: observe, onUpdate: observe });
   pools.addHandlers({ onAdd: observe, onUpdate: observe });
+  upgradeJobs.addHandlers({ onAdd: observe, onUpdate: observe });
 
   options.beforeManifests?.(run);
   start = env.clock.now();
@@ -216,7 +247,7 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
   const endReached = (): boolean => {
     const p = progress();
     if (endPhases.includes(p.phase)) return true;
-    if (endObject && endObjects?.list().some((o) => hasCondition(o, endObject.type, endObject.status))) return true;
+    if (endObject && endObjects?.list().some((o) => hasCondition(o, endObject.type, endObject.status, endObject.reason))) return true;
     if (!clusterUpgraded) return false;
     const cvh = cvs.get(undefined, CLUSTER_VERSION_NAME)?.status?.history?.[0];
     return p.clusterVersion.desired !== file.cluster.version && cvh?.state === 'Completed' && cvh.version === p.clusterVersion.desired && pools.list().length > 0 && pools.list().every(poolFullyUpdated);

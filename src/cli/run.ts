@@ -51,6 +51,8 @@ export interface RunOptions {
   managedClusterVersionNamespace: string;
   /** Scheduled flow: where the Machines of `machine_info` live. */
   machineNamespace: string;
+  /** Scheduled flow: NodeForceDrain's longest wait between passes while a node drains, ms (0: no cap). */
+  nodeDrainReconcileInterval: number;
   kubeconfig?: string;
   prometheusUrl: string;
   alertmanagerUrl: string;
@@ -97,9 +99,16 @@ export function parseFlows(value: string): Flow[] {
 }
 
 function parseDuration(value: string): number {
+  const ms = parseNonNegativeDuration(value);
+  if (ms === 0) throw new InvalidArgumentError('must be positive');
+  return ms;
+}
+
+/** A Go duration flag that may be 0, in ms. */
+function parseNonNegativeDuration(value: string): number {
   const r = parseGoDurationMs(value);
   if (!r.ok) throw new InvalidArgumentError(r.error);
-  if (r.ms <= 0) throw new InvalidArgumentError('must be positive');
+  if (r.ms < 0) throw new InvalidArgumentError('must not be negative');
   return r.ms;
 }
 
@@ -178,6 +187,7 @@ export async function runOperator(o: RunOptions, signal: AbortSignal, logger: Lo
         managedClusterVersionName: o.managedClusterVersionName,
         managedClusterVersionNamespace: o.managedClusterVersionNamespace,
         machineNamespace: o.machineNamespace,
+        nodeDrainReconcileIntervalMs: o.nodeDrainReconcileInterval,
       })
     : undefined;
   for (const c of [...(managed?.controllers ?? []), ...(scheduled?.controllers ?? [])]) manager.add(c);
@@ -233,6 +243,7 @@ export function runCommand(): Command {
     .option('--managed-cluster-version-name <name>', 'scheduled flow: the managedupgrade.appuio.io ClusterVersion whose template and overlays are synced to it', 'version')
     .option('--managed-cluster-version-namespace <ns>', 'scheduled flow: its namespace (default: POD_NAMESPACE, else default)', process.env['POD_NAMESPACE'] ?? 'default')
     .option('--machine-namespace <ns>', 'scheduled flow: the namespace of the Machines behind openshift_upgrade_controller_machine_info', 'openshift-machine-api')
+    .addOption(new Option('--node-drain-reconcile-interval <duration>', 'scheduled flow: NodeForceDrain looks again at least this often while a node drains (Go duration; 0 disables the cap)').argParser(parseNonNegativeDuration).default(180_000, '3m'))
     .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG, ~/.kube/config, then in-cluster)')
     .option('--prometheus-url <url>', 'Prometheus (Thanos querier or prometheus-k8s) base URL', 'https://prometheus-k8s.openshift-monitoring.svc:9091')
     .option('--alertmanager-url <url>', 'Alertmanager base URL', 'https://alertmanager-main.openshift-monitoring.svc:9094')

@@ -2,18 +2,21 @@
  * The scheduled-upgrade operator (APPUiO compatible), wired: the UpgradeConfig controller
  * (maintenance windows → UpgradeJobs), the UpgradeJob controller (the job's lifecycle on the
  * shared step engine, hooks, health checks), the UpgradeSuspensionWindow status controller, the
- * ClusterVersion sync (managedupgrade.appuio.io template and overlays → config.openshift.io) and
- * the 17 scrape-time `openshift_upgrade_controller_*` gauges, on one client and informer factory. Used by `upgrade-operator run --flows scheduled` and by `simulate`.
+ * ClusterVersion sync (managedupgrade.appuio.io template and overlays → config.openshift.io), the
+ * NodeForceDrain controller and the 19 `openshift_upgrade_controller_*` families, on one client
+ * and informer factory. Used by `upgrade-operator run --flows scheduled` and by `simulate`.
  */
 import { Registry } from 'prom-client';
 import { NodeResource } from '../api/builtin.js';
 import { UpgradeJobHookResource } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
 import { MACHINE_API_NAMESPACE, MachineResource } from '../api/openshift/machine-v1beta1/machine.js';
 import { MachineConfigPoolResource } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import { createNodeForceDrainController } from '../controllers/node-force-drain-controller.js';
 import { createClusterVersionSyncController } from '../controllers/cluster-version-sync-controller.js';
 import { createUpgradeSuspensionWindowController } from '../controllers/upgrade-suspension-window-controller.js';
 import { createScheduledUpgradeConfigController } from '../controllers/scheduled-upgrade-config-controller.js';
 import { createUpgradeJobController } from '../controllers/upgrade-job-controller.js';
+import { JqSelector } from '../integrations/jq-selector.js';
 import { PrometheusClient } from '../integrations/prometheus-client.js';
 import type { KubeClient } from '../kube/client.js';
 import type { Controller } from '../kube/controller.js';
@@ -24,6 +27,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
 import { ClusterStateCollector } from '../metrics/cluster-state-metrics.js';
 import { ClusterVersionCollector } from '../metrics/cluster-version-metrics.js';
+import { NodeForceDrainMetrics } from '../metrics/node-force-drain-metrics.js';
 import { ScheduledUpgradeConfigCollector } from '../metrics/scheduled-upgrade-metrics.js';
 import { SuspensionWindowCollector } from '../metrics/suspension-window-metrics.js';
 import { UpgradeJobCollector } from '../metrics/upgrade-job-metrics.js';
@@ -48,6 +52,8 @@ export interface ScheduledOperatorOptions {
   managedClusterVersionName?: string;
   /** Its namespace (`--managed-cluster-version-namespace`; default: `namespace`, else `default`). */
   managedClusterVersionNamespace?: string;
+  /** NodeForceDrain: the longest wait between passes while a node drains, ms (`--node-drain-reconcile-interval`, default 3 min; 0: no cap). */
+  nodeDrainReconcileIntervalMs?: number;
   prometheusUrl: string;
   monitoringToken?: () => string | undefined;
   ca?: string;
@@ -100,8 +106,16 @@ export function createScheduledOperator(o: ScheduledOperatorOptions): ScheduledO
   new UpgradeJobCollector(metricsRegistry, { jobs: () => jobs.upgradeJobs(), hooks: () => hooks.list() }, log);
   new SuspensionWindowCollector(metricsRegistry, () => windows.windows(), log);
   new ClusterVersionCollector(metricsRegistry, () => clusterVersionSync.managedClusterVersions()[0], log);
+  const jq = new JqSelector();
+  const forceDrain = createNodeForceDrainController({
+    ...common,
+    namespace: o.namespace,
+    jq,
+    metrics: new NodeForceDrainMetrics(metricsRegistry),
+    ...(o.nodeDrainReconcileIntervalMs !== undefined ? { drainReconcileInterval: o.nodeDrainReconcileIntervalMs } : {}),
+  });
   new ClusterStateCollector(metricsRegistry, { clusterVersion: () => jobs.reads.clusterVersion(), machineConfigPools: () => pools.list(), nodes: () => nodes.list(), machines: () => machines.list() }, { ...log, machineNamespace });
-  const controllers = [configs.controller, jobs.controller, windows.controller, clusterVersionSync.controller];
+  const controllers = [configs.controller, jobs.controller, windows.controller, clusterVersionSync.controller, forceDrain.controller];
   return {
     metricsRegistry,
     controllers,
@@ -109,7 +123,7 @@ export function createScheduledOperator(o: ScheduledOperatorOptions): ScheduledO
       await Promise.all(controllers.map((c) => c.start(signal)));
     },
     async close(): Promise<void> {
-      await prometheus.close();
+      await Promise.all([prometheus.close(), jq.close()]);
     },
   };
 }

@@ -1,16 +1,17 @@
 /**
  * End to end, the scheduled flow when things go wrong or get in the way, each a named scenario:
- * a failing Abort hook, a suspension window, a missed window, a delayed pool and operator
- * restarts mid-job. Read only through what a user can read: API objects.
+ * a failing Abort hook, a suspension window, a missed window, a delayed pool, operator restarts
+ * mid-job, a failing health check and a PDB-blocked drain resolved by a NodeForceDrain. Read only through what a user can read: API objects.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { NodeForceDrainResource } from '../../src/api/managedupgrade.appuio.io/v1beta1/node-force-drain-contract.js';
 import { MachineConfigPoolResource } from '../../src/api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { UpgradeJobResource } from '../../src/api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import type { UpgradeJob } from '../../src/api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../src/api/openshift/config-v1/cluster-version.js';
 import type { ScenarioRun } from '../../src/cli/scenarios/scenario-runner.js';
-import { hookJobEnv, hookJobsByRun, runScenario } from './scenario.test-support.js';
+import { events, hookJobEnv, hookJobsByRun, runScenario, scrape } from './scenario.test-support.js';
 
 const NS = 'appuio-openshift-upgrade-controller';
 const MINUTE = 60_000;
@@ -110,4 +111,35 @@ void test('scheduled-operator-restart: four restarts mid-job; the job Succeeds o
   for (const [key, list] of runs) assert.equal(list.length, 1, `${key} ran once`);
   const cv = await run.env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME);
   assert.deepEqual(cv.status?.history?.map((h) => `${h.version} ${h.state}`), ['4.14.45 Completed', '4.14.30 Completed']);
+});
+
+void test('scheduled-health-check-failed: a Degraded operator at the window fails the pre-upgrade check after its timeout; the Events say why; nothing is upgraded', async (t) => {
+  const { ok, summary, run } = await runScenario(t, 'scheduled-health-check-failed');
+  assert.ok(ok, summary);
+  const job = await onlyJob(run);
+  const failed = condition(job, 'Failed');
+  assert.deepEqual([failed?.status, failed?.reason], ['True', 'PreHealthCheckFailed']);
+  assert.equal(Date.parse(failed?.lastTransitionTime ?? ''), WINDOW + 15 * MINUTE, 'after the 15-minute timeout');
+  assert.equal(condition(job, 'PreHealthCheckDone')?.status, 'False');
+  await assertUntouched(run);
+  const said = (await events(run, NS)).filter((e) => e.object === `UpgradeJob/${job.metadata?.name ?? ''}`).map((e) => e.message).join('\n');
+  assert.match(said, /authentication/, `an Event names the degraded operator:\n${said}`);
+});
+
+void test('scheduled-force-drain: a PDB blocks every worker drain; the NodeForceDrain deletes the blocking pods after its grace period and the job Succeeds', async (t) => {
+  const { ok, summary, run } = await runScenario(t, 'scheduled-force-drain');
+  assert.ok(ok, summary);
+  const job = await onlyJob(run);
+  assert.equal(condition(job, 'Succeeded')?.reason, 'Succeeded');
+  const deletes = await events(run, 'default', 'NodeDrainDeletePod');
+  assert.ok(deletes.length > 0, 'Events on the Nodes');
+  for (const e of deletes) {
+    assert.match(e.object, /^Node\//);
+    assert.match(e.message, /^Deleting pod "checkout-[a-z0-9-]+" in namespace "shop"$/);
+  }
+  const metrics = await scrape(run, '/metrics');
+  const deleted = [...metrics.matchAll(/^openshift_upgrade_controller_node_force_drain_pod_deletions_total\{node_force_drain="workers",node="([^"]+)",namespace="shop",pod_name="checkout-[^"]+",pod_uid="[^"]+"\} 1$/gm)];
+  assert.equal(deleted.length, deletes.reduce((n, e) => n + e.count, 0), 'one counted deletion per Event');
+  const fd = (await run.env.client.list(NodeForceDrainResource, { namespace: NS })).items[0];
+  assert.deepEqual(fd?.status?.lastObservedNodeDrain ?? [], [], 'no drain left observed');
 });

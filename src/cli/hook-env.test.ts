@@ -4,7 +4,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { EnvVar } from 'kubernetes-types/core/v1.js';
 import { UPGRADE_EVENTS } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
 import { ManualClock } from '../lib/clock.js';
@@ -12,6 +11,7 @@ import { hookEnvironment } from '../steps/hooks/hook-env.js';
 import { hook, upgradeJob } from '../steps/hooks/hook-fixtures.test-support.js';
 import { matchesDisruptiveHooks } from '../steps/hooks/hook-selection.js';
 import { defaultEventReason, hookEnvFor, hookEnvPreview, renderDotenv, renderEnvJson, shellQuote, type HookEnvDeps } from './hook-env.js';
+import { runBinary } from './binary.test-support.js';
 
 const NOW = Date.parse('2023-11-15T01:00:05Z');
 const succeeded = upgradeJob({ conditions: [{ type: 'Succeeded', status: 'True', reason: 'Succeeded', message: 'Upgrade succeeded' }] });
@@ -172,18 +172,6 @@ void test('files: invalid or missing objects are refused with the API server’s
 });
 
 /** Runs `upgrade-operator <args>` from the source tree, as `node --import tsx src/main.ts`. */
-function runBinary(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: root });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 void test('the real binary: a job file gives the environment (exit 0); an unknown event is refused (exit 1)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'hook-env-test-'));

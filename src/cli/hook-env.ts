@@ -18,7 +18,7 @@ import { RealClock, type Clock } from '../lib/clock.js';
 import type { JsonObject } from '../lib/json.js';
 import { hookEnvironment } from '../steps/hooks/hook-env.js';
 import { isFinalEvent, matchesDisruptiveHooks, selectHooks } from '../steps/hooks/hook-selection.js';
-import { admitObject, objectsOfKind, readObjectFile } from './object-file.js';
+import { admitFileObjects } from './object-file.js';
 import { parseTimeFlag } from './preview.js';
 
 function trueCondition(job: UpgradeJob, type: string): { reason: string } | undefined {
@@ -146,19 +146,7 @@ export interface HookEnvDeps {
 }
 
 function admitFile(path: string, text: string, crd: JsonObject, deps: HookEnvDeps): JsonObject[] {
-  const kind = (crd['spec'] as { names: { kind: string } }).names.kind;
-  const errors: string[] = [];
-  const out: JsonObject[] = [];
-  for (const o of objectsOfKind(readObjectFile(text, path), APPUIO_API_VERSION, kind)) {
-    const r = admitObject(o.object, crd, { keepStatus: true });
-    if (!r.ok) errors.push(`${path}: document ${o.document}: ${r.message}`);
-    else {
-      for (const w of r.warnings) deps.warn(`${path}: document ${o.document}: ${w}`);
-      out.push(r.object);
-    }
-  }
-  if (errors.length > 0) throw new Error(errors.join('\n'));
-  return out;
+  return admitFileObjects(path, text, crd, { keepStatus: true, warn: (t) => deps.warn(t) });
 }
 
 /** The environment the flags ask for; throws a user-facing Error on bad input. */

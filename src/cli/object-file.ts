@@ -86,3 +86,29 @@ export function objectRef(object: JsonObject): string {
   const name = typeof m['name'] === 'string' ? m['name'] : '';
   return typeof m['namespace'] === 'string' && m['namespace'] !== '' ? `${m['namespace']}/${name}` : name;
 }
+
+/**
+ * Admits every object of the CRD's kind in a file (objects of that kind under another apiVersion
+ * are skipped with a warning; pruning warnings go to `warn` too); throws every field error at once.
+ */
+export function admitFileObjects(path: string, text: string, crd: JsonObject, options: { keepStatus: boolean; warn(text: string): void }): JsonObject[] {
+  const spec = crd['spec'] as { group: string; names: { kind: string }; versions: { name: string }[] };
+  const kind = spec.names.kind;
+  const apiVersion = `${spec.group}/${spec.versions[0]?.name ?? ''}`;
+  const all = readObjectFile(text, path);
+  for (const o of all) {
+    if (o.object['kind'] === kind && o.object['apiVersion'] !== apiVersion) options.warn(`${path}: document ${o.document}: skipping ${kind} of ${JSON.stringify(o.object['apiVersion'] ?? null)} (expected ${apiVersion})`);
+  }
+  const errors: string[] = [];
+  const admitted: JsonObject[] = [];
+  for (const o of objectsOfKind(all, apiVersion, kind)) {
+    const r = admitObject(o.object, crd, { keepStatus: options.keepStatus });
+    if (!r.ok) errors.push(`${path}: document ${o.document}: ${r.message}`);
+    else {
+      for (const w of r.warnings) options.warn(`${path}: document ${o.document}: ${w}`);
+      admitted.push(r.object);
+    }
+  }
+  if (errors.length > 0) throw new Error(errors.join('\n'));
+  return admitted;
+}

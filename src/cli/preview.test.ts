@@ -1,10 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ScheduledUpgradeConfig } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
 import type { UpgradeSuspensionWindow } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
 import { ManualClock } from '../lib/clock.js';
@@ -19,6 +17,7 @@ import {
   type PreviewFlags,
   type PreviewSource,
 } from './preview.js';
+import { runBinary } from './binary.test-support.js';
 
 const NS = 'appuio-openshift-upgrade-controller';
 
@@ -268,25 +267,15 @@ void test('flag parsers', () => {
 });
 
 /** Runs `upgrade-operator <args>` from the source tree, as `node --import tsx src/main.ts`. */
-function runBinary(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: root, env: { ...process.env, TZ: 'Europe/Zurich' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+
+const ZURICH = { TZ: 'Europe/Zurich' };
 
 void test('the real binary: a good schedule prints the table (exit 0); a bad cron prints one line (exit 1)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'preview-test-'));
   try {
     const file = join(dir, 'uc.yaml');
     writeFileSync(file, CONFIG_YAML);
-    const [good, bad] = await Promise.all([runBinary(['preview', '-f', file, '--from', '2024-03-20T00:00:00Z', '--count', '2']), runBinary(['preview', '--cron', '0 25 * * *', '-o', 'json'])]);
+    const [good, bad] = await Promise.all([runBinary(['preview', '-f', file, '--from', '2024-03-20T00:00:00Z', '--count', '2'], ZURICH), runBinary(['preview', '--cron', '0 25 * * *', '-o', 'json'], ZURICH)]);
     assert.equal(good.status, 0, good.stderr);
     assert.equal(
       good.stdout,

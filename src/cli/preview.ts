@@ -17,7 +17,7 @@ import { scheduledUpgradeConfigCrd } from '../api/managedupgrade.appuio.io/v1bet
 import type { ScheduledUpgradeConfig } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
 import { upgradeSuspensionWindowCrd } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
 import type { UpgradeSuspensionWindow } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
-import { admitObject, objectRef, objectsOfKind, readObjectFile } from './object-file.js';
+import { admitFileObjects, objectRef } from './object-file.js';
 import { RealClock, formatTime, type Clock } from '../lib/clock.js';
 import type { JsonObject } from '../lib/json.js';
 import { parseRfc3339 } from '../lib/rfc3339.js';
@@ -232,26 +232,13 @@ export interface PreviewDeps {
   warn(text: string): void;
 }
 
-/** Admits every object of one kind in a file; throws all field errors at once. */
-function admitAll(path: string, text: string, apiVersion: string, crd: JsonObject, deps: PreviewDeps): JsonObject[] {
-  const kind = (crd['spec'] as { names: { kind: string } }).names.kind;
-  const all = readObjectFile(text, path);
-  const objects = objectsOfKind(all, apiVersion, kind);
-  for (const o of all) {
-    if (o.object['kind'] === kind && o.object['apiVersion'] !== apiVersion) deps.warn(`${path}: document ${o.document}: skipping ${kind} of ${JSON.stringify(o.object['apiVersion'] ?? null)} (expected ${apiVersion})`);
+/** Admits the objects of the CRD's kind in a file; there must be at least one. */
+function admitAll(path: string, text: string, crd: JsonObject, deps: PreviewDeps): JsonObject[] {
+  const admitted = admitFileObjects(path, text, crd, { keepStatus: false, warn: (t) => deps.warn(t) });
+  if (admitted.length === 0) {
+    const spec = crd['spec'] as { group: string; names: { kind: string }; versions: { name: string }[] };
+    throw new Error(`${path}: no ${spec.names.kind} (${spec.group}/${spec.versions[0]?.name ?? ''}) found`);
   }
-  if (objects.length === 0) throw new Error(`${path}: no ${kind} (${apiVersion}) found`);
-  const errors: string[] = [];
-  const admitted: JsonObject[] = [];
-  for (const o of objects) {
-    const r = admitObject(o.object, crd, { keepStatus: false });
-    if (!r.ok) errors.push(`${path}: document ${o.document}: ${r.message}`);
-    else {
-      for (const w of r.warnings) deps.warn(`${path}: document ${o.document}: ${w}`);
-      admitted.push(r.object);
-    }
-  }
-  if (errors.length > 0) throw new Error(errors.join('\n'));
   return admitted;
 }
 
@@ -261,9 +248,8 @@ export function previewsFor(flags: PreviewFlags, deps: PreviewDeps): Preview[] {
   const sources: PreviewSource[] = [];
   if (flags.filename !== undefined) {
     if (flags.cron !== undefined || flags.isoWeek !== undefined || flags.location !== undefined) throw new Error('-f takes the schedule from the UpgradeConfig: drop --cron, --iso-week and --location');
-    const apiVersion = 'managedupgrade.appuio.io/v1beta1';
-    const configs = admitAll(flags.filename, deps.readFile(flags.filename), apiVersion, scheduledUpgradeConfigCrd(), deps);
-    const windows = flags.suspensionWindows === undefined ? [] : admitAll(flags.suspensionWindows, deps.readFile(flags.suspensionWindows), apiVersion, upgradeSuspensionWindowCrd(), deps);
+    const configs = admitAll(flags.filename, deps.readFile(flags.filename), scheduledUpgradeConfigCrd(), deps);
+    const windows = flags.suspensionWindows === undefined ? [] : admitAll(flags.suspensionWindows, deps.readFile(flags.suspensionWindows), upgradeSuspensionWindowCrd(), deps);
     for (const c of configs) sources.push({ kind: 'config', config: c as unknown as ScheduledUpgradeConfig, windows: windows as unknown as UpgradeSuspensionWindow[] });
   } else if (flags.cron !== undefined) {
     if (flags.suspensionWindows !== undefined) throw new Error('--suspension-windows needs -f: windows select UpgradeConfigs and UpgradeJobs by their labels');

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
 import { managedOperatorManifestFiles } from './deploy/managed-operator-manifests.js';
-import { crdFileName, customResourceDefinitions, renderCrdFiles, renderCrdYaml, renderManifestDocument, renderOperatorFiles, writeCrdFiles } from './manifests.js';
+import { scheduledOperatorManifestFiles } from './deploy/scheduled-operator-manifests.js';
+import { crdFileName, customResourceDefinitions, renderCrdFiles, renderCrdYaml, renderManifestDocument, renderOperatorFiles, renderScheduledOperatorFiles, writeCrdFiles } from './manifests.js';
 
 const crdDir = fileURLToPath(new URL('../../deploy/crds/', import.meta.url));
 
@@ -76,6 +77,18 @@ void test('operator manifests: one --- document per object, comments above the d
     ruleComments: [' first reason', ' second reason'],
   });
   assert.equal(role, '---\n# the role\nkind: Role\nrules:\n# first reason\n- verbs:\n  - get\n# second reason\n- verbs:\n  - list\n');
+});
+
+void test('scheduled-operator manifests: one --- document per object, parse back to the objects', () => {
+  const files = scheduledOperatorManifestFiles({ version: '9.9.9', leaseName: 'lock' });
+  const rendered = renderScheduledOperatorFiles({ version: '9.9.9', leaseName: 'lock' });
+  assert.deepEqual([...rendered.keys()], files.map((f) => f.name));
+  for (const f of files) {
+    const text = rendered.get(f.name) ?? assert.fail(f.name);
+    const docs = parseAllDocuments(text, { version: '1.1' });
+    assert.deepEqual(docs.map((d) => d.toJS() as unknown), f.documents.map((d) => d.object), f.name);
+    assert.equal(text.split(/^---$/m).length - 1, f.documents.length);
+  }
 });
 
 void test('operator manifests quote strings a Go reader would take for booleans or numbers', () => {

@@ -2,15 +2,18 @@
  * The install manifests as YAML. The CustomResourceDefinitions of our seven kinds, rendered
  * like controller-gen's output (`---` first, keys sorted, YAML 1.1 so Go tools read strings
  * like `on` as strings), go to `deploy/crds/<group>_<plural>.yaml`; the objects that run the
- * managed-upgrade operator (src/api/deploy/) go to `deploy/operator/NN-<what>.yaml`, keys in
- * the order written, with the reason of each RBAC rule as a comment above it.
- * `npm run manifests` writes both; golden tests compare the committed files with
- * `renderCrdFiles()` and `renderOperatorFiles()`.
+ * operator (src/api/deploy/) go to `deploy/operator/NN-<what>.yaml` (the managed flow) and
+ * `deploy/scheduled-operator/NN-<what>.yaml` (the scheduled flow), keys in the order written,
+ * with the reason of each RBAC rule as a comment above it. `npm run manifests` writes all three;
+ * golden tests compare the committed files with `renderCrdFiles()`, `renderOperatorFiles()` and
+ * `renderScheduledOperatorFiles()`.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Document, isSeq, stringify } from 'yaml';
-import { managedOperatorManifestFiles, type ManagedOperatorManifestOptions, type ManifestDocument } from './deploy/managed-operator-manifests.js';
+import { managedOperatorManifestFiles, type ManagedOperatorManifestOptions } from './deploy/managed-operator-manifests.js';
+import type { ManifestDocument, ManifestFile } from './deploy/operator-objects.js';
+import { scheduledOperatorManifestFiles, type ScheduledOperatorManifestOptions } from './deploy/scheduled-operator-manifests.js';
 import type { JsonObject } from '../lib/json.js';
 import { toJsonSchema } from './schema.js';
 import { managedUpgradeConfigCrd } from './upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
@@ -72,14 +75,29 @@ export function renderManifestDocument(d: ManifestDocument): string {
   return `---\n${doc.toString({ lineWidth: 0, indentSeq: false })}`;
 }
 
-/** File name → YAML text of every file of `deploy/operator/`, in apply order. */
-export function renderOperatorFiles(o: ManagedOperatorManifestOptions): Map<string, string> {
-  return new Map(managedOperatorManifestFiles(o).map((f) => [f.name, f.documents.map(renderManifestDocument).join('')]));
+/** File name → YAML text of each file, in the order given. */
+export function renderManifestFiles(files: readonly ManifestFile[]): Map<string, string> {
+  return new Map(files.map((f) => [f.name, f.documents.map(renderManifestDocument).join('')]));
 }
 
-/** Writes the operator manifests to `dir` (created if missing); returns the paths written. */
+/** File name → YAML text of every file of `deploy/operator/` (the managed flow), in apply order. */
+export function renderOperatorFiles(o: ManagedOperatorManifestOptions): Map<string, string> {
+  return renderManifestFiles(managedOperatorManifestFiles(o));
+}
+
+/** Writes the managed flow's operator manifests to `dir` (created if missing); returns the paths written. */
 export async function writeOperatorFiles(dir: string, o: ManagedOperatorManifestOptions): Promise<string[]> {
   return writeFiles(dir, renderOperatorFiles(o));
+}
+
+/** File name → YAML text of every file of `deploy/scheduled-operator/` (the scheduled flow), in apply order. */
+export function renderScheduledOperatorFiles(o: ScheduledOperatorManifestOptions): Map<string, string> {
+  return renderManifestFiles(scheduledOperatorManifestFiles(o));
+}
+
+/** Writes the scheduled flow's operator manifests to `dir` (created if missing); returns the paths written. */
+export async function writeScheduledOperatorFiles(dir: string, o: ScheduledOperatorManifestOptions): Promise<string[]> {
+  return writeFiles(dir, renderScheduledOperatorFiles(o));
 }
 
 async function writeFiles(dir: string, files: Map<string, string>): Promise<string[]> {

@@ -1,16 +1,17 @@
-/** Golden test of deploy/operator/ and the `manifests` command. */
+/** Golden tests of deploy/operator/ and deploy/scheduled-operator/, and the `manifests` command. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderCrdFiles, renderOperatorFiles } from '../api/manifests.js';
-import { manifestsCommand, operatorManifestOptions } from './manifests.js';
-import { LEADER_ELECTION_ID } from './run.js';
+import { renderCrdFiles, renderOperatorFiles, renderScheduledOperatorFiles } from '../api/manifests.js';
+import { manifestsCommand, operatorManifestOptions, scheduledOperatorManifestOptions } from './manifests.js';
+import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from './run.js';
 import { version } from './version.js';
 
 const operatorDir = fileURLToPath(new URL('../../deploy/operator/', import.meta.url));
+const scheduledDir = fileURLToPath(new URL('../../deploy/scheduled-operator/', import.meta.url));
 
 void test('deploy/operator matches the generated manifests (run `npm run manifests` after changing them or the version)', async () => {
   const expected = renderOperatorFiles(operatorManifestOptions());
@@ -22,11 +23,22 @@ void test('deploy/operator matches the generated manifests (run `npm run manifes
   }
 });
 
-void test('the committed manifests use this build\'s version and the Lease of `run`', () => {
-  assert.deepEqual(operatorManifestOptions(), { version: version(), leaseName: LEADER_ELECTION_ID });
+void test('deploy/scheduled-operator matches the generated manifests (run `npm run manifests` after changing them or the version)', async () => {
+  const expected = renderScheduledOperatorFiles(scheduledOperatorManifestOptions());
+  const committed = (await readdir(scheduledDir)).filter((f) => f.endsWith('.yaml')).sort();
+  assert.deepEqual(committed, [...expected.keys()], 'deploy/scheduled-operator has other files than the generated ones; run `npm run manifests`');
+  for (const [name, text] of expected) {
+    const onDisk = await readFile(join(scheduledDir, name), 'utf8');
+    assert.ok(onDisk === text, `deploy/scheduled-operator/${name} is stale; run \`npm run manifests\` and commit the result`);
+  }
 });
 
-void test('`manifests --out DIR` writes DIR/crds and DIR/operator', async () => {
+void test('the committed manifests use this build\'s version and the Lease of `run` for their flows', () => {
+  assert.deepEqual(operatorManifestOptions(), { version: version(), leaseName: LEADER_ELECTION_ID });
+  assert.deepEqual(scheduledOperatorManifestOptions(), { version: version(), leaseName: SCHEDULED_LEADER_ELECTION_ID });
+});
+
+void test('`manifests --out DIR` writes DIR/crds, DIR/operator and DIR/scheduled-operator', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'manifests-'));
   const out: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
@@ -40,11 +52,16 @@ void test('`manifests --out DIR` writes DIR/crds and DIR/operator', async () => 
     } finally {
       process.stdout.write = write;
     }
-    for (const [sub, files] of [['crds', renderCrdFiles()], ['operator', renderOperatorFiles(operatorManifestOptions())]] as const) {
+    const sets = [
+      ['crds', renderCrdFiles()],
+      ['operator', renderOperatorFiles(operatorManifestOptions())],
+      ['scheduled-operator', renderScheduledOperatorFiles(scheduledOperatorManifestOptions())],
+    ] as const;
+    for (const [sub, files] of sets) {
       assert.deepEqual((await readdir(join(dir, sub))).sort(), [...files.keys()]);
       for (const [name, text] of files) assert.equal(await readFile(join(dir, sub, name), 'utf8'), text);
     }
-    assert.equal(out.join('').trim().split('\n').length, renderCrdFiles().size + renderOperatorFiles(operatorManifestOptions()).size);
+    assert.equal(out.join('').trim().split('\n').length, sets.reduce((n, [, files]) => n + files.size, 0));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,12 +1,14 @@
 /**
  * `upgrade-operator manifests`: writes the install manifests to a folder: the CRDs to
- * `<dir>/crds/`, and what runs `upgrade-operator run` on OpenShift (Namespace, RBAC, ConfigMap,
- * Deployment, Services, ServiceMonitors) to `<dir>/operator/`.
+ * `<dir>/crds/`, what runs `upgrade-operator run` for the managed flow on OpenShift (Namespace,
+ * RBAC, ConfigMap, Deployment, Services, ServiceMonitors) to `<dir>/operator/`, and what runs
+ * `upgrade-operator run --flows scheduled` (APPUiO compatible) to `<dir>/scheduled-operator/`.
  */
 import { Command } from 'commander';
-import { writeCrdFiles, writeOperatorFiles } from '../api/manifests.js';
+import { writeCrdFiles, writeOperatorFiles, writeScheduledOperatorFiles } from '../api/manifests.js';
 import type { ManagedOperatorManifestOptions } from '../api/deploy/managed-operator-manifests.js';
-import { LEADER_ELECTION_ID } from './run.js';
+import type { ScheduledOperatorManifestOptions } from '../api/deploy/scheduled-operator-manifests.js';
+import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from './run.js';
 import { version } from './version.js';
 
 /** The options the committed `deploy/operator/` files are generated with: this build's version and `run`'s Lease. */
@@ -14,13 +16,22 @@ export function operatorManifestOptions(): ManagedOperatorManifestOptions {
   return { version: version(), leaseName: LEADER_ELECTION_ID };
 }
 
+/** The options the committed `deploy/scheduled-operator/` files are generated with: this build's version and the scheduled flow's Lease. */
+export function scheduledOperatorManifestOptions(): ScheduledOperatorManifestOptions {
+  return { version: version(), leaseName: SCHEDULED_LEADER_ELECTION_ID };
+}
+
 /** The subcommand. */
 export function manifestsCommand(): Command {
   return new Command('manifests')
-    .description('Write the install manifests: CustomResourceDefinitions, and the managed-upgrade operator\'s Namespace, RBAC, ConfigMap, Deployment, Services and ServiceMonitors.')
-    .option('--out <dir>', 'output folder; CRDs go to <dir>/crds, the operator to <dir>/operator', 'deploy')
+    .description('Write the install manifests: CustomResourceDefinitions, and the Namespace, RBAC, Deployment, Services and ServiceMonitors of the managed-upgrade operator and of the scheduled-flow operator.')
+    .option('--out <dir>', 'output folder; CRDs go to <dir>/crds, the managed flow to <dir>/operator, the scheduled flow to <dir>/scheduled-operator', 'deploy')
     .action(async (opts: { out: string }) => {
-      const files = [...(await writeCrdFiles(`${opts.out}/crds`)), ...(await writeOperatorFiles(`${opts.out}/operator`, operatorManifestOptions()))];
+      const files = [
+        ...(await writeCrdFiles(`${opts.out}/crds`)),
+        ...(await writeOperatorFiles(`${opts.out}/operator`, operatorManifestOptions())),
+        ...(await writeScheduledOperatorFiles(`${opts.out}/scheduled-operator`, scheduledOperatorManifestOptions())),
+      ];
       for (const f of files) process.stdout.write(`${f}\n`);
     });
 }

@@ -7,9 +7,8 @@ import { runCommand } from '../../cli/run.js';
 import { parseManagedOperatorConfig } from '../../config/managed-operator-config.js';
 import { OPERATOR_SETTINGS_ENV, defaultOperatorSettings } from '../../config/operator-settings.js';
 import { MANAGED_UPGRADE_CONFIGMAP_KEY, MANAGED_UPGRADE_OPERATOR_NAMESPACE } from '../upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import { OPERATOR_LABELS, OPERATOR_NAME } from './operator-objects.js';
 import {
-  OPERATOR_LABELS,
-  OPERATOR_NAME,
   OPERATOR_PORTS,
   managedOperatorManifestFiles,
   operatorConfigMap,

@@ -2,29 +2,46 @@
  * The objects that run `upgrade-operator run` (the managed-upgrade operator) on OpenShift: its
  * Namespace, ServiceAccount, RBAC (from {@link managedOperatorPermissions}, plus the monitoring
  * roles), the operator ConfigMap, the Deployment, the metrics Services and their
- * ServiceMonitors. Pure builders: `upgrade-operator manifests` renders them to
- * `deploy/operator/*.yaml`, in the order `kubectl apply -f` must create them.
+ * ServiceMonitors. Pure builders (the shapes both flows share are in operator-objects.ts):
+ * `upgrade-operator manifests` renders them to `deploy/operator/*.yaml`, in the order
+ * `kubectl apply -f` must create them.
  */
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
-import type { ConfigMap, EnvVar, Namespace, Probe, Service, ServiceAccount } from 'kubernetes-types/core/v1.js';
-import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, Subject } from 'kubernetes-types/rbac/v1.js';
-import type { JsonObject } from '../../lib/json.js';
+import type { ConfigMap, Namespace, Service, ServiceAccount } from 'kubernetes-types/core/v1.js';
+import type { RoleBinding } from 'kubernetes-types/rbac/v1.js';
 import {
   MANAGED_UPGRADE_CONFIG_NAME,
   MANAGED_UPGRADE_CONFIGMAP_KEY,
   MANAGED_UPGRADE_CONFIGMAP_NAME,
   MANAGED_UPGRADE_OPERATOR_NAMESPACE,
 } from '../upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
-import { managedOperatorPermissions, type GrantScope, type PermissionGrant } from './managed-operator-rbac.js';
-
-/** Name of the Deployment, ServiceAccount, ClusterRole and Roles. */
-export const OPERATOR_NAME = 'upgrade-operator';
-/** The image repository; the tag is the package version. */
-export const OPERATOR_IMAGE_REPOSITORY = 'quay.io/upgrade-operator/upgrade-operator';
-/** The label every object carries and the Deployment selects its pods by. */
-export const OPERATOR_LABELS: Readonly<Record<string, string>> = { 'app.kubernetes.io/name': OPERATOR_NAME };
-/** The OpenShift monitoring namespace (Prometheus, Alertmanager, their service account). */
-export const MONITORING_NAMESPACE = 'openshift-monitoring';
+import { managedOperatorPermissions } from './managed-operator-rbac.js';
+import {
+  MONITORING_NAMESPACE,
+  OPERATOR_IMAGE_REPOSITORY,
+  OPERATOR_LABELS,
+  OPERATOR_NAME,
+  REQUIRED_SCC_ANNOTATIONS,
+  fieldEnv,
+  httpProbe,
+  metricsService,
+  monitoringViewBinding,
+  namespaceObject,
+  namespaceOfScope,
+  objectMeta,
+  prometheusScrapeDocuments,
+  restrictedContainerSecurityContext,
+  restrictedPodSecurityContext,
+  roleDocuments,
+  serviceAccountObject,
+  serviceAccountSubject,
+  serviceMonitor,
+  toJsonObject,
+  type ManifestDocument,
+  type ManifestFile,
+  type PermissionGrant,
+  type ServiceMonitor,
+} from './operator-objects.js';
 
 /** The ports of `upgrade-operator run` (its flag defaults) and their names in the pod and the Services. */
 export const OPERATOR_PORTS = {
@@ -69,105 +86,38 @@ export interface ManagedOperatorManifestOptions {
   namespace?: string;
 }
 
-/** A ServiceMonitor (monitoring.coreos.com/v1): only the fields written here. */
-export interface ServiceMonitor {
-  apiVersion: 'monitoring.coreos.com/v1';
-  kind: 'ServiceMonitor';
-  metadata: { name: string; namespace: string; labels: Record<string, string> };
-  spec: {
-    endpoints: Array<{ port: string; path: string; scheme: 'http' | 'https'; interval: string }>;
-    namespaceSelector: { matchNames: string[] };
-    selector: { matchLabels: Record<string, string> };
-  };
-}
-
-/** One YAML document: an object, a comment above it, and optional comments above each of its `rules`. */
-export interface ManifestDocument {
-  object: JsonObject;
-  comment?: string;
-  ruleComments?: string[];
-}
-
-/** One file of `deploy/operator/`. */
-export interface ManifestFile {
-  name: string;
-  documents: ManifestDocument[];
-}
-
-function json(value: object): JsonObject {
-  return JSON.parse(JSON.stringify(value)) as JsonObject;
-}
-
 function namespaceOf(o: ManagedOperatorManifestOptions): string {
   return o.namespace ?? MANAGED_UPGRADE_OPERATOR_NAMESPACE;
 }
 
-function meta(name: string, namespace?: string, extraLabels: Record<string, string> = {}): { name: string; namespace?: string; labels: Record<string, string> } {
-  return { name, ...(namespace !== undefined ? { namespace } : {}), labels: { ...OPERATOR_LABELS, ...extraLabels } };
-}
-
-function serviceAccountSubject(o: ManagedOperatorManifestOptions): Subject {
-  return { kind: 'ServiceAccount', name: OPERATOR_NAME, namespace: namespaceOf(o) };
-}
-
 /** The operator's Namespace, labelled so that the platform Prometheus scrapes it. */
 export function operatorNamespace(o: ManagedOperatorManifestOptions): Namespace {
-  return { apiVersion: 'v1', kind: 'Namespace', metadata: meta(namespaceOf(o), undefined, { 'openshift.io/cluster-monitoring': 'true' }) };
+  return namespaceObject(namespaceOf(o));
 }
 
 /** The operator's ServiceAccount (its token also authenticates to Prometheus and Alertmanager). */
 export function operatorServiceAccount(o: ManagedOperatorManifestOptions): ServiceAccount {
-  return { apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta(OPERATOR_NAME, namespaceOf(o)) };
-}
-
-function namespaceOfScope(scope: GrantScope, o: ManagedOperatorManifestOptions): string | undefined {
-  return scope.kind === 'cluster' ? undefined : scope.kind === 'operator-namespace' ? namespaceOf(o) : scope.namespace;
+  return serviceAccountObject(namespaceOf(o));
 }
 
 /** The permissions grouped by where they apply: undefined for the ClusterRole, else a namespace (first-seen order). */
 export function permissionsByNamespace(o: ManagedOperatorManifestOptions): Map<string | undefined, PermissionGrant[]> {
   const groups = new Map<string | undefined, PermissionGrant[]>();
   for (const g of managedOperatorPermissions({ leaseName: o.leaseName })) {
-    const ns = namespaceOfScope(g.scope, o);
+    const ns = namespaceOfScope(g.scope, namespaceOf(o));
     groups.set(ns, [...(groups.get(ns) ?? []), g]);
   }
   return groups;
 }
 
-function ruleComment(g: PermissionGrant): string {
-  return ` ${g.reason} (${g.code.join(', ')})`;
-}
-
 /** RBAC: the ClusterRole with its binding, then one Role and RoleBinding per namespace. */
 export function operatorRbacDocuments(o: ManagedOperatorManifestOptions): { cluster: ManifestDocument[]; namespaced: ManifestDocument[] } {
-  const groups = permissionsByNamespace(o);
-  const subjects = [serviceAccountSubject(o)];
+  const subjects = [serviceAccountSubject(namespaceOf(o))];
   const cluster: ManifestDocument[] = [];
   const namespaced: ManifestDocument[] = [];
-  for (const [ns, grants] of groups) {
-    const rules: PolicyRule[] = grants.map((g) => g.rule);
-    const comments = grants.map(ruleComment);
-    if (ns === undefined) {
-      const role: ClusterRole = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: meta(OPERATOR_NAME), rules };
-      const binding: ClusterRoleBinding = {
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'ClusterRoleBinding',
-        metadata: meta(OPERATOR_NAME),
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: OPERATOR_NAME },
-        subjects,
-      };
-      cluster.push({ object: json(role), comment: ' What the operator reads and changes cluster-wide.', ruleComments: comments }, { object: json(binding) });
-      continue;
-    }
-    const role: Role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: meta(OPERATOR_NAME, ns), rules };
-    const binding: RoleBinding = {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: meta(OPERATOR_NAME, ns),
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: OPERATOR_NAME },
-      subjects,
-    };
-    namespaced.push({ object: json(role), comment: ` What the operator needs in ${ns}.`, ruleComments: comments }, { object: json(binding) });
+  for (const [namespace, grants] of permissionsByNamespace(o)) {
+    if (namespace === undefined) cluster.push(...roleDocuments({ name: OPERATOR_NAME, namespace, comment: ' What the operator reads and changes cluster-wide.', grants }, subjects));
+    else namespaced.push(...roleDocuments({ name: OPERATOR_NAME, namespace, comment: ` What the operator needs in ${namespace}.`, grants }, subjects));
   }
   return { cluster, namespaced };
 }
@@ -178,43 +128,17 @@ export function operatorRbacDocuments(o: ManagedOperatorManifestOptions): { clus
  * own token; the platform Prometheus discovers the metrics endpoints in our namespace.
  */
 export function monitoringRbacDocuments(o: ManagedOperatorManifestOptions): ManifestDocument[] {
-  const ns = namespaceOf(o);
-  const subjects = [serviceAccountSubject(o)];
-  const view: ClusterRoleBinding = {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRoleBinding',
-    metadata: meta(`${OPERATOR_NAME}-cluster-monitoring-view`),
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-monitoring-view' },
-    subjects,
-  };
   const silences: RoleBinding = {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'RoleBinding',
-    metadata: meta(`${OPERATOR_NAME}-alertmanager-edit`, MONITORING_NAMESPACE),
+    metadata: objectMeta(`${OPERATOR_NAME}-alertmanager-edit`, MONITORING_NAMESPACE),
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'monitoring-alertmanager-edit' },
-    subjects,
-  };
-  const scrapeRules: PolicyRule[] = [
-    { apiGroups: [''], resources: ['services', 'endpoints', 'pods'], verbs: ['get', 'list', 'watch'] },
-    { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['get', 'list', 'watch'] },
-  ];
-  const scrape: Role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: meta('prometheus-k8s', ns), rules: scrapeRules };
-  const scrapeBinding: RoleBinding = {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'RoleBinding',
-    metadata: meta('prometheus-k8s', ns),
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'prometheus-k8s' },
-    subjects: [{ kind: 'ServiceAccount', name: 'prometheus-k8s', namespace: MONITORING_NAMESPACE }],
+    subjects: [serviceAccountSubject(namespaceOf(o))],
   };
   return [
-    { object: json(view), comment: ' Prometheus queries (critical alerts, notification de-duplication, upgrade result) with the operator\'s token.' },
-    { object: json(silences), comment: ' Alertmanager silences (maintenance windows): create, list, expire. The Role ships with OpenShift monitoring.' },
-    {
-      object: json(scrape),
-      comment: ' Lets the platform Prometheus discover the metrics endpoints of this namespace (ServiceMonitors).',
-      ruleComments: [' Service discovery through Endpoints', ' Service discovery through EndpointSlices'],
-    },
-    { object: json(scrapeBinding) },
+    { object: toJsonObject(monitoringViewBinding(namespaceOf(o))), comment: ' Prometheus queries (critical alerts, notification de-duplication, upgrade result) with the operator\'s token.' },
+    { object: toJsonObject(silences), comment: ' Alertmanager silences (maintenance windows): create, list, expire. The Role ships with OpenShift monitoring.' },
+    ...prometheusScrapeDocuments(namespaceOf(o)),
   ];
 }
 
@@ -246,33 +170,23 @@ export function operatorConfigMap(o: ManagedOperatorManifestOptions): ConfigMap 
     '  fedramp: false',
     '',
   ].join('\n');
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(MANAGED_UPGRADE_CONFIGMAP_NAME, namespaceOf(o)), data: { [MANAGED_UPGRADE_CONFIGMAP_KEY]: config } };
-}
-
-function fieldEnv(name: string, fieldPath: string): EnvVar {
-  return { name, valueFrom: { fieldRef: { fieldPath } } };
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: objectMeta(MANAGED_UPGRADE_CONFIGMAP_NAME, namespaceOf(o)), data: { [MANAGED_UPGRADE_CONFIGMAP_KEY]: config } };
 }
 
 /** The operator Deployment: one replica (leader election lets more wait as standbys), on the control plane. */
 export function operatorDeployment(o: ManagedOperatorManifestOptions): Deployment {
   const { metrics, collector, probes } = OPERATOR_PORTS;
-  const probe = (path: string, periodSeconds: number): Probe => ({
-    httpGet: { path, port: probes.name, scheme: 'HTTP' },
-    periodSeconds,
-    timeoutSeconds: 5,
-    failureThreshold: 3,
-  });
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: meta(OPERATOR_NAME, namespaceOf(o)),
+    metadata: objectMeta(OPERATOR_NAME, namespaceOf(o)),
     spec: {
       replicas: 1,
       selector: { matchLabels: { ...OPERATOR_LABELS } },
       // The new pod syncs its caches as a standby and takes the Lease the old one releases on SIGTERM.
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
       template: {
-        metadata: { labels: { ...OPERATOR_LABELS }, annotations: { 'openshift.io/required-scc': 'restricted-v2' } },
+        metadata: { labels: { ...OPERATOR_LABELS }, annotations: { ...REQUIRED_SCC_ANNOTATIONS } },
         spec: {
           serviceAccountName: OPERATOR_NAME,
           nodeSelector: { 'node-role.kubernetes.io/master': '' },
@@ -280,7 +194,7 @@ export function operatorDeployment(o: ManagedOperatorManifestOptions): Deploymen
             { key: 'node-role.kubernetes.io/master', operator: 'Exists', effect: 'NoSchedule' },
             { key: 'node-role.kubernetes.io/master', operator: 'Exists', effect: 'NoExecute' },
           ],
-          securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+          securityContext: restrictedPodSecurityContext(),
           terminationGracePeriodSeconds: 30,
           containers: [
             {
@@ -301,15 +215,10 @@ export function operatorDeployment(o: ManagedOperatorManifestOptions): Deploymen
                 { name: collector.name, containerPort: collector.port, protocol: 'TCP' },
                 { name: probes.name, containerPort: probes.port, protocol: 'TCP' },
               ],
-              livenessProbe: probe('/healthz', 20),
-              readinessProbe: probe('/readyz', 10),
+              livenessProbe: httpProbe('/healthz', probes.name, 20),
+              readinessProbe: httpProbe('/readyz', probes.name, 10),
               resources: { requests: { ...OPERATOR_RESOURCES.requests }, limits: { ...OPERATOR_RESOURCES.limits } },
-              securityContext: {
-                allowPrivilegeEscalation: false,
-                readOnlyRootFilesystem: true,
-                runAsNonRoot: true,
-                capabilities: { drop: ['ALL'] },
-              },
+              securityContext: restrictedContainerSecurityContext(),
               terminationMessagePolicy: 'FallbackToLogsOnError',
             },
           ],
@@ -319,46 +228,19 @@ export function operatorDeployment(o: ManagedOperatorManifestOptions): Deploymen
   };
 }
 
-function metricsService(o: ManagedOperatorManifestOptions, name: string, component: string, port: { port: number; name: string }): Service {
-  return {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: meta(name, namespaceOf(o), { 'app.kubernetes.io/component': component }),
-    spec: {
-      type: 'ClusterIP',
-      selector: { ...OPERATOR_LABELS },
-      ports: [{ name: port.name, port: port.port, targetPort: port.name, protocol: 'TCP' }],
-    },
-  };
-}
-
 /** The Services of the `upgradeoperator_*` gauges (8383) and of the `managed_upgrade_*` collector (8089). */
 export function operatorServices(o: ManagedOperatorManifestOptions): Service[] {
   return [
-    metricsService(o, METRICS_SERVICE_NAME, 'metrics', OPERATOR_PORTS.metrics),
-    metricsService(o, COLLECTOR_SERVICE_NAME, 'collector', OPERATOR_PORTS.collector),
+    metricsService(namespaceOf(o), METRICS_SERVICE_NAME, 'metrics', OPERATOR_PORTS.metrics),
+    metricsService(namespaceOf(o), COLLECTOR_SERVICE_NAME, 'collector', OPERATOR_PORTS.collector),
   ];
-}
-
-function serviceMonitor(o: ManagedOperatorManifestOptions, name: string, component: string, portName: string): ServiceMonitor {
-  const ns = namespaceOf(o);
-  return {
-    apiVersion: 'monitoring.coreos.com/v1',
-    kind: 'ServiceMonitor',
-    metadata: { name, namespace: ns, labels: { ...OPERATOR_LABELS, 'app.kubernetes.io/component': component } },
-    spec: {
-      endpoints: [{ port: portName, path: '/metrics', scheme: 'http', interval: '30s' }],
-      namespaceSelector: { matchNames: [ns] },
-      selector: { matchLabels: { ...OPERATOR_LABELS, 'app.kubernetes.io/component': component } },
-    },
-  };
 }
 
 /** One ServiceMonitor per metrics Service, for the platform Prometheus. */
 export function operatorServiceMonitors(o: ManagedOperatorManifestOptions): ServiceMonitor[] {
   return [
-    serviceMonitor(o, METRICS_SERVICE_NAME, 'metrics', OPERATOR_PORTS.metrics.name),
-    serviceMonitor(o, COLLECTOR_SERVICE_NAME, 'collector', OPERATOR_PORTS.collector.name),
+    serviceMonitor(namespaceOf(o), METRICS_SERVICE_NAME, 'metrics', OPERATOR_PORTS.metrics.name),
+    serviceMonitor(namespaceOf(o), COLLECTOR_SERVICE_NAME, 'collector', OPERATOR_PORTS.collector.name),
   ];
 }
 
@@ -366,14 +248,14 @@ export function operatorServiceMonitors(o: ManagedOperatorManifestOptions): Serv
 export function managedOperatorManifestFiles(o: ManagedOperatorManifestOptions): ManifestFile[] {
   const rbac = operatorRbacDocuments(o);
   return [
-    { name: '00-namespace.yaml', documents: [{ object: json(operatorNamespace(o)) }] },
-    { name: '01-service-account.yaml', documents: [{ object: json(operatorServiceAccount(o)) }] },
+    { name: '00-namespace.yaml', documents: [{ object: toJsonObject(operatorNamespace(o)) }] },
+    { name: '01-service-account.yaml', documents: [{ object: toJsonObject(operatorServiceAccount(o)) }] },
     { name: '02-cluster-role.yaml', documents: rbac.cluster },
     { name: '03-roles.yaml', documents: rbac.namespaced },
     { name: '04-monitoring-rbac.yaml', documents: monitoringRbacDocuments(o) },
-    { name: '05-config-map.yaml', documents: [{ object: json(operatorConfigMap(o)), comment: ' MUO\'s sample OSD configuration; edit it, the operator re-reads it on change.' }] },
-    { name: '06-deployment.yaml', documents: [{ object: json(operatorDeployment(o)) }] },
-    { name: '07-services.yaml', documents: operatorServices(o).map((s) => ({ object: json(s) })) },
-    { name: '08-service-monitors.yaml', documents: operatorServiceMonitors(o).map((s) => ({ object: json(s) })) },
+    { name: '05-config-map.yaml', documents: [{ object: toJsonObject(operatorConfigMap(o)), comment: ' MUO\'s sample OSD configuration; edit it, the operator re-reads it on change.' }] },
+    { name: '06-deployment.yaml', documents: [{ object: toJsonObject(operatorDeployment(o)) }] },
+    { name: '07-services.yaml', documents: operatorServices(o).map((s) => ({ object: toJsonObject(s) })) },
+    { name: '08-service-monitors.yaml', documents: operatorServiceMonitors(o).map((s) => ({ object: toJsonObject(s) })) },
   ];
 }

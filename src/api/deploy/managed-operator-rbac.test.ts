@@ -15,51 +15,21 @@ import { loadScenario } from '../../cli/scenarios/catalog.js';
 import { runScenarioFile, type ScenarioRun } from '../../cli/scenarios/scenario-runner.js';
 import { startSimEnvironment, type SimEnvironment } from '../../cli/scenarios/sim-environment.js';
 import { Manager } from '../../kube/manager.js';
-import { Transport, type HttpRequest } from '../../kube/transport.js';
-import type { ActivityTracker } from '../../lib/activity.js';
 import { SeededRandom } from '../../lib/random.js';
 import { OSD_FILE_INTEGRITY_NAME } from '../../upgraders/managed-steps/post-upgrade-step.js';
 import { permissionsByNamespace } from './managed-operator-manifests.js';
 import { OSD_FILE_INTEGRITY_OBJECT } from './managed-operator-rbac.js';
-import { allowingGrants, requestAttributes, type ResolvedGrant } from './rbac-authorizer.test-support.js';
+import { deniedRequests, recordOperatorRequests, unusedVerbs, type RequestRecorder } from './operator-requests.test-support.js';
+import type { ResolvedGrant } from './rbac-authorizer.test-support.js';
 
 const OPTIONS = { version: '0.0.0-test', leaseName: LEADER_ELECTION_ID };
 
-/**
- * The operator's API requests. Its clients report each request to an activity tracker
- * synchronously, before the request leaves; a wrapper around Transport notes which requests
- * were started right after such a report (the simulated cluster's clients report nothing).
- */
-const operatorRequests: Array<{ method: string; path: string }> = [];
-let reported = false;
-// eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be called with .call(this) and put back
-const original = { request: Transport.prototype.request, stream: Transport.prototype.stream };
-
-function observing(inner: ActivityTracker): ActivityTracker {
-  return {
-    begin(what: string): () => void {
-      if (what.startsWith('http ')) reported = true;
-      return inner.begin(what);
-    },
-  };
-}
-
+let recorder: RequestRecorder;
 let env: SimEnvironment;
 let run: ScenarioRun | undefined;
 
 before(async () => {
-  Transport.prototype.request = function (this: Transport, req: HttpRequest) {
-    reported = false;
-    const p = original.request.call(this, req);
-    if (reported) operatorRequests.push({ method: req.method, path: req.path });
-    return p;
-  };
-  Transport.prototype.stream = function (this: Transport, req: HttpRequest) {
-    reported = false;
-    const p = original.stream.call(this, req);
-    if (reported) operatorRequests.push({ method: req.method, path: req.path });
-    return p;
-  };
+  recorder = recordOperatorRequests();
   env = await startSimEnvironment({ seed: 1 });
   const { file } = loadScenario('managed-pdb-blocked-drain');
   assert.ok(file.operator);
@@ -74,12 +44,12 @@ before(async () => {
         ...(file.manifests ?? []),
       ],
     },
-    { seed: 1, onOperatorRequest: () => void (reported = true) },
+    { seed: 1, onOperatorRequest: recorder.onOperatorRequest },
   );
   assert.equal(run.progress().phase, 'Upgraded', 'the rehearsal should complete, so that every step ran');
 
   // Leader election as `upgrade-operator run` does it: acquire (create), renew, release.
-  const client = env.newClient('upgrade-operator', MANAGED_UPGRADE_OPERATOR_NAMESPACE, observing(env.clock.activity));
+  const client = env.newClient('upgrade-operator', MANAGED_UPGRADE_OPERATOR_NAMESPACE, recorder.observing(env.clock.activity));
   const manager = new Manager({
     client,
     clock: env.clock,
@@ -97,8 +67,7 @@ before(async () => {
 });
 
 after(async () => {
-  Transport.prototype.request = original.request;
-  Transport.prototype.stream = original.stream;
+  recorder.restore();
   await run?.close();
   await env.close();
 });
@@ -108,8 +77,8 @@ function resolvedGrants(): ResolvedGrant[] {
 }
 
 void test('the rehearsal made the requests this test relies on', () => {
-  assert.ok(operatorRequests.length > 100, `only ${operatorRequests.length} operator requests were seen`);
-  const seen = (method: string, fragment: string): boolean => operatorRequests.some((r) => r.method === method && r.path.includes(fragment));
+  assert.ok(recorder.requests.length > 100, `only ${recorder.requests.length} operator requests were seen`);
+  const seen = (method: string, fragment: string): boolean => recorder.requests.some((r) => r.method === method && r.path.includes(fragment));
   assert.ok(seen('POST', '/namespaces/openshift-machine-api/machinesets'), 'a MachineSet clone was created');
   assert.ok(seen('DELETE', '/pods/'), 'a drain strategy deleted a pod');
   assert.ok(seen('PATCH', `/fileintegrities/${OSD_FILE_INTEGRITY_NAME}`), 'the FileIntegrity was re-initialised');
@@ -118,14 +87,7 @@ void test('the rehearsal made the requests this test relies on', () => {
 });
 
 void test('every API request of the operator is allowed by the generated RBAC', () => {
-  const grants = resolvedGrants();
-  const denied = new Set<string>();
-  for (const r of operatorRequests) {
-    const a = requestAttributes(r.method, r.path);
-    assert.ok(a, `not a resource request: ${r.method} ${r.path}`);
-    if (allowingGrants(grants, a).length === 0) denied.add(`${a.verb} ${a.apiGroup || 'core'}/${a.resource}${a.name ? ` ${a.name}` : ''} in ${a.namespace ?? '(cluster)'}  [${r.method} ${r.path.split('?')[0] ?? ''}]`);
-  }
-  assert.deepEqual([...denied], []);
+  assert.deepEqual(deniedRequests(recorder.requests, resolvedGrants()), []);
 });
 
 /**
@@ -140,20 +102,7 @@ void test('every API request of the operator is allowed by the generated RBAC', 
 const NOT_REACHED = ['get pods in (cluster)', 'patch pods in (cluster)', 'patch events in default', 'get services in (cluster)', 'get secrets in openshift-config'];
 
 void test('every verb of every rule is used by some request (least privilege)', () => {
-  const grants = resolvedGrants();
-  const used = new Set<string>();
-  for (const r of operatorRequests) {
-    const a = requestAttributes(r.method, r.path);
-    if (!a) continue;
-    for (const g of allowingGrants(grants, a)) used.add(`${grants.indexOf(g)} ${a.verb}`);
-  }
-  const unused: string[] = [];
-  grants.forEach((g, i) => {
-    for (const verb of g.grant.rule.verbs) {
-      if (!used.has(`${i} ${verb}`)) unused.push(`${verb} ${g.grant.rule.resources?.join(',') ?? ''} in ${g.namespace ?? '(cluster)'}`);
-    }
-  });
-  assert.deepEqual(unused.filter((u) => !NOT_REACHED.includes(u)), []);
+  assert.deepEqual(unusedVerbs(recorder.requests, resolvedGrants()).filter((u) => !NOT_REACHED.includes(u)), []);
 });
 
 void test('the FileIntegrity rule names the object the post-upgrade step patches', () => {

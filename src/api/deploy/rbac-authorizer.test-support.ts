@@ -5,7 +5,7 @@
  * authorisation.
  */
 import type { PolicyRule } from 'kubernetes-types/rbac/v1.js';
-import type { PermissionGrant } from './managed-operator-rbac.js';
+import type { PermissionGrant } from './operator-objects.js';
 
 /** The attributes RBAC decides on. */
 export interface RequestAttributes {

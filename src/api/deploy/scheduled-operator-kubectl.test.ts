@@ -1,0 +1,58 @@
+/**
+ * `kubectl apply -f deploy/crds/ -f deploy/scheduled-operator/` with the real kubectl against
+ * the embedded API server, as docs/configuration.md tells users to install the scheduled flow,
+ * after the managed flow's `deploy/operator/`: no object of one folder may overwrite one of the
+ * other (both can be applied to one cluster). RBAC and ServiceMonitors are validated against
+ * stand-in CRDs with the real fields (stand-in-crds.test-support.ts); Deployments and Services
+ * are checked at compile time (kubernetes-types) and by scheduled-operator-manifests.test.ts.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { scheduledOperatorManifestOptions } from '../../cli/manifests.js';
+import { APPUIO_CONTROLLER_NAMESPACE } from '../managedupgrade.appuio.io/v1beta1/group.js';
+import { assertStoredAsGenerated, objectRefs, startKubectlHarness, type KubectlHarness, type ObjectRef } from './kubectl-harness.test-support.js';
+import { scheduledOperatorManifestFiles } from './scheduled-operator-manifests.js';
+
+const deployDir = fileURLToPath(new URL('../../../deploy/', import.meta.url));
+
+let h: KubectlHarness;
+
+before(async () => {
+  h = await startKubectlHarness();
+});
+
+after(async () => {
+  await h.close();
+});
+
+function expectedObjects(): ObjectRef[] {
+  return objectRefs(scheduledOperatorManifestFiles(scheduledOperatorManifestOptions()));
+}
+
+void test('kubectl apply --validate=strict creates every object next to the managed flow\'s, and a second apply changes nothing', async () => {
+  const managed = await h.kubectl(['apply', '--validate=strict', '-f', join(deployDir, 'crds'), '-f', join(deployDir, 'operator')]);
+  assert.equal(managed.code, 0, managed.stderr);
+  const first = await h.kubectl(['apply', '--validate=strict', '-f', join(deployDir, 'scheduled-operator')]);
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(first.stderr.trim(), '', 'no warnings (unknown fields would be reported here)');
+  const lines = first.stdout.trim().split('\n');
+  // "configured" instead of "created" would mean that a managed-flow object of the same name was overwritten.
+  for (const { ref } of expectedObjects()) assert.ok(lines.includes(`${ref} created`), `${ref} created; got:\n${first.stdout}`);
+  assert.equal(lines.length, expectedObjects().length);
+
+  const second = await h.kubectl(['apply', '--validate=strict', '-f', join(deployDir, 'scheduled-operator')]);
+  assert.equal(second.code, 0, second.stderr);
+  for (const { ref } of expectedObjects()) assert.ok(second.stdout.includes(`${ref} unchanged`), `${ref} unchanged; got:\n${second.stdout}`);
+});
+
+void test('what the server stored is what was generated', async () => {
+  await assertStoredAsGenerated(h, expectedObjects());
+  const d = await h.kubectl(['get', 'deployment/upgrade-operator', '-n', APPUIO_CONTROLLER_NAMESPACE, '-o', 'jsonpath={.spec.template.spec.containers[0].image} {.spec.template.spec.containers[0].args}']);
+  assert.equal(d.code, 0, d.stderr);
+  assert.equal(d.stdout, `quay.io/upgrade-operator/upgrade-operator:${scheduledOperatorManifestOptions().version} ["run","--flows=scheduled"]`);
+  const viewers = await h.kubectl(['get', 'clusterroles.rbac.authorization.k8s.io', '-l', 'rbac.authorization.k8s.io/aggregate-to-cluster-reader=true', '-o', 'name']);
+  assert.equal(viewers.code, 0, viewers.stderr);
+  assert.equal(viewers.stdout.trim().split('\n').length, 6, 'one aggregated viewer role per kind');
+});

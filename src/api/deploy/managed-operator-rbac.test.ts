@@ -14,12 +14,10 @@ import { LEADER_ELECTION_ID } from '../../cli/run.js';
 import { loadScenario } from '../../cli/scenarios/catalog.js';
 import { runScenarioFile, type ScenarioRun } from '../../cli/scenarios/scenario-runner.js';
 import { startSimEnvironment, type SimEnvironment } from '../../cli/scenarios/sim-environment.js';
-import { Manager } from '../../kube/manager.js';
-import { SeededRandom } from '../../lib/random.js';
 import { OSD_FILE_INTEGRITY_NAME } from '../../upgraders/managed-steps/post-upgrade-step.js';
 import { permissionsByNamespace } from './managed-operator-manifests.js';
 import { OSD_FILE_INTEGRITY_OBJECT } from './managed-operator-rbac.js';
-import { deniedRequests, recordOperatorRequests, unusedVerbs, type RequestRecorder } from './operator-requests.test-support.js';
+import { deniedRequests, exerciseLeaderElection, recordOperatorRequests, unusedVerbs, type RequestRecorder } from './operator-requests.test-support.js';
 import type { ResolvedGrant } from './rbac-authorizer.test-support.js';
 
 const OPTIONS = { version: '0.0.0-test', leaseName: LEADER_ELECTION_ID };
@@ -49,21 +47,7 @@ before(async () => {
   assert.equal(run.progress().phase, 'Upgraded', 'the rehearsal should complete, so that every step ran');
 
   // Leader election as `upgrade-operator run` does it: acquire (create), renew, release.
-  const client = env.newClient('upgrade-operator', MANAGED_UPGRADE_OPERATOR_NAMESPACE, recorder.observing(env.clock.activity));
-  const manager = new Manager({
-    client,
-    clock: env.clock,
-    logger: env.logger,
-    random: new SeededRandom(1),
-    leaderElection: { namespace: MANAGED_UPGRADE_OPERATOR_NAMESPACE, name: LEADER_ELECTION_ID, identity: 'rbac-test', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
-  });
-  const abort = new AbortController();
-  const running = manager.start(abort.signal);
-  const until = env.clock.now() + 10_000;
-  await env.clock.run({ until: () => manager.leading && env.clock.now() >= until, signal: env.signal });
-  abort.abort();
-  await running;
-  await client.close();
+  await exerciseLeaderElection(env, recorder, MANAGED_UPGRADE_OPERATOR_NAMESPACE, LEADER_ELECTION_ID);
 });
 
 after(async () => {

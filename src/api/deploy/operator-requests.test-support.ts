@@ -5,8 +5,11 @@
  * Transport notes which requests were started right after such a report (the simulated cluster's
  * clients report nothing).
  */
+import type { SimEnvironment } from '../../cli/scenarios/sim-environment.js';
+import { Manager } from '../../kube/manager.js';
 import { Transport, type HttpRequest } from '../../kube/transport.js';
 import type { ActivityTracker } from '../../lib/activity.js';
+import { SeededRandom } from '../../lib/random.js';
 import { allowingGrants, requestAttributes, type ResolvedGrant } from './rbac-authorizer.test-support.js';
 
 /** One request of the operator. */
@@ -87,4 +90,26 @@ export function unusedVerbs(requests: readonly OperatorRequest[], grants: readon
     }
   });
   return unused;
+}
+
+/**
+ * Leader election as `upgrade-operator run` does it — acquire (create), renew for ten virtual
+ * seconds, release — on a client whose requests the recorder sees.
+ */
+export async function exerciseLeaderElection(env: SimEnvironment, recorder: RequestRecorder, namespace: string, leaseName: string): Promise<void> {
+  const client = env.newClient('upgrade-operator', namespace, recorder.observing(env.clock.activity));
+  const manager = new Manager({
+    client,
+    clock: env.clock,
+    logger: env.logger,
+    random: new SeededRandom(1),
+    leaderElection: { namespace, name: leaseName, identity: 'rbac-test', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
+  });
+  const abort = new AbortController();
+  const running = manager.start(abort.signal);
+  const until = env.clock.now() + 10_000;
+  await env.clock.run({ until: () => manager.leading && env.clock.now() >= until, signal: env.signal });
+  abort.abort();
+  await running;
+  await client.close();
 }

@@ -26,12 +26,10 @@ import { SCHEDULED_LEADER_ELECTION_ID } from '../../cli/run.js';
 import { loadScenario } from '../../cli/scenarios/catalog.js';
 import { runScenarioFile, type ScenarioRun } from '../../cli/scenarios/scenario-runner.js';
 import { startSimEnvironment, type SimEnvironment } from '../../cli/scenarios/sim-environment.js';
-import { Manager } from '../../kube/manager.js';
 import { updateStatusWithRetry } from '../../kube/status-writer.js';
 import { formatTime } from '../../lib/clock.js';
 import type { JsonObject } from '../../lib/json.js';
-import { SeededRandom } from '../../lib/random.js';
-import { deniedRequests, recordOperatorRequests, unusedVerbs, type RequestRecorder } from './operator-requests.test-support.js';
+import { deniedRequests, exerciseLeaderElection, recordOperatorRequests, unusedVerbs, type RequestRecorder } from './operator-requests.test-support.js';
 import type { ResolvedGrant } from './rbac-authorizer.test-support.js';
 import { scheduledRoles } from './scheduled-operator-manifests.js';
 import { scheduledLeaderElectionPermissions, scheduledOperatorPermissions } from './scheduled-operator-rbac.js';
@@ -160,23 +158,6 @@ async function deleteBeyondHistoryLimit(env: SimEnvironment): Promise<void> {
   await runUntil(env, () => jobs.list().length === 1 && jobs.list()[0]?.metadata?.name === later.metadata?.name, 'the older succeeded job was deleted');
 }
 
-async function leaderElection(env: SimEnvironment): Promise<void> {
-  const client = env.newClient('upgrade-operator', NS, recorder.observing(env.clock.activity));
-  const manager = new Manager({
-    client,
-    clock: env.clock,
-    logger: env.logger,
-    random: new SeededRandom(1),
-    leaderElection: { namespace: NS, name: SCHEDULED_LEADER_ELECTION_ID, identity: 'rbac-test', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
-  });
-  const abort = new AbortController();
-  const running = manager.start(abort.signal);
-  const until = env.clock.now() + 10_000;
-  await env.clock.run({ until: () => manager.leading && env.clock.now() >= until, signal: env.signal });
-  abort.abort();
-  await running;
-  await client.close();
-}
 
 async function scenario(name: string, extra: JsonObject[], then?: (env: SimEnvironment) => Promise<void>): Promise<void> {
   const env = await startSimEnvironment({ seed: 1 });
@@ -209,7 +190,7 @@ before(async () => {
   await scenario('scheduled-pool-delay', EXTRA_MANIFESTS, async (env) => {
     await syncClusterVersion(env);
     await deleteBeyondHistoryLimit(env);
-    await leaderElection(env);
+    await exerciseLeaderElection(env, recorder, NS, SCHEDULED_LEADER_ELECTION_ID);
   });
   await scenario('scheduled-hook-failed', []);
 });

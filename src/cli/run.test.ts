@@ -56,6 +56,28 @@ async function get(url: string): Promise<{ status: number; body: string }> {
   return { status: res.statusCode, body: await res.body.text() };
 }
 
+/** `run`'s defaults on loopback, with fast leader election; each test sets its flows and namespace. */
+function testRunOptions(kubeconfig: string, identity: string): Omit<RunOptions, 'flows' | 'namespace'> {
+  return {
+    managedUpstreamClusterVersionName: 'version',
+    managedClusterVersionName: 'version',
+    managedClusterVersionNamespace: '',
+    machineNamespace: 'openshift-machine-api',
+    nodeDrainReconcileInterval: 180_000,
+    kubeconfig,
+    identity,
+    prometheusUrl: 'http://127.0.0.1:9',
+    alertmanagerUrl: 'http://127.0.0.1:9',
+    metricsBindAddress: '127.0.0.1:0',
+    collectorBindAddress: '127.0.0.1:0',
+    healthProbeBindAddress: '127.0.0.1:0',
+    leaderElect: true,
+    leaderElectLeaseDuration: 2_000,
+    leaderElectRenewDeadline: 1_500,
+    leaderElectRetryPeriod: 200,
+  };
+}
+
 void test('bind addresses: host:port, :port and port', () => {
   assert.deepEqual(parseBindAddress('127.0.0.1:8383'), { host: '127.0.0.1', port: 8383 });
   assert.deepEqual(parseBindAddress(':8089'), { host: '0.0.0.0', port: 8089 });
@@ -76,27 +98,7 @@ void test('run: one leader at a time through the Lease; the standby takes over w
   await installCustomResourceDefinitions(client, [...openshiftCustomResourceDefinitions(), managedUpgradeConfigCrd()]);
   await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
 
-  const options = (identity: string): RunOptions => ({
-    flows: ['managed'],
-    namespace: 'default',
-    managedUpstreamClusterVersionName: 'version',
-    managedClusterVersionName: 'version',
-    managedClusterVersionNamespace: '',
-    machineNamespace: 'openshift-machine-api',
-    nodeDrainReconcileInterval: 180_000,
-    kubeconfig,
-    identity,
-    prometheusUrl: 'http://127.0.0.1:9',
-    alertmanagerUrl: 'http://127.0.0.1:9',
-    metricsBindAddress: '127.0.0.1:0',
-    collectorBindAddress: '127.0.0.1:0',
-    healthProbeBindAddress: '127.0.0.1:0',
-    leaderElect: true,
-    leaderElectionId: LEADER_ELECTION_ID,
-    leaderElectLeaseDuration: 2_000,
-    leaderElectRenewDeadline: 1_500,
-    leaderElectRetryPeriod: 200,
-  });
+  const options = (identity: string): RunOptions => ({ ...testRunOptions(kubeconfig, identity), flows: ['managed'], namespace: 'default', leaderElectionId: LEADER_ELECTION_ID });
   const start = (identity: string): { abort: AbortController; done: Promise<void>; endpoints: Promise<RunningEndpoints> } => {
     const abort = new AbortController();
     let listening!: (e: RunningEndpoints) => void;
@@ -150,26 +152,7 @@ void test('run --flows scheduled: APPUiO’s Lease in the scheduled namespace; t
   const abort = new AbortController();
   t.after(() => abort.abort());
   const done = runOperator(
-    {
-      flows: ['scheduled'],
-      namespace: 'upgrades',
-      managedUpstreamClusterVersionName: 'version',
-      managedClusterVersionName: 'version',
-      managedClusterVersionNamespace: '',
-      machineNamespace: 'openshift-machine-api',
-      nodeDrainReconcileInterval: 180_000,
-      kubeconfig,
-      identity: 'replica-s',
-      prometheusUrl: 'http://127.0.0.1:9',
-      alertmanagerUrl: 'http://127.0.0.1:9',
-      metricsBindAddress: '127.0.0.1:0',
-      collectorBindAddress: '127.0.0.1:0',
-      healthProbeBindAddress: '127.0.0.1:0',
-      leaderElect: true,
-      leaderElectLeaseDuration: 2_000,
-      leaderElectRenewDeadline: 1_500,
-      leaderElectRetryPeriod: 200,
-    },
+    { ...testRunOptions(kubeconfig, 'replica-s'), flows: ['scheduled'], namespace: 'upgrades' },
     abort.signal,
     logger,
   );

@@ -22,17 +22,13 @@ import {
   ManagedClusterVersionResource,
 } from '../api/managedupgrade.appuio.io/v1beta1/cluster-version-contract.js';
 import { ClusterVersionResource, type ClusterVersion, type ClusterVersionSpec } from '../api/openshift/config-v1/cluster-version.js';
-import type { KubeClient } from '../kube/client.js';
 import { Controller } from '../kube/controller.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
-import type { InformerFactory } from '../kube/informer-factory.js';
 import { isConflict, isNotFound } from '../kube/status-error.js';
 import { updateStatusWithRetry } from '../kube/status-writer.js';
-import type { ActivityTracker } from '../lib/activity.js';
-import type { Clock } from '../lib/clock.js';
 import { jsonEqual, type JsonValue } from '../lib/json.js';
-import type { Logger } from '../lib/log.js';
 import { OWNED_FIELDS, clusterVersionStatusEqual, renderClusterVersion, upstreamSpecUpdate } from '../upgraders/scheduled/cluster-version-render.js';
+import { runtimeOf, type ControllerDeps } from './controller-deps.js';
 
 /** The controller's name (log field `controller`, work-queue name). */
 export const CLUSTER_VERSION_SYNC_CONTROLLER = 'clusterversion-sync';
@@ -51,13 +47,8 @@ export const ClusterVersionSyncEventReason = {
 const UPSTREAM_ATTEMPTS = 5;
 
 /** What the controller needs. */
-export interface ClusterVersionSyncControllerOptions {
-  client: KubeClient;
-  informers: InformerFactory;
-  clock: Clock;
-  logger: Logger;
+export interface ClusterVersionSyncControllerOptions extends ControllerDeps {
   events: EventRecorder;
-  activity?: ActivityTracker;
   /** Name of the managed ClusterVersion (`--managed-cluster-version-name`, default `version`). */
   managedName?: string;
   /** Namespace of the managed ClusterVersion (`--managed-cluster-version-namespace`). */
@@ -122,10 +113,7 @@ export function createClusterVersionSyncController(o: ClusterVersionSyncControll
 
   const controller = new Controller({
     name: CLUSTER_VERSION_SYNC_CONTROLLER,
-    informers: o.informers,
-    clock: o.clock,
-    logger: o.logger,
-    ...(o.activity ? { activity: o.activity } : {}),
+    ...runtimeOf(o),
     reconcile: async (_key, signal) => {
       const managed = managedInf.get(ns, name);
       if (!managed || managed.metadata?.deletionTimestamp) {

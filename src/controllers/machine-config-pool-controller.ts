@@ -17,6 +17,7 @@ import { formatTime } from '../lib/clock.js';
 import { historyFor, setHistory } from '../upgraders/upgrade-history.js';
 import { workerTimesUpdate } from '../upgraders/worker-times.js';
 import { WORKER_POOL } from '../steps/cluster-version/worker-pools.js';
+import { runtimeOf } from './controller-deps.js';
 
 export type MachineConfigPoolControllerOptions = Pick<ManagedUpgradeControllerOptions, 'client' | 'informers' | 'clock' | 'logger' | 'activity' | 'settings'>;
 
@@ -28,10 +29,7 @@ export function createMachineConfigPoolController(o: MachineConfigPoolController
   const pools = o.informers.informerFor(MachineConfigPoolResource);
   const controller = new Controller({
     name: 'machineconfigpool',
-    informers: o.informers,
-    clock: o.clock,
-    logger: o.logger,
-    ...(o.activity ? { activity: o.activity } : {}),
+    ...runtimeOf(o),
     reconcile: async (key, signal) => {
       const pool = pools.get(undefined, WORKER_POOL);
       if (!pool) return;

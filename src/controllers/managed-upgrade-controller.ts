@@ -30,6 +30,7 @@ import { Kind } from '../upgraders/managed-steps/step-support.js';
 import { managedUpgradePass, sendNotificationOnce, type PassDeps } from './managed-upgrade-pass.js';
 import { PDB_FORCE_DRAIN_DELAY_DESCRIPTION } from '../providers/notifier.js';
 import { historyFor } from '../upgraders/upgrade-history.js';
+import { runtimeOf } from './controller-deps.js';
 
 /** The kinds the controller watches to wake waiting upgrades, by the name steps use. */
 const WATCHED: ReadonlyArray<[string, ResourceDescriptor<KubeObjectLike>]> = [
@@ -100,10 +101,7 @@ export function createManagedUpgradeController(o: ManagedUpgradeControllerOption
 
   const controller = new Controller({
     name: 'upgradeconfig',
-    informers: o.informers,
-    clock: o.clock,
-    logger: o.logger,
-    ...(o.activity ? { activity: o.activity } : {}),
+    ...runtimeOf(o),
     reconcile: async (key, signal) => {
       const { namespace, name } = splitKey(key);
       const cr = await o.client.getIfExists(ManagedUpgradeConfigResource, namespace, name, { signal });

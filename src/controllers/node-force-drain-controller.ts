@@ -26,18 +26,13 @@ import { DaemonSetResource, NamespaceResource, NodeResource, PodResource } from 
 import { FORCE_DELETE_GRACE_PERIOD_SECONDS, NodeForceDrainEventReason, NodeForceDrainResource } from '../api/managedupgrade.appuio.io/v1beta1/node-force-drain-contract.js';
 import type { NodeForceDrain } from '../api/managedupgrade.appuio.io/v1beta1/node-force-drain.js';
 import type { PodJqSelector } from '../integrations/jq-selector.js';
-import type { KubeClient } from '../kube/client.js';
 import { Controller, type Predicate, type ReconcileResult } from '../kube/controller.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
 import { objectKey, splitKey } from '../kube/indexer.js';
-import type { InformerFactory } from '../kube/informer-factory.js';
 import { isConflict, isNotFound } from '../kube/status-error.js';
 import { updateStatusWithRetry } from '../kube/status-writer.js';
-import type { ActivityTracker } from '../lib/activity.js';
-import type { Clock } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
 import { jsonEqual, type JsonValue } from '../lib/json.js';
-import type { Logger } from '../lib/log.js';
 import type { NodeForceDrainMetrics, NodeForceDrainPodLabels } from '../metrics/node-force-drain-metrics.js';
 import {
   daemonSetOf,
@@ -55,6 +50,7 @@ import {
   type PodExclusionReason,
 } from '../upgraders/scheduled/force-drain.js';
 import { MachineConfigNodeAnnotation } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import { runtimeOf, type ControllerDeps } from './controller-deps.js';
 
 /** APPUiO's `--node-drain-reconcile-interval` default. */
 export const DEFAULT_DRAIN_RECONCILE_INTERVAL_MS = 3 * 60_000;
@@ -68,13 +64,8 @@ export const NodeForceDrainProblemReason = {
 } as const;
 
 /** What the controller needs. */
-export interface NodeForceDrainControllerOptions {
-  client: KubeClient;
-  informers: InformerFactory;
-  clock: Clock;
-  logger: Logger;
+export interface NodeForceDrainControllerOptions extends ControllerDeps {
   events: EventRecorder;
-  activity?: ActivityTracker;
   /** The namespace whose NodeForceDrains are watched; undefined or `""`: all. */
   namespace?: string;
   /** Longest interval between passes while a selected node drains, in ms (default 3 min); 0: no cap. */
@@ -341,10 +332,7 @@ export function createNodeForceDrainController(o: NodeForceDrainControllerOption
 
   const controller = new Controller({
     name: 'nodeforcedrain',
-    informers: o.informers,
-    clock: o.clock,
-    logger: o.logger,
-    ...(o.activity ? { activity: o.activity } : {}),
+    ...runtimeOf(o),
     reconcile,
   })
     .for(NodeForceDrainResource, { namespace: ns, predicates: [{ update: (a, b) => withoutStatus(a) !== withoutStatus(b) }] })

@@ -23,6 +23,7 @@ import type { Logger } from '../lib/log.js';
 import { errorMessage } from '../lib/errors.js';
 import { formatDuration, type DrainAction, type DrainSettings } from '../steps/drain/drain-strategies.js';
 import { drainNodeWithStrategies } from '../steps/drain/node-drainer.js';
+import { runtimeOf } from './controller-deps.js';
 
 /** Node labels of control-plane nodes, which the NodeKeeper never touches. */
 export const CONTROL_PLANE_NODE_LABELS = ['node-role.kubernetes.io/master', 'node-role.kubernetes.io/control-plane'] as const;
@@ -171,10 +172,7 @@ export function createNodeKeeperController(o: NodeKeeperOptions): NodeKeeper {
 
   const controller = new Controller({
     name: 'nodekeeper',
-    informers: o.informers,
-    clock: o.clock,
-    logger: o.logger,
-    ...(o.activity ? { activity: o.activity } : {}),
+    ...runtimeOf(o),
     reconcile,
   })
     .for(NodeResource, { predicates: [notControlPlane(), nodeChanged()] })

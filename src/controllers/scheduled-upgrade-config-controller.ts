@@ -16,28 +16,19 @@ import { ScheduledUpgradeConfigResource } from '../api/managedupgrade.appuio.io/
 import type { ScheduledUpgradeConfig } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
 import { UpgradeJobResource } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { UpgradeSuspensionWindowResource } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window-contract.js';
-import type { KubeClient } from '../kube/client.js';
 import { Controller } from '../kube/controller.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
 import { objectKey, splitKey } from '../kube/indexer.js';
-import type { InformerFactory } from '../kube/informer-factory.js';
-import type { ActivityTracker } from '../lib/activity.js';
-import type { Clock } from '../lib/clock.js';
 import { jsonEqual, type JsonValue } from '../lib/json.js';
-import type { Logger } from '../lib/log.js';
 import { scheduledUpgradeConfigPass, type ScheduledPassDeps } from './scheduled-upgrade-config-pass.js';
+import { runtimeOf, type ControllerDeps } from './controller-deps.js';
 
 /** The controller's name (log field `controller`, work-queue name). */
 export const SCHEDULED_UPGRADE_CONFIG_CONTROLLER = 'scheduled-upgradeconfig';
 
 /** What the controller needs. */
-export interface ScheduledUpgradeConfigControllerOptions {
-  client: KubeClient;
-  informers: InformerFactory;
-  clock: Clock;
-  logger: Logger;
+export interface ScheduledUpgradeConfigControllerOptions extends ControllerDeps {
   events: EventRecorder;
-  activity?: ActivityTracker;
   /**
    * The zone `spec.schedule.location: Local` (and an empty location) stands for: the
    * process zone in production (`processZoneId()` from `time/zone.ts`), a fixed zone in tests.
@@ -79,10 +70,7 @@ export function createScheduledUpgradeConfigController(o: ScheduledUpgradeConfig
 
   const controller = new Controller({
     name: SCHEDULED_UPGRADE_CONFIG_CONTROLLER,
-    informers: o.informers,
-    clock: o.clock,
-    logger: o.logger,
-    ...(o.activity ? { activity: o.activity } : {}),
+    ...runtimeOf(o),
     reconcile: async (key, signal) => {
       const { namespace, name } = splitKey(key);
       // Read fresh: status.lastScheduledUpgrade must never be older than what we wrote.

@@ -19,26 +19,17 @@ import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../api/openshift/c
 import { MachineConfigPoolResource } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { WakeRegistry } from '../engine/wake-registry.js';
 import type { PrometheusApi } from '../integrations/prometheus-api.js';
-import type { KubeClient } from '../kube/client.js';
 import { Controller } from '../kube/controller.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
 import { splitKey } from '../kube/indexer.js';
-import type { InformerFactory } from '../kube/informer-factory.js';
-import type { ActivityTracker } from '../lib/activity.js';
-import type { Clock } from '../lib/clock.js';
-import type { Logger } from '../lib/log.js';
 import { hookRunKeyOf } from '../steps/hooks/hook-job.js';
 import { WatchedKind, type UpgradeJobReads } from '../upgraders/scheduled/upgrade-job-context.js';
 import { upgradeJobPass, type Explanation } from './upgrade-job-pass.js';
+import { runtimeOf, type ControllerDeps } from './controller-deps.js';
 
 /** What the controller needs. */
-export interface UpgradeJobControllerOptions {
-  client: KubeClient;
-  informers: InformerFactory;
-  clock: Clock;
-  logger: Logger;
+export interface UpgradeJobControllerOptions extends ControllerDeps {
   events: EventRecorder;
-  activity?: ActivityTracker;
   /** The cluster's Prometheus (health checks with `checkCriticalAlerts` or `customQueries`); absent: those checks are unhealthy. */
   prometheus?: PrometheusApi;
   /** The namespace whose UpgradeJobs, hooks, windows and hook Jobs are watched; undefined or `""`: all. */
@@ -104,10 +95,7 @@ export function createUpgradeJobController(o: UpgradeJobControllerOptions): Upgr
 
   const controller = new Controller({
     name: 'upgradejob',
-    informers: o.informers,
-    clock: o.clock,
-    logger: o.logger,
-    ...(o.activity ? { activity: o.activity } : {}),
+    ...runtimeOf(o),
     ...(o.workers !== undefined ? { workers: o.workers } : {}),
     reconcile: async (key, signal) => {
       const target = splitKey(key);

@@ -16,18 +16,14 @@ import { UpgradeJobResource } from '../api/managedupgrade.appuio.io/v1beta1/upgr
 import type { UpgradeJob } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { UpgradeSuspensionWindowResource } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window-contract.js';
 import type { UpgradeSuspensionWindow } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
-import type { KubeClient } from '../kube/client.js';
 import { Controller } from '../kube/controller.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
 import { objectKey, splitKey } from '../kube/indexer.js';
-import type { InformerFactory } from '../kube/informer-factory.js';
 import { isNotFound } from '../kube/status-error.js';
 import { updateStatusWithRetry } from '../kube/status-writer.js';
-import type { ActivityTracker } from '../lib/activity.js';
-import type { Clock } from '../lib/clock.js';
 import { jsonEqual, type JsonValue } from '../lib/json.js';
-import type { Logger } from '../lib/log.js';
 import { suspensionWindowMatches, suspensionWindowStatusEqual } from '../upgraders/scheduled/suspension-window-matching.js';
+import { runtimeOf, type ControllerDeps } from './controller-deps.js';
 
 /** The controller's name (log field `controller`, work-queue name). */
 export const UPGRADE_SUSPENSION_WINDOW_CONTROLLER = 'upgradesuspensionwindow';
@@ -36,14 +32,9 @@ export const UPGRADE_SUSPENSION_WINDOW_CONTROLLER = 'upgradesuspensionwindow';
 export const SUSPENSION_WINDOW_INVALID_REASON = 'InvalidUpgradeSuspensionWindow';
 
 /** What the controller needs. */
-export interface UpgradeSuspensionWindowControllerOptions {
-  client: KubeClient;
-  informers: InformerFactory;
-  clock: Clock;
-  logger: Logger;
+export interface UpgradeSuspensionWindowControllerOptions extends ControllerDeps {
   /** Where problems of a window's spec are reported; absent: the log only. */
   events?: EventRecorder;
-  activity?: ActivityTracker;
   /** Namespace of the windows, configs and jobs (APPUiO `--namespace`); undefined or `""`: all namespaces. */
   namespace?: string;
 }
@@ -83,10 +74,7 @@ export function createUpgradeSuspensionWindowController(o: UpgradeSuspensionWind
 
   const controller = new Controller({
     name: UPGRADE_SUSPENSION_WINDOW_CONTROLLER,
-    informers: o.informers,
-    clock: o.clock,
-    logger: o.logger,
-    ...(o.activity ? { activity: o.activity } : {}),
+    ...runtimeOf(o),
     reconcile: async (key, signal) => {
       const { namespace, name } = splitKey(key);
       const window = windows.get(namespace, name);

@@ -10,7 +10,6 @@ import type { CheckResult } from './health-check.js';
 
 /** The namespace of the Machine API's MachineSets. */
 import { MACHINE_API_NAMESPACE } from '../api/openshift/machine-v1beta1/machine.js';
-export { MACHINE_API_NAMESPACE };
 /** The machine pool whose MachineSets capacity reservation clones. */
 export const WORKER_MACHINE_POOL = 'worker';
 /** MUO's failure-list item of this check. */

@@ -11,7 +11,7 @@ import { NO_PROXY_CONFIG } from '../integrations/http/proxy-env.js';
 import { PrometheusClient } from '../integrations/prometheus-client.js';
 import { createSimulatedCluster } from '../sim/cluster.js';
 import { startTestCluster } from '../sim/test-support/cluster.test-support.js';
-import { MACHINE_API_NAMESPACE } from './capacity.js';
+import { MACHINE_API_NAMESPACE } from '../api/openshift/machine-v1beta1/machine.js';
 import type { HealthCheckDeps } from './managed-health-check.js';
 import { runPreUpgradeHealthCheck, summary } from './managed-health-check.js';
 

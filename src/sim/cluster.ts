@@ -26,7 +26,8 @@ import { createClusterMonitoring, type ClusterMonitoring } from './monitoring/cl
 import { installClusterOperators } from './operators/install.js';
 import { createOperatorActors, type OperatorActors } from './operators/operator-actors.js';
 import { profileByName, type ClusterProfile } from './profiles.js';
-import { infrastructureObject, MACHINE_API_NAMESPACE, machineObject, machineSetObject, nodeObject, nodeStatus } from './profiles/objects.js';
+import { MACHINE_API_NAMESPACE } from '../api/openshift/machine-v1beta1/machine.js';
+import { infrastructureObject, machineObject, machineSetObject, nodeObject, nodeStatus } from './profiles/objects.js';
 import { buildCatalogue, type Catalogue } from './releases/catalogue.js';
 import { startUpdateService, type UpdateService } from './updateservice/server.js';
 import { createWorkloads } from './workloads/deployment-controller.js';

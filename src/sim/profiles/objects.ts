@@ -14,7 +14,6 @@ import { hashHex } from './nodes.js';
 
 /** Where the Machine API objects live. */
 import { MACHINE_API_NAMESPACE } from '../../api/openshift/machine-v1beta1/machine.js';
-export { MACHINE_API_NAMESPACE };
 
 /** `status.platformStatus`: the AWS region, or the bare-metal API and ingress VIPs; only the type elsewhere. */
 function platformStatus(profile: ClusterProfile): PlatformStatus {

@@ -139,3 +139,30 @@ test('rfc3339Nano trims trailing zeros like Go', () => {
   assert.equal(rfc3339Nano(T0 + 900), '2024-03-20T08:00:00.9Z');
   assert.equal(rfc3339Nano(T0 + 10_050), '2024-03-20T08:00:10.05Z');
 });
+
+test('the transition log: pending, firing after `for`, resolved; a short blip is dropped; no `for` fires at once', async () => {
+  const withFor = harness([group('10m')]);
+  withFor.set(0);
+  await withFor.clock.advance(MIN);
+  withFor.set(1);
+  await withFor.clock.advance(5 * MIN); // pending, then gone before 10m: dropped
+  withFor.set(0);
+  await withFor.clock.advance(MIN);
+  withFor.set(1);
+  await withFor.clock.advance(15 * MIN);
+  withFor.set(0);
+  await withFor.clock.advance(MIN);
+  const log = withFor.rules.transitions().map((x) => [x.state, (x.at - T0) / MIN, (x.activeAt - T0) / MIN, x.forMs / MIN, x.labels['alertname']]);
+  assert.deepEqual(log, [
+    ['pending', 1.5, 1.5, 10, 'MHigh'], // the evaluation at 1m still saw 0
+    ['dropped', 6.5, 1.5, 10, 'MHigh'],
+    ['pending', 7.5, 7.5, 10, 'MHigh'],
+    ['firing', 17.5, 7.5, 10, 'MHigh'],
+    ['resolved', 22.5, 7.5, 10, 'MHigh'],
+  ]);
+
+  const noFor = harness([group(undefined)]);
+  noFor.set(1);
+  await noFor.clock.advance(MIN);
+  assert.deepEqual(noFor.rules.transitions().map((x) => [x.state, x.at - T0]), [['firing', 0]]);
+});

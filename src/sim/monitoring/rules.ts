@@ -68,6 +68,25 @@ export interface Alert {
   resolvedAt: number | undefined;
 }
 
+/**
+ * A change of an alert instance's state, for reports and the §8.7 invariant that an alert was
+ * pending for its rule's `for` before it fired: `pending` (a new alert that did not fire in the
+ * same evaluation), `firing`, `resolved` (a firing alert whose expression stopped returning it),
+ * `dropped` (a pending alert that went away before it fired).
+ */
+export interface AlertTransition {
+  /** Virtual ms of the evaluation. */
+  readonly at: number;
+  readonly alertname: string;
+  /** The alert's labels (with `alertname`, without external labels). */
+  readonly labels: Readonly<Record<string, string>>;
+  readonly state: 'pending' | 'firing' | 'resolved' | 'dropped';
+  /** When the alert became active (ms). */
+  readonly activeAt: number;
+  /** The rule's `for` (ms). */
+  readonly forMs: number;
+}
+
 /** The state of one rule after its last evaluation. */
 export interface RuleStatus {
   readonly rule: AlertingRule;
@@ -121,6 +140,7 @@ export class RuleEvaluator {
   /** ALERTS / ALERTS_FOR_STATE series written by the previous evaluation, by key. */
   #previousSeries = new Map<string, Labels>();
   #timer: Timer | undefined;
+  readonly #transitions: AlertTransition[] = [];
 
   /** Throws a `bad_data` PromqlError when a rule's expression or `for` is invalid. */
   constructor(options: RuleEvaluatorOptions) {
@@ -233,21 +253,33 @@ export class RuleEvaluator {
       }
       r.active.set(key, { labels, annotations, state: 'pending', value: s.v, activeAt: t, firedAt: undefined, resolvedAt: undefined });
     }
+    const log = (a: Alert, state: AlertTransition['state']): void =>
+      void this.#transitions.push({ at: t, alertname: r.rule.name, labels: { ...a.labels }, state, activeAt: a.activeAt, forMs: r.forMs });
     for (const [key, a] of r.active) {
       if (!seen.has(key)) {
+        if (a.state === 'pending') log(a, 'dropped');
         if (a.state === 'pending' || (a.state === 'inactive' && a.resolvedAt !== undefined && t - a.resolvedAt > RESOLVED_RETENTION_MS)) {
           r.active.delete(key);
         } else if (a.state === 'firing') {
           a.state = 'inactive';
           a.resolvedAt = t;
+          log(a, 'resolved');
         }
         continue;
       }
       if (a.state === 'pending' && t - a.activeAt >= r.forMs) {
         a.state = 'firing';
         a.firedAt = t;
+        log(a, 'firing');
+      } else if (a.state === 'pending' && a.activeAt === t) {
+        log(a, 'pending');
       }
     }
+  }
+
+  /** Every alert state change so far, oldest first. */
+  transitions(): readonly AlertTransition[] {
+    return this.#transitions;
   }
 
   #postable(r: RuleRuntime, a: Alert, t: number): PostableAlert {

@@ -168,9 +168,15 @@ export async function flushMicrotasks(): Promise<void> {
   for (let i = 0; i < 3; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
+/** The last formatTime answer. */
+let lastFormatted = { second: Number.NaN, text: '' };
+
 /** RFC 3339 with second precision, as Kubernetes writes metav1.Time: 2026-01-01T00:00:00Z. */
 export function formatTime(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(ms / 1000);
+  // Writes come in bursts within one second: keep the last answer (a hot path of the API server).
+  if (second !== lastFormatted.second) lastFormatted = { second, text: new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+  return lastFormatted.text;
 }
 
 /** RFC 3339 with microseconds, as Kubernetes writes metav1.MicroTime: 2026-01-01T00:00:00.000000Z. */

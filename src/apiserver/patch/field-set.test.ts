@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { emptySet, fieldElement, fromFieldsV1, insertPath, intersection, keyElement, memberPaths, pathString, recursiveDifference, toFieldsV1, union, valueElement } from './field-set.js';
+import { difference, emptySet, fieldElement, fromFieldsV1, isEmptySet, insertPath, intersection, keyElement, memberPaths, pathString, recursiveDifference, toFieldsV1, union, valueElement } from './field-set.js';
 
 const f = fieldElement;
 
@@ -17,6 +17,33 @@ void describe('field sets', () => {
       'f:spec': { 'f:containers': { 'k:{"name":"x"}': { '.': {}, 'f:image': {} } } },
     });
     assert.deepEqual(toFieldsV1(fromFieldsV1(toFieldsV1(s)) ?? emptySet()), toFieldsV1(s));
+  });
+
+  void it('share what an operation leaves unchanged, and memoise encodings by set (sets are immutable)', () => {
+    const s = emptySet();
+    insertPath(s, [f('data'), f('a')]);
+    insertPath(s, [f('metadata'), f('labels'), f('app')]);
+    const other = emptySet();
+    insertPath(other, [f('spec'), f('replicas')]);
+    assert.equal(difference(s, other), s, 'nothing taken away: the same set');
+    assert.equal(union(s, emptySet()), s);
+    assert.equal(recursiveDifference(s, other), s);
+    const data = emptySet();
+    insertPath(data, [f('data'), f('a')]);
+    const rest = difference(s, data);
+    assert.notEqual(rest, s);
+    assert.deepEqual(memberPaths(rest), [['f:metadata', 'f:labels', 'f:app']]);
+    assert.equal(rest.children.get('f:metadata'), s.children.get('f:metadata'), 'the untouched subtree is shared');
+    assert.equal(rest.children.has('f:data'), false, 'an emptied subtree is dropped');
+    assert.equal(memberPaths(s).length, 2, 'the input is unchanged');
+    assert.ok(isEmptySet(difference(s, s)));
+    assert.deepEqual(memberPaths(union(rest, data)), memberPaths(s));
+
+    const json = toFieldsV1(s);
+    assert.equal(toFieldsV1(s), json, 'one encoding per set');
+    assert.equal(fromFieldsV1(json), s, 'decoding an encoding gives the set back');
+    const parsed = JSON.parse(JSON.stringify(json)) as typeof json;
+    assert.deepEqual(memberPaths(fromFieldsV1(parsed) ?? emptySet()), memberPaths(s));
   });
 
   void it('sorts list-map keys by name inside k:', () => {

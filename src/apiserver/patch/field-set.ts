@@ -3,6 +3,12 @@
  * are path elements encoded the FieldsV1 way — `f:<name>` (object field), `k:<json>` (list-map
  * item by its keys), `v:<json>` (set item), `i:<n>` (list index) — and whose nodes say whether
  * the path itself is in the set. Serialises to and from `fieldsV1`.
+ *
+ * Sets are immutable once built (only the builders `insertPath` and `fromFieldsV1` fill fresh
+ * ones), so the operations share unchanged subtrees with their inputs instead of copying, and
+ * every node of a set is non-empty (a member or with children) except possibly the root. That
+ * sharing lets the encodings be memoised by identity: the managedFields of a typical update
+ * re-encode only the entries the write changed.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../../lib/json.js';
 
@@ -79,60 +85,66 @@ export function isEmptySet(set: FieldSet): boolean {
   return true;
 }
 
-function copy(set: FieldSet): FieldSet {
-  const out: FieldSet = { member: set.member, children: new Map() };
-  for (const [pe, c] of set.children) out.children.set(pe, copy(c));
-  return out;
+/** True when the set contains nothing (for nodes below the root: never, see above). */
+function empty(set: FieldSet): boolean {
+  return !set.member && set.children.size === 0;
 }
 
-function prune(set: FieldSet): FieldSet {
-  for (const [pe, c] of set.children) {
-    prune(c);
-    if (!c.member && c.children.size === 0) set.children.delete(pe);
-  }
-  return set;
-}
-
-/** a ∪ b. */
+/** a ∪ b (sharing the subtrees only one side has). */
 export function union(a: FieldSet, b: FieldSet): FieldSet {
-  const out = copy(a);
-  out.member ||= b.member;
+  if (empty(b) || a === b) return a;
+  if (empty(a)) return b;
+  const children = new Map(a.children);
+  let changed = b.member && !a.member;
   for (const [pe, c] of b.children) {
-    const mine = out.children.get(pe);
-    out.children.set(pe, mine ? union(mine, c) : copy(c));
+    const mine = a.children.get(pe);
+    const merged = mine ? union(mine, c) : c;
+    if (merged !== mine) {
+      children.set(pe, merged);
+      changed = true;
+    }
   }
-  return out;
+  return changed ? { member: a.member || b.member, children } : a;
 }
 
-/** Members of a that are not members of b. */
+/** Members of a that are not members of b (a itself when nothing is taken away). */
 export function difference(a: FieldSet, b: FieldSet): FieldSet {
-  const out: FieldSet = { member: a.member && !b.member, children: new Map() };
+  if (empty(b)) return a;
+  let changed = a.member && b.member;
+  const children = new Map<string, FieldSet>();
   for (const [pe, c] of a.children) {
     const other = b.children.get(pe);
-    out.children.set(pe, other ? difference(c, other) : copy(c));
+    const d = other ? difference(c, other) : c;
+    if (d !== c) changed = true;
+    if (!empty(d)) children.set(pe, d);
   }
-  return prune(out);
+  return changed ? { member: a.member && !b.member, children } : a;
 }
 
 /** Members of both a and b. */
 export function intersection(a: FieldSet, b: FieldSet): FieldSet {
-  const out: FieldSet = { member: a.member && b.member, children: new Map() };
+  const children = new Map<string, FieldSet>();
   for (const [pe, c] of a.children) {
     const other = b.children.get(pe);
-    if (other) out.children.set(pe, intersection(c, other));
+    if (!other) continue;
+    const i = intersection(c, other);
+    if (!empty(i)) children.set(pe, i);
   }
-  return prune(out);
+  return { member: a.member && b.member, children };
 }
 
 /** Members of a that are neither members of b nor below a member of b. */
 export function recursiveDifference(a: FieldSet, b: FieldSet): FieldSet {
-  const out: FieldSet = { member: a.member && !b.member, children: new Map() };
+  if (empty(b)) return a;
+  let changed = a.member && b.member;
+  const children = new Map<string, FieldSet>();
   for (const [pe, c] of a.children) {
     const other = b.children.get(pe);
-    if (!other) out.children.set(pe, copy(c));
-    else if (!other.member) out.children.set(pe, recursiveDifference(c, other));
+    const d = !other ? c : other.member ? undefined : recursiveDifference(c, other);
+    if (d !== c) changed = true;
+    if (d && !empty(d)) children.set(pe, d);
   }
-  return prune(out);
+  return changed ? { member: a.member && !b.member, children } : a;
 }
 
 const typeOrder: Record<string, number> = { f: 0, k: 1, v: 2, i: 3 };
@@ -162,24 +174,47 @@ export function memberPaths(set: FieldSet): string[][] {
   return out;
 }
 
-/** The set as `fieldsV1` JSON. */
+/** Whole-set encodings already made, by set (sets are immutable); the JSON is shared, so never change it. */
+const encoded = new WeakMap<FieldSet, JsonObject>();
+/** Sets already decoded, by the JSON they came from (stored objects are immutable, too). */
+const decoded = new WeakMap<JsonObject, FieldSet>();
+
+/** The set as `fieldsV1` JSON (memoised: treat the result as read-only). */
 export function toFieldsV1(set: FieldSet): JsonObject {
+  let out = encoded.get(set);
+  if (out) return out;
+  out = encodeFieldsV1(set);
+  encoded.set(set, out);
+  decoded.set(out, set);
+  return out;
+}
+
+function encodeFieldsV1(set: FieldSet): JsonObject {
   const out: JsonObject = {};
   for (const [pe, c] of sortedChildren(set)) {
-    const body = toFieldsV1(c);
+    const body = encodeFieldsV1(c);
     out[pe] = c.member && c.children.size > 0 ? { '.': {}, ...body } : body;
   }
   return out;
 }
 
-/** A set from `fieldsV1` JSON; undefined when it is not well formed. */
+/** A set from `fieldsV1` JSON; undefined when it is not well formed (memoised by the JSON object). */
 export function fromFieldsV1(json: JsonValue | undefined): FieldSet | undefined {
+  if (!isJsonObject(json)) return undefined;
+  const known = decoded.get(json);
+  if (known) return known;
+  const set = decodeFieldsV1(json);
+  if (set) decoded.set(json, set);
+  return set;
+}
+
+function decodeFieldsV1(json: JsonValue | undefined): FieldSet | undefined {
   if (!isJsonObject(json)) return undefined;
   const set = emptySet();
   for (const [pe, body] of Object.entries(json)) {
     if (pe === '.') continue;
     if (!/^[fkvi]:/.test(pe)) return undefined;
-    const child = fromFieldsV1(body);
+    const child = decodeFieldsV1(body);
     if (!child) return undefined;
     const keys = isJsonObject(body) ? Object.keys(body) : [];
     child.member = keys.length === 0 || keys.includes('.');

@@ -103,10 +103,21 @@ for (const f of ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'c
   insertPath(STRIP_RECURSIVE, [fieldElement('metadata'), fieldElement(f)]);
 }
 
-/** Field-name paths, as a set whose members cover them and everything below. */
+/** Sets of ignored paths already built: a handful per kind (`status`, or a kind's top-level fields). */
+const pathSets = new Map<string, FieldSet>();
+const PATH_SETS_MAX = 1024;
+/** STRIP_RECURSIVE ∪ an ignored set, by ignored set. */
+const stripSets = new WeakMap<FieldSet, FieldSet>();
+
+/** Field-name paths, as a set whose members cover them and everything below (memoised; sets are immutable). */
 export function pathsToSet(paths: readonly (readonly string[])[]): FieldSet {
-  const set = emptySet();
+  const key = JSON.stringify(paths);
+  let set = pathSets.get(key);
+  if (set) return set;
+  set = emptySet();
   for (const p of paths) insertPath(set, p.map(fieldElement));
+  if (pathSets.size >= PATH_SETS_MAX) pathSets.clear();
+  pathSets.set(key, set);
   return set;
 }
 
@@ -115,7 +126,12 @@ export function pathsToSet(paths: readonly (readonly string[])[]): FieldSet {
  * (apiVersion, kind, metadata.name, uid, resourceVersion, managedFields …) and without `ignored`.
  */
 export function trackable(set: FieldSet, ignored: FieldSet): FieldSet {
-  return recursiveDifference(difference(set, STRIP_EXACT), union(STRIP_RECURSIVE, ignored));
+  let strip = stripSets.get(ignored);
+  if (!strip) {
+    strip = union(STRIP_RECURSIVE, ignored);
+    stripSets.set(ignored, strip);
+  }
+  return recursiveDifference(difference(set, STRIP_EXACT), strip);
 }
 
 /**

@@ -63,13 +63,22 @@ function str(v: JsonValue | undefined): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** Patch metadata already built, by the stored schema object. */
+const fromSchema = new WeakMap<JsonObject, PatchMeta>();
+
 /**
  * Patch metadata from a CRD's structural schema (`openAPIV3Schema`): `x-kubernetes-list-type`
  * and `x-kubernetes-list-map-keys` for lists (lists without a type are atomic, as in
  * kube-apiserver), `x-kubernetes-map-type` for objects, and key defaults from the item schema.
  */
 export function patchMetaFromSchema(schema: JsonObject): PatchMeta {
-  return nodeFromSchema(schema, 0);
+  // Every write of a custom resource asks: build once per (immutable) stored schema.
+  let meta = fromSchema.get(schema);
+  if (!meta) {
+    meta = nodeFromSchema(schema, 0);
+    fromSchema.set(schema, meta);
+  }
+  return meta;
 }
 
 function nodeFromSchema(schema: JsonObject, depth: number): FieldMeta {

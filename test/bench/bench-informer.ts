@@ -1,10 +1,12 @@
 /**
  * Benchmark 5: the operator runtime's own footprint. The server is seeded with 500 Nodes and
  * 10,000 Pods of realistic size; a separate process that loads only the operator runtime
- * (compiled, no tsx) syncs shared informers for both and reports its RSS after a full GC,
- * before (runtime loaded, nothing cached) and after (caches synced).
+ * (compiled, no tsx, with the Deployment's NODE_OPTIONS) syncs shared informers for both and
+ * reports its RSS after a full GC, before (runtime loaded, nothing cached) and after (caches synced).
  */
 import { join } from 'node:path';
+import { MAX_OLD_SPACE_MIB } from '../../src/api/deploy/managed-operator-manifests.js';
+import { operatorNodeOptions } from '../../src/api/deploy/operator-objects.js';
 import { serverMemory, type BenchContext } from './context.js';
 import { timeHttpList } from './bench-list.js';
 import type { ProcessMemory } from './memory.js';
@@ -23,7 +25,9 @@ const SYNC_TIMEOUT_MS = 60_000;
 
 /** Starts a runtime process, syncs its informers, reads its memory, and kills it. */
 async function measureRuntime(ctx: BenchContext, children: Set<RpcChild>, slimPods: boolean): Promise<{ before: ProcessMemory; sync: SyncResult }> {
-  const child = new RpcChild(join(ctx.compiledBenchDir, 'informer-child.js'), { execArgv: ctx.childFlags, timeoutMs: SYNC_TIMEOUT_MS + 10_000 });
+  // The runtime as the managed flow's Deployment runs it: its NODE_OPTIONS (V8 heap settings).
+  const deployed = operatorNodeOptions(MAX_OLD_SPACE_MIB).split(' ');
+  const child = new RpcChild(join(ctx.compiledBenchDir, 'informer-child.js'), { execArgv: [...ctx.childFlags, ...deployed], timeoutMs: SYNC_TIMEOUT_MS + 10_000 });
   children.add(child);
   try {
     const before = await child.call<ProcessMemory>('memory', { gc: true });

@@ -41,6 +41,7 @@ import {
   type ManifestFile,
   type PermissionGrant,
   type ServiceMonitor,
+  operatorNodeOptions,
 } from './operator-objects.js';
 
 /** The ports of `upgrade-operator run` (its flag defaults) and their names in the pod and the Services. */
@@ -208,7 +209,7 @@ export function operatorDeployment(o: ManagedOperatorManifestOptions): Deploymen
                 fieldEnv('POD_NAME', 'metadata.name'),
                 { name: 'UPGRADE_CONFIG_NAMES', value: MANAGED_UPGRADE_CONFIG_NAME },
                 { name: 'LOG_LEVEL', value: 'info' },
-                { name: 'NODE_OPTIONS', value: `--max-old-space-size=${MAX_OLD_SPACE_MIB}` },
+                { name: 'NODE_OPTIONS', value: operatorNodeOptions(MAX_OLD_SPACE_MIB) },
               ],
               ports: [
                 { name: metrics.name, containerPort: metrics.port, protocol: 'TCP' },

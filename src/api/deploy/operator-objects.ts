@@ -20,6 +20,18 @@ export const MONITORING_NAMESPACE = 'openshift-monitoring';
 /** The label that makes the platform Prometheus scrape a namespace. */
 export const CLUSTER_MONITORING_LABEL = 'openshift.io/cluster-monitoring';
 
+/**
+ * The V8 options the Deployments run the operator with (`NODE_OPTIONS`): the old-space cap below
+ * the memory limit, and young-generation semi-spaces of 2 MiB instead of Node's default of up to
+ * 16 MiB. The operator's allocations are small and short-lived (informer LIST pages, JSON
+ * bodies), so the bigger semi-spaces buy little but stay committed after every LIST burst: with
+ * 2 MiB the informer footprint benchmark (500 Nodes, 10,000 Pods) stays near 105–120 MiB RSS
+ * instead of about 130–150. The benchmark runs its runtime process with these same options.
+ */
+export function operatorNodeOptions(maxOldSpaceMib: number): string {
+  return `--max-old-space-size=${maxOldSpaceMib} --max-semi-space-size=2`;
+}
+
 /** A ServiceMonitor (monitoring.coreos.com/v1): only the fields written here. */
 export interface ServiceMonitor {
   apiVersion: 'monitoring.coreos.com/v1';

@@ -47,6 +47,7 @@ import {
   type PermissionGrant,
   type RoleSpec,
   type ServiceMonitor,
+  operatorNodeOptions,
 } from './operator-objects.js';
 import { scheduledLeaderElectionPermissions, scheduledOperatorPermissions } from './scheduled-operator-rbac.js';
 
@@ -220,7 +221,7 @@ export function scheduledDeployment(o: ScheduledOperatorManifestOptions): Deploy
                 fieldEnv('POD_NAMESPACE', 'metadata.namespace'),
                 fieldEnv('POD_NAME', 'metadata.name'),
                 { name: 'LOG_LEVEL', value: 'info' },
-                { name: 'NODE_OPTIONS', value: `--max-old-space-size=${SCHEDULED_MAX_OLD_SPACE_MIB}` },
+                { name: 'NODE_OPTIONS', value: operatorNodeOptions(SCHEDULED_MAX_OLD_SPACE_MIB) },
               ],
               ports: [
                 { name: metrics.name, containerPort: metrics.port, protocol: 'TCP' },

@@ -58,9 +58,10 @@ function respond(call: ResourceCall, code: number, obj: KubeObject, warnings: st
 
 /**
  * Stores a prepared object (create when old is undefined, else update), running the custom
- * resource pipeline first. Shared by PUT, PATCH and apply.
+ * resource pipeline first. Shared by PUT, PATCH and apply. `owned`: obj was parsed from this
+ * request's body and nothing else refers to it, so the store need not copy it.
  */
-export function commitWrite(call: ResourceCall, obj: KubeObject, old: KubeObject | undefined, options: { manager?: string; subresource?: 'status' } = {}): { object: KubeObject; warnings: string[] } {
+export function commitWrite(call: ResourceCall, obj: KubeObject, old: KubeObject | undefined, options: { manager?: string; subresource?: 'status'; owned?: boolean } = {}): { object: KubeObject; warnings: string[] } {
   const { rt, version } = call.target;
   const store = call.ctx.store;
   let candidate = obj;
@@ -75,6 +76,8 @@ export function commitWrite(call: ResourceCall, obj: KubeObject, old: KubeObject
     ...(options.manager !== undefined ? { fieldManager: options.manager } : {}),
     ...(options.subresource ? { subresource: options.subresource } : {}),
     ...(isDryRun(call.query) ? { dryRun: true } : {}),
+    // A status write's candidate shares the stored object's parts: never hand those over.
+    ...(options.owned === true && candidate === obj ? { owned: true } : {}),
   };
   if (!old) {
     admitNamespace(store, rt, call.target.namespace ?? '', object);
@@ -100,7 +103,7 @@ export async function handleCreate(call: ResourceCall): Promise<void> {
     throw apiErrors.methodNotSupported({ group: rt.group, resource: subresource ? `${rt.resource}/${subresource}` : rt.resource }, 'create');
   }
   const obj = checkBody(call, body);
-  const { object, warnings } = commitWrite(call, obj, undefined, { manager: fieldManagerOf(call) });
+  const { object, warnings } = commitWrite(call, obj, undefined, { manager: fieldManagerOf(call), owned: true });
   respond(call, 201, object, warnings);
 }
 
@@ -129,7 +132,7 @@ export async function handleUpdate(call: ResourceCall): Promise<void> {
     sendJson(call.res, 200, updated);
     return;
   }
-  const { object, warnings } = commitWrite(call, obj, old, { manager: fieldManagerOf(call), ...(subresource === 'status' ? { subresource: 'status' as const } : {}) });
+  const { object, warnings } = commitWrite(call, obj, old, { manager: fieldManagerOf(call), owned: true, ...(subresource === 'status' ? { subresource: 'status' as const } : {}) });
   respond(call, 200, object, warnings);
 }
 

@@ -318,3 +318,19 @@ void test('snapshot and restore keep objects and the resourceVersion', () => {
   const b = other.create(configMapType, cm('b'));
   assert.equal(Number(b.metadata.resourceVersion), Number(snap.resourceVersion) + 1);
 });
+
+void test('a write copies its input unless the caller hands it over (owned)', () => {
+  const { store } = setup();
+  const input = cm('copied', { a: '1' });
+  const stored = store.create(configMapType, input);
+  assert.notEqual(stored, input);
+  assert.equal(input.metadata.uid, undefined, 'the input is left as it was');
+  const given = cm('given', { a: '1' });
+  const kept = store.create(configMapType, given, { owned: true });
+  assert.equal(kept, given, 'kept as is, without a copy');
+  assert.equal(store.get(configMapType, 'default', 'given'), given);
+  const update = { ...cm('given', { a: '2' }), metadata: { ...cm('given').metadata, resourceVersion: kept.metadata.resourceVersion } };
+  const updated = store.update(configMapType, update, { owned: true });
+  assert.deepEqual(updated.data, { a: '2' });
+  assert.deepEqual(given.data, { a: '1' }, 'the stored previous version is unchanged');
+});

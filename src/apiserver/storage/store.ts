@@ -58,6 +58,11 @@ export type ManagedFieldsFn = (args: ManagedFieldsArgs) => JsonValue[];
 /** WriteOptions plus dry run (nothing is stored, the would-be result is returned). */
 export interface MemoryWriteOptions extends WriteOptions {
   dryRun?: boolean;
+  /**
+   * The input is the caller's to give away (parsed from a request body and referenced by
+   * nothing else): the store keeps and changes it instead of a deep copy.
+   */
+  owned?: boolean;
 }
 
 /** DeleteOptions plus dry run. */
@@ -171,7 +176,7 @@ export class MemoryStore implements Store {
   }
 
   create(rt: ResourceType, input: KubeObject, options: MemoryWriteOptions = {}): KubeObject {
-    const obj = this.#toStorage(rt, cloneJson(input));
+    const obj = this.#toStorage(rt, options.owned === true ? input : cloneJson(input));
     if (!isJsonObject(obj.metadata)) obj.metadata = {};
     const m = meta(obj);
     if (!rt.namespaced) delete m.namespace;
@@ -204,7 +209,7 @@ export class MemoryStore implements Store {
   }
 
   update(rt: ResourceType, input: KubeObject, options: MemoryWriteOptions = {}): KubeObject {
-    const incoming = this.#toStorage(rt, cloneJson(input));
+    const incoming = this.#toStorage(rt, options.owned === true ? input : cloneJson(input));
     if (!isJsonObject(incoming.metadata)) incoming.metadata = {};
     const im = meta(incoming);
     const name = typeof im.name === 'string' ? im.name : '';

@@ -6,7 +6,13 @@
  * controller's `mcc_drain_err`, and `up` for the kubelet, kube-state-metrics and CVO targets.
  * Metric and label names are the real ones; target labels (`job`, `namespace`, `service`, …)
  * are those OpenShift's ServiceMonitors produce. Pure: objects in, samples out.
+ *
+ * A scrape runs every 30 virtual seconds over every Node and Pod, and most of them have not
+ * changed since the last one: the samples of a Node or Pod are memoised by object identity
+ * (informer caches replace an object on every change and never modify one), each with its
+ * series key computed once.
  */
+import { labelsKey } from './promql/values.js';
 import type { ScrapedSample } from './tsdb.js';
 
 /** The fields read from any object. */
@@ -107,8 +113,21 @@ function sample(name: string, target: Record<string, string>, labels: Record<str
   const out: Record<string, string> = { ...target };
   for (const [k, v] of Object.entries(labels)) if (v !== undefined && v !== '') out[k] = v;
   out['__name__'] = name;
-  return { labels: out, value };
+  return { labels: out, value, key: labelsKey(out) };
 }
+
+/** The samples of one object, computed once per object (see the module comment). */
+function memoised<T extends object>(cache: WeakMap<T, readonly ScrapedSample[]>, o: T, compute: (o: T) => ScrapedSample[]): readonly ScrapedSample[] {
+  let out = cache.get(o);
+  if (!out) {
+    out = compute(o);
+    cache.set(o, out);
+  }
+  return out;
+}
+
+const nodeSamples = new WeakMap<NodeLike, readonly ScrapedSample[]>();
+const podSamples = new WeakMap<PodLike, readonly ScrapedSample[]>();
 
 function seconds(rfc3339: string | null | undefined): number {
   if (!rfc3339) return 0;
@@ -134,56 +153,64 @@ export function seriesFromObjects(objects: ClusterObjects): ScrapedSample[] {
 function nodeSeries(nodes: readonly NodeLike[]): ScrapedSample[] {
   const out: ScrapedSample[] = [];
   out.push(sample('up', KSM_TARGET, {}, 1));
-  for (const n of nodes) {
-    const node = n.metadata?.name ?? '';
-    for (const c of n.status?.conditions ?? []) {
-      const status = (c.status ?? 'Unknown').toLowerCase();
-      for (const s of ['true', 'false', 'unknown']) {
-        out.push(sample('kube_node_status_condition', KSM_TARGET, { node, condition: c.type, status: s }, s === status ? 1 : 0));
-      }
+  for (const n of nodes) out.push(...memoised(nodeSamples, n, oneNodeSeries));
+  return out;
+}
+
+function oneNodeSeries(n: NodeLike): ScrapedSample[] {
+  const out: ScrapedSample[] = [];
+  const node = n.metadata?.name ?? '';
+  for (const c of n.status?.conditions ?? []) {
+    const status = (c.status ?? 'Unknown').toLowerCase();
+    for (const s of ['true', 'false', 'unknown']) {
+      out.push(sample('kube_node_status_condition', KSM_TARGET, { node, condition: c.type, status: s }, s === status ? 1 : 0));
     }
-    out.push(sample('kube_node_spec_unschedulable', KSM_TARGET, { node }, n.spec?.unschedulable === true ? 1 : 0));
-    for (const t of n.spec?.taints ?? []) {
-      out.push(sample('kube_node_spec_taint', KSM_TARGET, { node, key: t.key, value: t.value, effect: t.effect }, 1));
-    }
-    for (const label of Object.keys(n.metadata?.labels ?? {})) {
-      const m = /^node-role\.kubernetes\.io\/(.+)$/.exec(label);
-      if (m) out.push(sample('kube_node_role', KSM_TARGET, { node, role: m[1] }, 1));
-    }
-    // The kubelet target of the node: down while the node is not Ready (rebooting, lost).
-    const ready = condition(n.status?.conditions, 'Ready')?.status === 'True';
-    const ip = n.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? node;
-    for (const metricsPath of ['/metrics', '/metrics/cadvisor', '/metrics/probes']) {
-      out.push(
-        sample('up', {
-          endpoint: 'https-metrics',
-          instance: `${ip}:10250`,
-          job: 'kubelet',
-          metrics_path: metricsPath,
-          namespace: 'kube-system',
-          node,
-          service: 'kubelet',
-        }, {}, ready ? 1 : 0),
-      );
-    }
+  }
+  out.push(sample('kube_node_spec_unschedulable', KSM_TARGET, { node }, n.spec?.unschedulable === true ? 1 : 0));
+  for (const t of n.spec?.taints ?? []) {
+    out.push(sample('kube_node_spec_taint', KSM_TARGET, { node, key: t.key, value: t.value, effect: t.effect }, 1));
+  }
+  for (const label of Object.keys(n.metadata?.labels ?? {})) {
+    const m = /^node-role\.kubernetes\.io\/(.+)$/.exec(label);
+    if (m) out.push(sample('kube_node_role', KSM_TARGET, { node, role: m[1] }, 1));
+  }
+  // The kubelet target of the node: down while the node is not Ready (rebooting, lost).
+  const ready = condition(n.status?.conditions, 'Ready')?.status === 'True';
+  const ip = n.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? node;
+  for (const metricsPath of ['/metrics', '/metrics/cadvisor', '/metrics/probes']) {
+    out.push(
+      sample('up', {
+        endpoint: 'https-metrics',
+        instance: `${ip}:10250`,
+        job: 'kubelet',
+        metrics_path: metricsPath,
+        namespace: 'kube-system',
+        node,
+        service: 'kubelet',
+      }, {}, ready ? 1 : 0),
+    );
   }
   return out;
 }
 
 function podSeries(pods: readonly PodLike[]): ScrapedSample[] {
   const out: ScrapedSample[] = [];
-  for (const p of pods) {
-    const labels = { namespace: p.metadata?.namespace, pod: p.metadata?.name, uid: p.metadata?.uid };
-    const phase = p.status?.phase ?? 'Pending';
-    for (const ph of ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown']) {
-      out.push(sample('kube_pod_status_phase', KSM_TARGET, { ...labels, phase: ph }, ph === phase ? 1 : 0));
-    }
-    const ready = (condition(p.status?.conditions, 'Ready')?.status ?? 'Unknown').toLowerCase();
-    for (const s of ['true', 'false', 'unknown']) {
-      out.push(sample('kube_pod_status_ready', KSM_TARGET, { ...labels, condition: s }, s === ready ? 1 : 0));
-    }
-    if (p.spec?.nodeName) out.push(sample('kube_pod_info', KSM_TARGET, { ...labels, node: p.spec.nodeName }, 1));
+  for (const p of pods) out.push(...memoised(podSamples, p, onePodSeries));
+  return out;
+}
+
+function onePodSeries(p: PodLike): ScrapedSample[] {
+  const out: ScrapedSample[] = [];
+  const labels = { namespace: p.metadata?.namespace, pod: p.metadata?.name, uid: p.metadata?.uid };
+  const phase = p.status?.phase ?? 'Pending';
+  for (const ph of ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown']) {
+    out.push(sample('kube_pod_status_phase', KSM_TARGET, { ...labels, phase: ph }, ph === phase ? 1 : 0));
   }
+  const ready = (condition(p.status?.conditions, 'Ready')?.status ?? 'Unknown').toLowerCase();
+  for (const s of ['true', 'false', 'unknown']) {
+    out.push(sample('kube_pod_status_ready', KSM_TARGET, { ...labels, condition: s }, s === ready ? 1 : 0));
+  }
+  if (p.spec?.nodeName) out.push(sample('kube_pod_info', KSM_TARGET, { ...labels, node: p.spec.nodeName }, 1));
   return out;
 }
 

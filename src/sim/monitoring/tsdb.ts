@@ -66,18 +66,21 @@ export class Tsdb implements Queryable {
     return this.#series.size;
   }
 
-  /** Appends one sample; `t` must not go back in time for that series (older samples are ignored). */
-  append(labels: Labels, value: number, t: number): void {
-    this.#add(labels, value, t, false);
+  /**
+   * Appends one sample; `t` must not go back in time for that series (older samples are
+   * ignored). `key`: `labelsKey(labels)` when the caller has it already.
+   */
+  append(labels: Labels, value: number, t: number, key = labelsKey(labels)): void {
+    this.#add(key, labels, value, t, false);
   }
 
   /** Writes a staleness marker: the series ends at `t` for instant selectors. */
-  markStale(labels: Labels, t: number): void {
-    const s = this.#series.get(labelsKey(labels));
+  markStale(labels: Labels, t: number, key = labelsKey(labels)): void {
+    const s = this.#series.get(key);
     if (!s) return;
     const last = s.runs.at(-1);
     if (last?.stale) return;
-    this.#add(labels, NaN, t, true);
+    this.#add(key, labels, NaN, t, true);
   }
 
   /** The label sets of all series whose newest sample is not a stale marker. */
@@ -108,8 +111,7 @@ export class Tsdb implements Queryable {
     }
   }
 
-  #add(labels: Labels, value: number, t: number, stale: boolean): void {
-    const key = labelsKey(labels);
+  #add(key: string, labels: Labels, value: number, t: number, stale: boolean): void {
     let s = this.#series.get(key);
     if (!s) {
       s = { labels: { ...labels }, runs: [] };
@@ -209,6 +211,8 @@ function latestAtOrBefore(runs: readonly Run[], t: number): { t: number; v: numb
 export interface ScrapedSample {
   readonly labels: Labels;
   readonly value: number;
+  /** `labelsKey(labels)`, when the producer computed it already. */
+  readonly key?: string;
 }
 
 /**
@@ -217,19 +221,27 @@ export interface ScrapedSample {
  */
 export class ScrapeWriter {
   readonly #db: Tsdb;
-  #previous = new Map<string, Labels>();
+  /** Series of the previous scrapes, with the number of the scrape that last had them. */
+  readonly #seen = new Map<string, { labels: Labels; scrape: number }>();
+  #scrape = 0;
   constructor(db: Tsdb) {
     this.#db = db;
   }
 
   /** Appends one scrape taken at `t`. */
   write(samples: readonly ScrapedSample[], t: number): void {
-    const current = new Map<string, Labels>();
+    const scrape = ++this.#scrape;
     for (const s of samples) {
-      current.set(labelsKey(s.labels), s.labels);
-      this.#db.append(s.labels, s.value, t);
+      const key = s.key ?? labelsKey(s.labels);
+      const seen = this.#seen.get(key);
+      if (seen) seen.scrape = scrape;
+      else this.#seen.set(key, { labels: s.labels, scrape });
+      this.#db.append(s.labels, s.value, t, key);
     }
-    for (const [k, labels] of this.#previous) if (!current.has(k)) this.#db.markStale(labels, t);
-    this.#previous = current;
+    for (const [key, seen] of this.#seen) {
+      if (seen.scrape === scrape) continue;
+      this.#db.markStale(seen.labels, t, key);
+      this.#seen.delete(key);
+    }
   }
 }

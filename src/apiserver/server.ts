@@ -9,12 +9,14 @@ import { writeFile } from 'node:fs/promises';
 import { NO_ACTIVITY, type ActivityTracker } from '../lib/activity.js';
 import { RealClock, type Clock } from '../lib/clock.js';
 import { silentLogger, type Logger } from '../lib/log.js';
+import type { Random } from '../lib/random.js';
 import type { ApiContext } from './api-context.js';
 import { DisruptionController } from './builtin/disruption.js';
 import { namespaceType } from './builtin/kinds.js';
 import { GarbageCollector } from './builtin/garbage-collector.js';
 import { NamespaceController } from './builtin/namespace-lifecycle.js';
 import { CrdRegistry } from './crd-registry.js';
+import { ApiFaultInjector } from './faults.js';
 import { kubeconfigFor, type KubeconfigOptions } from './kubeconfig.js';
 import { loadState, Persistence } from './persistence.js';
 import { route } from './router.js';
@@ -23,7 +25,6 @@ import { WatchHub } from './storage/watch-hub.js';
 import type { KubeObject, Store } from './types.js';
 import { updateManagedFields } from './patch/managed-fields.js';
 import { patchMetaFromSchema, type PatchMeta } from './patch/patch-meta.js';
-import type { ServedType } from './storage/served-type.js';
 
 export interface ApiServerOptions {
   /** TCP port; 0 or unset picks a free one. */
@@ -40,12 +41,16 @@ export interface ApiServerOptions {
    * 10,000); an older resourceVersion gets 410 Expired. Tests make it tiny to force re-lists.
    */
   watchWindowSize?: number;
+  /** Source of object uids and generated names (default: crypto); a seeded one makes a simulation replay exactly. */
+  random?: Random;
 }
 
 export interface ApiServer {
   url: string;
   port: number;
   store: Store;
+  /** Fault injection (errors at a rate, watch disconnects, outages); off until configured. */
+  faults: ApiFaultInjector;
   kubeconfig(options?: KubeconfigOptions): string;
   writeKubeconfig(path: string): Promise<void>;
   close(): Promise<void>;
@@ -61,7 +66,7 @@ function patchMetaOf(store: MemoryStore, obj: KubeObject): PatchMeta | undefined
   const slash = obj.apiVersion.indexOf('/');
   const group = slash < 0 ? '' : obj.apiVersion.slice(0, slash);
   const version = obj.apiVersion.slice(slash + 1);
-  const rt = (store.resourceTypes() as ServedType[]).find((t) => t.group === group && t.kind === obj.kind);
+  const rt = store.resourceTypeOfKind(group, obj.kind);
   const schema = rt?.custom ? (rt.schemas?.[version] ?? rt.schemas?.[rt.version]) : undefined;
   return schema ? patchMetaFromSchema(schema) : undefined;
 }
@@ -87,6 +92,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const activity = options.activity ?? NO_ACTIVITY;
   const store: MemoryStore = new MemoryStore({
     clock,
+    ...(options.random ? { random: options.random } : {}),
     podTermination: options.podTermination ?? 'expire',
     managedFields: (args) => {
       const meta = patchMetaOf(store, args.updated);
@@ -107,8 +113,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   for (const c of controllers) c.start();
   const persistence = options.dataFile ? new Persistence({ store, file: options.dataFile, clock, logger }) : undefined;
 
+  const faults = new ApiFaultInjector({ clock, logger, currentResourceVersion: () => store.currentResourceVersion() });
+
   let address = '127.0.0.1:0';
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    // Faults first, as a load balancer or a failing server answers before any handler runs.
+    if (faults.intercept(req, res)) return;
     const end = isWatchRequest(req) ? undefined : activity.begin('http-request');
     route(ctx, req, res, address)
       .catch((err: unknown) => logger.error({ err }, 'request handler failed'))
@@ -131,11 +141,13 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     url,
     port,
     store,
+    faults,
     kubeconfig: (o) => kubeconfigFor(url, o),
     writeKubeconfig: (path) => writeFile(path, kubeconfigFor(url), { mode: 0o600 }),
     close: () => {
       closed ??= (async () => {
         closing.abort();
+        faults.close();
         hub.close();
         for (const c of controllers) c.stop();
         crds.stop();

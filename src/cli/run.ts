@@ -14,7 +14,8 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { formatConfigProblems } from '../config/config-problem.js';
 import { settingsFromEnv } from '../config/operator-settings.js';
-import { KubeClient } from '../kube/client.js';
+import { version } from './version.js';
+import { defaultUserAgent, KubeClient } from '../kube/client.js';
 import { SERVICE_ACCOUNT_DIR, isInCluster } from '../kube/in-cluster-config.js';
 import { loadRestConfig } from '../kube/kubeconfig.js';
 import { LeadershipLostError, Manager } from '../kube/manager.js';
@@ -144,7 +145,7 @@ export async function runOperator(o: RunOptions, signal: AbortSignal, logger: Lo
   // The Lease lives with the managed flow's ConfigMap (MUO), else in the scheduled flow's namespace (APPUiO).
   const leaseNamespace = flows.has('managed') ? settings.namespace : o.namespace || process.env['POD_NAMESPACE'] || 'default';
   const restConfig = loadRestConfig({ clock, ...(o.kubeconfig ? { kubeconfig: o.kubeconfig } : {}) });
-  const client = new KubeClient({ config: { ...restConfig, namespace: leaseNamespace }, clock, logger, fieldManager: 'upgrade-operator' });
+  const client = new KubeClient({ config: { ...restConfig, namespace: leaseNamespace }, clock, logger, fieldManager: 'upgrade-operator', userAgent: defaultUserAgent('upgrade-operator', `v${version()}`) });
   const identity = o.identity ?? (process.env['POD_NAME'] || `${hostname()}_${process.pid}`);
   // Jitter only: a per-process seed keeps replicas from retrying in lockstep.
   const random = new SeededRandom((clock.now() ^ process.pid) >>> 0);

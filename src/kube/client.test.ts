@@ -1,5 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { silentLogger } from '../lib/log.js';
+import { defaultUserAgent, KubeClient } from './client.js';
 import { PodResource, NodeResource } from '../api/builtin.js';
 import { ManualClock } from '../lib/clock.js';
 import { startFakeApi } from './fake-api.test-support.js';
@@ -106,4 +110,25 @@ void test('watch streams events from a resourceVersion and stops quietly on abor
   await assert.rejects(async () => {
     for await (const _ of client.watch(PodResource, { resourceVersion: '5' })) void _;
   }, (e) => e instanceof KubeApiError && e.code === 410);
+});
+
+void test('every request carries a client-go-like User-Agent whose program is the field manager', async (t) => {
+  const seen: Array<string | undefined> = [];
+  const server = createServer((req, res) => {
+    seen.push(req.headers['user-agent']);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ kind: 'NodeList', metadata: {}, items: [] }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const { port } = server.address() as AddressInfo;
+  const clock = new ManualClock();
+  const config = { server: `http://127.0.0.1:${port}`, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: 'default' };
+  const byManager = new KubeClient({ config, clock, logger: silentLogger(), fieldManager: 'my-controller' });
+  const explicit = new KubeClient({ config, clock, logger: silentLogger(), userAgent: 'kubectl/v1.32.0 (linux/amd64) kubernetes/abcdef0' });
+  t.after(() => Promise.all([byManager.close(), explicit.close()]));
+  await byManager.list(NodeResource);
+  await explicit.list(NodeResource);
+  assert.deepEqual(seen, [`my-controller/unknown (${process.platform}/${process.arch}) kubernetes/unknown`, 'kubectl/v1.32.0 (linux/amd64) kubernetes/abcdef0']);
+  assert.equal(defaultUserAgent('upgrade-operator', 'v0.1.0', '0123456789abcdef'), `upgrade-operator/v0.1.0 (${process.platform}/${process.arch}) kubernetes/0123456`);
 });

@@ -25,6 +25,8 @@ export interface KubeClientOptions extends TransportOptions {
   activity?: ActivityTracker;
   /** fieldManager sent on writes (default 'upgrade-operator'). */
   fieldManager?: string;
+  /** User-Agent of every request (default {@link defaultUserAgent} with the field manager as the program). */
+  userAgent?: string;
   /** Retries of a read answered 429/503 (default 5). */
   maxReadRetries?: number;
   /** A transport to share; by default the client makes and owns one. */
@@ -107,10 +109,20 @@ export interface RawRequest {
   signal?: AbortSignal;
 }
 
+/**
+ * A User-Agent in client-go's form, `<program>/<version> (<os>/<arch>) kubernetes/<commit>`
+ * (client-go writes `unknown` for a version or commit it was not built with). The API server
+ * takes the program as the default field manager, and reads the whole string in audit logs.
+ */
+export function defaultUserAgent(program: string, version = 'unknown', commit = 'unknown'): string {
+  return `${program}/${version} (${process.platform}/${process.arch}) kubernetes/${commit.slice(0, 7)}`;
+}
+
 /** A Kubernetes API client bound to one server. */
 export class KubeClient {
   readonly config: RestConfig;
   readonly fieldManager: string;
+  readonly userAgent: string;
   readonly #transport: Transport;
   readonly #ownsTransport: boolean;
   readonly #clock: Clock;
@@ -120,6 +132,7 @@ export class KubeClient {
   constructor(options: KubeClientOptions) {
     this.config = options.config;
     this.fieldManager = options.fieldManager ?? DEFAULT_FIELD_MANAGER;
+    this.userAgent = options.userAgent ?? defaultUserAgent(this.fieldManager);
     this.#clock = options.clock;
     this.#log = options.logger;
     this.#maxReadRetries = options.maxReadRetries ?? 5;
@@ -269,7 +282,7 @@ export class KubeClient {
   }
 
   async #headers(contentType?: string): Promise<Record<string, string>> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.userAgent };
     if (contentType !== undefined) headers['content-type'] = contentType;
     const auth = await this.config.auth();
     if (auth !== undefined) headers.authorization = auth;

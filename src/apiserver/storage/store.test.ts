@@ -329,7 +329,7 @@ void test('a write copies its input unless the caller hands it over (owned)', ()
   const kept = store.create(configMapType, given, { owned: true });
   assert.equal(kept, given, 'kept as is, without a copy');
   assert.equal(store.get(configMapType, 'default', 'given'), given);
-  const update = { ...cm('given', { a: '2' }), metadata: { ...cm('given').metadata, resourceVersion: String(kept.metadata.resourceVersion) } };
+  const update = { ...cm('given', { a: '2' }), metadata: { ...cm('given').metadata, resourceVersion: kept.metadata.resourceVersion as string } };
   const updated = store.update(configMapType, update, { owned: true });
   assert.deepEqual(updated.data, { a: '2' });
   assert.deepEqual(given.data, { a: '1' }, 'the stored previous version is unchanged');

@@ -102,6 +102,8 @@ export class MemoryStore implements Store {
   readonly #random: Random;
   readonly #podTermination: PodTermination;
   readonly #types = new Map<string, ServedType>();
+  /** group/kind → served type, rebuilt after the served types change. */
+  #byKind: Map<string, ServedType> | undefined;
   readonly #buckets = new Map<string, Bucket>();
   readonly #listeners = new Set<(e: StoreEvent) => void>();
   readonly #typeListeners = new Set<() => void>();
@@ -133,9 +135,19 @@ export class MemoryStore implements Store {
     return this.#types.get(`${group}/${resource}`);
   }
 
+  /** The served type of a group and kind (every write asks, for its patch metadata). */
+  resourceTypeOfKind(group: string, kind: string): ServedType | undefined {
+    if (!this.#byKind) {
+      this.#byKind = new Map();
+      for (const t of this.#types.values()) if (!this.#byKind.has(`${t.group}/${t.kind}`)) this.#byKind.set(`${t.group}/${t.kind}`, t);
+    }
+    return this.#byKind.get(`${group}/${kind}`);
+  }
+
   /** Adds or replaces a served type (CRDs at runtime). */
   registerResourceType(type: ServedType): void {
     this.#types.set(`${type.group}/${type.resource}`, type);
+    this.#byKind = undefined;
     for (const l of [...this.#typeListeners]) l();
   }
 
@@ -143,6 +155,7 @@ export class MemoryStore implements Store {
   unregisterResourceType(group: string, resource: string): void {
     const key = `${group}/${resource}`;
     if (!this.#types.delete(key)) return;
+    this.#byKind = undefined;
     this.#buckets.delete(storageKey({ group, resource }));
     for (const l of [...this.#typeListeners]) l();
   }

@@ -1,7 +1,8 @@
 /**
  * Test support for the MCO tests: nodes, the CVO's apply of the MCO Deployment, a few-line
- * in-test "MCD" (desiredConfig ≠ currentConfig → Working → after a delay Done), and an observer
- * that asserts the §8.7 pool invariants after every pool and node event and records a timeline.
+ * in-test "MCD" (desiredConfig ≠ currentConfig → Working → after a delay Done), the test
+ * cluster's §8.7 invariant monitor (pools, nodes, the machine-config ClusterOperator), and an
+ * observer that records a timeline.
  */
 import type { TestContext } from 'node:test';
 import type { Node } from 'kubernetes-types/core/v1.js';
@@ -11,7 +12,6 @@ import { MachineConfigNodeAnnotation as Ann, MachineConfigPoolResource, type Mac
 import { createLogger } from '../../lib/log.js';
 import { startTestCluster, type TestCluster } from '../test-support/cluster.test-support.js';
 import { installMachineConfigState, mcoImageFor, type PoolInstallSpec } from './install.js';
-import { poolStatusViolations, poolTransitionViolations, unavailableViolations } from './invariants.js';
 import { createMachineConfigOperator, type MachineConfigOperator, type MachineConfigOperatorOptions } from './machine-config-operator.js';
 import { MCO_NAMESPACE } from './node-controller.js';
 
@@ -25,8 +25,8 @@ export interface NodeSpec {
 export interface McoHarness {
   cluster: TestCluster;
   mco: MachineConfigOperator;
-  /** Invariant violations seen so far. */
-  violations: string[];
+  /** The §8.7 invariant violations seen so far (the test cluster's monitor), one per distinct message. */
+  readonly violations: string[];
   /** Virtual time, node name → when its desiredConfig changed (in order). */
   targeted: Array<{ at: number; node: string; config: string }>;
   /** Virtual time, node name → when its currentConfig changed (it reached a config). */
@@ -74,7 +74,9 @@ export async function startMcoHarness(t: TestContext, o: HarnessOptions): Promis
   const h: McoHarness = {
     cluster,
     mco: createMachineConfigOperator(ctx, o.mco),
-    violations: [],
+    get violations(): string[] {
+      return cluster.invariants!.violations().map((v) => v.message);
+    },
     targeted: [],
     done: [],
     coVersions: [],
@@ -107,15 +109,9 @@ export async function startMcoHarness(t: TestContext, o: HarnessOptions): Promis
   const pools = ctx.informers.informerFor(MachineConfigPoolResource);
   const nodes = ctx.informers.informerFor(NodeResource);
   const cos = ctx.informers.informerFor(ClusterOperatorResource);
-  const check = (): void => {
-    h.violations.push(...unavailableViolations(pools.list(), nodes.list()));
-    for (const p of pools.list()) h.violations.push(...poolStatusViolations(p));
-  };
   pools.addHandlers({
     onUpdate: (before, after) => {
-      h.violations.push(...poolTransitionViolations(before, after));
       if (before.status?.configuration.name !== after.status?.configuration.name) h.poolConfigs.push({ at: clock.now(), pool: after.metadata?.name ?? '', config: after.status?.configuration.name ?? '' });
-      check();
     },
   });
   cos.addHandlers({
@@ -131,7 +127,6 @@ export async function startMcoHarness(t: TestContext, o: HarnessOptions): Promis
   const started = new Map<string, string>();
   let count = 0;
   const onNode = (before: Node | undefined, node: Node): void => {
-    check();
     const name = node.metadata?.name ?? '';
     const ann = node.metadata?.annotations ?? {};
     const desired = ann[Ann.DesiredConfig];

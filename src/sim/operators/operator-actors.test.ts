@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { DeploymentResource } from '../../api/builtin.js';
 import { ClusterOperatorResource } from '../../api/openshift/config-v1/cluster-operator.js';
 import { HA_CLOUD_DURATIONS, rolloutRange } from './durations.js';
+import { operatorSequenceViolations } from './invariants.js';
 import { operatorProfile } from './profiles.js';
 import { payloadOf, startOperatorsCluster, type OperatorsCluster, type Sample } from './operators.test-support.js';
 
@@ -18,18 +19,20 @@ async function allAt(c: OperatorsCluster, version: string, names: readonly strin
   assert.equal(result.reason, 'condition', `operators did not reach ${version}`);
 }
 
-/** The §8.7 invariant for one operator: the version changes once, after a Progressing=True period, in a write that ends it. */
+/**
+ * One update of one operator: the §8.7 invariant (`invariants.ts`: the version changes after a
+ * Progressing=True period, once), here exactly once and to `to`, in a write that ends Progressing,
+ * Available and not Degraded throughout.
+ */
 function assertOneVersionChange(samples: readonly Sample[], name: string, to: string): Sample {
   const own = samples.filter((s) => s.name === name);
-  const seq = [FROM, ...own.map((s) => s.operator)];
-  const flips = seq.filter((v, i) => i > 0 && v !== seq[i - 1]).length;
   assert.ok(own.length > 0, `${name}: no status writes`);
+  const states = [{ at: -1, version: FROM, progressing: false }, ...own.map((s) => ({ at: s.t, version: s.operator, progressing: s.progressing === 'True' }))];
+  assert.deepEqual(operatorSequenceViolations(name, states), []);
+  const flips = states.filter((s, i) => i > 0 && s.version !== states[i - 1]!.version).length;
+  assert.equal(flips, 1, `${name}: the operator version changed ${flips} times`);
   const flip = own.find((s) => s.operator === to);
   assert.ok(flip, `${name}: never reported ${to}`);
-  assert.equal(flips, 1, `${name}: the operator version changed ${flips} times`);
-  const before = own.slice(0, own.indexOf(flip));
-  assert.ok(before.some((s) => s.progressing === 'True'), `${name}: no Progressing=True before the version changed`);
-  assert.ok(before.every((s) => s.operator === FROM), `${name}: an intermediate version was reported`);
   assert.equal(flip.progressing, 'False', `${name}: Progressing still True when the version changed`);
   assert.ok(own.every((s) => s.available === 'True' && s.degraded === 'False'), `${name}: Available/Degraded moved during a healthy rollout`);
   return flip;
@@ -152,4 +155,21 @@ void test('a stuck operator keeps Progressing=True and never reports the new ver
   c.actors.unstick('authentication');
   await allAt(c, TO, ['authentication']);
   assertOneVersionChange(c.samples, 'authentication', TO);
+});
+
+void test('two hops: each operator changes its version once per hop, each after its own Progressing=True period (§8.7)', async (t) => {
+  const c = await startOperatorsCluster(t, { seed: 5 });
+  const names = ['etcd', 'dns', 'console'];
+  await c.bump(TO, names);
+  await allAt(c, TO, names);
+  await c.bump('4.16.3', names);
+  await allAt(c, '4.16.3', names);
+  for (const name of names) {
+    const states = [{ at: -1, version: FROM, progressing: false }, ...c.samples.filter((s) => s.name === name).map((s) => ({ at: s.t, version: s.operator, progressing: s.progressing === 'True' }))];
+    assert.deepEqual(operatorSequenceViolations(name, states), []);
+    const changes = states.filter((s, i) => i > 0 && s.version !== states[i - 1]!.version).map((s) => s.version);
+    assert.deepEqual(changes, [TO, '4.16.3'], name);
+  }
+  // The test cluster's monitor fed the same checks from its informers.
+  assert.deepEqual(c.cluster.invariants!.violations(), []);
 });

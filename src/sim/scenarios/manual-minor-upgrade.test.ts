@@ -40,6 +40,9 @@ void test('manual-minor-upgrade: the whole cluster reaches the target, and one s
     assert.notEqual(n.spec?.unschedulable, true, `node ${n.metadata?.name} schedulable`);
   }
 
+  assert.ok(cluster.invariants, 'the test cluster checks the §8.7 invariants');
+  assert.deepEqual(cluster.invariants.violations(), []);
+
   const second = await run(t, 3);
   assert.deepEqual(second.timeline, first.timeline);
 });

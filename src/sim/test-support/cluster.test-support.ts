@@ -14,6 +14,7 @@ import { SeededRandom } from '../../lib/random.js';
 import { VirtualClock } from '../virtual-clock.js';
 import { installCustomResourceDefinitions } from '../install-crds.js';
 import type { SimContext } from '../context.js';
+import { startInvariantMonitor, type InvariantMonitor } from '../invariant-monitor.js';
 
 export interface TestCluster {
   server: ApiServer;
@@ -23,6 +24,11 @@ export interface TestCluster {
   client: KubeClient;
   /** Aborts every component started with this signal. */
   signal: AbortSignal;
+  /**
+   * The §8.7 invariants, checked on every ClusterVersion, ClusterOperator, pool and node event
+   * of the shared informers once a component started them (undefined without the OpenShift CRDs).
+   */
+  invariants: InvariantMonitor | undefined;
   close(): Promise<void>;
 }
 
@@ -50,14 +56,18 @@ export async function startTestCluster(t: TestContext, options: TestClusterOptio
   // Every controller and watch of the simulated cluster listens on this one signal.
   setMaxListeners(0, abort.signal);
   const ctx: SimContext = { client: simClient, informers, clock, random, logger, activity: clock.activity };
-  if (options.openshiftCrds ?? true) await installCustomResourceDefinitions(testClient, openshiftCustomResourceDefinitions());
+  const openshift = options.openshiftCrds ?? true;
+  if (openshift) await installCustomResourceDefinitions(testClient, openshiftCustomResourceDefinitions());
+  // Its informers join the shared ones: without the CRDs they would never sync.
+  const invariants = openshift ? startInvariantMonitor(ctx) : undefined;
   const close = async (): Promise<void> => {
+    invariants?.stop();
     abort.abort();
     await Promise.allSettled([simClient.close(), testClient.close()]);
     await server.close();
   };
   t.after(close);
-  return { server, clock, ctx, client: testClient, signal: abort.signal, close };
+  return { server, clock, ctx, client: testClient, signal: abort.signal, invariants, close };
 }
 
 /** A controller instance started by {@link startControllerInstance}. */

@@ -20,3 +20,10 @@ void test('the fixture serves the OpenShift kinds and moves virtual time only wh
   assert.equal(result.reason, 'condition');
   assert.equal(cluster.clock.now(), start + 90_000);
 });
+
+void test('the fixture checks the §8.7 invariants with the OpenShift kinds, and has no monitor without them', async (t) => {
+  const cluster = await startTestCluster(t);
+  assert.deepEqual(cluster.invariants?.violations(), []);
+  const plain = await startTestCluster(t, { openshiftCrds: false });
+  assert.equal(plain.invariants, undefined);
+});

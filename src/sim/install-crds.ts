@@ -12,8 +12,19 @@ interface CrdShape {
   spec: { group: string; names: { plural: string }; versions: Array<{ name: string; served: boolean }> };
 }
 
+/** How {@link installCustomResourceDefinitions} waits for discovery. */
+export interface InstallCrdOptions {
+  /** Discovery checks per CRD before giving up (default 200). */
+  attempts?: number;
+  /**
+   * Waits between two checks (default: one event-loop turn, enough for an API server in this
+   * process). A server elsewhere registers CRDs in its own time: pass a wall-clock sleep.
+   */
+  pause?: () => Promise<void>;
+}
+
 /** Creates the CRDs (skipping existing ones) and resolves once discovery lists each resource. */
-export async function installCustomResourceDefinitions(client: KubeClient, crds: KubeObjectLike[], options: { attempts?: number } = {}): Promise<void> {
+export async function installCustomResourceDefinitions(client: KubeClient, crds: KubeObjectLike[], options: InstallCrdOptions = {}): Promise<void> {
   for (const crd of crds) {
     try {
       await client.create(CustomResourceDefinitionResource, crd);
@@ -31,7 +42,7 @@ export async function installCustomResourceDefinitions(client: KubeClient, crds:
       if ((res as { resources?: Array<{ name: string }> } | undefined)?.resources?.some((r) => r.name === spec.names.plural)) break;
       if (attempt > attempts) throw new Error(`CRD ${spec.names.plural}.${spec.group} was not served in time`);
       // Registration is asynchronous on any API server; this waits on I/O, not on simulated time.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await (options.pause ? options.pause() : new Promise<void>((resolve) => setImmediate(resolve)));
     }
   }
 }

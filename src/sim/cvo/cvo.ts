@@ -58,6 +58,12 @@ export interface ClusterVersionOperator extends SimComponent {
   setRiskTable(table: RiskTable): void;
   /** Fetches the update graph now. */
   refreshUpdates(): void;
+  /**
+   * The CVO pod restarts (e.g. rescheduled off a draining master): the attempt is cancelled, no
+   * status is written for the restart gap, and the new pod counts from zero again, so `done`
+   * goes backwards for a while (update-mechanics.md §3.5, §8.5).
+   */
+  restart(): void;
   /** Virtual times of the status writes so far. */
   readonly statusWrites: readonly number[];
 }
@@ -87,6 +93,7 @@ export function createClusterVersionOperator(ctx: SimContext, options: ClusterVe
     start: (signal) => cvo.start(signal),
     setRiskTable: (table) => cvo.setRiskTable(table),
     refreshUpdates: () => cvo.refreshUpdates(),
+    restart: () => cvo.restart(),
     get statusWrites() {
       return cvo.statusWrites;
     },
@@ -130,6 +137,7 @@ class SimulatedCvo {
   readonly #applied = new Map<string, string>();
   readonly #knownNamespaces = new Set<string>();
   #consecutiveErrors = 0;
+  #restartPending = false;
 
   constructor(ctx: SimContext, options: ClusterVersionOperatorOptions) {
     this.#ctx = ctx;
@@ -163,6 +171,24 @@ class SimulatedCvo {
   }
 
   refreshUpdates(): void {
+    this.#retriever?.refresh();
+  }
+
+  restart(): void {
+    this.#restartPending = true;
+    this.#work?.abort();
+    this.#wakeup.wake();
+  }
+
+  /** The gap while a new CVO pod starts: nothing is written meanwhile, and it counts from zero again. */
+  async #restartGap(signal: AbortSignal): Promise<void> {
+    this.#throttle.hold(true);
+    try {
+      await this.#ctx.clock.sleep(drawMs(this.#random, this.#durations.cvoRestartGap, this.#scale), signal);
+    } finally {
+      this.#throttle.hold(false);
+    }
+    if (this.#loaded) this.#loaded.lastFailedDone = undefined;
     this.#retriever?.refresh();
   }
 
@@ -275,6 +301,14 @@ class SimulatedCvo {
   async #loop(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       this.#wakeup.release();
+      if (this.#restartPending) {
+        this.#restartPending = false;
+        try {
+          await this.#restartGap(signal);
+        } catch {
+          return;
+        }
+      }
       this.#work = new AbortController();
       const work = this.#work;
       // Up to 16 chains of one runlevel sleep on the attempt's signal at once.
@@ -394,15 +428,8 @@ class SimulatedCvo {
       );
     } catch (err) {
       if (err instanceof CvoRestart && !signal.aborted) {
-        // The new CVO pod starts: nothing is written meanwhile, and it counts from zero again.
-        this.#throttle.hold(true);
-        try {
-          await this.#ctx.clock.sleep(drawMs(this.#random, this.#durations.cvoRestartGap, this.#scale), signal);
-        } finally {
-          this.#throttle.hold(false);
-        }
-        loaded.lastFailedDone = undefined;
-        this.#retriever?.refresh();
+        // The new CVO pod starts (its own Deployment was updated).
+        await this.#restartGap(signal);
         return 0;
       }
       throw err;

@@ -160,10 +160,12 @@ export async function patchCvStatus(h: Harness, change: (s: ClusterVersionStatus
   await h.cluster.client.updateStatus(ClusterVersionResource, { ...cv, status });
 }
 
-/** Plays the CVO finishing an update: history Completed for `version` first. */
+/** Plays the CVO finishing an update: the spec observed, history Completed for `version` first. */
 export async function completeVersion(h: Harness, version: string): Promise<void> {
   const now = formatTime(h.cluster.clock.now());
+  const generation = (await h.cluster.client.get(ClusterVersionResource, undefined, 'version')).metadata?.generation;
   await patchCvStatus(h, (s) => {
+    if (generation !== undefined) s.observedGeneration = generation;
     s.desired = release(version);
     s.history = [{ state: 'Completed', ...release(version), verified: true, startedTime: now, completionTime: now }, ...(s.history ?? [])];
   });

@@ -20,7 +20,16 @@ void test('the completion is stamped once every machine is updated, after a star
   assert.equal(workerTimesUpdate(started, { machineCount: 0, updatedMachineCount: 0 }, NOW), undefined, 'an empty pool completes nothing');
 });
 
-void test('nothing is stamped outside the Upgrading phase', () => {
+void test('an Upgraded entry that lost the race with the last worker still gets its completion, never after its completeTime', () => {
+  const upgraded: UpgradeHistory = { version: '4.15.38', phase: 'Upgraded', workerStartTime: '2026-03-02T09:00:00Z', completeTime: NOW };
+  assert.deepEqual(workerTimesUpdate(upgraded, { machineCount: 3, updatedMachineCount: 3 }, NOW), { workerCompleteTime: NOW }, 'the same instant');
+  assert.deepEqual(workerTimesUpdate(upgraded, { machineCount: 3, updatedMachineCount: 3 }, '2026-03-02T12:00:00Z'), { workerCompleteTime: NOW }, 'stamped later (a restart): the upgrade’s end bounds it');
+  assert.equal(workerTimesUpdate({ ...upgraded, workerCompleteTime: NOW }, { machineCount: 3, updatedMachineCount: 3 }, NOW), undefined, 'only once');
+  assert.equal(workerTimesUpdate({ version: '4.15.38', phase: 'Upgraded', completeTime: NOW }, { machineCount: 3, updatedMachineCount: 3 }, NOW), undefined, 'no start, no completion');
+  assert.equal(workerTimesUpdate(upgraded, { machineCount: 3, updatedMachineCount: 2 }, NOW), undefined, 'a pool rolling again (e.g. paused, then unpaused) is not complete');
+});
+
+void test('nothing is stamped outside the Upgrading phase (but the completion above)', () => {
   for (const phase of ['New', 'Pending', 'Upgraded', 'Failed'] as const) {
     assert.equal(workerTimesUpdate({ version: '4.15.38', phase }, { machineCount: 3, updatedMachineCount: 0 }, NOW), undefined, phase);
   }

@@ -17,10 +17,22 @@ export interface PoolCounts {
   updatedMachineCount: number;
 }
 
-/** The history fields to set, or undefined when nothing changes. */
+/**
+ * The history fields to set, or undefined when nothing changes.
+ *
+ * The upgrade reaches Upgraded in the very pass that sees the last worker updated (the worker
+ * step reads the same pool), so that pass may win the race with this controller's stamp; MUO
+ * has the same race and then never records the completion. Here an Upgraded entry that has a
+ * start and no completion gets it, at its `completeTime` at the latest (the workers cannot have
+ * finished after the upgrade did, e.g. when stamped only after a restart).
+ */
 export function workerTimesUpdate(entry: UpgradeHistory | undefined, pool: PoolCounts, now: string): Pick<UpgradeHistory, 'workerStartTime' | 'workerCompleteTime'> | undefined {
-  if (entry?.phase !== 'Upgrading') return undefined;
   const rolling = pool.updatedMachineCount < pool.machineCount;
+  if (entry?.phase === 'Upgraded' && entry.workerStartTime && !entry.workerCompleteTime && pool.machineCount > 0 && !rolling) {
+    const end = entry.completeTime;
+    return { workerCompleteTime: end !== undefined && Date.parse(end) < Date.parse(now) ? end : now };
+  }
+  if (entry?.phase !== 'Upgrading') return undefined;
   if (!entry.workerStartTime) return rolling ? { workerStartTime: now } : undefined;
   if (!entry.workerCompleteTime && pool.machineCount > 0 && !rolling) return { workerCompleteTime: now };
   return undefined;

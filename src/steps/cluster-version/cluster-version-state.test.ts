@@ -48,10 +48,14 @@ void test('offeredTarget: available with an image, else conditional; imageless r
   assert.equal(offeredTarget(cv(), '4.16.0'), undefined);
 });
 
-void test('controlPlaneCompleted needs a Completed entry for the version', () => {
+void test('controlPlaneCompleted needs the history head Completed for the version, with the spec observed', () => {
   const c = cv({}, [h('4.15.38', 'Partial', null, '2026-03-01T01:00:00Z'), h('4.14.30', 'Completed', '2026-02-01T00:00:00Z')]);
   assert.equal(controlPlaneCompleted(c, '4.15.38'), false);
-  assert.equal(controlPlaneCompleted(c, '4.14.30'), true);
+  assert.equal(controlPlaneCompleted(c, '4.14.30'), false, 'an older Completed entry is not the current target completed');
+  const done = cv({}, [h('4.15.38', 'Completed', '2026-03-01T02:00:00Z'), h('4.14.30', 'Completed', '2026-02-01T00:00:00Z')]);
+  assert.equal(controlPlaneCompleted(done, '4.15.38'), true);
+  assert.equal(controlPlaneCompleted({ ...done, metadata: { name: 'version', generation: 2 } }, '4.15.38'), false, 'the status has not observed the spec');
+  assert.equal(controlPlaneCompleted(undefined, '4.15.38'), false);
   assert.equal(controlPlaneStartedAt(c, '4.15.38'), Date.UTC(2026, 2, 1, 1));
   assert.equal(controlPlaneStartedAt(c, '4.16.0'), undefined);
 });

@@ -6,6 +6,7 @@
  */
 import type { ClusterVersion, Release } from '../../api/openshift/config-v1/cluster-version.js';
 import type { ManagedUpgradeDesired } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import { targetCompleted } from './cvo-progress.js';
 
 /** MUO's error when the UpgradeConfig names neither an image nor channel + version. */
 export const NO_UPGRADE_SPEC_SOURCE = 'cannot find the correct upgrade spec source';
@@ -58,9 +59,14 @@ export function offeredTarget(cv: ClusterVersion, version: string): OfferedTarge
   return conditional ? { kind: 'conditional', release: conditional.release } : undefined;
 }
 
-/** The control plane has completed `version`: a history entry for it is Completed. */
+/**
+ * The control plane has completed `version`: the CVO has observed the current spec and the
+ * history head is `version`, Completed. MUO accepts any Completed entry for the version; an older
+ * entry (a retarget back, a rollback) would then read as done before the CVO even took the new
+ * target (update-mechanics.md §8.6 behaviour 7), so only the head counts.
+ */
 export function controlPlaneCompleted(cv: ClusterVersion | undefined, version: string): boolean {
-  return (cv?.status?.history ?? []).some((h) => h.version === version && h.state === 'Completed');
+  return cv !== undefined && targetCompleted(cv, { version });
 }
 
 /** When the CVO started updating to `version` (epoch ms), if it has. */

@@ -17,6 +17,8 @@ import {
   ensureWorkerWindow,
   isAnyWindowActive,
   isWorkerCommentOf,
+  keepControlPlaneWindowOpen,
+  planControlPlaneRenewal,
   silencesToEnd,
   workerComment,
   workerSilence,
@@ -251,4 +253,56 @@ void test('a failing expiry does not stop the others', async (t) => {
   assert.equal(states.get(ids[1]!), 'expired');
   // A retry ends the remaining one.
   assert.equal((await endWindows(api, 'control-plane')).length, 1);
+});
+
+void test('planControlPlaneRenewal: renews the live control-plane silences of the version once half the window is left', () => {
+  const s = (id: string, comment: string, state: GettableSilence['status']['state'], endsAt: number, createdBy = 'managed-upgrade-operator'): GettableSilence => ({
+    id, comment, createdBy, status: { state }, matchers: [], startsAt: 0, endsAt, updatedAt: 0,
+  });
+  const window = 90 * MINUTE;
+  const now = 100 * MINUTE;
+  const all = [
+    s('cp', controlPlaneComment(V), 'active', now + 40 * MINUTE),
+    s('cpc', controlPlaneCriticalsComment(V), 'active', now + 80 * MINUTE),
+    s('other-version', controlPlaneComment('4.15.4'), 'active', now + MINUTE),
+    s('ended', controlPlaneComment(V), 'expired', now - MINUTE),
+    s('worker', workerComment(V, 2), 'active', now + MINUTE),
+    s('human', controlPlaneComment(V), 'active', now + MINUTE, 'alice'),
+  ];
+  const plan = planControlPlaneRenewal(all, { version: V, now, windowMs: window });
+  assert.deepEqual(plan.renew.map((x) => x.id), ['cp']);
+  // Next: the criticals silence, 45 minutes before its end (the renewed one is due later).
+  assert.equal(plan.nextAt, now + 80 * MINUTE - 45 * MINUTE);
+  // Exactly at half the window it is due; with more left, nothing is.
+  assert.deepEqual(planControlPlaneRenewal([s('cp', controlPlaneComment(V), 'active', now + 45 * MINUTE)], { version: V, now, windowMs: window }).renew.length, 1);
+  const fresh = planControlPlaneRenewal([s('cp', controlPlaneComment(V), 'active', now + 46 * MINUTE)], { version: V, now, windowMs: window });
+  assert.deepEqual([fresh.renew.length, fresh.nextAt], [0, now + MINUTE]);
+  // Nothing live (never created, or ended by a person or step 10): nothing renewed, nothing to wake for.
+  assert.deepEqual(planControlPlaneRenewal([all[3]!], { version: V, now, windowMs: window }), { renew: [], nextAt: undefined });
+});
+
+void test('keepControlPlaneWindowOpen against the simulated Alertmanager: extended in place until the control plane is done, never duplicated, not revived', async (t) => {
+  const { clock, api } = await setup(t);
+  const window = 90 * MINUTE;
+  const created = await ensureControlPlaneWindow(api, { version: V, endsAt: clock.now() + window, criticals: ['etcdMembersDown'], now: clock.now() });
+  const start = clock.now();
+  // Early on: nothing to do, look again when half the window is left.
+  const early = await keepControlPlaneWindowOpen(api, { version: V, now: clock.now(), windowMs: window });
+  assert.deepEqual(early, { changes: [], nextAt: start + 45 * MINUTE });
+  await clock.advance(50 * MINUTE);
+  const kept = await keepControlPlaneWindowOpen(api, { version: V, now: clock.now(), windowMs: window });
+  assert.deepEqual(kept.changes.map((c) => [c.action, c.id, c.endsAt]), created.map((c) => ['extended', c.id, clock.now() + window]));
+  assert.equal(kept.nextAt, clock.now() + 45 * MINUTE);
+  // A second call right after (another reconcile, or a restarted operator): nothing changes.
+  assert.deepEqual((await keepControlPlaneWindowOpen(api, { version: V, now: clock.now(), windowMs: window })).changes, []);
+  const stored = await api.listSilences();
+  assert.equal(stored.length, 2, 'updated in place: the same two silences');
+  for (const x of stored) assert.deepEqual([x.status.state, x.startsAt, x.endsAt], ['active', start, clock.now() + window]);
+  // The window stays in force past the original end (start + 90 min) while it is kept.
+  await clock.advance(60 * MINUTE);
+  assert.ok((await api.listSilences()).every((x) => x.status.state === 'active'));
+  // Step 10 ends it; keeping it open afterwards does not bring it back.
+  await endWindows(api, 'control-plane');
+  assert.deepEqual(await keepControlPlaneWindowOpen(api, { version: V, now: clock.now(), windowMs: window }), { changes: [], nextAt: undefined });
+  assert.equal(await isAnyWindowActive(api), false);
 });

@@ -13,7 +13,10 @@
  *   current pending count (an expired one with that comment no longer blocks it), and every
  *   active silence of the same version's worker window is expired, not only the first;
  * - ending a window also expires MUO's *pending* silences (not yet started) with that comment;
- * - `endWindows(am, 'all')` exists so that a failed upgrade removes its silences.
+ * - `endWindows(am, 'all')` exists so that a failed upgrade removes its silences;
+ * - the control-plane window is kept open while the control plane still upgrades
+ *   (`keepControlPlaneWindowOpen`): MUO's ran out `controlPlaneTime` after its creation, so
+ *   alerts of an upgrade that took longer were no longer silenced.
  */
 import type { AlertmanagerApi, GettableSilence, PostableSilence, SilenceMatcher } from '../../integrations/alertmanager-api.js';
 
@@ -38,14 +41,17 @@ export interface WindowChange {
    * `created`: a new silence; `kept`: an active (or pending) one with the exact comment exists;
    * `replaced`: a new silence replaced the active ones listed in `previous`; `expired`: the
    * silence was ended; `alreadyEnded`: a silence with the exact comment exists only expired, so
-   * the window was ended before (by this operator or a person) and is not re-created.
+   * the window was ended before (by this operator or a person) and is not re-created;
+   * `extended`: the silence's end was moved later (see {@link keepControlPlaneWindowOpen}).
    */
-  action: 'created' | 'kept' | 'replaced' | 'expired' | 'alreadyEnded';
+  action: 'created' | 'kept' | 'replaced' | 'expired' | 'alreadyEnded' | 'extended';
   /** The silence acted upon (the new one for `created`/`replaced`). */
   id: string;
   comment: string;
-  /** For `replaced`: the IDs of the silences expired in its favour. */
+  /** For `replaced` (and `extended` when Alertmanager replaced it): the IDs of the silences expired in its favour. */
   previous?: string[];
+  /** For `extended`: the new end (epoch ms). */
+  endsAt?: number;
 }
 
 /** The two default matchers: `severity=~"(warning|info)"` and the platform namespaces. */
@@ -196,6 +202,62 @@ export async function endWindows(am: AlertmanagerApi, kind: WindowKind, options:
   const toEnd = silencesToEnd(await am.listSilences(options.signal), kind);
   await expireAll(am, toEnd, options.signal);
   return toEnd.map((s) => ({ action: 'expired', id: s.id, comment: s.comment }));
+}
+
+/**
+ * When a live control-plane silence is renewed: once less than half of `maintenance.controlPlaneTime`
+ * is left. Renewing early leaves the operator that much time (a restart, an Alertmanager outage)
+ * before alerts of a control plane still upgrading would be unsilenced.
+ */
+export function controlPlaneRenewBeforeMs(windowMs: number): number {
+  return windowMs / 2;
+}
+
+/** What keeping the control-plane window open decided (pure). */
+export interface ControlPlaneRenewalPlan {
+  /** The live control-plane silences of the version to renew now. */
+  renew: GettableSilence[];
+  /** When the next renewal falls due (epoch ms), assuming the renewals are made; undefined when no silence is live. */
+  nextAt: number | undefined;
+}
+
+/**
+ * Plans keeping the control-plane window of `version` open while the control plane still
+ * upgrades (MUO lets it run out `controlPlaneTime` after its creation, update-mechanics §8.6
+ * behaviour 9): every live silence with one of the window's exact comments (ours) that ends
+ * within {@link controlPlaneRenewBeforeMs} is renewed to `now + windowMs`. Expired ones are not
+ * brought back: a person (or the end of the window) ended them.
+ */
+export function planControlPlaneRenewal(silences: readonly GettableSilence[], options: { version: string; now: number; windowMs: number }): ControlPlaneRenewalPlan {
+  const { version, now, windowMs } = options;
+  const before = controlPlaneRenewBeforeMs(windowMs);
+  const comments = new Set([controlPlaneComment(version), controlPlaneCriticalsComment(version)]);
+  const live = silences.filter((s) => isMaintenanceSilence(s) && isLive(s) && comments.has(s.comment));
+  const renew = live.filter((s) => s.endsAt - now <= before);
+  const ends = live.map((s) => (renew.includes(s) ? now + windowMs : s.endsAt));
+  return { renew, nextAt: ends.length > 0 ? Math.min(...ends) - before : undefined };
+}
+
+/**
+ * Keeps the control-plane window of `version` open (see {@link planControlPlaneRenewal}): each
+ * silence due is updated in place, as Alertmanager does for a POST with its ID, the same
+ * matchers and start and a later end (Alertmanager may instead expire it and answer a new ID: the
+ * new silence starts at once, so the alerts stay silenced). Idempotent, and restart-safe: the
+ * silences themselves are the only memory. Resolves the renewals (`extended`, with the previous
+ * ID when Alertmanager replaced the silence) and when to look again.
+ */
+export async function keepControlPlaneWindowOpen(
+  am: AlertmanagerApi,
+  options: { version: string; now: number; windowMs: number; signal?: AbortSignal },
+): Promise<{ changes: WindowChange[]; nextAt: number | undefined }> {
+  const plan = planControlPlaneRenewal(await am.listSilences(options.signal), options);
+  const changes: WindowChange[] = [];
+  for (const s of plan.renew) {
+    const endsAt = options.now + options.windowMs;
+    const id = await am.createSilence({ id: s.id, matchers: s.matchers, startsAt: s.startsAt, endsAt, createdBy: s.createdBy, comment: s.comment }, options.signal);
+    changes.push({ action: 'extended', id, comment: s.comment, endsAt, ...(id !== s.id ? { previous: [s.id] } : {}) });
+  }
+  return { changes, nextAt: plan.nextAt };
 }
 
 /** True when any silence created by `managed-upgrade-operator` is active (MUO's `IsActive`). */

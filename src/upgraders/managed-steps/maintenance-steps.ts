@@ -1,13 +1,15 @@
 /**
  * Steps 7, 10, 11 and 14 (muo.md §3.3, §3.6): the Alertmanager silences of the control-plane
- * and worker maintenance windows, with MUO's exact matchers and comments.
+ * and worker maintenance windows, with MUO's exact matchers and comments; and keeping the
+ * control-plane window open while step 9 waits for the control plane (a fixed MUO bug).
  */
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { outcome, type Step, type StepOutcome } from '../../engine/step.js';
 import { isIntegrationError } from '../../integrations/integration-error.js';
 import { workerRollout } from '../../steps/cluster-version/worker-pools.js';
-import { endWindows, ensureControlPlaneWindow, ensureWorkerWindow, workerWindowMs } from '../../steps/maintenance/maintenance-window.js';
+import { endWindows, ensureControlPlaneWindow, ensureWorkerWindow, keepControlPlaneWindowOpen, workerWindowMs } from '../../steps/maintenance/maintenance-window.js';
 import { desiredVersion, type ManagedStepContext } from '../managed-context.js';
+import { formatTime } from '../../lib/clock.js';
 import { errorMessage } from '../../lib/errors.js';
 import { OUTSIDE_API_RETRY_MS } from './step-support.js';
 
@@ -45,6 +47,36 @@ export const createControlPlaneMaintWindow: Step<ManagedStepContext> = {
     });
   },
 };
+
+/** What keeping the control-plane window open asks of the waiting step. */
+export interface WindowKeeping {
+  /** When to look again (the next renewal, or a retry after Alertmanager failed). */
+  nextAt?: number;
+  /** Why the window could not be kept open, for the Waiting condition. */
+  problem?: string;
+}
+
+/**
+ * While ControlPlaneUpgraded waits, keeps the control-plane silences in force: renews each
+ * before it runs out (MUO let it end `controlPlaneTime` after its creation, however long the
+ * control plane took; update-mechanics §8.6 behaviour 9). Step 10 removes them as before. An
+ * Alertmanager failure never fails the wait: it is named and retried shortly.
+ */
+export async function keepControlPlaneWindow(ctx: ManagedStepContext, signal: AbortSignal): Promise<WindowKeeping> {
+  if (conditionTrue(ctx, C.ControlPlaneMaintenanceWindowRemoved)) return {};
+  const now = ctx.clock.now();
+  try {
+    const kept = await keepControlPlaneWindowOpen(ctx.alertmanager, { version: desiredVersion(ctx), now, windowMs: ctx.config.maintenance.controlPlaneTimeMs, signal });
+    for (const c of kept.changes) {
+      ctx.event('Normal', 'MaintenanceWindowExtended', `silence ${c.id}: ${c.comment}, now until ${formatTime(c.endsAt ?? now)}${c.previous ? ` (replacing ${c.previous.join(', ')})` : ''}`);
+    }
+    return kept.nextAt !== undefined ? { nextAt: kept.nextAt } : {};
+  } catch (err) {
+    if (!isIntegrationError(err)) throw err;
+    ctx.logger.warn({ err: errorMessage(err) }, 'could not keep the control-plane maintenance silence open');
+    return { nextAt: now + OUTSIDE_API_RETRY_MS, problem: `the control-plane maintenance silence could not be extended (Alertmanager unavailable: ${errorMessage(err)})` };
+  }
+}
 
 /** 10 RemoveControlPlaneMaintWindow. */
 export const removeControlPlaneMaintWindow: Step<ManagedStepContext> = {

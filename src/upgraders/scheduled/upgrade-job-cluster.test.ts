@@ -8,6 +8,7 @@ import {
   isDesiredReleaseAvailable,
   isPausedState,
   isUpgradeCompleted,
+  isVersionUpgradeCompleted,
   parseLockValue,
   pausedWakeAt,
   poolDelayPlan,
@@ -61,6 +62,16 @@ void test('availability and completion match every field the job sets (image and
   assert.equal(isUpgradeCompleted(cv([{ state: 'Partial', ...both }]), both, []), false);
   assert.equal(isUpgradeCompleted(done, both, [pool('worker', { updated: 1 })]), false, 'an unpaused pool is updating');
   assert.equal(isUpgradeCompleted(done, both, [pool('worker', { updated: 1, paused: true })]), true, 'paused pools are not waited for');
+});
+
+void test('completion reads only the history head, with the spec observed: an older Completed entry for the release (a rollback) is not completion', () => {
+  const back = { version: '4.14.30', image: 'img@4.14.30' };
+  const older = [{ state: 'Completed' as const, version: '4.14.45', image: 'img@4.14.45' }, { state: 'Completed' as const, ...back }];
+  assert.equal(isVersionUpgradeCompleted(cv(older), back), false, 'the CVO runs 4.14.45');
+  assert.equal(isVersionUpgradeCompleted(cv([{ state: 'Partial', ...back }, ...older]), back), false, 'the rollback is in progress');
+  const rolledBack = cv([{ state: 'Completed', ...back }, ...older]);
+  assert.equal(isVersionUpgradeCompleted(rolledBack, back), true);
+  assert.equal(isVersionUpgradeCompleted({ ...rolledBack, metadata: { name: 'version', generation: 2 } }, back), false, 'observedGeneration 1 < generation 2: the status may be stale');
 });
 
 void test('Paused: some updating pool paused and none of the updating pools unpaused', () => {

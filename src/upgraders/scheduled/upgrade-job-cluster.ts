@@ -16,6 +16,7 @@ import type { ClusterVersion, Update } from '../../api/openshift/config-v1/clust
 import type { MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
 import { evaluateLabelSelector } from '../../lib/label-selector.js';
+import { targetCompleted } from '../../steps/cluster-version/cvo-progress.js';
 import { jobCondition } from './upgrade-job-conditions.js';
 
 /** The lock annotation's value for a job: `<namespace>/<name>`. */
@@ -62,9 +63,14 @@ export function isDesiredReleaseAvailable(cv: ClusterVersion, desired: Update): 
   return (cv.status?.availableUpdates ?? []).some((r) => releaseMatches(r, desired));
 }
 
-/** True when the CV history has a Completed entry for the desired release. */
+/**
+ * True when the CVO has observed the current spec and the history head is the desired release,
+ * Completed. Upstream accepts any Completed entry; an older one (a retarget back, a rollback to the
+ * previous version) would then read as done before the CVO took the new target
+ * (update-mechanics.md §8.6 behaviour 7), so only the head counts.
+ */
 export function isVersionUpgradeCompleted(cv: ClusterVersion, desired: Update): boolean {
-  return (cv.status?.history ?? []).some((h) => h.state === 'Completed' && releaseMatches(h, desired));
+  return targetCompleted(cv, desired);
 }
 
 /** A pool whose machines are not all updated (`machineCount != updatedMachineCount`). */

@@ -27,6 +27,7 @@ import { isNotFound } from '../../kube/status-error.js';
 import { formatTime } from '../../lib/clock.js';
 import type { JsonObject } from '../../lib/json.js';
 import { jobConditionTrue, UpgradeJobMessage } from './upgrade-job-conditions.js';
+import { controlPlaneProgress, describeControlPlaneProgress } from '../../steps/cluster-version/cvo-progress.js';
 import { desiredUpdateOf, isDesiredReleaseAvailable, isUpgradeCompleted, isVersionUpgradeCompleted, lockHolder, lockValue, parseLockValue, sameDesiredUpdate, updatingPools } from './upgrade-job-cluster.js';
 import { WatchedKind, type UpgradeJobContext } from './upgrade-job-context.js';
 import { hookWaitBound, isTimedOut, matchingSuspensionWindow, startDecision } from './upgrade-job-gate.js';
@@ -188,7 +189,10 @@ function desiredUpdateStep(): S {
 function completionWhy(cv: ClusterVersion, job: UpgradeJob, ctx: UpgradeJobContext): string {
   const desired = desiredUpdateOf(job);
   const what = desired?.version || desired?.image || '';
-  if (desired && !isVersionUpgradeCompleted(cv, desired)) return `the cluster is upgrading to ${what}`;
+  if (desired && !isVersionUpgradeCompleted(cv, desired)) {
+    const words = describeControlPlaneProgress(controlPlaneProgress(cv, desired));
+    return `the cluster is upgrading to ${what}${words === '' ? '' : `: ${words}`}`;
+  }
   const pools = updatingPools(ctx.reads.pools()).filter((p) => !p.paused);
   return `the cluster runs ${what}; MachineConfigPools still updating: ${pools.map((p) => p.name).join(', ')}`;
 }

@@ -2,13 +2,14 @@
  * `upgrade-operator simulate`: the embedded API server and the simulated OpenShift cluster in
  * one process, on one event-driven virtual clock, running a scenario file (a named one from
  * `scenarios/` or the user's own) with live progress. Scenarios with an operator run this
- * project's operator in the loop, exactly as `run` wires it.
+ * project's operator in the loop, exactly as `run` wires it. With `--kubeconfig` the simulated
+ * cluster runs against that API server instead, on scaled real time (`--time-scale`).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { styleText } from 'node:util';
 import { parseGoDurationMs } from '../lib/go-duration.js';
 import { environmentFor, loadScenario, runScenario, scenarioNames, type ScenarioLine } from './scenarios/catalog.js';
-import { startSimEnvironment } from './scenarios/sim-environment.js';
+import { DEFAULT_TIME_SCALE, startSimEnvironment, type SimEnvironment } from './scenarios/sim-environment.js';
 
 function parseSeed(value: string): number {
   const n = Number(value);
@@ -24,7 +25,20 @@ function parseUntil(value: string): number | undefined {
   return r.ms;
 }
 
-interface SimulateOptions {
+/** Largest `--time-scale`: beyond it an API round trip alone spans minutes of virtual time. */
+export const MAX_TIME_SCALE = 3600;
+
+/** `--time-scale`: virtual ms per wall ms, above 0 and at most {@link MAX_TIME_SCALE}. */
+export function parseTimeScale(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > MAX_TIME_SCALE) {
+    throw new InvalidArgumentError(`must be a number above 0 and at most ${MAX_TIME_SCALE} (virtual ms per wall ms; 60: one virtual minute per second)`);
+  }
+  return n;
+}
+
+/** The flags of `simulate` (commander names them alike). */
+export interface SimulateOptions {
   scenario: string;
   list?: boolean;
   seed: number;
@@ -32,6 +46,36 @@ interface SimulateOptions {
   output: 'text' | 'json';
   kubeconfigOut?: string;
   keepRunning?: boolean;
+  kubeconfig?: string;
+  context?: string;
+  timeScale?: number;
+  force?: boolean;
+}
+
+/** What is wrong with a combination of flags (empty: nothing), pure. */
+export function simulateFlagProblems(o: Pick<SimulateOptions, 'kubeconfig' | 'kubeconfigOut' | 'context' | 'timeScale' | 'force'>): string[] {
+  const problems: string[] = [];
+  if (o.kubeconfig !== undefined) {
+    if (o.kubeconfig === '') problems.push('--kubeconfig needs a file');
+    if (o.kubeconfigOut !== undefined) problems.push('--kubeconfig-out writes a kubeconfig for the embedded API server; with --kubeconfig, use that file');
+    return problems;
+  }
+  const only = [o.context !== undefined ? '--context' : '', o.timeScale !== undefined ? '--time-scale' : '', o.force ? '--force' : ''].filter((f) => f !== '');
+  for (const f of only) problems.push(`${f} applies only with --kubeconfig (the embedded API server runs on event-driven virtual time)`);
+  return problems;
+}
+
+/** The JSON report's fields on where the run ran and on which time. */
+export function environmentReport(env: Pick<SimEnvironment, 'timeMode' | 'apiServerUrl'>, timeScale: number): Record<string, unknown> {
+  return env.timeMode === 'event'
+    ? { apiServer: env.apiServerUrl, timeMode: 'event', reproducible: true }
+    : { apiServer: env.apiServerUrl, timeMode: 'scaled', timeScale, reproducible: false };
+}
+
+/** The first line after the scenario's: where it runs and whether its seed reproduces it. */
+export function environmentLine(env: Pick<SimEnvironment, 'timeMode' | 'apiServerUrl'>, timeScale: number): string {
+  if (env.timeMode === 'event') return `Embedded API server at ${env.apiServerUrl}, event-driven virtual time: this seed reproduces this run.`;
+  return `API server at ${env.apiServerUrl}, scaled real time (×${timeScale}: ${timeScale} virtual ms per wall ms): a wall-time run is not reproducible by seed.`;
 }
 
 /** The subcommand. */
@@ -44,19 +88,30 @@ export function simulateCommand(): Command {
     .addOption(new Option('--until <duration|done>', 'stop after this much virtual time, or at the scenario’s own end').argParser(parseUntil).default(undefined, 'done'))
     .addOption(new Option('-o, --output <format>', 'progress as text lines, or one JSON report at the end').choices(['text', 'json']).default('text'))
     .option('--kubeconfig-out <file>', 'write a kubeconfig for kubectl to this file')
-    .option('--keep-running', 'after the scenario, keep the API server up (Ctrl-C to stop)')
-    .action(async (opts: SimulateOptions) => {
+    .option('--keep-running', 'after the scenario, keep the API server (or, with --kubeconfig, the simulated cluster) up (Ctrl-C to stop)')
+    .option('--kubeconfig <file>', 'run against the API server of this kubeconfig instead of the embedded one (installs the OpenShift and upgrade-operator CRDs there; refuses a real OpenShift cluster)')
+    .option('--context <name>', 'with --kubeconfig: a context other than its current-context')
+    .addOption(new Option('--time-scale <n>', 'with --kubeconfig: virtual ms per wall ms (scaled real time)').argParser(parseTimeScale).default(undefined, String(DEFAULT_TIME_SCALE)))
+    .option('--force', 'with --kubeconfig: run although the server has Nodes the simulator did not create')
+    .action(async (opts: SimulateOptions, command: Command) => {
+      const problems = simulateFlagProblems(opts);
+      if (problems.length > 0) command.error(`error: ${problems.join('; ')}`, { code: 'simulate.flags' });
       if (opts.list) {
         for (const name of scenarioNames()) process.stdout.write(`${name}\n    ${loadScenario(name).file.description}\n`);
         return;
       }
       const { name, file } = loadScenario(opts.scenario);
-      const env = await startSimEnvironment(environmentFor(file, opts.seed));
+      const timeScale = opts.timeScale ?? DEFAULT_TIME_SCALE;
+      const external = opts.kubeconfig !== undefined
+        ? { kubeconfig: opts.kubeconfig, timeScale, force: opts.force === true, ...(opts.context !== undefined ? { context: opts.context } : {}) }
+        : undefined;
+      const env = await startSimEnvironment({ ...environmentFor(file, opts.seed), ...(external ? { external } : {}) });
       const text = opts.output === 'text';
       const timeline: ScenarioLine[] = [];
+      let asExpected: boolean | undefined;
       try {
-        if (opts.kubeconfigOut) await env.server.writeKubeconfig(opts.kubeconfigOut);
-        if (text) process.stdout.write(styleText('bold', `Scenario ${name} (seed ${opts.seed}): ${file.description}\n`));
+        if (opts.kubeconfigOut) await env.server?.writeKubeconfig(opts.kubeconfigOut);
+        if (text) process.stdout.write(`${styleText('bold', `Scenario ${name} (seed ${opts.seed}): ${file.description}`)}\n${environmentLine(env, timeScale)}\n`);
         const wallStart = performance.now();
         const outcome = await runScenario(env, file, {
           seed: opts.seed,
@@ -72,11 +127,13 @@ export function simulateCommand(): Command {
             const verdict = outcome.ok ? styleText('green', 'as expected') : styleText('red', 'NOT as expected');
             process.stdout.write(`\n${verdict}: ${outcome.summary} (${wallSeconds.toFixed(1)} s of wall time).\n`);
           } else {
-            process.stdout.write(`${JSON.stringify({ scenario: name, seed: opts.seed, ok: outcome.ok, summary: outcome.summary, wallSeconds, ...outcome.report, timeline }, null, 2)}\n`);
+            process.stdout.write(`${JSON.stringify({ scenario: name, seed: opts.seed, ...environmentReport(env, timeScale), ok: outcome.ok, summary: outcome.summary, wallSeconds, ...outcome.report, timeline }, null, 2)}\n`);
           }
-          if (!outcome.ok) process.exitCode = 1;
+          asExpected = outcome.ok;
           if (opts.keepRunning) {
-            process.stdout.write(`API server still up at ${env.server.url}${opts.kubeconfigOut ? `; kubectl --kubeconfig ${opts.kubeconfigOut} get upgradeconfigs.upgrade.managed.openshift.io -A,clusterversion,co,mcp,nodes` : ''}. Ctrl-C to stop.\n`);
+            const kubeconfig = opts.kubeconfig ?? opts.kubeconfigOut;
+            const what = env.server ? `API server still up at ${env.apiServerUrl}` : `Simulated cluster still running against ${env.apiServerUrl}`;
+            process.stdout.write(`${what}${kubeconfig ? `; kubectl --kubeconfig ${kubeconfig} get upgradeconfigs.upgrade.managed.openshift.io -A,clusterversion,co,mcp,nodes` : ''}. Ctrl-C to stop.\n`);
             await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
           }
         } finally {
@@ -85,5 +142,7 @@ export function simulateCommand(): Command {
       } finally {
         await env.close();
       }
+      // An error, not process.exitCode (the entry sets the exit code from runCli's result): exit 1.
+      if (asExpected === false) throw new Error(`scenario ${name} did not end as expected`);
     });
 }

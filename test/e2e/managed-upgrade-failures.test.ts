@@ -18,6 +18,13 @@ void test('managed-pdb-blocked-drain: the NodeKeeper deletes PDB-blocked pods af
   const deleted = await events(run, 'default', 'ForceDrainPodDeleted');
   assert.ok(deleted.length > 0 && deleted.every((e) => e.object.startsWith('Node/')), JSON.stringify(deleted));
   assert.ok(deleted.some((e) => e.message.includes('shop/checkout-')), JSON.stringify(deleted));
+  // §8.6 behaviour 2, as far as this operator (like MUO) goes: the blocked pods are found by the
+  // PodDisruptionBudget that selects them on a cordoned node, and the configured policy (PDB-DELETE
+  // once PDBForceDrainTimeout + expectedNodeDrainTime passed since the cordon) is applied before the
+  // MCO's own one-hour drain timeout could mark any node Degraded; no blind upgrade timeout fails it.
+  assert.ok(deleted.every((e) => /^Drain strategy PDB-DELETE deleted pod shop\/checkout-\S+: pod is covered by PodDisruptionBudget checkout; node \S+ has been cordoned for 23m0s \(PDBForceDrainTimeout 15m0s \+ nodeDrain\.expectedNodeDrainTime 8m0s\)$/.test(e.message)), JSON.stringify(deleted));
+  const degraded = run.recorder.transitions(run.startedAt).filter((x) => x.kind === 'Node' && x.field === 'machineconfiguration.openshift.io/state' && x.to === 'Degraded');
+  assert.deepEqual(degraded, [], 'no node reached the MCO drain timeout');
   const h = run.upgradeConfig()?.status?.history?.[0];
   assert.equal(h?.phase, 'Upgraded');
   // The workers took at least the PDB force-drain timeout longer than an unblocked roll would need to start draining.

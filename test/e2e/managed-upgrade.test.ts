@@ -51,6 +51,21 @@ void test('managed-osd-upgrade: 17 steps to Upgraded, capacity and silences crea
   const workers = ours.filter((s) => s.comment.startsWith('Silence for OSD worker node upgrade to version 4.15.38 with remaining ')).map((s) => s.comment);
   assert.ok(workers.length >= 1 && new Set(workers).size === workers.length, JSON.stringify(workers));
   assert.deepEqual(ours.filter((s) => s.status.state === 'active'), [], 'every maintenance silence ended');
+  // §8.6 behaviour 9: every silence ended as expired; the control-plane silence was in force from
+  // commencement until ClusterVersion completed (kept open while the CVO took longer than
+  // `controlPlaneTime`, unlike MUO's), and a worker silence when the last worker finished.
+  assert.ok(ours.every((s) => s.status.state === 'expired'), JSON.stringify(ours.map((s) => s.status.state)));
+  const commencedAt = Date.parse(h?.conditions?.find((c) => c.type === 'UpgradeCommenced')?.completeTime ?? '');
+  const cpCompletedAt = Date.parse(cv.status?.history?.[0]?.completionTime ?? '');
+  const cp = ours.filter((s) => s.comment === 'Silence for OSD control plane upgrade to version 4.15.38');
+  assert.ok(cp.length === 1 && Math.floor(cp[0]!.startsAt / 1000) * 1000 <= commencedAt, 'the control-plane silence was in force when the CVO was told to upgrade');
+  assert.ok(cpCompletedAt - commencedAt > 90 * 60_000, 'the control plane took longer than controlPlaneTime (90 min): the case MUO got wrong');
+  assert.ok(cp[0]!.endsAt >= cpCompletedAt, `the control-plane silence was in force until ClusterVersion completed (${cv.status?.history?.[0]?.completionTime ?? '?'}), ended at ${new Date(cp[0]!.endsAt).toISOString()}`);
+  assert.ok(cp[0]!.endsAt - cpCompletedAt < 5 * 60_000, 'and removed right after');
+  const extended = await events(run, run.namespace, 'MaintenanceWindowExtended');
+  assert.ok(extended.length >= 1 && extended.every((e) => e.message.startsWith(`silence ${cp[0]!.id}: Silence for OSD control plane upgrade to version 4.15.38, now until `)), JSON.stringify(extended));
+  const workerSilences = ours.filter((s) => s.comment.startsWith('Silence for OSD worker node upgrade'));
+  assert.ok(workerSilences.some((s) => s.startsAt <= workersDone! && s.endsAt >= workersDone!), 'a worker silence was in force when the last worker finished');
 
   assert.match(await scrape(run, '/metrics'), /upgradeoperator_upgrade_completed_timestamp\{[^}]*version="4\.15\.38"/);
   assert.match(await scrape(run, '/collector'), /managed_upgrade_condition_workers_upgraded_timestamp\{[^}]*condition="True"/);
@@ -77,6 +92,11 @@ void test('managed-conditional-update: a conditional target is commenced with it
   assert.match(cv.spec?.desiredUpdate?.image ?? '', /^quay\.io\/openshift-release-dev\/ocp-release@sha256:[0-9a-f]{64}$/);
   assert.deepEqual([cv.status?.history?.[0]?.version, cv.status?.history?.[0]?.state], ['4.15.2', 'Completed']);
   assert.equal(run.upgradeConfig()?.status?.history?.[0]?.precedingVersion, '4.14.10');
+  // §8.6 behaviour 4: the target was taken while its Recommended condition was False, because the
+  // UpgradeConfig accepts that risk by name (the CVO recorded the risk it accepted).
+  const told = await events(run, run.namespace, 'UpgradeCommenced');
+  assert.match(told[0]?.message ?? '', /conditional update 4\.15\.2 .*\(risks accepted by the UpgradeConfig: PreRelease\)$/);
+  assert.match(cv.status?.history?.[0]?.acceptedRisks ?? '', /^Precondition "ClusterVersionRecommendedUpdate" failed because of "[A-Za-z0-9_,:]+": Update from 4\.14\.10 to 4\.15\.2 is not recommended:/);
 });
 
 void test('ocm-policy-upgrade: an OCM policy becomes the UpgradeConfig, the upgrade runs at next_run, each state goes back to OCM once', async (t) => {

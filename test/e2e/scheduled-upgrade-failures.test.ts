@@ -140,6 +140,11 @@ void test('scheduled-force-drain: a PDB blocks every worker drain; the NodeForce
   const metrics = await scrape(run, '/metrics');
   const deleted = [...metrics.matchAll(/^openshift_upgrade_controller_node_force_drain_pod_deletions_total\{node_force_drain="workers",node="([^"]+)",namespace="shop",pod_name="checkout-[^"]+",pod_uid="[^"]+"\} 1$/gm)];
   assert.equal(deleted.length, deletes.reduce((n, e) => n + e.count, 0), 'one counted deletion per Event');
+  // §8.6 behaviour 2, as far as APPUiO's NodeForceDrain goes: the drain is observed from the node
+  // annotations and the pods are deleted after the configured grace, before the MCO's own one-hour
+  // drain timeout could mark any node Degraded.
+  const degraded = run.recorder.transitions(run.startedAt).filter((x) => x.kind === 'Node' && x.field === 'machineconfiguration.openshift.io/state' && x.to === 'Degraded');
+  assert.deepEqual(degraded, [], 'no node reached the MCO drain timeout');
   const fd = (await run.env.client.list(NodeForceDrainResource, { namespace: NS })).items[0];
   assert.deepEqual(fd?.status?.lastObservedNodeDrain ?? [], [], 'no drain left observed');
 });

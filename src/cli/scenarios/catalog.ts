@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
+import type { UrlPlaceholder } from '../../sim/recorder/placeholders.js';
 import { unmetExpectations } from './scenario-expect.js';
 import { parseScenarioFile, type ScenarioFile } from './scenario-file.js';
 import { progressLine } from './scenario-progress.js';
@@ -86,6 +87,18 @@ function summarize(run: ScenarioRun, unmet: readonly string[]): string {
   return `${what}, ${minutes} virtual minutes${stop}${unmet.length > 0 ? `; not as expected: ${unmet.join('; ')}` : ''}`;
 }
 
+/** The simulation's servers, whose loopback ports change from run to run, by the name a report shows instead. */
+function serverPlaceholders(run: ScenarioRun): UrlPlaceholder[] {
+  const monitoring = run.sim.components.monitoring;
+  const origin = (url: string | undefined): string => (url ? new URL(url).origin : '');
+  return [
+    { url: origin(run.sim.updateServiceUrl), placeholder: '{update-service}' },
+    { url: origin(monitoring.prometheusUrl), placeholder: '{prometheus}' },
+    { url: origin(monitoring.alertmanagerUrl), placeholder: '{alertmanager}' },
+    { url: origin(run.ocm?.url), placeholder: '{ocm}' },
+  ];
+}
+
 /** Runs a loaded scenario in `env` and checks its expectations. */
 export async function runScenario(
   env: SimEnvironment,
@@ -99,8 +112,13 @@ export async function runScenario(
   const firstPolicy = run.ocm ? run.ocm.ocm.state.policies(run.ocm.clusterId)[0] : undefined;
   const ocmStates = firstPolicy ? run.ocm?.ocm.state.stateHistory(firstPolicy.id).map((c) => c.value) : undefined;
   const unmet = await unmetExpectations(file.expect, { client: env.client, upgradeConfig: run.upgradeConfig(), timeline: run.timeline, actionsRun: run.actionsRun.length, ...(ocmStates ? { ocmStates } : {}) }, env.signal);
+  // A simulator invariant (update-mechanics §8.7) that broke makes the run fail whatever the file expects.
+  const invariantViolations = run.invariants.violations().map((v) => ({ kind: v.kind, message: v.message, count: v.count, firstElapsedMs: v.firstAt - run.startedAt, lastElapsedMs: v.lastAt - run.startedAt }));
+  for (const v of invariantViolations) unmet.push(`invariant violated (${v.kind}, at ${(v.firstElapsedMs / 60_000).toFixed(1)} min${v.count > 1 ? `, ${v.count} times` : ''}): ${v.message}`);
   const h = run.upgradeConfig()?.status?.history?.[0];
   const p = run.progress();
+  const faults = env.server?.faults.counts();
+  const faulted = faults !== undefined && (Object.keys(faults.errors).length > 0 || faults.refused + faults.gone + faults.disconnects > 0);
   return {
     ok: unmet.length === 0,
     summary: summarize(run, unmet),
@@ -114,7 +132,11 @@ export async function runScenario(
       actions: run.actionsRun,
       operatorStarts: run.operatorStarts,
       ...(ocmStates ? { ocmPolicyStates: ocmStates } : {}),
+      ...(faulted ? { apiFaults: faults } : {}),
       unmet,
+      invariantViolations,
+      // transitions, alerts, silences, final (docs/simulation.md, "The JSON report").
+      ...run.recorder.report(run.startedAt, serverPlaceholders(run)),
     },
     run,
   };

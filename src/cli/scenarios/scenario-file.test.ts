@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatTime } from '../../lib/clock.js';
 import { loadScenario, scenarioNames } from './catalog.js';
-import { newestOffered, triggerHolds } from './scenario-actions.js';
+import type { JsonObject } from '../../lib/json.js';
+import { apiFaultSettings, newestOffered, performAction, triggerHolds, type ActionTarget } from './scenario-actions.js';
 import { expandTimes, parseScenarioFile } from './scenario-file.js';
 import type { ScenarioProgress } from './scenario-progress.js';
 
@@ -113,4 +114,93 @@ cluster: {version: 4.14.30, channel: stable-4.15, jobs: [{match: {name: "(unclos
   assert.ok(problems.includes('/start: not an RFC 3339 time'), problems.join('; '));
   assert.ok(problems.some((p) => p.startsWith('/cluster/jobs/0/after: ')), problems.join('; '));
   assert.ok(problems.some((p) => p.startsWith('/cluster/jobs/0/match/name: ')), problems.join('; '));
+});
+
+void test('pool and patch actions: validated, then made as an administrator would (spec.paused; a merge patch found through discovery)', async () => {
+  const ok = parseScenarioFile(`
+description: pool actions
+cluster: {version: 4.14.30, channel: stable-4.14}
+actions:
+  - {name: pause, do: {pausePool: worker}}
+  - {name: unpause, after: 1h, do: {unpausePool: worker}}
+  - {name: retarget, do: {patch: {apiVersion: upgrade.managed.openshift.io/v1alpha1, kind: UpgradeConfig, namespace: ns, name: managed-upgrade-config, merge: {spec: {upgradeAt: "{{ +1h }}"}}}}}
+expect: {poolsUpdated: false}
+`);
+  assert.equal(ok.ok, true, ok.ok ? '' : ok.problems.join('\n'));
+  const bad = parseScenarioFile(`
+description: a patch without a name
+cluster: {version: 4.14.30, channel: stable-4.14}
+actions:
+  - {name: retarget, do: {patch: {apiVersion: v1, kind: ConfigMap, merge: {}}}}
+`);
+  assert.ok(!bad.ok && bad.problems.some((p) => p.startsWith('/actions/0/do/patch')), bad.ok ? '' : bad.problems.join('\n'));
+
+  const calls: string[] = [];
+  const client = {
+    request: async () => ({ resources: [{ name: 'upgradeconfigs', kind: 'UpgradeConfig', namespaced: true }, { name: 'upgradeconfigs/status', kind: 'UpgradeConfig', namespaced: true }] }),
+    patch: async (d: { plural: string }, ns: string | undefined, name: string, body: unknown, o: { type: string }) => void calls.push(`patch ${d.plural} ${ns ?? ''}/${name} ${o.type} ${JSON.stringify(body)}`),
+  };
+  const mco = { pausePool: async (p: string) => void calls.push(`pause ${p}`), unpausePool: async (p: string) => void calls.push(`unpause ${p}`) };
+  const target = {
+    sim: { components: { machineConfigOperator: mco } },
+    client,
+    expand: (m: JsonObject) => expandTimes(m, 0, formatTime) as JsonObject,
+  } as unknown as ActionTarget;
+  const signal = new AbortController().signal;
+  for (const a of ok.ok ? (ok.scenario.actions ?? []) : []) await performAction(a.do, target, signal);
+  assert.deepEqual(calls, [
+    'pause worker',
+    'unpause worker',
+    'patch upgradeconfigs ns/managed-upgrade-config merge {"spec":{"upgradeAt":"1970-01-01T01:00:00Z"}}',
+  ]);
+});
+
+void test('API faults: the cluster block, the apiFaults and apiOutage actions, and their problems', () => {
+  const ok = parseScenarioFile(`
+description: faults for the operator
+cluster:
+  profile: single-node
+  version: 4.14.30
+  channel: stable-4.14
+  apiOutageOnReboot: false
+  apiFaults: {errorRate: 0.05, errors: [conflict, timeout], watchDisconnectEvery: 3m, watchResumeGone: 0.2, clients: "^upgrade-operator/"}
+actions:
+  - {name: calmer, after: 1h, do: {apiFaults: {errorRate: 0.01}}}
+  - {name: none, after: 2h, do: {apiFaults: off}}
+  - {name: down, after: 3h, do: {apiOutage: {for: 5m}}}
+`);
+  assert.ok(ok.ok, ok.ok ? '' : ok.problems.join('\n'));
+  assert.deepEqual(apiFaultSettings(ok.scenario.cluster.apiFaults ?? {}), {
+    errorRate: 0.05,
+    errors: ['conflict', 'timeout'],
+    watchDisconnectIntervalMs: 180_000,
+    watchGoneRate: 0.2,
+    clients: '^upgrade-operator/',
+  });
+  assert.deepEqual(apiFaultSettings({}), {});
+
+  const bad = parseScenarioFile(`
+description: bad faults
+cluster:
+  version: 4.14.30
+  channel: stable-4.14
+  apiOutageOnReboot: true
+  apiFaults: {watchDisconnectEvery: 0s, clients: "(unclosed"}
+actions:
+  - {name: down, do: {apiOutage: {for: a while}}}
+  - {name: odd, do: {apiFaults: {watchDisconnectEvery: 3x}}}
+`);
+  assert.deepEqual(bad.ok ? [] : bad.problems, [
+    '/actions/0/do/apiOutage/for: time: invalid duration "a while"',
+    '/actions/1/do/apiFaults/watchDisconnectEvery: time: unknown unit "x" in duration "3x"',
+    '/cluster/apiFaults/watchDisconnectEvery: must be positive',
+    '/cluster/apiFaults/clients: Invalid regular expression: /(unclosed/: Unterminated group',
+    '/cluster/apiOutageOnReboot: only a single-node cluster loses its API server while its node reboots',
+  ]);
+  const range = parseScenarioFile(`
+description: a rate above one
+cluster: {version: 4.14.30, channel: stable-4.14, apiFaults: {errorRate: 1.5, errors: [teapot]}}
+`);
+  assert.equal(range.ok, false);
+  assert.ok(!range.ok && range.problems.some((p) => p.startsWith('/cluster/apiFaults/errorRate')) && range.problems.some((p) => p.startsWith('/cluster/apiFaults/errors/0')), range.ok ? '' : range.problems.join('\n'));
 });

@@ -14,6 +14,24 @@ import { isJsonObject, type JsonValue } from '../../lib/json.js';
 const Name = Type.String({ minLength: 1 });
 const Duration = Type.String({ minLength: 1, description: 'Go duration of virtual time, e.g. 40m, 1h30m' });
 
+/** Faults of the embedded API server for chosen clients (src/apiserver/faults.ts). */
+const ApiFaultsSchema = Type.Object(
+  {
+    errorRate: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'share of the chosen clients’ resource requests that fail (e.g. 0.05)' })),
+    errors: Type.Optional(
+      Type.Array(Type.Union([Type.Literal('conflict'), Type.Literal('internal'), Type.Literal('unavailable'), Type.Literal('throttled'), Type.Literal('timeout')]), {
+        minItems: 1,
+        uniqueItems: true,
+        description: 'which errors (default all): 409 conflict (updates only), 500 internal, 503 unavailable, 429 throttled, 504 timeout',
+      }),
+    ),
+    watchDisconnectEvery: Type.Optional(Type.String({ minLength: 1, description: 'Go duration: the chosen clients’ watches are cut after about this long (drawn between half and one and a half times it)' })),
+    watchResumeGone: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'share of resumed watches answered 410 Expired (the informer re-lists)' })),
+    clients: Type.Optional(Type.String({ minLength: 1, description: 'regular expression on the User-Agent (default: every client but the simulated cluster’s own, `simulated-cluster/…`)' })),
+  },
+  { additionalProperties: false },
+);
+
 /** What can make an action happen (all given triggers must hold). */
 const TriggerSchema = Type.Object(
   {
@@ -23,6 +41,7 @@ const TriggerSchema = Type.Object(
     workersUpdated: Type.Optional(Type.Integer({ minimum: 0, description: 'at least this many worker machines updated while the worker pool rolls' })),
     offered: Type.Optional(Type.String({ description: 'ClusterVersion offers an available update whose version starts with this' })),
     jobCondition: Type.Optional(Type.String({ description: 'the scheduled flow: the newest UpgradeJob has this condition True' })),
+    progressing: Type.Optional(Type.String({ description: 'the ClusterVersion Progressing message contains this' })),
   },
   { additionalProperties: false },
 );
@@ -39,6 +58,11 @@ const DoSchema = Type.Object(
     alertmanager: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('error')])),
     prometheus: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('error')])),
     updateService: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('refused'), Type.Literal('unavailable')])),
+    setRisks: Type.Optional(
+      Type.Record(Type.String({ minLength: 1 }), Type.Union([Type.Boolean(), Type.Literal('error')]), {
+        description: 'the CVO’s risk table becomes this: conditional-update risk name → applies (true), does not (false) or cannot be evaluated (error); the CVO re-evaluates a risk at most once an hour',
+      }),
+    ),
     blockNodeJoin: Type.Optional(Type.Object({ machineSet: Name }, { additionalProperties: false })),
     restartOperator: Type.Optional(Type.Literal(true)),
     stopOperator: Type.Optional(Type.Literal(true, { description: 'the operator process goes away (e.g. its node is down) until startOperator' })),
@@ -47,6 +71,17 @@ const DoSchema = Type.Object(
     setChannel: Type.Optional(Name),
     upgradeToLatest: Type.Optional(Type.String({ description: 'set desiredUpdate (version and image) to the newest offered update whose version starts with this' })),
     ocmReschedule: Type.Optional(Type.Object({ nextRunIn: Duration }, { additionalProperties: false, description: 'move the first OCM policy to this long after the scenario start' })),
+    restartClusterVersionOperator: Type.Optional(Type.Literal(true, { description: 'the cluster-version operator pod restarts: no status for the restart gap, then its counter starts from zero again' })),
+    apiFaults: Type.Optional(Type.Union([ApiFaultsSchema, Type.Literal('off')], { description: 'replace the API server’s faults (`off` or {}: none)' })),
+    apiOutage: Type.Optional(Type.Object({ for: Duration }, { additionalProperties: false, description: 'the API server is down for the chosen clients this long (connections dropped, watches cut)' })),
+    pausePool: Type.Optional(Type.String({ minLength: 1, description: 'set spec.paused on this MachineConfigPool, as an administrator does' })),
+    unpausePool: Type.Optional(Type.String({ minLength: 1, description: 'clear spec.paused on this MachineConfigPool' })),
+    patch: Type.Optional(
+      Type.Object(
+        { apiVersion: Name, kind: Name, namespace: Type.Optional(Name), name: Name, merge: Type.Record(Type.String(), Type.Unknown()) },
+        { additionalProperties: false, description: 'a JSON merge patch of one object, as `kubectl patch --type merge` (e.g. a new desired version)' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -117,7 +152,19 @@ export const ScenarioFileSchema = Type.Object(
   {
     description: Name,
     start: Type.Optional(Type.String({ description: 'virtual start time, RFC 3339 (default 2026-03-02T00:00:00Z)' })),
-    cluster: Type.Object({ profile: Type.Optional(Name), version: Name, channel: Name, workers: Type.Optional(Type.Integer({ minimum: 0, description: 'worker nodes (default: the profile\'s)' })), infraNodes: Type.Optional(Type.Integer({ minimum: 0, description: 'nodes of an infra pool (default 0)' })), jobs: Type.Optional(Type.Array(JobRuleSchema, { description: 'how batch Jobs (e.g. hook Jobs) end' })) }, { additionalProperties: false }),
+    cluster: Type.Object(
+      {
+        profile: Type.Optional(Name),
+        version: Name,
+        channel: Name,
+        workers: Type.Optional(Type.Integer({ minimum: 0, description: 'worker nodes (default: the profile\'s)' })),
+        infraNodes: Type.Optional(Type.Integer({ minimum: 0, description: 'nodes of an infra pool (default 0)' })),
+        jobs: Type.Optional(Type.Array(JobRuleSchema, { description: 'how batch Jobs (e.g. hook Jobs) end' })),
+        apiFaults: Type.Optional(ApiFaultsSchema),
+        apiOutageOnReboot: Type.Optional(Type.Boolean({ description: 'single-node: the API server is down for the chosen clients while the node is NotReady (default true)' })),
+      },
+      { additionalProperties: false },
+    ),
     operator: Type.Optional(
       Type.Object(
         {
@@ -173,6 +220,7 @@ export type ScenarioExpect = Static<typeof ExpectSchema>;
 export type ObjectRef = Static<typeof ObjectRefSchema>;
 export type ObjectCondition = Static<typeof ObjectConditionSchema>;
 export type ScenarioJobRule = Static<typeof JobRuleSchema>;
+export type ScenarioApiFaults = Static<typeof ApiFaultsSchema>;
 
 /** A parsed scenario, or every problem found (`path: message`). */
 export type ParsedScenario = { ok: true; scenario: ScenarioFile } | { ok: false; problems: string[] };
@@ -202,6 +250,9 @@ export function parseScenarioFile(text: string): ParsedScenario {
       if (a.do[k] && !value.operator) problems.push(`/actions/${i}/do/${k}: the scenario runs no operator`);
     }
     if (a.do.ocmReschedule && !value.ocm) problems.push(`/actions/${i}/do/ocmReschedule: the scenario has no ocm`);
+    if (typeof a.do.apiFaults === 'object') problems.push(...apiFaultsProblems(`/actions/${i}/do/apiFaults`, a.do.apiFaults));
+    const o = durationProblem(`/actions/${i}/do/apiOutage/for`, a.do.apiOutage?.for);
+    if (o) problems.push(o);
     const r = durationProblem(`/actions/${i}/do/ocmReschedule/nextRunIn`, a.do.ocmReschedule?.nextRunIn);
     if (r) problems.push(r);
   });
@@ -224,12 +275,38 @@ export function parseScenarioFile(text: string): ParsedScenario {
       }
     }
   });
+  if (value.cluster.apiFaults) problems.push(...apiFaultsProblems('/cluster/apiFaults', value.cluster.apiFaults));
+  if (value.cluster.apiOutageOnReboot === true && value.cluster.profile !== 'single-node') {
+    problems.push('/cluster/apiOutageOnReboot: only a single-node cluster loses its API server while its node reboots');
+  }
   const t = durationProblem('/end/timeout', value.end?.timeout);
   if (t) problems.push(t);
   value.manifests?.forEach((m, i) => {
     if (typeof m['apiVersion'] !== 'string' || typeof m['kind'] !== 'string') problems.push(`/manifests/${i}: apiVersion and kind are required`);
   });
   return problems.length > 0 ? { ok: false, problems } : { ok: true, scenario: value };
+}
+
+/** Virtual ms of a valid Go duration (0 when it does not parse). */
+function durationMsOf(text: string): number {
+  const r = parseGoDurationMs(text);
+  return r.ok ? r.ms : 0;
+}
+
+/** Problems of an `apiFaults` block the schema cannot see: its duration and its regular expression. */
+function apiFaultsProblems(path: string, f: ScenarioApiFaults): string[] {
+  const out: string[] = [];
+  const d = durationProblem(`${path}/watchDisconnectEvery`, f.watchDisconnectEvery);
+  if (d) out.push(d);
+  else if (f.watchDisconnectEvery !== undefined && durationMsOf(f.watchDisconnectEvery) === 0) out.push(`${path}/watchDisconnectEvery: must be positive`);
+  if (f.clients !== undefined) {
+    try {
+      new RegExp(f.clients);
+    } catch (err) {
+      out.push(`${path}/clients: ${(err as Error).message}`);
+    }
+  }
+  return out;
 }
 
 const TIME_TEMPLATE = /^\{\{\s*\+\s*([^}\s]+)\s*\}\}$/;

@@ -24,11 +24,13 @@ import { parseGoDurationMs } from '../../lib/go-duration.js';
 import type { JsonObject } from '../../lib/json.js';
 import { createSimulatedCluster, type SimulatedCluster } from '../../sim/cluster.js';
 import { installCustomResourceDefinitions } from '../../sim/install-crds.js';
+import { startClusterRecorder, type ClusterRecorder } from '../../sim/recorder/cluster-recorder.js';
+import { startInvariantMonitor, type InvariantMonitor } from '../../sim/invariant-monitor.js';
 import type { JobRule } from '../../sim/jobs/job-rules.js';
 import { poolFullyUpdated } from '../../steps/cluster-version/worker-pools.js';
 import { applyManifest, discoverResource, hasCondition } from './apply-manifest.js';
 import { startOperatorProcess, type OperatorFlows, type OperatorProcess, type RequestObserver } from './operator-process.js';
-import { performAction, triggerHolds, type ActionTarget } from './scenario-actions.js';
+import { performAction, startApiFaultControl, triggerHolds, type ActionTarget } from './scenario-actions.js';
 import { startScenarioOcm, type ScenarioOcm } from './scenario-ocm.js';
 import { expandTimes, type ScenarioAction, type ScenarioFile, type ScenarioJobRule } from './scenario-file.js';
 import { newestUpgradeJob, progressKey, snapshot, type ScenarioProgress } from './scenario-progress.js';
@@ -59,6 +61,12 @@ export interface ScenarioRun {
   metricsUrl(): string;
   /** How many operator processes have run (0 without an operator). */
   readonly operatorStarts: number;
+  /** The cluster's transitions, alerts, silences and final objects since just before the manifests. */
+  readonly recorder: ClusterRecorder;
+  /** Virtual ms at which the manifests were applied (the origin of `elapsedMs`). */
+  readonly startedAt: number;
+  /** The §8.7 invariants, checked on every event from before the manifests on. */
+  readonly invariants: InvariantMonitor;
   upgradeConfig(): ManagedUpgradeConfig | undefined;
   progress(): ScenarioProgress;
   /** Stops the operator and the simulated cluster's servers (the environment stays). */
@@ -103,6 +111,9 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
     ...(file.cluster.jobs ? { jobRules: file.cluster.jobs.map(jobRule) } : {}),
   });
   await sim.start(env.signal);
+  // Before the operator and the manifests, so that the report holds every transition of the run.
+  const recorder = await startClusterRecorder(env.ctx, sim.components.monitoring, env.signal);
+  const invariants = startInvariantMonitor(env.ctx, sim.components.monitoring);
   // Every kind of this project, so that a file may apply any of its custom resources.
   await installCustomResourceDefinitions(env.client, customResourceDefinitions());
   const flows: OperatorFlows = { flows: file.operator?.flows ?? ['managed'], scheduledNamespace: file.operator?.namespace ?? SCHEDULED_NS };
@@ -130,6 +141,8 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
     operatorStarts = 1;
     operator = await startOperatorProcess(env, sim, options.seed, flows, options.onOperatorRequest);
   }
+  // API faults from here on: the file's settings, its actions, the single-node reboot outage.
+  const apiFaults = startApiFaultControl(env, file);
   let start = env.clock.now();
   const timeline: ScenarioProgress[] = [];
   const actionsRun: Array<{ name: string; elapsedMs: number }> = [];
@@ -166,9 +179,16 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
     get operatorStarts() {
       return operatorStarts;
     },
+    recorder,
+    invariants,
+    get startedAt() {
+      return start;
+    },
     upgradeConfig: () => configs.get(NS, MANAGED_UPGRADE_CONFIG_NAME),
     progress,
     async close(): Promise<void> {
+      recorder.stop();
+      invariants.stop();
       await operator?.close();
       await ocm?.close();
       await sim.close();
@@ -178,6 +198,7 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
     sim,
     client: env.client,
     expand,
+    apiFaults,
     rescheduleOcmPolicy(afterStartMs: number): void {
       if (!ocm) throw new Error('the scenario has no ocm');
       ocm.reschedule(start + afterStartMs);
@@ -255,6 +276,7 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
   const limit = start + Math.min(durationMs(file.end?.timeout, DEFAULT_TIMEOUT_MS), options.untilMs ?? Number.POSITIVE_INFINITY);
   await env.clock.run({ until: () => failures.length > 0 || endReached() || env.clock.now() >= limit, signal: env.signal });
   await busy;
+  apiFaults.end();
   if (failures.length > 0) throw new Error(`scenario action failed: ${failures.join('; ')}`);
   ended = endReached() ? 'end condition' : options.untilMs !== undefined && env.clock.now() >= start + options.untilMs ? 'until' : 'timeout';
   return run;

@@ -1,0 +1,27 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { triggerHolds } from './scenario-actions.js';
+import { parseScenarioFile } from './scenario-file.js';
+import { snapshot } from './scenario-progress.js';
+
+void test('the progressing trigger holds while the ClusterVersion Progressing message contains the text', () => {
+  const cv = (message: string): Parameters<typeof snapshot>[2] => ({
+    apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', metadata: { name: 'version' }, spec: { clusterID: 'id' },
+    status: { desired: { version: '4.15.38', image: '' }, observedGeneration: 1, versionHash: '', availableUpdates: null, conditions: [{ type: 'Progressing', status: 'True', message, lastTransitionTime: '2026-03-02T00:00:00Z' }] },
+  });
+  const at = (message: string): ReturnType<typeof snapshot> => snapshot(0, undefined, cv(message), {});
+  assert.equal(triggerHolds({ progressing: 'console' }, at('Working towards 4.15.38: 640 of 883 done (72% complete), waiting on authentication, console'), undefined), true);
+  assert.equal(triggerHolds({ progressing: 'Unable to apply' }, at('Working towards 4.15.38: 640 of 883 done (72% complete), waiting up to 40 minutes on console'), undefined), false);
+});
+
+void test('restartClusterVersionOperator and the progressing trigger are valid scenario file fields', () => {
+  const file = [
+    'description: d',
+    'cluster: {version: 4.14.30, channel: stable-4.14}',
+    'actions:',
+    '  - {name: restart, when: {progressing: waiting up to 40 minutes}, do: {restartClusterVersionOperator: true}}',
+  ].join('\n');
+  const parsed = parseScenarioFile(file);
+  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problems.join('\n'));
+  assert.equal(parseScenarioFile(file.replace('true}}', 'false}}')).ok, false);
+});

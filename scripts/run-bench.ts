@@ -4,7 +4,7 @@
  *   node --import tsx scripts/run-bench.ts [--no-write] [--out <file>] [--only <ids>] [--cpu-prof <dir>]
  *
  * --only runs some benchmarks (comma-separated ids: writes, list, watch, informer, reaction,
- * idle, sim-scale; list needs
+ * idle, sim-small, sim-scale; list needs
  * writes) and implies --no-write; --cpu-prof writes V8 CPU profiles of the child processes
  * (API server, operator runtime) into a folder, for investigating a missed target.
  *
@@ -26,7 +26,7 @@ import { compileBenchChildren } from '../test/bench/build.js';
 import { runInformerBench } from '../test/bench/bench-informer.js';
 import { runListBench } from '../test/bench/bench-list.js';
 import { runIdleBench, runReactionBench } from '../test/bench/bench-managed.js';
-import { runSimScaleBench } from '../test/bench/bench-sim-scale.js';
+import { runSimScaleBench, runSimSmallBench } from '../test/bench/bench-sim-scale.js';
 import { runWatchBench } from '../test/bench/bench-watch.js';
 import { runWriteBench, WRITE_COUNT, WRITES_NAMESPACE } from '../test/bench/bench-writes.js';
 import type { BenchContext } from '../test/bench/context.js';
@@ -38,7 +38,7 @@ import type { StartResult } from '../test/bench/server-child.js';
 
 const WATCHDOG_MS = 10 * 60_000;
 /** The order of the targets, for the report. */
-const ORDER = ['list', 'watch', 'writes', 'informer', 'reaction', 'idle', 'sim-scale'];
+const ORDER = ['list', 'watch', 'writes', 'informer', 'reaction', 'idle', 'sim-small', 'sim-scale'];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
@@ -104,6 +104,7 @@ async function main(): Promise<number> {
       ['informer', 'Operator runtime footprint', () => runInformerBench(ctx, children)],
       ['reaction', 'Reaction delay of the managed flow', () => runReactionBench(log)],
       ['idle', 'Operator API requests when idle', () => runIdleBench(log)],
+      ['sim-small', 'Simulated minor upgrade of ha-cloud 3+3', () => runSimSmallBench(log)],
       ['sim-scale', 'Simulated cluster of 250 nodes', () => runSimScaleBench(log)],
     ];
     for (const [id, title, run] of steps) {

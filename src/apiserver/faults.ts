@@ -36,6 +36,7 @@ import type { Clock, Timer } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
 import type { Random } from '../lib/random.js';
 import { ApiError, apiErrors } from './status.js';
+import { groupVersionPath } from './request-info.js';
 
 /** The errors a fault can answer with. */
 export const API_ERROR_KINDS = ['conflict', 'internal', 'unavailable', 'throttled', 'timeout'] as const;
@@ -116,12 +117,9 @@ export interface ResourceRequest {
 /** Parses `/api/v1/…` and `/apis/<group>/<version>/…`; undefined for discovery, health and other paths. */
 export function resourceRequest(url: string): ResourceRequest | undefined {
   const [path = '', query = ''] = url.split('?', 2);
-  const segs = path.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
-  let group: string;
-  let rest: string[];
-  if (segs[0] === 'api' && segs.length >= 3) [group, rest] = ['', segs.slice(2)];
-  else if (segs[0] === 'apis' && segs.length >= 4) [group, rest] = [segs[1]!, segs.slice(3)];
-  else return undefined;
+  const gv = groupVersionPath(path);
+  if (!gv || gv.rest.length === 0) return undefined;
+  const { group, rest } = gv;
   const q = new URLSearchParams(query);
   const watch = q.get('watch') === 'true' || q.get('watch') === '1';
   const resourceVersion = q.get('resourceVersion') ?? undefined;

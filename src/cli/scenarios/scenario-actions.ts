@@ -9,6 +9,7 @@ import type { KubeClient } from '../../kube/client.js';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
 import type { JsonObject } from '../../lib/json.js';
 import type { SimulatedCluster } from '../../sim/cluster.js';
+import { isNodeReady } from '../../sim/workloads/scheduling.js';
 import { applyManifest, discoverResource } from './apply-manifest.js';
 import type { ScenarioApiFaults, ScenarioDo, ScenarioFile, ScenarioTrigger } from './scenario-file.js';
 import type { ScenarioProgress } from './scenario-progress.js';
@@ -93,7 +94,7 @@ export function startApiFaultControl(env: SimEnvironment, file: ScenarioFile): A
   if (onReboot) {
     const nodes = env.ctx.informers.informerFor(NodeResource);
     const check = (): void => {
-      const down = nodes.list().some((n) => n.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'True');
+      const down = nodes.list().some((n) => !isNodeReady(n));
       if (down === rebooting) return;
       rebooting = down;
       log.info({ outage: down }, down ? 'the node is NotReady: its API server is down' : 'the node is Ready: its API server is back');

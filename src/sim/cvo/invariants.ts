@@ -3,10 +3,9 @@
  * test or a scenario run applies to every ClusterVersion it sees. Each returns human-readable
  * violations (empty when all hold).
  */
-import type { ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
+import { operatorVersion, type ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
 import type { ClusterVersion, UpdateHistory } from '../../api/openshift/config-v1/cluster-version.js';
 import { MachineConfigPoolLabel, type MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
-import { operatorVersion } from '../operators/invariants.js';
 
 /** The CVO keeps at most this many history entries (pruning may drop entries). */
 const MAX_HISTORY = 100;

@@ -5,12 +5,7 @@
  * target by the end of an update is checked when the ClusterVersion completes
  * (`cvo/invariants.ts`), so together they give "exactly once".
  */
-import { OPERATOR_VERSION_NAME, type ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
-
-/** The `operator` entry of `status.versions` (undefined when not reported). */
-export function operatorVersion(co: ClusterOperator): string | undefined {
-  return co.status?.versions?.find((v) => v.name === OPERATOR_VERSION_NAME)?.version;
-}
+import { operatorVersion, type ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
 
 /** What the check reads of one state of a ClusterOperator. */
 export interface OperatorState {

@@ -7,7 +7,7 @@
  * version of the release and Progressing=False in one write. Faults (§8.5) are methods the
  * scenario layer calls. The Deployment controller of operator Deployments runs alongside.
  */
-import { ClusterOperatorResource, type ClusterOperator, type OperandVersion } from '../../api/openshift/config-v1/cluster-operator.js';
+import { ClusterOperatorResource, operatorVersion, type ClusterOperator, type OperandVersion } from '../../api/openshift/config-v1/cluster-operator.js';
 import { DeploymentResource, NodeResource } from '../../api/builtin.js';
 import type { ReconcileResult } from '../../kube/controller.js';
 import { isAlreadyExists, isNotFound } from '../../kube/status-error.js';
@@ -132,7 +132,7 @@ export function createOperatorActors(ctx: SimContext, options: OperatorActorsOpt
     const wakeups: number[] = [];
     expireFaults(actor, now, wakeups);
     const target = releaseVersionOf(dep);
-    const current = versionOf(co);
+    const current = operatorVersion(co);
     if (target === undefined || target === current) {
       actor.rollout = undefined;
     } else if (actor.rollout?.target !== target) {
@@ -258,10 +258,6 @@ function newestPayload(catalogue: Catalogue): ReleasePayload {
   return payloadFor(newest);
 }
 
-function versionOf(co: ClusterOperator | undefined): string | undefined {
-  return co?.status?.versions?.find((v) => v.name === 'operator')?.version;
-}
-
 function stripUntil<T extends TimedFault>(f: T): Omit<T, 'until'> {
   const { until: _until, ...rest } = f;
   return rest;
@@ -307,7 +303,7 @@ async function writeStatus(ctx: SimContext, cached: ClusterOperator | undefined,
     cached,
     (fresh) => {
       // A decision made on a stale cache must not take back a version already reported.
-      if (target !== undefined && versionOf(fresh) === target && planned !== target) return undefined;
+      if (target !== undefined && operatorVersion(fresh) === target && planned !== target) return undefined;
       const status = {
         ...fresh.status,
         conditions: mergeConditions(fresh.status?.conditions, desired, ctx.clock.now()),

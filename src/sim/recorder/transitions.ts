@@ -14,7 +14,7 @@
  * created with (from null), leaving out those unset or false.
  */
 import type { Node, NodeCondition } from 'kubernetes-types/core/v1.js';
-import type { ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
+import { operatorVersion, type ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
 import type { ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
 import type { MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { MachineConfigNodeAnnotation } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
@@ -85,7 +85,7 @@ function clusterVersionTracked(cv: ClusterVersion): Tracked {
 
 function clusterOperatorTracked(co: ClusterOperator): Tracked {
   return {
-    fields: [['status.versions[operator]', co.status?.versions?.find((v) => v.name === 'operator')?.version ?? null]],
+    fields: [['status.versions[operator]', operatorVersion(co) ?? null]],
     conditions: co.status?.conditions ?? [],
   };
 }

@@ -55,3 +55,8 @@ export const ClusterOperatorConditionType = {
 
 /** The `status.versions[].name` of the operator's own version. */
 export const OPERATOR_VERSION_NAME = 'operator';
+
+/** The version a ClusterOperator reports for itself (its `operator` entry of `status.versions`), if any. */
+export function operatorVersion(co: ClusterOperator | undefined): string | undefined {
+  return co?.status?.versions?.find((v) => v.name === OPERATOR_VERSION_NAME)?.version;
+}

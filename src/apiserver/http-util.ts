@@ -5,21 +5,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { isJsonObject, type JsonObject, type JsonValue } from '../lib/json.js';
+import { readRequestBody, RequestBodyTooLargeError } from '../lib/request-body.js';
 import { ApiError, apiErrors } from './status.js';
 
 /** Largest request body accepted (kube-apiserver's limit is 3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
-/** Reads the whole request body. */
+/** Reads the whole request body; past {@link MAX_BODY_BYTES} a 413 like kube-apiserver's. */
 export async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new ApiError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
-    chunks.push(chunk);
+  try {
+    return await readRequestBody(req, MAX_BODY_BYTES);
+  } catch (err) {
+    if (err instanceof RequestBodyTooLargeError) throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_BODY_BYTES}`);
+    throw err;
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The media type of a Content-Type header, without parameters, lower case. */

@@ -7,7 +7,7 @@ import { validateCustomResourceDefinition } from './crd/crd-validate.js';
 import { evictPod } from './builtin/eviction.js';
 import { fieldValidationOf, prepareCustomResource, warningHeader } from './custom-resources.js';
 import { fieldError } from './field-errors.js';
-import { jsonText, managerFromUserAgent, parseObjectBody, readBody, sendJson } from './http-util.js';
+import { jsonText, managerFromUserAgent, objectJson, parseObjectBody, readBody, sendJson, sendJsonText } from './http-util.js';
 import { atVersion, mustGet, selectObjects } from './rest-read.js';
 import { fromScale, scaleSpecOf, toScale } from './scale.js';
 import { apiErrors, successStatus } from './status.js';
@@ -53,7 +53,8 @@ export function checkBody(call: ResourceCall, body: JsonObject): KubeObject {
 }
 
 function respond(call: ResourceCall, code: number, obj: KubeObject, warnings: string[]): void {
-  sendJson(call.res, code, atVersion(call, obj), warningHeader(warnings));
+  // The stored object's text, serialised once for this answer and every watcher.
+  sendJsonText(call.res, code, objectJson(atVersion(call, obj)), warningHeader(warnings));
 }
 
 /**

@@ -10,6 +10,7 @@ import { handleGet, handleList, handleWatch } from './rest-read.js';
 import { handleCreate, handleDelete, handleDeleteCollection, handleUpdate } from './rest-write.js';
 import { handlePatch } from './rest-patch.js';
 import { ApiError } from './status.js';
+import type { ResourceType } from './types.js';
 
 function isWatch(q: URLSearchParams): boolean {
   const w = q.get('watch');
@@ -35,11 +36,12 @@ export async function route(ctx: ApiContext, req: IncomingMessage, res: ServerRe
       return;
     }
     const accept = negotiate(req.headers.accept);
-    const types = ctx.store.resourceTypes();
+    // Discovery only: listing the served types on every request was a measurable share of a write.
+    const types = (): ResourceType[] => ctx.store.resourceTypes();
     if (method === 'GET') {
       if (path === '/version') return sendJson(res, 200, versionInfo());
       if (path === '/api') return sendJson(res, 200, apiVersions(serverAddress));
-      if (path === '/apis') return sendJson(res, 200, apiGroupList(types));
+      if (path === '/apis') return sendJson(res, 200, apiGroupList(types()));
       if (path.startsWith('/openapi/')) {
         const doc = openApiFor(ctx.store, path);
         if (!doc) throw notFoundPath();
@@ -47,7 +49,7 @@ export async function route(ctx: ApiContext, req: IncomingMessage, res: ServerRe
       }
       const segs = path.split('/').filter((s) => s !== '');
       if (segs[0] === 'apis' && segs.length === 2) {
-        const g = apiGroup(segs[1]!, types);
+        const g = apiGroup(segs[1]!, types());
         if (!g) throw notFoundPath();
         return sendJson(res, 200, g);
       }
@@ -55,8 +57,8 @@ export async function route(ctx: ApiContext, req: IncomingMessage, res: ServerRe
     const gv = groupVersionPath(path);
     if (!gv) throw notFoundPath();
     if (gv.rest.length === 0) {
-      if (method !== 'GET' || !groupVersions(gv.group, types).includes(gv.version) || (gv.group === '' && gv.version !== 'v1')) throw notFoundPath();
-      return sendJson(res, 200, apiResourceList(gv.group, gv.version, types));
+      if (method !== 'GET' || !groupVersions(gv.group, types()).includes(gv.version) || (gv.group === '' && gv.version !== 'v1')) throw notFoundPath();
+      return sendJson(res, 200, apiResourceList(gv.group, gv.version, types()));
     }
     const target = resolveTarget(ctx.store, gv);
     if (!target) throw notFoundPath();

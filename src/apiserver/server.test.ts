@@ -71,6 +71,16 @@ void test('create answers 201; name and namespace mismatches are 400; unknown na
   assert.equal((await call('GET', '/api/v1/namespaces/default/configmaps/dry')).status, 404);
 });
 
+void test('a body over 3 MiB is 413 RequestEntityTooLarge, and the server goes on serving', async () => {
+  const huge = { ...(cm('huge') as object), data: { k: 'x'.repeat(3 * 1024 * 1024) } };
+  const tooLarge = await call('POST', '/api/v1/namespaces/default/configmaps', huge);
+  assert.equal(tooLarge.status, 413);
+  assert.equal(tooLarge.body.reason, 'RequestEntityTooLarge');
+  assert.equal(tooLarge.body.message, 'Request entity too large: limit is 3145728');
+  assert.equal((await call('GET', '/api/v1/namespaces/default/configmaps/huge')).status, 404);
+  assert.equal((await call('POST', '/api/v1/namespaces/default/configmaps', cm('after-huge'))).status, 201);
+});
+
 void test('list pages with limit and continue; selectors; field selector errors', async () => {
   for (const n of ['p1', 'p2', 'p3']) await call('POST', '/api/v1/namespaces/kube-public/configmaps', cm(n, { page: 'yes' }));
   const first = await call('GET', '/api/v1/namespaces/kube-public/configmaps?limit=2');

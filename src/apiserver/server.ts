@@ -81,7 +81,9 @@ function bootstrapNamespaces(store: MemoryStore): void {
 }
 
 function isWatchRequest(req: IncomingMessage): boolean {
-  const q = (req.url ?? '').split('?')[1] ?? '';
+  const url = req.url ?? '';
+  if (!url.includes('watch=')) return false;
+  const q = url.split('?')[1] ?? '';
   return /(^|&)watch=(true|1)(&|$)/.test(q);
 }
 

@@ -147,19 +147,35 @@ export function recursiveDifference(a: FieldSet, b: FieldSet): FieldSet {
   return changed ? { member: a.member && !b.member, children } : a;
 }
 
-const typeOrder: Record<string, number> = { f: 0, k: 1, v: 2, i: 3 };
+/** The rank of a path element's type (its first character): fields, keys, values, indexes. */
+function typeRank(pe: string): number {
+  switch (pe.charCodeAt(0)) {
+    case 0x66: // f
+      return 0;
+    case 0x6b: // k
+      return 1;
+    case 0x76: // v
+      return 2;
+    case 0x69: // i
+      return 3;
+    default:
+      return 4;
+  }
+}
 
 /** structured-merge-diff's order of path elements: fields, keys, values, indexes. */
 export function comparePathElements(a: string, b: string): number {
-  const ta = typeOrder[a.slice(0, 1)] ?? 4;
-  const tb = typeOrder[b.slice(0, 1)] ?? 4;
+  const ta = typeRank(a);
+  const tb = typeRank(b);
   if (ta !== tb) return ta - tb;
   if (ta === 3) return Number(a.slice(2)) - Number(b.slice(2));
+  // Same two-character prefix: the whole strings order as their bodies do.
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function sortedChildren(set: FieldSet): [string, FieldSet][] {
-  return [...set.children].sort(([a], [b]) => comparePathElements(a, b));
+  const children = [...set.children];
+  return children.length > 1 ? children.sort(([a], [b]) => comparePathElements(a, b)) : children;
 }
 
 /** Every member path, in structured-merge-diff's iteration order (a level's leaves, then its subtrees). */

@@ -49,7 +49,10 @@ export function listItemElements(list: readonly JsonValue[], meta: FieldMeta | u
 }
 
 function isEmptyContainer(v: JsonValue): boolean {
-  return Array.isArray(v) ? v.length === 0 : isJsonObject(v) && Object.keys(v).length === 0;
+  if (Array.isArray(v)) return v.length === 0;
+  if (!isJsonObject(v)) return false;
+  for (const k in v) if (Object.hasOwn(v, k)) return false;
+  return true;
 }
 
 /**
@@ -109,20 +112,64 @@ export function compareObjects(lhs: JsonObject, rhs: JsonObject, meta: FieldMeta
   return c;
 }
 
-function addAll(v: JsonValue, meta: FieldMeta | undefined, path: string[], set: FieldSet): void {
-  insertPath(set, path);
-  addDescendants(v, meta, path, set);
+/** The node at `path`, created with its ancestors when missing (not made a member). */
+function nodeAt(set: FieldSet, path: FieldPath): FieldSet {
+  let node = set;
+  for (const pe of path) node = childNode(node, pe);
+  return node;
 }
 
+function childNode(node: FieldSet, pe: string): FieldSet {
+  let next = node.children.get(pe);
+  if (!next) {
+    next = emptySet();
+    node.children.set(pe, next);
+  }
+  return next;
+}
+
+/** Adds `path` and every path below it in `v`. */
+function addAll(v: JsonValue, meta: FieldMeta | undefined, path: string[], set: FieldSet): void {
+  if (path.length === 0) {
+    addBelow(v, meta, set, true);
+    return;
+  }
+  const node = nodeAt(set, path);
+  node.member = true;
+  addBelow(v, meta, node, false);
+}
+
+/** Adds the paths below `path` in `v`. */
 function addDescendants(v: JsonValue, meta: FieldMeta | undefined, path: string[], set: FieldSet): void {
+  addBelow(v, meta, nodeAt(set, path), path.length === 0);
+}
+
+/**
+ * Fills `node` with the paths below it in `v`, building the subtree directly: a create adds its
+ * whole object this way, so no path array is built and no path is walked again from the root.
+ */
+function addBelow(v: JsonValue, meta: FieldMeta | undefined, node: FieldSet, root: boolean): void {
   if (isJsonObject(v)) {
-    if (meta?.mapType === 'atomic' && path.length > 0) return;
-    for (const [k, child] of Object.entries(v)) addAll(child, childMeta(meta, k), [...path, fieldElement(k)], set);
+    if (meta?.mapType === 'atomic' && !root) return;
+    for (const k in v) {
+      if (!Object.hasOwn(v, k)) continue;
+      const child = childNode(node, fieldElement(k));
+      child.member = true;
+      addBelow(v[k] ?? null, childMeta(meta, k), child, false);
+    }
   } else if (Array.isArray(v)) {
-    const elements = listItemElements(v, meta, path, 'index');
-    if (elements) for (const [pe, i] of elements) addAll(v[i] ?? null, meta?.items, [...path, pe], set);
+    // The 'index' policy never reports a path, so the items' paths need not be built.
+    const elements = listItemElements(v, meta, NO_PATH, 'index');
+    if (!elements) return;
+    for (const [pe, i] of elements) {
+      const child = childNode(node, pe);
+      child.member = true;
+      addBelow(v[i] ?? null, meta?.items, child, false);
+    }
   }
 }
+
+const NO_PATH: FieldPath = [];
 
 function walk(l: JsonValue | undefined, r: JsonValue | undefined, meta: FieldMeta | undefined, path: string[], c: Comparison): void {
   if (l === undefined) {

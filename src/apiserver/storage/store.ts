@@ -2,7 +2,7 @@
  * The in-memory object store with kube-apiserver's metadata semantics (see the Store contract
  * in ../types.ts). One global, monotonically increasing resourceVersion orders every change.
  */
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { Clock } from '../../lib/clock.js';
 import { formatTime } from '../../lib/clock.js';
 import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../lib/json.js';
@@ -204,7 +204,8 @@ export class MemoryStore implements Store {
     const bucket = this.#bucket(rt);
     const key = this.#key(rt, ns, name);
     if (bucket.objects.has(key)) throw apiErrors.alreadyExists(gr(rt), name);
-    m.uid = randomUuid(this.#random);
+    // Crypto's own UUIDs unless a seeded source must make them (one random draw per byte is slow).
+    m.uid = this.#random === cryptoRandom ? randomUUID() : randomUuid(this.#random);
     m.creationTimestamp = formatTime(this.#clock.now());
     if (strategy.generation !== undefined) m.generation = 1;
     else delete m.generation;

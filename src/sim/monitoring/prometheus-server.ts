@@ -17,6 +17,7 @@ import { formatExponent } from './promql/values.js';
 import { rfc3339Nano } from './rules.js';
 import type { Alert, RuleEvaluator, RuleStatus } from './rules.js';
 import type { Tsdb } from './tsdb.js';
+import { readRequestBody } from '../../lib/request-body.js';
 
 /** How the server misbehaves: `down` resets connections, `5xx` answers 503, `slow` delays. */
 export type PrometheusFault = { mode: 'none' } | { mode: 'down' } | { mode: '5xx' } | { mode: 'slow'; delayMs: number };
@@ -91,11 +92,6 @@ function sendJson(res: ServerResponse, status: number, body: JsonValue): void {
   res.end(text);
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 /** A timestamp parameter: RFC 3339 or Unix seconds (float), to ms. */
 export function parseTimeParam(name: string, value: string): number {
@@ -149,7 +145,7 @@ class PrometheusApi {
     const params = new URLSearchParams(url.search);
     if (method === 'POST') {
       const type = req.headers['content-type'] ?? '';
-      const body = await readBody(req);
+      const body = await readRequestBody(req);
       if (type.startsWith('application/x-www-form-urlencoded')) {
         for (const [k, v] of new URLSearchParams(body)) params.append(k, v);
       }

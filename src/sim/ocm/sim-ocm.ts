@@ -20,6 +20,7 @@ import { startHttpServer, type HttpServer, type RequestActivity } from '../http-
 import { OcmApi, type OcmAuthOptions, type OcmResponse } from './ocm-api.js';
 import { CLUSTERS_MGMT, errorJson } from './ocm-model.js';
 import { OcmState } from './ocm-state.js';
+import { readRequestBody } from '../../lib/request-body.js';
 
 /** A fault of one server. `match`, when given, limits it to request paths containing that text. */
 export type OcmFault =
@@ -164,7 +165,7 @@ export class SimOcm {
           req.socket.destroy();
           return;
         }
-        const body = await readBody(req);
+        const body = await readRequestBody(req);
         if (applies && fault.kind === 'slow') {
           // Waiting for virtual time is no work: let the clock move while the answer is held back.
           activity.pause();
@@ -202,11 +203,6 @@ function sdkErrorText(status: number, body: unknown): string {
   return `status is ${status}, identifier is '${b.id ?? ''}', code is '${b.code ?? ''}' and operation identifier is '${b.operation_id ?? ''}': ${b.reason ?? ''}\n`;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 function write(res: ServerResponse, r: OcmResponse): void {
   const headers: Record<string, string | number> = { ...r.headers };

@@ -18,6 +18,7 @@ import { goRegexpError, goRegexpToJs } from './go-regexp.js';
 import { compileFilterMatcher, MatcherError, parseMatcher } from './matchers.js';
 import { decodeAlertsBody, decodeSilenceBody } from './request-body.js';
 import { SilenceStore } from './silences.js';
+import { readRequestBody } from '../../../lib/request-body.js';
 
 /** What the fault switch makes the server do. */
 export type AlertmanagerFault =
@@ -212,7 +213,7 @@ export class SimAlertmanager {
       req.socket.destroy();
       return;
     }
-    const body = await readBody(req);
+    const body = await readRequestBody(req);
     if (fault.kind === 'slow') {
       // Waiting for virtual time is no work: let the clock move while the answer is held back.
       activity.pause();
@@ -266,11 +267,6 @@ function alertQuery(query: URLSearchParams): AlertQuery {
   return q;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 function write(res: ServerResponse, r: SimResponse): void {
   const headers: Record<string, string | number> = { ...r.headers };

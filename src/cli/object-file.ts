@@ -9,7 +9,7 @@ import { crdVersionSchema } from '../apiserver/crd/crd-validate.js';
 import { applySchemaDefaults } from '../apiserver/crd/defaults.js';
 import { pruneUnknownFields } from '../apiserver/crd/prune.js';
 import { validateAgainstSchema } from '../apiserver/crd/schema-validate.js';
-import { fieldErrorMessage, goQuote } from '../apiserver/field-errors.js';
+import { fieldErrorMessage, goQuote, type FieldError } from '../apiserver/field-errors.js';
 import { validateObjectName } from '../apiserver/storage/object-meta.js';
 import { isJsonObject, type JsonObject } from '../lib/json.js';
 
@@ -19,31 +19,54 @@ export interface FileObject {
   readonly object: JsonObject;
 }
 
+/** One document of a file: its objects (a `List`'s items unpacked), or why it cannot be read. */
+export type FileDocument =
+  | { readonly document: number; readonly ok: true; readonly objects: JsonObject[] }
+  | { readonly document: number; readonly ok: false; readonly error: string };
+
 /**
- * The objects of a YAML (or JSON) text, as kubectl reads a file: YAML 1.1 (sigs.k8s.io/yaml
- * uses go-yaml v2), plain dates kept as strings, empty documents skipped, `kind: List` items
- * unpacked. Throws with the document number when a document is not valid YAML or not a mapping.
+ * Every non-empty document of a YAML (or JSON) text, read as kubectl reads a file: YAML 1.1
+ * (sigs.k8s.io/yaml uses go-yaml v2), plain dates kept as strings, `kind: List` items unpacked.
+ * A document that is not valid YAML or not a mapping is returned with the reason, the others
+ * are still read.
  */
-export function readObjectFile(text: string, source: string): FileObject[] {
+export function readFileDocuments(text: string): FileDocument[] {
   const docs = parseAllDocuments(text, {
     version: '1.1',
     customTags: (tags) => tags.filter((t) => (typeof t === 'string' ? t !== 'timestamp' : t.tag !== 'tag:yaml.org,2002:timestamp')),
   });
   if (!Array.isArray(docs)) return [];
-  const out: FileObject[] = [];
+  const out: FileDocument[] = [];
   docs.forEach((doc, i) => {
+    const document = i + 1;
     const error = doc.errors[0];
-    if (error !== undefined) throw new Error(`${source}: document ${i + 1} is not valid YAML: ${error.message.split('\n')[0] ?? ''}`);
+    if (error !== undefined) {
+      out.push({ document, ok: false, error: `is not valid YAML: ${error.message.split('\n')[0] ?? ''}` });
+      return;
+    }
     const value: unknown = doc.toJS();
     if (value === null || value === undefined) return;
-    if (!isJsonObject(value)) throw new Error(`${source}: document ${i + 1} is not an object`);
-    const items = value['items'];
-    if (value['kind'] === 'List' && Array.isArray(items)) {
-      for (const item of items) if (isJsonObject(item)) out.push({ document: i + 1, object: item });
-    } else {
-      out.push({ document: i + 1, object: value });
+    if (!isJsonObject(value)) {
+      out.push({ document, ok: false, error: 'is not an object' });
+      return;
     }
+    const items = value['items'];
+    const objects = value['kind'] === 'List' && Array.isArray(items) ? items.filter((item) => isJsonObject(item)) : [value];
+    out.push({ document, ok: true, objects });
   });
+  return out;
+}
+
+/**
+ * The objects of a YAML (or JSON) text, as kubectl reads a file (see {@link readFileDocuments}).
+ * Throws with the document number when a document is not valid YAML or not a mapping.
+ */
+export function readObjectFile(text: string, source: string): FileObject[] {
+  const out: FileObject[] = [];
+  for (const d of readFileDocuments(text)) {
+    if (!d.ok) throw new Error(`${source}: document ${d.document} ${d.error}`);
+    for (const object of d.objects) out.push({ document: d.document, object });
+  }
   return out;
 }
 
@@ -55,13 +78,20 @@ export function objectsOfKind(objects: readonly FileObject[], apiVersion: string
 /** Outcome of {@link admitObject}. */
 export type AdmitResult = { ok: true; object: JsonObject; warnings: string[] } | { ok: false; message: string };
 
+/** Outcome of {@link admitObjectDetailed}: every field error and every pruned field, one by one. */
+export interface DetailedAdmission {
+  /** The object as it would be stored (pruned and defaulted); meaningful when `errors` is empty. */
+  readonly object: JsonObject;
+  readonly errors: FieldError[];
+  /** Paths of the unknown fields pruned (each one a warning with fieldValidation=Warn). */
+  readonly unknownFields: string[];
+}
+
 /**
- * The object as the API server would store it from a create: unknown fields pruned (each one a
- * warning, as with fieldValidation=Warn), CRD defaults applied, then validated against the CRD's
- * schema and the name rules, with kube-apiserver's wording. `keepStatus: false` drops `status`
- * as a create of a kind with a status subresource does.
+ * What {@link admitObject} decides, with the field errors and pruned fields kept apart, for a
+ * caller that reports them one by one.
  */
-export function admitObject(object: JsonObject, crd: JsonObject, options: { keepStatus: boolean }): AdmitResult {
+export function admitObjectDetailed(object: JsonObject, crd: JsonObject, options: { keepStatus: boolean }): DetailedAdmission {
   const spec = crd['spec'] as { group: string; names: { kind: string }; versions: { name: string }[] };
   const version = spec.versions[0]?.name ?? '';
   const schema = crdVersionSchema(crd, version);
@@ -72,10 +102,23 @@ export function admitObject(object: JsonObject, crd: JsonObject, options: { keep
   const defaulted = applySchemaDefaults(pruned, schema);
   const metadata = isJsonObject(defaulted['metadata']) ? defaulted['metadata'] : {};
   const errors = [...validateObjectName(metadata, 'subdomain', false), ...validateAgainstSchema(defaulted, schema)];
-  const name = typeof metadata['name'] === 'string' ? metadata['name'] : '';
+  return { object: defaulted, errors, unknownFields };
+}
+
+/**
+ * The object as the API server would store it from a create: unknown fields pruned (each one a
+ * warning, as with fieldValidation=Warn), CRD defaults applied, then validated against the CRD's
+ * schema and the name rules, with kube-apiserver's wording. `keepStatus: false` drops `status`
+ * as a create of a kind with a status subresource does.
+ */
+export function admitObject(object: JsonObject, crd: JsonObject, options: { keepStatus: boolean }): AdmitResult {
+  const kind = (crd['spec'] as { names: { kind: string } }).names.kind;
+  const { object: defaulted, errors, unknownFields } = admitObjectDetailed(object, crd, options);
   if (errors.length > 0) {
+    const metadata = isJsonObject(defaulted['metadata']) ? defaulted['metadata'] : {};
+    const name = typeof metadata['name'] === 'string' ? metadata['name'] : '';
     const lines = [...new Set(errors.map((e) => `* ${fieldErrorMessage(e)}`))];
-    return { ok: false, message: `The ${spec.names.kind} ${goQuote(name)} is invalid:\n${lines.join('\n')}` };
+    return { ok: false, message: `The ${kind} ${goQuote(name)} is invalid:\n${lines.join('\n')}` };
   }
   return { ok: true, object: defaulted, warnings: unknownFields.map((f) => `unknown field ${goQuote(f)}`) };
 }

@@ -9,6 +9,8 @@ import { manifestsCommand } from './manifests.js';
 import { previewCommand } from './preview.js';
 import { runCommand } from './run.js';
 import { simulateCommand } from './simulate.js';
+import { statusCommand } from './status.js';
+import { validateCommand } from './validate.js';
 import { version } from './version.js';
 
 /** Builds the command tree. */
@@ -24,6 +26,8 @@ export function buildProgram(): Command {
   program.addCommand(simulateCommand());
   program.addCommand(previewCommand());
   program.addCommand(hookEnvCommand());
+  program.addCommand(statusCommand());
+  program.addCommand(validateCommand());
   return program;
 }
 

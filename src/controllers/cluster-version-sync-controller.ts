@@ -43,6 +43,11 @@ export const ClusterVersionSyncEventReason = {
   Synced: 'ClusterVersionSynced',
 } as const;
 
+/** The message of the {@link ClusterVersionSyncEventReason.InvalidSpec} Event. */
+export function unrenderableMessage(errors: readonly string[]): string {
+  return `cannot render the ClusterVersion, nothing is synced: ${errors.join('; ')}`;
+}
+
 /** Upstream update attempts within one pass before the pass fails (and is retried with backoff). */
 const UPSTREAM_ATTEMPTS = 5;
 
@@ -123,7 +128,7 @@ export function createClusterVersionSyncController(o: ClusterVersionSyncControll
       const now = o.clock.now();
       const result = renderClusterVersion(managed.spec, now);
       if (!result.ok) {
-        warn(managed, ClusterVersionSyncEventReason.InvalidSpec, `cannot render the ClusterVersion, nothing is synced: ${result.errors.join('; ')}`);
+        warn(managed, ClusterVersionSyncEventReason.InvalidSpec, unrenderableMessage(result.errors));
         return;
       }
       const { render } = result;

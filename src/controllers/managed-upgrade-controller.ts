@@ -63,6 +63,11 @@ export interface ManagedUpgradeController {
   notifyPdbForceDrain(signal: AbortSignal): Promise<void>;
 }
 
+/** The message of the `Ignored` Warning Event on an UpgradeConfig whose name is not acted on. */
+export function ignoredUpgradeConfigMessage(names: readonly string[], namespace: string, name: string): string {
+  return `this operator acts only on UpgradeConfigs named ${names.join(', ')} in ${namespace}; set UPGRADE_CONFIG_NAMES to act on ${name}`;
+}
+
 /** Builds the controller (start it with `controller.start(signal)` or through a Manager). */
 export function createManagedUpgradeController(o: ManagedUpgradeControllerOptions): ManagedUpgradeController {
   const ns = o.settings.watchNamespace;
@@ -111,7 +116,7 @@ export function createManagedUpgradeController(o: ManagedUpgradeControllerOption
         return;
       }
       if (!acceptsUpgradeConfigName(o.settings, name)) {
-        o.events.event(cr, 'Warning', 'Ignored', `this operator acts only on UpgradeConfigs named ${o.settings.upgradeConfigNames.join(', ')} in ${ns}; set UPGRADE_CONFIG_NAMES to act on ${name}`);
+        o.events.event(cr, 'Warning', 'Ignored', ignoredUpgradeConfigMessage(o.settings.upgradeConfigNames, ns, name));
         log.info({ name }, 'UpgradeConfig ignored: name not acted on');
         return;
       }

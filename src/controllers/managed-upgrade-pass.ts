@@ -32,7 +32,7 @@ import { delayDueAt } from '../upgraders/managed-steps/notification-steps.js';
 import { commenced } from '../upgraders/managed-steps/step-support.js';
 import { firstFalseCondition, osdSteps, performUpgradeFailure, shouldFailUpgrade, upgradeWindowClosesAt } from '../upgraders/osd-upgrader.js';
 import { HistoryStepRecorder, historyFor, setHistory } from '../upgraders/upgrade-history.js';
-import { validateUpgradeConfig, type ValidationDeps } from '../upgraders/validation/upgrade-config-validation.js';
+import { validateUpgradeConfig, type ValidationDeps, type ValidationResult } from '../upgraders/validation/upgrade-config-validation.js';
 import { scheduleDecision } from '../upgraders/validation/upgrade-schedule.js';
 import { errorMessage } from '../lib/errors.js';
 
@@ -124,8 +124,8 @@ export async function managedUpgradePass(d: PassDeps, original: ManagedUpgradeCo
       return explain({ waiting: true, reason: 'VersionResolved', message: `resolved the release image to version ${v.resolvedVersion}` }, {});
     }
     const retry = v.transient ? { until: now + VALIDATION_RETRY_MS, kinds: ['ClusterVersion'] } : { kinds: ['ClusterVersion'] };
-    if (!v.valid) return explain({ waiting: true, reason: v.reason === 'Valid' ? 'ValidationFailed' : v.reason, message: `validation failed: ${v.message}${v.detail ? ` (${v.detail})` : ''}` }, retry);
-    if (!v.availableUpdate) return explain({ waiting: true, reason: v.reason, message: v.message }, retry);
+    const refusal = validationRefusal(v);
+    if (refusal) return explain({ waiting: true, ...refusal }, retry);
     const sched = scheduleDecision(spec.upgradeAt, now, config.upgradeWindow.timeOutMs);
     if (!sched.ready) {
       return explain({ waiting: true, reason: 'WaitingForUpgradeTime', message: `the upgrade to ${spec.desired.version ?? ''} is scheduled for ${spec.upgradeAt}` }, { until: now + sched.untilMs, kinds: ['ClusterVersion'] });
@@ -145,7 +145,7 @@ export async function managedUpgradePass(d: PassDeps, original: ManagedUpgradeCo
   if (history.phase === 'Upgrading') {
     if (spec.type !== 'ARO' && shouldFailUpgrade(ctx)) {
       const failed = await performUpgradeFailure(ctx, signal);
-      if (failed) d.events.event(cr, 'Warning', 'UpgradeFailed', `the upgrade did not start within the upgrade window (${Math.round(config.upgradeWindow.timeOutMs / 60_000)} min after ${spec.upgradeAt})`);
+      if (failed) d.events.event(cr, 'Warning', 'UpgradeFailed', upgradeWindowMissedMessage(config.upgradeWindow.timeOutMs, spec.upgradeAt));
       return explain(
         failed
           ? { waiting: false, reason: 'Failed', message: 'the upgrade window passed before the upgrade could start' }
@@ -177,6 +177,22 @@ export async function managedUpgradePass(d: PassDeps, original: ManagedUpgradeCo
     return explain({ waiting: false, reason: 'Upgraded', message: `upgraded to ${history.version ?? ''}` }, undefined);
   }
   return explain({ waiting: false, reason: history.phase, message: `the upgrade to ${history.version ?? ''} is ${history.phase}` }, undefined);
+}
+
+/**
+ * The reason and message of the `Waiting` condition when validation stops the upgrade: an
+ * invalid spec (`validation failed: …`), or a valid one not to be acted on (a downgrade, the
+ * same version); undefined when the upgrade may go ahead.
+ */
+export function validationRefusal(v: ValidationResult): { reason: string; message: string } | undefined {
+  if (!v.valid) return { reason: v.reason === 'Valid' ? 'ValidationFailed' : v.reason, message: `validation failed: ${v.message}${v.detail ? ` (${v.detail})` : ''}` };
+  if (!v.availableUpdate) return { reason: v.reason, message: v.message };
+  return undefined;
+}
+
+/** The message of the `UpgradeFailed` Event of an OSD upgrade whose window passed before it started. */
+export function upgradeWindowMissedMessage(windowTimeOutMs: number, upgradeAt: string): string {
+  return `the upgrade did not start within the upgrade window (${Math.round(windowTimeOutMs / 60_000)} min after ${upgradeAt})`;
 }
 
 /** MUO's `HasUpgradeCommenced`, false where it would throw (the spec names no target). */

@@ -63,6 +63,16 @@ export const NodeForceDrainProblemReason = {
   PodJQSelectorFailed: 'PodJQSelectorFailed',
 } as const;
 
+/** The message of the {@link NodeForceDrainProblemReason.Invalid} Event of `namespace/name`. */
+export function invalidForceDrainMessage(key: string, problems: readonly string[]): string {
+  return `NodeForceDrain ${key} is invalid and deletes nothing: ${problems.join('; ')}`;
+}
+
+/** The problem of a `spec.podJQSelector` that jq does not compile. */
+export function podJqSelectorProblem(compileError: string): string {
+  return `spec.podJQSelector: ${compileError}`;
+}
+
 /** What the controller needs. */
 export interface NodeForceDrainControllerOptions extends ControllerDeps {
   events: EventRecorder;
@@ -253,7 +263,7 @@ export function createNodeForceDrainController(o: NodeForceDrainControllerOption
     }
     const parsed = parseForceDrainSpec(fd.spec);
     if (!parsed.ok) {
-      report(key, fd, NodeForceDrainProblemReason.Invalid, `NodeForceDrain ${key} is invalid and deletes nothing: ${parsed.problems.join('; ')}`);
+      report(key, fd, NodeForceDrainProblemReason.Invalid, invalidForceDrainMessage(key, parsed.problems));
       return {};
     }
     const s = parsed.settings;
@@ -261,7 +271,7 @@ export function createNodeForceDrainController(o: NodeForceDrainControllerOption
       const compiled = await o.jq.compile(s.podJQSelector);
       if (!compiled.ok && !compiled.compileError) throw new Error(`cannot check spec.podJQSelector: ${compiled.error}`);
       if (!compiled.ok) {
-        report(key, fd, NodeForceDrainProblemReason.Invalid, `NodeForceDrain ${key} is invalid and deletes nothing: spec.podJQSelector: ${compiled.error}`);
+        report(key, fd, NodeForceDrainProblemReason.Invalid, invalidForceDrainMessage(key, [podJqSelectorProblem(compiled.error)]));
         return {};
       }
     }

@@ -9,7 +9,7 @@
  */
 import { UpgradeJobConditionType, UpgradeJobReason } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { outcome, type Step, type StepOutcome } from '../../engine/step.js';
-import { DEFAULT_HEALTH_CHECK_TIMEOUT, healthCheckTimedOutMessage, healthCheckTimeoutMs, runScheduledHealthCheck } from '../../health/scheduled/scheduled-health-check.js';
+import { DEFAULT_HEALTH_CHECK_TIMEOUT, healthCheckTimedOutMessage, healthCheckTimeoutMs, runScheduledHealthCheck, type ScheduledHealthCheckSettings } from '../../health/scheduled/scheduled-health-check.js';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
 import { jobCondition, jobConditionTrue } from './upgrade-job-conditions.js';
 import { WatchedKind, type UpgradeJobContext } from './upgrade-job-context.js';
@@ -26,6 +26,14 @@ export function healthWindow(startedAt: number, timeoutMs: number, now: number):
   return { endsAt, runTimeoutMs: Math.min(Math.max(endsAt - now, MIN_RUN_MS), HEALTH_RETRY_MS), passed: now > endsAt };
 }
 
+/** The timeout of a health check's settings; an unreadable one gives the default and the problem (logged). Pure. */
+export function effectiveHealthCheckTimeout(settings: ScheduledHealthCheckSettings): { ms: number; problem?: string } {
+  const timeout = healthCheckTimeoutMs(settings);
+  if (timeout.ok) return { ms: timeout.ms };
+  const fallback = parseGoDurationMs(DEFAULT_HEALTH_CHECK_TIMEOUT);
+  return { ms: fallback.ok ? fallback.ms : 3_600_000, problem: `invalid health check timeout: ${timeout.error}; using ${DEFAULT_HEALTH_CHECK_TIMEOUT}` };
+}
+
 function healthStep(phase: 'pre' | 'post'): Step<UpgradeJobContext> {
   const condition = phase === 'pre' ? UpgradeJobConditionType.PreHealthCheckDone : UpgradeJobConditionType.PostHealthCheckDone;
   const failReason = phase === 'pre' ? UpgradeJobReason.PreHealthCheckFailed : UpgradeJobReason.PostHealthCheckFailed;
@@ -36,12 +44,9 @@ function healthStep(phase: 'pre' | 'post'): Step<UpgradeJobContext> {
       if (jobConditionTrue(ctx.job, condition)) return outcome.done();
       const config = ctx.job.spec?.config;
       const settings = (phase === 'pre' ? config?.preUpgradeHealthChecks : config?.postUpgradeHealthChecks) ?? {};
-      let timeout = healthCheckTimeoutMs(settings);
-      if (!timeout.ok) {
-        ctx.log.warn({ phase }, `invalid health check timeout: ${timeout.error}; using ${DEFAULT_HEALTH_CHECK_TIMEOUT}`);
-        timeout = parseGoDurationMs(DEFAULT_HEALTH_CHECK_TIMEOUT);
-      }
-      const timeoutMs = timeout.ok ? timeout.ms : 3_600_000;
+      const timeout = effectiveHealthCheckTimeout(settings);
+      if (timeout.problem !== undefined) ctx.log.warn({ phase }, timeout.problem);
+      const timeoutMs = timeout.ms;
       const now = ctx.clock.now();
       const startedAt = Date.parse(jobCondition(ctx.job, condition)?.lastTransitionTime ?? '');
       const window = healthWindow(Number.isNaN(startedAt) ? now : startedAt, timeoutMs, now);

@@ -1,0 +1,185 @@
+/**
+ * `upgrade-operator status`: an `oc adm upgrade status`-like view of an upgrade in progress
+ * (DESIGN.md §4), for a real OpenShift cluster or the simulated one alike. Reads only — GET and
+ * LIST, in parallel — into an {@link UpgradeStatusSnapshot}, assesses it
+ * ({@link assessUpgradeStatus}, pure) and prints text or JSON. A part that cannot be read is
+ * reported as unknown with the reason; the exit code is 1 only when nothing at all could be read.
+ * `--watch` redraws (clear screen on a TTY, else snapshots separated by a blank line) every
+ * `--interval` until SIGINT, which ends it with exit code 0.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { JobResource, NodeResource, PodDisruptionBudgetResource, PodResource } from '../api/builtin.js';
+import type { ResourceDescriptor, KubeObjectLike } from '../api/resource.js';
+import { ScheduledUpgradeConfigResource } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config-contract.js';
+import { UpgradeJobResource } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
+import { HookJobLabel } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
+import { ClusterOperatorResource } from '../api/openshift/config-v1/cluster-operator.js';
+import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../api/openshift/config-v1/cluster-version.js';
+import { MachineConfigNodeAnnotation as A, MachineConfigPoolResource } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import { MachineConfigResource, type MachineConfig } from '../api/openshift/machineconfiguration-v1/machine-config.js';
+import { ManagedUpgradeConfigResource } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import { defaultUserAgent, KubeClient } from '../kube/client.js';
+import { loadRestConfig } from '../kube/kubeconfig.js';
+import { isNotFound } from '../kube/status-error.js';
+import { RealClock, type Clock } from '../lib/clock.js';
+import { errorMessage } from '../lib/errors.js';
+import { parseGoDurationMs } from '../lib/go-duration.js';
+import { silentLogger } from '../lib/log.js';
+import { assessUpgradeStatus, nothingRead } from './upgrade-status.js';
+import { partValue, type SnapshotPart, type UpgradeStatusSnapshot } from './upgrade-status-model.js';
+import { drainingNodeNames } from './upgrade-status-nodes.js';
+import { DETAILS, renderStatusJson, renderStatusText, type Details } from './upgrade-status-render.js';
+import { version } from './version.js';
+
+/** Clear the screen and move the cursor home (a `--watch` redraw on a TTY). */
+export const CLEAR_SCREEN = '\x1b[H\x1b[2J';
+/** `--interval` default. */
+export const DEFAULT_INTERVAL_MS = 5_000;
+
+/** The command's flags. */
+export interface StatusOptions {
+  kubeconfig?: string;
+  context?: string;
+  watch?: boolean;
+  /** ms between snapshots with `--watch`. */
+  interval: number;
+  details?: Details[];
+  output: 'text' | 'json';
+}
+
+/** What {@link runStatus} writes to and waits with. */
+export interface StatusIo {
+  clock: Clock;
+  /** Where the view goes; `isTTY` decides colours and redraws. */
+  out: { write(text: string): void; isTTY?: boolean };
+  /** The environment (NO_COLOR). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Ends `--watch` (SIGINT). */
+  signal: AbortSignal;
+}
+
+/** Reads a list; a 404 (the kind is not served: its CRD is not installed) is `absent`. */
+async function listPart<T extends KubeObjectLike>(client: KubeClient, d: ResourceDescriptor<T>, options: { labelSelector?: string; fieldSelector?: string; signal?: AbortSignal | undefined } = {}): Promise<SnapshotPart<T[]>> {
+  try {
+    return { state: 'ok', value: (await client.list(d, options)).items };
+  } catch (err) {
+    if (isNotFound(err)) return { state: 'absent', reason: `${d.plural}.${d.group || 'core'} is not served by this cluster` };
+    return { state: 'error', error: errorMessage(err) };
+  }
+}
+
+/** The rendered configs nodes and pools name, read one by one (rendered configs are large; listing them all would fetch megabytes). */
+async function renderedConfigs(client: KubeClient, names: readonly string[], signal: AbortSignal | undefined): Promise<SnapshotPart<MachineConfig[]>> {
+  const results = await Promise.allSettled(names.map((n) => client.getIfExists(MachineConfigResource, undefined, n, signal ? { signal } : {})));
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) return { state: 'error', error: errorMessage(failed.reason) };
+  return { state: 'ok', value: results.flatMap((r) => (r.status === 'fulfilled' && r.value ? [r.value] : [])) };
+}
+
+/** Reads the snapshot: every list in parallel, then the rendered configs named and the pods of draining nodes. The signal aborts the reads. */
+export async function readStatusSnapshot(client: KubeClient, signal?: AbortSignal): Promise<UpgradeStatusSnapshot> {
+  const all = { signal };
+  const cvPart = client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, signal ? { signal } : {}).then(
+    (value): SnapshotPart<typeof value> => ({ state: 'ok', value }),
+    (err: unknown): SnapshotPart<never> => (isNotFound(err) ? { state: 'absent', reason: 'ClusterVersion "version" not found: not an OpenShift cluster?' } : { state: 'error', error: errorMessage(err) }),
+  );
+  const [clusterVersion, clusterOperators, machineConfigPools, nodes, podDisruptionBudgets, managedUpgradeConfigs, scheduledUpgradeConfigs, upgradeJobs, hookJobs] = await Promise.all([
+    cvPart,
+    listPart(client, ClusterOperatorResource, all),
+    listPart(client, MachineConfigPoolResource, all),
+    listPart(client, NodeResource, all),
+    listPart(client, PodDisruptionBudgetResource, all),
+    listPart(client, ManagedUpgradeConfigResource, all),
+    listPart(client, ScheduledUpgradeConfigResource, all),
+    listPart(client, UpgradeJobResource, all),
+    listPart(client, JobResource, { labelSelector: HookJobLabel.UpgradeJob, signal }),
+  ]);
+  const names = new Set<string>();
+  for (const p of partValue(machineConfigPools) ?? []) if (p.spec.configuration?.name) names.add(p.spec.configuration.name);
+  for (const n of partValue(nodes) ?? []) for (const k of [A.CurrentConfig, A.DesiredConfig]) if (n.metadata?.annotations?.[k]) names.add(n.metadata.annotations[k]);
+  const base: UpgradeStatusSnapshot = {
+    clusterVersion, clusterOperators, machineConfigPools, nodes, podDisruptionBudgets, managedUpgradeConfigs, scheduledUpgradeConfigs, upgradeJobs, hookJobs,
+    renderedMachineConfigs: machineConfigPools.state === 'error' && nodes.state === 'error' ? { state: 'error', error: 'neither pools nor nodes could be read' } : await renderedConfigs(client, [...names].sort(), signal),
+    pods: { state: 'ok', value: [] },
+  };
+  const draining = drainingNodeNames(base);
+  if (draining.length === 0) return base;
+  const lists = await Promise.all(draining.map((n) => listPart(client, PodResource, { fieldSelector: `spec.nodeName=${n}`, signal })));
+  const failed = lists.find((l) => l.state !== 'ok');
+  return { ...base, pods: failed ?? { state: 'ok', value: lists.flatMap((l) => partValue(l) ?? []) } };
+}
+
+/** `--interval`: a Go duration, at least one second. */
+export function parseInterval(value: string): number {
+  const r = parseGoDurationMs(value);
+  if (!r.ok) throw new InvalidArgumentError(r.error);
+  if (r.ms < 1000) throw new InvalidArgumentError('must be at least 1s');
+  return r.ms;
+}
+
+/** `--details`: a comma-separated subset of nodes, operators, health, all. */
+export function parseDetails(value: string, previous: Details[] = []): Details[] {
+  const list = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const bad = list.filter((s) => !(DETAILS as readonly string[]).includes(s));
+  if (bad.length > 0 || list.length === 0) throw new InvalidArgumentError(`must be ${DETAILS.join(', ')} (got ${JSON.stringify(value)})`);
+  return [...new Set([...previous, ...(list as Details[])])];
+}
+
+/**
+ * Prints one view (or, with `--watch`, one per interval until the signal aborts). Returns the
+ * exit code: 1 when the last snapshot could read nothing at all, else 0 (a watch ended by the
+ * signal is 0).
+ */
+export async function runStatus(client: KubeClient, o: StatusOptions, io: StatusIo): Promise<number> {
+  const tty = io.out.isTTY === true;
+  const color = tty && (io.env['NO_COLOR'] ?? '') === '';
+  let first = true;
+  for (;;) {
+    const snapshot = await readStatusSnapshot(client, o.watch ? io.signal : undefined);
+    if (o.watch && io.signal.aborted) return 0;
+    const report = assessUpgradeStatus(snapshot, io.clock.now());
+    const body = o.output === 'json' ? renderStatusJson(report, o.watch === true) : renderStatusText(report, { color, ...(o.details ? { details: o.details } : {}) });
+    if (!o.watch) {
+      io.out.write(body);
+      return nothingRead(snapshot) ? 1 : 0;
+    }
+    if (o.output === 'json') io.out.write(body);
+    else if (tty) io.out.write(`${CLEAR_SCREEN}Every ${o.interval / 1000}s: upgrade-operator status   ${report.generatedAt}\n\n${body}`);
+    else io.out.write(`${first ? '' : '\n'}${report.generatedAt}\n${body}`);
+    first = false;
+    try {
+      await io.clock.sleep(o.interval, io.signal);
+    } catch {
+      return 0;
+    }
+  }
+}
+
+/** The subcommand. */
+export function statusCommand(): Command {
+  return new Command('status')
+    .description('Show an upgrade in progress, like `oc adm upgrade status`: control plane, worker pools and nodes (who blocks a drain), update health, and the upgrade operator’s UpgradeConfigs and UpgradeJobs. Reads only.')
+    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, ~/.kube/config, then in-cluster)')
+    .option('--context <name>', 'a context other than the kubeconfig’s current-context')
+    .option('-w, --watch', 'redraw every --interval until Ctrl-C')
+    .addOption(new Option('--interval <duration>', 'with --watch: time between snapshots (Go duration)').argParser(parseInterval).default(DEFAULT_INTERVAL_MS, '5s'))
+    .option('--details <what>', `expand sections: ${DETAILS.join(', ')} (comma-separated)`, parseDetails)
+    .addOption(new Option('-o, --output <format>', 'text, or the report as JSON').choices(['text', 'json']).default('text'))
+    .action(async (o: StatusOptions) => {
+      const clock = new RealClock();
+      const config = loadRestConfig({ clock, ...(o.kubeconfig ? { kubeconfig: o.kubeconfig } : {}), ...(o.context ? { context: o.context } : {}) });
+      const client = new KubeClient({ config, clock, logger: silentLogger(), fieldManager: 'upgrade-operator-status', userAgent: defaultUserAgent('upgrade-operator-status', `v${version()}`), maxReadRetries: 2 });
+      const abort = new AbortController();
+      const onSigint = (): void => abort.abort();
+      // Only a watch ends on Ctrl-C with 0; a single view keeps Node's default (the process ends).
+      if (o.watch) process.once('SIGINT', onSigint);
+      try {
+        const code = await runStatus(client, o, { clock, out: process.stdout, env: process.env, signal: abort.signal });
+        // An error, not process.exitCode (the entry sets the exit code from runCli's result): exit 1.
+        if (code !== 0) throw new Error('nothing could be read from the cluster');
+      } finally {
+        process.removeListener('SIGINT', onSigint);
+        await client.close();
+      }
+    });
+}

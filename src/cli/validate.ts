@@ -1,0 +1,245 @@
+/**
+ * `upgrade-operator validate`: judges UpgradeConfigs, UpgradeJobs, hooks, suspension windows,
+ * ClusterVersions, NodeForceDrains and the managed operator's ConfigMap offline, as the API
+ * server and the operator would (DESIGN.md §4) — for CI on a GitOps repository, before the
+ * objects reach a cluster. The verdicts are {@link validateObjects}'s; this module reads the
+ * files (`-f FILE|DIR|-`, `-R`), the optional `--cluster-version` file, and renders text or JSON.
+ *
+ * Exit codes: 0 when every object is valid (warnings allowed), 1 when an object is invalid or an
+ * input cannot be read, 2 for usage errors.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { ClusterVersion } from '../api/openshift/config-v1/cluster-version.js';
+import { openshiftCustomResourceDefinitions } from '../api/openshift/crds.js';
+import { JqSelector } from '../integrations/jq-selector.js';
+import { RealClock, type Clock } from '../lib/clock.js';
+import { errorMessage } from '../lib/errors.js';
+import { loadZone, processZoneId } from '../time/zone.js';
+import { admitObject, objectsOfKind, readFileDocuments, readObjectFile } from './object-file.js';
+import { validateObjects, type InputObject, type ObjectValidation, type ValidateObjectsOptions, type ValidationProblem } from './validate-objects.js';
+
+/** A file that cannot be read, or a document in it that is not a YAML object. */
+export interface InputError {
+  readonly file: string;
+  readonly document?: number;
+  readonly message: string;
+}
+
+/** Everything `validate` found. */
+export interface ValidateReport {
+  readonly objects: ObjectValidation[];
+  /** Unreadable files and documents (not YAML, not an object). */
+  readonly errors: InputError[];
+  /** No object invalid and no input error. */
+  readonly valid: boolean;
+}
+
+/** The file system as `validate` reads it; tests pass their own stdin. */
+export interface ValidateIo {
+  readFile(path: string): string;
+  readStdin(): string;
+  isDirectory(path: string): boolean;
+  /** The names in a directory. */
+  readDir(path: string): string[];
+}
+
+/** The real file system and process stdin. */
+export function nodeValidateIo(): ValidateIo {
+  return {
+    readFile: (path) => readFileSync(path, 'utf8'),
+    readStdin: () => readFileSync(0, 'utf8'),
+    isDirectory: (path) => statSync(path).isDirectory(),
+    readDir: (path) => readdirSync(path),
+  };
+}
+
+const MANIFEST_FILE = /\.(ya?ml|json)$/;
+
+/**
+ * The files the `-f` arguments name, in order: a file as given, `-` for stdin, a directory's
+ * `*.yaml`, `*.yml` and `*.json` files sorted by name (its subdirectories too, depth first, with
+ * `recursive`). A path that cannot be read is an error, the others are still read.
+ */
+export function collectInputs(paths: readonly string[], recursive: boolean, io: ValidateIo): { files: { path: string; text: string }[]; errors: InputError[] } {
+  const files: { path: string; text: string }[] = [];
+  const errors: InputError[] = [];
+  const visit = (path: string, fromDir: boolean): void => {
+    try {
+      if (path === '-' && !fromDir) {
+        files.push({ path: '-', text: io.readStdin() });
+        return;
+      }
+      if (io.isDirectory(path)) {
+        if (fromDir && !recursive) return;
+        for (const name of [...io.readDir(path)].sort()) {
+          const child = join(path, name);
+          if (io.isDirectory(child)) {
+            if (recursive) visit(child, true);
+          } else if (MANIFEST_FILE.test(name)) {
+            visit(child, true);
+          }
+        }
+        return;
+      }
+      files.push({ path, text: io.readFile(path) });
+    } catch (err) {
+      errors.push({ file: path, message: `cannot read: ${errorMessage(err)}` });
+    }
+  };
+  for (const p of paths) visit(p, false);
+  return { files, errors };
+}
+
+/**
+ * The config.openshift.io ClusterVersion of a `--cluster-version` file (`oc get clusterversion
+ * version -o yaml`, or a `List` holding it), admitted with its status as the API server stores it.
+ * Throws a user-facing Error when the file holds none, several, or an invalid one.
+ */
+export function parseClusterVersionFile(path: string, text: string): ClusterVersion {
+  const found = objectsOfKind(readObjectFile(text, path), 'config.openshift.io/v1', 'ClusterVersion');
+  if (found.length !== 1) throw new Error(`${path}: expected one ClusterVersion (config.openshift.io/v1), found ${found.length}`);
+  const crd = openshiftCustomResourceDefinitions().find((c) => (c['spec'] as { names: { kind: string } }).names.kind === 'ClusterVersion');
+  if (crd === undefined) throw new Error('no CRD of ClusterVersion');
+  const r = admitObject(found[0]!.object, crd, { keepStatus: true });
+  if (!r.ok) throw new Error(`${path}: ${r.message}`);
+  return r.object as unknown as ClusterVersion;
+}
+
+/** What {@link validateInputs} needs besides the paths. */
+export interface ValidateRun extends ValidateObjectsOptions {
+  readonly io: ValidateIo;
+  readonly recursive: boolean;
+}
+
+/** Reads the files and judges every object in them. */
+export async function validateInputs(paths: readonly string[], run: ValidateRun): Promise<ValidateReport> {
+  const { files, errors } = collectInputs(paths, run.recursive, run.io);
+  const inputs: InputObject[] = [];
+  for (const f of files) {
+    for (const d of readFileDocuments(f.text)) {
+      if (!d.ok) errors.push({ file: f.path, document: d.document, message: `document ${d.document} ${d.error}` });
+      else for (const object of d.objects) inputs.push({ file: f.path, document: d.document, object });
+    }
+  }
+  const objects = await validateObjects(inputs, run);
+  return { objects, errors, valid: errors.length === 0 && objects.every((o) => o.verdict !== 'invalid') };
+}
+
+// ---- Rendering ---------------------------------------------------------------------------
+
+/** `Kind.group` (kubectl's spelling), `Kind` for the core group. */
+function kindText(o: ObjectValidation): string {
+  const slash = o.apiVersion.indexOf('/');
+  return slash === -1 ? o.kind || '(no kind)' : `${o.kind || '(no kind)'}.${o.apiVersion.slice(0, slash)}`;
+}
+
+function problemText(p: ValidationProblem): string {
+  const where = p.field !== undefined && p.field !== '' && !p.message.includes(p.field) ? `${p.field}: ` : '';
+  const tag = p.reason !== undefined ? `${p.source} ${p.reason}` : p.source;
+  return `  ${p.severity} [${tag}] ${where}${p.message}`;
+}
+
+/** The text report: one line per object, its problems and skipped checks indented, input errors, a summary. */
+export function renderValidateText(report: ValidateReport): string {
+  const lines: string[] = [];
+  for (const o of report.objects) {
+    const ref = o.namespace !== undefined ? `${o.namespace}/${o.name}` : o.name;
+    lines.push(`${o.file}:${o.document} ${kindText(o)} ${ref || '(no name)'}: ${o.verdict}`);
+    for (const p of o.problems) lines.push(problemText(p));
+    for (const s of o.skipped) lines.push(`  skipped: ${s}`);
+  }
+  for (const e of report.errors) lines.push(`${e.file}: error: ${e.message}`);
+  const count = (v: ObjectValidation['verdict']): number => report.objects.filter((o) => o.verdict === v).length;
+  const summary = [
+    `${report.objects.length} object(s): ${count('valid')} valid`,
+    `${count('valid with warnings')} valid with warnings`,
+    `${count('invalid')} invalid`,
+    `${count('not checked')} not checked`,
+    ...(report.errors.length > 0 ? [`${report.errors.length} input error(s)`] : []),
+  ].join(', ');
+  lines.push(summary);
+  return `${lines.join('\n')}\n`;
+}
+
+/** `-o json`: `{ objects, errors, valid }`. */
+export function renderValidateJson(report: ValidateReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+// ---- The command -------------------------------------------------------------------------
+
+/** The flags of `validate`. */
+export interface ValidateFlags {
+  filename: string[];
+  recursive?: boolean;
+  clusterVersion?: string;
+  localZone?: string;
+  output: 'text' | 'json';
+}
+
+/** What the command reads from outside; tests pass their own. */
+export interface ValidateDeps {
+  clock: Clock;
+  localZoneId: string;
+  io: ValidateIo;
+}
+
+/** `--local-zone`: a tz database name (or UTC). */
+export function parseLocalZone(value: string): string {
+  const z = loadZone(value, value);
+  if (!z.ok || value === 'Local') throw new InvalidArgumentError(z.ok ? 'must name a zone, not Local' : z.error);
+  return z.zone.id;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Runs the checks the flags ask for and renders them; throws a user-facing Error on an unusable `--cluster-version`. */
+export async function runValidate(flags: ValidateFlags, deps: ValidateDeps): Promise<{ report: ValidateReport; output: string }> {
+  const clusterVersion = flags.clusterVersion === undefined ? undefined : parseClusterVersionFile(flags.clusterVersion, readOrThrow(flags.clusterVersion, deps.io));
+  const jq = new JqSelector();
+  try {
+    const report = await validateInputs(flags.filename, {
+      io: deps.io,
+      recursive: flags.recursive === true,
+      nowMs: deps.clock.now(),
+      localZoneId: flags.localZone ?? deps.localZoneId,
+      jq,
+      ...(clusterVersion !== undefined ? { clusterVersion } : {}),
+    });
+    return { report, output: flags.output === 'json' ? renderValidateJson(report) : renderValidateText(report) };
+  } finally {
+    await jq.close();
+  }
+}
+
+function readOrThrow(path: string, io: ValidateIo): string {
+  try {
+    return path === '-' ? io.readStdin() : io.readFile(path);
+  } catch (err) {
+    throw new Error(`${path}: cannot read: ${errorMessage(err)}`, { cause: err });
+  }
+}
+
+/** The subcommand. Usage errors exit with 2, invalid objects or unreadable inputs with 1. */
+export function validateCommand(deps?: ValidateDeps): Command {
+  return new Command('validate')
+    .description('Check UpgradeConfigs, UpgradeJobs, UpgradeJobHooks, UpgradeSuspensionWindows, ClusterVersions, NodeForceDrains and the operator ConfigMap offline, with the API server’s schema and the operator’s own rules.')
+    .requiredOption('-f, --filename <file>', 'a YAML or JSON file, a directory of them, or - for stdin (repeatable)', collect)
+    .option('-R, --recursive', 'with a directory: its subdirectories too')
+    .option('--cluster-version <file>', 'the cluster’s ClusterVersion (oc get clusterversion version -o yaml), for the checks that need it')
+    .option('--local-zone <zone>', 'what a schedule’s Local location means (default: this machine’s zone)', parseLocalZone)
+    .addOption(new Option('-o, --output <format>', 'text, or JSON for programs').choices(['text', 'json']).default('text'))
+    .exitOverride((err) => {
+      throw err.exitCode === 0 ? err : new CommanderError(2, err.code, err.message);
+    })
+    .action(async (flags: ValidateFlags) => {
+      const d: ValidateDeps = deps ?? { clock: new RealClock(), localZoneId: processZoneId(), io: nodeValidateIo() };
+      const { report, output } = await runValidate(flags, d);
+      process.stdout.write(output);
+      if (!report.valid) throw new CommanderError(1, 'upgrade-operator.invalid', 'invalid objects');
+    });
+}

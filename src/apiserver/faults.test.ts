@@ -62,7 +62,7 @@ void test('errors: a 409 on a named update with apimachinery’s message; a rate
   assert.equal(decideApiFault(req('POST', '/api/v1/namespaces/a/events'), s, draws(0.01)).kind, 'none');
 });
 
-void test('errors: 500, 503 and plain-text 429 with Retry-After 0, 504 Timeout (never on a watch)', () => {
+void test('errors: 500, 503 and plain-text 429 with Retry-After 1, 504 Timeout (never on a watch)', () => {
   const all = state({ errorRate: 1, errors: ['internal', 'unavailable', 'throttled', 'timeout'] });
   const pick = (x: number, url = '/api/v1/namespaces/a/pods'): Extract<FaultDecision, { kind: 'error' }> => decideApiFault(req('GET', url), all, draws(0, x)) as Extract<FaultDecision, { kind: 'error' }>;
   const internal = pick(0);
@@ -70,10 +70,10 @@ void test('errors: 500, 503 and plain-text 429 with Retry-After 0, 504 Timeout (
   assert.deepEqual(JSON.parse(internal.response.body), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Internal error occurred: etcdserver: request timed out', reason: 'InternalError', details: { causes: [{ message: 'etcdserver: request timed out' }] }, code: 500 });
   const unavailable = pick(0.3);
   assert.equal(unavailable.response.code, 503);
-  assert.equal(unavailable.response.headers['Retry-After'], '0');
+  assert.equal(unavailable.response.headers['Retry-After'], '1');
   assert.equal(JSON.parse(unavailable.response.body).message, 'apiserver is shutting down');
   const throttled = pick(0.6);
-  assert.deepEqual([throttled.response.code, throttled.response.headers['Retry-After'], throttled.response.body], [429, '0', 'Too many requests, please try again later.\n']);
+  assert.deepEqual([throttled.response.code, throttled.response.headers['Retry-After'], throttled.response.body], [429, '1', 'Too many requests, please try again later.\n']);
   const timeout = pick(0.99);
   assert.equal(timeout.response.code, 504);
   assert.deepEqual(JSON.parse(timeout.response.body), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Timeout: request did not complete within requested timeout - context deadline exceeded', reason: 'Timeout', details: {}, code: 504 });

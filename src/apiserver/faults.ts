@@ -13,10 +13,9 @@
  *   server's wait-group filter writes while it shuts down).
  * - `throttled`: 429 with the plain-text body priority-and-fairness (and the older max-in-flight
  *   filter) write: kube-apiserver sends no Status here, so neither do we.
- * - Both carry `Retry-After: 0` where kube-apiserver says 1 (or more): clients retry a read
- *   after Retry-After, and a reconcile that sleeps a positive virtual delay while its work item
- *   counts as activity could never see the sleep end on the event-driven clock. At 0 the retry
- *   comes on the next turn: the same retry, minus the second's wait.
+ * - Both carry `Retry-After: 1`, as kube-apiserver's do. A client that retries a read inside a
+ *   reconcile sleeps that second on the clock with the reconcile's signal, which suspends the
+ *   reconcile's work-queue unit (src/lib/activity.ts), so event-driven virtual time moves on.
  * - `timeout` (not on watches, which are long-running and exempt from the deadline): 504
  *   Timeout `Timeout: request did not complete within requested timeout - context deadline
  *   exceeded`. kube-apiserver answers after its 60 s deadline; here the answer comes at once,
@@ -129,8 +128,8 @@ export function resourceRequest(url: string): ResourceRequest | undefined {
   return { group, resource, name, watch, resourceVersion };
 }
 
-/** Retry-After of 429 and 503 (see the module comment for why not kube-apiserver's 1). */
-const RETRY_AFTER = '0';
+/** Retry-After of 429 and 503, kube-apiserver's. */
+const RETRY_AFTER = '1';
 
 function statusResponse(err: ApiError, headers: Record<string, string> = {}): FaultResponse {
   return { code: err.code, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', ...headers }, body: JSON.stringify(err.toStatus()) };

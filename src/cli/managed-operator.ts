@@ -205,6 +205,7 @@ export function createManagedOperator(o: ManagedOperatorOptions): ManagedOperato
     },
     async close(): Promise<void> {
       removeWake();
+      events.close();
       await Promise.allSettled([prometheus.close(), alertmanager.close(), updateService.close(), registry.close(), probeClient.close(), dvoClient.close(), sources.close()]);
     },
   };

@@ -123,6 +123,7 @@ export function createScheduledOperator(o: ScheduledOperatorOptions): ScheduledO
       await Promise.all(controllers.map((c) => c.start(signal)));
     },
     async close(): Promise<void> {
+      events.close();
       await Promise.all([prometheus.close(), jq.close()]);
     },
   };

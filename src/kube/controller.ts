@@ -5,7 +5,7 @@
  */
 import type { KubeObjectLike, ResourceDescriptor } from '../api/resource.js';
 import { apiVersion } from '../api/resource.js';
-import type { ActivityTracker } from '../lib/activity.js';
+import { signalOfActivity, type ActivityTracker } from '../lib/activity.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
 import { objectKey } from './indexer.js';
@@ -93,6 +93,7 @@ export class Controller {
       clock: o.clock,
       ...(o.activity ? { activity: o.activity } : {}),
       ...(o.rateLimiter ? { rateLimiter: o.rateLimiter } : {}),
+      workers: Math.max(1, o.workers ?? 1),
     });
   }
 
@@ -197,13 +198,18 @@ export class Controller {
 
   async #reconcileOne(queue: WorkQueue<string>, key: string, signal: AbortSignal): Promise<void> {
     let result: ReconcileResult | void;
+    // With activity tracking (a virtual clock), the reconcile gets a signal of its own, so that
+    // a backoff sleep inside it (a Retry-After, a retry policy) suspends its work-queue unit.
+    const unit = this.#o.activity ? signalOfActivity(signal, () => queue.suspend(key)) : undefined;
     try {
-      result = await this.#o.reconcile(key, signal);
+      result = await this.#o.reconcile(key, unit?.signal ?? signal);
     } catch (err) {
       if (signal.aborted) return;
       this.#log.error({ key, err: errorMessage(err), requeues: queue.numRequeues(key) }, 'reconcile failed; will retry');
       queue.addRateLimited(key);
       return;
+    } finally {
+      unit?.release();
     }
     if (result?.requeueAfter !== undefined && result.requeueAfter > 0) {
       queue.forget(key);

@@ -4,7 +4,11 @@
  * PATCHes `count` and `lastTimestamp` of the Event already written instead of creating a new
  * one; a token-bucket spam filter per source+object (burst 25, one more per 5 minutes) drops
  * floods. Event names are `<involved name>.<hex nanoseconds>`. Recording never throws into the
- * caller: failures are logged.
+ * caller: failures are logged. A write that gets no answer or a server-side failure (429, 5xx) is
+ * tried again every 10 s, 12 tries in all, as client-go's broadcaster does for unanswered writes
+ * (client-go gives up at once on a 5xx Status; we do not, so that an API server's hiccup does not
+ * lose an `UpgradeCompleted`). Events are written one after another; while a write waits to be
+ * tried again, the recorder is no activity (a virtual clock may move).
  */
 import type { Event, ObjectReference } from 'kubernetes-types/core/v1.js';
 import type { KubeObjectLike } from '../api/resource.js';
@@ -13,7 +17,7 @@ import { NO_ACTIVITY, type ActivityTracker } from '../lib/activity.js';
 import { formatTime, type Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
 import type { KubeClient } from './client.js';
-import { isNotFound } from './status-error.js';
+import { isAlreadyExists, isNotFound, KubeApiError } from './status-error.js';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -21,6 +25,15 @@ export const AGGREGATE_WINDOW_MS = 10 * 60_000;
 export const SPAM_BURST = 25;
 export const SPAM_REFILL_MS = 5 * 60_000;
 const CACHE_SIZE = 4096;
+/** Tries per Event (client-go's maxTriesPerEvent) and the pause between them (its sleepDuration). */
+export const EVENT_WRITE_TRIES = 12;
+export const EVENT_RETRY_MS = 10_000;
+
+/** True when writing an Event may succeed if tried again: no answer, or 429 or a 5xx from the server. */
+export function isRetryableEventFailure(err: unknown): boolean {
+  if (!(err instanceof KubeApiError)) return true;
+  return err.code === 429 || err.code >= 500;
+}
 
 /** The spam filter: one token bucket per key (pure apart from its state; time is passed in). */
 export class SpamFilter {
@@ -95,6 +108,14 @@ export class EventRecorder {
   readonly #correlator = new EventCorrelator();
   #chain: Promise<void> = Promise.resolve();
   #seq = 0;
+  /** Events recorded and not yet written or given up. */
+  #pending = 0;
+  /** The write in progress waits to be tried again. */
+  #waiting = false;
+  /** The recorder's activity unit while it has a write to do now. */
+  #unit: (() => void) | undefined;
+  /** Ends the pauses between tries (close()). */
+  readonly #closing = new AbortController();
 
   constructor(options: EventRecorderOptions) {
     this.#o = options;
@@ -113,11 +134,20 @@ export class EventRecorder {
       return;
     }
     const key = [source, objectId, type, reason, message].join('\u0000');
-    const end = this.#activity.begin('event');
+    this.#pending++;
+    this.#refreshActivity();
     this.#chain = this.#chain
-      .then(() => this.#write(key, ref, type, reason, message, now))
+      .then(() => this.#writeWithRetries(key, ref, type, reason, message, now))
       .catch((err: unknown) => this.#log.warn({ reason, object: `${ref.kind}/${ref.name}`, err: err instanceof Error ? err.message : String(err) }, 'failed to record event'))
-      .finally(end);
+      .finally(() => {
+        this.#pending--;
+        this.#refreshActivity();
+      });
+  }
+
+  /** Stops waiting between tries: events not yet written are given up (logged). */
+  close(): void {
+    this.#closing.abort(new Error('event recorder closed'));
   }
 
   /** Resolves when every event recorded so far has been written (or has failed). */
@@ -125,7 +155,40 @@ export class EventRecorder {
     return this.#chain;
   }
 
-  async #write(key: string, ref: ObjectReference, type: EventType, reason: string, message: string, now: number): Promise<void> {
+  async #writeWithRetries(key: string, ref: ObjectReference, type: EventType, reason: string, message: string, now: number): Promise<void> {
+    // One name for every try, so that a try whose answer was lost is found as AlreadyExists.
+    const nanos = BigInt(Math.floor(now)) * 1_000_000n + BigInt(this.#seq++ % 1_000_000);
+    const name = `${ref.name ?? ''}.${nanos.toString(16)}`;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.#write(key, name, ref, type, reason, message, now);
+        return;
+      } catch (err) {
+        if (attempt >= EVENT_WRITE_TRIES || !isRetryableEventFailure(err) || this.#closing.signal.aborted) throw err;
+        this.#log.debug({ reason, object: `${ref.kind}/${ref.name}`, attempt, err: err instanceof Error ? err.message : String(err) }, 'event not written; trying again');
+      }
+      this.#waiting = true;
+      this.#refreshActivity();
+      try {
+        await this.#o.clock.sleep(EVENT_RETRY_MS, this.#closing.signal);
+      } finally {
+        this.#waiting = false;
+        this.#refreshActivity();
+      }
+    }
+  }
+
+  #refreshActivity(): void {
+    const busy = this.#pending > 0 && !this.#waiting;
+    if (busy && this.#unit === undefined) this.#unit = this.#activity.begin('event');
+    else if (!busy && this.#unit !== undefined) {
+      const end = this.#unit;
+      this.#unit = undefined;
+      end();
+    }
+  }
+
+  async #write(key: string, name: string, ref: ObjectReference, type: EventType, reason: string, message: string, now: number): Promise<void> {
     const c = this.#correlator.decide(key, now);
     if (c.action === 'patch') {
       try {
@@ -138,11 +201,10 @@ export class EventRecorder {
       }
     }
     const namespace = ref.namespace || 'default';
-    const nanos = BigInt(Math.floor(now)) * 1_000_000n + BigInt(this.#seq++ % 1_000_000);
     const ev: Event = {
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name: `${ref.name ?? ''}.${nanos.toString(16)}`, namespace },
+      metadata: { name, namespace },
       involvedObject: ref,
       reason,
       message,
@@ -154,8 +216,13 @@ export class EventRecorder {
       reportingComponent: this.#o.component,
       reportingInstance: this.#o.instance ?? '',
     };
-    const created = await this.#o.client.create(EventResource, ev);
-    this.#correlator.record(key, { name: created.metadata?.name ?? '', namespace, count: 1, lastAt: now });
+    try {
+      await this.#o.client.create(EventResource, ev);
+    } catch (err) {
+      // An earlier try was written although its answer was lost: the name is this event's own.
+      if (!isAlreadyExists(err)) throw err;
+    }
+    this.#correlator.record(key, { name, namespace, count: 1, lastAt: now });
   }
 }
 

@@ -107,13 +107,13 @@ void test('shutDownWithDrain waits for keys in processing', async () => {
   assert.equal(drained, true);
 });
 
-void test('queued and processing keys count as activity; waiting keys do not', async () => {
+void test('queued and processing keys count as activity once a worker takes keys; waiting keys do not', async () => {
   const { q, activity, clock } = queue();
   q.addAfter('later', 100);
   assert.equal(activity.busy, 0);
   q.add('a');
-  assert.equal(activity.busy, 1);
-  await q.get();
+  assert.equal(activity.busy, 0, 'no worker has asked for a key yet (its caches are syncing)');
+  assert.equal(await q.get(), 'a');
   assert.equal(activity.busy, 1);
   q.add('a');
   q.done('a');
@@ -122,7 +122,40 @@ void test('queued and processing keys count as activity; waiting keys do not', a
   q.done('a');
   assert.equal(activity.busy, 0);
   await clock.advance(100);
+  assert.equal(activity.busy, 1, 'due and queued');
+});
+
+void test('a key whose reconcile waits for time is no activity, nor are keys queued behind busy workers', async () => {
+  const activity = new ActivityCounter();
+  const q = new WorkQueue({ name: 'test', clock: new ManualClock(), activity, workers: 2 });
+  q.add('a');
+  q.add('b');
+  q.add('c');
+  assert.equal(await q.get(), 'a');
+  assert.equal(await q.get(), 'b');
+  const resumeA = q.suspend('a');
+  assert.equal(activity.busy, 1, 'b is still worked on');
+  const resumeB = q.suspend('b');
+  assert.equal(activity.busy, 0, 'both workers wait for time; c cannot start before either ends');
+  q.add('a');
+  assert.equal(activity.busy, 0, 'a re-added while its reconcile sleeps waits for it too');
+  resumeA();
   assert.equal(activity.busy, 1);
+  resumeA();
+  assert.equal(activity.busy, 1, 'resuming twice counts once');
+  q.done('a');
+  assert.equal(activity.busy, 1, 'a worker is free for c and a');
+  resumeB();
+  q.done('b');
+  assert.equal(await q.get(), 'c');
+  assert.equal(await q.get(), 'a');
+  const resumeC = q.suspend('c');
+  q.done('c');
+  resumeC();
+  q.done('a');
+  assert.equal(activity.busy, 0);
+  assert.deepEqual(q.suspend('idle')(), undefined, 'a key not being processed: nothing to suspend');
+  assert.equal(activity.busy, 0);
 });
 
 void test('stats measure latency and work duration on the clock', async () => {

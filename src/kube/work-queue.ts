@@ -2,7 +2,14 @@
  * A rate-limited, delaying work queue of keys with client-go's semantics: a key waits in the
  * queue at most once (the dirty set), is never handed to two workers at once (the processing
  * set), and a key added while being processed is handed out again after done(). Delays run on
- * the injected Clock. Keys that are queued or being processed count as activity.
+ * the injected Clock.
+ *
+ * Activity (for a virtual clock that waits for quiet): the queue counts as busy while a key is
+ * being processed and not suspended (its reconcile is not waiting for time to pass), or while
+ * keys are queued and a worker is free to take them. Keys queued behind workers that all wait
+ * for time are no work until time moves, and neither are keys queued before any worker asked
+ * for one (a controller's workers start once its caches have synced, which may need time: an
+ * informer's list retried after Retry-After or a backoff).
  */
 import { NO_ACTIVITY, type ActivityTracker } from '../lib/activity.js';
 import type { Clock, Timer } from '../lib/clock.js';
@@ -30,6 +37,8 @@ export interface WorkQueueOptions<K> {
   clock: Clock;
   activity?: ActivityTracker;
   rateLimiter?: RateLimiter<K>;
+  /** Workers that take keys (the controller's); queued keys count as activity only while one is free. Default: unbounded. */
+  workers?: number;
 }
 
 /** The queue. `get()` resolves with a key, or undefined once shut down and empty. */
@@ -42,7 +51,13 @@ export class WorkQueue<K = string> {
   readonly #dirty = new Set<K>();
   readonly #processing = new Map<K, number>();
   readonly #addedAt = new Map<K, number>();
-  readonly #busy = new Map<K, () => void>();
+  readonly #workers: number;
+  /** Keys being processed whose reconcile waits for time (see suspend()). */
+  readonly #suspended = new Set<K>();
+  /** The queue's activity unit while it is busy (see the module comment). */
+  #unit: (() => void) | undefined;
+  /** A worker has asked for a key (get()). */
+  #started = false;
   readonly #waiting = new Map<K, { readyAt: number; timer: Timer }>();
   readonly #getters: Array<(key: K | undefined) => void> = [];
   readonly #drainers: Array<() => void> = [];
@@ -54,6 +69,7 @@ export class WorkQueue<K = string> {
     this.#clock = options.clock;
     this.#activity = options.activity ?? NO_ACTIVITY;
     this.#limiter = options.rateLimiter ?? defaultControllerRateLimiter<K>(options.clock);
+    this.#workers = options.workers ?? Number.POSITIVE_INFINITY;
   }
 
   /** Marks a key as needing processing. */
@@ -62,9 +78,8 @@ export class WorkQueue<K = string> {
     this.#stats.adds++;
     this.#dirty.add(key);
     this.#addedAt.set(key, this.#clock.now());
-    if (!this.#busy.has(key)) this.#busy.set(key, this.#activity.begin(`workqueue ${this.name}`));
-    if (this.#processing.has(key)) return;
-    this.#push(key);
+    if (!this.#processing.has(key)) this.#push(key);
+    this.#refreshActivity();
   }
 
   /** Adds the key after ms; if it is already waiting, the earlier time wins. */
@@ -106,8 +121,13 @@ export class WorkQueue<K = string> {
 
   /** The next key to process; undefined once the queue is shut down and empty. */
   get(): Promise<K | undefined> {
+    this.#started = true;
     const key = this.#queue.shift();
-    if (key !== undefined) return Promise.resolve(this.#take(key));
+    if (key !== undefined) {
+      this.#take(key);
+      this.#refreshActivity();
+      return Promise.resolve(key);
+    }
     if (this.#shuttingDown) return Promise.resolve(undefined);
     return new Promise((resolve) => this.#getters.push(resolve));
   }
@@ -117,15 +137,27 @@ export class WorkQueue<K = string> {
     const started = this.#processing.get(key);
     if (started === undefined) return;
     this.#processing.delete(key);
+    this.#suspended.delete(key);
     this.#stats.workSumMs += this.#clock.now() - started;
     this.#stats.workCount++;
-    if (this.#dirty.has(key)) {
-      this.#push(key);
-    } else {
-      this.#busy.get(key)?.();
-      this.#busy.delete(key);
-    }
+    if (this.#dirty.has(key)) this.#push(key);
+    this.#refreshActivity();
     if (this.#processing.size === 0) for (const d of this.#drainers.splice(0)) d();
+  }
+
+  /**
+   * Marks a key being processed as waiting for time (a backoff sleep in its reconcile) until the
+   * returned function is called: a virtual clock waiting for quiet must let that time pass. A
+   * no-op for a key not being processed.
+   */
+  suspend(key: K): () => void {
+    if (!this.#processing.has(key) || this.#suspended.has(key)) return () => undefined;
+    this.#suspended.add(key);
+    this.#refreshActivity();
+    return () => {
+      if (!this.#suspended.delete(key)) return;
+      this.#refreshActivity();
+    };
   }
 
   /** Stops accepting keys; getters receive what is queued, then undefined. Pending delays are dropped. */
@@ -135,8 +167,7 @@ export class WorkQueue<K = string> {
     for (const w of this.#waiting.values()) w.timer.cancel();
     this.#waiting.clear();
     for (const g of this.#getters.splice(0)) g(undefined);
-    for (const [key, end] of this.#busy) if (!this.#processing.has(key)) end();
-    for (const key of [...this.#busy.keys()]) if (!this.#processing.has(key)) this.#busy.delete(key);
+    this.#refreshActivity();
   }
 
   /** shutDown(), then resolves when every key being processed is done. */
@@ -161,6 +192,22 @@ export class WorkQueue<K = string> {
     let longest = 0;
     for (const started of this.#processing.values()) longest = Math.max(longest, now - started);
     return { ...this.#stats, depth: this.#queue.length, processing: this.#processing.size, waiting: this.#waiting.size, longestRunningMs: longest };
+  }
+
+  /** True while the queue has work that needs no time to pass (see the module comment). */
+  #busy(): boolean {
+    if (this.#processing.size > this.#suspended.size) return true;
+    return this.#started && !this.#shuttingDown && this.#queue.length > 0 && this.#processing.size < this.#workers;
+  }
+
+  #refreshActivity(): void {
+    const busy = this.#busy();
+    if (busy && this.#unit === undefined) this.#unit = this.#activity.begin(`workqueue ${this.name}`);
+    else if (!busy && this.#unit !== undefined) {
+      const end = this.#unit;
+      this.#unit = undefined;
+      end();
+    }
   }
 
   #push(key: K): void {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock, formatMicroTime, formatTime } from './clock.js';
+import { signalOfActivity } from './activity.js';
 
 test('ManualClock fires timers in due order while advancing', async () => {
   const clock = new ManualClock(0);
@@ -45,4 +46,29 @@ test('Kubernetes time formats', () => {
   const t = Date.UTC(2026, 10, 22, 20, 24, 34, 567);
   assert.equal(formatTime(t), '2026-11-22T20:24:34Z');
   assert.equal(formatMicroTime(t), '2026-11-22T20:24:34.567000Z');
+});
+
+test('a sleep with the signal of a unit of work suspends the unit until the sleep ends', async () => {
+  const clock = new ManualClock(0);
+  const events: string[] = [];
+  const parent = new AbortController();
+  const unit = signalOfActivity(parent.signal, () => {
+    events.push('suspend');
+    return () => events.push('resume');
+  });
+  const slept = clock.sleep(1000, unit.signal).then(() => events.push('woke'));
+  assert.deepEqual(events, ['suspend']);
+  await clock.advance(1000);
+  await slept;
+  assert.deepEqual(events, ['suspend', 'resume', 'woke']);
+  // Aborted sleeps resume the unit too; the parent's abort reaches the unit's signal.
+  const aborted = clock.sleep(1000, unit.signal).catch((err: unknown) => events.push(`aborted: ${(err as Error).message}`));
+  parent.abort(new Error('stopping'));
+  await aborted;
+  assert.deepEqual(events.slice(3), ['suspend', 'resume', 'aborted: stopping']);
+  assert.equal(unit.signal.aborted, true);
+  // Other signals suspend nothing.
+  await Promise.all([clock.sleep(10, new AbortController().signal), clock.advance(10)]);
+  assert.equal(events.length, 6);
+  unit.release();
 });

@@ -3,6 +3,7 @@
  * it asks a Clock. Production uses {@link RealClock}; tests use {@link ManualClock}; the
  * simulation uses a virtual clock built on the same interface.
  */
+import { suspendActivityOf } from './activity.js';
 
 /** A pending timer; cancel() is idempotent. */
 export interface Timer {
@@ -57,19 +58,25 @@ export class RealClock implements Clock {
   }
 }
 
-/** sleep() for any Clock, built on its setTimer. */
+/**
+ * sleep() for any Clock, built on its setTimer. Waiting for time is no work: when the signal
+ * belongs to a unit of work ({@link signalOfActivity}), the unit is suspended for the sleep.
+ */
 export function sleepOn(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) {
       reject(abortReason(signal));
       return;
     }
+    const resume = suspendActivityOf(signal);
     const onAbort = (): void => {
       timer.cancel();
+      resume();
       reject(abortReason(signal));
     };
     const timer = clock.setTimer(ms, () => {
       signal?.removeEventListener('abort', onAbort);
+      resume();
       resolve();
     });
     signal?.addEventListener('abort', onAbort, { once: true });

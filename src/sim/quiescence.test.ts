@@ -168,3 +168,53 @@ void test('event clock: the same seed gives the same timeline; another seed a di
   assert.equal(b.result.events, a.result.events);
   assert.notDeepEqual(c.timeline, a.timeline);
 });
+
+void test('event clock: a reconcile whose read is throttled sleeps Retry-After on virtual time and goes on', async () => {
+  const clock = new VirtualClock({ mode: 'event', start: T0 });
+  const activity = clock.activity;
+  const logger = silentLogger();
+  const server = await startApiServer({ port: 0, clock, activity });
+  // Every read of the controller's client is throttled (429, Retry-After: 1) with probability ½.
+  server.faults.configure({ errorRate: 0.5, errors: ['throttled'], clients: '^throttled-reader' }, new SeededRandom('throttle'));
+  const setup = new KubeClient({ config: { server: server.url, insecureSkipTLSVerify: false, auth: noAuth, namespace: NS }, clock, logger, activity });
+  const client = new KubeClient({ config: { server: server.url, insecureSkipTLSVerify: false, auth: noAuth, namespace: NS }, clock, logger, activity, userAgent: 'throttled-reader/v0', maxReadRetries: 20 });
+  const informers = new InformerFactory({ client: setup, clock, logger, random: new SeededRandom('informers') });
+  const stop = new AbortController();
+  for (let i = 0; i < 4; i++) await setup.create(ConfigMapResource, { metadata: { name: `item-${i}`, namespace: NS, labels: { role: 'item' } }, data: { n: String(i) } });
+
+  const readAt = new Map<string, number>();
+  const reader = new Controller({
+    name: 'reader',
+    informers,
+    clock,
+    logger,
+    activity,
+    reconcile: async (key, signal) => {
+      const name = key.split('/')[1] ?? '';
+      const got = await client.get(ConfigMapResource, NS, name, { signal });
+      readAt.set(String(got.metadata?.name), clock.now() - T0);
+    },
+  });
+  reader.for(ConfigMapResource, { namespace: NS, labelSelector: 'role=item' });
+  const running = reader.start(stop.signal);
+  // A regression (the sleep holding the work-queue unit) stops virtual time for good: fail, don't hang.
+  let guard: NodeJS.Timeout | undefined;
+  const stalled = new Promise<'stalled'>((resolve) => {
+    guard = setTimeout(() => resolve('stalled'), 20_000);
+  });
+  const result = await Promise.race([clock.run({ until: () => readAt.size === 4 }), stalled]);
+  clearTimeout(guard);
+  const throttled = server.faults.counts().errors.throttled ?? 0;
+  stop.abort();
+  await running;
+  await informers.stopped();
+  await client.close();
+  await setup.close();
+  await server.close();
+
+  assert.notEqual(result, 'stalled', `virtual time stopped at ${clock.now() - T0}; read ${JSON.stringify([...readAt])}, throttled ${throttled}`);
+  assert.deepEqual([...readAt.keys()].sort(), ['item-0', 'item-1', 'item-2', 'item-3']);
+  // Each 429 cost its reader one virtual second: the reads that were throttled ended later.
+  assert.ok(throttled > 0, 'no read was throttled');
+  assert.ok(Math.max(...readAt.values()) >= 1000, `reads at ${JSON.stringify([...readAt])}`);
+});

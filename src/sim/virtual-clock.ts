@@ -11,7 +11,9 @@
  *   quiet step, in (due, creation) order, so a run replays exactly. Zero-delay timers do not
  *   move time: they fire on the next turn without waiting for quiet, and count as activity
  *   until then. Caveat: work that holds an activity unit while it sleeps on this clock for a
- *   positive delay can never see that sleep end (run() logs what is outstanding).
+ *   positive delay can never see that sleep end (run() logs what is outstanding), unless the
+ *   sleep is given the signal of that unit (`signalOfActivity` in src/lib/activity.ts: every
+ *   reconcile's), which suspends the unit for the sleep.
  * - `scaled` mode: virtual time = start + (wall elapsed since realOrigin) × scale, so several
  *   processes that share start, realOrigin and scale agree on the time; timers are wall
  *   timers scaled down.

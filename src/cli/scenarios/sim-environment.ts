@@ -116,7 +116,7 @@ export async function startSimEnvironment(o: SimEnvironmentOptions): Promise<Sim
 export async function startSimEnvironment(o: SimEnvironmentOptions): Promise<SimEnvironment> {
   const logger = o.logger ?? silentLogger();
   if (o.external) return startExternal(o, o.external, logger);
-  const clock = new VirtualClock({ mode: 'event', start: o.start ?? VIRTUAL_START });
+  const clock = new VirtualClock({ mode: 'event', start: o.start ?? VIRTUAL_START, logger });
   // uids and generated names from the seed too: one seed, one report (final objects included).
   const server = await startApiServer({ port: 0, clock, logger, activity: clock.activity, random: new SeededRandom(o.seed).fork('apiserver') });
   const config: RestConfig = { server: server.url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: 'default' };

@@ -123,6 +123,23 @@ function mediaRanges(accept: string | undefined): MediaRange[] {
  * only an Accept that rules JSON out gives 406.
  */
 export function negotiate(accept: string | undefined): Negotiated {
+  // Clients send a handful of distinct Accept headers, each on every request: decide each once.
+  const key = accept ?? '';
+  let known = negotiated.get(key);
+  if (known === undefined) {
+    known = decideNegotiation(accept);
+    if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+    negotiated.set(key, known);
+  }
+  if (known === 'not acceptable') throw apiErrors.notAcceptable(`only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
+  return known;
+}
+
+/** Decisions already made, by Accept header (shared: callers only read them). */
+const negotiated = new Map<string, Readonly<Negotiated> | 'not acceptable'>();
+const NEGOTIATED_MAX = 256;
+
+function decideNegotiation(accept: string | undefined): Readonly<Negotiated> | 'not acceptable' {
   const ranges = mediaRanges(accept);
   let table = false;
   let aggregatedDiscovery: Negotiated['aggregatedDiscovery'];
@@ -142,8 +159,8 @@ export function negotiate(accept: string | undefined): Negotiated {
   const acceptable =
     ranges.length === 0 ||
     ranges.some((r) => r.type === '*/*' || r.type === 'application/*' || r.type === 'application/json' || r.type === 'application/vnd.kubernetes.protobuf' || r.type === 'application/yaml');
-  if (!acceptable) throw apiErrors.notAcceptable(`only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
-  return { table, aggregatedDiscovery };
+  if (!acceptable) return 'not acceptable';
+  return Object.freeze({ table, aggregatedDiscovery });
 }
 
 /** The default field manager: the first path segment of the User-Agent, as kube-apiserver does. */

@@ -114,15 +114,24 @@ const PATH_SETS_MAX = 1024;
 /** STRIP_RECURSIVE ∪ an ignored set, by ignored set. */
 const stripSets = new WeakMap<FieldSet, FieldSet>();
 
+/** The ignored paths of a write to the main resource (one array, so its set is found by identity). */
+const STATUS_ONLY: readonly (readonly string[])[] = Object.freeze([Object.freeze(['status'])]);
+/** Sets of the constant path lists, by identity (no JSON key to build). */
+const constantPathSets = new WeakMap<readonly (readonly string[])[], FieldSet>();
+
 /** Field-name paths, as a set whose members cover them and everything below (memoised; sets are immutable). */
 export function pathsToSet(paths: readonly (readonly string[])[]): FieldSet {
+  const constant = constantPathSets.get(paths);
+  if (constant) return constant;
   const key = JSON.stringify(paths);
   let set = pathSets.get(key);
-  if (set) return set;
-  set = emptySet();
-  for (const p of paths) insertPath(set, p.map(fieldElement));
-  if (pathSets.size >= PATH_SETS_MAX) pathSets.clear();
-  pathSets.set(key, set);
+  if (!set) {
+    set = emptySet();
+    for (const p of paths) insertPath(set, p.map(fieldElement));
+    if (pathSets.size >= PATH_SETS_MAX) pathSets.clear();
+    pathSets.set(key, set);
+  }
+  if (paths === STATUS_ONLY) constantPathSets.set(paths, set);
   return set;
 }
 
@@ -143,8 +152,8 @@ export function trackable(set: FieldSet, ignored: FieldSet): FieldSet {
  * The fields whose changes a write does not track (kube's reset fields): a write to the main
  * resource leaves `status` alone, a write to `/status` only tracks `status`.
  */
-export function defaultIgnoredFields(subresource: string | undefined, objects: readonly (JsonObject | undefined)[]): string[][] {
-  if (subresource !== 'status') return [['status']];
+export function defaultIgnoredFields(subresource: string | undefined, objects: readonly (JsonObject | undefined)[]): readonly (readonly string[])[] {
+  if (subresource !== 'status') return STATUS_ONLY;
   const keys = new Set<string>();
   for (const o of objects) if (o) for (const k of Object.keys(o)) keys.add(k);
   keys.delete('status');

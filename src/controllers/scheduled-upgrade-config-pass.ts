@@ -22,7 +22,7 @@ import type { KubeClient } from '../kube/client.js';
 import type { EventRecorder } from '../kube/event-recorder.js';
 import { objectKey } from '../kube/indexer.js';
 import { updateStatusWithRetry } from '../kube/status-writer.js';
-import { isAlreadyExists, isNotFound } from '../kube/status-error.js';
+import { ignoreNotFound, isAlreadyExists, isNotFound } from '../kube/status-error.js';
 import { formatTime, type Clock } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
 import { jsonEqual, type JsonValue } from '../lib/json.js';
@@ -303,8 +303,9 @@ async function writeStatus(d: ScheduledPassDeps, config: ScheduledUpgradeConfig,
   }
   const now = formatTime(d.clock.now());
   const generation = config.metadata?.generation ?? 0;
-  try {
-    await updateStatusWithRetry(d.client, ScheduledUpgradeConfigResource, objectKey(config), (fresh: ScheduledUpgradeConfig) => {
+  // Deleted meanwhile: nothing to record.
+  await ignoreNotFound(
+    updateStatusWithRetry(d.client, ScheduledUpgradeConfigResource, objectKey(config), (fresh: ScheduledUpgradeConfig) => {
       const old = fresh.status as StatusWithConditions | undefined;
       const next: StatusWithConditions = {
         ...old,
@@ -314,9 +315,6 @@ async function writeStatus(d: ScheduledPassDeps, config: ScheduledUpgradeConfig,
       if (plan.lastScheduledUpgradeMs !== undefined) next.lastScheduledUpgrade = formatTime(plan.lastScheduledUpgradeMs);
       if (jsonEqual((old ?? null) as JsonValue, next as unknown as JsonValue)) return undefined;
       return { ...fresh, status: next };
-    }, { clock: d.clock, signal });
-  } catch (err) {
-    // Deleted meanwhile: nothing to record.
-    if (!isNotFound(err)) throw err;
-  }
+    }, { clock: d.clock, signal }),
+  );
 }

@@ -149,3 +149,34 @@ export function isForbidden(err: unknown): boolean {
 export function isUnauthorized(err: unknown): boolean {
   return hasReason(err, 'Unauthorized', 401);
 }
+
+/**
+ * Awaits `p` and resolves `undefined` when it fails with 404 NotFound; any other failure is
+ * rethrown. Like controller-runtime's `client.IgnoreNotFound`, for writes and deletes where an
+ * object that no longer exists means there is nothing left to do:
+ * `await ignoreNotFound(client.delete(PodResource, ns, name))`.
+ */
+export async function ignoreNotFound<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Awaits `p` and resolves `undefined` when it fails with 404 NotFound or 409 Conflict; any other
+ * failure is rethrown. A 409 here means the object changed since it was read or is being replaced
+ * (a stale resourceVersion or a failed UID precondition), which the callers treat as gone: the
+ * watch will deliver the newer object and the next reconcile decides again. (Not to be confused
+ * with `isGone`, which is 410 Gone/Expired.) 409 AlreadyExists is rethrown.
+ */
+export async function ignoreNotFoundOrConflict<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (err) {
+    if (isNotFound(err) || isConflict(err)) return undefined;
+    throw err;
+  }
+}

@@ -12,7 +12,7 @@ import type { Job, JobCondition, JobStatus } from 'kubernetes-types/batch/v1.js'
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { JobResource, NodeResource, PodResource } from '../../api/builtin.js';
 import type { ReconcileResult } from '../../kube/controller.js';
-import { isConflict, isNotFound } from '../../kube/status-error.js';
+import { ignoreNotFound, ignoreNotFoundOrConflict, isConflict, isNotFound } from '../../kube/status-error.js';
 import { formatTime } from '../../lib/clock.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
 import { type SimComponent, type SimContext, simController } from '../context.js';
@@ -89,19 +89,11 @@ export function createJobController(ctx: SimContext, options: JobControllerOptio
   };
 
   const setPodStatus = async (pod: Pod, status: Pod['status']): Promise<void> => {
-    try {
-      await ctx.client.updateStatus(PodResource, { ...pod, ...(status ? { status } : {}) });
-    } catch (err) {
-      if (!isConflict(err) && !isNotFound(err)) throw err;
-    }
+    await ignoreNotFoundOrConflict(ctx.client.updateStatus(PodResource, { ...pod, ...(status ? { status } : {}) }));
   };
 
   const deletePod = async (pod: Pod): Promise<void> => {
-    try {
-      await ctx.client.delete(PodResource, pod.metadata?.namespace, pod.metadata?.name ?? '');
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    await ignoreNotFound(ctx.client.delete(PodResource, pod.metadata?.namespace, pod.metadata?.name ?? ''));
   };
 
   const reconcile = async (key: string): Promise<ReconcileResult | void> => {

@@ -15,7 +15,7 @@ import { MACHINE_FINALIZER, MachineAnnotation, MachineResource, type Machine, ty
 import { MachineConfigNodeAnnotation, MachineConfigPoolResource } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import type { Controller} from '../../kube/controller.js';
 import { type ReconcileResult } from '../../kube/controller.js';
-import { isAlreadyExists, isConflict, isNotFound } from '../../kube/status-error.js';
+import { ignoreNotFound, ignoreNotFoundOrConflict, isAlreadyExists, isConflict, isNotFound } from '../../kube/status-error.js';
 import { formatTime } from '../../lib/clock.js';
 import type { SeededRandom } from '../../lib/random.js';
 import { type SimContext, simController } from '../context.js';
@@ -67,14 +67,7 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
 
   const streamOf = (m: Machine): SeededRandom => cfg.random.fork(`machine/${m.metadata?.namespace}/${m.metadata?.name}`);
 
-  const writeStatus = async (m: Machine, status: MachineStatus): Promise<Machine | undefined> => {
-    try {
-      return await ctx.client.updateStatus(MachineResource, { ...m, status });
-    } catch (err) {
-      if (isConflict(err) || isNotFound(err)) return undefined;
-      throw err;
-    }
-  };
+  const writeStatus = async (m: Machine, status: MachineStatus): Promise<Machine | undefined> => ignoreNotFoundOrConflict(ctx.client.updateStatus(MachineResource, { ...m, status }));
 
   /** §5.8: the config a node of this Machine boots with, and a peer's node info. */
   const bootConfig = (labels: Record<string, string>): { config: string | undefined; peer: Node | undefined } => {
@@ -96,19 +89,16 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
       ...(p.region ? { 'machine.openshift.io/region': p.region } : {}),
       ...(p.zone ? { 'machine.openshift.io/zone': p.zone } : {}),
     };
-    let updated: Machine;
-    try {
-      updated = await ctx.client.patch(
+    const updated = await ignoreNotFoundOrConflict(
+      ctx.client.patch(
         MachineResource,
         m.metadata?.namespace,
         m.metadata?.name ?? '',
         { metadata: { resourceVersion: m.metadata?.resourceVersion ?? null, labels, annotations: { [MachineAnnotation.InstanceState]: 'running' } }, spec: { providerID: instance.providerID } },
         { type: 'merge' },
-      );
-    } catch (err) {
-      if (isConflict(err) || isNotFound(err)) return;
-      throw err;
-    }
+      ),
+    );
+    if (updated === undefined) return;
     const at = formatTime(now);
     const providerKind = p.provider === 'aws' ? 'AWSMachineProviderStatus' : p.provider === 'gce' ? 'GCPMachineProviderStatus' : p.provider === 'azure' ? 'AzureMachineProviderStatus' : 'MachineProviderStatus';
     await writeStatus(updated, {
@@ -191,13 +181,7 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
     if ((m.spec?.lifecycleHooks?.preTerminate ?? []).length > 0) return;
     state.terminateAt ??= now + drawMs(streamOf(m).fork('terminate'), cfg.durations.terminate, cfg.timeScale);
     if (now < state.terminateAt) return { requeueAfter: state.terminateAt - now };
-    if (nodeName !== undefined) {
-      try {
-        await ctx.client.delete(NodeResource, undefined, nodeName);
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
-    }
+    if (nodeName !== undefined) await ignoreNotFound(ctx.client.delete(NodeResource, undefined, nodeName));
     const finalizers = (m.metadata?.finalizers ?? []).filter((f) => f !== MACHINE_FINALIZER);
     try {
       await ctx.client.patch(MachineResource, m.metadata?.namespace, m.metadata?.name ?? '', { metadata: { resourceVersion: m.metadata?.resourceVersion ?? null, finalizers } }, { type: 'merge' });
@@ -215,11 +199,7 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
     if (m.metadata?.deletionTimestamp !== undefined) return deleting(m, now);
     if (!(m.metadata?.finalizers ?? []).includes(MACHINE_FINALIZER)) {
       const finalizers = [...(m.metadata?.finalizers ?? []), MACHINE_FINALIZER];
-      try {
-        await ctx.client.patch(MachineResource, m.metadata?.namespace, m.metadata?.name ?? '', { metadata: { resourceVersion: m.metadata?.resourceVersion ?? null, finalizers } }, { type: 'merge' });
-      } catch (err) {
-        if (!isConflict(err) && !isNotFound(err)) throw err;
-      }
+      await ignoreNotFoundOrConflict(ctx.client.patch(MachineResource, m.metadata?.namespace, m.metadata?.name ?? '', { metadata: { resourceVersion: m.metadata?.resourceVersion ?? null, finalizers } }, { type: 'merge' }));
       return;
     }
     const created = Date.parse(m.metadata?.creationTimestamp ?? '') || now;

@@ -15,7 +15,7 @@ import type { Deployment, DeploymentCondition, DeploymentStatus } from 'kubernet
 import { DeploymentResource, NodeResource, PodResource } from '../../api/builtin.js';
 import type { ReconcileResult } from '../../kube/controller.js';
 import { splitKey } from '../../kube/indexer.js';
-import { isConflict, isNotFound } from '../../kube/status-error.js';
+import { ignoreNotFound, ignoreNotFoundOrConflict, isConflict, isNotFound } from '../../kube/status-error.js';
 import { formatTime } from '../../lib/clock.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
 import { type SimComponent, type SimContext, simController } from '../context.js';
@@ -179,11 +179,7 @@ export function createWorkloads(ctx: SimContext, options: WorkloadsOptions = {})
       if (!node || !isNodeReady(node)) continue;
       const due = startDue(p);
       if (due <= now) {
-        try {
-          await ctx.client.updateStatus(PodResource, { ...p, status: runningPodStatus(p, node, now, random.fork(`pod/${namespace}/${p.metadata?.name}/status`)) });
-        } catch (err) {
-          if (!isConflict(err) && !isNotFound(err)) throw err;
-        }
+        await ignoreNotFoundOrConflict(ctx.client.updateStatus(PodResource, { ...p, status: runningPodStatus(p, node, now, random.fork(`pod/${namespace}/${p.metadata?.name}/status`)) }));
       } else {
         wake = Math.min(wake ?? due, due);
       }
@@ -204,11 +200,7 @@ export function createWorkloads(ctx: SimContext, options: WorkloadsOptions = {})
 
   const deletePod = async (deleting: Set<string>, p: Pod, gracePeriodSeconds: number | undefined): Promise<void> => {
     deleting.add(podKey(p));
-    try {
-      await ctx.client.delete(PodResource, p.metadata?.namespace, p.metadata?.name ?? '', gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds });
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    await ignoreNotFound(ctx.client.delete(PodResource, p.metadata?.namespace, p.metadata?.name ?? '', gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }));
   };
 
   const controller = simController(ctx, { name: 'sim-workloads-deployment', reconcile, logger: log, workers: options.workers ?? 4 });

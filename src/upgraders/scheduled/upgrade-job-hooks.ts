@@ -12,7 +12,7 @@ import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgr
 import { HOOK_JOB_TRACKER_FINALIZER, UpgradeJobHookResource, type UpgradeEvent } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
 import type { UpgradeJobHook } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook.js';
 import type { KubeClient } from '../../kube/client.js';
-import { isAlreadyExists, isNotFound } from '../../kube/status-error.js';
+import { ignoreNotFound, isAlreadyExists } from '../../kube/status-error.js';
 import type { Logger } from '../../lib/log.js';
 import { hookEnvironment } from '../../steps/hooks/hook-env.js';
 import { buildHookJob } from '../../steps/hooks/hook-job.js';
@@ -29,11 +29,7 @@ export interface HookTrackingDeps {
 
 async function releaseFinalizer(client: KubeClient, job: Job, signal: AbortSignal): Promise<void> {
   const finalizers = (job.metadata?.finalizers ?? []).filter((f) => f !== HOOK_JOB_TRACKER_FINALIZER);
-  try {
-    await client.patch(JobResource, job.metadata?.namespace, job.metadata?.name ?? '', { metadata: { finalizers, resourceVersion: job.metadata?.resourceVersion ?? null } }, { type: 'merge', signal });
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-  }
+  await ignoreNotFound(client.patch(JobResource, job.metadata?.namespace, job.metadata?.name ?? '', { metadata: { finalizers, resourceVersion: job.metadata?.resourceVersion ?? null } }, { type: 'merge', signal }));
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Node } from 'kubernetes-types/core/v1.js';
 import { PodDisruptionBudgetResource } from '../../../api/builtin.js';
 import { MachineConfigNodeAnnotation as A } from '../../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { startTestCluster, type TestCluster } from '../../test-support/cluster.test-support.js';
+import { isNodeReady } from '../../workloads/scheduling.js';
 import { createDrainController, type DrainController } from '../drain/drain-controller.js';
 import { createMachineConfigDaemons, nextPoll, type MachineConfigDaemons } from './daemon.js';
 import {
@@ -22,7 +23,7 @@ import {
   setDesiredConfig,
   type Snapshot,
 } from './mco-nodes.test-support.js';
-import { isNodeReady, readyCondition } from './node-state.js';
+import { readyCondition } from './node-state.js';
 
 const MIN = 60_000;
 

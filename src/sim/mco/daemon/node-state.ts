@@ -64,14 +64,9 @@ export function isControlPlaneNode(node: Node): boolean {
   return 'node-role.kubernetes.io/master' in labels || 'node-role.kubernetes.io/control-plane' in labels;
 }
 
-/** The node's Ready condition, if any. */
+/** The node's Ready condition, if any (whether it is True: `isNodeReady` in workloads/scheduling.ts). */
 export function readyCondition(node: Node): NodeCondition | undefined {
   return node.status?.conditions?.find((c) => c.type === 'Ready');
-}
-
-/** True when the Ready condition is True. */
-export function isNodeReady(node: Node): boolean {
-  return readyCondition(node)?.status === 'True';
 }
 
 /** The kubelet's message while a rebooted node's network plugin is not up yet. */

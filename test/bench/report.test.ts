@@ -40,7 +40,7 @@ test('report: machine facts, summary, sections, escaped cells', () => {
 });
 
 test('report: the hand-written analysis is appended when given', () => {
-  assert.match(renderReport([result(false)], machine, 'The cause is X.\n'), /## Analysis of the missed targets\n\n_Written by hand[^\n]*\n\nThe cause is X\.\n/);
+  assert.match(renderReport([result(false)], machine, 'The cause is X.\n'), /## Analysis\n\n_Written by hand[^\n]*\n\nThe cause is X\.\n/);
   assert.doesNotMatch(renderReport([result(false)], machine, '  '), /Analysis/);
 });
 

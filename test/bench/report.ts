@@ -83,7 +83,7 @@ export function renderReport(results: readonly BenchResult[], machine: MachineFa
     if (r.notes.length > 0) lines.push('');
   }
   if (analysis !== undefined && analysis.trim() !== '') {
-    lines.push('## Analysis of the missed targets', '');
+    lines.push('## Analysis', '');
     lines.push('_Written by hand from profiles of earlier runs (`test/bench/analysis.md`); the figures above are from this run._', '');
     lines.push(analysis.trim(), '');
   }

@@ -8,6 +8,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { styleText } from 'node:util';
 import { parseGoDurationMs } from '../lib/go-duration.js';
+import { createLogger } from '../lib/log.js';
 import { environmentFor, loadScenario, runScenario, scenarioNames, type ScenarioLine } from './scenarios/catalog.js';
 import { DEFAULT_TIME_SCALE, startSimEnvironment, type SimEnvironment } from './scenarios/sim-environment.js';
 
@@ -105,7 +106,9 @@ export function simulateCommand(): Command {
       const external = opts.kubeconfig !== undefined
         ? { kubeconfig: opts.kubeconfig, timeScale, force: opts.force === true, ...(opts.context !== undefined ? { context: opts.context } : {}) }
         : undefined;
-      const env = await startSimEnvironment({ ...environmentFor(file, opts.seed), ...(external ? { external } : {}) });
+      // A run whose virtual time stops says why on stderr (what keeps the system busy), every 10 s.
+      const stallLogger = createLogger({ level: 'warn', destination: process.stderr });
+      const env = await startSimEnvironment({ ...environmentFor(file, opts.seed), stallLogger, ...(external ? { external } : {}) });
       const text = opts.output === 'text';
       const timeline: ScenarioLine[] = [];
       let asExpected: boolean | undefined;

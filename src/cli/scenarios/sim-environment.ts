@@ -67,9 +67,11 @@ export interface SimEnvironmentOptions {
   /** Virtual start (default: {@link VIRTUAL_START} embedded, the wall time now against an external server). */
   start?: number;
   logger?: Logger;
+  /** Where the event-driven clock reports a system that never goes quiet (default: `logger`). */
+  stallLogger?: Logger;
   /** Run against this API server instead of starting the embedded one. */
   external?: ExternalApiServerOptions;
-  /** The wall clock (scaled time, waits for an external server); a RealClock by default. */
+  /** The wall clock (scaled time, waits for an external server, stall reports); a RealClock by default. */
   wall?: Clock;
 }
 
@@ -116,7 +118,7 @@ export async function startSimEnvironment(o: SimEnvironmentOptions): Promise<Sim
 export async function startSimEnvironment(o: SimEnvironmentOptions): Promise<SimEnvironment> {
   const logger = o.logger ?? silentLogger();
   if (o.external) return startExternal(o, o.external, logger);
-  const clock = new VirtualClock({ mode: 'event', start: o.start ?? VIRTUAL_START, logger });
+  const clock = new VirtualClock({ mode: 'event', start: o.start ?? VIRTUAL_START, logger: o.stallLogger ?? logger, ...(o.wall ? { wall: o.wall } : {}) });
   // uids and generated names from the seed too: one seed, one report (final objects included).
   const server = await startApiServer({ port: 0, clock, logger, activity: clock.activity, random: new SeededRandom(o.seed).fork('apiserver') });
   const config: RestConfig = { server: server.url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: 'default' };

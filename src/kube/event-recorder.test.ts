@@ -1,8 +1,9 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../lib/clock.js';
 import { silentLogger } from '../lib/log.js';
-import { startFakeApi } from './fake-api.test-support.js';
+import { startFakeApi, type FakeApi } from './fake-api.test-support.js';
+import type { KubeClient } from './client.js';
 import { testClient, type Loose } from './test-helpers.test-support.js';
 import { EVENT_RETRY_MS, EventCorrelator, EventRecorder, isRetryableEventFailure, SpamFilter } from './event-recorder.js';
 import { kubeApiErrorFrom } from './status-error.js';
@@ -28,7 +29,8 @@ void test('spam filter: burst of 25 per key, one more per 5 minutes', () => {
   assert.equal(f.allow('k', 300_000), false);
 });
 
-void test('recorder creates, then patches count and lastTimestamp, and never throws', async (t) => {
+/** A fake API server and a client of it on a ManualClock, both closed after the test. */
+async function fakeApiClient(t: TestContext): Promise<{ api: FakeApi; clock: ManualClock; client: KubeClient }> {
   const api = await startFakeApi();
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
   const client = testClient(api.url, clock);
@@ -36,6 +38,11 @@ void test('recorder creates, then patches count and lastTimestamp, and never thr
     await client.close();
     await api.close();
   });
+  return { api, clock, client };
+}
+
+void test('recorder creates, then patches count and lastTimestamp, and never throws', async (t) => {
+  const { api, clock, client } = await fakeApiClient(t);
   const r = new EventRecorder({ client, clock, logger: silentLogger(), component: 'upgrade-operator', instance: 'pod-1' });
   r.event(involved, 'Normal', 'UpgradeStarted', 'Started upgrade to 4.15.3');
   await r.flush();
@@ -69,13 +76,7 @@ void test('recorder creates, then patches count and lastTimestamp, and never thr
 });
 
 void test('recorder: a server-side failure is tried again 10 s later, the wait is no activity, and close() gives up', async (t) => {
-  const api = await startFakeApi();
-  const clock = new ManualClock(Date.UTC(2026, 0, 1));
-  const client = testClient(api.url, clock);
-  t.after(async () => {
-    await client.close();
-    await api.close();
-  });
+  const { api, clock, client } = await fakeApiClient(t);
   const activity = new ActivityCounter();
   const r = new EventRecorder({ client, clock, logger: silentLogger(), component: 'upgrade-operator', activity });
   const posts = (): number => api.requests.filter((q) => q.startsWith('POST /api/v1/namespaces/ns/events')).length;

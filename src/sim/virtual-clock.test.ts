@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as immediate } from 'node:timers/promises';
-import { Writable } from 'node:stream';
 import { ManualClock } from '../lib/clock.js';
-import { createLogger } from '../lib/log.js';
+import { capturedLogger } from '../lib/log.test-support.js';
 import { QuiescenceTracker, VirtualClock } from './virtual-clock.js';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -138,15 +137,9 @@ void test('event mode: cancelled timers are dropped and many cancellations stay 
 });
 
 void test('event mode: a system that never goes quiet is reported with what is outstanding', async () => {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      lines.push(chunk.toString());
-      cb();
-    },
-  });
+  const { logger, lines } = capturedLogger<{ msg: string; busy: Record<string, number>; virtualTime: string }>('warn');
   const wall = new ManualClock(0);
-  const clock = new VirtualClock({ mode: 'event', start: T0, wall, stallWarnMs: 5000, logger: createLogger({ destination, level: 'warn' }) });
+  const clock = new VirtualClock({ mode: 'event', start: T0, wall, stallWarnMs: 5000, logger });
   clock.setTimer(1, () => {});
   const end = clock.activity.begin('workqueue stuck');
   const ac = new AbortController();
@@ -157,7 +150,7 @@ void test('event mode: a system that never goes quiet is reported with what is o
   await wall.advance(1);
   await wall.advance(5000);
   assert.equal(lines.length, 2);
-  const entry = JSON.parse(lines[0]!) as { msg: string; busy: Record<string, number>; virtualTime: string };
+  const entry = lines[0]!;
   assert.equal(entry.msg, 'system not quiet; virtual time cannot move');
   assert.deepEqual(entry.busy, { 'workqueue stuck': 1 });
   assert.equal(entry.virtualTime, '2026-01-01T00:00:00.000Z');

@@ -6,12 +6,11 @@
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { MachineSetResource } from '../../src/api/openshift/machine-v1beta1/machine-set.js';
 import { environmentFor, loadScenario, runScenario, type ScenarioOutcome } from '../../src/cli/scenarios/catalog.js';
 import { startSimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
 import type { ApiFaultCounts } from '../../src/apiserver/faults.js';
-import { createLogger } from '../../src/lib/log.js';
+import { capturedLogger } from '../../src/lib/log.test-support.js';
 import { events, silences } from './scenario.test-support.js';
 
 interface LogLine {
@@ -25,14 +24,8 @@ interface LogLine {
 /** Runs a named scenario with seed 1, keeping the log lines (as `kubectl logs` would show them). */
 async function runWithLog(t: TestContext, name: string): Promise<ScenarioOutcome & { log: LogLine[]; faults: ApiFaultCounts }> {
   const { file } = loadScenario(name);
-  const log: LogLine[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done): void {
-      for (const line of String(chunk).split('\n')) if (line.trim() !== '') log.push(JSON.parse(line) as LogLine);
-      done();
-    },
-  });
-  const env = await startSimEnvironment({ ...environmentFor(file, 1), logger: createLogger({ level: 'info', destination }) });
+  const { logger, lines: log } = capturedLogger<LogLine>('info');
+  const env = await startSimEnvironment({ ...environmentFor(file, 1), logger });
   t.after(() => env.close());
   const outcome = await runScenario(env, file, { seed: 1 });
   t.after(() => outcome.run.close());

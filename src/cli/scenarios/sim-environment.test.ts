@@ -4,14 +4,14 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { CustomResourceDefinitionResource, NamespaceResource, NodeResource, PodResource } from '../../api/builtin.js';
 import { openshiftCustomResourceDefinitions } from '../../api/openshift/crds.js';
 import { ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
 import { startApiServer, type ApiServer } from '../../apiserver/server.js';
 import { KubeClient } from '../../kube/client.js';
 import { flushMicrotasks, ManualClock, RealClock } from '../../lib/clock.js';
-import { createLogger, silentLogger } from '../../lib/log.js';
+import { silentLogger } from '../../lib/log.js';
+import { capturedLogger } from '../../lib/log.test-support.js';
 import { installCustomResourceDefinitions } from '../../sim/install-crds.js';
 import { ClusterRefusedError, readClusterFacts, refusals, SIMULATED_CLUSTER_MANAGER, startSimEnvironment, type ClusterFacts, type SimEnvironment } from './sim-environment.js';
 
@@ -172,15 +172,10 @@ void test('an unreadable kubeconfig fails before anything runs', async () => {
 });
 
 void test('embedded: a virtual clock that cannot move says what keeps it busy on the stall logger', async () => {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      lines.push(chunk.toString());
-      cb();
-    },
-  });
+  const stall = capturedLogger<{ msg: string; busy: Record<string, number> }>('warn');
+  const lines = stall.lines;
   const wall = new ManualClock(0);
-  const env = await startSimEnvironment({ seed: 1, wall, logger: silentLogger(), stallLogger: createLogger({ level: 'warn', destination }) });
+  const env = await startSimEnvironment({ seed: 1, wall, logger: silentLogger(), stallLogger: stall.logger });
   const end = env.clock.activity.begin('stuck for the test');
   const ac = new AbortController();
   const running = env.clock.run({ signal: ac.signal });
@@ -188,9 +183,8 @@ void test('embedded: a virtual clock that cannot move says what keeps it busy on
     await new Promise((resolve) => setImmediate(resolve));
     await wall.advance(10_000);
     assert.equal(lines.length, 1);
-    const entry = JSON.parse(lines[0]!) as { msg: string; busy: Record<string, number> };
-    assert.equal(entry.msg, 'system not quiet; virtual time cannot move');
-    assert.equal(entry.busy['stuck for the test'], 1);
+    assert.equal(lines[0]?.msg, 'system not quiet; virtual time cannot move');
+    assert.equal(lines[0]?.busy['stuck for the test'], 1);
   } finally {
     ac.abort();
     await running;

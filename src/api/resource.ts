@@ -34,5 +34,11 @@ export function apiVersion(d: Pick<ResourceDescriptor, 'group' | 'version'>): st
   return d.group === '' ? d.version : `${d.group}/${d.version}`;
 }
 
+/** The group and version of an apiVersion ('v1' is the core group, ''). */
+export function splitApiVersion(value: string): { group: string; version: string } {
+  const slash = value.indexOf('/');
+  return slash < 0 ? { group: '', version: value } : { group: value.slice(0, slash), version: value.slice(slash + 1) };
+}
+
 /** The object type a descriptor carries. */
 export type ObjectOf<D> = D extends ResourceDescriptor<infer T> ? T : never;

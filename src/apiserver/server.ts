@@ -2,6 +2,7 @@
  * The embedded Kubernetes API server: plain HTTP on loopback over the in-memory store, with the
  * CRD registry and the built-in controllers (garbage collector, namespace lifecycle, disruption).
  */
+import { splitApiVersion } from '../api/resource.js';
 import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -63,9 +64,7 @@ interface Controller {
 
 /** Patch metadata for managedFields: a custom resource's comes from its schema. */
 function patchMetaOf(store: MemoryStore, obj: KubeObject): PatchMeta | undefined {
-  const slash = obj.apiVersion.indexOf('/');
-  const group = slash < 0 ? '' : obj.apiVersion.slice(0, slash);
-  const version = obj.apiVersion.slice(slash + 1);
+  const { group, version } = splitApiVersion(obj.apiVersion);
   const rt = store.resourceTypeOfKind(group, obj.kind);
   const schema = rt?.custom ? (rt.schemas?.[version] ?? rt.schemas?.[rt.version]) : undefined;
   return schema ? patchMetaFromSchema(schema) : undefined;

@@ -13,6 +13,7 @@
  * Pure but for the injected jq compiler (a worker thread in production) and the clock value
  * `nowMs`; async because the managed validation and jq are.
  */
+import { splitApiVersion } from '../api/resource.js';
 import { managedClusterVersionCrd, type ManagedClusterVersion } from '../api/managedupgrade.appuio.io/v1beta1/cluster-version.js';
 import { APPUIO_GROUP } from '../api/managedupgrade.appuio.io/v1beta1/group.js';
 import { nodeForceDrainCrd, type NodeForceDrain } from '../api/managedupgrade.appuio.io/v1beta1/node-force-drain.js';
@@ -331,7 +332,7 @@ const KINDS: readonly KindRules[] = [
 
 /** True for an apiVersion of one of the operator's API groups. */
 function isOurGroup(apiVersion: string): boolean {
-  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  const { group } = splitApiVersion(apiVersion);
   return group === APPUIO_GROUP || group === MANAGED_UPGRADE_GROUP;
 }
 

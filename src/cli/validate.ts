@@ -8,6 +8,7 @@
  * Exit codes: 0 when every object is valid (warnings allowed), 1 when an object is invalid or an
  * input cannot be read, 2 for usage errors.
  */
+import { splitApiVersion } from '../api/resource.js';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
@@ -131,8 +132,8 @@ export async function validateInputs(paths: readonly string[], run: ValidateRun)
 
 /** `Kind.group` (kubectl's spelling), `Kind` for the core group. */
 function kindText(o: ObjectValidation): string {
-  const slash = o.apiVersion.indexOf('/');
-  return slash === -1 ? o.kind || '(no kind)' : `${o.kind || '(no kind)'}.${o.apiVersion.slice(0, slash)}`;
+  const { group } = splitApiVersion(o.apiVersion);
+  return group === '' ? o.kind || '(no kind)' : `${o.kind || '(no kind)'}.${group}`;
 }
 
 function problemText(p: ValidationProblem): string {

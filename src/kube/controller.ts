@@ -4,7 +4,7 @@
  * (thrown or rejected) is logged and retried with backoff; it never stops the process.
  */
 import type { KubeObjectLike, ResourceDescriptor } from '../api/resource.js';
-import { apiVersion } from '../api/resource.js';
+import { apiVersion, splitApiVersion } from '../api/resource.js';
 import { signalOfActivity, type ActivityTracker } from '../lib/activity.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
@@ -111,7 +111,7 @@ export class Controller {
     const ownerApiVersion = apiVersion(owner);
     return this.#add(d, options, (o) => {
       const ref = o.metadata?.ownerReferences?.find((r) => r.controller === true);
-      if (!ref || ref.kind !== owner.kind || groupOf(ref.apiVersion) !== groupOf(ownerApiVersion)) return [];
+      if (!ref || ref.kind !== owner.kind || splitApiVersion(ref.apiVersion).group !== splitApiVersion(ownerApiVersion).group) return [];
       const ns = owner.namespaced ? (o.metadata?.namespace ?? '') : '';
       return [ns ? `${ns}/${ref.name}` : ref.name];
     });
@@ -221,9 +221,3 @@ export class Controller {
     }
   }
 }
-
-function groupOf(apiVersionValue: string): string {
-  const i = apiVersionValue.indexOf('/');
-  return i < 0 ? '' : apiVersionValue.slice(0, i);
-}
-

@@ -12,6 +12,7 @@
  * It reads the Store synchronously (no informer lag), so the owner lookups kube does against the
  * API server are plain `store.get` calls here.
  */
+import { splitApiVersion } from '../../api/resource.js';
 import type { Logger } from '../../lib/log.js';
 import { cloneJson, isJsonObject, type JsonObject } from '../../lib/json.js';
 import { ApiError } from '../status.js';
@@ -70,8 +71,7 @@ export function metaString(obj: KubeObject, field: string): string {
 
 /** The served type of an apiVersion/kind, matched on group and kind (any served version). */
 export function resourceTypeForKind(store: Store, apiVersion: string, kind: string): ResourceType | undefined {
-  const slash = apiVersion.indexOf('/');
-  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  const { group } = splitApiVersion(apiVersion);
   return store.resourceTypes().find((rt) => rt.group === group && rt.kind === kind);
 }
 

@@ -4,6 +4,7 @@
  * entry and are taken from every other entry, removed fields are dropped from every entry,
  * empty entries disappear, and the writer's entry is stamped with the write's time.
  */
+import { splitApiVersion } from '../../api/resource.js';
 import type { JsonObject, JsonValue } from '../../lib/json.js';
 import type { KubeObject } from '../types.js';
 import { patchMetaFor } from './builtin-patch-meta.js';
@@ -40,12 +41,6 @@ export interface UpdateManagedFieldsArgs {
   ignoredFields?: readonly (readonly string[])[];
 }
 
-/** The API group of an apiVersion ('' for the core group). */
-export function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
-
 function withoutManagedFields(o: KubeObject | undefined): JsonObject {
   if (!o) return {};
   const metadata = { ...o.metadata };
@@ -69,7 +64,7 @@ function baseEntries(old: KubeObject | undefined, updated: KubeObject, subresour
  */
 export function updateManagedFields(args: UpdateManagedFieldsArgs): JsonValue[] {
   const { old, updated, manager, subresource, time } = args;
-  const meta = args.meta ?? patchMetaFor(groupOf(updated.apiVersion), updated.kind);
+  const meta = args.meta ?? patchMetaFor(splitApiVersion(updated.apiVersion).group, updated.kind);
   const lhs = withoutManagedFields(old);
   const rhs = withoutManagedFields(updated);
   const ignored = pathsToSet(args.ignoredFields ?? defaultIgnoredFields(subresource, [lhs, rhs]));

@@ -9,13 +9,13 @@ import { NodeResource } from '../api/builtin.js';
 import { openshiftCustomResourceDefinitions } from '../api/openshift/crds.js';
 import { ClusterVersionResource } from '../api/openshift/config-v1/cluster-version.js';
 import { MachineConfigPoolResource } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
-import { MachineConfigResource } from '../api/openshift/machineconfiguration-v1/machine-config.js';
+import { MachineConfigResource, type MachineConfig } from '../api/openshift/machineconfiguration-v1/machine-config.js';
 import { startApiServer, type ApiServer } from '../apiserver/server.js';
 import { KubeClient } from '../kube/client.js';
 import { ManualClock, RealClock } from '../lib/clock.js';
 import { silentLogger } from '../lib/log.js';
 import { installCustomResourceDefinitions } from '../sim/install-crds.js';
-import { CLEAR_SCREEN, DEFAULT_INTERVAL_MS, parseDetails, parseInterval, runStatus, type StatusOptions } from './status.js';
+import { CLEAR_SCREEN, DEFAULT_INTERVAL_MS, parseDetails, parseInterval, readStatusSnapshot, runStatus, type StatusOptions } from './status.js';
 import type { UpgradeStatusReport } from './upgrade-status-model.js';
 import { CFG, clusterVersion, DONE, node, NOW, pool, rendered, NEW, OLD } from './upgrade-status.test-support.js';
 
@@ -127,4 +127,19 @@ void test('flags: --interval is a Go duration of at least 1s; --details a comma-
   assert.deepEqual(parseDetails('nodes,health'), ['nodes', 'health']);
   assert.deepEqual(parseDetails('all', ['nodes']), ['nodes', 'all']);
   assert.throws(() => parseDetails('pods'), /must be nodes, operators, health, all/);
+});
+
+void test('a rendered config read once is not read again: its name is the hash of its content', async (t) => {
+  const { server, client } = await cluster(t);
+  const known = new Map<string, MachineConfig>();
+  const first = await readStatusSnapshot(client, undefined, known);
+  assert.deepEqual(first.renderedMachineConfigs.state === 'ok' ? first.renderedMachineConfigs.value.map((mc) => mc.metadata?.name) : first.renderedMachineConfigs, [CFG.workerNew]);
+  assert.deepEqual([...known.keys()], [CFG.workerNew]);
+  // Gone from the server (which never happens to a rendered config in use), still in the snapshot.
+  server.store.delete(server.store.resourceType('machineconfiguration.openshift.io', 'machineconfigs')!, '', CFG.workerNew, {});
+  const second = await readStatusSnapshot(client, undefined, known);
+  assert.deepEqual(second.renderedMachineConfigs.state === 'ok' ? second.renderedMachineConfigs.value.map((mc) => mc.metadata?.name) : second.renderedMachineConfigs, [CFG.workerNew]);
+  // Without the map it is read (and now missing).
+  const fresh = await readStatusSnapshot(client);
+  assert.deepEqual(fresh.renderedMachineConfigs.state === 'ok' ? fresh.renderedMachineConfigs.value : fresh.renderedMachineConfigs, []);
 });

@@ -68,16 +68,26 @@ async function listPart<T extends KubeObjectLike>(client: KubeClient, d: Resourc
   }
 }
 
-/** The rendered configs nodes and pools name, read one by one (rendered configs are large; listing them all would fetch megabytes). */
-async function renderedConfigs(client: KubeClient, names: readonly string[], signal: AbortSignal | undefined): Promise<SnapshotPart<MachineConfig[]>> {
-  const results = await Promise.allSettled(names.map((n) => client.getIfExists(MachineConfigResource, undefined, n, signal ? { signal } : {})));
+/**
+ * The rendered configs nodes and pools name, read one by one (rendered configs are large; listing
+ * them all would fetch megabytes). A rendered config's name is the hash of its content, so one
+ * read is good for good: `known` keeps them across the snapshots of a `--watch`.
+ */
+async function renderedConfigs(client: KubeClient, names: readonly string[], signal: AbortSignal | undefined, known: Map<string, MachineConfig>): Promise<SnapshotPart<MachineConfig[]>> {
+  const results = await Promise.allSettled(names.map(async (n) => known.get(n) ?? (await client.getIfExists(MachineConfigResource, undefined, n, signal ? { signal } : {}))));
   const failed = results.find((r) => r.status === 'rejected');
   if (failed) return { state: 'error', error: errorMessage(failed.reason) };
-  return { state: 'ok', value: results.flatMap((r) => (r.status === 'fulfilled' && r.value ? [r.value] : [])) };
+  const found = results.flatMap((r) => (r.status === 'fulfilled' && r.value ? [r.value] : []));
+  for (const mc of found) known.set(mc.metadata?.name ?? '', mc);
+  return { state: 'ok', value: found };
 }
 
-/** Reads the snapshot: every list in parallel, then the rendered configs named and the pods of draining nodes. The signal aborts the reads. */
-export async function readStatusSnapshot(client: KubeClient, signal?: AbortSignal): Promise<UpgradeStatusSnapshot> {
+/**
+ * Reads the snapshot: every list in parallel, then the rendered configs named (those in
+ * `renderedKnown`, from an earlier snapshot, are not read again) and the pods of draining nodes.
+ * The signal aborts the reads.
+ */
+export async function readStatusSnapshot(client: KubeClient, signal?: AbortSignal, renderedKnown = new Map<string, MachineConfig>()): Promise<UpgradeStatusSnapshot> {
   const all = { signal };
   const cvPart = client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, signal ? { signal } : {}).then(
     (value): SnapshotPart<typeof value> => ({ state: 'ok', value }),
@@ -99,7 +109,7 @@ export async function readStatusSnapshot(client: KubeClient, signal?: AbortSigna
   for (const n of partValue(nodes) ?? []) for (const k of [A.CurrentConfig, A.DesiredConfig]) if (n.metadata?.annotations?.[k]) names.add(n.metadata.annotations[k]);
   const base: UpgradeStatusSnapshot = {
     clusterVersion, clusterOperators, machineConfigPools, nodes, podDisruptionBudgets, managedUpgradeConfigs, scheduledUpgradeConfigs, upgradeJobs, hookJobs,
-    renderedMachineConfigs: machineConfigPools.state === 'error' && nodes.state === 'error' ? { state: 'error', error: 'neither pools nor nodes could be read' } : await renderedConfigs(client, [...names].sort(), signal),
+    renderedMachineConfigs: machineConfigPools.state === 'error' && nodes.state === 'error' ? { state: 'error', error: 'neither pools nor nodes could be read' } : await renderedConfigs(client, [...names].sort(), signal, renderedKnown),
     pods: { state: 'ok', value: [] },
   };
   const draining = drainingNodeNames(base);
@@ -134,8 +144,9 @@ export async function runStatus(client: KubeClient, o: StatusOptions, io: Status
   const tty = io.out.isTTY === true;
   const color = tty && (io.env['NO_COLOR'] ?? '') === '';
   let first = true;
+  const rendered = new Map<string, MachineConfig>();
   for (;;) {
-    const snapshot = await readStatusSnapshot(client, o.watch ? io.signal : undefined);
+    const snapshot = await readStatusSnapshot(client, o.watch ? io.signal : undefined, rendered);
     if (o.watch && io.signal.aborted) return 0;
     const report = assessUpgradeStatus(snapshot, io.clock.now());
     const body = o.output === 'json' ? renderStatusJson(report, o.watch === true) : renderStatusText(report, { color, ...(o.details ? { details: o.details } : {}) });

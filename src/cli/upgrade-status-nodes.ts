@@ -13,7 +13,7 @@ import {
 } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { RenderedMachineConfigAnnotation, type MachineConfig } from '../api/openshift/machineconfiguration-v1/machine-config.js';
 import { evaluateLabelSelector } from '../lib/label-selector.js';
-import { isCordoned } from '../health/nodes.js';
+import { isDaemonSetPod, pdbsSelecting } from '../steps/drain/pod-selection.js';
 import {
   byName,
   nodeCount,
@@ -83,7 +83,8 @@ export function assessNode(node: Node, pool: MachineConfigPool, configs: Readonl
   const state = a[A.State];
   const target = pool.spec.configuration?.name;
   const ready = readyOf(node);
-  const cordoned = isCordoned(node) || node.spec?.unschedulable === true;
+  // Cordoned: spec.unschedulable (the taint that usually comes with it is not required).
+  const cordoned = node.spec?.unschedulable === true;
   const base = { name: node.metadata?.name ?? '', pool: pool.metadata?.name ?? '', version: configVersion(configs, current), currentConfig: current ?? null, desiredConfig: desired ?? null, state: state ?? null, ready, cordoned, drainBlockers: [] };
   if (!current || !desired || !state || !target) {
     return { ...base, assessment: 'Unknown', phase: 'Unknown', message: !target ? 'the pool has no target config' : 'the node has no machine-config annotations' };
@@ -110,9 +111,9 @@ export function assessNode(node: Node, pool: MachineConfigPool, configs: Readonl
   return { ...base, assessment: phase === 'Paused' ? 'Excluded' : 'Outdated', phase, message: phase === 'Paused' ? 'the pool is paused' : '' };
 }
 
-/** True for pods a drain does not evict: DaemonSet pods, mirror (static) pods, finished pods. */
+/** True for pods a drain does not evict: DaemonSet pods (the operator's own drain rule), mirror (static) pods, finished pods. */
 function ignoredByDrain(pod: Pod): boolean {
-  if ((pod.metadata?.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet' && o.controller === true)) return true;
+  if (isDaemonSetPod(pod)) return true;
   if ('kubernetes.io/config.mirror' in (pod.metadata?.annotations ?? {})) return true;
   return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 }
@@ -128,9 +129,7 @@ export function drainBlockers(nodeName: string, pods: readonly Pod[], pdbs: read
   for (const pod of pods) {
     if (pod.spec?.nodeName !== nodeName || ignoredByDrain(pod)) continue;
     const ns = pod.metadata?.namespace ?? '';
-    for (const pdb of pdbs) {
-      if (pdb.metadata?.namespace !== ns || !pdb.spec?.selector) continue;
-      if (evaluateLabelSelector(pdb.spec.selector, pod.metadata?.labels) !== true) continue;
+    for (const pdb of pdbsSelecting(pod, pdbs)) {
       if ((pdb.status?.disruptionsAllowed ?? 0) > 0) continue;
       const name = pdb.metadata?.name ?? '';
       out.push({

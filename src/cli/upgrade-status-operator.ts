@@ -8,6 +8,7 @@ import type { Condition } from 'kubernetes-types/meta/v1.js';
 import type { UpgradeJob } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { HookJobLabel } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
 import type { ManagedUpgradeConfig } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import { historyFor } from '../upgraders/upgrade-history.js';
 import {
   byName,
   conditionView,
@@ -50,7 +51,7 @@ function byRef(a: { namespace: string; name: string }, b: { namespace: string; n
 export function managedUpgradeView(uc: ManagedUpgradeConfig, nowMs: number): ManagedUpgradeView {
   const desired = uc.spec?.desired;
   const history = uc.status?.history ?? [];
-  const entry = history.find((h) => desired?.version !== undefined && h.version === desired.version) ?? history[0];
+  const entry = (desired?.version !== undefined ? historyFor(history, desired.version) : undefined) ?? history[0];
   const step = entry?.conditions?.[0];
   const since = step?.startTime ?? step?.lastTransitionTime ?? null;
   const at = time(uc.spec?.upgradeAt);

@@ -214,11 +214,16 @@ async function managedUpgradeConfigRules(object: JsonObject, ctx: RunContext): P
   return out;
 }
 
-/** The managed operator's ConfigMap: every {@link parseManagedOperatorConfig} problem. */
-function operatorConfigMapRules(object: JsonObject): Findings {
+/** The `config.yaml` of the managed operator's ConfigMap (undefined when missing). */
+function operatorConfigText(object: JsonObject): string | undefined {
   const data = isJsonObject(object['data']) ? object['data'] : {};
   const text = data[MANAGED_UPGRADE_CONFIGMAP_KEY];
-  const { problems } = parseManagedOperatorConfig(typeof text === 'string' ? text : undefined);
+  return typeof text === 'string' ? text : undefined;
+}
+
+/** The managed operator's ConfigMap: every {@link parseManagedOperatorConfig} problem. */
+function operatorConfigMapRules(object: JsonObject): Findings {
+  const { problems } = parseManagedOperatorConfig(operatorConfigText(object));
   return {
     problems: problems.map((p) => operatorProblem(p.severity, formatConfigProblems([p]), { field: `data[${MANAGED_UPGRADE_CONFIGMAP_KEY}]${p.key === MANAGED_UPGRADE_CONFIGMAP_KEY ? '' : `.${p.key}`}`, reason: 'InvalidOperatorConfig' })),
     skipped: [],
@@ -397,12 +402,7 @@ async function validateOne(input: InputObject, ctx: RunContext): Promise<ObjectV
  */
 export async function validateObjects(objects: readonly InputObject[], options: ValidateObjectsOptions): Promise<ObjectValidation[]> {
   const configMap = objects.find((o) => isOperatorConfigMap(o.object));
-  const data = configMap && isJsonObject(configMap.object['data']) ? configMap.object['data'] : undefined;
-  const text = data?.[MANAGED_UPGRADE_CONFIGMAP_KEY];
-  const ctx: RunContext = {
-    ...options,
-    operatorConfig: parseManagedOperatorConfig(typeof text === 'string' ? text : undefined).config,
-  };
+  const ctx: RunContext = { ...options, operatorConfig: parseManagedOperatorConfig(configMap && operatorConfigText(configMap.object)).config };
   const out: ObjectValidation[] = [];
   for (const o of objects) out.push(await validateOne(o, ctx));
   return out;

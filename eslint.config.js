@@ -1,8 +1,8 @@
-// Typed lint. The layering rules of DESIGN.md §3 live in src/layering.test.ts (they read
-// the import graph), so that a violation fails the test suite with a clear message.
+// Typed lint, and the layering of src/ (lint/layering.js, explained in docs/architecture.md).
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import local from './lint/layering.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'deploy/**', 'coverage/**', '**/testdata/**'] },
@@ -26,6 +26,11 @@ export default tseslint.config(
         { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Time comes from the injected Clock (src/lib/clock.ts).' },
       ],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { local },
+    rules: { 'local/layering': ['error', { src: `${import.meta.dirname}/src` }] },
   },
   {
     files: ['**/*.test.ts', 'test/**/*.ts', 'scripts/**'],

@@ -1,105 +1,68 @@
 /**
- * The layering rules of DESIGN.md §3, checked on the import graph: a layer imports only from
- * lower layers; no operator code imports the embedded API server or the simulation; the API
- * server imports only pure helpers and API types. Test files (`*.test.ts`) and test support
- * (`*.test-support.ts`, never shipped: tsconfig.build.json excludes them) may import anything.
+ * The layering rule (lint/layering.js): it refuses planted violations with a message that says
+ * why, accepts what the design allows, and eslint.config.js applies it to every file of src/.
+ * `npm run lint` runs it over the whole tree on every test run.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ESLint, Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+import local, { layeringViolation, MAY_IMPORT } from '../lint/layering.js';
 
-const src = dirname(fileURLToPath(import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const src = join(root, 'src');
 
-/** Top-level folder under src/ → layer number; separate trees get their own rules below. */
-const layer: Record<string, number> = {
-  lib: 0,
-  time: 0,
-  api: 1,
-  kube: 1,
-  integrations: 1,
-  schedule: 2,
-  health: 2,
-  engine: 2,
-  steps: 2,
-  upgraders: 2,
-  providers: 2,
-  metrics: 2,
-  config: 2,
-  controllers: 3,
-  cli: 4,
-};
-const operatorTrees = new Set(Object.keys(layer));
-/** What the separate trees may import. */
-const allowed: Record<string, Set<string>> = {
-  apiserver: new Set(['apiserver', 'lib', 'time', 'api']),
-  sim: new Set(['sim', 'lib', 'time', 'api', 'kube', 'integrations']),
-};
-
-function sourceFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) {
-      if (name !== 'testdata') sourceFiles(path, out);
-    } else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.test-support.ts') && !name.endsWith('.d.ts')) {
-      out.push(path);
-    }
-  }
-  return out;
+/** Lints `code` as the file `path` (relative to src/) with only the layering rule. */
+function lintAs(path: string, code: string): string[] {
+  const linter = new Linter({ configType: 'flat' });
+  const messages = linter.verify(
+    code,
+    [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { local }, rules: { 'local/layering': ['error', { src }] } }],
+    { filename: join(src, path) },
+  );
+  return messages.map((m) => `${m.line}: ${m.message}`);
 }
 
-function treeOf(file: string): string {
-  const rel = relative(src, file);
-  return rel.includes('/') ? rel.slice(0, rel.indexOf('/')) : '';
-}
-
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const specs: string[] = [];
-  const re = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) specs.push((m[1] ?? m[2])!);
-  return specs.filter((s) => s.startsWith('.'));
-}
-
-/** Pure: is `from` (a tree) allowed to import `to` (a tree)? Returns the reason when not. */
-export function layeringViolation(from: string, to: string): string | undefined {
-  if (from === to || from === '') return undefined;
-  if (allowed[from]) return allowed[from].has(to) ? undefined : `${from}/ may import only ${[...allowed[from]].join(', ')}`;
-  if (to === 'apiserver' || to === 'sim') {
-    return from === 'cli' ? undefined : `operator code must not import ${to}/ (DESIGN.md principle 3)`;
-  }
-  const lf = layer[from];
-  const lt = layer[to];
-  if (lf === undefined) return `src/${from}/ is not a known layer: add it to src/layering.test.ts`;
-  if (lt === undefined) return `src/${to}/ is not a known layer`;
-  if (lt > lf) return `layer ${from} (${lf}) must not import ${to} (${lt})`;
-  return undefined;
-}
-
-test('every import follows the layering rules', () => {
-  const problems: string[] = [];
-  for (const file of sourceFiles(src)) {
-    const from = treeOf(file);
-    for (const spec of importsOf(file)) {
-      const target = resolve(dirname(file), spec);
-      const to = treeOf(target);
-      const why = layeringViolation(from, to);
-      if (why) problems.push(`${relative(src, file)} imports ${spec}: ${why}`);
-    }
-  }
-  assert.deepEqual(problems, []);
+test('a planted import of the other flow is refused on its line, tests included', () => {
+  const code = "import { cron } from '../schedule/cron.js';\nimport { osdSteps } from '../../managed/upgraders/osd-upgrader.js';\n";
+  assert.deepEqual(lintAs('scheduled/steps/planted.ts', code), [
+    '2: the scheduled flow must not import the managed flow: move what both need to engine/ (import of ../../managed/upgraders/osd-upgrader.js)',
+  ]);
+  assert.equal(lintAs('managed/steps/planted.test.ts', "export { x } from '../../scheduled/hooks/hook-env.js';\n").length, 1);
+  assert.equal(lintAs('managed/steps/planted.ts', "const m = await import('../../scheduled/hooks/hook-env.js');\n").length, 1);
 });
 
-test('the rules reject what DESIGN.md forbids', () => {
-  assert.match(layeringViolation('controllers', 'apiserver') ?? '', /must not import apiserver/);
-  assert.match(layeringViolation('engine', 'sim') ?? '', /must not import sim/);
-  assert.match(layeringViolation('apiserver', 'kube') ?? '', /may import only/);
-  assert.match(layeringViolation('lib', 'kube') ?? '', /must not import/);
-  assert.match(layeringViolation('kube', 'engine') ?? '', /must not import/);
-  assert.match(layeringViolation('sim', 'engine') ?? '', /may import only/);
-  assert.equal(layeringViolation('cli', 'apiserver'), undefined);
-  assert.equal(layeringViolation('sim', 'kube'), undefined);
-  assert.equal(layeringViolation('engine', 'kube'), undefined);
-  assert.ok(operatorTrees.has('engine'));
+test('the engine imports only the infrastructure; no operator code imports apiserver/ or sim/', () => {
+  assert.match(lintAs('engine/planted.ts', "import type { X } from '../managed/steps/step-context.js';\n")[0] ?? '', /engine\/ may import only lib, time, api, kube, integrations, not managed\//);
+  assert.match(lintAs('managed/planted.ts', "import { startApiServer } from '../apiserver/server.js';\n")[0] ?? '', /operator code must not import apiserver\//);
+  assert.match(lintAs('kube/planted.ts', "import { VirtualClock } from '../sim/virtual-clock.js';\n")[0] ?? '', /must not import sim\//);
+  assert.match(lintAs('apiserver/planted.ts', "import { KubeClient } from '../kube/client.js';\n")[0] ?? '', /apiserver\/ may import only lib, time, api, not kube\//);
+  assert.match(lintAs('lib/planted.ts', "import { zone } from '../time/zone.js';\n")[0] ?? '', /lib\/ may import only itself, not time\//);
+  assert.match(lintAs('managed/planted.ts', "import { x } from '../../test/bench/fixtures.js';\n")[0] ?? '', /shipped code imports only from src\//);
+  assert.match(lintAs('newfolder/planted.ts', "import { x } from '../lib/json.js';\n")[0] ?? '', /src\/newfolder\/ is not a known folder/);
+});
+
+test('what the design allows passes: lower layers, one direction on a level, cli wiring, tests across layers', () => {
+  assert.deepEqual(lintAs('managed/steps/ok.ts', "import { runSteps } from '../../engine/runner.js';\nimport { KubeClient } from '../../kube/client.js';\nimport { x } from '../drain/node-drainer.js';\n"), []);
+  assert.deepEqual(lintAs('kube/ok.ts', "import { ClusterVersionResource } from '../api/builtin.js';\n"), []);
+  assert.deepEqual(lintAs('cli/ok.ts', "import { a } from '../managed/x.js';\nimport { b } from '../scheduled/y.js';\nimport { c } from '../sim/z.js';\n"), []);
+  assert.deepEqual(lintAs('kube/ok.test.ts', "import { a } from '../managed/metrics/managed-upgrade-metrics.js';\n"), []);
+  assert.deepEqual(lintAs('main.ts', "import { program } from './cli/program.js';\nimport { x } from 'commander';\n"), []);
+});
+
+test('the table is acyclic: no two folders may import each other', () => {
+  for (const [from, tos] of Object.entries(MAY_IMPORT)) {
+    for (const to of tos) assert.ok(!(MAY_IMPORT[to] ?? []).includes(from), `${from} ↔ ${to}`);
+  }
+  assert.equal(layeringViolation('scheduled', 'managed', true)?.startsWith('the scheduled flow'), true);
+});
+
+test('eslint.config.js applies the rule to every file of src/', async () => {
+  const eslint = new ESLint({ cwd: root });
+  for (const file of ['src/managed/steps/worker-step.ts', 'src/scheduled/hooks/hook-env.test.ts', 'src/engine/runner.ts', 'src/sim/cluster.ts']) {
+    const config = (await eslint.calculateConfigForFile(join(root, file))) as { rules?: Record<string, unknown> };
+    assert.deepEqual(config.rules?.['local/layering'], [2, { src }], file);
+  }
 });

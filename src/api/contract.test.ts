@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const apiDir = fileURLToPath(new URL('.', import.meta.url));
+const apiDir = fileURLToPath(new URL('./', import.meta.url));
 
 function files(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {

@@ -10,7 +10,7 @@ import { managedOperatorManifestFiles } from './deploy/managed-operator-manifest
 import { scheduledOperatorManifestFiles } from './deploy/scheduled-operator-manifests.js';
 import { crdFileName, customResourceDefinitions, renderCrdFiles, renderCrdYaml, renderManifestDocument, renderOperatorFiles, renderScheduledOperatorFiles, writeCrdFiles } from './manifests.js';
 
-const crdDir = fileURLToPath(new URL('../../deploy/crds/', import.meta.url));
+const crdDir = fileURLToPath(new URL('../../deploy/crds', import.meta.url));
 
 void test('deploy/crds matches the CRDs generated from src/api (run `npm run manifests` after changing a schema)', async () => {
   const expected = renderCrdFiles();

@@ -15,7 +15,7 @@ import { validateAgainstSchema } from '../apiserver/crd/schema-validate.js';
 import { applySchemaDefaults } from '../apiserver/crd/defaults.js';
 import { pruneUnknownFields } from '../apiserver/crd/prune.js';
 
-const samplesDir = fileURLToPath(new URL('../../deploy/samples/', import.meta.url));
+const samplesDir = fileURLToPath(new URL('../../deploy/samples', import.meta.url));
 
 function samples(): { file: string; obj: JsonObject }[] {
   const out: { file: string; obj: JsonObject }[] = [];

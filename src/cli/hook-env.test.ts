@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import type { EnvVar } from 'kubernetes-types/core/v1.js';
 import { UPGRADE_EVENTS } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
 import { ManualClock } from '../lib/clock.js';
-import { hookEnvironment } from '../steps/hooks/hook-env.js';
-import { hook, upgradeJob } from '../steps/hooks/hook-fixtures.test-support.js';
-import { matchesDisruptiveHooks } from '../steps/hooks/hook-selection.js';
+import { hookEnvironment } from '../scheduled/hooks/hook-env.js';
+import { hook, upgradeJob } from '../scheduled/hooks/hook-fixtures.test-support.js';
+import { matchesDisruptiveHooks } from '../scheduled/hooks/hook-selection.js';
 import { defaultEventReason, hookEnvFor, hookEnvPreview, renderDotenv, renderEnvJson, shellQuote, type HookEnvDeps } from './hook-env.js';
 import { runBinary } from './binary.test-support.js';
 

@@ -1,6 +1,6 @@
 /**
  * `upgrade-operator hook-env`: the environment a hook Job would get for an UpgradeJob and an
- * event — computed by the controller's own function (`steps/hooks/hook-env.ts`), from the
+ * event — computed by the controller's own function (`scheduled/hooks/hook-env.ts`), from the
  * UpgradeJob as the API server would store it (pruned, defaulted, validated: see `admitObject`),
  * with the `EVENT.reason` the controller passes for that event and `META.matchesDisruptiveHooks`
  * over the given hooks, as the controller computes it. Printed as a shell-safe dotenv file or as
@@ -16,8 +16,8 @@ import { upgradeJobHookCrd, type UpgradeJobHook } from '../api/managedupgrade.ap
 import { upgradeJobCrd, type UpgradeJob } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { RealClock, type Clock } from '../lib/clock.js';
 import type { JsonObject } from '../lib/json.js';
-import { hookEnvironment } from '../steps/hooks/hook-env.js';
-import { isFinalEvent, matchesDisruptiveHooks, selectHooks } from '../steps/hooks/hook-selection.js';
+import { hookEnvironment } from '../scheduled/hooks/hook-env.js';
+import { isFinalEvent, matchesDisruptiveHooks, selectHooks } from '../scheduled/hooks/hook-selection.js';
 import { admitFileObjects } from './object-file.js';
 import { parseTimeFlag } from './preview.js';
 

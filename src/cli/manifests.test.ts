@@ -10,8 +10,8 @@ import { manifestsCommand, operatorManifestOptions, scheduledOperatorManifestOpt
 import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from './run.js';
 import { version } from './version.js';
 
-const operatorDir = fileURLToPath(new URL('../../deploy/operator/', import.meta.url));
-const scheduledDir = fileURLToPath(new URL('../../deploy/scheduled-operator/', import.meta.url));
+const operatorDir = fileURLToPath(new URL('../../deploy/operator', import.meta.url));
+const scheduledDir = fileURLToPath(new URL('../../deploy/scheduled-operator', import.meta.url));
 
 void test('deploy/operator matches the generated manifests (run `npm run manifests` after changing them or the version)', async () => {
   const expected = renderOperatorFiles(operatorManifestOptions());

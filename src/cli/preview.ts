@@ -3,7 +3,7 @@
  * `--location`) or of APPUiO UpgradeConfigs (`-f`), each in UTC and in the schedule's zone, with
  * its ISO week and weekday, when its UpgradeJob would be created (`pinVersionWindow`), and which
  * UpgradeSuspensionWindow (`--suspension-windows`) or `spec.schedule.suspend` would suspend it.
- * The schedule math is the controller's (`schedule/maintenance-schedule.ts`); the suspension
+ * The schedule math is the controller's (`scheduled/schedule/maintenance-schedule.ts`); the suspension
  * matching is the controller's too (`activeSuspensionWindow` at job creation,
  * `matchingSuspensionWindow` at the job's start).
  *
@@ -21,13 +21,13 @@ import { admitFileObjects, objectRef } from './object-file.js';
 import { RealClock, formatTime, type Clock } from '../lib/clock.js';
 import type { JsonObject } from '../lib/json.js';
 import { parseRfc3339 } from '../lib/rfc3339.js';
-import { formatIsoWeekFilter } from '../schedule/iso-week-filter.js';
-import { nextScheduleTimes, scheduleTimeDetails, type MaintenanceSchedule, type ScheduleFields } from '../schedule/maintenance-schedule.js';
-import { compileSchedulingPolicy } from '../schedule/next-job.js';
+import { formatIsoWeekFilter } from '../scheduled/schedule/iso-week-filter.js';
+import { nextScheduleTimes, scheduleTimeDetails, type MaintenanceSchedule, type ScheduleFields } from '../scheduled/schedule/maintenance-schedule.js';
+import { compileSchedulingPolicy } from '../scheduled/schedule/next-job.js';
 import { processZoneId } from '../time/zone.js';
-import { activeSuspensionWindow } from '../upgraders/scheduled/config-jobs.js';
-import { buildScheduledUpgradeJob } from '../upgraders/scheduled/scheduled-upgrade-job.js';
-import { matchingSuspensionWindow } from '../upgraders/scheduled/upgrade-job-gate.js';
+import { activeSuspensionWindow } from '../scheduled/schedule/config-jobs.js';
+import { buildScheduledUpgradeJob } from '../scheduled/steps/scheduled-upgrade-job.js';
+import { matchingSuspensionWindow } from '../scheduled/steps/upgrade-job-gate.js';
 
 // ---- Windows -----------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
  */
 import { operatorVersion, type ClusterOperator } from '../api/openshift/config-v1/cluster-operator.js';
 import type { UpdateHistory } from '../api/openshift/config-v1/cluster-version.js';
-import { parseProgressMessage } from '../steps/cluster-version/cvo-progress.js';
+import { parseProgressMessage } from '../engine/cvo-progress.js';
 import {
   byName,
   cond,

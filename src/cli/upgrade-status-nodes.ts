@@ -13,7 +13,7 @@ import {
 } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { RenderedMachineConfigAnnotation, type MachineConfig } from '../api/openshift/machineconfiguration-v1/machine-config.js';
 import { evaluateLabelSelector } from '../lib/label-selector.js';
-import { isDaemonSetPod, pdbsSelecting } from '../steps/drain/pod-selection.js';
+import { isDaemonSetPod, pdbsSelecting } from '../managed/drain/pod-selection.js';
 import {
   byName,
   nodeCount,

@@ -8,7 +8,7 @@ import type { Condition } from 'kubernetes-types/meta/v1.js';
 import type { UpgradeJob } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { HookJobLabel } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
 import type { ManagedUpgradeConfig } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
-import { historyFor } from '../upgraders/upgrade-history.js';
+import { historyFor } from '../managed/history/upgrade-history.js';
 import {
   byName,
   conditionView,

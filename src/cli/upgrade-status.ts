@@ -13,7 +13,7 @@
  * report together.
  */
 import { formatTime } from '../lib/clock.js';
-import { parseProgressMessage, specObserved } from '../steps/cluster-version/cvo-progress.js';
+import { parseProgressMessage, specObserved } from '../engine/cvo-progress.js';
 import { assessControlPlane } from './upgrade-status-control-plane.js';
 import {
   byName,

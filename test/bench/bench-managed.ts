@@ -19,7 +19,7 @@ import { loadScenario } from '../../src/cli/scenarios/catalog.js';
 import type { ScenarioFile } from '../../src/cli/scenarios/scenario-file.js';
 import { runScenarioFile, type ScenarioRun } from '../../src/cli/scenarios/scenario-runner.js';
 import { startSimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
-import { poolFullyUpdated } from '../../src/steps/cluster-version/worker-pools.js';
+import { poolFullyUpdated } from '../../src/managed/cluster-version/worker-pools.js';
 import type { BenchResult } from './result.js';
 import { formatMs, summarize, quantileSorted } from './stats.js';
 

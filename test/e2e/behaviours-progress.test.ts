@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UpgradeJobResource } from '../../src/api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../src/api/openshift/config-v1/cluster-version.js';
-import { parseProgressMessage } from '../../src/steps/cluster-version/cvo-progress.js';
+import { parseProgressMessage } from '../../src/engine/cvo-progress.js';
 import { events, runScenario } from './scenario.test-support.js';
 
 const MINUTE = 60_000;

@@ -15,7 +15,7 @@ import { operatorManifestOptions } from '../../cli/manifests.js';
 import { assertStoredAsGenerated, objectRefs, startKubectlHarness, type KubectlHarness, type ObjectRef } from './kubectl-harness.test-support.js';
 import { managedOperatorManifestFiles } from './managed-operator-manifests.js';
 
-const deployDir = fileURLToPath(new URL('../../../deploy/', import.meta.url));
+const deployDir = fileURLToPath(new URL('../../../deploy', import.meta.url));
 
 let h: KubectlHarness;
 

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runCommand } from '../../cli/run.js';
-import { parseManagedOperatorConfig } from '../../config/managed-operator-config.js';
-import { OPERATOR_SETTINGS_ENV, defaultOperatorSettings } from '../../config/operator-settings.js';
+import { parseManagedOperatorConfig } from '../../managed/config/managed-operator-config.js';
+import { OPERATOR_SETTINGS_ENV, defaultOperatorSettings } from '../../managed/config/operator-settings.js';
 import { MANAGED_UPGRADE_CONFIGMAP_KEY, MANAGED_UPGRADE_OPERATOR_NAMESPACE } from '../upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { OPERATOR_LABELS, OPERATOR_NAME } from './operator-objects.js';
 import {

@@ -14,7 +14,7 @@ import { LEADER_ELECTION_ID } from '../../cli/run.js';
 import { loadScenario } from '../../cli/scenarios/catalog.js';
 import { runScenarioFile, type ScenarioRun } from '../../cli/scenarios/scenario-runner.js';
 import { startSimEnvironment, type SimEnvironment } from '../../cli/scenarios/sim-environment.js';
-import { OSD_FILE_INTEGRITY_NAME } from '../../upgraders/managed-steps/post-upgrade-step.js';
+import { OSD_FILE_INTEGRITY_NAME } from '../../managed/steps/post-upgrade-step.js';
 import { permissionsByNamespace } from './managed-operator-manifests.js';
 import { OSD_FILE_INTEGRITY_OBJECT } from './managed-operator-rbac.js';
 import { deniedRequests, exerciseLeaderElection, recordOperatorRequests, unusedVerbs, type RequestRecorder } from './operator-requests.test-support.js';
@@ -77,11 +77,11 @@ void test('every API request of the operator is allowed by the generated RBAC', 
 /**
  * Verbs whose code paths this rehearsal does not reach, each still needed: the drain re-reads a
  * pod only after a 409 Conflict and removes finalizers only from pods stuck terminating with
- * finalizers (steps/drain/node-drainer.ts); the event recorder patches an Event only when the
+ * finalizers (managed/drain/node-drainer.ts); the event recorder patches an Event only when the
  * same Event repeats within its aggregation window (kube/event-recorder.ts); the DVO metrics
  * Service is looked up only by the full pre-upgrade health check of the `PreHealthCheck`
- * feature gate (health/dvo-metrics-source.ts, tested there); the pull-secret is read only with
- * `configManager.source: OCM` (providers/ocm-credentials.ts; this rehearsal uses LOCAL).
+ * feature gate (managed/health/dvo-metrics-source.ts, tested there); the pull-secret is read only with
+ * `configManager.source: OCM` (managed/providers/ocm-credentials.ts; this rehearsal uses LOCAL).
  */
 const NOT_REACHED = ['get pods in (cluster)', 'patch pods in (cluster)', 'patch events in default', 'get services in (cluster)', 'get secrets in openshift-config'];
 

@@ -11,7 +11,7 @@ import { MACHINE_API_NAMESPACE } from '../openshift/machine-v1beta1/machine.js';
 import { MANAGED_UPGRADE_CONFIGMAP_NAME, MANAGED_UPGRADE_GROUP } from '../upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { policyRule, type GrantScope, type PermissionGrant } from './operator-objects.js';
 
-/** The FileIntegrity that the FedRAMP post-upgrade step re-initialises (`upgraders/managed-steps/post-upgrade-step.ts`). */
+/** The FileIntegrity that the FedRAMP post-upgrade step re-initialises (`managed/steps/post-upgrade-step.ts`). */
 export const OSD_FILE_INTEGRITY_OBJECT = 'osd-fileintegrity';
 /** Namespace that receives the Events about cluster-scoped objects (Nodes), as client-go does. */
 export const CLUSTER_SCOPED_EVENTS_NAMESPACE = 'default';
@@ -32,79 +32,79 @@ export function managedOperatorPermissions(o: PermissionOptions): PermissionGran
       scope: CLUSTER,
       rule: policyRule([''], ['nodes'], ['get', 'list', 'watch']),
       reason: 'Node cache (NodeKeeper, node health checks, worker rollout); reads one Node before draining it and for the Machines of extra capacity',
-      code: ['controllers/node-keeper-controller.ts', 'controllers/managed-upgrade-controller.ts', 'steps/drain/node-drainer.ts', 'steps/capacity/machine-set-scaler.ts'],
+      code: ['managed/controllers/node-keeper-controller.ts', 'managed/controllers/upgrade-config-controller.ts', 'managed/drain/node-drainer.ts', 'managed/capacity/machine-set-scaler.ts'],
     },
     {
       scope: CLUSTER,
       rule: policyRule([''], ['pods'], ['list', 'watch']),
       reason: 'cluster-wide compact Pod cache of the NodeKeeper; lists the pods of a node being drained (field selector spec.nodeName)',
-      code: ['controllers/node-keeper-controller.ts', 'steps/drain/node-drainer.ts'],
+      code: ['managed/controllers/node-keeper-controller.ts', 'managed/drain/node-drainer.ts'],
     },
     {
       scope: CLUSTER,
       rule: policyRule([''], ['pods'], ['get', 'patch', 'delete']),
       reason: 'drain strategies on a stuck worker: delete a pod with grace period 0, remove its finalizers (merge patch), re-read it after a conflict',
-      code: ['steps/drain/node-drainer.ts'],
+      code: ['managed/drain/node-drainer.ts'],
     },
     {
       scope: CLUSTER,
       rule: policyRule(['policy'], ['poddisruptionbudgets'], ['list', 'watch']),
       reason: 'PodDisruptionBudget health check and drain planning (which pods a PDB protects)',
-      code: ['controllers/managed-upgrade-controller.ts', 'steps/drain/node-drainer.ts'],
+      code: ['managed/controllers/upgrade-config-controller.ts', 'managed/drain/node-drainer.ts'],
     },
     {
       scope: CLUSTER,
       rule: policyRule(['config.openshift.io'], ['clusterversions'], ['list', 'watch']),
       reason: 'ClusterVersion cache: current version, history, upgrade progress',
-      code: ['controllers/managed-upgrade-controller.ts'],
+      code: ['managed/controllers/upgrade-config-controller.ts'],
     },
     {
       scope: CLUSTER,
       rule: policyRule(['config.openshift.io'], ['clusterversions'], ['get', 'patch'], [CLUSTER_VERSION_NAME]),
       reason: 'commence the upgrade: read, then merge-patch spec.channel and spec.desiredUpdate of ClusterVersion version',
-      code: ['steps/cluster-version/commence-upgrade.ts'],
+      code: ['managed/cluster-version/commence-upgrade.ts'],
     },
     {
       scope: CLUSTER,
       rule: policyRule(['config.openshift.io'], ['clusteroperators'], ['list', 'watch']),
       reason: 'ClusterOperator health check (degraded or unavailable operators)',
-      code: ['controllers/managed-upgrade-controller.ts'],
+      code: ['managed/controllers/upgrade-config-controller.ts'],
     },
     {
       scope: CLUSTER,
       rule: policyRule(['machineconfiguration.openshift.io'], ['machineconfigpools'], ['list', 'watch']),
       reason: 'worker rollout progress and the worker start and completion times',
-      code: ['controllers/managed-upgrade-controller.ts', 'controllers/machine-config-pool-controller.ts'],
+      code: ['managed/controllers/upgrade-config-controller.ts', 'managed/controllers/machine-config-pool-controller.ts'],
     },
     {
       scope: CLUSTER,
       rule: policyRule(['machine.openshift.io'], ['machinesets', 'machines'], ['list', 'watch']),
       reason: 'MachineSet and Machine caches; capacity reservation lists the worker MachineSets and the Machines of its clones',
-      code: ['controllers/managed-upgrade-controller.ts', 'steps/capacity/machine-set-scaler.ts'],
+      code: ['managed/controllers/upgrade-config-controller.ts', 'managed/capacity/machine-set-scaler.ts'],
     },
     {
       scope: CLUSTER,
       rule: policyRule(['fileintegrity.openshift.io'], ['fileintegrities'], ['patch'], [OSD_FILE_INTEGRITY_OBJECT]),
       reason: 'FedRAMP post-upgrade step: add the re-init annotation to openshift-file-integrity/osd-fileintegrity (a ClusterRole rule limited by name, because the namespace exists only where the File Integrity Operator is installed)',
-      code: ['upgraders/managed-steps/post-upgrade-step.ts'],
+      code: ['managed/steps/post-upgrade-step.ts'],
     },
     {
       scope: OPERATOR_NS,
       rule: policyRule([MANAGED_UPGRADE_GROUP], ['upgradeconfigs'], ['get', 'list', 'watch', 'patch']),
       reason: 'UpgradeConfig cache and reconcile; merge-patches spec.desired.version (image mode), the policy refresh and the notifications-sent annotation',
-      code: ['controllers/managed-upgrade-controller.ts', 'controllers/managed-upgrade-pass.ts', 'controllers/machine-config-pool-controller.ts'],
+      code: ['managed/controllers/upgrade-config-controller.ts', 'managed/controllers/upgrade-config-pass.ts', 'managed/controllers/machine-config-pool-controller.ts'],
     },
     {
       scope: OPERATOR_NS,
       rule: policyRule([MANAGED_UPGRADE_GROUP], ['upgradeconfigs/status'], ['update']),
       reason: 'writes status.history and status.conditions (PUT …/status with resourceVersion)',
-      code: ['controllers/managed-upgrade-pass.ts', 'controllers/machine-config-pool-controller.ts', 'kube/status-writer.ts'],
+      code: ['managed/controllers/upgrade-config-pass.ts', 'managed/controllers/machine-config-pool-controller.ts', 'kube/status-writer.ts'],
     },
     {
       scope: OPERATOR_NS,
       rule: policyRule([''], ['configmaps'], ['list', 'watch'], [MANAGED_UPGRADE_CONFIGMAP_NAME]),
       reason: 'the operator ConfigMap, watched with the field selector metadata.name=managed-upgrade-operator-config',
-      code: ['controllers/managed-upgrade-controller.ts'],
+      code: ['managed/controllers/upgrade-config-controller.ts'],
     },
     {
       scope: OPERATOR_NS,
@@ -122,31 +122,31 @@ export function managedOperatorPermissions(o: PermissionOptions): PermissionGran
       scope: OPERATOR_NS,
       rule: policyRule([''], ['events'], ['create', 'patch']),
       reason: 'Events about UpgradeConfigs (every wait, refusal and action); patch aggregates repeats',
-      code: ['kube/event-recorder.ts', 'controllers/managed-upgrade-pass.ts'],
+      code: ['kube/event-recorder.ts', 'managed/controllers/upgrade-config-pass.ts'],
     },
     {
       scope: CLUSTER,
       rule: policyRule([''], ['services'], ['get'], ['deployment-validation-operator-metrics']),
       reason: 'finds the Deployment Validation Operator by its metrics Service before each health check (cluster scope because the DVO namespace may not exist; limited to that Service name)',
-      code: ['health/dvo-metrics-source.ts'],
+      code: ['managed/health/dvo-metrics-source.ts'],
     },
     {
       scope: { kind: 'namespace', namespace: 'openshift-config' },
       rule: policyRule([''], ['secrets'], ['get'], ['pull-secret']),
       reason: 'configManager.source OCM: the cluster\'s OCM token is the cloud.openshift.com auth of the pull-secret',
-      code: ['providers/ocm-credentials.ts'],
+      code: ['managed/providers/ocm-credentials.ts'],
     },
     {
       scope: { kind: 'namespace', namespace: MACHINE_API_NAMESPACE },
       rule: policyRule(['machine.openshift.io'], ['machinesets'], ['create', 'delete']),
       reason: 'capacity reservation: creates one clone per worker MachineSet and deletes the clones after the upgrade',
-      code: ['steps/capacity/machine-set-scaler.ts'],
+      code: ['managed/capacity/machine-set-scaler.ts'],
     },
     {
       scope: { kind: 'namespace', namespace: CLUSTER_SCOPED_EVENTS_NAMESPACE },
       rule: policyRule([''], ['events'], ['create', 'patch']),
       reason: 'Events about Nodes (drain strategies, drain timeouts); Events of cluster-scoped objects live in default',
-      code: ['kube/event-recorder.ts', 'controllers/node-keeper-controller.ts'],
+      code: ['kube/event-recorder.ts', 'managed/controllers/node-keeper-controller.ts'],
     },
   ];
 }

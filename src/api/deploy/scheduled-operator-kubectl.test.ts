@@ -15,7 +15,7 @@ import { APPUIO_CONTROLLER_NAMESPACE } from '../managedupgrade.appuio.io/v1beta1
 import { assertStoredAsGenerated, objectRefs, startKubectlHarness, type KubectlHarness, type ObjectRef } from './kubectl-harness.test-support.js';
 import { scheduledOperatorManifestFiles } from './scheduled-operator-manifests.js';
 
-const deployDir = fileURLToPath(new URL('../../../deploy/', import.meta.url));
+const deployDir = fileURLToPath(new URL('../../../deploy', import.meta.url));
 
 let h: KubectlHarness;
 

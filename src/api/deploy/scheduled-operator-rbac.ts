@@ -46,11 +46,11 @@ function statusOf(d: ResourceDescriptor, verbs: string[]): ReturnType<typeof pol
   return policyRule([d.group], [`${d.plural}/status`], verbs);
 }
 
-const JOB_CODE = ['controllers/upgrade-job-controller.ts', 'controllers/upgrade-job-pass.ts'];
-const CONFIG_CODE = ['controllers/scheduled-upgrade-config-controller.ts', 'controllers/scheduled-upgrade-config-pass.ts'];
-const DRAIN_CODE = ['controllers/node-force-drain-controller.ts'];
-const SYNC_CODE = ['controllers/cluster-version-sync-controller.ts'];
-const WINDOW_CODE = ['controllers/upgrade-suspension-window-controller.ts'];
+const JOB_CODE = ['scheduled/controllers/upgrade-job-controller.ts', 'scheduled/controllers/upgrade-job-pass.ts'];
+const CONFIG_CODE = ['scheduled/controllers/upgrade-config-controller.ts', 'scheduled/controllers/upgrade-config-pass.ts'];
+const DRAIN_CODE = ['scheduled/controllers/node-force-drain-controller.ts'];
+const SYNC_CODE = ['scheduled/controllers/cluster-version-sync-controller.ts'];
+const WINDOW_CODE = ['scheduled/controllers/upgrade-suspension-window-controller.ts'];
 
 /** Every permission of the scheduled-flow operator but leader election's, cluster-wide first. */
 export function scheduledOperatorPermissions(o: ScheduledPermissionOptions): PermissionGrant[] {
@@ -91,7 +91,7 @@ export function scheduledOperatorPermissions(o: ScheduledPermissionOptions): Per
       scope: CLUSTER,
       rule: on(ClusterVersionResource, ['get', 'update', 'patch'], [clusterVersion]),
       reason: 'the UpgradeJob merge-patches the lock annotation and spec.desiredUpdate; the ClusterVersion sync reads and replaces the spec it owns',
-      code: ['upgraders/scheduled/upgrade-job-steps.ts', 'upgraders/scheduled/upgrade-job-final.ts', ...SYNC_CODE],
+      code: ['scheduled/steps/upgrade-job-steps.ts', 'scheduled/steps/upgrade-job-final.ts', ...SYNC_CODE],
     },
     {
       scope: CLUSTER,
@@ -103,7 +103,7 @@ export function scheduledOperatorPermissions(o: ScheduledPermissionOptions): Per
       scope: CLUSTER,
       rule: on(MachineConfigPoolResource, ['list', 'watch', 'patch']),
       reason: 'pool progress and metrics; merge-patches spec.paused of delayed pools (any pool a job names)',
-      code: [...JOB_CODE, 'upgraders/scheduled/upgrade-job-pool-steps.ts'],
+      code: [...JOB_CODE, 'scheduled/steps/upgrade-job-pool-steps.ts'],
     },
     {
       scope: OPERATOR_NS,
@@ -121,13 +121,13 @@ export function scheduledOperatorPermissions(o: ScheduledPermissionOptions): Per
       scope: OPERATOR_NS,
       rule: on(UpgradeJobResource, ['get', 'list', 'watch', 'create', 'delete']),
       reason: 'creates the UpgradeJob of each maintenance window, deletes succeeded ones beyond successfulJobsHistoryLimit; the job controller re-reads its job',
-      code: [...CONFIG_CODE, ...JOB_CODE, 'upgraders/scheduled/upgrade-job-steps.ts'],
+      code: [...CONFIG_CODE, ...JOB_CODE, 'scheduled/steps/upgrade-job-steps.ts'],
     },
     {
       scope: OPERATOR_NS,
       rule: statusOf(UpgradeJobResource, ['update']),
       reason: 'conditions and the hook job tracker of UpgradeJobs',
-      code: [...JOB_CODE, 'upgraders/scheduled/upgrade-job-hooks.ts'],
+      code: [...JOB_CODE, 'scheduled/steps/upgrade-job-hooks.ts'],
     },
     {
       scope: OPERATOR_NS,
@@ -139,7 +139,7 @@ export function scheduledOperatorPermissions(o: ScheduledPermissionOptions): Per
       scope: OPERATOR_NS,
       rule: statusOf(UpgradeJobHookResource, ['update']),
       reason: 'claims a `run: Next` hook for the job that runs it (status.claimedBy)',
-      code: ['upgraders/scheduled/upgrade-job-hooks.ts'],
+      code: ['scheduled/steps/upgrade-job-hooks.ts'],
     },
     {
       scope: OPERATOR_NS,
@@ -181,7 +181,7 @@ export function scheduledOperatorPermissions(o: ScheduledPermissionOptions): Per
       scope: OPERATOR_NS,
       rule: on(JobResource, ['list', 'watch', 'create', 'patch']),
       reason: 'hook Jobs: creates them, watches their outcome (label selector), merge-patches the tracker finalizer away',
-      code: [...JOB_CODE, 'upgraders/scheduled/upgrade-job-hooks.ts'],
+      code: [...JOB_CODE, 'scheduled/steps/upgrade-job-hooks.ts'],
     },
     {
       scope: OPERATOR_NS,
@@ -193,7 +193,7 @@ export function scheduledOperatorPermissions(o: ScheduledPermissionOptions): Per
       scope: machines,
       rule: on(MachineResource, ['list', 'watch']),
       reason: 'Machine cache of openshift_upgrade_controller_machine_info (--machine-namespace)',
-      code: ['cli/scheduled-operator.ts', 'metrics/cluster-state-metrics.ts'],
+      code: ['cli/scheduled-operator.ts', 'scheduled/metrics/cluster-state-metrics.ts'],
     },
     {
       scope: { kind: 'namespace', namespace: CLUSTER_SCOPED_EVENTS_NAMESPACE },

@@ -16,7 +16,7 @@ import { runScenarioFile, type RunScenarioOptions, type ScenarioRun } from './sc
 import type { SimEnvironment, SimEnvironmentOptions } from './sim-environment.js';
 
 /** The folder of the named scenarios (the repository's `scenarios/`, from `src/` or `dist/`). */
-export const SCENARIOS_DIR = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
+export const SCENARIOS_DIR = fileURLToPath(new URL('../../../scenarios', import.meta.url));
 
 /** One line of live progress. */
 export interface ScenarioLine {

@@ -6,12 +6,12 @@
  */
 import { setMaxListeners } from 'node:events';
 import { MANAGED_UPGRADE_OPERATOR_NAMESPACE } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
-import { defaultOperatorSettings } from '../../config/operator-settings.js';
+import { defaultOperatorSettings } from '../../managed/config/operator-settings.js';
 import { InformerFactory } from '../../kube/informer-factory.js';
 import type { ActivityTracker } from '../../lib/activity.js';
 import { errorMessage } from '../../lib/errors.js';
 import { SeededRandom } from '../../lib/random.js';
-import { startMetricsServer, type MetricsServer } from '../../metrics/metrics-server.js';
+import { startMetricsServer, type MetricsServer } from '../../kube/metrics-server.js';
 import type { SimulatedCluster } from '../../sim/cluster.js';
 import { Registry } from 'prom-client';
 import { createManagedOperator } from '../managed-operator.js';

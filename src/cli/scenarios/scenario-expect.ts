@@ -7,7 +7,7 @@ import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../api/openshif
 import { MachineConfigPoolResource } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import type { ManagedUpgradeConfig } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import type { KubeClient } from '../../kube/client.js';
-import { poolFullyUpdated } from '../../steps/cluster-version/worker-pools.js';
+import { poolFullyUpdated } from '../../managed/cluster-version/worker-pools.js';
 import { discoverResource, hasCondition } from './apply-manifest.js';
 import type { ScenarioExpect } from './scenario-file.js';
 import type { ScenarioProgress } from './scenario-progress.js';

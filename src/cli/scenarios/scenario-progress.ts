@@ -4,7 +4,7 @@
  */
 import type { ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
-import { upgradeJobState, upgradeJobStateReason } from '../../metrics/upgrade-job-metrics.js';
+import { upgradeJobState, upgradeJobStateReason } from '../../scheduled/metrics/upgrade-job-metrics.js';
 import type { ManagedUpgradeConfig } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 
 /** One snapshot. */

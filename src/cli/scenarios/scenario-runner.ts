@@ -27,7 +27,7 @@ import { installCustomResourceDefinitions } from '../../sim/install-crds.js';
 import { startClusterRecorder, type ClusterRecorder } from '../../sim/recorder/cluster-recorder.js';
 import { startInvariantMonitor, type InvariantMonitor } from '../../sim/invariant-monitor.js';
 import type { JobRule } from '../../sim/jobs/job-rules.js';
-import { poolFullyUpdated } from '../../steps/cluster-version/worker-pools.js';
+import { poolFullyUpdated } from '../../managed/cluster-version/worker-pools.js';
 import { applyManifest, discoverResource, hasCondition } from './apply-manifest.js';
 import { startOperatorProcess, type OperatorFlows, type OperatorProcess, type RequestObserver } from './operator-process.js';
 import { performAction, startApiFaultControl, triggerHolds, type ActionTarget } from './scenario-actions.js';

@@ -1,0 +1,315 @@
+/**
+ * One reconcile pass of a managed UpgradeConfig (muo.md §4.1): initialise the history entry,
+ * then act on its phase, then write the status back if it changed. Returns what the upgrade
+ * waits for, so the controller wakes exactly then.
+ */
+import type { Condition } from 'kubernetes-types/meta/v1.js';
+import { FeatureGate, ManagedUpgradeConfigResource } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import type { ManagedUpgradeConfig, UpgradeHistory } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import { isFeatureGateEnabled, type ParsedManagedOperatorConfig } from '../config/managed-operator-config.js';
+import { formatConfigProblems } from '../config/config-problem.js';
+import type { DvoMetricsSource } from '../health/deployment-validation.js';
+import { muoFailureList, summary } from '../health/managed-health-check.js';
+import type { AlertmanagerApi } from '../../integrations/alertmanager-api.js';
+import type { PrometheusApi } from '../../integrations/prometheus-api.js';
+import type { KubeClient } from '../../kube/client.js';
+import type { EventRecorder } from '../../kube/event-recorder.js';
+import { runSteps } from '../../engine/runner.js';
+import { mergeWaitFor, type WaitFor } from '../../engine/step.js';
+import { formatTime, type Clock } from '../../lib/clock.js';
+import { jsonEqual, type JsonValue } from '../../lib/json.js';
+import type { Logger } from '../../lib/log.js';
+import type { ManagedUpgradeMetrics } from '../metrics/managed-upgrade-metrics.js';
+import { alertsDuringUpgrade } from '../metrics/upgrade-result.js';
+import { describeNotification, type Notifier, type NotifyStateName } from '../notifiers/notifier.js';
+import { refreshPolicy, type PolicyProvider } from '../providers/policy-provider.js';
+import { hasUpgradeCommenced, precedingVersion } from '../cluster-version/cluster-version-state.js';
+import { aroSteps } from '../upgraders/aro-upgrader.js';
+import type { ClusterReads, ManagedStepContext } from '../steps/step-context.js';
+import { preUpgradeHealthCheck } from '../steps/health-check-steps.js';
+import type { UrlProbe } from '../steps/external-dependency-step.js';
+import { delayDueAt } from '../steps/notification-steps.js';
+import { commenced } from '../steps/step-support.js';
+import { firstFalseCondition, osdSteps, performUpgradeFailure, shouldFailUpgrade, upgradeWindowClosesAt } from '../upgraders/osd-upgrader.js';
+import { HistoryStepRecorder, historyFor, setHistory } from '../history/upgrade-history.js';
+import { validateUpgradeConfig, type ValidationDeps, type ValidationResult } from '../validation/upgrade-config-validation.js';
+import { scheduleDecision } from '../validation/upgrade-schedule.js';
+import { errorMessage } from '../../lib/errors.js';
+
+/** The pre-health check runs only when the upgrade is more than this far away (MUO: 2 h). */
+export const HEALTH_CHECK_AHEAD_MS = 2 * 3600_000;
+/** Annotation recording the notifications already sent (`<state>@<version>` list, JSON). */
+export const NOTIFICATIONS_ANNOTATION = 'upgrade-operator.io/notifications-sent';
+/** Retry of validation when its answer may change without an event (an outside service). */
+const VALIDATION_RETRY_MS = 5 * 60_000;
+
+/** What a pass needs (the controller's options plus its caches). */
+export interface PassDeps {
+  client: KubeClient;
+  clock: Clock;
+  log: Logger;
+  events: EventRecorder;
+  metrics: ManagedUpgradeMetrics;
+  prometheus: PrometheusApi;
+  alertmanager: AlertmanagerApi;
+  dvo: DvoMetricsSource;
+  notifier: Notifier;
+  provider: (config: ParsedManagedOperatorConfig['config']) => PolicyProvider | undefined;
+  validation: ValidationDeps;
+  urlProbe: UrlProbe;
+  drainNode(nodeName: string, config: ParsedManagedOperatorConfig['config'], pdbForceDrainTimeoutMs: number, signal: AbortSignal): Promise<{ failed: boolean; nextDueAt?: number | undefined }>;
+  cluster: ClusterReads;
+  config(): ParsedManagedOperatorConfig;
+}
+
+/** What one pass found the upgrade waiting for (undefined: nothing but a change of the CR). */
+export interface PassResult {
+  waitFor: WaitFor | undefined;
+}
+
+interface Explanation {
+  waiting: boolean;
+  reason: string;
+  message: string;
+}
+
+/** Runs one pass. */
+export async function managedUpgradePass(d: PassDeps, original: ManagedUpgradeConfig, signal: AbortSignal): Promise<PassResult> {
+  const cr = structuredClone(original);
+  const name = cr.metadata?.name ?? '';
+  const log = d.log.child({ namespace: cr.metadata?.namespace, name });
+  const { config, problems } = d.config();
+  const now = d.clock.now();
+  const spec = cr.spec;
+  const cv = d.cluster.clusterVersion();
+  const explain = (e: Explanation, waitFor: WaitFor | undefined): Promise<PassResult> => finish(d, original, cr, e, problems.length > 0 ? formatConfigProblems(problems) : undefined, waitFor, log);
+  if (!spec) return explain({ waiting: true, reason: 'InvalidSpec', message: 'the UpgradeConfig has no spec' }, undefined);
+  if (!cv) return explain({ waiting: true, reason: 'ClusterVersionMissing', message: 'ClusterVersion "version" not found; is this an OpenShift cluster?' }, { kinds: ['ClusterVersion'] });
+
+  const status = (cr.status ??= {});
+  let entry = historyFor(status.history, spec.desired.version);
+  if (!entry) {
+    let started: boolean;
+    try {
+      started = hasUpgradeCommenced(cv, spec.desired);
+    } catch {
+      started = false;
+    }
+    entry = { version: spec.desired.version ?? '', precedingVersion: precedingVersion(cv, spec.desired.version), phase: started ? 'Upgrading' : 'New', conditions: [], ...(started ? { startTime: formatTime(now) } : {}) };
+    status.history = setHistory(status.history, entry);
+    log.info({ phase: entry.phase, version: entry.version }, 'upgrade history initialised');
+  }
+  const history = entry;
+  const ctx = stepContext(d, cr, history, config, log);
+
+  if (history.phase === 'New') {
+    const until = Date.parse(spec.upgradeAt) - now;
+    if (isFeatureGateEnabled(config, FeatureGate.PreHealthCheck) && until > HEALTH_CHECK_AHEAD_MS) {
+      const result = await preUpgradeHealthCheck(ctx, 'New', signal);
+      if (!result.healthy) {
+        await ctx.notify('StatePreHealthCheckSL', signal, muoFailureList(result));
+        d.events.event(cr, 'Warning', 'PreHealthCheckFailed', `the upgrade at ${spec.upgradeAt} may be affected: ${summary(result)}`);
+      }
+    }
+    history.phase = 'Pending';
+  }
+
+  if (history.phase === 'Pending') {
+    const v = await validateUpgradeConfig({ config: cr, clusterVersion: cv, cincinnatiEnabled: config.validation.cincinnati, now, signal }, d.validation);
+    d.metrics.setValidationFailed(name, !v.valid);
+    if (v.resolvedVersion && v.resolvedVersion !== spec.desired.version) {
+      await d.client.patch(ManagedUpgradeConfigResource, cr.metadata?.namespace, name, { spec: { desired: { version: v.resolvedVersion } } }, { type: 'merge', signal });
+      history.version = v.resolvedVersion;
+      d.events.event(cr, 'Normal', 'VersionResolved', `release image ${spec.desired.image ?? ''} is version ${v.resolvedVersion}`);
+      return explain({ waiting: true, reason: 'VersionResolved', message: `resolved the release image to version ${v.resolvedVersion}` }, {});
+    }
+    const retry = v.transient ? { until: now + VALIDATION_RETRY_MS, kinds: ['ClusterVersion'] } : { kinds: ['ClusterVersion'] };
+    const refusal = validationRefusal(v);
+    if (refusal) return explain({ waiting: true, ...refusal }, retry);
+    const sched = scheduleDecision(spec.upgradeAt, now, config.upgradeWindow.timeOutMs);
+    if (!sched.ready) {
+      return explain({ waiting: true, reason: 'WaitingForUpgradeTime', message: `the upgrade to ${spec.desired.version ?? ''} is scheduled for ${spec.upgradeAt}` }, { until: now + sched.untilMs, kinds: ['ClusterVersion'] });
+    }
+    const refresh = await refreshPolicy(d.provider(config), cr, signal);
+    if (refresh.outcome === 'changed') {
+      history.phase = 'New';
+      d.events.event(cr, 'Warning', 'PolicyChanged', `not starting: ${refresh.why}`);
+      if (refresh.spec) await d.client.patch(ManagedUpgradeConfigResource, cr.metadata?.namespace, name, { spec: refresh.spec as unknown as JsonValue }, { type: 'merge', signal });
+      return explain({ waiting: true, reason: 'PolicyChanged', message: refresh.why }, {});
+    }
+    history.phase = 'Upgrading';
+    history.startTime = formatTime(now);
+    d.events.event(cr, 'Normal', 'UpgradeStarted', `upgrading to ${spec.desired.version ?? spec.desired.image ?? ''} (${spec.type})`);
+  }
+
+  if (history.phase === 'Upgrading') {
+    if (spec.type !== 'ARO' && shouldFailUpgrade(ctx)) {
+      const failed = await performUpgradeFailure(ctx, signal);
+      if (failed) d.events.event(cr, 'Warning', 'UpgradeFailed', upgradeWindowMissedMessage(config.upgradeWindow.timeOutMs, spec.upgradeAt));
+      return explain(
+        failed
+          ? { waiting: false, reason: 'Failed', message: 'the upgrade window passed before the upgrade could start' }
+          : { waiting: true, reason: 'FailingUpgrade', message: `the upgrade window passed; cleaning up: ${history.conditions?.find((c) => c.type === 'FailedUpgrade')?.message ?? 'in progress'}` },
+        failed ? undefined : { until: now + 30_000 },
+      );
+    }
+    const steps = spec.type === 'ARO' ? aroSteps(d.urlProbe) : osdSteps(d.urlProbe);
+    const result = await runSteps(steps, ctx, { recorder: new HistoryStepRecorder(history), clock: d.clock, signal });
+    if (result.finished) {
+      history.phase = 'Upgraded';
+      history.completeTime = formatTime(d.clock.now());
+      d.events.event(cr, 'Normal', 'UpgradeCompleted', `upgraded to ${spec.desired.version ?? ''}`);
+    } else {
+      const o = result.outcome;
+      const message = o.status === 'failed' ? `${result.step.condition}: ${o.error}` : `${result.step.condition}: ${o.why ?? 'in progress'}`;
+      let waitFor = o.waitFor;
+      if (spec.type !== 'ARO' && !commencedSafe(ctx)) {
+        const due = [delayDueAt(ctx), upgradeWindowClosesAt(ctx)].filter((t): t is number => t !== undefined && t > d.clock.now());
+        if (due.length > 0) waitFor = mergeWaitFor(waitFor, { until: Math.min(...due) + 1 });
+      }
+      if (o.status === 'failed') log.warn({ step: result.step.name, reason: o.reason }, o.error);
+      return explain({ waiting: true, reason: o.reason ?? (o.status === 'failed' ? 'StepFailed' : 'InProgress'), message }, waitFor ?? { until: d.clock.now() + 30_000 });
+    }
+  }
+
+  if (history.phase === 'Upgraded') {
+    await recordUpgradeResult(d, cr, history, signal, log);
+    return explain({ waiting: false, reason: 'Upgraded', message: `upgraded to ${history.version ?? ''}` }, undefined);
+  }
+  return explain({ waiting: false, reason: history.phase, message: `the upgrade to ${history.version ?? ''} is ${history.phase}` }, undefined);
+}
+
+/**
+ * The reason and message of the `Waiting` condition when validation stops the upgrade: an
+ * invalid spec (`validation failed: …`), or a valid one not to be acted on (a downgrade, the
+ * same version); undefined when the upgrade may go ahead.
+ */
+export function validationRefusal(v: ValidationResult): { reason: string; message: string } | undefined {
+  if (!v.valid) return { reason: v.reason === 'Valid' ? 'ValidationFailed' : v.reason, message: `validation failed: ${v.message}${v.detail ? ` (${v.detail})` : ''}` };
+  if (!v.availableUpdate) return { reason: v.reason, message: v.message };
+  return undefined;
+}
+
+/** The message of the `UpgradeFailed` Event of an OSD upgrade whose window passed before it started. */
+export function upgradeWindowMissedMessage(windowTimeOutMs: number, upgradeAt: string): string {
+  return `the upgrade did not start within the upgrade window (${Math.round(windowTimeOutMs / 60_000)} min after ${upgradeAt})`;
+}
+
+/** MUO's `HasUpgradeCommenced`, false where it would throw (the spec names no target). */
+function commencedSafe(ctx: ManagedStepContext): boolean {
+  try {
+    return commenced(ctx);
+  } catch {
+    return false;
+  }
+}
+
+function stepContext(d: PassDeps, cr: ManagedUpgradeConfig, history: UpgradeHistory, config: ParsedManagedOperatorConfig['config'], log: Logger): ManagedStepContext {
+  const pdbTimeoutMs = (cr.spec?.PDBForceDrainTimeout ?? 0) * 60_000;
+  const ctx: ManagedStepContext = {
+    upgradeConfig: cr,
+    history,
+    config,
+    clock: d.clock,
+    client: d.client,
+    cluster: d.cluster,
+    prometheus: d.prometheus,
+    alertmanager: d.alertmanager,
+    dvo: d.dvo,
+    metrics: d.metrics,
+    logger: log,
+    event: (type, reason, message) => d.events.event(cr, type, reason, message),
+    drainNode: (node, signal) => d.drainNode(node, config, pdbTimeoutMs, signal),
+    notify: async (state: NotifyStateName, signal: AbortSignal, detail?: string) => {
+      const version = cr.spec?.desired.version ?? '';
+      const firstFalse = detail !== undefined ? { type: '', message: detail } : firstFalseCondition(ctx);
+      await sendNotificationOnce(d, cr, state, describeNotification(state, version, firstFalse), signal);
+    },
+  };
+  return ctx;
+}
+
+/**
+ * Sends `state` for the UpgradeConfig's desired version unless it was sent before (the
+ * `<state>@<version>` list in {@link NOTIFICATIONS_ANNOTATION}, so it survives restarts and
+ * monitoring outages), sets the notification metrics, and records it. `cr` is updated in place
+ * (annotation and resourceVersion), so a status write that follows does not conflict.
+ */
+export async function sendNotificationOnce(
+  d: Pick<PassDeps, 'notifier' | 'metrics' | 'client'>,
+  cr: ManagedUpgradeConfig,
+  state: NotifyStateName,
+  description: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const name = cr.metadata?.name ?? '';
+  const version = cr.spec?.desired.version ?? '';
+  const key = `${state}@${version}`;
+  const sent = sentNotifications(cr);
+  if (sent.includes(key)) return;
+  try {
+    await d.notifier.notify({ state, upgradeConfig: { namespace: cr.metadata?.namespace ?? '', name }, version, upgradeAt: cr.spec?.upgradeAt ?? '', description }, signal);
+  } catch (err) {
+    d.metrics.setNotificationFailed(name, state, true);
+    throw err;
+  }
+  d.metrics.setNotificationFailed(name, state, false);
+  d.metrics.setNotificationSent(name, state, version);
+  const next = JSON.stringify([...sent, key]);
+  const patched = await d.client.patch(ManagedUpgradeConfigResource, cr.metadata?.namespace, name, { metadata: { annotations: { [NOTIFICATIONS_ANNOTATION]: next } } }, { type: 'merge', signal });
+  cr.metadata = { ...cr.metadata, annotations: { ...cr.metadata?.annotations, [NOTIFICATIONS_ANNOTATION]: next }, resourceVersion: patched.metadata?.resourceVersion ?? '' };
+}
+
+/** The notifications recorded on the UpgradeConfig (`<state>@<version>`). */
+export function sentNotifications(cr: ManagedUpgradeConfig): string[] {
+  const raw = cr.metadata?.annotations?.[NOTIFICATIONS_ANNOTATION];
+  if (!raw) return [];
+  try {
+    const v: unknown = JSON.parse(raw);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+async function recordUpgradeResult(d: PassDeps, cr: ManagedUpgradeConfig, h: UpgradeHistory, signal: AbortSignal, log: Logger): Promise<void> {
+  if (!h.startTime || !h.completeTime) return;
+  try {
+    const alerts = await alertsDuringUpgrade(d.prometheus, { startMs: Date.parse(h.startTime), completeMs: Date.parse(h.completeTime), nowMs: d.clock.now() }, signal);
+    d.metrics.setUpgradeResult({ name: cr.metadata?.name ?? '', precedingVersion: h.precedingVersion ?? '', version: h.version ?? '', alerts }, alerts.length === 0);
+  } catch (err) {
+    log.warn({ err: errorMessage(err) }, 'could not compute upgradeoperator_upgrade_result: Prometheus did not answer');
+  }
+}
+
+/** Sets the explanatory conditions, writes the status when it changed, logs and emits Events for new waits. */
+async function finish(d: PassDeps, original: ManagedUpgradeConfig, cr: ManagedUpgradeConfig, e: Explanation, configProblems: string | undefined, waitFor: WaitFor | undefined, log: Logger): Promise<PassResult> {
+  const now = formatTime(d.clock.now());
+  const status = (cr.status ??= {});
+  const prev = status.conditions ?? [];
+  const set = (c: Omit<Condition, 'lastTransitionTime'>): Condition => {
+    const old = prev.find((x) => x.type === c.type);
+    return { ...c, lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : now, observedGeneration: cr.metadata?.generation ?? 0 };
+  };
+  const waiting = set({ type: 'Waiting', status: e.waiting ? 'True' : 'False', reason: e.reason, message: e.message });
+  const cfg = set({ type: 'ConfigurationValid', status: configProblems ? 'False' : 'True', reason: configProblems ? 'InvalidOperatorConfig' : 'Valid', message: configProblems ? `defaults used instead: ${configProblems}` : '' });
+  status.conditions = [waiting, cfg];
+  const oldWaiting = prev.find((x) => x.type === 'Waiting');
+  if (e.waiting && (oldWaiting?.reason !== e.reason || oldWaiting.message !== e.message)) {
+    d.events.event(cr, 'Normal', e.reason, e.message);
+    log.info({ reason: e.reason }, e.message);
+  }
+  const oldCfg = prev.find((x) => x.type === 'ConfigurationValid');
+  if (configProblems && oldCfg?.message !== cfg.message) d.events.event(cr, 'Warning', 'InvalidOperatorConfig', cfg.message);
+  if (!jsonEqual(stripVolatile(original.status) as JsonValue, stripVolatile(cr.status) as JsonValue)) {
+    // Optimistic concurrency: a conflict (someone changed the CR meanwhile) fails the pass, which is retried.
+    await d.client.updateStatus(ManagedUpgradeConfigResource, cr);
+  }
+  return { waitFor };
+}
+
+/** The status without lastProbeTime stamps (they change on every pass and are not worth a write by themselves). */
+function stripVolatile(status: ManagedUpgradeConfig['status']): unknown {
+  if (!status) return null;
+  return { ...status, history: (status.history ?? []).map((h) => ({ ...h, conditions: (h.conditions ?? []).map(({ lastProbeTime: _p, ...c }) => c) })) };
+}

@@ -1,0 +1,92 @@
+/**
+ * The OCM policy provider (muo.md §5.2, and §5.3 through the OCM agent client): finds this
+ * cluster in OCM by its external id, reads every upgrade policy, and returns the spec of the
+ * one with the earliest `next_run` whose state asks for an upgrade (none: no upgrade wanted).
+ * The decisions are the pure functions of `ocm-policy.ts`.
+ */
+import type { ManagedUpgradeConfig, ManagedUpgradeConfigSpec } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import type { UpgradeType } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import { isIntegrationError } from '../../integrations/integration-error.js';
+import type { OcmApi } from '../../integrations/ocm-client.js';
+import type { OcmCluster } from '../../integrations/ocm-model.js';
+import { byNextRun, isActionable, specFromPolicy } from './ocm-policy.js';
+import type { PolicyProvider } from './policy-provider.js';
+
+/** Why a provider could not answer. */
+export type PolicyProviderFailure =
+  /** OCM has no cluster (or several) with this cluster's id. */
+  | 'ClusterNotFound'
+  /** OCM did not answer usefully (unreachable, 5xx, refused credentials). */
+  | 'ProviderUnavailable';
+
+/** A provider failure with a stable reason. */
+export class PolicyProviderError extends Error {
+  readonly reason: PolicyProviderFailure;
+  constructor(reason: PolicyProviderFailure, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PolicyProviderError';
+    this.reason = reason;
+  }
+}
+
+/** Options of {@link OcmPolicyProvider}. */
+export interface OcmPolicyProviderOptions {
+  ocm: OcmApi;
+  /** This cluster's external id (`ClusterVersion.spec.clusterID`). */
+  externalId: (signal?: AbortSignal) => Promise<string>;
+  /** `spec.type` of the UpgradeConfigs written (`upgradeType` of the ConfigMap). */
+  upgradeType: UpgradeType;
+}
+
+/**
+ * Looks the cluster up in OCM (`ClusterNotFound` when OCM knows no single cluster with this
+ * id: the pull-secret may be invalid, or the cluster's owner disabled or banned).
+ */
+export async function findOcmCluster(ocm: OcmApi, externalId: string, signal?: AbortSignal): Promise<OcmCluster> {
+  let cluster: OcmCluster | undefined;
+  try {
+    cluster = await ocm.findCluster(externalId, signal);
+  } catch (err) {
+    throw unavailable(ocm, err);
+  }
+  if (!cluster) {
+    throw new PolicyProviderError('ClusterNotFound', `${ocm.api}: no cluster with external_id ${externalId}: the pull-secret may be invalid, or the cluster's owner is disabled or banned`);
+  }
+  return cluster;
+}
+
+/** The OCM (or OCM agent) policy provider. */
+export class OcmPolicyProvider implements PolicyProvider {
+  readonly source = 'OCM';
+  readonly #o: OcmPolicyProviderOptions;
+
+  constructor(options: OcmPolicyProviderOptions) {
+    this.#o = options;
+  }
+
+  /** The spec of the earliest actionable policy, or none. */
+  async specs(_current: ManagedUpgradeConfig | undefined, signal: AbortSignal): Promise<ManagedUpgradeConfigSpec[]> {
+    const { ocm } = this.#o;
+    const cluster = await findOcmCluster(ocm, await this.#o.externalId(signal), signal);
+    try {
+      for (const policy of byNextRun(await ocm.upgradePolicies(cluster.id, signal))) {
+        if (policy.version === '') continue;
+        const state = await ocm.policyState(cluster.id, policy.id, signal);
+        if (isActionable(policy, state)) return [specFromPolicy(cluster, policy, this.#o.upgradeType)];
+      }
+    } catch (err) {
+      throw unavailable(ocm, err);
+    }
+    return [];
+  }
+}
+
+function unavailable(ocm: OcmApi, err: unknown): unknown {
+  if (signalAbort(err)) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new PolicyProviderError('ProviderUnavailable', isIntegrationError(err) ? message : `${ocm.api}: ${message}`, { cause: err });
+}
+
+function signalAbort(err: unknown): boolean {
+  return (isIntegrationError(err) && err.reason === 'Aborted') || (err instanceof Error && err.name === 'AbortError');
+}

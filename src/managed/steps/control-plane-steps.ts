@@ -1,0 +1,76 @@
+/**
+ * Steps 8 and 9 (muo.md §3.3): command the CVO (channel first, then `desiredUpdate`, with the
+ * image of a conditional update) and wait for the control plane to complete the version.
+ */
+import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import { outcome, type Step } from '../../engine/step.js';
+import { controlPlaneCompleted, controlPlaneStartedAt } from '../cluster-version/cluster-version-state.js';
+import { commenceUpgrade } from '../cluster-version/commence-upgrade.js';
+import { ACCEPT_RISKS_ANNOTATION, describeRiskRefusal, parseAcceptedRisks } from '../cluster-version/update-risk.js';
+import { controlPlaneProgress, describeControlPlaneProgress } from '../../engine/cvo-progress.js';
+import { configName, desiredVersion, type ManagedStepContext } from './step-context.js';
+import { keepControlPlaneWindow } from './maintenance-steps.js';
+import { commenced, Kind, stamp } from './step-support.js';
+
+/** 8 CommenceUpgrade; a target the CVO does not (or cannot) recommend waits for its risks to be accepted. */
+export const commenceUpgradeStep: Step<ManagedStepContext> = {
+  name: 'CommenceUpgrade',
+  condition: C.UpgradeCommenced,
+  async run(ctx, signal) {
+    ctx.metrics.setUpgradeWindowBreached(configName(ctx), false);
+    if (commenced(ctx)) return outcome.done();
+    await ctx.notify('StateControlPlaneStartedSL', signal);
+    stamp(ctx, 'controlplane_upgrade_started');
+    const desired = ctx.upgradeConfig.spec?.desired ?? {};
+    const accepted = parseAcceptedRisks(ctx.upgradeConfig.metadata?.annotations?.[ACCEPT_RISKS_ANNOTATION]);
+    const result = await commenceUpgrade(ctx.client, desired, signal, accepted);
+    if (result.state === 'notRecommended') {
+      // Re-judged on every ClusterVersion change (the CVO re-evaluates risks) and every edit of the UpgradeConfig (the annotation).
+      const why = describeRiskRefusal(result.verdict, desired.version ?? desired.image ?? '');
+      ctx.logger.warn({ risks: result.verdict.unaccepted, reason: result.verdict.reason }, why);
+      return outcome.pending({ kinds: [Kind.ClusterVersion] }, why, result.verdict.reason);
+    }
+    if (result.state === 'notOffered') {
+      const why = `version ${desired.version ?? ''} is not yet offered by the cluster version operator on channel ${desired.channel ?? ''} (neither an available nor a conditional update)`;
+      return outcome.pending({ kinds: [Kind.ClusterVersion] }, why, 'VersionNotAvailable');
+    }
+    const target = result.target.kind === 'image' ? `release image ${result.target.image}` : `${result.target.kind} update ${desired.version ?? ''}`;
+    const risks = accepted.length > 0 && result.target.kind !== 'available' ? ` (risks accepted by the UpgradeConfig: ${accepted.join(', ')})` : '';
+    ctx.event('Normal', 'UpgradeCommenced', `cluster version operator told to upgrade to the ${target}${result.channelChanged ? ` on channel ${desired.channel ?? ''}` : ''}${risks}`);
+    return outcome.done();
+  },
+};
+
+/** 9 ControlPlaneUpgraded; while it waits, the control-plane maintenance silences are kept in force. */
+export const controlPlaneUpgraded: Step<ManagedStepContext> = {
+  name: 'ControlPlaneUpgraded',
+  condition: C.ControlPlaneUpgraded,
+  async run(ctx, signal) {
+    const version = desiredVersion(ctx);
+    const cv = ctx.cluster.clusterVersion();
+    if (controlPlaneCompleted(cv, version)) {
+      await ctx.notify('StateControlPlaneFinishedSL', signal);
+      ctx.metrics.setControlPlaneTimeout(configName(ctx), version, false);
+      stamp(ctx, 'controlplane_upgrade_completed');
+      stamp(ctx, 'workernode_upgrade_started');
+      return outcome.done();
+    }
+    // What the CVO says, read in order (spec observed, release accepted, Progressing): words only,
+    // never a verdict — Failing or `Unable to apply` while upgrading is the CVO retrying.
+    const words = cv ? describeControlPlaneProgress(controlPlaneProgress(cv, { version })) : '';
+    const said = words === '' ? '' : `: ${words}`;
+    // The control plane still upgrades: its maintenance silences must stay in force until it is done.
+    const window = await keepControlPlaneWindow(ctx, signal);
+    const also = window.problem ? `; ${window.problem}` : '';
+    const start = controlPlaneStartedAt(cv, version) ?? Date.parse(ctx.upgradeConfig.spec?.upgradeAt ?? '');
+    const deadline = start + ctx.config.maintenance.controlPlaneTimeMs;
+    const now = ctx.clock.now();
+    const renewal = window.nextAt !== undefined ? { until: window.nextAt } : {};
+    if (now > deadline) {
+      ctx.metrics.setControlPlaneTimeout(configName(ctx), version, true);
+      return outcome.pending({ kinds: [Kind.ClusterVersion], ...renewal }, `the control plane has not completed ${version} within the maintenance window (${Math.round(ctx.config.maintenance.controlPlaneTimeMs / 60_000)} min)${said}${also}`, 'ControlPlaneTimeout');
+    }
+    const untils = [...(Number.isNaN(deadline) ? [] : [deadline + 1]), ...(window.nextAt !== undefined ? [window.nextAt] : [])];
+    return outcome.pending({ kinds: [Kind.ClusterVersion], ...(untils.length > 0 ? { until: Math.min(...untils) } : {}) }, `waiting for the control plane to complete ${version}${said}${also}`, 'WaitingForControlPlane');
+  },
+};

@@ -1,0 +1,19 @@
+/**
+ * The ARO upgrader (muo.md §3.2): MUO's 14 steps — the OSD list without the delayed check,
+ * IsUpgradeable and the post-upgrade procedures — and no failure window.
+ */
+import type { Step } from '../../engine/step.js';
+import type { ManagedStepContext } from '../steps/step-context.js';
+import type { UrlProbe } from '../steps/external-dependency-step.js';
+import { upgradeDelayedCheck } from '../steps/notification-steps.js';
+import { postUpgradeProcedures } from '../steps/post-upgrade-step.js';
+import { isUpgradeable } from '../steps/upgradeable-step.js';
+import { osdSteps } from './osd-upgrader.js';
+
+/** The OSD steps ARO does not run. */
+const OSD_ONLY: ReadonlySet<Step<ManagedStepContext>> = new Set([upgradeDelayedCheck, isUpgradeable, postUpgradeProcedures]);
+
+/** MUO's 14 ARO steps, in order. */
+export function aroSteps(probe: UrlProbe): Array<Step<ManagedStepContext>> {
+  return osdSteps(probe).filter((s) => !OSD_ONLY.has(s));
+}

@@ -1,0 +1,103 @@
+/**
+ * The scrape-time machinery the APPUiO collectors share (reference/appuio.md §7: "all gauges are
+ * computed at scrape time from the cache"): gauge families filled from pure series functions once
+ * per scrape, and a failing source giving its families no series, instead of prom-client failing
+ * the whole scrape (which `metrics-server.ts` answers with 500) or a label-less gauge reporting 0.
+ */
+import { Gauge, type Registry } from 'prom-client';
+import type { Logger } from '../../lib/log.js';
+import { parseRfc3339 } from '../../lib/rfc3339.js';
+
+/** One series of a family: labels and value. */
+export interface MetricSeries {
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** A gauge family: APPUiO's name and label names, our help text. */
+export interface GaugeFamily {
+  name: string;
+  help: string;
+  labelNames: readonly string[];
+}
+
+/**
+ * Families computed together from the same sources. `series` runs once per scrape; when it
+ * throws, every family of the group has no series in that scrape.
+ */
+export interface FamilyGroup {
+  families: readonly GaugeFamily[];
+  series: () => ReadonlyMap<string, readonly MetricSeries[]>;
+}
+
+/**
+ * Registers the groups' families as gauges on `registry`, filled at every scrape. A group whose
+ * `series` throws shows its families with no samples at all (a label-less gauge too, which
+ * prom-client would otherwise report as 0), so nothing healthy-looking is reported and the other
+ * families of the scrape are unaffected. The failure is logged at error level when it starts or
+ * its message changes, and recovery at info level. Throws if a name is already registered.
+ */
+export function registerScrapeGauges(registry: Registry, groups: readonly FamilyGroup[], log: Logger): void {
+  for (const group of groups) {
+    const take = scrapeSnapshot(group, log);
+    for (const family of group.families) {
+      const name = family.name;
+      new Gauge({
+        name,
+        help: family.help,
+        labelNames: [...family.labelNames],
+        registers: [registry],
+        collect(this: Gauge) {
+          this.reset();
+          if (family.labelNames.length === 0) this.remove({});
+          for (const s of take().get(name) ?? []) this.set(s.labels, s.value);
+        },
+      });
+    }
+  }
+}
+
+/**
+ * The group's series for the current scrape: prom-client runs every family's collect() in one
+ * synchronous turn, so the snapshot lives until the next microtask and the sources are read once.
+ */
+function scrapeSnapshot(group: FamilyGroup, log: Logger): () => ReadonlyMap<string, readonly MetricSeries[]> {
+  let snapshot: ReadonlyMap<string, readonly MetricSeries[]> | undefined;
+  let failing: string | undefined;
+  const families = group.families.map((f) => f.name);
+  return () => {
+    if (snapshot) return snapshot;
+    try {
+      snapshot = group.series();
+      if (failing !== undefined) log.info({ families }, 'metrics source readable again');
+      failing = undefined;
+    } catch (error) {
+      snapshot = new Map();
+      const message = error instanceof Error ? error.message : String(error);
+      if (failing !== message) log.error({ err: error, families }, 'metrics source failed: these families have no series until it recovers');
+      failing = message;
+    }
+    const snap = snapshot;
+    queueMicrotask(() => {
+      snapshot = undefined;
+    });
+    return snap;
+  };
+}
+
+/**
+ * An RFC 3339 time as Go's `t.UTC().Format(time.RFC3339)` (whole seconds, `Z`) and `t.Unix()`
+ * (whole seconds, rounded down), or undefined when absent or malformed.
+ */
+export function utcTime(text: string | null | undefined): { rfc3339: string; unix: number } | undefined {
+  const ms = text ? parseRfc3339(text) : undefined;
+  if (ms === undefined) return undefined;
+  const unix = Math.floor(ms / 1000);
+  return { rfc3339: new Date(unix * 1000).toISOString().replace('.000Z', 'Z'), unix };
+}
+
+/** Options of the APPUiO collectors. */
+export interface ScrapeCollectorOptions {
+  /** Where a failing source is reported. */
+  log: Logger;
+}

@@ -9,7 +9,7 @@ import { Registry } from 'prom-client';
 import { ManagedUpgradeConfigResource } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import type { ManagedOperatorConfig } from '../managed/config/managed-operator-config.js';
 import type { OperatorSettings } from '../managed/config/operator-settings.js';
-import { createManagedUpgradeController } from '../managed/controllers/upgrade-config-controller.js';
+import { createManagedUpgradeConfigController } from '../managed/controllers/upgrade-config-controller.js';
 import { createMachineConfigPoolController } from '../managed/controllers/machine-config-pool-controller.js';
 import { createNodeKeeperController } from '../managed/controllers/node-keeper-controller.js';
 import { AlertmanagerClient } from '../integrations/alertmanager-client.js';
@@ -135,7 +135,7 @@ export function createManagedOperator(o: ManagedOperatorOptions): ManagedOperato
       await managed.notifyPdbForceDrain(signal);
     },
   });
-  const managed = createManagedUpgradeController({
+  const managed = createManagedUpgradeConfigController({
     client: o.client,
     informers: o.informers,
     clock: o.clock,

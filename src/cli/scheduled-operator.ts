@@ -114,7 +114,7 @@ export function createScheduledOperator(o: ScheduledOperatorOptions): ScheduledO
     metrics: new NodeForceDrainMetrics(metricsRegistry),
     ...(o.nodeDrainReconcileIntervalMs !== undefined ? { drainReconcileInterval: o.nodeDrainReconcileIntervalMs } : {}),
   });
-  new ClusterStateCollector(metricsRegistry, { clusterVersion: () => jobs.reads.clusterVersion(), machineConfigPools: () => pools.list(), nodes: () => nodes.list(), machines: () => machines.list() }, { ...log, machineNamespace });
+  new ClusterStateCollector(metricsRegistry, { clusterVersion: () => jobs.cluster.clusterVersion(), machineConfigPools: () => pools.list(), nodes: () => nodes.list(), machines: () => machines.list() }, { ...log, machineNamespace });
   const controllers = [configs.controller, jobs.controller, windows.controller, clusterVersionSync.controller, forceDrain.controller];
   return {
     metricsRegistry,

@@ -8,7 +8,7 @@ import { MachineConfigPoolResource } from '../../api/openshift/machineconfigurat
 import { ManagedUpgradeConfigResource } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import type { ManagedUpgradeConfig } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import { acceptsUpgradeConfigName } from '../config/operator-settings.js';
-import type { ManagedUpgradeControllerOptions } from './upgrade-config-controller.js';
+import type { ManagedUpgradeConfigControllerOptions } from './upgrade-config-controller.js';
 import { Controller } from '../../kube/controller.js';
 import { splitKey } from '../../kube/indexer.js';
 import { updateStatusWithRetry } from '../../kube/status-writer.js';
@@ -19,7 +19,7 @@ import { workerTimesUpdate } from '../history/worker-times.js';
 import { WORKER_POOL } from '../cluster-version/worker-pools.js';
 import { runtimeOf } from '../../engine/controller-deps.js';
 
-export type MachineConfigPoolControllerOptions = Pick<ManagedUpgradeControllerOptions, 'client' | 'informers' | 'clock' | 'logger' | 'activity' | 'settings'>;
+export type MachineConfigPoolControllerOptions = Pick<ManagedUpgradeConfigControllerOptions, 'client' | 'informers' | 'clock' | 'logger' | 'activity' | 'settings'>;
 
 /** Builds the controller; its keys are UpgradeConfigs, woken by the worker pool. */
 export function createMachineConfigPoolController(o: MachineConfigPoolControllerOptions): Controller {

@@ -25,26 +25,25 @@ import type { Informer } from '../../kube/informer.js';
 import { WakeRegistry } from '../../engine/wake-registry.js';
 import type { ActivityTracker } from '../../lib/activity.js';
 import type { Logger } from '../../lib/log.js';
-import type { ClusterReads } from '../steps/step-context.js';
-import { Kind } from '../steps/step-support.js';
-import { managedUpgradePass, sendNotificationOnce, type PassDeps } from './upgrade-config-pass.js';
+import { WatchedKind, type ClusterReads } from '../steps/step-context.js';
+import { upgradeConfigPass, sendNotificationOnce, type UpgradeConfigPassDeps } from './upgrade-config-pass.js';
 import { PDB_FORCE_DRAIN_DELAY_DESCRIPTION } from '../notifiers/notifier.js';
 import { historyFor } from '../history/upgrade-history.js';
 import { runtimeOf } from '../../engine/controller-deps.js';
 
 /** The kinds the controller watches to wake waiting upgrades, by the name steps use. */
 const WATCHED: ReadonlyArray<[string, ResourceDescriptor<KubeObjectLike>]> = [
-  [Kind.ClusterVersion, ClusterVersionResource],
-  [Kind.ClusterOperator, ClusterOperatorResource],
-  [Kind.MachineConfigPool, MachineConfigPoolResource],
-  [Kind.Node, NodeResource],
-  [Kind.MachineSet, MachineSetResource],
-  [Kind.Machine, MachineResource],
-  [Kind.PodDisruptionBudget, PodDisruptionBudgetResource],
+  [WatchedKind.ClusterVersion, ClusterVersionResource],
+  [WatchedKind.ClusterOperator, ClusterOperatorResource],
+  [WatchedKind.MachineConfigPool, MachineConfigPoolResource],
+  [WatchedKind.Node, NodeResource],
+  [WatchedKind.MachineSet, MachineSetResource],
+  [WatchedKind.Machine, MachineResource],
+  [WatchedKind.PodDisruptionBudget, PodDisruptionBudgetResource],
 ];
 
 /** What the controller needs: what a pass needs, less what the controller derives from its caches. */
-export interface ManagedUpgradeControllerOptions extends Omit<PassDeps, 'cluster' | 'config' | 'log'> {
+export interface ManagedUpgradeConfigControllerOptions extends Omit<UpgradeConfigPassDeps, 'cluster' | 'config' | 'log'> {
   informers: InformerFactory;
   logger: Logger;
   activity?: ActivityTracker;
@@ -52,7 +51,7 @@ export interface ManagedUpgradeControllerOptions extends Omit<PassDeps, 'cluster
 }
 
 /** The controller and what the wiring needs of it. */
-export interface ManagedUpgradeController {
+export interface ManagedUpgradeConfigController {
   controller: Controller;
   /** The current operator configuration (for the NodeKeeper and the metrics collector). */
   config(): ParsedManagedOperatorConfig;
@@ -69,7 +68,7 @@ export function ignoredUpgradeConfigMessage(names: readonly string[], namespace:
 }
 
 /** Builds the controller (start it with `controller.start(signal)` or through a Manager). */
-export function createManagedUpgradeController(o: ManagedUpgradeControllerOptions): ManagedUpgradeController {
+export function createManagedUpgradeConfigController(o: ManagedUpgradeConfigControllerOptions): ManagedUpgradeConfigController {
   const ns = o.settings.watchNamespace;
   const log = o.logger.child({ controller: 'upgradeconfig' });
   const wake = new WakeRegistry();
@@ -102,7 +101,7 @@ export function createManagedUpgradeController(o: ManagedUpgradeControllerOption
     return parsed.result;
   };
 
-  const deps: PassDeps = { ...o, cluster, config, log };
+  const deps: UpgradeConfigPassDeps = { ...o, cluster, config, log };
 
   const controller = new Controller({
     name: 'upgradeconfig',
@@ -121,7 +120,7 @@ export function createManagedUpgradeController(o: ManagedUpgradeControllerOption
         return;
       }
       const since = wake.snapshot();
-      const result = await managedUpgradePass(deps, cr, signal);
+      const result = await upgradeConfigPass(deps, cr, signal);
       if (wake.set(key, result.waitFor, since)) return { requeueAfter: 1 };
       const after = wake.requeueAfter(key, o.clock.now());
       return after === undefined ? undefined : { requeueAfter: after };

@@ -25,7 +25,7 @@ import { describeNotification, type Notifier, type NotifyStateName } from '../no
 import { refreshPolicy, type PolicyProvider } from '../providers/policy-provider.js';
 import { hasUpgradeCommenced, precedingVersion } from '../cluster-version/cluster-version-state.js';
 import { aroSteps } from '../upgraders/aro-upgrader.js';
-import type { ClusterReads, ManagedStepContext } from '../steps/step-context.js';
+import type { ClusterReads, StepContext } from '../steps/step-context.js';
 import { preUpgradeHealthCheck } from '../steps/health-check-steps.js';
 import type { UrlProbe } from '../steps/external-dependency-step.js';
 import { delayDueAt } from '../steps/notification-steps.js';
@@ -44,7 +44,7 @@ export const NOTIFICATIONS_ANNOTATION = 'upgrade-operator.io/notifications-sent'
 const VALIDATION_RETRY_MS = 5 * 60_000;
 
 /** What a pass needs (the controller's options plus its caches). */
-export interface PassDeps {
+export interface UpgradeConfigPassDeps {
   client: KubeClient;
   clock: Clock;
   log: Logger;
@@ -63,7 +63,7 @@ export interface PassDeps {
 }
 
 /** What one pass found the upgrade waiting for (undefined: nothing but a change of the CR). */
-export interface PassResult {
+export interface UpgradeConfigPassResult {
   waitFor: WaitFor | undefined;
 }
 
@@ -74,7 +74,7 @@ interface Explanation {
 }
 
 /** Runs one pass. */
-export async function managedUpgradePass(d: PassDeps, original: ManagedUpgradeConfig, signal: AbortSignal): Promise<PassResult> {
+export async function upgradeConfigPass(d: UpgradeConfigPassDeps, original: ManagedUpgradeConfig, signal: AbortSignal): Promise<UpgradeConfigPassResult> {
   const cr = structuredClone(original);
   const name = cr.metadata?.name ?? '';
   const log = d.log.child({ namespace: cr.metadata?.namespace, name });
@@ -82,7 +82,7 @@ export async function managedUpgradePass(d: PassDeps, original: ManagedUpgradeCo
   const now = d.clock.now();
   const spec = cr.spec;
   const cv = d.cluster.clusterVersion();
-  const explain = (e: Explanation, waitFor: WaitFor | undefined): Promise<PassResult> => finish(d, original, cr, e, problems.length > 0 ? formatConfigProblems(problems) : undefined, waitFor, log);
+  const explain = (e: Explanation, waitFor: WaitFor | undefined): Promise<UpgradeConfigPassResult> => finish(d, original, cr, e, problems.length > 0 ? formatConfigProblems(problems) : undefined, waitFor, log);
   if (!spec) return explain({ waiting: true, reason: 'InvalidSpec', message: 'the UpgradeConfig has no spec' }, undefined);
   if (!cv) return explain({ waiting: true, reason: 'ClusterVersionMissing', message: 'ClusterVersion "version" not found; is this an OpenShift cluster?' }, { kinds: ['ClusterVersion'] });
 
@@ -196,7 +196,7 @@ export function upgradeWindowMissedMessage(windowTimeOutMs: number, upgradeAt: s
 }
 
 /** MUO's `HasUpgradeCommenced`, false where it would throw (the spec names no target). */
-function commencedSafe(ctx: ManagedStepContext): boolean {
+function commencedSafe(ctx: StepContext): boolean {
   try {
     return commenced(ctx);
   } catch {
@@ -204,9 +204,9 @@ function commencedSafe(ctx: ManagedStepContext): boolean {
   }
 }
 
-function stepContext(d: PassDeps, cr: ManagedUpgradeConfig, history: UpgradeHistory, config: ParsedManagedOperatorConfig['config'], log: Logger): ManagedStepContext {
+function stepContext(d: UpgradeConfigPassDeps, cr: ManagedUpgradeConfig, history: UpgradeHistory, config: ParsedManagedOperatorConfig['config'], log: Logger): StepContext {
   const pdbTimeoutMs = (cr.spec?.PDBForceDrainTimeout ?? 0) * 60_000;
-  const ctx: ManagedStepContext = {
+  const ctx: StepContext = {
     upgradeConfig: cr,
     history,
     config,
@@ -217,7 +217,7 @@ function stepContext(d: PassDeps, cr: ManagedUpgradeConfig, history: UpgradeHist
     alertmanager: d.alertmanager,
     dvo: d.dvo,
     metrics: d.metrics,
-    logger: log,
+    log: log,
     event: (type, reason, message) => d.events.event(cr, type, reason, message),
     drainNode: (node, signal) => d.drainNode(node, config, pdbTimeoutMs, signal),
     notify: async (state: NotifyStateName, signal: AbortSignal, detail?: string) => {
@@ -236,7 +236,7 @@ function stepContext(d: PassDeps, cr: ManagedUpgradeConfig, history: UpgradeHist
  * (annotation and resourceVersion), so a status write that follows does not conflict.
  */
 export async function sendNotificationOnce(
-  d: Pick<PassDeps, 'notifier' | 'metrics' | 'client'>,
+  d: Pick<UpgradeConfigPassDeps, 'notifier' | 'metrics' | 'client'>,
   cr: ManagedUpgradeConfig,
   state: NotifyStateName,
   description: string,
@@ -272,7 +272,7 @@ export function sentNotifications(cr: ManagedUpgradeConfig): string[] {
   }
 }
 
-async function recordUpgradeResult(d: PassDeps, cr: ManagedUpgradeConfig, h: UpgradeHistory, signal: AbortSignal, log: Logger): Promise<void> {
+async function recordUpgradeResult(d: UpgradeConfigPassDeps, cr: ManagedUpgradeConfig, h: UpgradeHistory, signal: AbortSignal, log: Logger): Promise<void> {
   if (!h.startTime || !h.completeTime) return;
   try {
     const alerts = await alertsDuringUpgrade(d.prometheus, { startMs: Date.parse(h.startTime), completeMs: Date.parse(h.completeTime), nowMs: d.clock.now() }, signal);
@@ -283,7 +283,7 @@ async function recordUpgradeResult(d: PassDeps, cr: ManagedUpgradeConfig, h: Upg
 }
 
 /** Sets the explanatory conditions, writes the status when it changed, logs and emits Events for new waits. */
-async function finish(d: PassDeps, original: ManagedUpgradeConfig, cr: ManagedUpgradeConfig, e: Explanation, configProblems: string | undefined, waitFor: WaitFor | undefined, log: Logger): Promise<PassResult> {
+async function finish(d: UpgradeConfigPassDeps, original: ManagedUpgradeConfig, cr: ManagedUpgradeConfig, e: Explanation, configProblems: string | undefined, waitFor: WaitFor | undefined, log: Logger): Promise<UpgradeConfigPassResult> {
   const now = formatTime(d.clock.now());
   const status = (cr.status ??= {});
   const prev = status.conditions ?? [];

@@ -7,24 +7,24 @@ import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.i
 import { globMatches } from '../../lib/glob.js';
 import { outcome, type Step } from '../../engine/step.js';
 import { ensureScaleDown, ensureScaleUp, isCloneMachineSet } from '../capacity/machine-set-scaler.js';
-import { configName, type ManagedStepContext } from './step-context.js';
-import { commenced, Kind } from './step-support.js';
+import { WatchedKind, configName, type StepContext } from './step-context.js';
+import { commenced } from './step-support.js';
 
-const CAPACITY_WAIT = [Kind.MachineSet, Kind.Machine, Kind.Node];
+const CAPACITY_WAIT = [WatchedKind.MachineSet, WatchedKind.Machine, WatchedKind.Node];
 
-function extraPoolMatcher(ctx: ManagedStepContext): ((pool: string) => boolean) | undefined {
+function extraPoolMatcher(ctx: StepContext): ((pool: string) => boolean) | undefined {
   const patterns = ctx.config.scale.extraMachinePools;
   return patterns.length === 0 ? undefined : (pool) => patterns.some((p) => globMatches(p, pool));
 }
 
 /** When the oldest clone's readiness times out (each clone's timeout runs from its creation). */
-function firstCloneTimeout(ctx: ManagedStepContext, timeoutMs: number): number | undefined {
+function firstCloneTimeout(ctx: StepContext, timeoutMs: number): number | undefined {
   const created = ctx.cluster.machineSets().filter(isCloneMachineSet).map((ms) => Date.parse(ms.metadata?.creationTimestamp ?? '')).filter((t) => !Number.isNaN(t));
   return created.length === 0 ? undefined : Math.min(...created) + timeoutMs + 1;
 }
 
 /** 6 EnsureExtraUpgradeWorkers. */
-export const ensureExtraUpgradeWorkers: Step<ManagedStepContext> = {
+export const ensureExtraUpgradeWorkers: Step<StepContext> = {
   name: 'EnsureExtraUpgradeWorkers',
   condition: C.ComputeCapacityReserved,
   async run(ctx, signal) {
@@ -39,7 +39,7 @@ export const ensureExtraUpgradeWorkers: Step<ManagedStepContext> = {
         ctx.event('Normal', 'CapacityReservationSkipped', `${result.message}; upgrading without extra capacity`);
         return outcome.done();
       case 'noMachineSets':
-        return outcome.failed(result.message, { reason: 'CapacityReservationFailed', waitFor: { kinds: [Kind.MachineSet] } });
+        return outcome.failed(result.message, { reason: 'CapacityReservationFailed', waitFor: { kinds: [WatchedKind.MachineSet] } });
       case 'created':
         ctx.event('Normal', 'CapacityReserved', result.message);
         return outcome.pending({ kinds: CAPACITY_WAIT, until: now + timeoutMs }, result.message, 'WaitingForCapacity');
@@ -58,7 +58,7 @@ export const ensureExtraUpgradeWorkers: Step<ManagedStepContext> = {
 };
 
 /** 13 RemoveExtraScaledNodes. */
-export const removeExtraScaledNodes: Step<ManagedStepContext> = {
+export const removeExtraScaledNodes: Step<StepContext> = {
   name: 'RemoveExtraScaledNodes',
   condition: C.ComputeCapacityRemoved,
   async run(ctx, signal) {

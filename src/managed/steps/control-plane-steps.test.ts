@@ -6,7 +6,7 @@ import type { AlertmanagerApi, GettableSilence } from '../../integrations/alertm
 import { IntegrationError } from '../../integrations/integration-error.js';
 import { silentLogger } from '../../lib/log.js';
 import { controlPlaneComment, defaultSilenceMatchers } from '../maintenance/maintenance-window.js';
-import type { ManagedStepContext } from './step-context.js';
+import type { StepContext } from './step-context.js';
 import { controlPlaneUpgraded } from './control-plane-steps.js';
 
 const T0 = Date.UTC(2026, 2, 2, 1);
@@ -32,7 +32,7 @@ function cv(generation: number, observed: number, history: UpdateHistory[], desi
 }
 
 /** The step's context, with only what ControlPlaneUpgraded reads; it records what it did. */
-function context(clusterVersion: ClusterVersion, options: { now?: number; alertmanager?: AlertmanagerApi } = {}): { ctx: ManagedStepContext; notified: string[]; events: string[] } {
+function context(clusterVersion: ClusterVersion, options: { now?: number; alertmanager?: AlertmanagerApi } = {}): { ctx: StepContext; notified: string[]; events: string[] } {
   const notified: string[] = [];
   const events: string[] = [];
   const ctx = {
@@ -50,7 +50,7 @@ function context(clusterVersion: ClusterVersion, options: { now?: number; alertm
       return Promise.resolve();
     },
   };
-  return { ctx: ctx as unknown as ManagedStepContext, notified, events };
+  return { ctx: ctx as unknown as StepContext, notified, events };
 }
 
 /** An Alertmanager holding `silences`; a POST with an ID updates that silence in place. */

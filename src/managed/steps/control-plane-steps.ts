@@ -8,12 +8,12 @@ import { controlPlaneCompleted, controlPlaneStartedAt } from '../cluster-version
 import { commenceUpgrade } from '../cluster-version/commence-upgrade.js';
 import { ACCEPT_RISKS_ANNOTATION, describeRiskRefusal, parseAcceptedRisks } from '../cluster-version/update-risk.js';
 import { controlPlaneProgress, describeControlPlaneProgress } from '../../engine/cvo-progress.js';
-import { configName, desiredVersion, type ManagedStepContext } from './step-context.js';
+import { WatchedKind, configName, desiredVersion, type StepContext } from './step-context.js';
 import { keepControlPlaneWindow } from './maintenance-steps.js';
-import { commenced, Kind, stamp } from './step-support.js';
+import { commenced, stamp } from './step-support.js';
 
 /** 8 CommenceUpgrade; a target the CVO does not (or cannot) recommend waits for its risks to be accepted. */
-export const commenceUpgradeStep: Step<ManagedStepContext> = {
+export const commenceUpgradeStep: Step<StepContext> = {
   name: 'CommenceUpgrade',
   condition: C.UpgradeCommenced,
   async run(ctx, signal) {
@@ -27,12 +27,12 @@ export const commenceUpgradeStep: Step<ManagedStepContext> = {
     if (result.state === 'notRecommended') {
       // Re-judged on every ClusterVersion change (the CVO re-evaluates risks) and every edit of the UpgradeConfig (the annotation).
       const why = describeRiskRefusal(result.verdict, desired.version ?? desired.image ?? '');
-      ctx.logger.warn({ risks: result.verdict.unaccepted, reason: result.verdict.reason }, why);
-      return outcome.pending({ kinds: [Kind.ClusterVersion] }, why, result.verdict.reason);
+      ctx.log.warn({ risks: result.verdict.unaccepted, reason: result.verdict.reason }, why);
+      return outcome.pending({ kinds: [WatchedKind.ClusterVersion] }, why, result.verdict.reason);
     }
     if (result.state === 'notOffered') {
       const why = `version ${desired.version ?? ''} is not yet offered by the cluster version operator on channel ${desired.channel ?? ''} (neither an available nor a conditional update)`;
-      return outcome.pending({ kinds: [Kind.ClusterVersion] }, why, 'VersionNotAvailable');
+      return outcome.pending({ kinds: [WatchedKind.ClusterVersion] }, why, 'VersionNotAvailable');
     }
     const target = result.target.kind === 'image' ? `release image ${result.target.image}` : `${result.target.kind} update ${desired.version ?? ''}`;
     const risks = accepted.length > 0 && result.target.kind !== 'available' ? ` (risks accepted by the UpgradeConfig: ${accepted.join(', ')})` : '';
@@ -42,7 +42,7 @@ export const commenceUpgradeStep: Step<ManagedStepContext> = {
 };
 
 /** 9 ControlPlaneUpgraded; while it waits, the control-plane maintenance silences are kept in force. */
-export const controlPlaneUpgraded: Step<ManagedStepContext> = {
+export const controlPlaneUpgraded: Step<StepContext> = {
   name: 'ControlPlaneUpgraded',
   condition: C.ControlPlaneUpgraded,
   async run(ctx, signal) {
@@ -68,9 +68,9 @@ export const controlPlaneUpgraded: Step<ManagedStepContext> = {
     const renewal = window.nextAt !== undefined ? { until: window.nextAt } : {};
     if (now > deadline) {
       ctx.metrics.setControlPlaneTimeout(configName(ctx), version, true);
-      return outcome.pending({ kinds: [Kind.ClusterVersion], ...renewal }, `the control plane has not completed ${version} within the maintenance window (${Math.round(ctx.config.maintenance.controlPlaneTimeMs / 60_000)} min)${said}${also}`, 'ControlPlaneTimeout');
+      return outcome.pending({ kinds: [WatchedKind.ClusterVersion], ...renewal }, `the control plane has not completed ${version} within the maintenance window (${Math.round(ctx.config.maintenance.controlPlaneTimeMs / 60_000)} min)${said}${also}`, 'ControlPlaneTimeout');
     }
     const untils = [...(Number.isNaN(deadline) ? [] : [deadline + 1]), ...(window.nextAt !== undefined ? [window.nextAt] : [])];
-    return outcome.pending({ kinds: [Kind.ClusterVersion], ...(untils.length > 0 ? { until: Math.min(...untils) } : {}) }, `waiting for the control plane to complete ${version}${said}${also}`, 'WaitingForControlPlane');
+    return outcome.pending({ kinds: [WatchedKind.ClusterVersion], ...(untils.length > 0 ? { until: Math.min(...untils) } : {}) }, `waiting for the control plane to complete ${version}${said}${also}`, 'WaitingForControlPlane');
   },
 };

@@ -6,14 +6,14 @@
  */
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { outcome, type Step } from '../../engine/step.js';
-import type { ManagedStepContext } from './step-context.js';
+import type { StepContext } from './step-context.js';
 import { commenced, OUTSIDE_API_RETRY_MS } from './step-support.js';
 
 /** Checks one URL: resolves undefined when available, else the reason. */
 export type UrlProbe = (url: string, timeoutMs: number, signal: AbortSignal) => Promise<string | undefined>;
 
 /** Makes step 5 over a URL probe (the CLI passes one built on the shared HTTP client). */
-export function externalDependencyCheck(probe: UrlProbe): Step<ManagedStepContext> {
+export function externalDependencyCheck(probe: UrlProbe): Step<StepContext> {
   return {
     name: 'ExternalDependencyAvailabilityCheck',
     condition: C.ExternalDependenciesAvailable,

@@ -11,11 +11,11 @@ import type { HealthCheckDeps, HealthCheckResult } from '../health/managed-healt
 import { metricReasonsToClear, muoFailureList, runPostUpgradeHealthCheck, runPreUpgradeHealthCheck, summary } from '../health/managed-health-check.js';
 import { currentVersion } from '../cluster-version/cluster-version-state.js';
 import { LABEL_HIVE_MACHINE_POOL } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
-import { configName, type ManagedStepContext } from './step-context.js';
-import { commenced, Kind, PROMETHEUS_RETRY_MS } from './step-support.js';
+import { WatchedKind, configName, type StepContext } from './step-context.js';
+import { commenced, PROMETHEUS_RETRY_MS } from './step-support.js';
 
 /** The health checks' reads, answered from the context's caches. */
-export function healthDeps(ctx: ManagedStepContext): HealthCheckDeps {
+export function healthDeps(ctx: StepContext): HealthCheckDeps {
   return {
     prometheus: ctx.prometheus,
     listClusterOperators: async () => ctx.cluster.clusterOperators(),
@@ -28,7 +28,7 @@ export function healthDeps(ctx: ManagedStepContext): HealthCheckDeps {
 }
 
 /** Sets `upgradeoperator_healthcheck_failed` for every check that ran. */
-export function recordHealthMetrics(ctx: ManagedStepContext, result: HealthCheckResult, phase: string): void {
+export function recordHealthMetrics(ctx: StepContext, result: HealthCheckResult, phase: string): void {
   const version = currentVersion(ctx.cluster.clusterVersion()) ?? 'unknown';
   const name = configName(ctx);
   for (const reason of metricReasonsToClear(result)) ctx.metrics.setHealthCheckFailed({ name, state: phase, version, reason }, false);
@@ -36,7 +36,7 @@ export function recordHealthMetrics(ctx: ManagedStepContext, result: HealthCheck
 }
 
 /** Runs the pre-upgrade check for `phase` (New: the early check; Upgrading: step 4). */
-export async function preUpgradeHealthCheck(ctx: ManagedStepContext, phase: string, signal: AbortSignal): Promise<HealthCheckResult> {
+export async function preUpgradeHealthCheck(ctx: StepContext, phase: string, signal: AbortSignal): Promise<HealthCheckResult> {
   const result = await runPreUpgradeHealthCheck(healthDeps(ctx), {
     preHealthCheck: isFeatureGateEnabled(ctx.config, FeatureGate.PreHealthCheck),
     capacityReservation: ctx.upgradeConfig.spec?.capacityReservation === true,
@@ -48,10 +48,10 @@ export async function preUpgradeHealthCheck(ctx: ManagedStepContext, phase: stri
   return result;
 }
 
-const HEALTH_WAIT = { kinds: [Kind.ClusterOperator, Kind.Node, Kind.PodDisruptionBudget] } as const;
+const HEALTH_WAIT = { kinds: [WatchedKind.ClusterOperator, WatchedKind.Node, WatchedKind.PodDisruptionBudget] } as const;
 
 /** 4 PreUpgradeHealthCheck. */
-export const preUpgradeHealthCheckStep: Step<ManagedStepContext> = {
+export const preUpgradeHealthCheckStep: Step<StepContext> = {
   name: 'PreUpgradeHealthCheck',
   condition: C.ClusterHealthyBeforeUpgrade,
   async run(ctx, signal) {
@@ -71,7 +71,7 @@ export const preUpgradeHealthCheckStep: Step<ManagedStepContext> = {
 };
 
 /** 15 PostUpgradeHealthCheck (runs on every pass until it passes; no commencement gate). */
-export const postUpgradeHealthCheckStep: Step<ManagedStepContext> = {
+export const postUpgradeHealthCheckStep: Step<StepContext> = {
   name: 'PostUpgradeHealthCheck',
   condition: C.ClusterHealthyAfterUpgrade,
   async run(ctx, signal) {

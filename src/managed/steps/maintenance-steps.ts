@@ -8,13 +8,13 @@ import { outcome, type Step, type StepOutcome } from '../../engine/step.js';
 import { isIntegrationError } from '../../integrations/integration-error.js';
 import { workerRollout } from '../cluster-version/worker-pools.js';
 import { endWindows, ensureControlPlaneWindow, ensureWorkerWindow, keepControlPlaneWindowOpen, workerWindowMs } from '../maintenance/maintenance-window.js';
-import { desiredVersion, type ManagedStepContext } from './step-context.js';
+import { desiredVersion, type StepContext } from './step-context.js';
 import { formatTime } from '../../lib/clock.js';
 import { errorMessage } from '../../lib/errors.js';
 import { OUTSIDE_API_RETRY_MS } from './step-support.js';
 
 /** Alertmanager failures become a failed step retried shortly, with the reason named. */
-async function withAlertmanager(ctx: ManagedStepContext, action: () => Promise<StepOutcome>): Promise<StepOutcome> {
+async function withAlertmanager(ctx: StepContext, action: () => Promise<StepOutcome>): Promise<StepOutcome> {
   try {
     return await action();
   } catch (err) {
@@ -23,12 +23,12 @@ async function withAlertmanager(ctx: ManagedStepContext, action: () => Promise<S
   }
 }
 
-function conditionTrue(ctx: ManagedStepContext, type: string): boolean {
+function conditionTrue(ctx: StepContext, type: string): boolean {
   return ctx.history.conditions?.some((c) => c.type === type && c.status === 'True') === true;
 }
 
 /** 7 CreateControlPlaneMaintWindow: runs until the window was removed (the status is the lasting record). */
-export const createControlPlaneMaintWindow: Step<ManagedStepContext> = {
+export const createControlPlaneMaintWindow: Step<StepContext> = {
   name: 'CreateControlPlaneMaintWindow',
   condition: C.ControlPlaneMaintenanceWindowCreated,
   async run(ctx, signal) {
@@ -62,7 +62,7 @@ export interface WindowKeeping {
  * control plane took; update-mechanics §8.6 behaviour 9). Step 10 removes them as before. An
  * Alertmanager failure never fails the wait: it is named and retried shortly.
  */
-export async function keepControlPlaneWindow(ctx: ManagedStepContext, signal: AbortSignal): Promise<WindowKeeping> {
+export async function keepControlPlaneWindow(ctx: StepContext, signal: AbortSignal): Promise<WindowKeeping> {
   if (conditionTrue(ctx, C.ControlPlaneMaintenanceWindowRemoved)) return {};
   const now = ctx.clock.now();
   try {
@@ -73,13 +73,13 @@ export async function keepControlPlaneWindow(ctx: ManagedStepContext, signal: Ab
     return kept.nextAt !== undefined ? { nextAt: kept.nextAt } : {};
   } catch (err) {
     if (!isIntegrationError(err)) throw err;
-    ctx.logger.warn({ err: errorMessage(err) }, 'could not keep the control-plane maintenance silence open');
+    ctx.log.warn({ err: errorMessage(err) }, 'could not keep the control-plane maintenance silence open');
     return { nextAt: now + OUTSIDE_API_RETRY_MS, problem: `the control-plane maintenance silence could not be extended (Alertmanager unavailable: ${errorMessage(err)})` };
   }
 }
 
 /** 10 RemoveControlPlaneMaintWindow. */
-export const removeControlPlaneMaintWindow: Step<ManagedStepContext> = {
+export const removeControlPlaneMaintWindow: Step<StepContext> = {
   name: 'RemoveControlPlaneMaintWindow',
   condition: C.ControlPlaneMaintenanceWindowRemoved,
   async run(ctx, signal) {
@@ -93,7 +93,7 @@ export const removeControlPlaneMaintWindow: Step<ManagedStepContext> = {
 };
 
 /** 11 CreateWorkerMaintWindow: re-evaluated every pass, re-created when the pending count changes. */
-export const createWorkerMaintWindow: Step<ManagedStepContext> = {
+export const createWorkerMaintWindow: Step<StepContext> = {
   name: 'CreateWorkerMaintWindow',
   condition: C.WorkersMaintenanceWindowCreated,
   async run(ctx, signal) {
@@ -115,7 +115,7 @@ export const createWorkerMaintWindow: Step<ManagedStepContext> = {
 };
 
 /** 14 RemoveMaintWindow. */
-export const removeMaintWindow: Step<ManagedStepContext> = {
+export const removeMaintWindow: Step<StepContext> = {
   name: 'RemoveMaintWindow',
   condition: C.WorkersMaintenanceWindowRemoved,
   async run(ctx, signal) {

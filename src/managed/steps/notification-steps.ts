@@ -5,11 +5,11 @@
  */
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { outcome, type Step } from '../../engine/step.js';
-import type { ManagedStepContext } from './step-context.js';
+import type { StepContext } from './step-context.js';
 import { commenced, stamp } from './step-support.js';
 
 /** 1 SendStartedNotification. */
-export const sendStartedNotification: Step<ManagedStepContext> = {
+export const sendStartedNotification: Step<StepContext> = {
   name: 'SendStartedNotification',
   condition: C.StartedNotificationSent,
   async run(ctx, signal) {
@@ -21,14 +21,14 @@ export const sendStartedNotification: Step<ManagedStepContext> = {
 };
 
 /** When the delayed notification becomes due (epoch ms), if the trigger is on. */
-export function delayDueAt(ctx: ManagedStepContext): number | undefined {
+export function delayDueAt(ctx: StepContext): number | undefined {
   const start = ctx.history.startTime ? Date.parse(ctx.history.startTime) : undefined;
   const delay = ctx.config.upgradeWindow.delayTriggerMs;
   return start === undefined || delay <= 0 ? undefined : start + delay;
 }
 
 /** 2 UpgradeDelayedCheck (OSD): never blocks; notifies once when the upgrade is late to start. */
-export const upgradeDelayedCheck: Step<ManagedStepContext> = {
+export const upgradeDelayedCheck: Step<StepContext> = {
   name: 'UpgradeDelayedCheck',
   condition: C.StartedNotificationSent,
   async run(ctx, signal) {
@@ -41,7 +41,7 @@ export const upgradeDelayedCheck: Step<ManagedStepContext> = {
 };
 
 /** 17 SendCompletedNotification. */
-export const sendCompletedNotification: Step<ManagedStepContext> = {
+export const sendCompletedNotification: Step<StepContext> = {
   name: 'SendCompletedNotification',
   condition: C.CompletedNotificationSent,
   async run(ctx, signal) {

@@ -7,13 +7,13 @@
 import { FILE_INTEGRITY_NAMESPACE, FILE_INTEGRITY_REINIT_ANNOTATION, FileIntegrityResource } from '../../api/openshift/fileintegrity-v1alpha1/file-integrity.js';
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { outcome, type Step } from '../../engine/step.js';
-import type { ManagedStepContext } from './step-context.js';
+import type { StepContext } from './step-context.js';
 
 /** The FileIntegrity object OSD re-initialises. */
 export const OSD_FILE_INTEGRITY_NAME = 'osd-fileintegrity';
 
 /** 16 PostUpgradeProcedures (OSD). */
-export const postUpgradeProcedures: Step<ManagedStepContext> = {
+export const postUpgradeProcedures: Step<StepContext> = {
   name: 'PostUpgradeProcedures',
   condition: C.PostUpgradeTasksCompleted,
   async run(ctx, signal) {

@@ -22,6 +22,17 @@ import type { ManagedUpgradeMetrics } from '../metrics/managed-upgrade-metrics.j
 import type { DvoMetricsSource } from '../health/deployment-validation.js';
 import type { NotifyStateName } from '../notifiers/notifier.js';
 
+/** The kinds a step may wait on, by the names the controller's WakeRegistry uses. */
+export const WatchedKind = {
+  ClusterVersion: 'ClusterVersion',
+  ClusterOperator: 'ClusterOperator',
+  MachineConfigPool: 'MachineConfigPool',
+  Node: 'Node',
+  MachineSet: 'MachineSet',
+  Machine: 'Machine',
+  PodDisruptionBudget: 'PodDisruptionBudget',
+} as const;
+
 /** Cached reads of the cluster (informer caches in the operator). */
 export interface ClusterReads {
   clusterVersion(): ClusterVersion | undefined;
@@ -34,7 +45,7 @@ export interface ClusterReads {
 }
 
 /** The context of one pass of the managed flow. */
-export interface ManagedStepContext {
+export interface StepContext {
   readonly upgradeConfig: ManagedUpgradeConfig;
   /** The entry for the desired version (conditions are recorded into it). */
   readonly history: UpgradeHistory;
@@ -46,7 +57,7 @@ export interface ManagedStepContext {
   readonly alertmanager: AlertmanagerApi;
   readonly dvo: DvoMetricsSource;
   readonly metrics: ManagedUpgradeMetrics;
-  readonly logger: Logger;
+  readonly log: Logger;
   /** Sends a notification once per (state, version); `firstFalse` picks Delayed/Failed texts. */
   notify(state: NotifyStateName, signal: AbortSignal, detail?: string): Promise<void>;
   /** An Event on the UpgradeConfig. */
@@ -56,11 +67,11 @@ export interface ManagedStepContext {
 }
 
 /** The UpgradeConfig's name (metrics label). */
-export function configName(ctx: ManagedStepContext): string {
+export function configName(ctx: StepContext): string {
   return ctx.upgradeConfig.metadata?.name ?? '';
 }
 
 /** The desired version (empty when the spec names only an image not yet resolved). */
-export function desiredVersion(ctx: ManagedStepContext): string {
+export function desiredVersion(ctx: StepContext): string {
   return ctx.upgradeConfig.spec?.desired.version ?? '';
 }

@@ -1,21 +1,9 @@
 /**
- * Helpers shared by the managed flow's steps: the kinds a step can wait on, MUO's
- * "commenced" short-circuit, retry intervals for outside APIs, and lifecycle timestamps.
+ * Helpers shared by the managed flow's steps: MUO's "commenced" short-circuit, retry intervals for outside APIs, and lifecycle timestamps.
  */
 import { hasUpgradeCommenced } from '../cluster-version/cluster-version-state.js';
 import type { UpgradeTimestampKind } from '../metrics/managed-upgrade-metrics.js';
-import { configName, desiredVersion, type ManagedStepContext } from './step-context.js';
-
-/** Kinds the managed flow watches; a pending step names those whose change may finish it. */
-export const Kind = {
-  ClusterVersion: 'ClusterVersion',
-  ClusterOperator: 'ClusterOperator',
-  MachineConfigPool: 'MachineConfigPool',
-  Node: 'Node',
-  MachineSet: 'MachineSet',
-  Machine: 'Machine',
-  PodDisruptionBudget: 'PodDisruptionBudget',
-} as const;
+import { configName, desiredVersion, type StepContext } from './step-context.js';
 
 /** Retry interval for checks that read Prometheus (alerts have no watch): MUO's one minute. */
 export const PROMETHEUS_RETRY_MS = 60_000;
@@ -26,12 +14,12 @@ export const OUTSIDE_API_RETRY_MS = 30_000;
  * MUO's `HasUpgradeCommenced` on the cached ClusterVersion; false when there is none yet.
  * Throws MUO's error when the spec names neither an image nor channel + version.
  */
-export function commenced(ctx: ManagedStepContext): boolean {
+export function commenced(ctx: StepContext): boolean {
   const cv = ctx.cluster.clusterVersion();
   return cv !== undefined && ctx.upgradeConfig.spec !== undefined && hasUpgradeCommenced(cv, ctx.upgradeConfig.spec.desired);
 }
 
 /** Sets one of the lifecycle timestamp gauges to now. */
-export function stamp(ctx: ManagedStepContext, kind: UpgradeTimestampKind): void {
+export function stamp(ctx: StepContext, kind: UpgradeTimestampKind): void {
   ctx.metrics.setTimestamp(kind, { id: ctx.cluster.clusterVersion()?.spec.clusterID, name: configName(ctx), version: desiredVersion(ctx) }, Math.floor(ctx.clock.now() / 1000));
 }

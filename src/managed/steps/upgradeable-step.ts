@@ -7,8 +7,8 @@ import semver from 'semver';
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { outcome, type Step } from '../../engine/step.js';
 import { clusterVersionCondition, currentVersion } from '../cluster-version/cluster-version-state.js';
-import type { ManagedStepContext } from './step-context.js';
-import { commenced, Kind } from './step-support.js';
+import { WatchedKind, type StepContext } from './step-context.js';
+import { commenced } from './step-support.js';
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -34,7 +34,7 @@ export function upgradeableBlock(input: { desired: string; current: string | und
 }
 
 /** 3 IsUpgradeable (OSD). */
-export const isUpgradeable: Step<ManagedStepContext> = {
+export const isUpgradeable: Step<StepContext> = {
   name: 'IsUpgradeable',
   condition: C.IsClusterUpgradable,
   async run(ctx) {
@@ -47,6 +47,6 @@ export const isUpgradeable: Step<ManagedStepContext> = {
       upgradeAt: ctx.upgradeConfig.spec?.upgradeAt ?? '',
     });
     if (block === undefined) return outcome.done();
-    return outcome.failed(block, { reason: 'ClusterNotUpgradeable', waitFor: { kinds: [Kind.ClusterVersion] } });
+    return outcome.failed(block, { reason: 'ClusterNotUpgradeable', waitFor: { kinds: [WatchedKind.ClusterVersion] } });
   },
 };

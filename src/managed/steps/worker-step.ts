@@ -8,11 +8,11 @@ import { outcome, type Step } from '../../engine/step.js';
 import { isIntegrationError } from '../../integrations/integration-error.js';
 import { workerRollout } from '../cluster-version/worker-pools.js';
 import { isAnyWindowActive } from '../maintenance/maintenance-window.js';
-import { configName, desiredVersion, type ManagedStepContext } from './step-context.js';
-import { Kind, OUTSIDE_API_RETRY_MS, stamp } from './step-support.js';
+import { WatchedKind, configName, desiredVersion, type StepContext } from './step-context.js';
+import { OUTSIDE_API_RETRY_MS, stamp } from './step-support.js';
 
 /** 12 AllWorkersUpgraded. */
-export const allWorkersUpgraded: Step<ManagedStepContext> = {
+export const allWorkersUpgraded: Step<StepContext> = {
   name: 'AllWorkersUpgraded',
   condition: C.WorkerNodesUpgraded,
   async run(ctx, signal) {
@@ -34,6 +34,6 @@ export const allWorkersUpgraded: Step<ManagedStepContext> = {
       until = ctx.clock.now() + OUTSIDE_API_RETRY_MS;
     }
     const why = `waiting for worker pool(s) ${rollout.notUpdated.join(', ')} to update (${rollout.pending} machine(s) left)`;
-    return outcome.pending({ kinds: [Kind.MachineConfigPool], ...(until !== undefined ? { until } : {}) }, why, 'WaitingForWorkers');
+    return outcome.pending({ kinds: [WatchedKind.MachineConfigPool], ...(until !== undefined ? { until } : {}) }, why, 'WaitingForWorkers');
   },
 };

@@ -3,7 +3,7 @@
  * IsUpgradeable and the post-upgrade procedures — and no failure window.
  */
 import type { Step } from '../../engine/step.js';
-import type { ManagedStepContext } from '../steps/step-context.js';
+import type { StepContext } from '../steps/step-context.js';
 import type { UrlProbe } from '../steps/external-dependency-step.js';
 import { upgradeDelayedCheck } from '../steps/notification-steps.js';
 import { postUpgradeProcedures } from '../steps/post-upgrade-step.js';
@@ -11,9 +11,9 @@ import { isUpgradeable } from '../steps/upgradeable-step.js';
 import { osdSteps } from './osd-upgrader.js';
 
 /** The OSD steps ARO does not run. */
-const OSD_ONLY: ReadonlySet<Step<ManagedStepContext>> = new Set([upgradeDelayedCheck, isUpgradeable, postUpgradeProcedures]);
+const OSD_ONLY: ReadonlySet<Step<StepContext>> = new Set([upgradeDelayedCheck, isUpgradeable, postUpgradeProcedures]);
 
 /** MUO's 14 ARO steps, in order. */
-export function aroSteps(probe: UrlProbe): Array<Step<ManagedStepContext>> {
+export function aroSteps(probe: UrlProbe): Array<Step<StepContext>> {
   return osdSteps(probe).filter((s) => !OSD_ONLY.has(s));
 }

@@ -9,7 +9,7 @@ import type { Step } from '../../engine/step.js';
 import { deleteCloneMachineSets } from '../capacity/machine-set-scaler.js';
 import { endWindows } from '../maintenance/maintenance-window.js';
 import { formatTime } from '../../lib/clock.js';
-import { configName, type ManagedStepContext } from '../steps/step-context.js';
+import { configName, type StepContext } from '../steps/step-context.js';
 import { ensureExtraUpgradeWorkers, removeExtraScaledNodes } from '../steps/capacity-steps.js';
 import { commenceUpgradeStep, controlPlaneUpgraded } from '../steps/control-plane-steps.js';
 import { externalDependencyCheck, type UrlProbe } from '../steps/external-dependency-step.js';
@@ -24,7 +24,7 @@ import { setCondition } from '../history/upgrade-history.js';
 import { errorMessage } from '../../lib/errors.js';
 
 /** MUO's 17 OSD steps, in order. */
-export function osdSteps(probe: UrlProbe): Array<Step<ManagedStepContext>> {
+export function osdSteps(probe: UrlProbe): Array<Step<StepContext>> {
   return [
     sendStartedNotification,
     upgradeDelayedCheck,
@@ -51,20 +51,20 @@ export function osdSteps(probe: UrlProbe): Array<Step<ManagedStepContext>> {
  * counted from the moment it moved to Upgrading, so an operator that picked the upgrade up late
  * still started it; we count from the scheduled time. Undefined when the window is disabled.
  */
-export function upgradeWindowClosesAt(ctx: Pick<ManagedStepContext, 'upgradeConfig' | 'config'>): number | undefined {
+export function upgradeWindowClosesAt(ctx: Pick<StepContext, 'upgradeConfig' | 'config'>): number | undefined {
   const timeout = ctx.config.upgradeWindow.timeOutMs;
   const at = Date.parse(ctx.upgradeConfig.spec?.upgradeAt ?? '');
   return timeout > 0 && !Number.isNaN(at) ? at + timeout : undefined;
 }
 
 /** MUO's `shouldFailUpgrade`: not commanded yet, and the window has closed. */
-export function shouldFailUpgrade(ctx: ManagedStepContext): boolean {
+export function shouldFailUpgrade(ctx: StepContext): boolean {
   const closes = upgradeWindowClosesAt(ctx);
   return closes !== undefined && ctx.clock.now() > closes && !commenced(ctx);
 }
 
 /** The first step condition that is not True (what failed and delayed notifications describe). */
-export function firstFalseCondition(ctx: ManagedStepContext): { type: string; message?: string } | undefined {
+export function firstFalseCondition(ctx: StepContext): { type: string; message?: string } | undefined {
   const c = [...(ctx.history.conditions ?? [])].reverse().find((x) => x.status !== 'True' && x.type !== C.FailedUpgrade);
   return c ? { type: c.type, ...(c.message !== undefined ? { message: c.message } : {}) } : undefined;
 }
@@ -73,7 +73,7 @@ export function firstFalseCondition(ctx: ManagedStepContext): { type: string; me
  * MUO's `performUpgradeFailure`: returns true when the upgrade is now Failed; false when a part
  * failed (the condition FailedUpgrade says which) and it is to be retried.
  */
-export async function performUpgradeFailure(ctx: ManagedStepContext, signal: AbortSignal): Promise<boolean> {
+export async function performUpgradeFailure(ctx: StepContext, signal: AbortSignal): Promise<boolean> {
   const now = ctx.clock.now();
   const fail = (message: string): false => {
     ctx.history.conditions = setCondition(ctx.history.conditions, { type: C.FailedUpgrade, status: 'False', reason: 'Upgrade failed', message }, now);
@@ -91,7 +91,7 @@ export async function performUpgradeFailure(ctx: ManagedStepContext, signal: Abo
     // unreachable Alertmanager holds nothing of ours and must not keep the upgrade from failing.
     const created = (ctx.history.conditions ?? []).some((c) => (c.type === C.ControlPlaneMaintenanceWindowCreated || c.type === C.WorkersMaintenanceWindowCreated) && c.status === 'True');
     if (created) return fail(`failed to end the maintenance silences: ${errorMessage(err)}`);
-    ctx.logger.warn({ err: errorMessage(err) }, 'Alertmanager unreachable while failing the upgrade; no maintenance silence was created, so none is left behind');
+    ctx.log.warn({ err: errorMessage(err) }, 'Alertmanager unreachable while failing the upgrade; no maintenance silence was created, so none is left behind');
   }
   try {
     await ctx.notify('StateFailed', signal);

@@ -20,7 +20,7 @@ import { Controller } from '../../kube/controller.js';
 import type { EventRecorder } from '../../kube/event-recorder.js';
 import { objectKey, splitKey } from '../../kube/indexer.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
-import { scheduledUpgradeConfigPass, type ScheduledPassDeps } from './upgrade-config-pass.js';
+import { upgradeConfigPass, type UpgradeConfigPassDeps } from './upgrade-config-pass.js';
 import { runtimeOf, type ControllerDeps } from '../../engine/controller-deps.js';
 
 /** The controller's name (log field `controller`, work-queue name). */
@@ -57,7 +57,7 @@ export function createScheduledUpgradeConfigController(o: ScheduledUpgradeConfig
   const cvName = o.clusterVersionName ?? CLUSTER_VERSION_NAME;
   /** Configs whose due job waits for the ClusterVersion to appear. */
   const waitingForClusterVersion = new Set<string>();
-  const deps: ScheduledPassDeps = {
+  const deps: UpgradeConfigPassDeps = {
     client: o.client,
     clock: o.clock,
     log: o.logger.child({ controller: SCHEDULED_UPGRADE_CONFIG_CONTROLLER }),
@@ -83,7 +83,7 @@ export function createScheduledUpgradeConfigController(o: ScheduledUpgradeConfig
         waitingForClusterVersion.delete(key);
         return;
       }
-      const result = await scheduledUpgradeConfigPass(deps, config, signal);
+      const result = await upgradeConfigPass(deps, config, signal);
       if (result.waitsForClusterVersion) waitingForClusterVersion.add(key);
       else waitingForClusterVersion.delete(key);
       return result.requeueAfterMs === undefined ? undefined : { requeueAfter: result.requeueAfterMs };

@@ -71,7 +71,7 @@ export const ScheduledUpgradeConfigEventReason = {
 const MAX_ACTIONS_PER_PASS = 100;
 
 /** What a pass needs. The listing functions read informer caches of the config's namespace. */
-export interface ScheduledPassDeps {
+export interface UpgradeConfigPassDeps {
   client: KubeClient;
   clock: Clock;
   log: Logger;
@@ -85,7 +85,7 @@ export interface ScheduledPassDeps {
 }
 
 /** When to look again. */
-export interface ScheduledPassResult {
+export interface UpgradeConfigPassResult {
   /** Reconcile again after this many ms; undefined: only on a change. */
   requeueAfterMs?: number | undefined;
   /** A job is due but ClusterVersion is missing: a ClusterVersion change should wake the config. */
@@ -113,7 +113,7 @@ interface Plan {
 }
 
 /** Runs one pass over `config` (read fresh from the API server). */
-export async function scheduledUpgradeConfigPass(d: ScheduledPassDeps, config: ScheduledUpgradeConfig, signal: AbortSignal): Promise<ScheduledPassResult> {
+export async function upgradeConfigPass(d: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig, signal: AbortSignal): Promise<UpgradeConfigPassResult> {
   const now = d.clock.now();
   const namespace = config.metadata?.namespace ?? '';
   const log = d.log.child({ namespace, upgradeConfig: config.metadata?.name });
@@ -138,7 +138,7 @@ function skippedText(skipped: SkippedSlots): string {
   return `; ${skipped.count}${skipped.more ? '+' : ''} missed window(s) skipped${last}`;
 }
 
-async function schedule(d: ScheduledPassDeps, config: ScheduledUpgradeConfig, controlled: UpgradeJob[], now: number, log: Logger, signal: AbortSignal): Promise<Plan> {
+async function schedule(d: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig, controlled: UpgradeJob[], now: number, log: Logger, signal: AbortSignal): Promise<Plan> {
   const status = config.status as StatusWithConditions | undefined;
   const plan: Plan = {
     lastScheduledUpgradeMs: parseTime(status?.lastScheduledUpgrade),
@@ -171,7 +171,7 @@ async function schedule(d: ScheduledPassDeps, config: ScheduledUpgradeConfig, co
 
 /** Applies decisions until one says "wait" (a pass may consume several windows). */
 async function decideAndAct(
-  d: ScheduledPassDeps,
+  d: UpgradeConfigPassDeps,
   config: ScheduledUpgradeConfig,
   policy: SchedulingPolicy,
   controlled: UpgradeJob[],
@@ -257,7 +257,7 @@ async function decideAndAct(
   plan.wakeAt.push(now + 1);
 }
 
-async function deleteSuccessfulJobsBeyondLimit(d: ScheduledPassDeps, config: ScheduledUpgradeConfig, controlled: UpgradeJob[], log: Logger, signal: AbortSignal): Promise<void> {
+async function deleteSuccessfulJobsBeyondLimit(d: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig, controlled: UpgradeJob[], log: Logger, signal: AbortSignal): Promise<void> {
   const limit = config.spec.successfulJobsHistoryLimit;
   for (const job of successfulJobsBeyondLimit(controlled, limit)) {
     const name = job.metadata?.name ?? '';
@@ -286,7 +286,7 @@ function conditionsOf(plan: Plan, prev: readonly Condition[] | undefined, genera
 }
 
 /** Explains changes (Event + log), then writes the status when it differs. */
-async function writeStatus(d: ScheduledPassDeps, config: ScheduledUpgradeConfig, plan: Plan, log: Logger, signal: AbortSignal): Promise<void> {
+async function writeStatus(d: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig, plan: Plan, log: Logger, signal: AbortSignal): Promise<void> {
   const prev = (config.status as StatusWithConditions | undefined)?.conditions;
   const find = (type: string): Condition | undefined => prev?.find((c) => c.type === type);
   const oldValid = find(ScheduledUpgradeConfigConditionType.ScheduleValid);

@@ -23,7 +23,7 @@ import { Controller } from '../../kube/controller.js';
 import type { EventRecorder } from '../../kube/event-recorder.js';
 import { splitKey } from '../../kube/indexer.js';
 import { hookRunKeyOf } from '../hooks/hook-job.js';
-import { WatchedKind, type UpgradeJobReads } from '../steps/upgrade-job-context.js';
+import { WatchedKind, type ClusterReads } from '../steps/step-context.js';
 import { upgradeJobPass, type Explanation } from './upgrade-job-pass.js';
 import { runtimeOf, type ControllerDeps } from '../../engine/controller-deps.js';
 
@@ -45,7 +45,7 @@ export interface UpgradeJobController {
   controller: Controller;
   /** What each UpgradeJob (`namespace/name`) waits for. */
   wake: WakeRegistry;
-  reads: UpgradeJobReads;
+  cluster: ClusterReads;
   /** The UpgradeJobs in the cache. */
   upgradeJobs(): UpgradeJob[];
 }
@@ -71,7 +71,7 @@ export function createUpgradeJobController(o: UpgradeJobControllerOptions): Upgr
   const hooks = o.informers.informerFor(UpgradeJobHookResource, { namespace: ns });
   const windows = o.informers.informerFor(UpgradeSuspensionWindowResource, { namespace: ns });
   const hookJobs = o.informers.informerFor(JobResource, hookJobScope);
-  const reads: UpgradeJobReads = {
+  const reads: ClusterReads = {
     clusterVersion: () => cvs.get(undefined, cvName),
     pools: () => pools.list(),
     clusterOperators: () => cos.list(),
@@ -100,7 +100,7 @@ export function createUpgradeJobController(o: UpgradeJobControllerOptions): Upgr
     reconcile: async (key, signal) => {
       const target = splitKey(key);
       const since = wake.snapshot();
-      const result = await upgradeJobPass({ client: o.client, clock: o.clock, log, events: o.events, reads, ...(o.prometheus ? { prometheus: o.prometheus } : {}) }, target.namespace, target.name, signal);
+      const result = await upgradeJobPass({ client: o.client, clock: o.clock, log, events: o.events, cluster: reads, ...(o.prometheus ? { prometheus: o.prometheus } : {}) }, target.namespace, target.name, signal);
       if (result.gone) {
         wake.clear(key);
         explained.delete(key);
@@ -124,5 +124,5 @@ export function createUpgradeJobController(o: UpgradeJobControllerOptions): Upgr
   controller.watches(ClusterOperatorResource, () => waiting(WatchedKind.ClusterOperator));
   controller.watches(UpgradeJobHookResource, (h) => waiting(WatchedKind.UpgradeJobHook, h.metadata?.namespace ?? ''), { namespace: ns });
   controller.watches(UpgradeSuspensionWindowResource, (w) => waiting(WatchedKind.UpgradeSuspensionWindow, w.metadata?.namespace ?? ''), { namespace: ns });
-  return { controller, wake, reads, upgradeJobs: () => jobsInf.list() };
+  return { controller, wake, cluster: reads, upgradeJobs: () => jobsInf.list() };
 }

@@ -17,7 +17,7 @@ import type { Clock } from '../../lib/clock.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
 import type { Logger } from '../../lib/log.js';
 import { isJobFinal, jobConditionTrue } from '../steps/upgrade-job-conditions.js';
-import { WatchedKind, type UpgradeJobContext, type UpgradeJobReads } from '../steps/upgrade-job-context.js';
+import { WatchedKind, type StepContext, type ClusterReads } from '../steps/step-context.js';
 import { finalStatePass } from '../steps/upgrade-job-final.js';
 import { jobTiming, timedOutAt, type JobTiming } from '../steps/upgrade-job-gate.js';
 import { releaseHookJobsOfDeletedJob, trackHookJobs } from '../steps/upgrade-job-hooks.js';
@@ -31,7 +31,7 @@ export interface UpgradeJobPassDeps {
   clock: Clock;
   log: Logger;
   events: EventRecorder;
-  reads: UpgradeJobReads;
+  cluster: ClusterReads;
   prometheus?: PrometheusApi;
 }
 
@@ -59,11 +59,11 @@ export async function upgradeJobPass(d: UpgradeJobPassDeps, namespace: string, n
   const log = d.log.child({ namespace, upgradejob: name });
   const found = await d.client.getIfExists(UpgradeJobResource, namespace, name, { signal });
   if (!found) {
-    const released = await releaseHookJobsOfDeletedJob({ client: d.client, reads: d.reads, log }, namespace, name, signal);
+    const released = await releaseHookJobsOfDeletedJob({ client: d.client, cluster: d.cluster, log }, namespace, name, signal);
     if (released > 0) log.info({ released }, 'UpgradeJob gone: released the finalizers of its hook Jobs');
     return { waitFor: undefined, gone: true };
   }
-  const job = await trackHookJobs({ client: d.client, reads: d.reads, log }, found, signal);
+  const job = await trackHookJobs({ client: d.client, cluster: d.cluster, log }, found, signal);
   if (job.metadata?.deletionTimestamp) return { waitFor: undefined };
 
   const parsed = jobTiming(job);
@@ -102,13 +102,13 @@ export function deadlineOf(timing: JobTiming, started: boolean): number {
   return started ? timedOutAt(timing) : Math.min(timing.startBefore + 1, timedOutAt(timing));
 }
 
-function context(d: UpgradeJobPassDeps, job: UpgradeJob, timing: JobTiming, log: Logger, wakes: number[]): UpgradeJobContext {
+function context(d: UpgradeJobPassDeps, job: UpgradeJob, timing: JobTiming, log: Logger, wakes: number[]): StepContext {
   return {
     job,
     timing,
     clock: d.clock,
     client: d.client,
-    reads: d.reads,
+    cluster: d.cluster,
     ...(d.prometheus ? { prometheus: d.prometheus } : {}),
     log,
     event: (type, reason, message) => d.events.event(job, type, reason, message),

@@ -15,7 +15,7 @@ import { ClusterVersionResource } from '../../api/openshift/config-v1/cluster-ve
 import type { WaitFor } from '../../engine/step.js';
 import { jobCondition, setJobCondition } from './upgrade-job-conditions.js';
 import { lockHolder, lockValue, poolsLockedBy, poolsToPauseOnFailure } from './upgrade-job-cluster.js';
-import { WatchedKind, type UpgradeJobContext } from './upgrade-job-context.js';
+import { WatchedKind, type StepContext } from './step-context.js';
 import { runHooks } from './upgrade-job-hooks.js';
 import { unpauseHooks, writePool } from './upgrade-job-pool-steps.js';
 
@@ -28,16 +28,16 @@ export interface FinalPassResult {
 }
 
 /** Releases the ClusterVersion lock when it names this job (§3.1 `cleanupLock`). */
-export async function releaseClusterVersionLock(ctx: UpgradeJobContext, signal: AbortSignal): Promise<void> {
-  const cv = ctx.reads.clusterVersion();
+export async function releaseClusterVersionLock(ctx: StepContext, signal: AbortSignal): Promise<void> {
+  const cv = ctx.cluster.clusterVersion();
   if (!cv || lockHolder(cv) !== lockValue(ctx.job)) return;
   await ctx.client.patch(ClusterVersionResource, undefined, cv.metadata?.name ?? 'version', { metadata: { resourceVersion: cv.metadata?.resourceVersion ?? null, annotations: { [ANNOTATION_UPGRADE_JOB]: null } } }, { type: 'merge', signal });
   ctx.log.info('released the ClusterVersion lock');
 }
 
-async function succeededCleanup(ctx: UpgradeJobContext, signal: AbortSignal): Promise<FinalPassResult> {
+async function succeededCleanup(ctx: StepContext, signal: AbortSignal): Promise<FinalPassResult> {
   const waiting: string[] = [];
-  for (const pool of poolsLockedBy(ctx.job, ctx.reads.pools())) {
+  for (const pool of poolsLockedBy(ctx.job, ctx.cluster.pools())) {
     const name = pool.metadata?.name ?? '';
     if (pool.spec.paused === true) {
       const stop = await unpauseHooks(ctx, name, UpgradeJobReason.Completed, signal);
@@ -56,11 +56,11 @@ async function succeededCleanup(ctx: UpgradeJobContext, signal: AbortSignal): Pr
   return { waitFor: { kinds: [WatchedKind.Job] }, why: `waiting for the MachineConfigPoolUnpause hooks of ${waiting.join(', ')} before unpausing` };
 }
 
-async function failedCleanup(ctx: UpgradeJobContext, signal: AbortSignal): Promise<FinalPassResult> {
+async function failedCleanup(ctx: StepContext, signal: AbortSignal): Promise<FinalPassResult> {
   const cfg = ctx.job.spec?.config.pauseMachineConfigPoolsOnFailure;
   const guarded = jobCondition(ctx.job, UpgradeJobConditionType.MachineConfigPoolsPaused)?.reason === UpgradeJobReason.PausedOnFailure;
   if (cfg?.enabled === true && !guarded) {
-    for (const pool of poolsToPauseOnFailure(ctx.job, ctx.reads.pools())) {
+    for (const pool of poolsToPauseOnFailure(ctx.job, ctx.cluster.pools())) {
       await writePool(ctx, pool, true, undefined, signal);
       ctx.event('Warning', 'MachineConfigPoolPausedOnFailure', `paused MachineConfigPool ${pool}: the upgrade failed while it was updating`);
     }
@@ -71,7 +71,7 @@ async function failedCleanup(ctx: UpgradeJobContext, signal: AbortSignal): Promi
 }
 
 /** One pass over a final job. */
-export async function finalStatePass(ctx: UpgradeJobContext, signal: AbortSignal): Promise<FinalPassResult> {
+export async function finalStatePass(ctx: StepContext, signal: AbortSignal): Promise<FinalPassResult> {
   const succeeded = jobCondition(ctx.job, UpgradeJobConditionType.Succeeded);
   if (succeeded?.status === 'True') {
     await runHooks(ctx, 'Success', { reason: succeeded.reason }, signal);

@@ -12,7 +12,7 @@ import { outcome, type Step, type StepOutcome } from '../../engine/step.js';
 import { DEFAULT_HEALTH_CHECK_TIMEOUT, healthCheckTimedOutMessage, healthCheckTimeoutMs, runScheduledHealthCheck, type ScheduledHealthCheckSettings } from '../health/scheduled-health-check.js';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
 import { jobCondition, jobConditionTrue } from './upgrade-job-conditions.js';
-import { WatchedKind, type UpgradeJobContext } from './upgrade-job-context.js';
+import { WatchedKind, type StepContext } from './step-context.js';
 import { endJob } from './upgrade-job-recorder.js';
 
 /** How often an unhealthy cluster is checked again (clock time), besides ClusterVersion/ClusterOperator changes. */
@@ -34,7 +34,7 @@ export function effectiveHealthCheckTimeout(settings: ScheduledHealthCheckSettin
   return { ms: fallback.ok ? fallback.ms : 3_600_000, problem: `invalid health check timeout: ${timeout.error}; using ${DEFAULT_HEALTH_CHECK_TIMEOUT}` };
 }
 
-function healthStep(phase: 'pre' | 'post'): Step<UpgradeJobContext> {
+function healthStep(phase: 'pre' | 'post'): Step<StepContext> {
   const condition = phase === 'pre' ? UpgradeJobConditionType.PreHealthCheckDone : UpgradeJobConditionType.PostHealthCheckDone;
   const failReason = phase === 'pre' ? UpgradeJobReason.PreHealthCheckFailed : UpgradeJobReason.PostHealthCheckFailed;
   return {
@@ -51,7 +51,7 @@ function healthStep(phase: 'pre' | 'post'): Step<UpgradeJobContext> {
       const startedAt = Date.parse(jobCondition(ctx.job, condition)?.lastTransitionTime ?? '');
       const window = healthWindow(Number.isNaN(startedAt) ? now : startedAt, timeoutMs, now);
       const result = await runScheduledHealthCheck(
-        { clusterVersion: ctx.reads.clusterVersion(), clusterOperators: ctx.reads.clusterOperators(), ...(ctx.prometheus ? { prometheus: ctx.prometheus } : {}) },
+        { clusterVersion: ctx.cluster.clusterVersion(), clusterOperators: ctx.cluster.clusterOperators(), ...(ctx.prometheus ? { prometheus: ctx.prometheus } : {}) },
         { ...settings, clock: ctx.clock, timeoutMs: window.runTimeoutMs, signal },
       );
       if (result.healthy) return outcome.done();
@@ -66,11 +66,11 @@ function healthStep(phase: 'pre' | 'post'): Step<UpgradeJobContext> {
 }
 
 /** The pre-upgrade health check step. */
-export function preUpgradeHealthCheckStep(): Step<UpgradeJobContext> {
+export function preUpgradeHealthCheckStep(): Step<StepContext> {
   return healthStep('pre');
 }
 
 /** The post-upgrade health check step. */
-export function postUpgradeHealthCheckStep(): Step<UpgradeJobContext> {
+export function postUpgradeHealthCheckStep(): Step<StepContext> {
   return healthStep('post');
 }

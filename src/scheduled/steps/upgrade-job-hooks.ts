@@ -18,12 +18,12 @@ import { hookEnvironment } from '../hooks/hook-env.js';
 import { buildHookJob } from '../hooks/hook-job.js';
 import { matchesDisruptiveHooks, selectHooks } from '../hooks/hook-selection.js';
 import { decideHookOutcome, finalizersToReleaseForDeletedJob, hookRunEntries, updateHookTracker, type HookOutcome, type HookRunResult } from '../hooks/hook-tracking.js';
-import type { UpgradeJobContext, UpgradeJobReads } from './upgrade-job-context.js';
+import type { StepContext, ClusterReads } from './step-context.js';
 
 /** What tracking needs. */
 export interface HookTrackingDeps {
   client: KubeClient;
-  reads: Pick<UpgradeJobReads, 'hookJobs'>;
+  cluster: Pick<ClusterReads, 'hookJobs'>;
   log: Logger;
 }
 
@@ -39,7 +39,7 @@ async function releaseFinalizer(client: KubeClient, job: Job, signal: AbortSigna
  */
 export async function trackHookJobs(d: HookTrackingDeps, job: UpgradeJob, signal: AbortSignal): Promise<UpgradeJob> {
   const ns = job.metadata?.namespace ?? '';
-  const jobs = d.reads.hookJobs(ns, job.metadata?.name ?? '');
+  const jobs = d.cluster.hookJobs(ns, job.metadata?.name ?? '');
   const update = updateHookTracker(job, jobs);
   let current = job;
   if (update.changed) {
@@ -56,7 +56,7 @@ export async function trackHookJobs(d: HookTrackingDeps, job: UpgradeJob, signal
 
 /** §5.6 for a deleted UpgradeJob: every hook Job of it loses the tracker finalizer (GC then removes them). */
 export async function releaseHookJobsOfDeletedJob(d: HookTrackingDeps, namespace: string, name: string, signal: AbortSignal): Promise<number> {
-  const jobs = d.reads.hookJobs(namespace, name);
+  const jobs = d.cluster.hookJobs(namespace, name);
   const names = new Set(finalizersToReleaseForDeletedJob(jobs));
   for (const j of jobs) if (names.has(j.metadata?.name ?? '')) await releaseFinalizer(d.client, j, signal);
   return names.size;
@@ -70,7 +70,7 @@ export interface HookEventOptions {
   pool?: string;
 }
 
-async function claim(ctx: UpgradeJobContext, hook: UpgradeJobHook, claimRef: NonNullable<UpgradeJobHook['status']>['claimedBy'], signal: AbortSignal): Promise<void> {
+async function claim(ctx: StepContext, hook: UpgradeJobHook, claimRef: NonNullable<UpgradeJobHook['status']>['claimedBy'], signal: AbortSignal): Promise<void> {
   const next: UpgradeJobHook = { ...structuredClone(hook), status: { ...hook.status, ...(claimRef ? { claimedBy: claimRef } : {}) } };
   // Optimistic: a Conflict (someone else claimed it meanwhile) fails the pass, which is retried.
   await ctx.client.updateStatus(UpgradeJobHookResource, next, { signal });
@@ -81,16 +81,16 @@ async function claim(ctx: UpgradeJobContext, hook: UpgradeJobHook, claimRef: Non
  * Runs `event`'s hooks for the job (§5.1–§5.4): selects them, writes claims, creates the Job of
  * every run not seen yet, and decides. Failures that do not fail the job are logged.
  */
-export async function runHooks(ctx: UpgradeJobContext, event: UpgradeEvent, options: HookEventOptions, signal: AbortSignal): Promise<HookOutcome> {
+export async function runHooks(ctx: StepContext, event: UpgradeEvent, options: HookEventOptions, signal: AbortSignal): Promise<HookOutcome> {
   const job = ctx.job;
   const ns = job.metadata?.namespace ?? '';
   const name = job.metadata?.name ?? '';
-  const all = ctx.reads.hooks(ns);
+  const all = ctx.cluster.hooks(ns);
   const selection = selectHooks(job, all, event);
   for (const s of selection.skipped) if (s.reason === 'invalidSelector') ctx.log.warn({ hook: s.hook, event }, 'hook skipped: its selector is invalid');
   for (const hook of selection.toClaim) await claim(ctx, hook, selection.claim, signal);
   const trackingKey = options.pool ?? '';
-  const jobs = ctx.reads.hookJobs(ns, name);
+  const jobs = ctx.cluster.hookJobs(ns, name);
   const tracker = job.status?.hookTracker ?? [];
   const runs: HookRunResult[] = [];
   for (const hook of selection.run) {

@@ -11,19 +11,19 @@ import { outcome, type Step, type StepOutcome } from '../../engine/step.js';
 import type { JsonObject } from '../../lib/json.js';
 import { UpgradeJobMessage, setJobCondition } from './upgrade-job-conditions.js';
 import { isPausedState, lockValue, pausedWakeAt, poolDelayPlan, poolDelays, updatingPools } from './upgrade-job-cluster.js';
-import { WatchedKind, type UpgradeJobContext } from './upgrade-job-context.js';
+import { WatchedKind, type StepContext } from './step-context.js';
 import { runHooks } from './upgrade-job-hooks.js';
 import { endJob } from './upgrade-job-recorder.js';
 
 /** Writes `spec.paused` on a pool and sets (string), removes (null) or leaves (undefined) the lock annotation. */
-export async function writePool(ctx: UpgradeJobContext, pool: string, paused: boolean, annotation: string | null | undefined, signal: AbortSignal): Promise<void> {
+export async function writePool(ctx: StepContext, pool: string, paused: boolean, annotation: string | null | undefined, signal: AbortSignal): Promise<void> {
   const patch: JsonObject = { spec: { paused } };
   if (annotation !== undefined) patch['metadata'] = { annotations: { [ANNOTATION_UPGRADE_JOB]: annotation } };
   await ctx.client.patch(MachineConfigPoolResource, undefined, pool, patch, { type: 'merge', signal });
 }
 
 /** Runs the MachineConfigPoolUnpause hooks of one pool: undefined to go on, else the outcome to stop with. */
-export async function unpauseHooks(ctx: UpgradeJobContext, pool: string, reason: string, signal: AbortSignal): Promise<StepOutcome | undefined> {
+export async function unpauseHooks(ctx: StepContext, pool: string, reason: string, signal: AbortSignal): Promise<StepOutcome | undefined> {
   const o = await runHooks(ctx, 'MachineConfigPoolUnpause', { reason, pool }, signal);
   if (o.kind === 'fail') return endJob.failed(o.reason, o.message);
   if (o.kind === 'wait') return outcome.pending({ kinds: [WatchedKind.Job] }, `waiting for the MachineConfigPoolUnpause hooks of pool ${pool}: ${o.active.join(', ')}`, 'WaitingForHooks');
@@ -31,7 +31,7 @@ export async function unpauseHooks(ctx: UpgradeJobContext, pool: string, reason:
 }
 
 /** §3.3: the delay step of every started pass. */
-export function poolDelayStep(): Step<UpgradeJobContext> {
+export function poolDelayStep(): Step<StepContext> {
   return {
     name: 'MachineConfigPoolDelay',
     condition: UpgradeJobConditionType.MachineConfigPoolsPaused,
@@ -39,7 +39,7 @@ export function poolDelayStep(): Step<UpgradeJobContext> {
       const { delays, problems } = poolDelays(ctx.job);
       for (const p of problems) ctx.log.warn(p);
       const now = ctx.clock.now();
-      const plan = poolDelayPlan(now, ctx.timing.startAfter, delays, ctx.reads.pools());
+      const plan = poolDelayPlan(now, ctx.timing.startAfter, delays, ctx.cluster.pools());
       for (const at of plan.wakes) ctx.wakeAt(at);
       setJobCondition(
         ctx.job,
@@ -62,12 +62,12 @@ export function poolDelayStep(): Step<UpgradeJobContext> {
 }
 
 /** §3.2 step 9: `Paused` while every updating pool is paused; wait while an unpaused pool updates. */
-export function pausedStep(): Step<UpgradeJobContext> {
+export function pausedStep(): Step<StepContext> {
   return {
     name: 'MachineConfigPoolsUpdated',
     condition: UpgradeJobConditionType.Paused,
     async run(ctx): Promise<StepOutcome> {
-      const pools = ctx.reads.pools();
+      const pools = ctx.cluster.pools();
       const now = ctx.clock.now();
       const paused = isPausedState(pools);
       setJobCondition(ctx.job, { type: UpgradeJobConditionType.Paused, status: paused ? 'True' : 'False', reason: UpgradeJobReason.DelaySet, message: '' }, now);

@@ -29,21 +29,21 @@ import type { JsonObject } from '../../lib/json.js';
 import { jobConditionTrue, UpgradeJobMessage } from './upgrade-job-conditions.js';
 import { controlPlaneProgress, describeControlPlaneProgress } from '../../engine/cvo-progress.js';
 import { desiredUpdateOf, isDesiredReleaseAvailable, isUpgradeCompleted, isVersionUpgradeCompleted, lockHolder, lockValue, parseLockValue, sameDesiredUpdate, updatingPools } from './upgrade-job-cluster.js';
-import { WatchedKind, type UpgradeJobContext } from './upgrade-job-context.js';
+import { WatchedKind, type StepContext } from './step-context.js';
 import { hookWaitBound, isTimedOut, matchingSuspensionWindow, startDecision } from './upgrade-job-gate.js';
 import { postUpgradeHealthCheckStep, preUpgradeHealthCheckStep } from './upgrade-job-health-step.js';
 import { runHooks } from './upgrade-job-hooks.js';
 import { pausedStep, poolDelayStep } from './upgrade-job-pool-steps.js';
 import { endJob } from './upgrade-job-recorder.js';
 
-type S = Step<UpgradeJobContext>;
+type S = Step<StepContext>;
 
-function started(ctx: UpgradeJobContext): boolean {
+function started(ctx: StepContext): boolean {
   return jobConditionTrue(ctx.job, UpgradeJobConditionType.Started);
 }
 
-function windowNow(ctx: UpgradeJobContext): ReturnType<typeof matchingSuspensionWindow> {
-  return matchingSuspensionWindow(ctx.reads.suspensionWindows(ctx.job.metadata?.namespace ?? ''), ctx.job, ctx.clock.now());
+function windowNow(ctx: StepContext): ReturnType<typeof matchingSuspensionWindow> {
+  return matchingSuspensionWindow(ctx.cluster.suspensionWindows(ctx.job.metadata?.namespace ?? ''), ctx.job, ctx.clock.now());
 }
 
 /**
@@ -120,7 +120,7 @@ function missingClusterVersion(): StepOutcome {
  * A lock held by an UpgradeJob that no longer exists (deleted before it released the lock; upstream
  * then blocked every later job for good). A value that names no job (not `<ns>/<name>`) is not stale.
  */
-async function isStaleLock(ctx: UpgradeJobContext, holder: string, signal: AbortSignal): Promise<boolean> {
+async function isStaleLock(ctx: StepContext, holder: string, signal: AbortSignal): Promise<boolean> {
   const ref = parseLockValue(holder);
   if (!ref) return false;
   try {
@@ -138,7 +138,7 @@ function lockStep(): S {
     name: 'ClusterVersionLock',
     condition: 'ClusterVersionLock',
     async run(ctx, signal): Promise<StepOutcome> {
-      const cv = ctx.reads.clusterVersion();
+      const cv = ctx.cluster.clusterVersion();
       if (!cv) return missingClusterVersion();
       const mine = lockValue(ctx.job);
       const holder = lockHolder(cv);
@@ -167,7 +167,7 @@ function desiredUpdateStep(): S {
     async run(ctx, signal): Promise<StepOutcome> {
       const desired = desiredUpdateOf(ctx.job);
       if (!desired) return outcome.done();
-      const cv = ctx.reads.clusterVersion();
+      const cv = ctx.cluster.clusterVersion();
       if (!cv) return missingClusterVersion();
       if (sameDesiredUpdate(cv.spec.desiredUpdate, desired)) return outcome.done();
       if (ctx.job.spec?.desiredVersionCheckAvailability !== false && !isDesiredReleaseAvailable(cv, desired)) {
@@ -186,14 +186,14 @@ function desiredUpdateStep(): S {
   };
 }
 
-function completionWhy(cv: ClusterVersion, job: UpgradeJob, ctx: UpgradeJobContext): string {
+function completionWhy(cv: ClusterVersion, job: UpgradeJob, ctx: StepContext): string {
   const desired = desiredUpdateOf(job);
   const what = desired?.version || desired?.image || '';
   if (desired && !isVersionUpgradeCompleted(cv, desired)) {
     const words = describeControlPlaneProgress(controlPlaneProgress(cv, desired));
     return `the cluster is upgrading to ${what}${words === '' ? '' : `: ${words}`}`;
   }
-  const pools = updatingPools(ctx.reads.pools()).filter((p) => !p.paused);
+  const pools = updatingPools(ctx.cluster.pools()).filter((p) => !p.paused);
   return `the cluster runs ${what}; MachineConfigPools still updating: ${pools.map((p) => p.name).join(', ')}`;
 }
 
@@ -206,9 +206,9 @@ function completionStep(): S {
       if (jobConditionTrue(ctx.job, UpgradeJobConditionType.UpgradeCompleted)) return outcome.done();
       const desired = desiredUpdateOf(ctx.job);
       if (!desired) return outcome.done();
-      const cv = ctx.reads.clusterVersion();
+      const cv = ctx.cluster.clusterVersion();
       if (!cv) return missingClusterVersion();
-      if (isUpgradeCompleted(cv, desired, ctx.reads.pools())) return outcome.done();
+      if (isUpgradeCompleted(cv, desired, ctx.cluster.pools())) return outcome.done();
       return outcome.pending({ kinds: [WatchedKind.ClusterVersion, WatchedKind.MachineConfigPool] }, completionWhy(cv, ctx.job, ctx), 'UpgradeInProgress');
     },
   };

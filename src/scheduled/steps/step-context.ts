@@ -29,7 +29,7 @@ export const WatchedKind = {
 } as const;
 
 /** The cluster as the caches see it. */
-export interface UpgradeJobReads {
+export interface ClusterReads {
   /** The upstream `config.openshift.io` ClusterVersion `version`. */
   clusterVersion(): ClusterVersion | undefined;
   pools(): MachineConfigPool[];
@@ -42,13 +42,13 @@ export interface UpgradeJobReads {
 }
 
 /** The context of the UpgradeJob steps. */
-export interface UpgradeJobContext {
+export interface StepContext {
   /** The working copy: steps and the recorder change its status; the controller writes it back. */
   job: UpgradeJob;
   timing: JobTiming;
   clock: Clock;
   client: KubeClient;
-  reads: UpgradeJobReads;
+  cluster: ClusterReads;
   /** The cluster's Prometheus, for the health checks that query it. */
   prometheus?: PrometheusApi;
   log: Logger;

@@ -62,13 +62,13 @@ export async function writeCrdFiles(dir: string): Promise<string[]> {
 }
 
 /** One document, starting with `---` (its comment above it), YAML 1.1, keys in the order written. */
-export function renderManifestDocument(d: ManifestDocument): string {
-  const doc = new Document(d.object, { version: '1.1', aliasDuplicateObjects: false });
-  if (d.comment !== undefined && doc.contents !== null) doc.contents.commentBefore = d.comment;
+export function renderManifestDocument(manifestDocument: ManifestDocument): string {
+  const doc = new Document(manifestDocument.object, { version: '1.1', aliasDuplicateObjects: false });
+  if (manifestDocument.comment !== undefined && doc.contents !== null) doc.contents.commentBefore = manifestDocument.comment;
   const rules = doc.get('rules');
-  if (d.ruleComments && isSeq(rules)) {
-    rules.items.forEach((item, i) => {
-      const c = d.ruleComments?.[i];
+  if (manifestDocument.ruleComments && isSeq(rules)) {
+    rules.items.forEach((item, index) => {
+      const c = manifestDocument.ruleComments?.[index];
       if (c !== undefined && item !== null && typeof item === 'object') (item as { commentBefore?: string }).commentBefore = c;
     });
   }
@@ -81,23 +81,23 @@ export function renderManifestFiles(files: readonly ManifestFile[]): Map<string,
 }
 
 /** File name → YAML text of every file of `deploy/operator/` (the managed flow), in apply order. */
-export function renderOperatorFiles(o: ManagedOperatorManifestOptions): Map<string, string> {
-  return renderManifestFiles(managedOperatorManifestFiles(o));
+export function renderOperatorFiles(options: ManagedOperatorManifestOptions): Map<string, string> {
+  return renderManifestFiles(managedOperatorManifestFiles(options));
 }
 
 /** Writes the managed flow's operator manifests to `dir` (created if missing); returns the paths written. */
-export async function writeOperatorFiles(dir: string, o: ManagedOperatorManifestOptions): Promise<string[]> {
-  return writeFiles(dir, renderOperatorFiles(o));
+export async function writeOperatorFiles(dir: string, options: ManagedOperatorManifestOptions): Promise<string[]> {
+  return writeFiles(dir, renderOperatorFiles(options));
 }
 
 /** File name → YAML text of every file of `deploy/scheduled-operator/` (the scheduled flow), in apply order. */
-export function renderScheduledOperatorFiles(o: ScheduledOperatorManifestOptions): Map<string, string> {
-  return renderManifestFiles(scheduledOperatorManifestFiles(o));
+export function renderScheduledOperatorFiles(options: ScheduledOperatorManifestOptions): Map<string, string> {
+  return renderManifestFiles(scheduledOperatorManifestFiles(options));
 }
 
 /** Writes the scheduled flow's operator manifests to `dir` (created if missing); returns the paths written. */
-export async function writeScheduledOperatorFiles(dir: string, o: ScheduledOperatorManifestOptions): Promise<string[]> {
-  return writeFiles(dir, renderScheduledOperatorFiles(o));
+export async function writeScheduledOperatorFiles(dir: string, options: ScheduledOperatorManifestOptions): Promise<string[]> {
+  return writeFiles(dir, renderScheduledOperatorFiles(options));
 }
 
 async function writeFiles(dir: string, files: Map<string, string>): Promise<string[]> {

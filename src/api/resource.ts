@@ -25,13 +25,13 @@ export interface ResourceDescriptor<T extends KubeObjectLike = KubeObjectLike> {
 }
 
 /** Makes a descriptor for the object type T. */
-export function resource<T extends KubeObjectLike>(d: Omit<ResourceDescriptor<T>, '__type'>): ResourceDescriptor<T> {
-  return d;
+export function resource<T extends KubeObjectLike>(omit: Omit<ResourceDescriptor<T>, '__type'>): ResourceDescriptor<T> {
+  return omit;
 }
 
 /** apiVersion as written in objects: 'v1' or 'group/version'. */
-export function apiVersion(d: Pick<ResourceDescriptor, 'group' | 'version'>): string {
-  return d.group === '' ? d.version : `${d.group}/${d.version}`;
+export function apiVersion(resourceDescriptor: Pick<ResourceDescriptor, 'group' | 'version'>): string {
+  return resourceDescriptor.group === '' ? resourceDescriptor.version : `${resourceDescriptor.group}/${resourceDescriptor.version}`;
 }
 
 /** The group and version of an apiVersion ('v1' is the core group, ''). */

@@ -161,12 +161,12 @@ export function toJsonSchema(schema: TSchema | JsonObject): JsonObject {
   return canonical(JSON.parse(JSON.stringify(schema)) as JsonValue) as JsonObject;
 }
 
-function canonical(v: JsonValue): JsonValue {
-  if (Array.isArray(v)) return v.map(canonical);
-  if (v === null || typeof v !== 'object') return v;
+function canonical(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== 'object') return value;
   const out: JsonObject = {};
-  for (const k of Object.keys(v).sort()) {
-    const child = v[k] as JsonValue;
+  for (const k of Object.keys(value).sort()) {
+    const child = value[k] as JsonValue;
     out[k] = k === 'required' && Array.isArray(child) ? [...child].sort() : canonical(child);
   }
   return out;

@@ -19,16 +19,16 @@ import type { KubeObject, StoreEvent } from './types.js';
 
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
-function obj(v: JsonValue | undefined): JsonObject {
-  return isJsonObject(v) ? v : {};
+function obj(value: JsonValue | undefined): JsonObject {
+  return isJsonObject(value) ? value : {};
 }
 
-function strs(v: JsonValue | undefined): string[] {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+function strs(value: JsonValue | undefined): string[] {
+  return Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : [];
 }
 
-function str(v: JsonValue | undefined): string {
-  return typeof v === 'string' ? v : '';
+function str(value: JsonValue | undefined): string {
+  return typeof value === 'string' ? value : '';
 }
 
 /** The names a CRD asks for, with kube's defaults (singular = lower-case kind, listKind = kind + List). */
@@ -95,8 +95,8 @@ function wasEstablished(crd: KubeObject): boolean {
 }
 
 /** The CRD that serves group/resource is named `resource.group` (validation ties the name to them). */
-function ownsType(crd: KubeObject, t: { group: string; resource: string }): boolean {
-  return str(crd.metadata.name) === `${t.resource}.${t.group}`;
+function ownsType(crd: KubeObject, text: { group: string; resource: string }): boolean {
+  return str(crd.metadata.name) === `${text.resource}.${text.group}`;
 }
 
 function condition(type: string, status: string, reason: string, message: string, old: JsonObject[], now: string): JsonObject {
@@ -143,30 +143,30 @@ export class CrdRegistry {
     this.#unsubscribe?.();
   }
 
-  #onEvent(e: StoreEvent): void {
-    const rt = e.resourceType;
+  #onEvent(storeEvent: StoreEvent): void {
+    const rt = storeEvent.resourceType;
     if (rt.group === crdType.group && rt.resource === crdType.resource) {
-      const name = str(e.object.metadata.name);
-      if (e.type === 'DELETED') {
-        const group = str(obj(e.object.spec).group);
-        for (const plural of new Set([str(obj(obj(e.object.status).acceptedNames).plural), servedTypeOf(e.object).resource])) {
+      const name = str(storeEvent.object.metadata.name);
+      if (storeEvent.type === 'DELETED') {
+        const group = str(obj(storeEvent.object.spec).group);
+        for (const plural of new Set([str(obj(obj(storeEvent.object.status).acceptedNames).plural), servedTypeOf(storeEvent.object).resource])) {
           const t = this.#store.resourceType(group, plural);
-          if (t?.custom && ownsType(e.object, t)) this.#store.unregisterResourceType(t.group, t.resource);
+          if (t?.custom && ownsType(storeEvent.object, t)) this.#store.unregisterResourceType(t.group, t.resource);
         }
         return;
       }
-      if (e.oldObject) {
-        const before = servedTypeOf(e.oldObject);
-        const after = servedTypeOf(e.object);
+      if (storeEvent.oldObject) {
+        const before = servedTypeOf(storeEvent.oldObject);
+        const after = servedTypeOf(storeEvent.object);
         if ((before.group !== after.group || before.resource !== after.resource) && this.#store.resourceType(before.group, before.resource)?.custom) {
           this.#store.unregisterResourceType(before.group, before.resource);
         }
       }
-      this.#register(e.object);
+      this.#register(storeEvent.object);
       this.#schedule(name);
       return;
     }
-    if (rt.custom && e.type === 'DELETED') {
+    if (rt.custom && storeEvent.type === 'DELETED') {
       const crd = this.#store.get(crdType, '', `${rt.resource}.${rt.group}`);
       if (crd?.metadata.deletionTimestamp !== undefined) this.#schedule(str(crd.metadata.name));
     }

@@ -26,10 +26,10 @@ export function versionInfo(): JsonObject {
 const kubeVersionRe = /^v(\d+)(?:(alpha|beta)(\d+))?$/;
 
 /** Kubernetes version priority (v2 > v1 > v1beta2 > v1beta1 > v1alpha1 > others): negative when a sorts first. */
-export function compareKubeVersions(a: string, b: string): number {
-  const ma = kubeVersionRe.exec(a);
-  const mb = kubeVersionRe.exec(b);
-  if (!ma && !mb) return a < b ? -1 : a > b ? 1 : 0;
+export function compareKubeVersions(left: string, right: string): number {
+  const ma = kubeVersionRe.exec(left);
+  const mb = kubeVersionRe.exec(right);
+  if (!ma && !mb) return left < right ? -1 : left > right ? 1 : 0;
   if (!ma) return 1;
   if (!mb) return -1;
   const rank = (m: RegExpExecArray): number => (m[2] === undefined ? 2 : m[2] === 'beta' ? 1 : 0);

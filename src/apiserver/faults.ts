@@ -136,10 +136,10 @@ function statusResponse(err: ApiError, headers: Record<string, string> = {}): Fa
 }
 
 /** The answer kube-apiserver gives for each error (see the module comment). */
-export function faultResponse(kind: ApiErrorKind, r: ResourceRequest): FaultResponse {
+export function faultResponse(kind: ApiErrorKind, resourceRequest: ResourceRequest): FaultResponse {
   switch (kind) {
     case 'conflict':
-      return statusResponse(apiErrors.staleConflict({ group: r.group, resource: r.resource }, r.name ?? ''));
+      return statusResponse(apiErrors.staleConflict({ group: resourceRequest.group, resource: resourceRequest.resource }, resourceRequest.name ?? ''));
     case 'internal':
       return statusResponse(apiErrors.internal('etcdserver: request timed out'));
     case 'unavailable':
@@ -156,10 +156,10 @@ export function faultResponse(kind: ApiErrorKind, r: ResourceRequest): FaultResp
 }
 
 /** The errors that fit a request: a conflict needs a named update, a timeout a short request. */
-export function applicableErrors(kinds: readonly ApiErrorKind[], method: string, r: ResourceRequest): ApiErrorKind[] {
-  return kinds.filter((k) => {
-    if (k === 'conflict') return (method === 'PUT' || method === 'PATCH') && r.name !== undefined;
-    if (k === 'timeout') return !r.watch;
+export function applicableErrors(kinds: readonly ApiErrorKind[], method: string, resourceRequest: ResourceRequest): ApiErrorKind[] {
+  return kinds.filter((key) => {
+    if (key === 'conflict') return (method === 'PUT' || method === 'PATCH') && resourceRequest.name !== undefined;
+    if (key === 'timeout') return !resourceRequest.watch;
     return true;
   });
 }
@@ -316,15 +316,15 @@ export class ApiFaultInjector {
     });
   }
 
-  #cut(w: OpenWatch): void {
-    w.timer?.cancel();
-    this.#watches.delete(w);
+  #cut(openWatch: OpenWatch): void {
+    openWatch.timer?.cancel();
+    this.#watches.delete(openWatch);
     // The socket goes: the client sees its stream break, as when a load balancer drops it.
-    w.res.destroy();
+    openWatch.res.destroy();
   }
 }
 
-function write(res: ServerResponse, r: FaultResponse): void {
-  res.writeHead(r.code, { ...r.headers, 'Content-Length': Buffer.byteLength(r.body) });
-  res.end(r.body);
+function write(res: ServerResponse, faultResponse: FaultResponse): void {
+  res.writeHead(faultResponse.code, { ...faultResponse.headers, 'Content-Length': Buffer.byteLength(faultResponse.body) });
+  res.end(faultResponse.body);
 }

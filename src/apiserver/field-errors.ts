@@ -41,31 +41,31 @@ const typeText: Record<FieldErrorType, string> = {
 };
 
 /** field.Error.ErrorBody(): the message without the field path. */
-export function fieldErrorBody(e: FieldError): string {
+export function fieldErrorBody(fieldError: FieldError): string {
   let s: string;
-  const t = typeText[e.type];
+  const t = typeText[fieldError.type];
   if (
-    e.type === 'FieldValueRequired' ||
-    e.type === 'FieldValueForbidden' ||
-    e.type === 'FieldValueTooLong' ||
-    e.type === 'InternalError' ||
-    e.badValue === OMIT_VALUE
+    fieldError.type === 'FieldValueRequired' ||
+    fieldError.type === 'FieldValueForbidden' ||
+    fieldError.type === 'FieldValueTooLong' ||
+    fieldError.type === 'InternalError' ||
+    fieldError.badValue === OMIT_VALUE
   ) {
     s = t;
   } else {
-    const v = e.badValue;
+    const v = fieldError.badValue;
     if (v === null || v === undefined) s = `${t}: "null"`;
     else if (typeof v === 'number' || typeof v === 'boolean') s = `${t}: ${String(v)}`;
     else if (typeof v === 'string') s = `${t}: ${goQuote(v)}`;
     else s = `${t}: ${goSprintfValue(v)}`;
   }
-  if (e.detail.length > 0) s += `: ${e.detail}`;
+  if (fieldError.detail.length > 0) s += `: ${fieldError.detail}`;
   return s;
 }
 
 /** field.Error.Error(): "<field>: <body>". */
-export function fieldErrorMessage(e: FieldError): string {
-  return `${e.field}: ${fieldErrorBody(e)}`;
+export function fieldErrorMessage(fieldError: FieldError): string {
+  return `${fieldError.field}: ${fieldErrorBody(fieldError)}`;
 }
 
 /** errs.ToAggregate().Error(): one message as is, several in brackets, duplicates removed. */
@@ -75,9 +75,9 @@ export function aggregateMessage(errors: FieldError[]): string {
 }
 
 /** Go's %q for a string. */
-export function goQuote(s: string): string {
+export function goQuote(text: string): string {
   let out = '"';
-  for (const ch of s) {
+  for (const ch of text) {
     const c = ch.codePointAt(0)!;
     if (ch === '"') out += '\\"';
     else if (ch === '\\') out += '\\\\';
@@ -91,20 +91,20 @@ export function goQuote(s: string): string {
 }
 
 /** Approximates Go's %#v for decoded JSON (maps and slices of interface{}). */
-function goSprintfValue(v: JsonValue): string {
-  if (Array.isArray(v)) return `[]interface {}{${v.map((x) => goInner(x)).join(', ')}}`;
-  if (v !== null && typeof v === 'object') {
-    const keys = Object.keys(v).sort();
-    return `map[string]interface {}{${keys.map((k) => `${goQuote(k)}:${goInner(v[k]!)}`).join(', ')}}`;
+function goSprintfValue(value: JsonValue): string {
+  if (Array.isArray(value)) return `[]interface {}{${value.map((x) => goInner(x)).join(', ')}}`;
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    return `map[string]interface {}{${keys.map((k) => `${goQuote(k)}:${goInner(value[k]!)}`).join(', ')}}`;
   }
-  return String(v);
+  return String(value);
 }
 
-function goInner(v: JsonValue): string {
-  if (typeof v === 'string') return goQuote(v);
-  if (typeof v === 'number') return Number.isInteger(v) ? `${v}` : String(v);
-  if (v === null) return 'interface {}(nil)';
-  return goSprintfValue(v);
+function goInner(value: JsonValue): string {
+  if (typeof value === 'string') return goQuote(value);
+  if (typeof value === 'number') return Number.isInteger(value) ? `${value}` : String(value);
+  if (value === null) return 'interface {}(nil)';
+  return goSprintfValue(value);
 }
 
 /** Helpers that read like apimachinery's constructors. */

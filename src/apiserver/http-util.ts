@@ -46,8 +46,8 @@ export function parseObjectBody(text: string, contentType: string, allowYaml = t
 }
 
 /** A scalar JSON value as text ('' for objects, arrays, null and undefined). */
-export function jsonText(v: JsonValue | undefined): string {
-  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+export function jsonText(value: JsonValue | undefined): string {
+  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 }
 
 /** Writes a JSON response. */

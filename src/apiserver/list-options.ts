@@ -12,15 +12,15 @@ import { checkFieldsSupported, matchesFields, parseFieldSelector, FieldSelectorE
 import { isJsonObject, type JsonValue } from '../lib/json.js';
 
 /** The field labels an object offers for field selectors, per its type. */
-export function fieldLabels(rt: ServedType, o: KubeObject): Record<string, string> {
-  if (isEventsV1(rt)) return fieldLabelsOf(eventType, v1EventToCore(o));
-  const out = fieldLabelsOf(rt, o);
-  for (const path of rt.selectableFields ?? []) out[path] = selectableValue(o, path);
+export function fieldLabels(rt: ServedType, kubeObject: KubeObject): Record<string, string> {
+  if (isEventsV1(rt)) return fieldLabelsOf(eventType, v1EventToCore(kubeObject));
+  const out = fieldLabelsOf(rt, kubeObject);
+  for (const path of rt.selectableFields ?? []) out[path] = selectableValue(kubeObject, path);
   return out;
 }
 
-function selectableValue(o: KubeObject, path: string): string {
-  let cur: JsonValue | undefined = o;
+function selectableValue(kubeObject: KubeObject, path: string): string {
+  let cur: JsonValue | undefined = kubeObject;
   for (const seg of path.replace(/^\./, '').split('.')) cur = isJsonObject(cur) ? cur[seg] : undefined;
   if (cur === undefined || cur === null) return '';
   return typeof cur === 'string' ? cur : JSON.stringify(cur);
@@ -32,7 +32,7 @@ function supportedFields(rt: ServedType): Set<string> {
 }
 
 /** A filter from labelSelector and fieldSelector; undefined when neither is given. Bad selectors are 400. */
-export function objectFilter(rt: ServedType, query: URLSearchParams): ((o: KubeObject) => boolean) | undefined {
+export function objectFilter(rt: ServedType, query: URLSearchParams): ((kubeObject: KubeObject) => boolean) | undefined {
   const labelText = query.get('labelSelector') ?? '';
   const fieldText = query.get('fieldSelector') ?? '';
   if (labelText === '' && fieldText === '') return undefined;
@@ -71,9 +71,9 @@ export function decodeContinue(token: string): ContinueToken {
 }
 
 /** The key objects are ordered by in lists and continue tokens. */
-export function objectKey(rt: ResourceType, o: KubeObject): string {
-  const ns = rt.namespaced && typeof o.metadata.namespace === 'string' ? o.metadata.namespace : '';
-  return `${ns}/${typeof o.metadata.name === 'string' ? o.metadata.name : ''}`;
+export function objectKey(rt: ResourceType, kubeObject: KubeObject): string {
+  const ns = rt.namespaced && typeof kubeObject.metadata.namespace === 'string' ? kubeObject.metadata.namespace : '';
+  return `${ns}/${typeof kubeObject.metadata.name === 'string' ? kubeObject.metadata.name : ''}`;
 }
 
 /** The message of a 410 for a continue token whose snapshot is gone. */

@@ -191,22 +191,22 @@ class WatchLines {
     this.#call = call;
   }
 
-  line(e: WatchEvent): string {
-    if (this.#call.accept.table && e.type !== 'BOOKMARK') {
-      const table = tableOf(this.#call, [e.object], { resourceVersion: jsonText(e.object.metadata.resourceVersion) });
+  line(watchEvent: WatchEvent): string {
+    if (this.#call.accept.table && watchEvent.type !== 'BOOKMARK') {
+      const table = tableOf(this.#call, [watchEvent.object], { resourceVersion: jsonText(watchEvent.object.metadata.resourceVersion) });
       if (this.#sentColumns) table.columnDefinitions = null;
       this.#sentColumns = true;
-      return `${JSON.stringify({ type: e.type, object: table })}\n`;
+      return `${JSON.stringify({ type: watchEvent.type, object: table })}\n`;
     }
-    let byType = lineCache.get(e.object);
+    let byType = lineCache.get(watchEvent.object);
     if (!byType) {
       byType = new Map();
-      lineCache.set(e.object, byType);
+      lineCache.set(watchEvent.object, byType);
     }
-    let text = byType.get(e.type);
+    let text = byType.get(watchEvent.type);
     if (text === undefined) {
-      text = `{"type":"${e.type}","object":${objectJson(e.object)}}\n`;
-      byType.set(e.type, text);
+      text = `{"type":"${watchEvent.type}","object":${objectJson(watchEvent.object)}}\n`;
+      byType.set(watchEvent.type, text);
     }
     return text;
   }

@@ -12,8 +12,8 @@ import { handlePatch } from './rest-patch.js';
 import { ApiError } from './status.js';
 import type { ResourceType } from './types.js';
 
-function isWatch(q: URLSearchParams): boolean {
-  const w = q.get('watch');
+function isWatch(urlSearchParams: URLSearchParams): boolean {
+  const w = urlSearchParams.get('watch');
   return w === 'true' || w === '1';
 }
 

@@ -18,15 +18,15 @@ function segments(path: string): string[] {
   return path.replace(/^\./, '').split('.').filter((s) => s !== '');
 }
 
-function read(o: JsonValue, path: string): JsonValue | undefined {
-  let cur: JsonValue | undefined = o;
+function read(value: JsonValue, path: string): JsonValue | undefined {
+  let cur: JsonValue | undefined = value;
   for (const s of segments(path)) cur = isJsonObject(cur) ? cur[s] : undefined;
   return cur;
 }
 
-function write(o: JsonObject, path: string, value: JsonValue): void {
+function write(options: JsonObject, path: string, value: JsonValue): void {
   const segs = segments(path);
-  let cur = o;
+  let cur = options;
   for (const s of segs.slice(0, -1)) {
     const next = cur[s];
     if (isJsonObject(next)) cur = next;

@@ -83,43 +83,43 @@ function drainSettings(config: ManagedOperatorConfig, pdbForceDrainTimeoutMs: nu
 }
 
 /** Builds the operator (nothing runs until `start`). */
-export function createManagedOperator(o: ManagedOperatorOptions): ManagedOperator {
+export function createManagedOperator(options: ManagedOperatorOptions): ManagedOperator {
   const transport: HttpTransportOptions = {
-    clock: o.clock,
+    clock: options.clock,
     userAgent: userAgent(),
-    ...(o.activity ? { activity: o.activity } : {}),
-    ...(o.monitoringToken ? { bearerToken: o.monitoringToken } : {}),
-    ...(o.ca ? { ca: o.ca } : {}),
-    ...(o.releaseActivityAfterWallMs !== undefined ? { releaseActivityAfterWallMs: o.releaseActivityAfterWallMs } : {}),
+    ...(options.activity ? { activity: options.activity } : {}),
+    ...(options.monitoringToken ? { bearerToken: options.monitoringToken } : {}),
+    ...(options.ca ? { ca: options.ca } : {}),
+    ...(options.releaseActivityAfterWallMs !== undefined ? { releaseActivityAfterWallMs: options.releaseActivityAfterWallMs } : {}),
   };
-  const prometheus = new PrometheusClient({ ...transport, url: o.prometheusUrl });
-  const alertmanager = new AlertmanagerClient({ ...transport, url: o.alertmanagerUrl });
+  const prometheus = new PrometheusClient({ ...transport, url: options.prometheusUrl });
+  const alertmanager = new AlertmanagerClient({ ...transport, url: options.alertmanagerUrl });
   const { bearerToken: _t, ca: _c, ...plain } = transport;
   const updateService = new UpdateServiceClient(plain);
-  const registry = new RegistryClient({ ...plain, ...(o.registryHosts ? { hosts: o.registryHosts } : {}) });
+  const registry = new RegistryClient({ ...plain, ...(options.registryHosts ? { hosts: options.registryHosts } : {}) });
   const probeClient = new HttpClient({ ...plain, api: 'external-dependency' });
   const dvoClient = new HttpClient({ ...plain, api: 'dvo' });
   const metricsRegistry = new Registry();
   const collectorRegistry = new Registry();
   const metrics = new ManagedUpgradeMetrics(metricsRegistry);
-  const events = new EventRecorder({ client: o.client, clock: o.clock, logger: o.logger, component: 'upgrade-operator', ...(o.activity ? { activity: o.activity } : {}) });
+  const events = new EventRecorder({ client: options.client, clock: options.clock, logger: options.logger, component: 'upgrade-operator', ...(options.activity ? { activity: options.activity } : {}) });
   // The policy source (LOCAL, OCM, OCM agent) and its notifier follow the ConfigMap as it changes.
   const sources = new PolicySources({
-    client: o.client,
-    clock: o.clock,
-    random: o.random.fork('ocm'),
-    logger: o.logger,
+    client: options.client,
+    clock: options.clock,
+    random: options.random.fork('ocm'),
+    logger: options.logger,
     config: () => managed.config().config,
     transport: plain,
   });
 
   // The NodeKeeper registers the compact Pod cache first (see createNodeKeeperController).
   const nodeKeeper = createNodeKeeperController({
-    informers: o.informers,
-    client: o.client,
-    clock: o.clock,
-    logger: o.logger,
-    ...(o.activity ? { activity: o.activity } : {}),
+    informers: options.informers,
+    client: options.client,
+    clock: options.clock,
+    logger: options.logger,
+    ...(options.activity ? { activity: options.activity } : {}),
     events,
     state: () => {
       // Called only while reconciling, after `managed` below is initialised.
@@ -131,28 +131,28 @@ export function createManagedOperator(o: ManagedOperatorOptions): ManagedOperato
     },
     onDrainTimeout: (node, on) => metrics.setNodeDrainTimeout(node, on),
     onPdbForceDrainStarted: async (node, signal) => {
-      o.logger.info({ node }, 'PDB-blocked pods are being removed by force (PDB-DELETE)');
+      options.logger.info({ node }, 'PDB-blocked pods are being removed by force (PDB-DELETE)');
       await managed.notifyPdbForceDrain(signal);
     },
   });
   const managed = createManagedUpgradeConfigController({
-    client: o.client,
-    informers: o.informers,
-    clock: o.clock,
-    logger: o.logger,
-    ...(o.activity ? { activity: o.activity } : {}),
+    client: options.client,
+    informers: options.informers,
+    clock: options.clock,
+    logger: options.logger,
+    ...(options.activity ? { activity: options.activity } : {}),
     events,
     metrics,
-    settings: o.settings,
+    settings: options.settings,
     prometheus,
     alertmanager,
-    dvo: dvoMetricsFromService({ client: o.client, http: dvoClient }),
+    dvo: dvoMetricsFromService({ client: options.client, http: dvoClient }),
     notifier: sources.notifier(),
     provider: (config) => sources.provider(config),
     validation: {
-      fetchGraph: async (q, signal) => {
-        const graph = await updateService.graph({ upstream: q.upstream, channel: q.channel, arch: q.arch, id: q.clusterId, version: q.fromVersion, ...(signal ? { signal } : {}) });
-        const u = updatesFrom(graph, q.fromVersion);
+      fetchGraph: async (graphQuery, signal) => {
+        const graph = await updateService.graph({ upstream: graphQuery.upstream, channel: graphQuery.channel, arch: graphQuery.arch, id: graphQuery.clusterId, version: graphQuery.fromVersion, ...(signal ? { signal } : {}) });
+        const u = updatesFrom(graph, graphQuery.fromVersion);
         return { updates: (u?.updates ?? []).map((r) => r.version), conditionalUpdates: (u?.conditionalUpdates ?? []).map((c) => c.release.version) };
       },
       releaseVersionOfImage: async (image, signal) => (await registry.imageLabels(image, signal)).release ?? '',
@@ -166,33 +166,33 @@ export function createManagedOperator(o: ManagedOperatorOptions): ManagedOperato
       }
     },
     drainNode: async (node, config, pdbMs, signal) => {
-      const r = await drainNodeWithStrategies(o.client, node, drainSettings(config, pdbMs), o.clock.now(), signal);
+      const r = await drainNodeWithStrategies(options.client, node, drainSettings(config, pdbMs), options.clock.now(), signal);
       return { failed: r.failed, nextDueAt: r.nextDueAt };
     },
   });
   new ManagedUpgradeCollector(collectorRegistry, () => ({ config: managed.upgradeConfigs()[0], clusterVersion: managed.cluster.clusterVersion() }));
   const pools = createMachineConfigPoolController({
-    client: o.client,
-    informers: o.informers,
-    clock: o.clock,
-    logger: o.logger,
-    ...(o.activity ? { activity: o.activity } : {}),
-    settings: o.settings,
+    client: options.client,
+    informers: options.informers,
+    clock: options.clock,
+    logger: options.logger,
+    ...(options.activity ? { activity: options.activity } : {}),
+    settings: options.settings,
   });
   // Wake the NodeKeeper whenever an upgrade's state may have changed its activity.
   const wake = (): void => nodeKeeper.wakeAll();
-  const removeWake = o.informers.informerFor(ManagedUpgradeConfigResource, { namespace: o.settings.watchNamespace }).addHandlers({ onAdd: wake, onUpdate: wake });
+  const removeWake = options.informers.informerFor(ManagedUpgradeConfigResource, { namespace: options.settings.watchNamespace }).addHandlers({ onAdd: wake, onUpdate: wake });
   const policySync = new UpgradeConfigManager({
-    client: o.client,
-    clock: o.clock,
-    random: o.random.fork('policy-sync'),
-    logger: o.logger,
+    client: options.client,
+    clock: options.clock,
+    random: options.random.fork('policy-sync'),
+    logger: options.logger,
     events,
     metrics,
-    namespace: o.settings.watchNamespace,
+    namespace: options.settings.watchNamespace,
     config: () => managed.config().config,
     provider: (config) => sources.provider(config),
-    cached: (namespace, name) => o.informers.informerFor(ManagedUpgradeConfigResource, { namespace: o.settings.watchNamespace }).get(namespace, name),
+    cached: (namespace, name) => options.informers.informerFor(ManagedUpgradeConfigResource, { namespace: options.settings.watchNamespace }).get(namespace, name),
   });
   const controllers: Runnable[] = [managed.controller, nodeKeeper.controller, pools, policySync];
 

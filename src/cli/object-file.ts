@@ -37,8 +37,8 @@ export function readFileDocuments(text: string): FileDocument[] {
   });
   if (!Array.isArray(docs)) return [];
   const out: FileDocument[] = [];
-  docs.forEach((doc, i) => {
-    const document = i + 1;
+  docs.forEach((doc, index) => {
+    const document = index + 1;
     const error = doc.errors[0];
     if (error !== undefined) {
       out.push({ document, ok: false, error: `is not valid YAML: ${error.message.split('\n')[0] ?? ''}` });

@@ -121,14 +121,14 @@ export function previewWindows(source: PreviewSource, options: PreviewOptions): 
   const windows = source.kind === 'config'
     ? source.windows.map((w) => ({ ...w, metadata: { ...w.metadata, namespace: w.metadata?.namespace ?? namespace } })).filter((w) => w.metadata.namespace === namespace)
     : [];
-  const rows = next.times.map((t): PreviewRow => {
-    const d = scheduleTimeDetails(schedule, t);
-    const createAt = t - policy.pinVersionWindowMs;
+  const rows = next.times.map((text): PreviewRow => {
+    const d = scheduleTimeDetails(schedule, text);
+    const createAt = text - policy.pinVersionWindowMs;
     let suspendedBy: SuspensionMark | undefined;
     if (config) {
       const byConfig = activeSuspensionWindow(windows, config, createAt);
-      const job = buildScheduledUpgradeJob(config, { startAfterMs: t, startBeforeMs: t + policy.maxUpgradeStartDelayMs });
-      const byJob = matchingSuspensionWindow(windows, job, t);
+      const job = buildScheduledUpgradeJob(config, { startAfterMs: text, startBeforeMs: text + policy.maxUpgradeStartDelayMs });
+      const byJob = matchingSuspensionWindow(windows, job, text);
       if (policy.suspend) suspendedBy = { by: 'spec.schedule.suspend', name: config.metadata?.name ?? '', reason: 'Upgrade scheduling is suspended by .spec.schedule.suspend' };
       else if (byConfig) suspendedBy = { by: 'configSelector', ...byConfig };
       else if (byJob) suspendedBy = { by: 'jobSelector', ...byJob };
@@ -141,7 +141,7 @@ export function previewWindows(source: PreviewSource, options: PreviewOptions): 
       isoWeekYear: d.isoWeekYear,
       isoWeek: d.isoWeek,
       weekday: d.weekday,
-      ...(createAt < t ? { jobCreation: formatTime(createAt) } : {}),
+      ...(createAt < text ? { jobCreation: formatTime(createAt) } : {}),
       ...(suspendedBy ? { suspendedBy } : {}),
     };
   });
@@ -170,11 +170,11 @@ function suspensionText(mark: SuspensionMark): string {
 
 /** A table of the windows: one section per preview, columns padded, optional columns only when used. */
 export function renderPreviewTable(previews: readonly Preview[]): string {
-  const sections = previews.map((p) => {
-    const pinned = p.rows.some((r) => r.jobCreation !== undefined);
-    const suspended = p.rows.some((r) => r.suspendedBy !== undefined);
-    const header = ['TIME (UTC)', `LOCAL (${p.zone})`, 'ISO WEEK', 'WEEKDAY', ...(pinned ? ['JOB CREATED'] : []), ...(suspended ? ['SUSPENDED'] : [])];
-    const body = p.rows.map((r) => [
+  const sections = previews.map((preview) => {
+    const pinned = preview.rows.some((r) => r.jobCreation !== undefined);
+    const suspended = preview.rows.some((r) => r.suspendedBy !== undefined);
+    const header = ['TIME (UTC)', `LOCAL (${preview.zone})`, 'ISO WEEK', 'WEEKDAY', ...(pinned ? ['JOB CREATED'] : []), ...(suspended ? ['SUSPENDED'] : [])];
+    const body = preview.rows.map((r) => [
       r.time,
       r.local,
       isoWeekText(r),
@@ -184,8 +184,8 @@ export function renderPreviewTable(previews: readonly Preview[]): string {
     ]);
     const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => (cells[i] ?? '').length)));
     const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('   ').trimEnd();
-    const lines = [p.title, ...(p.rows.length > 0 ? [line(header), ...body.map(line)] : [])];
-    if (p.shortfall !== undefined) lines.push(`Note: ${p.shortfall}`);
+    const lines = [preview.title, ...(preview.rows.length > 0 ? [line(header), ...body.map(line)] : [])];
+    if (preview.shortfall !== undefined) lines.push(`Note: ${preview.shortfall}`);
     return `${lines.join('\n')}\n`;
   });
   return sections.join('\n');
@@ -257,8 +257,8 @@ export function previewsFor(flags: PreviewFlags, deps: PreviewDeps): Preview[] {
   } else {
     throw new Error('give a schedule with --cron, or UpgradeConfigs with -f');
   }
-  return sources.map((s) => {
-    const r = previewWindows(s, options);
+  return sources.map((previewSource) => {
+    const r = previewWindows(previewSource, options);
     if (!r.ok) throw new Error(r.error);
     if (r.preview.rows.length === 0) throw new Error(`${r.preview.title}: ${r.preview.shortfall ?? 'no window found'}`);
     return r.preview;

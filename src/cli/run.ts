@@ -134,19 +134,19 @@ function tokenFromFile(path: string, clock: Clock, log: Logger): () => string | 
  * Runs the operator until the signal aborts (resolves) or leadership is lost (rejects with
  * LeadershipLostError: the process should exit and be restarted, as controller-runtime does).
  */
-export async function runOperator(o: RunOptions, signal: AbortSignal, logger: Logger, onListening?: (e: RunningEndpoints) => void): Promise<void> {
+export async function runOperator(options: RunOptions, signal: AbortSignal, logger: Logger, onListening?: (runningEndpoints: RunningEndpoints) => void): Promise<void> {
   const clock = new RealClock();
-  const flows = new Set(o.flows);
+  const flows = new Set(options.flows);
   if (flows.size === 0) throw new Error('no flow to run: --flows needs managed, scheduled or both');
   const { settings, problems } = settingsFromEnv(process.env);
   const fatal = problems.filter((p) => p.severity === 'error');
   if (flows.has('managed') && fatal.length > 0) throw new Error(`invalid settings: ${formatConfigProblems(fatal)}`);
   if (flows.has('managed') && problems.length > 0) logger.warn({ problems: formatConfigProblems(problems) }, 'operator settings');
   // The Lease lives with the managed flow's ConfigMap (MUO), else in the scheduled flow's namespace (APPUiO).
-  const leaseNamespace = flows.has('managed') ? settings.namespace : o.namespace || process.env['POD_NAMESPACE'] || 'default';
-  const restConfig = loadRestConfig({ clock, ...(o.kubeconfig ? { kubeconfig: o.kubeconfig } : {}) });
+  const leaseNamespace = flows.has('managed') ? settings.namespace : options.namespace || process.env['POD_NAMESPACE'] || 'default';
+  const restConfig = loadRestConfig({ clock, ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}) });
   const client = new KubeClient({ config: { ...restConfig, namespace: leaseNamespace }, clock, logger, fieldManager: 'upgrade-operator', userAgent: defaultUserAgent('upgrade-operator', `v${version()}`) });
-  const identity = o.identity ?? (process.env['POD_NAME'] || `${hostname()}_${process.pid}`);
+  const identity = options.identity ?? (process.env['POD_NAME'] || `${hostname()}_${process.pid}`);
   // Jitter only: a per-process seed keeps replicas from retrying in lockstep.
   const random = new SeededRandom((clock.now() ^ process.pid) >>> 0);
   const manager = new Manager({
@@ -154,41 +154,41 @@ export async function runOperator(o: RunOptions, signal: AbortSignal, logger: Lo
     clock,
     logger,
     random: random.fork('manager'),
-    ...(o.leaderElect
+    ...(options.leaderElect
       ? {
           leaderElection: {
             namespace: leaseNamespace,
-            name: o.leaderElectionId ?? (flows.has('managed') ? LEADER_ELECTION_ID : SCHEDULED_LEADER_ELECTION_ID),
+            name: options.leaderElectionId ?? (flows.has('managed') ? LEADER_ELECTION_ID : SCHEDULED_LEADER_ELECTION_ID),
             identity,
-            leaseDurationMs: o.leaderElectLeaseDuration,
-            renewDeadlineMs: o.leaderElectRenewDeadline,
-            retryPeriodMs: o.leaderElectRetryPeriod,
+            leaseDurationMs: options.leaderElectLeaseDuration,
+            renewDeadlineMs: options.leaderElectRenewDeadline,
+            retryPeriodMs: options.leaderElectRetryPeriod,
             onNewLeader: (leader: string) => logger.info({ leader }, leader === identity ? 'this replica leads' : 'another replica leads'),
           },
         }
       : {}),
   });
   const inCluster = isInCluster();
-  const tokenFile = o.monitoringTokenFile ?? (inCluster ? join(SERVICE_ACCOUNT_DIR, 'token') : undefined);
-  const caFile = o.monitoringCaFile ?? (inCluster ? join(SERVICE_ACCOUNT_DIR, 'service-ca.crt') : undefined);
+  const tokenFile = options.monitoringTokenFile ?? (inCluster ? join(SERVICE_ACCOUNT_DIR, 'token') : undefined);
+  const caFile = options.monitoringCaFile ?? (inCluster ? join(SERVICE_ACCOUNT_DIR, 'service-ca.crt') : undefined);
   const monitoring = {
-    prometheusUrl: o.prometheusUrl,
+    prometheusUrl: options.prometheusUrl,
     ...(tokenFile ? { monitoringToken: tokenFromFile(tokenFile, clock, logger) } : {}),
     ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}),
   };
   const base = { client, informers: manager.informers, clock, logger };
-  const managed = flows.has('managed') ? createManagedOperator({ ...base, ...monitoring, settings, alertmanagerUrl: o.alertmanagerUrl, random: random.fork('managed') }) : undefined;
+  const managed = flows.has('managed') ? createManagedOperator({ ...base, ...monitoring, settings, alertmanagerUrl: options.alertmanagerUrl, random: random.fork('managed') }) : undefined;
   const scheduled = flows.has('scheduled')
     ? createScheduledOperator({
         ...base,
         ...monitoring,
-        namespace: o.namespace,
+        namespace: options.namespace,
         localZoneId: processZoneId(),
-        clusterVersionName: o.managedUpstreamClusterVersionName,
-        managedClusterVersionName: o.managedClusterVersionName,
-        managedClusterVersionNamespace: o.managedClusterVersionNamespace,
-        machineNamespace: o.machineNamespace,
-        nodeDrainReconcileIntervalMs: o.nodeDrainReconcileInterval,
+        clusterVersionName: options.managedUpstreamClusterVersionName,
+        managedClusterVersionName: options.managedClusterVersionName,
+        managedClusterVersionNamespace: options.managedClusterVersionNamespace,
+        machineNamespace: options.machineNamespace,
+        nodeDrainReconcileIntervalMs: options.nodeDrainReconcileInterval,
       })
     : undefined;
   for (const c of [...(managed?.controllers ?? []), ...(scheduled?.controllers ?? [])]) manager.add(c);
@@ -206,12 +206,12 @@ export async function runOperator(o: RunOptions, signal: AbortSignal, logger: Lo
       return s.url;
     };
     const endpoints: RunningEndpoints = {
-      metrics: await serve(o.metricsBindAddress, [{ path: '/metrics', registry: metricsRegistry }]),
-      collector: await serve(o.collectorBindAddress, [{ path: '/metrics', registry: managed?.collectorRegistry ?? new Registry() }]),
-      probes: await serve(o.healthProbeBindAddress, []),
+      metrics: await serve(options.metricsBindAddress, [{ path: '/metrics', registry: metricsRegistry }]),
+      collector: await serve(options.collectorBindAddress, [{ path: '/metrics', registry: managed?.collectorRegistry ?? new Registry() }]),
+      probes: await serve(options.healthProbeBindAddress, []),
     };
     logger.info(
-      { ...endpoints, flows: [...flows], identity, ...(managed ? { namespace: settings.namespace, watchNamespace: settings.watchNamespace, upgradeConfigNames: settings.upgradeConfigNames } : {}), ...(scheduled ? { scheduledNamespace: o.namespace || '(all)' } : {}) },
+      { ...endpoints, flows: [...flows], identity, ...(managed ? { namespace: settings.namespace, watchNamespace: settings.watchNamespace, upgradeConfigNames: settings.upgradeConfigNames } : {}), ...(scheduled ? { scheduledNamespace: options.namespace || '(all)' } : {}) },
       'upgrade-operator starting',
     );
     onListening?.(endpoints);
@@ -259,8 +259,8 @@ export function runCommand(): Command {
     .addOption(new Option('--leader-elect-renew-deadline <duration>', 'how long the leader retries renewing before giving up').argParser(parseDuration).default(10_000, '10s'))
     .addOption(new Option('--leader-elect-retry-period <duration>', 'time between attempts to acquire or renew').argParser(parseDuration).default(2_000, '2s'))
     .option('--log-level <level>', 'log level (debug, info, warn, error)', process.env['LOG_LEVEL'] ?? 'info')
-    .action(async (f: RunFlags) => {
-      const logger = createLogger({ level: f.logLevel, destination: pino.destination({ fd: 2, sync: true }) });
+    .action(async (runFlags: RunFlags) => {
+      const logger = createLogger({ level: runFlags.logLevel, destination: pino.destination({ fd: 2, sync: true }) });
       const abort = new AbortController();
       const stop = (sig: NodeJS.Signals): void => {
         logger.info({ signal: sig }, 'stopping: draining controllers and releasing the Lease');
@@ -269,7 +269,7 @@ export function runCommand(): Command {
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
       try {
-        const { logLevel: _level, ...options } = f;
+        const { logLevel: _level, ...options } = runFlags;
         await runOperator(
           options,
           abort.signal,

@@ -72,36 +72,36 @@ export interface ScheduledOperator {
 }
 
 /** Builds the operator (nothing runs until `start`). */
-export function createScheduledOperator(o: ScheduledOperatorOptions): ScheduledOperator {
-  const machineNamespace = o.machineNamespace ?? MACHINE_API_NAMESPACE;
-  const activity = o.activity ? { activity: o.activity } : {};
+export function createScheduledOperator(options: ScheduledOperatorOptions): ScheduledOperator {
+  const machineNamespace = options.machineNamespace ?? MACHINE_API_NAMESPACE;
+  const activity = options.activity ? { activity: options.activity } : {};
   const prometheus = new PrometheusClient({
-    url: o.prometheusUrl,
-    clock: o.clock,
+    url: options.prometheusUrl,
+    clock: options.clock,
     userAgent: userAgent(),
     ...activity,
-    ...(o.monitoringToken ? { bearerToken: o.monitoringToken } : {}),
-    ...(o.ca ? { ca: o.ca } : {}),
-    ...(o.releaseActivityAfterWallMs !== undefined ? { releaseActivityAfterWallMs: o.releaseActivityAfterWallMs } : {}),
+    ...(options.monitoringToken ? { bearerToken: options.monitoringToken } : {}),
+    ...(options.ca ? { ca: options.ca } : {}),
+    ...(options.releaseActivityAfterWallMs !== undefined ? { releaseActivityAfterWallMs: options.releaseActivityAfterWallMs } : {}),
   });
-  const events = new EventRecorder({ client: o.client, clock: o.clock, logger: o.logger, component: 'upgrade-operator', ...activity });
-  const common = { client: o.client, informers: o.informers, clock: o.clock, logger: o.logger, events, ...activity, ...(o.clusterVersionName ? { clusterVersionName: o.clusterVersionName } : {}) };
-  const configs = createScheduledUpgradeConfigController({ ...common, localZoneId: o.localZoneId, namespace: o.namespace === '' ? undefined : o.namespace });
-  const jobs = createUpgradeJobController({ ...common, namespace: o.namespace, prometheus });
+  const events = new EventRecorder({ client: options.client, clock: options.clock, logger: options.logger, component: 'upgrade-operator', ...activity });
+  const common = { client: options.client, informers: options.informers, clock: options.clock, logger: options.logger, events, ...activity, ...(options.clusterVersionName ? { clusterVersionName: options.clusterVersionName } : {}) };
+  const configs = createScheduledUpgradeConfigController({ ...common, localZoneId: options.localZoneId, namespace: options.namespace === '' ? undefined : options.namespace });
+  const jobs = createUpgradeJobController({ ...common, namespace: options.namespace, prometheus });
   const metricsRegistry = new Registry();
-  const log = { log: o.logger.child({ component: 'metrics' }) };
-  const ns = o.namespace === '' ? undefined : o.namespace;
-  const hooks = o.informers.informerFor(UpgradeJobHookResource, { namespace: ns });
-  const windows = createUpgradeSuspensionWindowController({ ...common, namespace: o.namespace });
+  const log = { log: options.logger.child({ component: 'metrics' }) };
+  const ns = options.namespace === '' ? undefined : options.namespace;
+  const hooks = options.informers.informerFor(UpgradeJobHookResource, { namespace: ns });
+  const windows = createUpgradeSuspensionWindowController({ ...common, namespace: options.namespace });
   const clusterVersionSync = createClusterVersionSyncController({
     ...common,
-    managedNamespace: o.managedClusterVersionNamespace || o.namespace || 'default',
-    ...(o.managedClusterVersionName ? { managedName: o.managedClusterVersionName } : {}),
-    ...(o.clusterVersionName ? { upstreamName: o.clusterVersionName } : {}),
+    managedNamespace: options.managedClusterVersionNamespace || options.namespace || 'default',
+    ...(options.managedClusterVersionName ? { managedName: options.managedClusterVersionName } : {}),
+    ...(options.clusterVersionName ? { upstreamName: options.clusterVersionName } : {}),
   });
-  const pools = o.informers.informerFor(MachineConfigPoolResource);
-  const nodes = o.informers.informerFor(NodeResource);
-  const machines = o.informers.informerFor(MachineResource, { namespace: machineNamespace });
+  const pools = options.informers.informerFor(MachineConfigPoolResource);
+  const nodes = options.informers.informerFor(NodeResource);
+  const machines = options.informers.informerFor(MachineResource, { namespace: machineNamespace });
   new ScheduledUpgradeConfigCollector(metricsRegistry, () => configs.upgradeConfigs(), log);
   new UpgradeJobCollector(metricsRegistry, { jobs: () => jobs.upgradeJobs(), hooks: () => hooks.list() }, log);
   new SuspensionWindowCollector(metricsRegistry, () => windows.windows(), log);
@@ -109,10 +109,10 @@ export function createScheduledOperator(o: ScheduledOperatorOptions): ScheduledO
   const jq = new JqSelector();
   const forceDrain = createNodeForceDrainController({
     ...common,
-    namespace: o.namespace,
+    namespace: options.namespace,
     jq,
     metrics: new NodeForceDrainMetrics(metricsRegistry),
-    ...(o.nodeDrainReconcileIntervalMs !== undefined ? { drainReconcileInterval: o.nodeDrainReconcileIntervalMs } : {}),
+    ...(options.nodeDrainReconcileIntervalMs !== undefined ? { drainReconcileInterval: options.nodeDrainReconcileIntervalMs } : {}),
   });
   new ClusterStateCollector(metricsRegistry, { clusterVersion: () => jobs.cluster.clusterVersion(), machineConfigPools: () => pools.list(), nodes: () => nodes.list(), machines: () => machines.list() }, { ...log, machineNamespace });
   const controllers = [configs.controller, jobs.controller, windows.controller, clusterVersionSync.controller, forceDrain.controller];

@@ -54,14 +54,14 @@ export interface SimulateOptions {
 }
 
 /** What is wrong with a combination of flags (empty: nothing), pure. */
-export function simulateFlagProblems(o: Pick<SimulateOptions, 'kubeconfig' | 'kubeconfigOut' | 'context' | 'timeScale' | 'force'>): string[] {
+export function simulateFlagProblems(options: Pick<SimulateOptions, 'kubeconfig' | 'kubeconfigOut' | 'context' | 'timeScale' | 'force'>): string[] {
   const problems: string[] = [];
-  if (o.kubeconfig !== undefined) {
-    if (o.kubeconfig === '') problems.push('--kubeconfig needs a file');
-    if (o.kubeconfigOut !== undefined) problems.push('--kubeconfig-out writes a kubeconfig for the embedded API server; with --kubeconfig, use that file');
+  if (options.kubeconfig !== undefined) {
+    if (options.kubeconfig === '') problems.push('--kubeconfig needs a file');
+    if (options.kubeconfigOut !== undefined) problems.push('--kubeconfig-out writes a kubeconfig for the embedded API server; with --kubeconfig, use that file');
     return problems;
   }
-  const only = [o.context !== undefined ? '--context' : '', o.timeScale !== undefined ? '--time-scale' : '', o.force ? '--force' : ''].filter((f) => f !== '');
+  const only = [options.context !== undefined ? '--context' : '', options.timeScale !== undefined ? '--time-scale' : '', options.force ? '--force' : ''].filter((f) => f !== '');
   for (const f of only) problems.push(`${f} applies only with --kubeconfig (the embedded API server runs on event-driven virtual time)`);
   return problems;
 }

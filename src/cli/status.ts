@@ -59,11 +59,11 @@ export interface StatusIo {
 }
 
 /** Reads a list; a 404 (the kind is not served: its CRD is not installed) is `absent`. */
-async function listPart<T extends KubeObjectLike>(client: KubeClient, d: ResourceDescriptor<T>, options: { labelSelector?: string; fieldSelector?: string; signal?: AbortSignal | undefined } = {}): Promise<SnapshotPart<T[]>> {
+async function listPart<T extends KubeObjectLike>(client: KubeClient, resourceDescriptor: ResourceDescriptor<T>, options: { labelSelector?: string; fieldSelector?: string; signal?: AbortSignal | undefined } = {}): Promise<SnapshotPart<T[]>> {
   try {
-    return { state: 'ok', value: (await client.list(d, options)).items };
+    return { state: 'ok', value: (await client.list(resourceDescriptor, options)).items };
   } catch (err) {
-    if (isNotFound(err)) return { state: 'absent', reason: `${d.plural}.${d.group || 'core'} is not served by this cluster` };
+    if (isNotFound(err)) return { state: 'absent', reason: `${resourceDescriptor.plural}.${resourceDescriptor.group || 'core'} is not served by this cluster` };
     return { state: 'error', error: errorMessage(err) };
   }
 }
@@ -140,26 +140,26 @@ export function parseDetails(value: string, previous: Details[] = []): Details[]
  * exit code: 1 when the last snapshot could read nothing at all, else 0 (a watch ended by the
  * signal is 0).
  */
-export async function runStatus(client: KubeClient, o: StatusOptions, io: StatusIo): Promise<number> {
+export async function runStatus(client: KubeClient, options: StatusOptions, io: StatusIo): Promise<number> {
   const tty = io.out.isTTY === true;
   const color = tty && (io.env['NO_COLOR'] ?? '') === '';
   let first = true;
   const rendered = new Map<string, MachineConfig>();
   for (;;) {
-    const snapshot = await readStatusSnapshot(client, o.watch ? io.signal : undefined, rendered);
-    if (o.watch && io.signal.aborted) return 0;
+    const snapshot = await readStatusSnapshot(client, options.watch ? io.signal : undefined, rendered);
+    if (options.watch && io.signal.aborted) return 0;
     const report = assessUpgradeStatus(snapshot, io.clock.now());
-    const body = o.output === 'json' ? renderStatusJson(report, o.watch === true) : renderStatusText(report, { color, ...(o.details ? { details: o.details } : {}) });
-    if (!o.watch) {
+    const body = options.output === 'json' ? renderStatusJson(report, options.watch === true) : renderStatusText(report, { color, ...(options.details ? { details: options.details } : {}) });
+    if (!options.watch) {
       io.out.write(body);
       return nothingRead(snapshot) ? 1 : 0;
     }
-    if (o.output === 'json') io.out.write(body);
-    else if (tty) io.out.write(`${CLEAR_SCREEN}Every ${o.interval / 1000}s: upgrade-operator status   ${report.generatedAt}\n\n${body}`);
+    if (options.output === 'json') io.out.write(body);
+    else if (tty) io.out.write(`${CLEAR_SCREEN}Every ${options.interval / 1000}s: upgrade-operator status   ${report.generatedAt}\n\n${body}`);
     else io.out.write(`${first ? '' : '\n'}${report.generatedAt}\n${body}`);
     first = false;
     try {
-      await io.clock.sleep(o.interval, io.signal);
+      await io.clock.sleep(options.interval, io.signal);
     } catch {
       return 0;
     }
@@ -176,16 +176,16 @@ export function statusCommand(): Command {
     .addOption(new Option('--interval <duration>', 'with --watch: time between snapshots (Go duration)').argParser(parseInterval).default(DEFAULT_INTERVAL_MS, '5s'))
     .option('--details <what>', `expand sections: ${DETAILS.join(', ')} (comma-separated)`, parseDetails)
     .addOption(new Option('-o, --output <format>', 'text, or the report as JSON').choices(['text', 'json']).default('text'))
-    .action(async (o: StatusOptions) => {
+    .action(async (options: StatusOptions) => {
       const clock = new RealClock();
-      const config = loadRestConfig({ clock, ...(o.kubeconfig ? { kubeconfig: o.kubeconfig } : {}), ...(o.context ? { context: o.context } : {}) });
+      const config = loadRestConfig({ clock, ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.context ? { context: options.context } : {}) });
       const client = new KubeClient({ config, clock, logger: silentLogger(), fieldManager: 'upgrade-operator-status', userAgent: defaultUserAgent('upgrade-operator-status', `v${version()}`), maxReadRetries: 2 });
       const abort = new AbortController();
       const onSigint = (): void => abort.abort();
       // Only a watch ends on Ctrl-C with 0; a single view keeps Node's default (the process ends).
-      if (o.watch) process.once('SIGINT', onSigint);
+      if (options.watch) process.once('SIGINT', onSigint);
       try {
-        const code = await runStatus(client, o, { clock, out: process.stdout, env: process.env, signal: abort.signal });
+        const code = await runStatus(client, options, { clock, out: process.stdout, env: process.env, signal: abort.signal });
         // An error, not process.exitCode (the entry sets the exit code from runCli's result): exit 1.
         if (code !== 0) throw new Error('nothing could be read from the cluster');
       } finally {

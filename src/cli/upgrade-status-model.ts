@@ -45,13 +45,13 @@ export interface UpgradeStatusSnapshot {
 export type SnapshotPartName = keyof UpgradeStatusSnapshot;
 
 /** The value of a part, or undefined when it was not read. */
-export function partValue<T>(p: SnapshotPart<T>): T | undefined {
-  return p.state === 'ok' ? p.value : undefined;
+export function partValue<T>(snapshotPart: SnapshotPart<T>): T | undefined {
+  return snapshotPart.state === 'ok' ? snapshotPart.value : undefined;
 }
 
 /** Why a part has no value ('' when it has one). */
-export function partProblem(p: SnapshotPart<unknown>): string {
-  return p.state === 'ok' ? '' : p.state === 'absent' ? p.reason : p.error;
+export function partProblem(snapshotPart: SnapshotPart<unknown>): string {
+  return snapshotPart.state === 'ok' ? '' : snapshotPart.state === 'absent' ? snapshotPart.reason : snapshotPart.error;
 }
 
 // ---- Report --------------------------------------------------------------------------------
@@ -324,18 +324,18 @@ export function cond(list: readonly ClusterOperatorStatusCondition[] | undefined
 }
 
 /** Orders strings by code unit (a sort comparator). */
-export function byName(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+export function byName(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 /** A message on one line: line breaks and the blanks around them become one space. */
-export function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ').trim();
+export function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
 /** `1 node`, `2 nodes`. */
-export function nodeCount(n: number): string {
-  return `${n} ${n === 1 ? 'node' : 'nodes'}`;
+export function nodeCount(count: number): string {
+  return `${count} ${count === 1 ? 'node' : 'nodes'}`;
 }
 
 /** Epoch milliseconds of an RFC 3339 time; undefined when absent or not parseable. */
@@ -353,6 +353,6 @@ export interface ConditionView {
 }
 
 /** Reads a metav1.Condition for the report. */
-export function conditionView(c: Condition | undefined): ConditionView | null {
-  return c ? { type: c.type, status: c.status, reason: c.reason ?? '', message: oneLine(c.message ?? ''), lastTransitionTime: c.lastTransitionTime ?? null } : null;
+export function conditionView(condition: Condition | undefined): ConditionView | null {
+  return condition ? { type: condition.type, status: condition.status, reason: condition.reason ?? '', message: oneLine(condition.message ?? ''), lastTransitionTime: condition.lastTransitionTime ?? null } : null;
 }

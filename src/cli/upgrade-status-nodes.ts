@@ -157,9 +157,9 @@ export function drainingNodeNames(snapshot: UpgradeStatusSnapshot): string[] {
   const configs = renderedConfigMap(snapshot);
   const target = releaseTarget(snapshot);
   return (partValue(snapshot.nodes) ?? [])
-    .flatMap((n) => {
-      const pool = poolOfNode(n, pools);
-      return pool && assessNode(n, pool, configs, target).phase === 'Draining' ? [n.metadata?.name ?? ''] : [];
+    .flatMap((node) => {
+      const pool = poolOfNode(node, pools);
+      return pool && assessNode(node, pool, configs, target).phase === 'Draining' ? [node.metadata?.name ?? ''] : [];
     })
     .sort(byName);
 }
@@ -194,15 +194,15 @@ export function assessPools(snapshot: UpgradeStatusSnapshot): PoolStatus[] {
     }
     const members = nodes
       .filter((n) => poolOfNode(n, pools) === pool)
-      .map((n) => {
-        const s = assessNode(n, pool, configs, target);
+      .map((node) => {
+        const s = assessNode(node, pool, configs, target);
         if (s.phase !== 'Draining') return s;
         if (blockersUnknown) return { ...s, message: `the node is being drained; blockers unknown: ${blockersUnknown}` };
         const blockers = drainBlockers(s.name, pods ?? [], pdbs ?? []);
         return blockers.length === 0 ? s : { ...s, drainBlockers: blockers, message: `drain blocked: ${blockers.map((b) => `pod ${b.pod} (PodDisruptionBudget ${b.pdb})`).join(', ')}` };
       })
       .sort((a, b) => NODE_ORDER.indexOf(a.assessment) - NODE_ORDER.indexOf(b.assessment) || byName(a.name, b.name));
-    const count = (f: (n: NodeStatus) => boolean): number => members.filter(f).length;
+    const count = (f: (nodeStatus: NodeStatus) => boolean): number => members.filter(f).length;
     const total = members.length;
     const updated = count((n) => n.phase === 'Updated');
     const progressing = count((n) => n.assessment === 'Progressing');

@@ -34,12 +34,12 @@ function flowState(parts: ReadonlyArray<SnapshotPart<unknown>>): { state: FlowRe
   return { state: 'ok', reason: '' };
 }
 
-function ref(o: { metadata?: { namespace?: string; name?: string } | undefined }): { namespace: string; name: string } {
-  return { namespace: o.metadata?.namespace ?? '', name: o.metadata?.name ?? '' };
+function ref(options: { metadata?: { namespace?: string; name?: string } | undefined }): { namespace: string; name: string } {
+  return { namespace: options.metadata?.namespace ?? '', name: options.metadata?.name ?? '' };
 }
 
-function byRef(a: { namespace: string; name: string }, b: { namespace: string; name: string }): number {
-  return byName(a.namespace, b.namespace) || byName(a.name, b.name);
+function byRef(left: { namespace: string; name: string }, right: { namespace: string; name: string }): number {
+  return byName(left.namespace, right.namespace) || byName(left.name, right.name);
 }
 
 /**

@@ -105,10 +105,10 @@ class Writer {
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => text(r[i] ?? '').length)));
     const render = (cells: readonly Cell[]): string =>
       cells
-        .map((c, i) => {
-          const raw = text(c);
-          const pad = i === cells.length - 1 ? '' : ' '.repeat((widths[i] ?? 0) - raw.length + 3);
-          return `${typeof c === 'string' ? raw : this.paint(raw, c.style)}${pad}`;
+        .map((cell, index) => {
+          const raw = text(cell);
+          const pad = index === cells.length - 1 ? '' : ' '.repeat((widths[index] ?? 0) - raw.length + 3);
+          return `${typeof cell === 'string' ? raw : this.paint(raw, cell.style)}${pad}`;
         })
         .join('')
         .trimEnd();
@@ -150,128 +150,128 @@ function durationLine(cp: ControlPlaneStatus): string {
   return `${d} (Est. Time Remaining: unknown, ${cp.estimateUnknown ?? 'no estimate'})`;
 }
 
-function nodeTable(w: Writer, nodes: readonly NodeStatus[], all: boolean): void {
+function nodeTable(writer: Writer, nodes: readonly NodeStatus[], all: boolean): void {
   const shown = all ? nodes : nodes.slice(0, MAX_NODE_ROWS);
-  w.table(
+  writer.table(
     ['NAME', 'ASSESSMENT', 'PHASE', 'VERSION', 'MESSAGE'],
     shown.map((n) => [n.name, { text: n.assessment, style: undefined }, { text: n.phase, style: undefined }, n.version ?? '?', n.message]),
   );
-  if (shown.length < nodes.length) w.line(`... and ${nodes.length - shown.length} more nodes (--details=nodes shows all)`);
+  if (shown.length < nodes.length) writer.line(`... and ${nodes.length - shown.length} more nodes (--details=nodes shows all)`);
 }
 
-function poolStatusText(p: PoolStatus): string {
-  if (p.assessment === 'Unknown' && p.nodes.length === 0) return p.message;
-  const available = p.total - p.unavailable - p.progressing - p.degraded;
-  const parts = [`${available} Available`, `${p.progressing} Progressing`, `${p.draining} Draining`];
-  if (p.excluded > 0) parts.push(`${p.excluded} Excluded`);
-  if (p.degraded > 0) parts.push(`${p.degraded} Degraded`);
+function poolStatusText(poolStatus: PoolStatus): string {
+  if (poolStatus.assessment === 'Unknown' && poolStatus.nodes.length === 0) return poolStatus.message;
+  const available = poolStatus.total - poolStatus.unavailable - poolStatus.progressing - poolStatus.degraded;
+  const parts = [`${available} Available`, `${poolStatus.progressing} Progressing`, `${poolStatus.draining} Draining`];
+  if (poolStatus.excluded > 0) parts.push(`${poolStatus.excluded} Excluded`);
+  if (poolStatus.degraded > 0) parts.push(`${poolStatus.degraded} Degraded`);
   return parts.join(', ');
 }
 
-function controlPlaneSection(w: Writer, r: UpgradeStatusReport, details: ReadonlySet<string>): void {
-  const cp = r.controlPlane;
-  w.line('= Control Plane =');
-  w.field('Assessment', w.paint(cp.assessment));
-  if (cp.targetVersion !== null) w.field('Target Version', `${cp.targetVersion}${cp.previousVersion ? ` (from ${cp.previousVersion})` : ''}`);
-  w.field('Completion', operatorsLine(cp));
-  w.field('Duration', durationLine(cp));
-  w.field('Operator Health', healthLine(cp));
-  if (cp.message) w.field('Message', cp.message);
-  if (cp.operators && cp.operators.updatingNames.length > 0) w.field('Updating', cp.operators.updatingNames.join(', '));
+function controlPlaneSection(writer: Writer, upgradeStatusReport: UpgradeStatusReport, details: ReadonlySet<string>): void {
+  const cp = upgradeStatusReport.controlPlane;
+  writer.line('= Control Plane =');
+  writer.field('Assessment', writer.paint(cp.assessment));
+  if (cp.targetVersion !== null) writer.field('Target Version', `${cp.targetVersion}${cp.previousVersion ? ` (from ${cp.previousVersion})` : ''}`);
+  writer.field('Completion', operatorsLine(cp));
+  writer.field('Duration', durationLine(cp));
+  writer.field('Operator Health', healthLine(cp));
+  if (cp.message) writer.field('Message', cp.message);
+  if (cp.operators && cp.operators.updatingNames.length > 0) writer.field('Updating', cp.operators.updatingNames.join(', '));
   if (details.has('operators') && cp.operatorRows.length > 0) {
-    w.line();
-    w.line('Operators not done or not healthy');
-    w.table(['NAME', 'VERSION', 'AVAILABLE', 'PROGRESSING', 'DEGRADED', 'SINCE', 'MESSAGE'], cp.operatorRows.map((o) => [o.name, o.version ?? '?', o.available, o.progressing, o.degraded, ago(r, o.since), o.message]));
+    writer.line();
+    writer.line('Operators not done or not healthy');
+    writer.table(['NAME', 'VERSION', 'AVAILABLE', 'PROGRESSING', 'DEGRADED', 'SINCE', 'MESSAGE'], cp.operatorRows.map((o) => [o.name, o.version ?? '?', o.available, o.progressing, o.degraded, ago(upgradeStatusReport, o.since), o.message]));
   }
-  for (const p of r.pools.filter((x) => x.controlPlane)) {
-    w.line();
-    w.line(`Control Plane Nodes${p.name === 'master' ? '' : `: ${p.name}`}`);
-    if (p.nodes.length === 0) w.line(p.message || 'no nodes');
-    else nodeTable(w, p.nodes, details.has('nodes'));
+  for (const p of upgradeStatusReport.pools.filter((x) => x.controlPlane)) {
+    writer.line();
+    writer.line(`Control Plane Nodes${p.name === 'master' ? '' : `: ${p.name}`}`);
+    if (p.nodes.length === 0) writer.line(p.message || 'no nodes');
+    else nodeTable(writer, p.nodes, details.has('nodes'));
   }
 }
 
-function workerSection(w: Writer, r: UpgradeStatusReport, details: ReadonlySet<string>): void {
-  const pools = r.pools.filter((p) => !p.controlPlane);
-  w.line('= Worker Upgrade =');
-  w.line();
+function workerSection(writer: Writer, upgradeStatusReport: UpgradeStatusReport, details: ReadonlySet<string>): void {
+  const pools = upgradeStatusReport.pools.filter((p) => !p.controlPlane);
+  writer.line('= Worker Upgrade =');
+  writer.line();
   if (pools.length === 0) {
-    w.line(r.unknown.some((u) => u.part === 'machineConfigPools') ? 'MachineConfigPools unknown' : 'no worker pools');
+    writer.line(upgradeStatusReport.unknown.some((u) => u.part === 'machineConfigPools') ? 'MachineConfigPools unknown' : 'no worker pools');
     return;
   }
-  w.table(
+  writer.table(
     ['WORKER POOL', 'ASSESSMENT', 'COMPLETION', 'STATUS'],
     pools.map((p) => [p.name, { text: p.assessment, style: undefined }, p.percent === null ? `? (${p.updated}/${p.total})` : `${p.percent}% (${p.updated}/${p.total})`, poolStatusText(p)]),
   );
   for (const p of pools) {
-    if (p.message) w.line(`${p.name}: ${p.message}`);
+    if (p.message) writer.line(`${p.name}: ${p.message}`);
   }
   for (const p of pools.filter((x) => x.nodes.length > 0)) {
-    w.line();
-    w.line(`Worker Pool Nodes: ${p.name}`);
-    nodeTable(w, p.nodes, details.has('nodes'));
+    writer.line();
+    writer.line(`Worker Pool Nodes: ${p.name}`);
+    nodeTable(writer, p.nodes, details.has('nodes'));
   }
 }
 
-function healthSection(w: Writer, r: UpgradeStatusReport, insights: readonly HealthInsight[], details: ReadonlySet<string>): void {
-  w.line('= Update Health =');
+function healthSection(writer: Writer, upgradeStatusReport: UpgradeStatusReport, insights: readonly HealthInsight[], details: ReadonlySet<string>): void {
+  writer.line('= Update Health =');
   if (details.has('health')) {
     for (const i of insights) {
-      w.line(`Message: ${i.message}`);
-      w.line(`  Since:     ${ago(r, i.since)}`);
-      w.line(`  Level:     ${w.paint(i.level)}`);
-      w.line(`  Impact:    ${i.impact}`);
-      w.line(`  Resources: ${i.scope}`);
+      writer.line(`Message: ${i.message}`);
+      writer.line(`  Since:     ${ago(upgradeStatusReport, i.since)}`);
+      writer.line(`  Level:     ${writer.paint(i.level)}`);
+      writer.line(`  Impact:    ${i.impact}`);
+      writer.line(`  Resources: ${i.scope}`);
     }
     return;
   }
-  w.table(['SINCE', 'LEVEL', 'IMPACT', 'MESSAGE'], insights.map((i) => [ago(r, i.since), { text: i.level, style: undefined }, i.impact, i.message]));
+  writer.table(['SINCE', 'LEVEL', 'IMPACT', 'MESSAGE'], insights.map((i) => [ago(upgradeStatusReport, i.since), { text: i.level, style: undefined }, i.impact, i.message]));
 }
 
-function jobLines(w: Writer, r: UpgradeStatusReport, j: UpgradeJobView, prefix: string): void {
-  const window = [j.startAfter ? `start after ${j.startAfter}` : '', j.startBefore ? `before ${j.startBefore}` : ''].filter((s) => s !== '').join(', ');
-  w.line(`${prefix}UpgradeJob ${j.namespace}/${j.name}: ${w.paint(j.state)}, ${j.desiredVersion ?? 'no version'}${window ? ` (${window})` : ''}`);
-  if (j.message) w.line(`    ${j.message}`);
-  for (const h of j.hooks) {
-    w.line(`    Hook Job ${h.name} (hook ${h.hook}, event ${h.event}${h.trackingKey ? `, ${h.trackingKey}` : ''}): ${w.paint(h.state)}${h.startedAt ? `, started ${ago(r, h.startedAt)} ago` : ''}${h.message ? `: ${h.message}` : ''}`);
+function jobLines(writer: Writer, upgradeStatusReport: UpgradeStatusReport, upgradeJobView: UpgradeJobView, prefix: string): void {
+  const window = [upgradeJobView.startAfter ? `start after ${upgradeJobView.startAfter}` : '', upgradeJobView.startBefore ? `before ${upgradeJobView.startBefore}` : ''].filter((s) => s !== '').join(', ');
+  writer.line(`${prefix}UpgradeJob ${upgradeJobView.namespace}/${upgradeJobView.name}: ${writer.paint(upgradeJobView.state)}, ${upgradeJobView.desiredVersion ?? 'no version'}${window ? ` (${window})` : ''}`);
+  if (upgradeJobView.message) writer.line(`    ${upgradeJobView.message}`);
+  for (const h of upgradeJobView.hooks) {
+    writer.line(`    Hook Job ${h.name} (hook ${h.hook}, event ${h.event}${h.trackingKey ? `, ${h.trackingKey}` : ''}): ${writer.paint(h.state)}${h.startedAt ? `, started ${ago(upgradeStatusReport, h.startedAt)} ago` : ''}${h.message ? `: ${h.message}` : ''}`);
   }
 }
 
-function operatorSection(w: Writer, r: UpgradeStatusReport, o: UpgradeOperatorStatus): void {
-  w.line('= Upgrade Operator =');
-  const m = o.managed;
+function operatorSection(writer: Writer, upgradeStatusReport: UpgradeStatusReport, upgradeOperatorStatus: UpgradeOperatorStatus): void {
+  writer.line('= Upgrade Operator =');
+  const m = upgradeOperatorStatus.managed;
   const head = 'Managed upgrades (upgrade.managed.openshift.io UpgradeConfig)';
-  if (m.state !== 'ok') w.line(`${head}: ${m.state === 'absent' ? 'not installed' : `unknown: ${m.reason}`}`);
-  else if (m.upgradeConfigs.length === 0) w.line(`${head}: none`);
+  if (m.state !== 'ok') writer.line(`${head}: ${m.state === 'absent' ? 'not installed' : `unknown: ${m.reason}`}`);
+  else if (m.upgradeConfigs.length === 0) writer.line(`${head}: none`);
   else {
-    w.line(`${head}:`);
+    writer.line(`${head}:`);
     for (const u of m.upgradeConfigs) {
       const when = u.upgradeAt ? `, upgrade at ${u.upgradeAt}${u.startsInMs !== null ? ` (in ${shortDuration(u.startsInMs)})` : ''}` : '';
-      w.line(`  ${u.namespace}/${u.name}: ${u.desiredVersion ?? 'no version'}${u.type ? ` (${u.type})` : ''}${when}`);
-      w.line(`    Phase:   ${u.phase === null ? 'not started' : w.paint(u.phase)}${u.startedAt ? ` since ${u.startedAt}` : ''}${u.completedAt ? `, completed ${u.completedAt}` : ''}`);
-      if (u.step) w.line(`    Step:    ${u.step.type}=${u.step.status}${u.step.inStepMs !== null ? ` for ${shortDuration(u.step.inStepMs)}` : ''}${u.step.reason ? ` (${u.step.reason})` : ''}${u.step.message ? `: ${u.step.message}` : ''}`);
-      if (u.waiting?.status === 'True') w.line(`    Waiting: ${u.waiting.reason}: ${u.waiting.message}`);
+      writer.line(`  ${u.namespace}/${u.name}: ${u.desiredVersion ?? 'no version'}${u.type ? ` (${u.type})` : ''}${when}`);
+      writer.line(`    Phase:   ${u.phase === null ? 'not started' : writer.paint(u.phase)}${u.startedAt ? ` since ${u.startedAt}` : ''}${u.completedAt ? `, completed ${u.completedAt}` : ''}`);
+      if (u.step) writer.line(`    Step:    ${u.step.type}=${u.step.status}${u.step.inStepMs !== null ? ` for ${shortDuration(u.step.inStepMs)}` : ''}${u.step.reason ? ` (${u.step.reason})` : ''}${u.step.message ? `: ${u.step.message}` : ''}`);
+      if (u.waiting?.status === 'True') writer.line(`    Waiting: ${u.waiting.reason}: ${u.waiting.message}`);
     }
   }
-  const s = o.scheduled;
+  const s = upgradeOperatorStatus.scheduled;
   const shead = 'Scheduled upgrades (managedupgrade.appuio.io)';
   if (s.state !== 'ok') {
-    w.line(`${shead}: ${s.state === 'absent' ? 'not installed' : `unknown: ${s.reason}`}`);
+    writer.line(`${shead}: ${s.state === 'absent' ? 'not installed' : `unknown: ${s.reason}`}`);
     return;
   }
   if (s.upgradeConfigs.length === 0 && s.activeJobs.length === 0 && s.lastFinishedJob === null) {
-    w.line(`${shead}: none`);
+    writer.line(`${shead}: none`);
     return;
   }
-  w.line(`${shead}:`);
+  writer.line(`${shead}:`);
   for (const c of s.upgradeConfigs) {
     const week = c.isoWeek ? `, ISO week ${c.isoWeek}` : '';
-    w.line(`  UpgradeConfig ${c.namespace}/${c.name}: "${c.cron}" (${c.location}${week})${c.suspended ? ', suspended' : ''}, next window ${c.nextWindow ?? 'unknown'}${c.lastScheduledUpgrade ? `, last scheduled ${c.lastScheduledUpgrade}` : ''}`);
-    if (c.waiting?.status === 'True') w.line(`    Waiting: ${c.waiting.reason}: ${c.waiting.message}`);
+    writer.line(`  UpgradeConfig ${c.namespace}/${c.name}: "${c.cron}" (${c.location}${week})${c.suspended ? ', suspended' : ''}, next window ${c.nextWindow ?? 'unknown'}${c.lastScheduledUpgrade ? `, last scheduled ${c.lastScheduledUpgrade}` : ''}`);
+    if (c.waiting?.status === 'True') writer.line(`    Waiting: ${c.waiting.reason}: ${c.waiting.message}`);
   }
-  for (const j of s.activeJobs) jobLines(w, r, j, '  ');
-  if (s.lastFinishedJob) jobLines(w, r, s.lastFinishedJob, '  Last finished: ');
-  if (s.hookJobsUnknown !== null) w.line(`  Hook Jobs unknown: ${s.hookJobsUnknown}`);
+  for (const j of s.activeJobs) jobLines(writer, upgradeStatusReport, j, '  ');
+  if (s.lastFinishedJob) jobLines(writer, upgradeStatusReport, s.lastFinishedJob, '  Last finished: ');
+  if (s.hookJobsUnknown !== null) writer.line(`  Hook Jobs unknown: ${s.hookJobsUnknown}`);
 }
 
 /** The text view. */

@@ -290,11 +290,11 @@ function upgradeJobHookRules(object: JsonObject): Findings {
   const hook = object as unknown as UpgradeJobHook;
   const problems: ValidationProblem[] = [];
   const anyJob: UpgradeJob = { metadata: { labels: {} } };
-  (hook.spec?.selector?.matchExpressions ?? []).forEach((e, i) => {
+  (hook.spec?.selector?.matchExpressions ?? []).forEach((labelSelectorRequirement, index) => {
     // One requirement at a time: the selector's verdict on a job is "invalid" whatever its labels.
-    const alone: UpgradeJobHook = { ...hook, spec: { ...hook.spec, selector: { matchExpressions: [e] } } };
+    const alone: UpgradeJobHook = { ...hook, spec: { ...hook.spec, selector: { matchExpressions: [labelSelectorRequirement] } } };
     if (selectorMatches(alone, anyJob) === 'invalid') {
-      problems.push(operatorProblem('error', 'hook skipped: its selector is invalid', { field: `spec.selector.matchExpressions[${i}]`, reason: 'invalidSelector' }));
+      problems.push(operatorProblem('error', 'hook skipped: its selector is invalid', { field: `spec.selector.matchExpressions[${index}]`, reason: 'invalidSelector' }));
     }
   });
   return { problems, skipped: [] };

@@ -131,15 +131,15 @@ export async function validateInputs(paths: readonly string[], run: ValidateRun)
 // ---- Rendering ---------------------------------------------------------------------------
 
 /** `Kind.group` (kubectl's spelling), `Kind` for the core group. */
-function kindText(o: ObjectValidation): string {
-  const { group } = splitApiVersion(o.apiVersion);
-  return group === '' ? o.kind || '(no kind)' : `${o.kind || '(no kind)'}.${group}`;
+function kindText(objectValidation: ObjectValidation): string {
+  const { group } = splitApiVersion(objectValidation.apiVersion);
+  return group === '' ? objectValidation.kind || '(no kind)' : `${objectValidation.kind || '(no kind)'}.${group}`;
 }
 
-function problemText(p: ValidationProblem): string {
-  const where = p.field !== undefined && p.field !== '' && !p.message.includes(p.field) ? `${p.field}: ` : '';
-  const tag = p.reason !== undefined ? `${p.source} ${p.reason}` : p.source;
-  return `  ${p.severity} [${tag}] ${where}${p.message}`;
+function problemText(validationProblem: ValidationProblem): string {
+  const where = validationProblem.field !== undefined && validationProblem.field !== '' && !validationProblem.message.includes(validationProblem.field) ? `${validationProblem.field}: ` : '';
+  const tag = validationProblem.reason !== undefined ? `${validationProblem.source} ${validationProblem.reason}` : validationProblem.source;
+  return `  ${validationProblem.severity} [${tag}] ${where}${validationProblem.message}`;
 }
 
 /** The text report: one line per object, its problems and skipped checks indented, input errors, a summary. */

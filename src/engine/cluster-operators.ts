@@ -15,11 +15,11 @@ export const CLUSTER_OPERATORS_MUO_TEXT = 'ClusterOperatorsHealthcheckFailed';
 /** Condition messages longer than this are cut, so one bad operator cannot flood a condition. */
 const MAX_CONDITION_MESSAGE = 300;
 
-function describe(c: ClusterOperatorStatusCondition): string {
-  const detail = [c.reason, c.message === undefined ? undefined : truncate(oneLine(c.message), MAX_CONDITION_MESSAGE)]
+function describe(statusCondition: ClusterOperatorStatusCondition): string {
+  const detail = [statusCondition.reason, statusCondition.message === undefined ? undefined : truncate(oneLine(statusCondition.message), MAX_CONDITION_MESSAGE)]
     .filter((s): s is string => s !== undefined && s !== '')
     .join(': ');
-  return detail === '' ? `${c.type}=${c.status}` : `${c.type}=${c.status} (${detail})`;
+  return detail === '' ? `${statusCondition.type}=${statusCondition.status}` : `${statusCondition.type}=${statusCondition.status} (${detail})`;
 }
 
 /**

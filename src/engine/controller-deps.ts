@@ -19,6 +19,6 @@ export interface ControllerDeps {
 }
 
 /** The part `new Controller({ name, ...runtimeOf(o), reconcile })` takes. */
-export function runtimeOf(o: Omit<ControllerDeps, 'client'>): Pick<ControllerOptions, 'informers' | 'clock' | 'logger' | 'activity'> {
-  return { informers: o.informers, clock: o.clock, logger: o.logger, ...(o.activity ? { activity: o.activity } : {}) };
+export function runtimeOf(deps: Omit<ControllerDeps, 'client'>): Pick<ControllerOptions, 'informers' | 'clock' | 'logger' | 'activity'> {
+  return { informers: deps.informers, clock: deps.clock, logger: deps.logger, ...(deps.activity ? { activity: deps.activity } : {}) };
 }

@@ -165,19 +165,19 @@ export function controlPlaneProgress(cv: ClusterVersion, target: ControlPlaneTar
  * towards …[, waiting on …]`): that changes every few minutes and would only churn the condition
  * and its Events. No counts either, for the same reason.
  */
-export function describeControlPlaneProgress(p: ControlPlaneProgress): string {
-  switch (p.state) {
+export function describeControlPlaneProgress(controlPlaneProgress: ControlPlaneProgress): string {
+  switch (controlPlaneProgress.state) {
     case 'completed':
       return '';
     case 'specNotObserved':
-      return `the cluster version operator has not yet observed the new spec (observedGeneration ${p.observedGeneration}, generation ${p.generation})`;
+      return `the cluster version operator has not yet observed the new spec (observedGeneration ${controlPlaneProgress.observedGeneration}, generation ${controlPlaneProgress.generation})`;
     case 'notAccepted': {
-      const a = p.releaseAccepted;
+      const a = controlPlaneProgress.releaseAccepted;
       const why = a ? `ReleaseAccepted=${a.status}${a.reason ? ` ${a.reason}` : ''}${a.message ? `: ${a.message}` : ''}` : 'no ReleaseAccepted condition yet';
-      return `the release is not accepted yet, the cluster version operator still runs ${p.desired || 'the previous release'} (${why})`;
+      return `the release is not accepted yet, the cluster version operator still runs ${controlPlaneProgress.desired || 'the previous release'} (${why})`;
     }
     case 'progressing': {
-      const { progress: g, failing } = p;
+      const { progress: g, failing } = controlPlaneProgress;
       const ops = g.operators.join(', ');
       const failingText = failing ? `; Failing=${failing.status}${failing.reason ? ` ${failing.reason}` : ''}: ${failing.message}` : '';
       if (g.form === 'unable' || g.form === 'errorReconciling') return `the cluster version operator is unable to apply ${g.version ?? ''}: ${g.detail}${failingText}; it keeps retrying`;

@@ -70,8 +70,8 @@ export const outcome = {
 } as const;
 
 /** The earlier of two wake-ups and the union of their kinds. */
-export function mergeWaitFor(a: WaitFor | undefined, b: WaitFor | undefined): WaitFor {
-  const until = a?.until === undefined ? b?.until : b?.until === undefined ? a.until : Math.min(a.until, b.until);
-  const kinds = [...new Set([...(a?.kinds ?? []), ...(b?.kinds ?? [])])].sort();
+export function mergeWaitFor(left: WaitFor | undefined, right: WaitFor | undefined): WaitFor {
+  const until = left?.until === undefined ? right?.until : right?.until === undefined ? left.until : Math.min(left.until, right.until);
+  const kinds = [...new Set([...(left?.kinds ?? []), ...(right?.kinds ?? [])])].sort();
   return { ...(until !== undefined ? { until } : {}), ...(kinds.length > 0 ? { kinds } : {}) };
 }

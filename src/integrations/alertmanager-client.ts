@@ -79,14 +79,14 @@ export function parseRfc3339(text: string): number | undefined {
 }
 
 /** The wire form of a silence to create or update. */
-export function toWireSilence(s: PostableSilence): Record<string, unknown> {
+export function toWireSilence(postableSilence: PostableSilence): Record<string, unknown> {
   return {
-    ...(s.id !== undefined ? { id: s.id } : {}),
-    matchers: s.matchers.map((m) => ({ name: m.name, value: m.value, isRegex: m.isRegex, ...(m.isEqual !== undefined ? { isEqual: m.isEqual } : {}) })),
-    startsAt: formatAmTime(s.startsAt),
-    endsAt: formatAmTime(s.endsAt),
-    createdBy: s.createdBy,
-    comment: s.comment,
+    ...(postableSilence.id !== undefined ? { id: postableSilence.id } : {}),
+    matchers: postableSilence.matchers.map((m) => ({ name: m.name, value: m.value, isRegex: m.isRegex, ...(m.isEqual !== undefined ? { isEqual: m.isEqual } : {}) })),
+    startsAt: formatAmTime(postableSilence.startsAt),
+    endsAt: formatAmTime(postableSilence.endsAt),
+    createdBy: postableSilence.createdBy,
+    comment: postableSilence.comment,
   };
 }
 
@@ -94,21 +94,21 @@ function badSilence(what: string): IntegrationError {
   return new IntegrationError(API, 'BadResponse', `GET /api/v2/silences: malformed silence: ${what}`);
 }
 
-function str(o: Record<string, unknown>, key: string): string {
-  const v = o[key];
+function str(options: Record<string, unknown>, key: string): string {
+  const v = options[key];
   if (typeof v !== 'string') throw badSilence(`${key} is not a string`);
   return v;
 }
 
-function time(o: Record<string, unknown>, key: string): number {
-  const t = parseRfc3339(str(o, key));
+function time(options: Record<string, unknown>, key: string): number {
+  const t = parseRfc3339(str(options, key));
   if (t === undefined) throw badSilence(`${key} is not an RFC 3339 time`);
   return t;
 }
 
-function parseMatcher(m: unknown): SilenceMatcher {
-  if (typeof m !== 'object' || m === null) throw badSilence('matcher is not an object');
-  const o = m as Record<string, unknown>;
+function parseMatcher(json: unknown): SilenceMatcher {
+  if (typeof json !== 'object' || json === null) throw badSilence('matcher is not an object');
+  const o = json as Record<string, unknown>;
   if (typeof o['isRegex'] !== 'boolean') throw badSilence('matcher isRegex is not a boolean');
   const matcher: SilenceMatcher = { name: str(o, 'name'), value: str(o, 'value'), isRegex: o['isRegex'] };
   if (typeof o['isEqual'] === 'boolean') matcher.isEqual = o['isEqual'];

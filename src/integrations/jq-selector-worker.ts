@@ -95,9 +95,9 @@ async function run(req: JqWorkerRequest): Promise<JqWorkerResponse> {
   }
 }
 
-function isRequest(m: unknown): m is JqWorkerRequest {
-  if (typeof m !== 'object' || m === null) return false;
-  const r = m as Partial<JqWorkerRequest>;
+function isRequest(message: unknown): message is JqWorkerRequest {
+  if (typeof message !== 'object' || message === null) return false;
+  const r = message as Partial<JqWorkerRequest>;
   return typeof r.id === 'number' && typeof r.filter === 'string' && Array.isArray(r.flags);
 }
 
@@ -106,11 +106,11 @@ async function serve(port: MessagePort): Promise<void> {
   // Emscripten prints aborts through console.error; the error travels back in the response instead.
   console.error = (): void => undefined;
   let chain: Promise<void> = Promise.resolve();
-  port.on('message', (m: unknown) => {
-    if (!isRequest(m)) return;
+  port.on('message', (message: unknown) => {
+    if (!isRequest(message)) return;
     chain = chain
-      .then(async () => run(m))
-      .catch((err: unknown): JqWorkerResponse => ({ id: m.id, ok: false, error: `jq-wasm failed: ${messageOf(err)}` }))
+      .then(async () => run(message))
+      .catch((err: unknown): JqWorkerResponse => ({ id: message.id, ok: false, error: `jq-wasm failed: ${messageOf(err)}` }))
       .then((response) => port.postMessage(response));
   });
   await freshInstance();

@@ -126,12 +126,12 @@ function spawnWorker(): Worker {
   return new Worker(new URL('./jq-selector-worker.js', here));
 }
 
-function isResponse(m: unknown): m is JqWorkerResponse {
-  return typeof m === 'object' && m !== null && typeof (m as { id?: unknown }).id === 'number' && typeof (m as { ok?: unknown }).ok === 'boolean';
+function isResponse(message: unknown): message is JqWorkerResponse {
+  return typeof message === 'object' && message !== null && typeof (message as { id?: unknown }).id === 'number' && typeof (message as { ok?: unknown }).ok === 'boolean';
 }
 
-function isReady(m: unknown): boolean {
-  return typeof m === 'object' && m !== null && (m as { ready?: unknown }).ready === true;
+function isReady(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && (message as { ready?: unknown }).ready === true;
 }
 
 /** Evaluates jq programs in a worker thread, one at a time, each with a real-time limit. */
@@ -226,16 +226,16 @@ export class JqSelector implements PodJqSelector {
     const id = this.#nextId++;
     const { worker } = running;
     return new Promise<RunResult>((resolve) => {
-      const finish = (r: RunResult): void => {
+      const finish = (runResult: RunResult): void => {
         timer.cancel();
         worker.off('message', onMessage);
         worker.off('error', onError);
         worker.off('exit', onExit);
         worker.unref();
-        resolve(r);
+        resolve(runResult);
       };
-      const onMessage = (m: unknown): void => {
-        if (isResponse(m) && m.id === id) finish(m.ok ? { ok: true, stdout: m.stdout } : { ok: false, error: m.error, ran: true });
+      const onMessage = (match: unknown): void => {
+        if (isResponse(match) && match.id === id) finish(match.ok ? { ok: true, stdout: match.stdout } : { ok: false, error: match.error, ran: true });
       };
       const onError = (err: Error): void => finish({ ok: false, error: `the jq worker failed: ${err.message}`, ran: false });
       const onExit = (code: number): void => finish({ ok: false, error: `the jq worker stopped (exit code ${code})`, ran: false });
@@ -261,8 +261,8 @@ export class JqSelector implements PodJqSelector {
         worker.off('error', onError);
         worker.off('exit', onExit);
       };
-      const onMessage = (m: unknown): void => {
-        if (!isReady(m)) return;
+      const onMessage = (match: unknown): void => {
+        if (!isReady(match)) return;
         cleanup();
         // Idle workers do not keep the process alive; a request in flight does (ref/unref in #runNow).
         worker.unref();

@@ -63,12 +63,12 @@ export interface OcmServiceLog {
 
 type Json = Record<string, unknown>;
 
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function str(o: Json, key: string): string {
-  const v = o[key];
+function str(json: Json, key: string): string {
+  const v = json[key];
   return typeof v === 'string' ? v : '';
 }
 
@@ -80,17 +80,17 @@ function bad(api: string, what: string): IntegrationError {
  * A cluster from a `Cluster` object (clusters_mgmt) or the OCM agent's `GET /` answer, whose
  * `version` may carry only the version id (`openshift-v4.14.10[-<group>]`).
  */
-export function parseCluster(api: string, v: unknown): OcmCluster {
-  if (!isObject(v) || str(v, 'id') === '') throw bad(api, 'the cluster has no id');
-  const ver = isObject(v['version']) ? v['version'] : {};
+export function parseCluster(api: string, json: unknown): OcmCluster {
+  if (!isObject(json) || str(json, 'id') === '') throw bad(api, 'the cluster has no id');
+  const ver = isObject(json['version']) ? json['version'] : {};
   const channelGroup = str(ver, 'channel_group');
-  let version = str(ver, 'raw_id') || str(v, 'openshift_version');
+  let version = str(ver, 'raw_id') || str(json, 'openshift_version');
   if (version === '') {
     const id = /^openshift-v(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)$/.exec(str(ver, 'id'))?.[1] ?? '';
     version = channelGroup !== '' && id.endsWith(`-${channelGroup}`) ? id.slice(0, -channelGroup.length - 1) : id;
   }
-  const out: OcmCluster = { id: str(v, 'id'), externalId: str(v, 'external_id'), version, channelGroup };
-  const grace = v['node_drain_grace_period'];
+  const out: OcmCluster = { id: str(json, 'id'), externalId: str(json, 'external_id'), version, channelGroup };
+  const grace = json['node_drain_grace_period'];
   if (isObject(grace) && typeof grace['value'] === 'number' && Number.isFinite(grace['value'])) {
     out.nodeDrainGracePeriod = { value: grace['value'], unit: str(grace, 'unit') };
   }
@@ -98,32 +98,32 @@ export function parseCluster(api: string, v: unknown): OcmCluster {
 }
 
 /** An upgrade policy from its JSON. */
-export function parsePolicy(api: string, v: unknown): OcmUpgradePolicy {
-  if (!isObject(v) || str(v, 'id') === '') throw bad(api, 'an upgrade policy has no id');
+export function parsePolicy(api: string, value: unknown): OcmUpgradePolicy {
+  if (!isObject(value) || str(value, 'id') === '') throw bad(api, 'an upgrade policy has no id');
   const out: OcmUpgradePolicy = {
-    id: str(v, 'id'),
-    version: str(v, 'version'),
-    nextRun: str(v, 'next_run'),
-    scheduleType: str(v, 'schedule_type'),
-    upgradeType: str(v, 'upgrade_type'),
+    id: str(value, 'id'),
+    version: str(value, 'version'),
+    nextRun: str(value, 'next_run'),
+    scheduleType: str(value, 'schedule_type'),
+    upgradeType: str(value, 'upgrade_type'),
   };
-  const cr = v['capacity_reservation'];
+  const cr = value['capacity_reservation'];
   if (typeof cr === 'boolean') out.capacityReservation = cr;
   return out;
 }
 
 /** An upgrade policy state from its JSON. */
-export function parsePolicyState(api: string, v: unknown): OcmPolicyState {
-  if (!isObject(v)) throw bad(api, 'the upgrade policy state is not an object');
-  return { value: str(v, 'value').toLowerCase(), description: str(v, 'description') };
+export function parsePolicyState(api: string, json: unknown): OcmPolicyState {
+  if (!isObject(json)) throw bad(api, 'the upgrade policy state is not an object');
+  return { value: str(json, 'value').toLowerCase(), description: str(json, 'description') };
 }
 
 /** One page of a list: `{page, size, total, items}`. */
-export function parseListPage(api: string, v: unknown): { items: unknown[]; total: number | undefined } {
-  if (Array.isArray(v)) return { items: v, total: v.length };
-  if (!isObject(v) || !('items' in v || 'total' in v || 'kind' in v)) throw bad(api, 'the answer is not a list');
-  const items = Array.isArray(v['items']) ? v['items'] : [];
-  return { items, total: typeof v['total'] === 'number' ? v['total'] : undefined };
+export function parseListPage(api: string, value: unknown): { items: unknown[]; total: number | undefined } {
+  if (Array.isArray(value)) return { items: value, total: value.length };
+  if (!isObject(value) || !('items' in value || 'total' in value || 'kind' in value)) throw bad(api, 'the answer is not a list');
+  const items = Array.isArray(value['items']) ? value['items'] : [];
+  return { items, total: typeof value['total'] === 'number' ? value['total'] : undefined };
 }
 
 /** The JSON body of a service log. */

@@ -149,54 +149,54 @@ export class UpdateServiceClient {
   }
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Validates a graph body; `BadResponse` naming the first problem. */
 export function parseGraph(body: unknown, where = 'graph'): UpdateGraph {
   const bad = (what: string): IntegrationError => new IntegrationError(API, 'BadResponse', `${where}: malformed graph: ${what}`);
-  const str = (o: Record<string, unknown>, key: string, ctx: string): string => {
-    const v = o[key];
+  const str = (options: Record<string, unknown>, key: string, ctx: string): string => {
+    const v = options[key];
     if (typeof v !== 'string') throw bad(`${ctx}.${key} is not a string`);
     return v;
   };
   if (!isRecord(body)) throw bad('not an object');
   if (!Array.isArray(body['nodes'])) throw bad('nodes is not a list');
-  const nodes = body['nodes'].map((n: unknown, i): GraphNode => {
-    if (!isRecord(n)) throw bad(`nodes[${i}] is not an object`);
+  const nodes = body['nodes'].map((node: unknown, index): GraphNode => {
+    if (!isRecord(node)) throw bad(`nodes[${index}] is not an object`);
     const metadata: Record<string, string> = {};
-    if (n['metadata'] !== undefined && n['metadata'] !== null) {
-      if (!isRecord(n['metadata'])) throw bad(`nodes[${i}].metadata is not an object`);
-      for (const [k, v] of Object.entries(n['metadata'])) if (typeof v === 'string') metadata[k] = v;
+    if (node['metadata'] !== undefined && node['metadata'] !== null) {
+      if (!isRecord(node['metadata'])) throw bad(`nodes[${index}].metadata is not an object`);
+      for (const [k, v] of Object.entries(node['metadata'])) if (typeof v === 'string') metadata[k] = v;
     }
-    return { version: str(n, 'version', `nodes[${i}]`), payload: str(n, 'payload', `nodes[${i}]`), metadata };
+    return { version: str(node, 'version', `nodes[${index}]`), payload: str(node, 'payload', `nodes[${index}]`), metadata };
   });
   const rawEdges = body['edges'] ?? [];
   if (!Array.isArray(rawEdges)) throw bad('edges is not a list');
-  const edges = rawEdges.map((e: unknown, i): [number, number] => {
+  const edges = rawEdges.map((error: unknown, index): [number, number] => {
     const ok = (x: unknown): x is number => Number.isInteger(x) && (x as number) >= 0 && (x as number) < nodes.length;
-    if (!Array.isArray(e) || e.length !== 2 || !ok(e[0]) || !ok(e[1])) throw bad(`edges[${i}] is not a pair of node indexes`);
-    return [e[0], e[1]];
+    if (!Array.isArray(error) || error.length !== 2 || !ok(error[0]) || !ok(error[1])) throw bad(`edges[${index}] is not a pair of node indexes`);
+    return [error[0], error[1]];
   });
   const rawConditional = body['conditionalEdges'] ?? [];
   if (!Array.isArray(rawConditional)) throw bad('conditionalEdges is not a list');
-  const conditionalEdges = rawConditional.map((g: unknown, i): GraphConditionalEdges => {
-    const ctx = `conditionalEdges[${i}]`;
-    if (!isRecord(g) || !Array.isArray(g['edges']) || !Array.isArray(g['risks'])) throw bad(`${ctx} needs edges and risks lists`);
+  const conditionalEdges = rawConditional.map((edges: unknown, index): GraphConditionalEdges => {
+    const ctx = `conditionalEdges[${index}]`;
+    if (!isRecord(edges) || !Array.isArray(edges['edges']) || !Array.isArray(edges['risks'])) throw bad(`${ctx} needs edges and risks lists`);
     return {
-      edges: g['edges'].map((e: unknown, j) => {
-        if (!isRecord(e)) throw bad(`${ctx}.edges[${j}] is not an object`);
-        return { from: str(e, 'from', `${ctx}.edges[${j}]`), to: str(e, 'to', `${ctx}.edges[${j}]`) };
+      edges: edges['edges'].map((error: unknown, index) => {
+        if (!isRecord(error)) throw bad(`${ctx}.edges[${index}] is not an object`);
+        return { from: str(error, 'from', `${ctx}.edges[${index}]`), to: str(error, 'to', `${ctx}.edges[${index}]`) };
       }),
-      risks: g['risks'].map((r: unknown, j): GraphRisk => {
-        const rctx = `${ctx}.risks[${j}]`;
-        if (!isRecord(r)) throw bad(`${rctx} is not an object`);
-        const rules = Array.isArray(r['matchingRules']) ? r['matchingRules'] : [];
+      risks: edges['risks'].map((risk: unknown, index): GraphRisk => {
+        const rctx = `${ctx}.risks[${index}]`;
+        if (!isRecord(risk)) throw bad(`${rctx} is not an object`);
+        const rules = Array.isArray(risk['matchingRules']) ? risk['matchingRules'] : [];
         return {
-          url: str(r, 'url', rctx),
-          name: str(r, 'name', rctx),
-          message: str(r, 'message', rctx),
+          url: str(risk, 'url', rctx),
+          name: str(risk, 'name', rctx),
+          message: str(risk, 'message', rctx),
           matchingRules: rules.filter(isRecord).map((rule): GraphMatchingRule => {
             const promql = isRecord(rule['promql']) && typeof rule['promql']['promql'] === 'string' ? { promql: { promql: rule['promql']['promql'] } } : {};
             return { type: typeof rule['type'] === 'string' ? rule['type'] : '', ...promql };

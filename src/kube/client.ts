@@ -141,14 +141,14 @@ export class KubeClient {
   }
 
   /** Reads one object. */
-  async get<T extends KubeObjectLike>(d: ResourceDescriptor<T>, namespace: string | undefined, name: string, options: { signal?: AbortSignal } = {}): Promise<T> {
-    return (await this.#call('GET', resourcePath(d, { namespace, name }), undefined, options.signal)) as T;
+  async get<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, namespace: string | undefined, name: string, options: { signal?: AbortSignal } = {}): Promise<T> {
+    return (await this.#call('GET', resourcePath(resourceDescriptor, { namespace, name }), undefined, options.signal)) as T;
   }
 
   /** Reads one object; undefined when it does not exist (404). */
-  async getIfExists<T extends KubeObjectLike>(d: ResourceDescriptor<T>, namespace: string | undefined, name: string, options: { signal?: AbortSignal } = {}): Promise<T | undefined> {
+  async getIfExists<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, namespace: string | undefined, name: string, options: { signal?: AbortSignal } = {}): Promise<T | undefined> {
     try {
-      return await this.get(d, namespace, name, options);
+      return await this.get(resourceDescriptor, namespace, name, options);
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -156,7 +156,7 @@ export class KubeClient {
   }
 
   /** Lists objects, following continue tokens unless `allPages: false`. Items get apiVersion and kind. */
-  async list<T extends KubeObjectLike>(d: ResourceDescriptor<T>, options: ListOptions = {}): Promise<KubeList<T>> {
+  async list<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, options: ListOptions = {}): Promise<KubeList<T>> {
     const items: T[] = [];
     let cont = options.continue;
     for (;;) {
@@ -168,14 +168,14 @@ export class KubeClient {
         resourceVersion: cont ? undefined : options.resourceVersion,
         resourceVersionMatch: cont ? undefined : options.resourceVersionMatch,
       };
-      const page = (await this.#call('GET', resourcePath(d, { namespace: options.namespace, query }), undefined, options.signal)) as JsonObject;
+      const page = (await this.#call('GET', resourcePath(resourceDescriptor, { namespace: options.namespace, query }), undefined, options.signal)) as JsonObject;
       const meta = isJsonObject(page.metadata) ? page.metadata : {};
       const pageItems = Array.isArray(page.items) ? page.items : [];
-      const apiVersion = apiVersionOf(d);
+      const apiVersion = apiVersionOf(resourceDescriptor);
       for (const item of pageItems) {
         if (!isJsonObject(item)) continue;
         if (item.apiVersion === undefined) item.apiVersion = apiVersion;
-        if (item.kind === undefined) item.kind = d.kind;
+        if (item.kind === undefined) item.kind = resourceDescriptor.kind;
         items.push((options.transform ? options.transform(item) : item) as unknown as T);
       }
       cont = typeof meta.continue === 'string' && meta.continue !== '' ? meta.continue : undefined;
@@ -189,38 +189,38 @@ export class KubeClient {
   }
 
   /** Creates an object in its metadata.namespace. */
-  async create<T extends KubeObjectLike>(d: ResourceDescriptor<T>, obj: T, options: WriteOptions = {}): Promise<T> {
-    const path = resourcePath(d, { namespace: namespaceOf(d, obj), query: this.#writeQuery(options) });
-    return (await this.#call('POST', path, withTypeMeta(d, obj), options.signal)) as T;
+  async create<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, obj: T, options: WriteOptions = {}): Promise<T> {
+    const path = resourcePath(resourceDescriptor, { namespace: namespaceOf(resourceDescriptor, obj), query: this.#writeQuery(options) });
+    return (await this.#call('POST', path, withTypeMeta(resourceDescriptor, obj), options.signal)) as T;
   }
 
   /** Replaces an object (PUT); metadata.resourceVersion makes it conditional. */
-  async update<T extends KubeObjectLike>(d: ResourceDescriptor<T>, obj: T, options: WriteOptions = {}): Promise<T> {
-    const path = resourcePath(d, { namespace: namespaceOf(d, obj), name: nameOf(obj), query: this.#writeQuery(options) });
-    return (await this.#call('PUT', path, withTypeMeta(d, obj), options.signal)) as T;
+  async update<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, obj: T, options: WriteOptions = {}): Promise<T> {
+    const path = resourcePath(resourceDescriptor, { namespace: namespaceOf(resourceDescriptor, obj), name: nameOf(obj), query: this.#writeQuery(options) });
+    return (await this.#call('PUT', path, withTypeMeta(resourceDescriptor, obj), options.signal)) as T;
   }
 
   /** Replaces the status subresource (PUT …/status). */
-  async updateStatus<T extends KubeObjectLike>(d: ResourceDescriptor<T>, obj: T, options: WriteOptions = {}): Promise<T> {
-    const path = resourcePath(d, { namespace: namespaceOf(d, obj), name: nameOf(obj), subresource: 'status', query: this.#writeQuery(options) });
-    return (await this.#call('PUT', path, withTypeMeta(d, obj), options.signal)) as T;
+  async updateStatus<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, obj: T, options: WriteOptions = {}): Promise<T> {
+    const path = resourcePath(resourceDescriptor, { namespace: namespaceOf(resourceDescriptor, obj), name: nameOf(obj), subresource: 'status', query: this.#writeQuery(options) });
+    return (await this.#call('PUT', path, withTypeMeta(resourceDescriptor, obj), options.signal)) as T;
   }
 
   /** Patches an object with an explicit patch type (the content type always matches it). */
-  async patch<T extends KubeObjectLike>(d: ResourceDescriptor<T>, namespace: string | undefined, name: string, patch: JsonValue, options: PatchOptions): Promise<T> {
+  async patch<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, namespace: string | undefined, name: string, patch: JsonValue, options: PatchOptions): Promise<T> {
     const query: Query = { ...this.#writeQuery(options), force: options.type === 'apply' && options.force ? true : undefined };
-    const path = resourcePath(d, { namespace, name, subresource: options.subresource, query });
+    const path = resourcePath(resourceDescriptor, { namespace, name, subresource: options.subresource, query });
     return (await this.#call('PATCH', path, patch, options.signal, PATCH_CONTENT_TYPES[options.type])) as T;
   }
 
   /** Deletes an object; returns the server's answer (the object while finalizers hold it, else a Status). */
-  async delete(d: ResourceDescriptor, namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<JsonObject> {
+  async delete(resourceDescriptor: ResourceDescriptor, namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<JsonObject> {
     const body: JsonObject = { kind: 'DeleteOptions', apiVersion: 'v1' };
     if (options.propagationPolicy) body.propagationPolicy = options.propagationPolicy;
     if (options.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = options.gracePeriodSeconds;
     if (options.preconditions) body.preconditions = { ...options.preconditions };
     if (options.dryRun) body.dryRun = ['All'];
-    return (await this.#call('DELETE', resourcePath(d, { namespace, name }), body, options.signal)) as JsonObject;
+    return (await this.#call('DELETE', resourcePath(resourceDescriptor, { namespace, name }), body, options.signal)) as JsonObject;
   }
 
   /**
@@ -228,7 +228,7 @@ export class KubeClient {
    * (then the iteration just stops). An HTTP error (for example 410 Gone) throws a
    * KubeApiError; ERROR events are yielded for the caller to judge.
    */
-  async *watch<T extends KubeObjectLike>(d: ResourceDescriptor<T>, options: WatchOptions = {}): AsyncGenerator<WatchEvent<T>> {
+  async *watch<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, options: WatchOptions = {}): AsyncGenerator<WatchEvent<T>> {
     const query: Query = {
       watch: true,
       labelSelector: options.labelSelector || undefined,
@@ -237,7 +237,7 @@ export class KubeClient {
       allowWatchBookmarks: options.allowWatchBookmarks ? true : undefined,
       timeoutSeconds: options.timeoutSeconds,
     };
-    const path = resourcePath(d, { namespace: options.namespace, query });
+    const path = resourcePath(resourceDescriptor, { namespace: options.namespace, query });
     const signal = options.signal;
     let res;
     try {
@@ -325,8 +325,8 @@ function parseBody(text: string): JsonValue {
   }
 }
 
-function headerValue(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 function nameOf(obj: KubeObjectLike): string {
@@ -335,16 +335,16 @@ function nameOf(obj: KubeObjectLike): string {
   return name;
 }
 
-function namespaceOf(d: ResourceDescriptor, obj: KubeObjectLike): string | undefined {
-  if (!d.namespaced) return undefined;
+function namespaceOf(resourceDescriptor: ResourceDescriptor, obj: KubeObjectLike): string | undefined {
+  if (!resourceDescriptor.namespaced) return undefined;
   const ns = obj.metadata?.namespace;
-  if (ns === undefined || ns === '') throw new Error(`${d.kind} ${obj.metadata?.name ?? obj.metadata?.generateName ?? ''}: metadata.namespace is required`);
+  if (ns === undefined || ns === '') throw new Error(`${resourceDescriptor.kind} ${obj.metadata?.name ?? obj.metadata?.generateName ?? ''}: metadata.namespace is required`);
   return ns;
 }
 
-function withTypeMeta<T extends KubeObjectLike>(d: ResourceDescriptor<T>, obj: T): T {
+function withTypeMeta<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, obj: T): T {
   if (obj.apiVersion !== undefined && obj.kind !== undefined) return obj;
-  return { ...obj, apiVersion: obj.apiVersion ?? apiVersionOf(d), kind: obj.kind ?? d.kind };
+  return { ...obj, apiVersion: obj.apiVersion ?? apiVersionOf(resourceDescriptor), kind: obj.kind ?? resourceDescriptor.kind };
 }
 
 export { KubeApiError };

@@ -98,34 +98,34 @@ export class Controller {
   }
 
   /** The primary kind: its own key is enqueued. */
-  for<T extends KubeObjectLike>(d: ResourceDescriptor<T>, options: WatchOptions<T> = {}): this {
+  for<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, options: WatchOptions<T> = {}): this {
     if (this.#forDescriptor) throw new Error(`controller ${this.name}: for() may be called once`);
-    this.#forDescriptor = d;
-    return this.#add(d, options, (o) => [objectKey(o)]);
+    this.#forDescriptor = resourceDescriptor;
+    return this.#add(resourceDescriptor, options, (o) => [objectKey(o)]);
   }
 
   /** A kind this controller creates: the key of the controlling owner (of the for() kind) is enqueued. */
-  owns<T extends KubeObjectLike>(d: ResourceDescriptor<T>, options: WatchOptions<T> = {}): this {
+  owns<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, options: WatchOptions<T> = {}): this {
     const owner = this.#forDescriptor;
     if (!owner) throw new Error(`controller ${this.name}: call for() before owns()`);
     const ownerApiVersion = apiVersion(owner);
-    return this.#add(d, options, (o) => {
-      const ref = o.metadata?.ownerReferences?.find((r) => r.controller === true);
+    return this.#add(resourceDescriptor, options, (options) => {
+      const ref = options.metadata?.ownerReferences?.find((r) => r.controller === true);
       if (!ref || ref.kind !== owner.kind || splitApiVersion(ref.apiVersion).group !== splitApiVersion(ownerApiVersion).group) return [];
-      const ns = owner.namespaced ? (o.metadata?.namespace ?? '') : '';
+      const ns = owner.namespaced ? (options.metadata?.namespace ?? '') : '';
       return [ns ? `${ns}/${ref.name}` : ref.name];
     });
   }
 
   /** Any kind, mapped to keys by a function (for example all configs that reference a node). */
-  watches<T extends KubeObjectLike>(d: ResourceDescriptor<T>, map: (obj: T) => string[], options: WatchOptions<T> = {}): this {
-    return this.#add(d, options, map);
+  watches<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, map: (obj: T) => string[], options: WatchOptions<T> = {}): this {
+    return this.#add(resourceDescriptor, options, map);
   }
 
-  #add<T extends KubeObjectLike>(d: ResourceDescriptor<T>, options: WatchOptions<T>, toKeys: (obj: T) => string[]): this {
+  #add<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, options: WatchOptions<T>, toKeys: (obj: T) => string[]): this {
     if (this.#running) throw new Error(`controller ${this.name}: watches must be declared before start()`);
     this.#sources.push({
-      descriptor: d,
+      descriptor: resourceDescriptor,
       scope: { namespace: options.namespace, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector },
       toKeys: toKeys as (obj: KubeObjectLike) => string[],
       predicates: (options.predicates ?? []),
@@ -152,19 +152,19 @@ export class Controller {
   async #run(signal: AbortSignal): Promise<void> {
     if (this.#queue.shuttingDown) this.#queue = this.#newQueue();
     const queue = this.#queue;
-    const informers = this.#sources.map((s) => {
-      const inf = this.#o.informers.informerFor(s.descriptor, s.scope);
+    const informers = this.#sources.map((source) => {
+      const inf = this.#o.informers.informerFor(source.descriptor, source.scope);
       const enqueue = (obj: KubeObjectLike): void => {
         try {
-          for (const key of s.toKeys(obj)) queue.add(key);
+          for (const key of source.toKeys(obj)) queue.add(key);
         } catch (err) {
           this.#log.error({ err: errorMessage(err) }, 'mapping an event to keys failed');
         }
       };
       const unregister = inf.addHandlers({
-        onAdd: (o) => s.predicates.every((p) => p.create?.(o) ?? true) && enqueue(o),
-        onUpdate: (old, o) => s.predicates.every((p) => p.update?.(old, o) ?? true) && enqueue(o),
-        onDelete: (o) => s.predicates.every((p) => p.delete?.(o) ?? true) && enqueue(o),
+        onAdd: (o) => source.predicates.every((p) => p.create?.(o) ?? true) && enqueue(o),
+        onUpdate: (old, o) => source.predicates.every((p) => p.update?.(old, o) ?? true) && enqueue(o),
+        onDelete: (o) => source.predicates.every((p) => p.delete?.(o) ?? true) && enqueue(o),
       });
       signal.addEventListener('abort', unregister, { once: true });
       return inf;

@@ -86,8 +86,8 @@ export class Indexer<T extends KubeObjectLike> {
     if (!index) throw new Error(`index ${JSON.stringify(name)} does not exist`);
     const keys = index.get(value);
     if (!keys) return [];
-    return [...keys].flatMap((k) => {
-      const o = this.#items.get(k);
+    return [...keys].flatMap((key) => {
+      const o = this.#items.get(key);
       return o ? [o] : [];
     });
   }

@@ -37,14 +37,14 @@ export class InformerFactory {
   }
 
   /** The shared informer of a resource in a scope (made on first request). */
-  informerFor<T extends KubeObjectLike>(d: ResourceDescriptor<T>, request: InformerRequest<T> = {}): Informer<T> {
-    const key = [d.group, d.version, d.plural, request.namespace ?? '', request.labelSelector ?? '', request.fieldSelector ?? ''].join('|');
+  informerFor<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, request: InformerRequest<T> = {}): Informer<T> {
+    const key = [resourceDescriptor.group, resourceDescriptor.version, resourceDescriptor.plural, request.namespace ?? '', request.labelSelector ?? '', request.fieldSelector ?? ''].join('|');
     let inf = this.#informers.get(key) as Informer<T> | undefined;
     if (!inf) {
       inf = new Informer<T>({
         ...this.#o.defaults,
         client: this.#o.client,
-        descriptor: d,
+        descriptor: resourceDescriptor,
         clock: this.#o.clock,
         logger: this.#o.logger,
         random: this.#o.random,

@@ -104,10 +104,10 @@ export class Informer<T extends KubeObjectLike> {
   }
 
   /** Registers handlers; objects already cached are replayed as adds. Returns an unregister function. */
-  addHandlers(h: EventHandlers<T>): () => void {
-    this.#handlers.add(h);
-    for (const obj of this.#cache.list()) this.#call(() => h.onAdd?.(obj));
-    return () => this.#handlers.delete(h);
+  addHandlers(eventHandlers: EventHandlers<T>): () => void {
+    this.#handlers.add(eventHandlers);
+    for (const obj of this.#cache.list()) this.#call(() => eventHandlers.onAdd?.(obj));
+    return () => this.#handlers.delete(eventHandlers);
   }
 
   addIndexers(indexers: Record<string, IndexFunc<T>>): void {
@@ -300,7 +300,7 @@ export class Informer<T extends KubeObjectLike> {
     }
   }
 
-  #emit(fn: (h: EventHandlers<T>) => void): void {
+  #emit(fn: (eventHandlers: EventHandlers<T>) => void): void {
     for (const h of this.#handlers) this.#call(() => fn(h));
   }
 

@@ -138,49 +138,49 @@ export function restConfigFromKubeconfig(kc: Kubeconfig, options: KubeconfigOpti
   return config;
 }
 
-function execConfig(e: JsonObject, dir: string): ExecConfig {
-  const command = str(e.command);
+function execConfig(exec: JsonObject, dir: string): ExecConfig {
+  const command = str(exec.command);
   if (!command) throw new Error('exec plugin: command is required');
   const cfg: ExecConfig = {
-    apiVersion: str(e.apiVersion) ?? '',
+    apiVersion: str(exec.apiVersion) ?? '',
     // Like client-go: a command with a path separator is relative to the kubeconfig's folder; a bare name is looked up on PATH.
     command: command.includes('/') && !isAbsolute(command) ? resolve(dir, command) : command,
-    args: Array.isArray(e.args) ? e.args.filter((a): a is string => typeof a === 'string') : [],
-    env: Array.isArray(e.env)
-      ? e.env.filter(isJsonObject).flatMap((v) => (typeof v.name === 'string' && typeof v.value === 'string' ? [{ name: v.name, value: v.value }] : []))
+    args: Array.isArray(exec.args) ? exec.args.filter((a): a is string => typeof a === 'string') : [],
+    env: Array.isArray(exec.env)
+      ? exec.env.filter(isJsonObject).flatMap((v) => (typeof v.name === 'string' && typeof v.value === 'string' ? [{ name: v.name, value: v.value }] : []))
       : [],
-    provideClusterInfo: e.provideClusterInfo === true,
+    provideClusterInfo: exec.provideClusterInfo === true,
   };
-  const mode = str(e.interactiveMode);
+  const mode = str(exec.interactiveMode);
   if (mode) cfg.interactiveMode = mode;
-  const hint = str(e.installHint);
+  const hint = str(exec.installHint);
   if (hint) cfg.installHint = hint;
   return cfg;
 }
 
-function clusterInfo(c: JsonObject, config: RestConfig): ExecClusterInfo {
+function clusterInfo(value: JsonObject, config: RestConfig): ExecClusterInfo {
   const info: ExecClusterInfo = { server: config.server };
   if (config.servername) info['tls-server-name'] = config.servername;
   if (config.insecureSkipTLSVerify) info['insecure-skip-tls-verify'] = true;
   if (config.ca !== undefined) info['certificate-authority-data'] = Buffer.from(config.ca, 'utf8').toString('base64');
-  const proxy = str(c['proxy-url']);
+  const proxy = str(value['proxy-url']);
   if (proxy) info['proxy-url'] = proxy;
   return info;
 }
 
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
-function resolveFrom(dir: string, p: string): string {
-  return isAbsolute(p) ? p : resolve(dir, p);
+function resolveFrom(dir: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(dir, path);
 }
 
 /** `<field>-data` (base64) wins over `<field>` (a file path). */
-function dataOrFile(o: JsonObject, field: string, dir: string): string | undefined {
-  const data = str(o[`${field}-data`]);
+function dataOrFile(value: JsonObject, field: string, dir: string): string | undefined {
+  const data = str(value[`${field}-data`]);
   if (data) return Buffer.from(data, 'base64').toString('utf8');
-  const file = str(o[field]);
+  const file = str(value[field]);
   if (!file) return undefined;
   const path = resolveFrom(dir, file);
   try {

@@ -71,8 +71,8 @@ export function recordFromLease(lease: Lease): LeaderElectionRecord {
   return r;
 }
 
-function specFromRecord(r: LeaderElectionRecord): NonNullable<Lease['spec']> {
-  return { holderIdentity: r.holderIdentity, leaseDurationSeconds: r.leaseDurationSeconds, leaseTransitions: r.leaseTransitions, ...(r.acquireTime ? { acquireTime: r.acquireTime } : {}), ...(r.renewTime ? { renewTime: r.renewTime } : {}) };
+function specFromRecord(leaderElectionRecord: LeaderElectionRecord): NonNullable<Lease['spec']> {
+  return { holderIdentity: leaderElectionRecord.holderIdentity, leaseDurationSeconds: leaderElectionRecord.leaseDurationSeconds, leaseTransitions: leaderElectionRecord.leaseTransitions, ...(leaderElectionRecord.acquireTime ? { acquireTime: leaderElectionRecord.acquireTime } : {}), ...(leaderElectionRecord.renewTime ? { renewTime: leaderElectionRecord.renewTime } : {}) };
 }
 
 export interface LeaderCallbacks {

@@ -17,16 +17,16 @@ export interface ResourcePathOptions {
  * `/api/v1/namespaces/ns/pods/name/status?x=y` for the core group, `/apis/<group>/<version>/…`
  * otherwise. A namespace given for a cluster-scoped kind is ignored.
  */
-export function resourcePath(d: Pick<ResourceDescriptor, 'group' | 'version' | 'plural' | 'namespaced'>, options: ResourcePathOptions = {}): string {
-  let path = d.group === '' ? `/api/${seg(d.version)}` : `/apis/${seg(d.group)}/${seg(d.version)}`;
-  if (d.namespaced && options.namespace !== undefined && options.namespace !== '') path += `/namespaces/${seg(options.namespace)}`;
-  path += `/${seg(d.plural)}`;
+export function resourcePath(resourceDescriptor: Pick<ResourceDescriptor, 'group' | 'version' | 'plural' | 'namespaced'>, options: ResourcePathOptions = {}): string {
+  let path = resourceDescriptor.group === '' ? `/api/${seg(resourceDescriptor.version)}` : `/apis/${seg(resourceDescriptor.group)}/${seg(resourceDescriptor.version)}`;
+  if (resourceDescriptor.namespaced && options.namespace !== undefined && options.namespace !== '') path += `/namespaces/${seg(options.namespace)}`;
+  path += `/${seg(resourceDescriptor.plural)}`;
   if (options.name !== undefined) {
-    if (options.name === '') throw new Error(`resource name may not be empty (${d.plural})`);
+    if (options.name === '') throw new Error(`resource name may not be empty (${resourceDescriptor.plural})`);
     path += `/${seg(options.name)}`;
     if (options.subresource !== undefined && options.subresource !== '') path += `/${seg(options.subresource)}`;
   } else if (options.subresource !== undefined && options.subresource !== '') {
-    throw new Error(`a subresource needs a name (${d.plural}/${options.subresource})`);
+    throw new Error(`a subresource needs a name (${resourceDescriptor.plural}/${options.subresource})`);
   }
   return path + queryString(options.query);
 }
@@ -44,7 +44,7 @@ export function queryString(query: Query | undefined): string {
   return s === '' ? '' : `?${s}`;
 }
 
-function seg(s: string): string {
-  if (s === '.' || s === '..') throw new Error(`invalid path segment ${JSON.stringify(s)}`);
-  return encodeURIComponent(s);
+function seg(text: string): string {
+  if (text === '.' || text === '..') throw new Error(`invalid path segment ${JSON.stringify(text)}`);
+  return encodeURIComponent(text);
 }

@@ -58,15 +58,15 @@ export function kubeApiErrorFrom(code: number, body: string, retryAfterHeader?: 
 }
 
 /** Reads a Status from a JSON object (for example a watch ERROR event's object). */
-export function statusFromJson(o: JsonObject): KubeStatus {
+export function statusFromJson(value: JsonObject): KubeStatus {
   const s: KubeStatus = {};
-  if (typeof o.kind === 'string') s.kind = o.kind;
-  if (typeof o.apiVersion === 'string') s.apiVersion = o.apiVersion;
-  if (typeof o.status === 'string') s.status = o.status;
-  if (typeof o.message === 'string') s.message = o.message;
-  if (typeof o.reason === 'string') s.reason = o.reason;
-  if (typeof o.code === 'number') s.code = o.code;
-  if (isJsonObject(o.details)) s.details = o.details;
+  if (typeof value.kind === 'string') s.kind = value.kind;
+  if (typeof value.apiVersion === 'string') s.apiVersion = value.apiVersion;
+  if (typeof value.status === 'string') s.status = value.status;
+  if (typeof value.message === 'string') s.message = value.message;
+  if (typeof value.reason === 'string') s.reason = value.reason;
+  if (typeof value.code === 'number') s.code = value.code;
+  if (isJsonObject(value.details)) s.details = value.details;
   return s;
 }
 
@@ -156,9 +156,9 @@ export function isUnauthorized(err: unknown): boolean {
  * object that no longer exists means there is nothing left to do:
  * `await ignoreNotFound(client.delete(PodResource, ns, name))`.
  */
-export async function ignoreNotFound<T>(p: Promise<T>): Promise<T | undefined> {
+export async function ignoreNotFound<T>(promise: Promise<T>): Promise<T | undefined> {
   try {
-    return await p;
+    return await promise;
   } catch (err) {
     if (isNotFound(err)) return undefined;
     throw err;
@@ -172,9 +172,9 @@ export async function ignoreNotFound<T>(p: Promise<T>): Promise<T | undefined> {
  * watch will deliver the newer object and the next reconcile decides again. (Not to be confused
  * with `isGone`, which is 410 Gone/Expired.) 409 AlreadyExists is rethrown.
  */
-export async function ignoreNotFoundOrConflict<T>(p: Promise<T>): Promise<T | undefined> {
+export async function ignoreNotFoundOrConflict<T>(promise: Promise<T>): Promise<T | undefined> {
   try {
-    return await p;
+    return await promise;
   } catch (err) {
     if (isNotFound(err) || isConflict(err)) return undefined;
     throw err;

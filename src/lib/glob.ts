@@ -104,15 +104,15 @@ function scanChunk(pat: string[]): { star: boolean; chunk: string[]; rest: strin
  * Matches a star-free chunk at the start of `s`: the unmatched rest of `s`, undefined when it
  * does not match, or 'bad' for a malformed chunk (checked to its end even after a mismatch).
  */
-function matchChunk(chunk: readonly string[], s: readonly string[]): string[] | undefined | 'bad' {
+function matchChunk(chunk: readonly string[], text: readonly string[]): string[] | undefined | 'bad' {
   let failed = false;
   let si = 0;
   let ci = 0;
   while (ci < chunk.length) {
-    if (!failed && si >= s.length) failed = true;
+    if (!failed && si >= text.length) failed = true;
     const c = chunk[ci];
     if (c === '[') {
-      const r = failed ? undefined : s[si++];
+      const r = failed ? undefined : text[si++];
       ci++;
       const negated = chunk[ci] === '^';
       if (negated) ci++;
@@ -139,7 +139,7 @@ function matchChunk(chunk: readonly string[], s: readonly string[]): string[] | 
       if (hit === negated) failed = true;
     } else if (c === '?') {
       if (!failed) {
-        if (s[si] === '/') failed = true;
+        if (text[si] === '/') failed = true;
         si++;
       }
       ci++;
@@ -149,13 +149,13 @@ function matchChunk(chunk: readonly string[], s: readonly string[]): string[] | 
         if (ci >= chunk.length) return 'bad';
       }
       if (!failed) {
-        if (chunk[ci] !== s[si]) failed = true;
+        if (chunk[ci] !== text[si]) failed = true;
         si++;
       }
       ci++;
     }
   }
-  return failed ? undefined : s.slice(si);
+  return failed ? undefined : text.slice(si);
 }
 
 /** One possibly escaped character of a class; undefined when malformed or unterminated. */

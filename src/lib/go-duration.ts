@@ -39,10 +39,10 @@ export type GoDurationResult = { ok: true; nanoseconds: bigint } | { ok: false; 
  * Go's time package `quote`: ASCII printable characters as they are (with `"` and `\`
  * escaped), every byte of anything else as `\xNN`.
  */
-export function goTimeQuote(s: string): string {
+export function goTimeQuote(text: string): string {
   let out = '"';
   const encoder = new TextEncoder();
-  for (const ch of s) {
+  for (const ch of text) {
     const code = ch.codePointAt(0) ?? 0;
     if (code >= 0x80 || code < 0x20) {
       for (const byte of encoder.encode(ch)) out += `\\x${byte.toString(16).padStart(2, '0')}`;
@@ -54,8 +54,8 @@ export function goTimeQuote(s: string): string {
   return `${out}"`;
 }
 
-function isDigit(c: string | undefined): boolean {
-  return c !== undefined && c >= '0' && c <= '9';
+function isDigit(char: string | undefined): boolean {
+  return char !== undefined && char >= '0' && char <= '9';
 }
 
 /**
@@ -152,10 +152,10 @@ export function nanosToMs(nanoseconds: bigint): number {
 }
 
 /** `v / 10^prec` written with its fraction, trailing zeros and a bare point dropped. */
-function withFraction(v: bigint, prec: number): string {
+function withFraction(value: bigint, prec: number): string {
   const p = 10n ** BigInt(prec);
-  const int = (v / p).toString();
-  const frac = (v % p).toString().padStart(prec, '0').replace(/0+$/, '');
+  const int = (value / p).toString();
+  const frac = (value % p).toString().padStart(prec, '0').replace(/0+$/, '');
   return frac === '' ? int : `${int}.${frac}`;
 }
 

@@ -172,9 +172,9 @@ function unicodeClass(name: string): string {
  * A literal character in JS syntax valid with and without the `u` flag (which allows escaping
  * only syntax characters, and `-` inside a class).
  */
-function literal(c: string, inClass: boolean): string {
-  if (/^[\\^$.*+?()[\]{}|/]$/.test(c) || (inClass && c === '-')) return `\\${c}`;
-  return c;
+function literal(char: string, inClass: boolean): string {
+  if (/^[\\^$.*+?()[\]{}|/]$/.test(char) || (inClass && char === '-')) return `\\${char}`;
+  return char;
 }
 
 /** Translates the class starting at `chars[at]` (a `[`). */

@@ -6,27 +6,27 @@ export interface JsonObject {
 }
 
 /** True for a plain JSON object (not an array, not null). */
-export function isJsonObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A deep copy of a JSON value. */
-export function cloneJson<T extends JsonValue>(v: T): T {
-  return structuredClone(v);
+export function cloneJson<T extends JsonValue>(value: T): T {
+  return structuredClone(value);
 }
 
 /** Deep equality of two JSON values (object key order ignored). */
-export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+export function jsonEqual(left: JsonValue | undefined, right: JsonValue | undefined): boolean {
+  if (left === right) return true;
+  if (left === undefined || right === undefined || left === null || right === null) return false;
+  if (Array.isArray(left)) {
+    if (!Array.isArray(right) || left.length !== right.length) return false;
+    for (let i = 0; i < left.length; i++) if (!jsonEqual(left[i], right[i])) return false;
     return true;
   }
-  if (typeof a !== 'object' || typeof b !== 'object' || Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) if (!(k in b) || !jsonEqual(a[k], b[k])) return false;
+  if (typeof left !== 'object' || typeof right !== 'object' || Array.isArray(right)) return false;
+  const ka = Object.keys(left);
+  if (ka.length !== Object.keys(right).length) return false;
+  for (const k of ka) if (!(k in right) || !jsonEqual(left[k], right[k])) return false;
   return true;
 }

@@ -55,10 +55,10 @@ export class SeededRandom implements Random {
 }
 
 /** FNV-1a, 32 bit. */
-export function hashString(s: string): number {
+export function hashString(text: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;

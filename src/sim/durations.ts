@@ -11,8 +11,8 @@ export type Triangle = readonly [min: number, mode: number, max: number];
 export const MINUTE_MS = 60_000;
 
 /** One draw from a triangle, in whole milliseconds (at least 1), every duration divided by `timeScale`. */
-export function drawMs(random: SeededRandom, t: Triangle, timeScale = 1): number {
-  return minutesToMs(random.triangular(t[0], t[1], t[2]), timeScale, 1);
+export function drawMs(random: SeededRandom, triangle: Triangle, timeScale = 1): number {
+  return minutesToMs(random.triangular(triangle[0], triangle[1], triangle[2]), timeScale, 1);
 }
 
 /** Minutes to whole milliseconds under a time scale (never negative). */

@@ -225,13 +225,13 @@ export class VirtualClock implements Clock {
     }
   }
 
-  async #runEvents(options: RunOptions, o: EventClockOptions): Promise<RunResult> {
+  async #runEvents(options: RunOptions, eventOptions: EventClockOptions): Promise<RunResult> {
     const { until, signal } = options;
     const maxEvents = options.maxEvents ?? Infinity;
     let events = 0;
     const result = (reason: RunResult['reason']): RunResult => ({ reason, now: this.#now, events });
     // One wall timer per run reports a system that has not been quiet for stallMs.
-    const stallMs = o.stallWarnMs ?? 10_000;
+    const stallMs = eventOptions.stallWarnMs ?? 10_000;
     this.#quietAt = this.#wall.now();
     const check = (): void => {
       const waited = this.#wall.now() - this.#quietAt;
@@ -263,7 +263,7 @@ export class VirtualClock implements Clock {
     }
   }
 
-  async #runScaled(options: RunOptions, o: ScaledClockOptions): Promise<RunResult> {
+  async #runScaled(options: RunOptions, scaledOptions: ScaledClockOptions): Promise<RunResult> {
     const { until, signal } = options;
     const maxEvents = options.maxEvents ?? Infinity;
     let events = 0;
@@ -299,12 +299,12 @@ export class VirtualClock implements Clock {
       };
       if (check()) return;
       const tick = (): void => {
-        if (!check()) poll = this.#wall.setTimer(o.pollMs ?? 50, tick);
+        if (!check()) poll = this.#wall.setTimer(scaledOptions.pollMs ?? 50, tick);
       };
-      poll = this.#wall.setTimer(o.pollMs ?? 50, tick);
+      poll = this.#wall.setTimer(scaledOptions.pollMs ?? 50, tick);
       if (typeof until === 'number') {
         const arm = (): void => {
-          deadline = this.#wall.setTimer(Math.max(0, Math.ceil((until - this.now()) / o.scale)), () => {
+          deadline = this.#wall.setTimer(Math.max(0, Math.ceil((until - this.now()) / scaledOptions.scale)), () => {
             if (!check()) arm();
           });
         };
@@ -359,7 +359,7 @@ export class VirtualClock implements Clock {
   }
 
   /** Inserts keeping the queue sorted by (due, seq) descending, so the next timer is last. */
-  #insert(t: PendingTimer): void {
+  #insert(pendingTimer: PendingTimer): void {
     const q = this.#queue;
     let lo = 0;
     let hi = q.length;
@@ -367,10 +367,10 @@ export class VirtualClock implements Clock {
       const mid = (lo + hi) >>> 1;
       const m = q[mid]!;
       // Later (or equal due and later seq) goes before.
-      if (m.due > t.due || (m.due === t.due && m.seq > t.seq)) lo = mid + 1;
+      if (m.due > pendingTimer.due || (m.due === pendingTimer.due && m.seq > pendingTimer.seq)) lo = mid + 1;
       else hi = mid;
     }
-    q.splice(lo, 0, t);
+    q.splice(lo, 0, pendingTimer);
   }
 
   /** The next live timer (drops cancelled ones from the end). */

@@ -77,10 +77,10 @@ interface ZoneCache {
 const caches = new Map<string, ZoneCache>();
 
 /** Epoch ms of a wall time read as UTC; overflowing fields carry like Go's `time.Date`. */
-export function utcFromFields(f: DateFields): number {
+export function utcFromFields(dateFields: DateFields): number {
   const d = new Date(0);
-  d.setUTCFullYear(f.year, f.month - 1, f.day);
-  d.setUTCHours(f.hour ?? 0, f.minute ?? 0, f.second ?? 0, f.millisecond ?? 0);
+  d.setUTCFullYear(dateFields.year, dateFields.month - 1, dateFields.day);
+  d.setUTCHours(dateFields.hour ?? 0, dateFields.minute ?? 0, dateFields.second ?? 0, dateFields.millisecond ?? 0);
   return d.getTime();
 }
 
@@ -235,9 +235,9 @@ export function addDate(zone: Zone, ms: number, years: number, months: number, d
   });
 }
 
-function pad(n: number, width = 2): string {
-  const s = String(Math.abs(n)).padStart(width, '0');
-  return n < 0 ? `-${s}` : s;
+function pad(count: number, width = 2): string {
+  const s = String(Math.abs(count)).padStart(width, '0');
+  return count < 0 ? `-${s}` : s;
 }
 
 function offsetText(offsetSeconds: number, colon: boolean): string {

@@ -87,36 +87,36 @@ export interface ManagedOperatorManifestOptions {
   namespace?: string;
 }
 
-function namespaceOf(o: ManagedOperatorManifestOptions): string {
-  return o.namespace ?? MANAGED_UPGRADE_OPERATOR_NAMESPACE;
+function namespaceOf(options: ManagedOperatorManifestOptions): string {
+  return options.namespace ?? MANAGED_UPGRADE_OPERATOR_NAMESPACE;
 }
 
 /** The operator's Namespace, labelled so that the platform Prometheus scrapes it. */
-export function operatorNamespace(o: ManagedOperatorManifestOptions): Namespace {
-  return namespaceObject(namespaceOf(o));
+export function operatorNamespace(options: ManagedOperatorManifestOptions): Namespace {
+  return namespaceObject(namespaceOf(options));
 }
 
 /** The operator's ServiceAccount (its token also authenticates to Prometheus and Alertmanager). */
-export function operatorServiceAccount(o: ManagedOperatorManifestOptions): ServiceAccount {
-  return serviceAccountObject(namespaceOf(o));
+export function operatorServiceAccount(options: ManagedOperatorManifestOptions): ServiceAccount {
+  return serviceAccountObject(namespaceOf(options));
 }
 
 /** The permissions grouped by where they apply: undefined for the ClusterRole, else a namespace (first-seen order). */
-export function permissionsByNamespace(o: ManagedOperatorManifestOptions): Map<string | undefined, PermissionGrant[]> {
+export function permissionsByNamespace(options: ManagedOperatorManifestOptions): Map<string | undefined, PermissionGrant[]> {
   const groups = new Map<string | undefined, PermissionGrant[]>();
-  for (const g of managedOperatorPermissions({ leaseName: o.leaseName })) {
-    const ns = namespaceOfScope(g.scope, namespaceOf(o));
+  for (const g of managedOperatorPermissions({ leaseName: options.leaseName })) {
+    const ns = namespaceOfScope(g.scope, namespaceOf(options));
     groups.set(ns, [...(groups.get(ns) ?? []), g]);
   }
   return groups;
 }
 
 /** RBAC: the ClusterRole with its binding, then one Role and RoleBinding per namespace. */
-export function operatorRbacDocuments(o: ManagedOperatorManifestOptions): { cluster: ManifestDocument[]; namespaced: ManifestDocument[] } {
-  const subjects = [serviceAccountSubject(namespaceOf(o))];
+export function operatorRbacDocuments(options: ManagedOperatorManifestOptions): { cluster: ManifestDocument[]; namespaced: ManifestDocument[] } {
+  const subjects = [serviceAccountSubject(namespaceOf(options))];
   const cluster: ManifestDocument[] = [];
   const namespaced: ManifestDocument[] = [];
-  for (const [namespace, grants] of permissionsByNamespace(o)) {
+  for (const [namespace, grants] of permissionsByNamespace(options)) {
     if (namespace === undefined) cluster.push(...roleDocuments({ name: OPERATOR_NAME, namespace, comment: ' What the operator reads and changes cluster-wide.', grants }, subjects));
     else namespaced.push(...roleDocuments({ name: OPERATOR_NAME, namespace, comment: ` What the operator needs in ${namespace}.`, grants }, subjects));
   }
@@ -128,23 +128,23 @@ export function operatorRbacDocuments(o: ManagedOperatorManifestOptions): { clus
  * de-duplication, the upgrade result) and creates and expires Alertmanager silences with its
  * own token; the platform Prometheus discovers the metrics endpoints in our namespace.
  */
-export function monitoringRbacDocuments(o: ManagedOperatorManifestOptions): ManifestDocument[] {
+export function monitoringRbacDocuments(options: ManagedOperatorManifestOptions): ManifestDocument[] {
   const silences: RoleBinding = {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'RoleBinding',
     metadata: objectMeta(`${OPERATOR_NAME}-alertmanager-edit`, MONITORING_NAMESPACE),
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'monitoring-alertmanager-edit' },
-    subjects: [serviceAccountSubject(namespaceOf(o))],
+    subjects: [serviceAccountSubject(namespaceOf(options))],
   };
   return [
-    { object: toJsonObject(monitoringViewBinding(namespaceOf(o))), comment: ' Prometheus queries (critical alerts, notification de-duplication, upgrade result) with the operator\'s token.' },
+    { object: toJsonObject(monitoringViewBinding(namespaceOf(options))), comment: ' Prometheus queries (critical alerts, notification de-duplication, upgrade result) with the operator\'s token.' },
     { object: toJsonObject(silences), comment: ' Alertmanager silences (maintenance windows): create, list, expire. The Role ships with OpenShift monitoring.' },
-    ...prometheusScrapeDocuments(namespaceOf(o)),
+    ...prometheusScrapeDocuments(namespaceOf(options)),
   ];
 }
 
 /** The operator ConfigMap with MUO's sample OSD values (LOCAL policy provider). */
-export function operatorConfigMap(o: ManagedOperatorManifestOptions): ConfigMap {
+export function operatorConfigMap(options: ManagedOperatorManifestOptions): ConfigMap {
   const config = [
     '# The managed-upgrade operator configuration (docs/configuration.md); read as YAML 1.1.',
     'upgradeType: OSD',
@@ -171,16 +171,16 @@ export function operatorConfigMap(o: ManagedOperatorManifestOptions): ConfigMap 
     '  fedramp: false',
     '',
   ].join('\n');
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: objectMeta(MANAGED_UPGRADE_CONFIGMAP_NAME, namespaceOf(o)), data: { [MANAGED_UPGRADE_CONFIGMAP_KEY]: config } };
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: objectMeta(MANAGED_UPGRADE_CONFIGMAP_NAME, namespaceOf(options)), data: { [MANAGED_UPGRADE_CONFIGMAP_KEY]: config } };
 }
 
 /** The operator Deployment: one replica (leader election lets more wait as standbys), on the control plane. */
-export function operatorDeployment(o: ManagedOperatorManifestOptions): Deployment {
+export function operatorDeployment(options: ManagedOperatorManifestOptions): Deployment {
   const { metrics, collector, probes } = OPERATOR_PORTS;
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: objectMeta(OPERATOR_NAME, namespaceOf(o)),
+    metadata: objectMeta(OPERATOR_NAME, namespaceOf(options)),
     spec: {
       replicas: 1,
       selector: { matchLabels: { ...OPERATOR_LABELS } },
@@ -200,7 +200,7 @@ export function operatorDeployment(o: ManagedOperatorManifestOptions): Deploymen
           containers: [
             {
               name: OPERATOR_NAME,
-              image: `${OPERATOR_IMAGE_REPOSITORY}:${o.version}`,
+              image: `${OPERATOR_IMAGE_REPOSITORY}:${options.version}`,
               imagePullPolicy: 'IfNotPresent',
               args: ['run'],
               env: [
@@ -230,33 +230,33 @@ export function operatorDeployment(o: ManagedOperatorManifestOptions): Deploymen
 }
 
 /** The Services of the `upgradeoperator_*` gauges (8383) and of the `managed_upgrade_*` collector (8089). */
-export function operatorServices(o: ManagedOperatorManifestOptions): Service[] {
+export function operatorServices(options: ManagedOperatorManifestOptions): Service[] {
   return [
-    metricsService(namespaceOf(o), METRICS_SERVICE_NAME, 'metrics', OPERATOR_PORTS.metrics),
-    metricsService(namespaceOf(o), COLLECTOR_SERVICE_NAME, 'collector', OPERATOR_PORTS.collector),
+    metricsService(namespaceOf(options), METRICS_SERVICE_NAME, 'metrics', OPERATOR_PORTS.metrics),
+    metricsService(namespaceOf(options), COLLECTOR_SERVICE_NAME, 'collector', OPERATOR_PORTS.collector),
   ];
 }
 
 /** One ServiceMonitor per metrics Service, for the platform Prometheus. */
-export function operatorServiceMonitors(o: ManagedOperatorManifestOptions): ServiceMonitor[] {
+export function operatorServiceMonitors(options: ManagedOperatorManifestOptions): ServiceMonitor[] {
   return [
-    serviceMonitor(namespaceOf(o), METRICS_SERVICE_NAME, 'metrics', OPERATOR_PORTS.metrics.name),
-    serviceMonitor(namespaceOf(o), COLLECTOR_SERVICE_NAME, 'collector', OPERATOR_PORTS.collector.name),
+    serviceMonitor(namespaceOf(options), METRICS_SERVICE_NAME, 'metrics', OPERATOR_PORTS.metrics.name),
+    serviceMonitor(namespaceOf(options), COLLECTOR_SERVICE_NAME, 'collector', OPERATOR_PORTS.collector.name),
   ];
 }
 
 /** Every file of `deploy/operator/`, numbered in the order `kubectl apply -f deploy/operator/` creates them. */
-export function managedOperatorManifestFiles(o: ManagedOperatorManifestOptions): ManifestFile[] {
-  const rbac = operatorRbacDocuments(o);
+export function managedOperatorManifestFiles(options: ManagedOperatorManifestOptions): ManifestFile[] {
+  const rbac = operatorRbacDocuments(options);
   return [
-    { name: '00-namespace.yaml', documents: [{ object: toJsonObject(operatorNamespace(o)) }] },
-    { name: '01-service-account.yaml', documents: [{ object: toJsonObject(operatorServiceAccount(o)) }] },
+    { name: '00-namespace.yaml', documents: [{ object: toJsonObject(operatorNamespace(options)) }] },
+    { name: '01-service-account.yaml', documents: [{ object: toJsonObject(operatorServiceAccount(options)) }] },
     { name: '02-cluster-role.yaml', documents: rbac.cluster },
     { name: '03-roles.yaml', documents: rbac.namespaced },
-    { name: '04-monitoring-rbac.yaml', documents: monitoringRbacDocuments(o) },
-    { name: '05-config-map.yaml', documents: [{ object: toJsonObject(operatorConfigMap(o)), comment: ' MUO\'s sample OSD configuration; edit it, the operator re-reads it on change.' }] },
-    { name: '06-deployment.yaml', documents: [{ object: toJsonObject(operatorDeployment(o)) }] },
-    { name: '07-services.yaml', documents: operatorServices(o).map((s) => ({ object: toJsonObject(s) })) },
-    { name: '08-service-monitors.yaml', documents: operatorServiceMonitors(o).map((s) => ({ object: toJsonObject(s) })) },
+    { name: '04-monitoring-rbac.yaml', documents: monitoringRbacDocuments(options) },
+    { name: '05-config-map.yaml', documents: [{ object: toJsonObject(operatorConfigMap(options)), comment: ' MUO\'s sample OSD configuration; edit it, the operator re-reads it on change.' }] },
+    { name: '06-deployment.yaml', documents: [{ object: toJsonObject(operatorDeployment(options)) }] },
+    { name: '07-services.yaml', documents: operatorServices(options).map((s) => ({ object: toJsonObject(s) })) },
+    { name: '08-service-monitors.yaml', documents: operatorServiceMonitors(options).map((s) => ({ object: toJsonObject(s) })) },
   ];
 }

@@ -26,7 +26,7 @@ const CLUSTER: GrantScope = { kind: 'cluster' };
 const OPERATOR_NS: GrantScope = { kind: 'operator-namespace' };
 
 /** Every permission of the managed-upgrade operator, cluster-wide first. */
-export function managedOperatorPermissions(o: PermissionOptions): PermissionGrant[] {
+export function managedOperatorPermissions(options: PermissionOptions): PermissionGrant[] {
   return [
     {
       scope: CLUSTER,
@@ -114,7 +114,7 @@ export function managedOperatorPermissions(o: PermissionOptions): PermissionGran
     },
     {
       scope: OPERATOR_NS,
-      rule: policyRule(['coordination.k8s.io'], ['leases'], ['get', 'update'], [o.leaseName]),
+      rule: policyRule(['coordination.k8s.io'], ['leases'], ['get', 'update'], [options.leaseName]),
       reason: 'leader election reads, renews and releases its Lease',
       code: ['kube/leader-election.ts'],
     },

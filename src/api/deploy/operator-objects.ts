@@ -125,8 +125,8 @@ export interface RoleSpec {
   grants: PermissionGrant[];
 }
 
-function ruleComment(g: PermissionGrant): string {
-  return ` ${g.reason} (${g.code.join(', ')})`;
+function ruleComment(permissionGrant: PermissionGrant): string {
+  return ` ${permissionGrant.reason} (${permissionGrant.code.join(', ')})`;
 }
 
 /** The role of `spec` (each rule commented with its reason and code) and its binding to `subjects`. */

@@ -104,28 +104,28 @@ export interface ScheduledOperatorManifestOptions {
   namespace?: string;
 }
 
-function namespaceOf(o: ScheduledOperatorManifestOptions): string {
-  return o.namespace ?? APPUIO_CONTROLLER_NAMESPACE;
+function namespaceOf(options: ScheduledOperatorManifestOptions): string {
+  return options.namespace ?? APPUIO_CONTROLLER_NAMESPACE;
 }
 
 /** The operator's Namespace, labelled so that the platform Prometheus scrapes it. */
-export function scheduledNamespace(o: ScheduledOperatorManifestOptions): Namespace {
-  return namespaceObject(namespaceOf(o));
+export function scheduledNamespace(options: ScheduledOperatorManifestOptions): Namespace {
+  return namespaceObject(namespaceOf(options));
 }
 
 /** The operator's ServiceAccount (its token also authenticates to Prometheus). */
-export function scheduledServiceAccount(o: ScheduledOperatorManifestOptions): ServiceAccount {
-  return serviceAccountObject(namespaceOf(o));
+export function scheduledServiceAccount(options: ScheduledOperatorManifestOptions): ServiceAccount {
+  return serviceAccountObject(namespaceOf(options));
 }
 
 /**
  * The roles and what each grants: the ClusterRole, one Role per namespace (first-seen order),
  * then the leader-election Role in the operator namespace.
  */
-export function scheduledRoles(o: ScheduledOperatorManifestOptions): RoleSpec[] {
-  const ns = namespaceOf(o);
+export function scheduledRoles(options: ScheduledOperatorManifestOptions): RoleSpec[] {
+  const ns = namespaceOf(options);
   const groups = new Map<string | undefined, PermissionGrant[]>();
-  for (const g of scheduledOperatorPermissions({ leaseName: o.leaseName })) {
+  for (const g of scheduledOperatorPermissions({ leaseName: options.leaseName })) {
     const where = namespaceOfScope(g.scope, ns);
     groups.set(where, [...(groups.get(where) ?? []), g]);
   }
@@ -135,16 +135,16 @@ export function scheduledRoles(o: ScheduledOperatorManifestOptions): RoleSpec[] 
     comment: namespace === undefined ? ' What the operator reads and changes cluster-wide.' : ` What the operator needs in ${namespace}.`,
     grants,
   }));
-  roles.push({ name: SCHEDULED_LEADER_ELECTION_ROLE, namespace: ns, comment: ' Leader election: the one Lease.', grants: scheduledLeaderElectionPermissions(o) });
+  roles.push({ name: SCHEDULED_LEADER_ELECTION_ROLE, namespace: ns, comment: ' Leader election: the one Lease.', grants: scheduledLeaderElectionPermissions(options) });
   return roles;
 }
 
 /** RBAC: the ClusterRole with its binding, then the Roles and RoleBindings. */
-export function scheduledRbacDocuments(o: ScheduledOperatorManifestOptions): { cluster: ManifestDocument[]; namespaced: ManifestDocument[] } {
-  const subjects = [serviceAccountSubject(namespaceOf(o))];
+export function scheduledRbacDocuments(options: ScheduledOperatorManifestOptions): { cluster: ManifestDocument[]; namespaced: ManifestDocument[] } {
+  const subjects = [serviceAccountSubject(namespaceOf(options))];
   const cluster: ManifestDocument[] = [];
   const namespaced: ManifestDocument[] = [];
-  for (const role of scheduledRoles(o)) (role.namespace === undefined ? cluster : namespaced).push(...roleDocuments(role, subjects));
+  for (const role of scheduledRoles(options)) (role.namespace === undefined ? cluster : namespaced).push(...roleDocuments(role, subjects));
   return { cluster, namespaced };
 }
 
@@ -153,17 +153,17 @@ export function scheduledRbacDocuments(o: ScheduledOperatorManifestOptions): { c
  * the operator's token; the platform Prometheus discovers the metrics endpoint in our namespace.
  * No Alertmanager access: the scheduled flow creates no silences.
  */
-export function scheduledMonitoringRbacDocuments(o: ScheduledOperatorManifestOptions): ManifestDocument[] {
-  const view = monitoringViewBinding(namespaceOf(o), `${SCHEDULED_RBAC_NAME}-cluster-monitoring-view`);
+export function scheduledMonitoringRbacDocuments(options: ScheduledOperatorManifestOptions): ManifestDocument[] {
+  const view = monitoringViewBinding(namespaceOf(options), `${SCHEDULED_RBAC_NAME}-cluster-monitoring-view`);
   return [
     { object: toJsonObject(view), comment: ' Prometheus queries of the UpgradeJob health checks (critical alerts, custom queries) with the operator\'s token.' },
-    ...prometheusScrapeDocuments(namespaceOf(o)),
+    ...prometheusScrapeDocuments(namespaceOf(options)),
   ];
 }
 
 /** The singular of a kind, as APPUiO's role names use it (`upgradejob`). */
-function singular(d: ResourceDescriptor): string {
-  return d.kind.toLowerCase();
+function singular(resourceDescriptor: ResourceDescriptor): string {
+  return resourceDescriptor.kind.toLowerCase();
 }
 
 /**
@@ -173,32 +173,32 @@ function singular(d: ResourceDescriptor): string {
  * cluster, so it is granted only by binding the role on purpose.
  */
 export function scheduledUserRoles(): ClusterRole[] {
-  return APPUIO_KINDS.flatMap((d): ClusterRole[] => {
-    const status: PolicyRule = { apiGroups: [APPUIO_GROUP], resources: [`${d.plural}/status`], verbs: ['get'] };
+  return APPUIO_KINDS.flatMap((resourceDescriptor): ClusterRole[] => {
+    const status: PolicyRule = { apiGroups: [APPUIO_GROUP], resources: [`${resourceDescriptor.plural}/status`], verbs: ['get'] };
     return [
       {
         apiVersion: 'rbac.authorization.k8s.io/v1',
         kind: 'ClusterRole',
-        metadata: objectMeta(`${OPERATOR_NAME}-${singular(d)}-viewer-role`, undefined, { [AGGREGATE_TO_CLUSTER_READER]: 'true' }),
-        rules: [{ apiGroups: [APPUIO_GROUP], resources: [d.plural], verbs: ['get', 'list', 'watch'] }, status],
+        metadata: objectMeta(`${OPERATOR_NAME}-${singular(resourceDescriptor)}-viewer-role`, undefined, { [AGGREGATE_TO_CLUSTER_READER]: 'true' }),
+        rules: [{ apiGroups: [APPUIO_GROUP], resources: [resourceDescriptor.plural], verbs: ['get', 'list', 'watch'] }, status],
       },
       {
         apiVersion: 'rbac.authorization.k8s.io/v1',
         kind: 'ClusterRole',
-        metadata: objectMeta(`${OPERATOR_NAME}-${singular(d)}-editor-role`),
-        rules: [{ apiGroups: [APPUIO_GROUP], resources: [d.plural], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] }, status],
+        metadata: objectMeta(`${OPERATOR_NAME}-${singular(resourceDescriptor)}-editor-role`),
+        rules: [{ apiGroups: [APPUIO_GROUP], resources: [resourceDescriptor.plural], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] }, status],
       },
     ];
   });
 }
 
 /** The operator Deployment: one replica of `run --flows scheduled` (leader election lets more wait as standbys). */
-export function scheduledDeployment(o: ScheduledOperatorManifestOptions): Deployment {
+export function scheduledDeployment(options: ScheduledOperatorManifestOptions): Deployment {
   const { metrics, probes } = SCHEDULED_OPERATOR_PORTS;
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: objectMeta(OPERATOR_NAME, namespaceOf(o)),
+    metadata: objectMeta(OPERATOR_NAME, namespaceOf(options)),
     spec: {
       replicas: 1,
       selector: { matchLabels: { ...OPERATOR_LABELS } },
@@ -213,7 +213,7 @@ export function scheduledDeployment(o: ScheduledOperatorManifestOptions): Deploy
           containers: [
             {
               name: OPERATOR_NAME,
-              image: `${OPERATOR_IMAGE_REPOSITORY}:${o.version}`,
+              image: `${OPERATOR_IMAGE_REPOSITORY}:${options.version}`,
               imagePullPolicy: 'IfNotPresent',
               // --namespace and --managed-cluster-version-namespace default to POD_NAMESPACE, where the Role grants the six kinds.
               args: ['run', '--flows=scheduled'],
@@ -241,33 +241,33 @@ export function scheduledDeployment(o: ScheduledOperatorManifestOptions): Deploy
 }
 
 /** The Service of the `openshift_upgrade_controller_*` metrics (8383). */
-export function scheduledMetricsService(o: ScheduledOperatorManifestOptions): Service {
-  return metricsService(namespaceOf(o), SCHEDULED_METRICS_SERVICE_NAME, 'metrics', SCHEDULED_OPERATOR_PORTS.metrics);
+export function scheduledMetricsService(options: ScheduledOperatorManifestOptions): Service {
+  return metricsService(namespaceOf(options), SCHEDULED_METRICS_SERVICE_NAME, 'metrics', SCHEDULED_OPERATOR_PORTS.metrics);
 }
 
 /** Its ServiceMonitor, keeping only `openshift_upgrade_controller_.+` as APPUiO's does. */
-export function scheduledServiceMonitor(o: ScheduledOperatorManifestOptions): ServiceMonitor {
-  return serviceMonitor(namespaceOf(o), SCHEDULED_METRICS_SERVICE_NAME, 'metrics', SCHEDULED_OPERATOR_PORTS.metrics.name, [
+export function scheduledServiceMonitor(options: ScheduledOperatorManifestOptions): ServiceMonitor {
+  return serviceMonitor(namespaceOf(options), SCHEDULED_METRICS_SERVICE_NAME, 'metrics', SCHEDULED_OPERATOR_PORTS.metrics.name, [
     { action: 'keep', sourceLabels: ['__name__'], regex: SCHEDULED_METRICS_KEEP_REGEX },
   ]);
 }
 
 /** Every file of `deploy/scheduled-operator/`, numbered in the order `kubectl apply -f` creates them. */
-export function scheduledOperatorManifestFiles(o: ScheduledOperatorManifestOptions): ManifestFile[] {
-  const rbac = scheduledRbacDocuments(o);
+export function scheduledOperatorManifestFiles(options: ScheduledOperatorManifestOptions): ManifestFile[] {
+  const rbac = scheduledRbacDocuments(options);
   const userRoles = scheduledUserRoles().map((r, i): ManifestDocument => ({
     object: toJsonObject(r),
     ...(i === 0 ? { comment: ' For people: read (aggregated into cluster-reader) or edit the six managedupgrade.appuio.io kinds. Bind the editor roles on purpose: an UpgradeJob upgrades the cluster.' } : {}),
   }));
   return [
-    { name: '00-namespace.yaml', documents: [{ object: toJsonObject(scheduledNamespace(o)) }] },
-    { name: '01-service-account.yaml', documents: [{ object: toJsonObject(scheduledServiceAccount(o)) }] },
+    { name: '00-namespace.yaml', documents: [{ object: toJsonObject(scheduledNamespace(options)) }] },
+    { name: '01-service-account.yaml', documents: [{ object: toJsonObject(scheduledServiceAccount(options)) }] },
     { name: '02-cluster-role.yaml', documents: rbac.cluster },
     { name: '03-roles.yaml', documents: rbac.namespaced },
-    { name: '04-monitoring-rbac.yaml', documents: scheduledMonitoringRbacDocuments(o) },
+    { name: '04-monitoring-rbac.yaml', documents: scheduledMonitoringRbacDocuments(options) },
     { name: '05-user-roles.yaml', documents: userRoles },
-    { name: '06-deployment.yaml', documents: [{ object: toJsonObject(scheduledDeployment(o)) }] },
-    { name: '07-service.yaml', documents: [{ object: toJsonObject(scheduledMetricsService(o)) }] },
-    { name: '08-service-monitor.yaml', documents: [{ object: toJsonObject(scheduledServiceMonitor(o)) }] },
+    { name: '06-deployment.yaml', documents: [{ object: toJsonObject(scheduledDeployment(options)) }] },
+    { name: '07-service.yaml', documents: [{ object: toJsonObject(scheduledMetricsService(options)) }] },
+    { name: '08-service-monitor.yaml', documents: [{ object: toJsonObject(scheduledServiceMonitor(options)) }] },
   ];
 }

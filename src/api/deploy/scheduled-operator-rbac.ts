@@ -38,12 +38,12 @@ export interface ScheduledPermissionOptions {
 const CLUSTER: GrantScope = { kind: 'cluster' };
 const OPERATOR_NS: GrantScope = { kind: 'operator-namespace' };
 
-function on(d: ResourceDescriptor, verbs: string[], resourceNames?: string[]): ReturnType<typeof policyRule> {
-  return policyRule([d.group], [d.plural], verbs, resourceNames);
+function on(resourceDescriptor: ResourceDescriptor, verbs: string[], resourceNames?: string[]): ReturnType<typeof policyRule> {
+  return policyRule([resourceDescriptor.group], [resourceDescriptor.plural], verbs, resourceNames);
 }
 
-function statusOf(d: ResourceDescriptor, verbs: string[]): ReturnType<typeof policyRule> {
-  return policyRule([d.group], [`${d.plural}/status`], verbs);
+function statusOf(resourceDescriptor: ResourceDescriptor, verbs: string[]): ReturnType<typeof policyRule> {
+  return policyRule([resourceDescriptor.group], [`${resourceDescriptor.plural}/status`], verbs);
 }
 
 const JOB_CODE = ['scheduled/controllers/upgrade-job-controller.ts', 'scheduled/controllers/upgrade-job-pass.ts'];
@@ -53,9 +53,9 @@ const SYNC_CODE = ['scheduled/controllers/cluster-version-sync-controller.ts'];
 const WINDOW_CODE = ['scheduled/controllers/upgrade-suspension-window-controller.ts'];
 
 /** Every permission of the scheduled-flow operator but leader election's, cluster-wide first. */
-export function scheduledOperatorPermissions(o: ScheduledPermissionOptions): PermissionGrant[] {
-  const clusterVersion = o.clusterVersionName ?? CLUSTER_VERSION_NAME;
-  const machines: GrantScope = { kind: 'namespace', namespace: o.machineNamespace ?? MACHINE_API_NAMESPACE };
+export function scheduledOperatorPermissions(options: ScheduledPermissionOptions): PermissionGrant[] {
+  const clusterVersion = options.clusterVersionName ?? CLUSTER_VERSION_NAME;
+  const machines: GrantScope = { kind: 'namespace', namespace: options.machineNamespace ?? MACHINE_API_NAMESPACE };
   return [
     {
       scope: CLUSTER,
@@ -205,7 +205,7 @@ export function scheduledOperatorPermissions(o: ScheduledPermissionOptions): Per
 }
 
 /** Leader election's permissions, in the operator namespace (APPUiO's `leader-election-role`, limited to the one Lease). */
-export function scheduledLeaderElectionPermissions(o: Pick<ScheduledPermissionOptions, 'leaseName'>): PermissionGrant[] {
+export function scheduledLeaderElectionPermissions(options: Pick<ScheduledPermissionOptions, 'leaseName'>): PermissionGrant[] {
   return [
     {
       scope: OPERATOR_NS,
@@ -215,7 +215,7 @@ export function scheduledLeaderElectionPermissions(o: Pick<ScheduledPermissionOp
     },
     {
       scope: OPERATOR_NS,
-      rule: on(LeaseResource, ['get', 'update'], [o.leaseName]),
+      rule: on(LeaseResource, ['get', 'update'], [options.leaseName]),
       reason: 'leader election reads, renews and releases its Lease',
       code: ['kube/leader-election.ts'],
     },

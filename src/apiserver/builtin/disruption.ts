@@ -208,8 +208,8 @@ export function updateDisruptionAllowedCondition(status: JsonObject, now: number
   );
 }
 
-function num(v: JsonValue | undefined): number {
-  return typeof v === 'number' ? v : 0;
+function num(value: JsonValue | undefined): number {
+  return typeof value === 'number' ? value : 0;
 }
 
 function conditionsUpToDate(pdb: KubeObject, status: JsonObject): boolean {
@@ -272,17 +272,17 @@ export class DisruptionController {
     this.#queue.add(key, key);
   }
 
-  #onEvent(e: StoreEvent): void {
-    const rt = e.resourceType;
+  #onEvent(storeEvent: StoreEvent): void {
+    const rt = storeEvent.resourceType;
     if (rt.group === 'policy' && rt.resource === 'poddisruptionbudgets') {
-      if (e.type !== 'DELETED') this.#enqueue(e.object);
+      if (storeEvent.type !== 'DELETED') this.#enqueue(storeEvent.object);
       return;
     }
     const pdbType = this.#pdbType();
     if (!pdbType || !rt.namespaced) return;
-    const ns = metaString(e.object, 'namespace');
+    const ns = metaString(storeEvent.object, 'namespace');
     if (rt.group === '' && rt.resource === 'pods') {
-      const labels = [labelsOf(e.object), ...(e.oldObject ? [labelsOf(e.oldObject)] : [])];
+      const labels = [labelsOf(storeEvent.object), ...(storeEvent.oldObject ? [labelsOf(storeEvent.oldObject)] : [])];
       for (const pdb of this.#store.list(pdbType, ns)) {
         let matches: LabelMatcher;
         try {
@@ -295,7 +295,7 @@ export class DisruptionController {
       return;
     }
     // A controller's scale changed: budgets in its namespace may expect a different count.
-    if (e.type === 'MODIFIED' && e.oldObject && rt.subresources.includes('scale') && !jsonEqual(readPath(e.object, 'spec.replicas'), readPath(e.oldObject, 'spec.replicas'))) {
+    if (storeEvent.type === 'MODIFIED' && storeEvent.oldObject && rt.subresources.includes('scale') && !jsonEqual(readPath(storeEvent.object, 'spec.replicas'), readPath(storeEvent.oldObject, 'spec.replicas'))) {
       for (const pdb of this.#store.list(pdbType, ns)) this.#enqueue(pdb);
     }
   }

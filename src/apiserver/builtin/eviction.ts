@@ -75,8 +75,8 @@ function stillProcessing(pdbName: string): ApiError {
   ]);
 }
 
-function num(v: JsonValue | undefined): number {
-  return typeof v === 'number' ? v : 0;
+function num(value: JsonValue | undefined): number {
+  return typeof value === 'number' ? value : 0;
 }
 
 function requireType(store: Store, group: string, resource: string): ResourceType {

@@ -152,16 +152,16 @@ export class GarbageCollector {
     return f.includes(FINALIZER_ORPHAN) || f.includes(FINALIZER_FOREGROUND);
   }
 
-  #onEvent(e: StoreEvent): void {
-    const rt = e.resourceType;
+  #onEvent(storeEvent: StoreEvent): void {
+    const rt = storeEvent.resourceType;
     if (rt.group === 'events.k8s.io') return;
     if (rt.group === 'apiextensions.k8s.io' && rt.resource === 'customresourcedefinitions') {
       for (const k of this.#parked.values()) this.#enqueue(k);
       this.#parked.clear();
     }
-    const obj = e.object;
+    const obj = storeEvent.object;
     const key = this.#keyOf(rt, obj);
-    if (e.type === 'DELETED') {
+    if (storeEvent.type === 'DELETED') {
       for (const dep of this.#dependents.get(key.uid)?.values() ?? []) this.#enqueue(dep);
       // An owner waiting in foreground for this dependent may now be free.
       for (const ref of ownerReferencesOf(obj)) {
@@ -174,12 +174,12 @@ export class GarbageCollector {
       return;
     }
     const refs = ownerReferencesOf(obj);
-    const oldRefs = e.oldObject ? ownerReferencesOf(e.oldObject) : [];
+    const oldRefs = storeEvent.oldObject ? ownerReferencesOf(storeEvent.oldObject) : [];
     this.#index(key, refs);
-    if (refs.length > 0 && (e.type === 'ADDED' || refsSignature(refs) !== refsSignature(oldRefs))) this.#enqueue(key);
+    if (refs.length > 0 && (storeEvent.type === 'ADDED' || refsSignature(refs) !== refsSignature(oldRefs))) this.#enqueue(key);
     if (this.#needsFinalizerWork(obj)) {
       this.#enqueue(key);
-      if (isDeletingDependents(obj) && !(e.oldObject && isDeletingDependents(e.oldObject))) {
+      if (isDeletingDependents(obj) && !(storeEvent.oldObject && isDeletingDependents(storeEvent.oldObject))) {
         for (const dep of this.#dependents.get(key.uid)?.values() ?? []) this.#enqueue(dep);
       }
     }
@@ -255,8 +255,8 @@ export class GarbageCollector {
     }
     const dependents = [...(this.#dependents.get(key.uid)?.values() ?? [])];
     if (waiting.length > 0 && dependents.length > 0) {
-      const cycle = dependents.some((d) => {
-        const dep = this.#live(d);
+      const cycle = dependents.some((objectKey) => {
+        const dep = this.#live(objectKey);
         return dep !== undefined && isDeletingDependents(dep);
       });
       if (cycle) {
@@ -302,12 +302,12 @@ export class GarbageCollector {
   }
 
   #removeFinalizer(key: ObjectKey, finalizer: string): void {
-    this.#mutate(key, (o) => {
-      const f = finalizersOf(o);
+    this.#mutate(key, (kubeObject) => {
+      const f = finalizersOf(kubeObject);
       if (!f.includes(finalizer)) return false;
       const rest = f.filter((x) => x !== finalizer);
-      if (rest.length > 0) o.metadata.finalizers = rest;
-      else delete o.metadata.finalizers;
+      if (rest.length > 0) kubeObject.metadata.finalizers = rest;
+      else delete kubeObject.metadata.finalizers;
       return true;
     });
   }
@@ -316,7 +316,7 @@ export class GarbageCollector {
    * Read-modify-write of an object with optimistic concurrency, retried on conflict. `change`
    * edits a copy and returns false when nothing needs writing.
    */
-  #mutate(key: ObjectKey, change: (o: KubeObject) => boolean): void {
+  #mutate(key: ObjectKey, change: (kubeObject: KubeObject) => boolean): void {
     for (let attempt = 0; ; attempt++) {
       const cur = this.#live(key);
       if (!cur) return;
@@ -344,9 +344,9 @@ export class GarbageCollector {
 }
 
 /** Sets metadata.ownerReferences (removing the field when empty); false when unchanged. */
-function setOwnerReferences(o: KubeObject, refs: OwnerReference[]): boolean {
-  const before = JSON.stringify(o.metadata.ownerReferences ?? []);
-  const raw = Array.isArray(o.metadata.ownerReferences) ? o.metadata.ownerReferences : [];
+function setOwnerReferences(kubeObject: KubeObject, refs: OwnerReference[]): boolean {
+  const before = JSON.stringify(kubeObject.metadata.ownerReferences ?? []);
+  const raw = Array.isArray(kubeObject.metadata.ownerReferences) ? kubeObject.metadata.ownerReferences : [];
   // Keep each kept reference's original JSON (extra fields included), in order.
   const byUid = new Map(refs.map((r) => [r.uid, r]));
   const next: JsonObject[] = [];
@@ -358,7 +358,7 @@ function setOwnerReferences(o: KubeObject, refs: OwnerReference[]): boolean {
     if (kept.blockOwnerDeletion !== undefined) copy.blockOwnerDeletion = kept.blockOwnerDeletion;
     next.push(copy);
   }
-  if (next.length > 0) o.metadata.ownerReferences = next;
-  else delete o.metadata.ownerReferences;
-  return JSON.stringify(o.metadata.ownerReferences ?? []) !== before;
+  if (next.length > 0) kubeObject.metadata.ownerReferences = next;
+  else delete kubeObject.metadata.ownerReferences;
+  return JSON.stringify(kubeObject.metadata.ownerReferences ?? []) !== before;
 }

@@ -89,8 +89,8 @@ export const builtinTypes: readonly ResourceType[] = [
   crdType,
 ];
 
-function obj(v: JsonValue | undefined): JsonObject | undefined {
-  return isJsonObject(v) ? v : undefined;
+function obj(value: JsonValue | undefined): JsonObject | undefined {
+  return isJsonObject(value) ? value : undefined;
 }
 
 function ensure(parent: JsonObject, key: string): JsonObject {
@@ -101,13 +101,13 @@ function ensure(parent: JsonObject, key: string): JsonObject {
   return fresh;
 }
 
-function setDefault(o: JsonObject, key: string, value: JsonValue): void {
-  if (o[key] === undefined || o[key] === null) o[key] = value;
+function setDefault(options: JsonObject, key: string, value: JsonValue): void {
+  if (options[key] === undefined || options[key] === null) options[key] = value;
 }
 
-function str(v: JsonValue | undefined): string {
-  if (v === undefined || v === null) return '';
-  return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+function str(value: JsonValue | undefined): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 function podTemplateDefaults(spec: JsonObject, isJob = false): void {
@@ -142,11 +142,11 @@ const strategies = new Map<string, KindStrategy>([
     {
       nameRule: 'label',
       statusOnCreate: () => ({ phase: 'Active' }),
-      defaults: (o) => {
-        const spec = ensure(o, 'spec');
+      defaults: (kubeObject) => {
+        const spec = ensure(kubeObject, 'spec');
         setDefault(spec, 'finalizers', ['kubernetes']);
-        const labels = ensure(o.metadata, 'labels');
-        labels['kubernetes.io/metadata.name'] = str(o.metadata.name);
+        const labels = ensure(kubeObject.metadata, 'labels');
+        labels['kubernetes.io/metadata.name'] = str(kubeObject.metadata.name);
       },
       fieldLabels: (o) => ({ 'status.phase': str(obj(o.status)?.phase) }),
     },
@@ -164,9 +164,9 @@ const strategies = new Map<string, KindStrategy>([
       nameRule: 'subdomain',
       statusOnCreate: (o): JsonObject => ({ phase: 'Pending', qosClass: qosClass(o) }),
       defaults: (o) => podSpecDefaults(ensure(o, 'spec')),
-      fieldLabels: (o) => {
-        const spec = obj(o.spec);
-        const status = obj(o.status);
+      fieldLabels: (kubeObject) => {
+        const spec = obj(kubeObject.spec);
+        const status = obj(kubeObject.status);
         return {
           'spec.nodeName': str(spec?.nodeName),
           'spec.restartPolicy': str(spec?.restartPolicy),
@@ -195,8 +195,8 @@ const strategies = new Map<string, KindStrategy>([
     {
       nameRule: 'label',
       statusOnCreate: () => ({ loadBalancer: {} }),
-      defaults: (o) => {
-        const spec = ensure(o, 'spec');
+      defaults: (kubeObject) => {
+        const spec = ensure(kubeObject, 'spec');
         setDefault(spec, 'type', 'ClusterIP');
         setDefault(spec, 'sessionAffinity', 'None');
         if (Array.isArray(spec.ports)) for (const p of spec.ports) if (isJsonObject(p)) setDefault(p, 'protocol', 'TCP');
@@ -207,8 +207,8 @@ const strategies = new Map<string, KindStrategy>([
     '/events',
     {
       nameRule: 'subdomain',
-      fieldLabels: (o) => {
-        const io = obj(o.involvedObject);
+      fieldLabels: (kubeObject) => {
+        const io = obj(kubeObject.involvedObject);
         return {
           'involvedObject.kind': str(io?.kind),
           'involvedObject.namespace': str(io?.namespace),
@@ -217,10 +217,10 @@ const strategies = new Map<string, KindStrategy>([
           'involvedObject.apiVersion': str(io?.apiVersion),
           'involvedObject.resourceVersion': str(io?.resourceVersion),
           'involvedObject.fieldPath': str(io?.fieldPath),
-          reason: str(o.reason),
-          reportingComponent: str(o.reportingComponent),
-          source: str(obj(o.source)?.component),
-          type: str(o.type),
+          reason: str(kubeObject.reason),
+          reportingComponent: str(kubeObject.reportingComponent),
+          source: str(obj(kubeObject.source)?.component),
+          type: str(kubeObject.type),
         };
       },
     },
@@ -250,8 +250,8 @@ const strategies = new Map<string, KindStrategy>([
       nameRule: 'subdomain',
       generation: 'specAndAnnotations',
       statusOnCreate: () => ({}),
-      defaults: (o) => {
-        const spec = ensure(o, 'spec');
+      defaults: (kubeObject) => {
+        const spec = ensure(kubeObject, 'spec');
         setDefault(spec, 'replicas', 1);
         setDefault(spec, 'strategy', { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } });
         setDefault(spec, 'revisionHistoryLimit', 10);
@@ -266,8 +266,8 @@ const strategies = new Map<string, KindStrategy>([
       nameRule: 'subdomain',
       generation: 'spec',
       statusOnCreate: () => ({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }),
-      defaults: (o) => {
-        const spec = ensure(o, 'spec');
+      defaults: (kubeObject) => {
+        const spec = ensure(kubeObject, 'spec');
         setDefault(spec, 'updateStrategy', { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } });
         setDefault(spec, 'revisionHistoryLimit', 10);
         podTemplateDefaults(spec);
@@ -278,8 +278,8 @@ const strategies = new Map<string, KindStrategy>([
 ]);
 
 /** apiextensions' SetDefaults: names.singular and names.listKind from the kind, conversion None. */
-function crdDefaults(o: KubeObject): void {
-  const spec = ensure(o, 'spec');
+function crdDefaults(kubeObject: KubeObject): void {
+  const spec = ensure(kubeObject, 'spec');
   const names = ensure(spec, 'names');
   const kind = str(names.kind);
   if (kind !== '') {
@@ -289,8 +289,8 @@ function crdDefaults(o: KubeObject): void {
   setDefault(spec, 'conversion', { strategy: 'None' });
 }
 
-function qosClass(o: KubeObject): string {
-  const containers = obj(o.spec)?.containers;
+function qosClass(kubeObject: KubeObject): string {
+  const containers = obj(kubeObject.spec)?.containers;
   if (!Array.isArray(containers)) return 'BestEffort';
   let any = false;
   for (const c of containers) {
@@ -300,8 +300,8 @@ function qosClass(o: KubeObject): string {
   return any ? 'Burstable' : 'BestEffort';
 }
 
-function jobDefaults(o: KubeObject): void {
-  const spec = ensure(o, 'spec');
+function jobDefaults(kubeObject: KubeObject): void {
+  const spec = ensure(kubeObject, 'spec');
   if (spec.completions === undefined && spec.parallelism === undefined) {
     spec.completions = 1;
     spec.parallelism = 1;
@@ -311,8 +311,8 @@ function jobDefaults(o: KubeObject): void {
   setDefault(spec, 'completionMode', 'NonIndexed');
   setDefault(spec, 'suspend', false);
   setDefault(spec, 'podReplacementPolicy', 'TerminatingOrFailed');
-  const uid = str(o.metadata.uid);
-  const name = str(o.metadata.name);
+  const uid = str(kubeObject.metadata.uid);
+  const name = str(kubeObject.metadata.name);
   if (uid !== '' && spec.manualSelector !== true && spec.selector === undefined) {
     spec.selector = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
     const template = ensure(spec, 'template');
@@ -338,9 +338,9 @@ export function strategyFor(type: ResourceType): KindStrategy {
 }
 
 /** Field labels of an object for field selectors: metadata.name, metadata.namespace and the kind's own. */
-export function fieldLabelsOf(type: ResourceType, o: KubeObject): Record<string, string> {
-  const base: Record<string, string> = { 'metadata.name': str(o.metadata.name) };
-  if (type.namespaced) base['metadata.namespace'] = str(o.metadata.namespace);
-  const extra = strategyFor(type).fieldLabels?.(o) ?? {};
+export function fieldLabelsOf(type: ResourceType, kubeObject: KubeObject): Record<string, string> {
+  const base: Record<string, string> = { 'metadata.name': str(kubeObject.metadata.name) };
+  if (type.namespaced) base['metadata.namespace'] = str(kubeObject.metadata.namespace);
+  const extra = strategyFor(type).fieldLabels?.(kubeObject) ?? {};
   return { ...base, ...extra };
 }

@@ -190,19 +190,19 @@ export class NamespaceController {
     return this.#store.resourceType('', 'namespaces');
   }
 
-  #onEvent(e: StoreEvent): void {
-    const rt = e.resourceType;
+  #onEvent(storeEvent: StoreEvent): void {
+    const rt = storeEvent.resourceType;
     if (rt.group === '' && rt.resource === 'namespaces') {
-      const name = metaString(e.object, 'name');
-      if (e.type === 'DELETED') this.#terminating.delete(name);
-      else if (e.object.metadata.deletionTimestamp !== undefined) {
+      const name = metaString(storeEvent.object, 'name');
+      if (storeEvent.type === 'DELETED') this.#terminating.delete(name);
+      else if (storeEvent.object.metadata.deletionTimestamp !== undefined) {
         this.#terminating.add(name);
         this.#queue.add(name, name);
       }
       return;
     }
     if (!rt.namespaced) return;
-    const ns = metaString(e.object, 'namespace');
+    const ns = metaString(storeEvent.object, 'namespace');
     if (this.#terminating.has(ns)) this.#queue.add(ns, ns);
   }
 

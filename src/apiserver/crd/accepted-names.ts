@@ -26,12 +26,12 @@ export interface ClaimedNames {
   kinds: Set<string>;
 }
 
-function str(v: JsonValue | undefined): string {
-  return typeof v === 'string' ? v : '';
+function str(value: JsonValue | undefined): string {
+  return typeof value === 'string' ? value : '';
 }
 
-function strs(v: JsonValue | undefined): string[] {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+function strs(value: JsonValue | undefined): string[] {
+  return Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : [];
 }
 
 /** Adds the names of a `CustomResourceDefinitionNames` object to a claim set. */
@@ -47,8 +47,8 @@ function taken(requested: string, accepted: string, used: Set<string>): string |
   return `"${requested}" is already in use`;
 }
 
-function sameList(a: string[], b: string[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
+function sameList(left: string[], right: string[]): boolean {
+  return left.length === right.length && left.every((x, i) => x === right[i]);
 }
 
 /**

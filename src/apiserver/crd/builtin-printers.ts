@@ -22,29 +22,29 @@ function get(obj: JsonValue | undefined, ...path: string[]): JsonValue | undefin
   for (const p of path) v = isJsonObject(v) ? v[p] : undefined;
   return v;
 }
-function str(v: JsonValue | undefined, fallback = '<none>'): string {
-  return typeof v === 'string' && v !== '' ? v : fallback;
+function str(value: JsonValue | undefined, fallback = '<none>'): string {
+  return typeof value === 'string' && value !== '' ? value : fallback;
 }
-function num(v: JsonValue | undefined): number {
-  return typeof v === 'number' ? v : 0;
+function num(value: JsonValue | undefined): number {
+  return typeof value === 'number' ? value : 0;
 }
-function arr(v: JsonValue | undefined): JsonValue[] {
-  return Array.isArray(v) ? v : [];
+function arr(value: JsonValue | undefined): JsonValue[] {
+  return Array.isArray(value) ? value : [];
 }
-function objs(v: JsonValue | undefined): JsonObject[] {
-  return arr(v).filter(isJsonObject);
+function objs(value: JsonValue | undefined): JsonObject[] {
+  return arr(value).filter(isJsonObject);
 }
-function scalar(v: JsonValue | undefined, fallback: string): string {
-  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : fallback;
+function scalar(value: JsonValue | undefined, fallback: string): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : fallback;
 }
-function count(v: JsonValue | undefined): number {
-  return isJsonObject(v) ? Object.keys(v).length : 0;
+function count(value: JsonValue | undefined): number {
+  return isJsonObject(value) ? Object.keys(value).length : 0;
 }
 
 const age: PrinterColumn = { name: 'Age', type: 'string', description: 'Time since the object was created.', cell: (o, now) => ageOf(get(o, 'metadata', 'creationTimestamp'), now) };
 
-function containers(o: JsonObject, ...path: string[]): JsonObject[] {
-  return objs(get(o, ...path, 'containers'));
+function containers(value: JsonObject, ...path: string[]): JsonObject[] {
+  return objs(get(value, ...path, 'containers'));
 }
 function wideWorkload(path: string[]): PrinterColumn[] {
   return [
@@ -69,26 +69,26 @@ function labelSelector(sel: JsonValue | undefined): string {
   return parts.length === 0 ? '<none>' : parts.join(',');
 }
 
-function podStatus(o: JsonObject): string {
-  let reason = str(get(o, 'status', 'phase'), '');
-  const statusReason = str(get(o, 'status', 'reason'), '');
+function podStatus(value: JsonObject): string {
+  let reason = str(get(value, 'status', 'phase'), '');
+  const statusReason = str(get(value, 'status', 'reason'), '');
   if (statusReason !== '') reason = statusReason;
-  const inits = objs(get(o, 'status', 'initContainerStatuses'));
-  const initTotal = arr(get(o, 'spec', 'initContainers')).length;
+  const inits = objs(get(value, 'status', 'initContainerStatuses'));
+  const initTotal = arr(get(value, 'spec', 'initContainers')).length;
   let initializing = false;
-  inits.forEach((c, i) => {
+  inits.forEach((value, index) => {
     if (initializing) return;
-    const terminated = get(c, 'state', 'terminated');
-    const waiting = get(c, 'state', 'waiting');
+    const terminated = get(value, 'state', 'terminated');
+    const waiting = get(value, 'state', 'waiting');
     if (isJsonObject(terminated) && num(terminated['exitCode']) === 0) return;
     initializing = true;
     if (isJsonObject(terminated)) reason = `Init:${str(terminated['reason'], '') || (terminated['signal'] ? `Signal:${num(terminated['signal'])}` : `ExitCode:${num(terminated['exitCode'])}`)}`;
     else if (isJsonObject(waiting) && str(waiting['reason'], '') !== '' && waiting['reason'] !== 'PodInitializing') reason = `Init:${str(waiting['reason'])}`;
-    else reason = `Init:${i}/${initTotal}`;
+    else reason = `Init:${index}/${initTotal}`;
   });
   if (!initializing) {
     let hasRunning = false;
-    for (const c of [...objs(get(o, 'status', 'containerStatuses'))].reverse()) {
+    for (const c of [...objs(get(value, 'status', 'containerStatuses'))].reverse()) {
       const waiting = get(c, 'state', 'waiting');
       const terminated = get(c, 'state', 'terminated');
       if (isJsonObject(waiting) && str(waiting['reason'], '') !== '') reason = str(waiting['reason']);
@@ -97,18 +97,18 @@ function podStatus(o: JsonObject): string {
       } else if (isJsonObject(get(c, 'state', 'running')) && c['ready'] === true) hasRunning = true;
     }
     if (reason === 'Completed' && hasRunning) {
-      const ready = objs(get(o, 'status', 'conditions')).some((c) => c['type'] === 'Ready' && c['status'] === 'True');
+      const ready = objs(get(value, 'status', 'conditions')).some((c) => c['type'] === 'Ready' && c['status'] === 'True');
       reason = ready ? 'Running' : 'NotReady';
     }
   }
-  if (get(o, 'metadata', 'deletionTimestamp') !== undefined) reason = statusReason === 'NodeLost' ? 'Unknown' : 'Terminating';
+  if (get(value, 'metadata', 'deletionTimestamp') !== undefined) reason = statusReason === 'NodeLost' ? 'Unknown' : 'Terminating';
   return reason;
 }
 
-function podRestarts(o: JsonObject, now: number): string {
+function podRestarts(value: JsonObject, now: number): string {
   let restarts = 0;
   let last = 0;
-  for (const c of objs(get(o, 'status', 'containerStatuses'))) {
+  for (const c of objs(get(value, 'status', 'containerStatuses'))) {
     restarts += num(c['restartCount']);
     const finished = get(c, 'lastState', 'terminated', 'finishedAt');
     if (typeof finished === 'string') last = Math.max(last, Date.parse(finished) || 0);
@@ -121,9 +121,9 @@ const podColumns: PrinterColumn[] = [
     name: 'Ready',
     type: 'string',
     description: 'The aggregate readiness state of this pod for accepting traffic.',
-    cell: (o) => {
-      const st = objs(get(o, 'status', 'containerStatuses'));
-      return `${st.filter((c) => c['ready'] === true).length}/${containers(o, 'spec').length}`;
+    cell: (value) => {
+      const st = objs(get(value, 'status', 'containerStatuses'));
+      return `${st.filter((c) => c['ready'] === true).length}/${containers(value, 'spec').length}`;
     },
   },
   { name: 'Status', type: 'string', description: 'The aggregate status of the containers in this pod.', cell: podStatus },
@@ -137,18 +137,18 @@ const podColumns: PrinterColumn[] = [
     type: 'string',
     priority: 1,
     description: 'Pod readiness gates.',
-    cell: (o) => {
-      const gates = objs(get(o, 'spec', 'readinessGates'));
+    cell: (value) => {
+      const gates = objs(get(value, 'spec', 'readinessGates'));
       if (gates.length === 0) return '<none>';
-      const conds = objs(get(o, 'status', 'conditions'));
+      const conds = objs(get(value, 'status', 'conditions'));
       const ok = gates.filter((g) => conds.some((c) => c['type'] === g['conditionType'] && c['status'] === 'True')).length;
       return `${ok}/${gates.length}`;
     },
   },
 ];
 
-function nodeRoles(o: JsonObject): string {
-  const labels = get(o, 'metadata', 'labels');
+function nodeRoles(value: JsonObject): string {
+  const labels = get(value, 'metadata', 'labels');
   const roles = new Set<string>();
   if (isJsonObject(labels)) {
     for (const [k, v] of Object.entries(labels)) {
@@ -159,15 +159,15 @@ function nodeRoles(o: JsonObject): string {
   return roles.size === 0 ? '<none>' : [...roles].sort().join(',');
 }
 
-function nodeStatus(o: JsonObject): string {
-  const ready = objs(get(o, 'status', 'conditions')).find((c) => c['type'] === 'Ready');
+function nodeStatus(value: JsonObject): string {
+  const ready = objs(get(value, 'status', 'conditions')).find((c) => c['type'] === 'Ready');
   const parts = [ready === undefined ? 'Unknown' : ready['status'] === 'True' ? 'Ready' : ready['status'] === 'False' ? 'NotReady' : 'Unknown'];
-  if (get(o, 'spec', 'unschedulable') === true) parts.push('SchedulingDisabled');
+  if (get(value, 'spec', 'unschedulable') === true) parts.push('SchedulingDisabled');
   return parts.join(',');
 }
 
-function nodeAddress(o: JsonObject, type: string): string {
-  return str(objs(get(o, 'status', 'addresses')).find((a) => a['type'] === type)?.['address']);
+function nodeAddress(value: JsonObject, type: string): string {
+  return str(objs(get(value, 'status', 'addresses')).find((a) => a['type'] === type)?.['address']);
 }
 
 const printers: Record<string, PrinterColumn[]> = {
@@ -207,10 +207,10 @@ const printers: Record<string, PrinterColumn[]> = {
       name: 'Duration',
       type: 'string',
       description: 'Time required to complete the job.',
-      cell: (o, now) => {
-        const start = get(o, 'status', 'startTime');
+      cell: (value, now) => {
+        const start = get(value, 'status', 'startTime');
         if (typeof start !== 'string') return '';
-        const done = get(o, 'status', 'completionTime');
+        const done = get(value, 'status', 'completionTime');
         return humanDuration((typeof done === 'string' ? Date.parse(done) : now) - Date.parse(start));
       },
     },
@@ -232,18 +232,18 @@ const printers: Record<string, PrinterColumn[]> = {
       name: 'External-IP',
       type: 'string',
       description: 'External IPs of the service.',
-      cell: (o) => {
-        const ips = [...arr(get(o, 'spec', 'externalIPs')).map((i) => scalar(i, '')), ...objs(get(o, 'status', 'loadBalancer', 'ingress')).map((i) => scalar(i['ip'] ?? i['hostname'], ''))];
+      cell: (value) => {
+        const ips = [...arr(get(value, 'spec', 'externalIPs')).map((i) => scalar(i, '')), ...objs(get(value, 'status', 'loadBalancer', 'ingress')).map((i) => scalar(i['ip'] ?? i['hostname'], ''))];
         if (ips.length > 0) return ips.join(',');
-        return get(o, 'spec', 'type') === 'LoadBalancer' ? '<pending>' : '<none>';
+        return get(value, 'spec', 'type') === 'LoadBalancer' ? '<pending>' : '<none>';
       },
     },
     {
       name: 'Port(s)',
       type: 'string',
       description: 'The ports of the service.',
-      cell: (o) => {
-        const ports = objs(get(o, 'spec', 'ports')).map((p) => `${num(p['port'])}${p['nodePort'] ? `:${num(p['nodePort'])}` : ''}/${str(p['protocol'], 'TCP')}`);
+      cell: (value) => {
+        const ports = objs(get(value, 'spec', 'ports')).map((p) => `${num(p['port'])}${p['nodePort'] ? `:${num(p['nodePort'])}` : ''}/${str(p['protocol'], 'TCP')}`);
         return ports.length === 0 ? '<none>' : ports.join(',');
       },
     },
@@ -263,8 +263,8 @@ const printers: Record<string, PrinterColumn[]> = {
   ],
 };
 
-function createdAt(o: JsonObject): JsonValue {
-  const t = get(o, 'metadata', 'creationTimestamp');
+function createdAt(value: JsonObject): JsonValue {
+  const t = get(value, 'metadata', 'creationTimestamp');
   return typeof t === 'string' ? t : null;
 }
 

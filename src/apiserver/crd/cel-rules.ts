@@ -18,14 +18,14 @@ import { isObject, schemaAdditional, schemaFlag, schemaItems, schemaProperties, 
 const DYN = CelScalar.DYN;
 const LIST = listType(DYN);
 
-function compare(a: CelValue, b: CelValue): number {
-  if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number')) {
-    const x = Number(a);
-    const y = Number(b);
+function compare(left: CelValue, right: CelValue): number {
+  if ((typeof left === 'bigint' || typeof left === 'number') && (typeof right === 'bigint' || typeof right === 'number')) {
+    const x = Number(left);
+    const y = Number(right);
     return x < y ? -1 : x > y ? 1 : 0;
   }
-  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
-  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  if (typeof left === 'string' && typeof right === 'string') return left < right ? -1 : left > right ? 1 : 0;
+  if (typeof left === 'boolean' && typeof right === 'boolean') return Number(left) - Number(right);
   throw new Error('no such overload');
 }
 
@@ -33,9 +33,9 @@ function items(list: CelList): CelValue[] {
   return [...list];
 }
 
-function same(a: CelValue, b: CelValue): boolean {
+function same(left: CelValue, right: CelValue): boolean {
   try {
-    return compare(a, b) === 0;
+    return compare(left, right) === 0;
   } catch {
     return false;
   }
@@ -62,11 +62,11 @@ const kubernetesListFuncs = [
     if (xs.length === 0) throw new Error('max called on empty list');
     return xs.reduce((m, x) => (compare(x, m) > 0 ? x : m));
   }),
-  celMethod('indexOf', LIST, [DYN], CelScalar.INT, function (this: CelList, v: CelValue) {
-    return BigInt(items(this).findIndex((x) => same(x, v)));
+  celMethod('indexOf', LIST, [DYN], CelScalar.INT, function (this: CelList, celValue: CelValue) {
+    return BigInt(items(this).findIndex((x) => same(x, celValue)));
   }),
-  celMethod('lastIndexOf', LIST, [DYN], CelScalar.INT, function (this: CelList, v: CelValue) {
-    return BigInt(items(this).findLastIndex((x) => same(x, v)));
+  celMethod('lastIndexOf', LIST, [DYN], CelScalar.INT, function (this: CelList, celValue: CelValue) {
+    return BigInt(items(this).findLastIndex((x) => same(x, celValue)));
   }),
   celMethod('find', CelScalar.STRING, [CelScalar.STRING], CelScalar.STRING, function (this: string, re: string) {
     return new RegExp(re, 'u').exec(this)?.[0] ?? '';
@@ -74,9 +74,9 @@ const kubernetesListFuncs = [
   celMethod('findAll', CelScalar.STRING, [CelScalar.STRING], LIST, function (this: string, re: string) {
     return [...this.matchAll(new RegExp(re, 'gu'))].map((m) => m[0]);
   }),
-  celMethod('findAll', CelScalar.STRING, [CelScalar.STRING, CelScalar.INT], LIST, function (this: string, re: string, n: bigint) {
+  celMethod('findAll', CelScalar.STRING, [CelScalar.STRING, CelScalar.INT], LIST, function (this: string, re: string, limit: bigint) {
     const all = [...this.matchAll(new RegExp(re, 'gu'))].map((m) => m[0]);
-    return n < 0n ? all : all.slice(0, Number(n));
+    return limit < 0n ? all : all.slice(0, Number(limit));
   }),
 ];
 
@@ -129,8 +129,8 @@ function celErrorText(message: string): string {
 }
 
 /** The schema type name a rule's error reports as its value ("object", "string", ...). */
-export function schemaTypeName(s: SchemaNode): string {
-  return schemaString(s, 'type');
+export function schemaTypeName(schemaNode: SchemaNode): string {
+  return schemaString(schemaNode, 'type');
 }
 
 /**

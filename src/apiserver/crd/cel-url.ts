@@ -14,26 +14,26 @@ const DYN = CelScalar.DYN;
 const STRING = CelScalar.STRING;
 
 /** The parsed URL behind a CEL value made by url(), or a 'no such overload' error. */
-function urlOf(v: CelValue, method: string): GoUrl {
-  const text = isCelMap(v) ? v.get(URL_KEY) : undefined;
-  if (typeof text !== 'string') throw new Error(`found no matching overload for '${method}' applied to '(${isCelMap(v) ? 'map' : typeof v})'`);
+function urlOf(celValue: CelValue, method: string): GoUrl {
+  const text = isCelMap(celValue) ? celValue.get(URL_KEY) : undefined;
+  if (typeof text !== 'string') throw new Error(`found no matching overload for '${method}' applied to '(${isCelMap(celValue) ? 'map' : typeof celValue})'`);
   return parseUrl(text);
 }
 
 /** Like Kubernetes: checked with ParseRequestURI, then parsed with Parse (which splits off the fragment). */
-function toUrl(s: string): CelValue {
+function toUrl(text: string): CelValue {
   try {
-    parseRequestUri(s);
-    parseUrl(s);
+    parseRequestUri(text);
+    parseUrl(text);
   } catch (e) {
     throw new Error(`URL parse error during conversion from string: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
-  return celMap(new Map([[URL_KEY, s]]));
+  return celMap(new Map([[URL_KEY, text]]));
 }
 
-function isUrl(s: string): boolean {
+function isUrl(text: string): boolean {
   try {
-    parseRequestUri(s);
+    parseRequestUri(text);
     return true;
   } catch {
     return false;

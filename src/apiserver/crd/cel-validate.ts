@@ -30,8 +30,8 @@ interface Rule {
   reason: string;
 }
 
-function rulesOf(s: SchemaNode): Rule[] {
-  const list = s['x-kubernetes-validations'];
+function rulesOf(schemaNode: SchemaNode): Rule[] {
+  const list = schemaNode['x-kubernetes-validations'];
   if (!Array.isArray(list)) return [];
   return list.filter(isObject).map((r) => ({
     rule: typeof r['rule'] === 'string' ? r['rule'] : '',
@@ -42,12 +42,12 @@ function rulesOf(s: SchemaNode): Rule[] {
   }));
 }
 
-function ruleErrorString(r: Rule): string {
-  return r.message.trim() !== '' ? r.message.trim() : r.rule.trim();
+function ruleErrorString(rule: Rule): string {
+  return rule.message.trim() !== '' ? rule.message.trim() : rule.rule.trim();
 }
 
-function ruleMessageOrDefault(r: Rule): string {
-  return r.message.trim() === '' ? `failed rule: ${ruleErrorString(r)}` : r.message.trim();
+function ruleMessageOrDefault(rule: Rule): string {
+  return rule.message.trim() === '' ? `failed rule: ${ruleErrorString(rule)}` : rule.message.trim();
 }
 
 /** A rule's fieldPath (`.spec.x`, `['a.b']`) as a field path suffix: `x`, `a.b`, `m[key]`. */
@@ -82,13 +82,13 @@ function reasonError(reason: string, path: string, value: JsonValue, detail: str
   }
 }
 
-function runRules(v: JsonValue, old: JsonValue | undefined, s: SchemaNode, path: string, root: boolean, out: FieldError[]): void {
-  const rules = rulesOf(s);
+function runRules(current: JsonValue, old: JsonValue | undefined, schemaNode: SchemaNode, path: string, root: boolean, out: FieldError[]): void {
+  const rules = rulesOf(schemaNode);
   if (rules.length === 0) return;
-  const typeName = schemaString(s, 'type');
+  const typeName = schemaString(schemaNode, 'type');
   const shown = shownPath(path);
-  const self = toCel(v, s, root);
-  const oldSelf = old === undefined || old === null ? undefined : toCel(old, s, root);
+  const self = toCel(current, schemaNode, root);
+  const oldSelf = old === undefined || old === null ? undefined : toCel(old, schemaNode, root);
   for (const r of rules) {
     if (r.rule.trim() === '') continue;
     const compiled = compileRule(r.rule);
@@ -113,7 +113,7 @@ function runRules(v: JsonValue, old: JsonValue | undefined, s: SchemaNode, path:
         if ('value' in m && typeof m.value === 'string' && m.value.trim() !== '') detail = m.value.trim();
       }
     }
-    const at = r.fieldPath.trim() === '' ? shown : shownPath(path === '' ? normalizeFieldPath(r.fieldPath, s) : `${path}.${normalizeFieldPath(r.fieldPath, s)}`.replace(/\.\[/g, '['));
+    const at = r.fieldPath.trim() === '' ? shown : shownPath(path === '' ? normalizeFieldPath(r.fieldPath, schemaNode) : `${path}.${normalizeFieldPath(r.fieldPath, schemaNode)}`.replace(/\.\[/g, '['));
     out.push(reasonError(r.reason, at, typeName, detail));
   }
 }
@@ -123,14 +123,14 @@ function listMapKey(item: JsonValue, keys: string[]): string | undefined {
   return JSON.stringify(keys.map((k) => item[k] ?? null));
 }
 
-function walk(v: JsonValue, old: JsonValue | undefined, s: SchemaNode, path: string, root: boolean, out: FieldError[]): void {
-  if (v === null) return;
-  runRules(v, old, s, path, root, out);
-  for (const sub of schemaList(s, 'allOf')) runRules(v, old, sub, path, root, out);
-  if (Array.isArray(v)) {
-    const items = schemaItems(s);
+function walk(value: JsonValue, old: JsonValue | undefined, schemaNode: SchemaNode, path: string, root: boolean, out: FieldError[]): void {
+  if (value === null) return;
+  runRules(value, old, schemaNode, path, root, out);
+  for (const sub of schemaList(schemaNode, 'allOf')) runRules(value, old, sub, path, root, out);
+  if (Array.isArray(value)) {
+    const items = schemaItems(schemaNode);
     if (!items) return;
-    const keys = schemaString(s, 'x-kubernetes-list-type') === 'map' ? schemaStrings(s, 'x-kubernetes-list-map-keys') : [];
+    const keys = schemaString(schemaNode, 'x-kubernetes-list-type') === 'map' ? schemaStrings(schemaNode, 'x-kubernetes-list-map-keys') : [];
     const oldByKey = new Map<string, JsonValue>();
     if (keys.length > 0 && Array.isArray(old)) {
       for (const o of old) {
@@ -138,25 +138,25 @@ function walk(v: JsonValue, old: JsonValue | undefined, s: SchemaNode, path: str
         if (k !== undefined) oldByKey.set(k, o);
       }
     }
-    v.forEach((x, i) => {
-      const k = keys.length > 0 ? listMapKey(x, keys) : undefined;
-      walk(x, k === undefined ? undefined : oldByKey.get(k), items, indexPath(path, i), false, out);
+    value.forEach((value, index) => {
+      const k = keys.length > 0 ? listMapKey(value, keys) : undefined;
+      walk(value, k === undefined ? undefined : oldByKey.get(k), items, indexPath(path, index), false, out);
     });
     return;
   }
-  if (!isObject(v)) return;
+  if (!isObject(value)) return;
   const oldObj = isObject(old) ? old : undefined;
-  const props = schemaProperties(s);
+  const props = schemaProperties(schemaNode);
   if (props) {
     for (const [k, ps] of Object.entries(props)) {
-      if (k in v && isObject(ps)) walk(v[k]!, oldObj?.[k], ps, childPath(path, k), false, out);
+      if (k in value && isObject(ps)) walk(value[k]!, oldObj?.[k], ps, childPath(path, k), false, out);
     }
     return;
   }
-  const additional = schemaAdditional(s);
+  const additional = schemaAdditional(schemaNode);
   if (additional) {
-    const atomic = schemaString(s, 'x-kubernetes-map-type') === 'atomic';
-    for (const [k, x] of Object.entries(v)) walk(x, atomic ? undefined : oldObj?.[k], additional, keyPath(path, k), false, out);
+    const atomic = schemaString(schemaNode, 'x-kubernetes-map-type') === 'atomic';
+    for (const [k, x] of Object.entries(value)) walk(x, atomic ? undefined : oldObj?.[k], additional, keyPath(path, k), false, out);
   }
 }
 

@@ -15,11 +15,11 @@ import { validateVersionSchema } from './structural-schema.js';
 const COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
 const COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
 
-function str(v: JsonValue | undefined): string {
-  return typeof v === 'string' ? v : '';
+function str(value: JsonValue | undefined): string {
+  return typeof value === 'string' ? value : '';
 }
-function obj(v: JsonValue | undefined): JsonObject {
-  return isJsonObject(v) ? v : {};
+function obj(value: JsonValue | undefined): JsonObject {
+  return isJsonObject(value) ? value : {};
 }
 function versionsOf(crd: JsonObject): JsonObject[] {
   const v = obj(crd['spec'])['versions'];
@@ -40,9 +40,9 @@ function validateNames(names: JsonObject, path: string, out: FieldError[]): void
   for (const k of ['shortNames', 'categories'] as const) {
     const list = names[k];
     if (!Array.isArray(list)) continue;
-    list.forEach((x, i) => {
-      const errs = dns1035LabelErrors(str(x));
-      if (errs.length > 0) out.push(fieldError.invalid(indexPath(childPath(path, k), i), x, errs.join(',')));
+    list.forEach((value, index) => {
+      const errs = dns1035LabelErrors(str(value));
+      if (errs.length > 0) out.push(fieldError.invalid(indexPath(childPath(path, k), index), value, errs.join(',')));
     });
   }
   if (str(names['kind']) !== '' && names['kind'] === names['listKind']) out.push(fieldError.invalid(childPath(path, 'listKind'), str(names['listKind']), 'kind and listKind may not be the same'));
@@ -62,9 +62,9 @@ function validateColumn(col: JsonObject, path: string, out: FieldError[]): void 
 }
 
 /** Each `default` must validate against its own schema and carry no unknown fields. */
-function validateDefaults(s: SchemaNode, path: string, out: FieldError[]): void {
-  if (s['default'] !== undefined) {
-    const { default: value, ...rest } = s;
+function validateDefaults(schemaNode: SchemaNode, path: string, out: FieldError[]): void {
+  if (schemaNode['default'] !== undefined) {
+    const { default: value, ...rest } = schemaNode;
     const at = childPath(path, 'default');
     if (isJsonObject(value)) {
       const pruned = pruneUnknownFields({ v: value }, { type: 'object', properties: { v: rest } });
@@ -72,10 +72,10 @@ function validateDefaults(s: SchemaNode, path: string, out: FieldError[]): void 
     }
     out.push(...validateOpenApiValue(value, rest, at));
   }
-  for (const [k, p] of Object.entries(schemaProperties(s) ?? {})) validateDefaults(p, keyPath(childPath(path, 'properties'), k), out);
-  const items = schemaItems(s);
+  for (const [k, p] of Object.entries(schemaProperties(schemaNode) ?? {})) validateDefaults(p, keyPath(childPath(path, 'properties'), k), out);
+  const items = schemaItems(schemaNode);
   if (items) validateDefaults(items, childPath(path, 'items'), out);
-  const additional = s['additionalProperties'];
+  const additional = schemaNode['additionalProperties'];
   if (isJsonObject(additional)) validateDefaults(additional, childPath(path, 'additionalProperties'), out);
 }
 
@@ -94,9 +94,9 @@ function validateSpec(spec: JsonObject, out: FieldError[]): void {
   let storage = 0;
   const seen = new Set<string>();
   let unique = true;
-  versions.forEach((raw, i) => {
+  versions.forEach((raw, index) => {
     const v = obj(raw);
-    const path = indexPath('spec.versions', i);
+    const path = indexPath('spec.versions', index);
     const name = str(v['name']);
     if (v['storage'] === true) storage++;
     if (seen.has(name)) unique = false;

@@ -8,56 +8,56 @@
 import { cloneJson, type JsonObject, type JsonValue } from '../../lib/json.js';
 import { isObject, schemaAdditional, schemaFlag, schemaItems, schemaProperties, type SchemaNode } from './schema-node.js';
 
-function nonNullableNull(x: JsonValue | undefined, s: SchemaNode | undefined): boolean {
-  return x === null && s !== undefined && !schemaFlag(s, 'nullable');
+function nonNullableNull(value: JsonValue | undefined, schemaNode: SchemaNode | undefined): boolean {
+  return value === null && schemaNode !== undefined && !schemaFlag(schemaNode, 'nullable');
 }
 
-function fill(x: JsonValue, s: SchemaNode | undefined): void {
-  if (!s) return;
-  if (Array.isArray(x)) {
-    const items = schemaItems(s);
+function fill(value: JsonValue, schemaNode: SchemaNode | undefined): void {
+  if (!schemaNode) return;
+  if (Array.isArray(value)) {
+    const items = schemaItems(schemaNode);
     if (!items) return;
-    for (let i = 0; i < x.length; i++) {
-      if (nonNullableNull(x[i], items) && items['default'] !== undefined) x[i] = cloneJson(items['default']);
-      fill(x[i]!, items);
+    for (let i = 0; i < value.length; i++) {
+      if (nonNullableNull(value[i], items) && items['default'] !== undefined) value[i] = cloneJson(items['default']);
+      fill(value[i]!, items);
     }
     return;
   }
-  if (!isObject(x)) return;
-  const props = schemaProperties(s);
+  if (!isObject(value)) return;
+  const props = schemaProperties(schemaNode);
   if (props) {
     for (const [k, ps] of Object.entries(props)) {
       const d = ps['default'];
       if (d === undefined) continue;
-      if (!(k in x) || nonNullableNull(x[k], ps)) x[k] = cloneJson(d);
+      if (!(k in value) || nonNullableNull(value[k], ps)) value[k] = cloneJson(d);
     }
   }
-  const additional = schemaAdditional(s);
-  for (const k of Object.keys(x)) {
+  const additional = schemaAdditional(schemaNode);
+  for (const k of Object.keys(value)) {
     const ps = props?.[k];
-    if (ps) fill(x[k]!, ps);
+    if (ps) fill(value[k]!, ps);
     else if (additional) {
-      if (nonNullableNull(x[k], additional) && additional['default'] !== undefined) x[k] = cloneJson(additional['default']);
-      fill(x[k]!, additional);
+      if (nonNullableNull(value[k], additional) && additional['default'] !== undefined) value[k] = cloneJson(additional['default']);
+      fill(value[k]!, additional);
     }
   }
 }
 
-function dropNulls(x: JsonValue, s: SchemaNode | undefined): void {
-  if (!s) return;
-  if (Array.isArray(x)) {
-    const items = schemaItems(s);
-    if (items) for (const v of x) dropNulls(v, items);
+function dropNulls(value: JsonValue, schemaNode: SchemaNode | undefined): void {
+  if (!schemaNode) return;
+  if (Array.isArray(value)) {
+    const items = schemaItems(schemaNode);
+    if (items) for (const v of value) dropNulls(v, items);
     return;
   }
-  if (!isObject(x)) return;
-  const props = schemaProperties(s);
-  const additional = schemaAdditional(s);
-  for (const k of Object.keys(x)) {
+  if (!isObject(value)) return;
+  const props = schemaProperties(schemaNode);
+  const additional = schemaAdditional(schemaNode);
+  for (const k of Object.keys(value)) {
     const sub = props?.[k] ?? (props ? undefined : additional);
     if (!sub) continue;
-    if (x[k] === null && !schemaFlag(sub, 'nullable') && sub['default'] === undefined) delete x[k];
-    else dropNulls(x[k]!, sub);
+    if (value[k] === null && !schemaFlag(sub, 'nullable') && sub['default'] === undefined) delete value[k];
+    else dropNulls(value[k]!, sub);
   }
 }
 

@@ -36,57 +36,57 @@ const LOOSE_UNITS: string[][] = [
   ['w', 'wk', 'week'],
 ];
 
-function isDate(s: string): boolean {
-  const m = DATE.exec(s);
+function isDate(text: string): boolean {
+  const m = DATE.exec(text);
   if (!m) return false;
   const month = Number(m[2]);
   const day = Number(m[3]);
   return month >= 1 && month <= 12 && day >= 1 && day <= 31;
 }
 
-function isDateTime(s: string): boolean {
-  const m = DATE_TIME.exec(s);
+function isDateTime(text: string): boolean {
+  const m = DATE_TIME.exec(text);
   if (!m || !isDate(m[1]!)) return false;
   return Number(m[2]) <= 23 && Number(m[3]) <= 59 && Number(m[4] ?? '0') <= 59;
 }
 
 /** kube-openapi's `duration`: a Go duration, or strfmt's "<n> <unit>" sequence. */
-export function isDuration(s: string): boolean {
-  if (s === '0' || GO_DURATION.test(s)) return true;
-  if (!LOOSE_DURATION.test(s)) return false;
+export function isDuration(text: string): boolean {
+  if (text === '0' || GO_DURATION.test(text)) return true;
+  if (!LOOSE_DURATION.test(text)) return false;
   let ok = false;
-  for (const m of s.matchAll(LOOSE_PART)) {
+  for (const m of text.matchAll(LOOSE_PART)) {
     const unit = m[2]!.toLowerCase();
     for (const variants of LOOSE_UNITS) {
       const last = variants.length - 1;
-      variants.forEach((v, i) => {
-        if ((i === last && unit.startsWith(v)) || unit === v) ok = true;
+      variants.forEach((value, index) => {
+        if ((index === last && unit.startsWith(value)) || unit === value) ok = true;
       });
     }
   }
   return ok;
 }
 
-function isCidr(s: string): boolean {
-  const slash = s.indexOf('/');
+function isCidr(text: string): boolean {
+  const slash = text.indexOf('/');
   if (slash < 0) return false;
-  const ip = s.slice(0, slash);
-  const bits = s.slice(slash + 1);
+  const ip = text.slice(0, slash);
+  const bits = text.slice(slash + 1);
   if (!/^\d{1,3}$/.test(bits)) return false;
   const n = Number(bits);
   return (isIPv4(ip) && n <= 32) || (isIPv6(ip) && n <= 128);
 }
 
-function isRequestUri(s: string): boolean {
-  if (s.startsWith('/')) return true;
+function isRequestUri(text: string): boolean {
+  if (text.startsWith('/')) return true;
   try {
-    return new URL(s).protocol.length > 1;
+    return new URL(text).protocol.length > 1;
   } catch {
     return false;
   }
 }
 
-const checkers: Record<string, (s: string) => boolean> = {
+const checkers: Record<string, (text: string) => boolean> = {
   bsonobjectid: (s) => BSON_OBJECT_ID.test(s),
   uri: isRequestUri,
   email: (s) => EMAIL.test(s),
@@ -101,8 +101,8 @@ const checkers: Record<string, (s: string) => boolean> = {
   uuid5: (s) => UUID5.test(s),
   ssn: (s) => SSN.test(s),
   hexcolor: (s) => HEXCOLOR.test(s),
-  rgbcolor: (s) => {
-    const m = RGBCOLOR.exec(s);
+  rgbcolor: (text) => {
+    const m = RGBCOLOR.exec(text);
     return m !== null && [m[1], m[2], m[3]].every((x) => Number(x) <= 255);
   },
   byte: (s) => BASE64.test(s),

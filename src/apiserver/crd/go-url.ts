@@ -32,9 +32,9 @@ type Mode = 'path' | 'host' | 'query';
 const UNRESERVED = /^[A-Za-z0-9\-_.~]$/;
 
 /** Go's shouldEscape for one byte. */
-function shouldEscape(c: number, mode: Mode): boolean {
-  const ch = String.fromCharCode(c);
-  if (c < 0x80 && UNRESERVED.test(ch)) return false;
+function shouldEscape(byte: number, mode: Mode): boolean {
+  const ch = String.fromCharCode(byte);
+  if (byte < 0x80 && UNRESERVED.test(ch)) return false;
   if (mode === 'host' && `!$&'()*+,;=:[]<>"`.includes(ch)) return false;
   if ('$&+,/:;=?@'.includes(ch)) {
     if (mode === 'path') return ch === '?';
@@ -43,13 +43,13 @@ function shouldEscape(c: number, mode: Mode): boolean {
   return true;
 }
 
-function isHex(c: number | undefined): boolean {
-  return c !== undefined && /^[0-9a-fA-F]$/.test(String.fromCharCode(c));
+function isHex(byte: number | undefined): boolean {
+  return byte !== undefined && /^[0-9a-fA-F]$/.test(String.fromCharCode(byte));
 }
 
 /** Go's unescape: %XX sequences decoded; throws the reason text on a bad escape or host character. */
-function unescape(s: string, mode: Mode): string {
-  const bytes = Buffer.from(s, 'utf8');
+function unescape(text: string, mode: Mode): string {
+  const bytes = Buffer.from(text, 'utf8');
   const out: number[] = [];
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i]!;
@@ -74,14 +74,14 @@ function unescape(s: string, mode: Mode): string {
 }
 
 /** Go's escape in path mode. */
-function escapePath(s: string): string {
+function escapePath(text: string): string {
   let out = '';
-  for (const c of Buffer.from(s, 'utf8')) out += shouldEscape(c, 'path') ? `%${c.toString(16).toUpperCase().padStart(2, '0')}` : String.fromCharCode(c);
+  for (const c of Buffer.from(text, 'utf8')) out += shouldEscape(c, 'path') ? `%${c.toString(16).toUpperCase().padStart(2, '0')}` : String.fromCharCode(c);
   return out;
 }
 
-function validEncodedPath(s: string): boolean {
-  for (const c of Buffer.from(s, 'utf8')) {
+function validEncodedPath(text: string): boolean {
+  for (const c of Buffer.from(text, 'utf8')) {
     if (`!$&'()*+,;=:@[]%`.includes(String.fromCharCode(c)) && c < 0x80) continue;
     if (shouldEscape(c, 'path')) return false;
   }
@@ -195,32 +195,32 @@ function splitHostPort(hostPort: string): { host: string; port: string } {
 }
 
 /** url.Hostname(): the host without port and IPv6 brackets. */
-export function hostnameOf(u: GoUrl): string {
-  return splitHostPort(u.host).host;
+export function hostnameOf(goUrl: GoUrl): string {
+  return splitHostPort(goUrl.host).host;
 }
 
 /** url.Port(): the port, or ''. */
-export function portOf(u: GoUrl): string {
-  return splitHostPort(u.host).port;
+export function portOf(goUrl: GoUrl): string {
+  return splitHostPort(goUrl.host).port;
 }
 
 /** url.EscapedPath(): the path as written when that is a valid encoding, else Go's encoding of it. */
-export function escapedPathOf(u: GoUrl): string {
-  if (u.rawPath !== '' && validEncodedPath(u.rawPath)) {
+export function escapedPathOf(goUrl: GoUrl): string {
+  if (goUrl.rawPath !== '' && validEncodedPath(goUrl.rawPath)) {
     try {
-      if (unescape(u.rawPath, 'path') === u.path) return u.rawPath;
+      if (unescape(goUrl.rawPath, 'path') === goUrl.path) return goUrl.rawPath;
     } catch {
       // fall through to the default encoding
     }
   }
-  if (u.path === '*') return '*';
-  return escapePath(u.path);
+  if (goUrl.path === '*') return '*';
+  return escapePath(goUrl.path);
 }
 
 /** url.Query(): values by key, in order; malformed pairs (bad escapes, semicolons) are skipped. */
-export function queryOf(u: GoUrl): Map<string, string[]> {
+export function queryOf(goUrl: GoUrl): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const pair of u.rawQuery.split('&')) {
+  for (const pair of goUrl.rawQuery.split('&')) {
     if (pair === '' || pair.includes(';')) continue;
     const eq = pair.indexOf('=');
     try {

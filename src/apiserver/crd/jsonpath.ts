@@ -41,16 +41,16 @@ export function parsePrinterPath(jsonPath: string): Step[] {
   return steps;
 }
 
-function findClose(p: string, open: number): number {
+function findClose(path: string, open: number): number {
   let quote = '';
-  for (let j = open + 1; j < p.length; j++) {
-    const ch = p[j]!;
+  for (let j = open + 1; j < path.length; j++) {
+    const ch = path[j]!;
     if (quote) {
       if (ch === quote) quote = '';
     } else if (ch === "'" || ch === '"') quote = ch;
     else if (ch === ']') return j;
   }
-  throw new Error(`unterminated [ in ${p}`);
+  throw new Error(`unterminated [ in ${path}`);
 }
 
 function parseFilter(expr: string, whole: string): Step {

@@ -29,24 +29,24 @@ interface RawError {
 }
 
 /** kube-openapi's JSON type name for a value. */
-function jsonTypeOf(v: JsonValue): string {
-  if (v === null) return 'null';
-  if (typeof v === 'boolean') return 'boolean';
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  return Array.isArray(v) ? 'array' : 'object';
+function jsonTypeOf(value: JsonValue): string {
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return Array.isArray(value) ? 'array' : 'object';
 }
 
 /** Go's %v for a float64 bound (10, 1.5, 1e+21). */
-function goNumber(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
-  const s = String(n);
+function goNumber(count: number): string {
+  if (Number.isInteger(count) && Math.abs(count) < 1e21) return String(count);
+  const s = String(count);
   return s.replace(/e([+-])(\d)$/, 'e$10$2');
 }
 
-function declaredTypes(s: SchemaNode): string[] {
-  if (schemaFlag(s, 'x-kubernetes-int-or-string')) return ['integer', 'string'];
-  const t = schemaString(s, 'type');
+function declaredTypes(schemaNode: SchemaNode): string[] {
+  if (schemaFlag(schemaNode, 'x-kubernetes-int-or-string')) return ['integer', 'string'];
+  const t = schemaString(schemaNode, 'type');
   return t ? [t] : [];
 }
 
@@ -63,17 +63,17 @@ function invalid(name: string, value: JsonValue, message: string): RawError {
 }
 
 /** Runs one schema node over a value; appends errors in kube-openapi's validator order. */
-function validateNode(v: JsonValue, s: SchemaNode, name: string, out: RawError[]): void {
-  const types = declaredTypes(s);
-  const format = schemaString(s, 'format');
+function validateNode(value: JsonValue, schemaNode: SchemaNode, name: string, out: RawError[]): void {
+  const types = declaredTypes(schemaNode);
+  const format = schemaString(schemaNode, 'format');
   const keptFormat = format !== '' && checkFormat(format, '') !== undefined ? format : '';
-  const enumValues = Array.isArray(s['enum']) ? s['enum'] : undefined;
-  if (v === null) {
-    if (types.length > 0 && !schemaFlag(s, 'nullable')) out.push(invalidType(name, types.join(','), 'null'));
-    if (enumValues && !enumValues.some((e) => e === null)) out.push(enumError(name, v, enumValues));
+  const enumValues = Array.isArray(schemaNode['enum']) ? schemaNode['enum'] : undefined;
+  if (value === null) {
+    if (types.length > 0 && !schemaFlag(schemaNode, 'nullable')) out.push(invalidType(name, types.join(','), 'null'));
+    if (enumValues && !enumValues.some((e) => e === null)) out.push(enumError(name, value, enumValues));
     return;
   }
-  const actual = jsonTypeOf(v);
+  const actual = jsonTypeOf(value);
   // type validator
   if (types.length > 0 || keptFormat !== '') {
     const isIntFloat = actual === 'integer' && types.includes('number');
@@ -85,32 +85,32 @@ function validateNode(v: JsonValue, s: SchemaNode, name: string, out: RawError[]
       out.push(invalidType(name, types.join(','), actual));
     }
   }
-  validateComposition(v, s, name, out);
-  if (typeof v === 'string') validateString(v, s, name, keptFormat, out);
-  if (typeof v === 'number') validateNumber(v, s, name, out);
-  if (Array.isArray(v)) validateArray(v, s, name, out);
-  if (enumValues && !enumValues.some((e) => jsonEqual(e, v))) out.push(enumError(name, v, enumValues));
-  if (isObject(v)) validateObject(v, s, name, out);
+  validateComposition(value, schemaNode, name, out);
+  if (typeof value === 'string') validateString(value, schemaNode, name, keptFormat, out);
+  if (typeof value === 'number') validateNumber(value, schemaNode, name, out);
+  if (Array.isArray(value)) validateArray(value, schemaNode, name, out);
+  if (enumValues && !enumValues.some((e) => jsonEqual(e, value))) out.push(enumError(name, value, enumValues));
+  if (isObject(value)) validateObject(value, schemaNode, name, out);
 }
 
-function enumError(name: string, v: JsonValue, values: JsonValue[]): RawError {
+function enumError(name: string, value: JsonValue, values: JsonValue[]): RawError {
   const supported = values.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)));
-  return { name, make: (p) => fieldError.notSupported(p, v, supported) };
+  return { name, make: (p) => fieldError.notSupported(p, value, supported) };
 }
 
-function validateString(v: string, s: SchemaNode, name: string, format: string, out: RawError[]): void {
-  const length = [...v].length;
-  const maxLength = schemaNumber(s, 'maxLength');
-  const minLength = schemaNumber(s, 'minLength');
-  if (maxLength !== undefined && length > maxLength) out.push({ name, make: (p) => fieldError.tooLong(p, v, maxLength) });
-  if (minLength !== undefined && length < minLength) out.push(invalid(name, v, `${name} in body should be at least ${minLength} chars long`));
-  const pattern = schemaString(s, 'pattern');
-  if (pattern !== '' && !patternMatches(pattern, v)) out.push(invalid(name, v, `${name} in body should match '${pattern}'`));
-  if (format !== '' && checkFormat(format, v) === false) out.push({ name, make: (p) => fieldError.typeInvalid(p, v, typeMessage(name, format, v)) });
+function validateString(value: string, schemaNode: SchemaNode, name: string, format: string, out: RawError[]): void {
+  const length = [...value].length;
+  const maxLength = schemaNumber(schemaNode, 'maxLength');
+  const minLength = schemaNumber(schemaNode, 'minLength');
+  if (maxLength !== undefined && length > maxLength) out.push({ name, make: (p) => fieldError.tooLong(p, value, maxLength) });
+  if (minLength !== undefined && length < minLength) out.push(invalid(name, value, `${name} in body should be at least ${minLength} chars long`));
+  const pattern = schemaString(schemaNode, 'pattern');
+  if (pattern !== '' && !patternMatches(pattern, value)) out.push(invalid(name, value, `${name} in body should match '${pattern}'`));
+  if (format !== '' && checkFormat(format, value) === false) out.push({ name, make: (p) => fieldError.typeInvalid(p, value, typeMessage(name, format, value)) });
 }
 
 const patternCache = new Map<string, RegExp | null>();
-function patternMatches(pattern: string, v: string): boolean {
+function patternMatches(pattern: string, value: string): boolean {
   let re = patternCache.get(pattern);
   if (re === undefined) {
     try {
@@ -120,44 +120,44 @@ function patternMatches(pattern: string, v: string): boolean {
     }
     patternCache.set(pattern, re);
   }
-  return re === null ? true : re.test(v);
+  return re === null ? true : re.test(value);
 }
 
-function validateNumber(v: number, s: SchemaNode, name: string, out: RawError[]): void {
-  const multipleOf = schemaNumber(s, 'multipleOf');
+function validateNumber(value: number, schemaNode: SchemaNode, name: string, out: RawError[]): void {
+  const multipleOf = schemaNumber(schemaNode, 'multipleOf');
   if (multipleOf !== undefined && multipleOf > 0) {
-    const q = v / multipleOf;
-    if (Math.abs(q - Math.round(q)) > 1e-9) out.push(invalid(name, v, `${name} in body should be a multiple of ${goNumber(multipleOf)}`));
+    const q = value / multipleOf;
+    if (Math.abs(q - Math.round(q)) > 1e-9) out.push(invalid(name, value, `${name} in body should be a multiple of ${goNumber(multipleOf)}`));
   }
-  const maximum = schemaNumber(s, 'maximum');
+  const maximum = schemaNumber(schemaNode, 'maximum');
   if (maximum !== undefined) {
-    const exclusive = schemaFlag(s, 'exclusiveMaximum');
-    if (exclusive ? v >= maximum : v > maximum) {
-      out.push(invalid(name, v, `${name} in body should be less than ${exclusive ? '' : 'or equal to '}${goNumber(maximum)}`));
+    const exclusive = schemaFlag(schemaNode, 'exclusiveMaximum');
+    if (exclusive ? value >= maximum : value > maximum) {
+      out.push(invalid(name, value, `${name} in body should be less than ${exclusive ? '' : 'or equal to '}${goNumber(maximum)}`));
     }
   }
-  const minimum = schemaNumber(s, 'minimum');
+  const minimum = schemaNumber(schemaNode, 'minimum');
   if (minimum !== undefined) {
-    const exclusive = schemaFlag(s, 'exclusiveMinimum');
-    if (exclusive ? v <= minimum : v < minimum) {
-      out.push(invalid(name, v, `${name} in body should be greater than ${exclusive ? '' : 'or equal to '}${goNumber(minimum)}`));
+    const exclusive = schemaFlag(schemaNode, 'exclusiveMinimum');
+    if (exclusive ? value <= minimum : value < minimum) {
+      out.push(invalid(name, value, `${name} in body should be greater than ${exclusive ? '' : 'or equal to '}${goNumber(minimum)}`));
     }
   }
 }
 
-function validateArray(v: JsonValue[], s: SchemaNode, name: string, out: RawError[]): void {
-  const items = schemaItems(s);
-  if (items) v.forEach((x, i) => validateNode(x, items, `${name}[${i}]`, out));
-  const minItems = schemaNumber(s, 'minItems');
-  const maxItems = schemaNumber(s, 'maxItems');
-  if (minItems !== undefined && v.length < minItems) out.push(invalid(name, v.length, `${name} in body should have at least ${minItems} items`));
-  if (maxItems !== undefined && v.length > maxItems) out.push({ name, make: (p) => fieldError.tooMany(p, v.length, maxItems) });
+function validateArray(values: JsonValue[], schemaNode: SchemaNode, name: string, out: RawError[]): void {
+  const items = schemaItems(schemaNode);
+  if (items) values.forEach((x, i) => validateNode(x, items, `${name}[${i}]`, out));
+  const minItems = schemaNumber(schemaNode, 'minItems');
+  const maxItems = schemaNumber(schemaNode, 'maxItems');
+  if (minItems !== undefined && values.length < minItems) out.push(invalid(name, values.length, `${name} in body should have at least ${minItems} items`));
+  if (maxItems !== undefined && values.length > maxItems) out.push({ name, make: (p) => fieldError.tooMany(p, values.length, maxItems) });
 }
 
-function validateObject(v: Record<string, JsonValue>, s: SchemaNode, name: string, out: RawError[]): void {
-  const count = Object.keys(v).length;
-  const minProperties = schemaNumber(s, 'minProperties');
-  const maxProperties = schemaNumber(s, 'maxProperties');
+function validateObject(value: Record<string, JsonValue>, schemaNode: SchemaNode, name: string, out: RawError[]): void {
+  const count = Object.keys(value).length;
+  const minProperties = schemaNumber(schemaNode, 'minProperties');
+  const maxProperties = schemaNumber(schemaNode, 'maxProperties');
   if (minProperties !== undefined && count < minProperties) {
     out.push(invalid(name, count, `${name} in body should have at least ${minProperties} properties`));
     return;
@@ -166,16 +166,16 @@ function validateObject(v: Record<string, JsonValue>, s: SchemaNode, name: strin
     out.push({ name, make: (p) => fieldError.tooMany(p, count, maxProperties) });
     return;
   }
-  const props = schemaProperties(s) ?? {};
-  const additional = schemaAdditional(s);
-  if (additional && s['additionalProperties'] !== true) {
-    for (const [k, x] of Object.entries(v)) if (!(k in props)) validateNode(x, additional, `${name}.${k}`, out);
+  const props = schemaProperties(schemaNode) ?? {};
+  const additional = schemaAdditional(schemaNode);
+  if (additional && schemaNode['additionalProperties'] !== true) {
+    for (const [k, x] of Object.entries(value)) if (!(k in props)) validateNode(x, additional, `${name}.${k}`, out);
   }
   for (const [k, ps] of Object.entries(props)) {
-    if (k in v && isObject(ps)) validateNode(v[k]!, ps, name === '' ? k : `${name}.${k}`, out);
+    if (k in value && isObject(ps)) validateNode(value[k]!, ps, name === '' ? k : `${name}.${k}`, out);
   }
-  for (const k of schemaStrings(s, 'required')) {
-    if (!(k in v)) out.push({ name: `${name}.${k}`, make: (p) => fieldError.required(p) });
+  for (const k of schemaStrings(schemaNode, 'required')) {
+    if (!(k in value)) out.push({ name: `${name}.${k}`, make: (p) => fieldError.required(p) });
   }
 }
 
@@ -184,14 +184,14 @@ function composite(message: string): RawError {
   return { name: '\u0000', make: (p) => fieldError.invalid(p, '', message) };
 }
 
-function validateComposition(v: JsonValue, s: SchemaNode, name: string, out: RawError[]): void {
+function validateComposition(value: JsonValue, schemaNode: SchemaNode, name: string, out: RawError[]): void {
   const quoted = goQuote(name);
   const run = (sub: SchemaNode): RawError[] => {
     const errs: RawError[] = [];
-    validateNode(v, sub, name, errs);
+    validateNode(value, sub, name, errs);
     return errs;
   };
-  const anyOf = schemaList(s, 'anyOf');
+  const anyOf = schemaList(schemaNode, 'anyOf');
   if (anyOf.length > 0) {
     const results = anyOf.map(run);
     if (!results.some((r) => r.length === 0)) {
@@ -199,7 +199,7 @@ function validateComposition(v: JsonValue, s: SchemaNode, name: string, out: Raw
       out.push(...fewest(results));
     }
   }
-  const oneOf = schemaList(s, 'oneOf');
+  const oneOf = schemaList(schemaNode, 'oneOf');
   if (oneOf.length > 0) {
     const results = oneOf.map(run);
     const valid = results.filter((r) => r.length === 0).length;
@@ -209,14 +209,14 @@ function validateComposition(v: JsonValue, s: SchemaNode, name: string, out: Raw
       if (valid === 0) out.push(...fewest(results));
     }
   }
-  const allOf = schemaList(s, 'allOf');
+  const allOf = schemaList(schemaNode, 'allOf');
   if (allOf.length > 0) {
     const results = allOf.map(run);
     const valid = results.filter((r) => r.length === 0).length;
     for (const r of results) out.push(...r);
     if (valid !== allOf.length) out.push(composite(`${quoted} must validate all the schemas (allOf)${valid === 0 ? '. None validated' : ''}`));
   }
-  const not = s['not'];
+  const not = schemaNode['not'];
   if (isObject(not) && run(not).length === 0) out.push(composite(`${quoted} must not validate the schema (not)`));
 }
 
@@ -234,10 +234,10 @@ function fewest(results: RawError[][]): RawError[] {
 export function validateOpenApiValue(value: JsonValue, schema: SchemaNode, rootPath = ''): FieldError[] {
   const raw: RawError[] = [];
   validateNode(value, schema, '', raw);
-  return raw.map((e) => {
-    if (e.name === '\u0000') return e.make(shownPath(rootPath));
-    const name = e.name.startsWith('.') ? e.name.slice(1) : e.name;
+  return raw.map((rawError) => {
+    if (rawError.name === '\u0000') return rawError.make(shownPath(rootPath));
+    const name = rawError.name.startsWith('.') ? rawError.name.slice(1) : rawError.name;
     const path = name === '' ? rootPath : rootPath === '' ? name : `${rootPath}.${name}`;
-    return e.make(shownPath(path));
+    return rawError.make(shownPath(path));
   });
 }

@@ -19,62 +19,62 @@ function join(parent: string, key: string): string {
   return parent === '' ? key : `${parent}.${key}`;
 }
 
-function pruneMetadata(meta: JsonValue, path: string, w: Walk): void {
+function pruneMetadata(meta: JsonValue, path: string, walk: Walk): void {
   if (!isObject(meta)) return;
   for (const k of Object.keys(meta)) {
     if (!OBJECT_META_FIELDS.has(k)) {
-      w.pruned.push(join(path, k));
+      walk.pruned.push(join(path, k));
       delete meta[k];
     }
   }
 }
 
-function prune(x: JsonValue, s: SchemaNode | undefined, path: string, embedded: boolean, w: Walk): void {
-  if (s && schemaFlag(s, 'x-kubernetes-preserve-unknown-fields')) {
-    skipPrune(x, s, path, embedded, w);
+function prune(value: JsonValue, schemaNode: SchemaNode | undefined, path: string, embedded: boolean, walk: Walk): void {
+  if (schemaNode && schemaFlag(schemaNode, 'x-kubernetes-preserve-unknown-fields')) {
+    skipPrune(value, schemaNode, path, embedded, walk);
     return;
   }
-  if (Array.isArray(x)) {
-    const items = schemaItems(s);
-    x.forEach((v, i) => prune(v, items, `${path}[${i}]`, items ? schemaFlag(items, 'x-kubernetes-embedded-resource') : false, w));
+  if (Array.isArray(value)) {
+    const items = schemaItems(schemaNode);
+    value.forEach((v, i) => prune(v, items, `${path}[${i}]`, items ? schemaFlag(items, 'x-kubernetes-embedded-resource') : false, walk));
     return;
   }
-  if (!isObject(x)) return;
-  const props = schemaProperties(s);
-  const additional = schemaAdditional(s);
-  for (const k of Object.keys(x)) {
-    const v = x[k]!;
+  if (!isObject(value)) return;
+  const props = schemaProperties(schemaNode);
+  const additional = schemaAdditional(schemaNode);
+  for (const k of Object.keys(value)) {
+    const v = value[k]!;
     if (embedded && META.has(k)) {
-      if (k === 'metadata') pruneMetadata(v, join(path, k), w);
+      if (k === 'metadata') pruneMetadata(v, join(path, k), walk);
       continue;
     }
     const ps = props?.[k];
-    if (s && ps !== undefined) prune(v, ps, join(path, k), schemaFlag(ps, 'x-kubernetes-embedded-resource'), w);
-    else if (s && additional) prune(v, additional, join(path, k), schemaFlag(additional, 'x-kubernetes-embedded-resource'), w);
+    if (schemaNode && ps !== undefined) prune(v, ps, join(path, k), schemaFlag(ps, 'x-kubernetes-embedded-resource'), walk);
+    else if (schemaNode && additional) prune(v, additional, join(path, k), schemaFlag(additional, 'x-kubernetes-embedded-resource'), walk);
     else {
-      w.pruned.push(join(path, k));
-      delete x[k];
+      walk.pruned.push(join(path, k));
+      delete value[k];
     }
   }
 }
 
-function skipPrune(x: JsonValue, s: SchemaNode, path: string, embedded: boolean, w: Walk): void {
-  if (Array.isArray(x)) {
-    const items = schemaItems(s);
-    if (items) x.forEach((v, i) => prune(v, items, `${path}[${i}]`, schemaFlag(items, 'x-kubernetes-embedded-resource'), w));
+function skipPrune(value: JsonValue, schemaNode: SchemaNode, path: string, embedded: boolean, walk: Walk): void {
+  if (Array.isArray(value)) {
+    const items = schemaItems(schemaNode);
+    if (items) value.forEach((v, i) => prune(v, items, `${path}[${i}]`, schemaFlag(items, 'x-kubernetes-embedded-resource'), walk));
     return;
   }
-  if (!isObject(x)) return;
-  const props = schemaProperties(s);
-  const additional = s['additionalProperties'] === undefined ? undefined : schemaAdditional(s);
-  for (const [k, v] of Object.entries(x)) {
+  if (!isObject(value)) return;
+  const props = schemaProperties(schemaNode);
+  const additional = schemaNode['additionalProperties'] === undefined ? undefined : schemaAdditional(schemaNode);
+  for (const [k, v] of Object.entries(value)) {
     if (embedded && META.has(k)) {
-      if (k === 'metadata') pruneMetadata(v, join(path, k), w);
+      if (k === 'metadata') pruneMetadata(v, join(path, k), walk);
       continue;
     }
     const ps = props?.[k];
-    if (ps !== undefined) prune(v, ps, join(path, k), schemaFlag(ps, 'x-kubernetes-embedded-resource'), w);
-    else if (additional) prune(v, additional, join(path, k), schemaFlag(additional, 'x-kubernetes-embedded-resource'), w);
+    if (ps !== undefined) prune(v, ps, join(path, k), schemaFlag(ps, 'x-kubernetes-embedded-resource'), walk);
+    else if (additional) prune(v, additional, join(path, k), schemaFlag(additional, 'x-kubernetes-embedded-resource'), walk);
   }
 }
 

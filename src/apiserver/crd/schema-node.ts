@@ -8,63 +8,63 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../../lib/json.js
 export type SchemaNode = JsonObject;
 
 /** The `properties` map of a node, or undefined. */
-export function schemaProperties(s: SchemaNode | undefined): Record<string, SchemaNode> | undefined {
-  const p = s?.['properties'];
+export function schemaProperties(schemaNode: SchemaNode | undefined): Record<string, SchemaNode> | undefined {
+  const p = schemaNode?.['properties'];
   return isJsonObject(p) ? (p as Record<string, SchemaNode>) : undefined;
 }
 
 /** The one property schema `name`, or undefined. */
-export function schemaProperty(s: SchemaNode | undefined, name: string): SchemaNode | undefined {
-  const p = schemaProperties(s)?.[name];
+export function schemaProperty(schemaNode: SchemaNode | undefined, name: string): SchemaNode | undefined {
+  const p = schemaProperties(schemaNode)?.[name];
   return isJsonObject(p) ? p : undefined;
 }
 
 /** `additionalProperties` when it is a schema (a map's value schema); `true` maps to an empty schema. */
-export function schemaAdditional(s: SchemaNode | undefined): SchemaNode | undefined {
-  const a = s?.['additionalProperties'];
+export function schemaAdditional(schemaNode: SchemaNode | undefined): SchemaNode | undefined {
+  const a = schemaNode?.['additionalProperties'];
   if (isJsonObject(a)) return a;
   if (a === true) return {};
   return undefined;
 }
 
 /** `items` when it is a single schema. */
-export function schemaItems(s: SchemaNode | undefined): SchemaNode | undefined {
-  const i = s?.['items'];
+export function schemaItems(schemaNode: SchemaNode | undefined): SchemaNode | undefined {
+  const i = schemaNode?.['items'];
   return isJsonObject(i) ? i : undefined;
 }
 
 /** A string-valued keyword, or ''. */
-export function schemaString(s: SchemaNode | undefined, key: string): string {
-  const v = s?.[key];
+export function schemaString(schemaNode: SchemaNode | undefined, key: string): string {
+  const v = schemaNode?.[key];
   return typeof v === 'string' ? v : '';
 }
 
 /** A boolean keyword that is true. */
-export function schemaFlag(s: SchemaNode | undefined, key: string): boolean {
-  return s?.[key] === true;
+export function schemaFlag(schemaNode: SchemaNode | undefined, key: string): boolean {
+  return schemaNode?.[key] === true;
 }
 
 /** A number keyword, or undefined. */
-export function schemaNumber(s: SchemaNode | undefined, key: string): number | undefined {
-  const v = s?.[key];
+export function schemaNumber(schemaNode: SchemaNode | undefined, key: string): number | undefined {
+  const v = schemaNode?.[key];
   return typeof v === 'number' ? v : undefined;
 }
 
 /** A list of schemas (allOf/anyOf/oneOf). */
-export function schemaList(s: SchemaNode | undefined, key: string): SchemaNode[] {
-  const v = s?.[key];
+export function schemaList(schemaNode: SchemaNode | undefined, key: string): SchemaNode[] {
+  const v = schemaNode?.[key];
   return Array.isArray(v) ? v.filter(isJsonObject) : [];
 }
 
 /** A list of strings (required, x-kubernetes-list-map-keys). */
-export function schemaStrings(s: SchemaNode | undefined, key: string): string[] {
-  const v = s?.[key];
+export function schemaStrings(schemaNode: SchemaNode | undefined, key: string): string[] {
+  const v = schemaNode?.[key];
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
 /** True when the value is a JSON object (not array, not null). */
-export function isObject(v: JsonValue | undefined): v is JsonObject {
-  return isJsonObject(v);
+export function isObject(value: JsonValue | undefined): value is JsonObject {
+  return isJsonObject(value);
 }
 
 /** field.Path.Child: `a.b`, or `b` at the root. */
@@ -73,8 +73,8 @@ export function childPath(parent: string, name: string): string {
 }
 
 /** field.Path.Index: `a[0]`. */
-export function indexPath(parent: string, i: number): string {
-  return `${parent}[${i}]`;
+export function indexPath(parent: string, index: number): string {
+  return `${parent}[${index}]`;
 }
 
 /** field.Path.Key: `a[key]`. */

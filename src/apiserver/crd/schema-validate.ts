@@ -44,9 +44,9 @@ export function validateAgainstSchema(obj: JsonValue, schema: JsonObject, option
   return errs;
 }
 
-function hasRules(v: JsonValue): boolean {
-  if (Array.isArray(v)) return v.some(hasRules);
-  if (v === null || typeof v !== 'object') return false;
-  if (Array.isArray(v['x-kubernetes-validations']) && v['x-kubernetes-validations'].length > 0) return true;
-  return Object.entries(v).some(([k, x]) => k !== 'default' && k !== 'enum' && k !== 'example' && hasRules(x));
+function hasRules(value: JsonValue): boolean {
+  if (Array.isArray(value)) return value.some(hasRules);
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value['x-kubernetes-validations']) && value['x-kubernetes-validations'].length > 0) return true;
+  return Object.entries(value).some(([k, x]) => k !== 'default' && k !== 'enum' && k !== 'example' && hasRules(x));
 }

@@ -8,36 +8,36 @@ import { jsonEqual, type JsonObject, type JsonValue } from '../../lib/json.js';
 import { dns1035LabelErrors } from './names.js';
 import { childPath, indexPath, isObject, keyPath, schemaAdditional, schemaFlag, schemaItems, schemaProperties, schemaString, schemaStrings, shownPath, type SchemaNode } from './schema-node.js';
 
-function validateList(v: JsonValue[], s: SchemaNode, path: string, out: FieldError[]): void {
-  const listType = schemaString(s, 'x-kubernetes-list-type');
+function validateList(values: JsonValue[], schemaNode: SchemaNode, path: string, out: FieldError[]): void {
+  const listType = schemaString(schemaNode, 'x-kubernetes-list-type');
   if (listType === 'set') {
-    v.forEach((x, i) => {
-      if (v.slice(0, i).some((y) => jsonEqual(x, y))) out.push(fieldError.duplicate(shownPath(indexPath(path, i)), x));
+    values.forEach((value, index) => {
+      if (values.slice(0, index).some((y) => jsonEqual(value, y))) out.push(fieldError.duplicate(shownPath(indexPath(path, index)), value));
     });
   } else if (listType === 'map') {
-    const keys = schemaStrings(s, 'x-kubernetes-list-map-keys');
+    const keys = schemaStrings(schemaNode, 'x-kubernetes-list-map-keys');
     const seen: JsonObject[] = [];
-    v.forEach((x, i) => {
-      if (!isObject(x)) return;
+    values.forEach((value, index) => {
+      if (!isObject(value)) return;
       const key: JsonObject = {};
-      for (const k of keys) if (k in x) key[k] = x[k]!;
-      if (seen.some((y) => jsonEqual(y, key))) out.push(fieldError.duplicate(shownPath(indexPath(path, i)), key));
+      for (const k of keys) if (k in value) key[k] = value[k]!;
+      if (seen.some((y) => jsonEqual(y, key))) out.push(fieldError.duplicate(shownPath(indexPath(path, index)), key));
       else seen.push(key);
     });
   }
 }
 
-function validateEmbedded(v: JsonObject, path: string, out: FieldError[]): void {
+function validateEmbedded(value: JsonObject, path: string, out: FieldError[]): void {
   const at = (name: string): string => shownPath(childPath(path, name));
-  if (!('apiVersion' in v)) out.push(fieldError.required(at('apiVersion'), 'must not be empty'));
-  if (!('kind' in v)) out.push(fieldError.required(at('kind'), 'must not be empty'));
-  const apiVersion = v['apiVersion'];
+  if (!('apiVersion' in value)) out.push(fieldError.required(at('apiVersion'), 'must not be empty'));
+  if (!('kind' in value)) out.push(fieldError.required(at('kind'), 'must not be empty'));
+  const apiVersion = value['apiVersion'];
   if (apiVersion !== undefined) {
     if (typeof apiVersion !== 'string') out.push(fieldError.invalid(at('apiVersion'), apiVersion, 'must be a string'));
     else if (apiVersion === '') out.push(fieldError.invalid(at('apiVersion'), apiVersion, 'must not be empty'));
     else if (apiVersion.split('/').length > 2) out.push(fieldError.invalid(at('apiVersion'), apiVersion, `unexpected GroupVersion string: ${apiVersion}`));
   }
-  const kind = v['kind'];
+  const kind = value['kind'];
   if (kind !== undefined) {
     if (typeof kind !== 'string') out.push(fieldError.invalid(at('kind'), kind, 'must be a string'));
     else if (kind === '') out.push(fieldError.invalid(at('kind'), kind, 'must not be empty'));
@@ -46,22 +46,22 @@ function validateEmbedded(v: JsonObject, path: string, out: FieldError[]): void 
       if (errs.length > 0) out.push(fieldError.invalid(at('kind'), kind, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
     }
   }
-  const metadata = v['metadata'];
+  const metadata = value['metadata'];
   if (metadata !== undefined && metadata !== null && !isObject(metadata)) out.push(fieldError.invalid(at('metadata'), metadata, 'must be an object'));
 }
 
-function walk(v: JsonValue, s: SchemaNode, path: string, root: boolean, out: FieldError[]): void {
-  if (Array.isArray(v)) {
-    validateList(v, s, path, out);
-    const items = schemaItems(s);
-    if (items) v.forEach((x, i) => walk(x, items, indexPath(path, i), false, out));
+function walk(value: JsonValue, schemaNode: SchemaNode, path: string, root: boolean, out: FieldError[]): void {
+  if (Array.isArray(value)) {
+    validateList(value, schemaNode, path, out);
+    const items = schemaItems(schemaNode);
+    if (items) value.forEach((x, i) => walk(x, items, indexPath(path, i), false, out));
     return;
   }
-  if (!isObject(v)) return;
-  if (!root && schemaFlag(s, 'x-kubernetes-embedded-resource')) validateEmbedded(v, path, out);
-  const props = schemaProperties(s);
-  const additional = schemaAdditional(s);
-  for (const [k, x] of Object.entries(v)) {
+  if (!isObject(value)) return;
+  if (!root && schemaFlag(schemaNode, 'x-kubernetes-embedded-resource')) validateEmbedded(value, path, out);
+  const props = schemaProperties(schemaNode);
+  const additional = schemaAdditional(schemaNode);
+  for (const [k, x] of Object.entries(value)) {
     const ps = props?.[k];
     if (isObject(ps)) walk(x, ps, childPath(path, k), false, out);
     else if (!props && additional) walk(x, additional, keyPath(path, k), false, out);

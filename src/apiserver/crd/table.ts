@@ -32,11 +32,11 @@ const NAME_COLUMN: PrinterColumn = {
 };
 
 /** Go's fmt.Print of a decoded JSON value, as client-go's jsonpath prints non-strings. */
-function goPrint(v: JsonValue): string {
-  if (v === null) return '<nil>';
-  if (Array.isArray(v)) return `[${v.map(goPrint).join(' ')}]`;
-  if (isJsonObject(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${goPrint(v[k]!)}`).join(' ')}]`;
-  return String(v);
+function goPrint(value: JsonValue): string {
+  if (value === null) return '<nil>';
+  if (Array.isArray(value)) return `[${value.map(goPrint).join(' ')}]`;
+  if (isJsonObject(value)) return `map[${Object.keys(value).sort().map((k) => `${k}:${goPrint(value[k]!)}`).join(' ')}]`;
+  return String(value);
 }
 
 /** cellForJSONValue of apiextensions' table convertor. */
@@ -61,17 +61,17 @@ function customCell(type: string, value: JsonValue | undefined, now: number): Js
 
 function customColumns(printerColumns: JsonObject[] | undefined): PrinterColumn[] {
   const cols = printerColumns && printerColumns.length > 0 ? printerColumns : [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since the object was created.' }];
-  return cols.map((c) => {
-    const jsonPath = typeof c['jsonPath'] === 'string' ? c['jsonPath'] : '';
-    const type = typeof c['type'] === 'string' ? c['type'] : 'string';
+  return cols.map((value) => {
+    const jsonPath = typeof value['jsonPath'] === 'string' ? value['jsonPath'] : '';
+    const type = typeof value['type'] === 'string' ? value['type'] : 'string';
     const col: PrinterColumn = {
-      name: typeof c['name'] === 'string' ? c['name'] : '',
+      name: typeof value['name'] === 'string' ? value['name'] : '',
       type,
-      description: typeof c['description'] === 'string' && c['description'] !== '' ? c['description'] : `Custom resource definition column (in JSONPath format): ${jsonPath}`,
+      description: typeof value['description'] === 'string' && value['description'] !== '' ? value['description'] : `Custom resource definition column (in JSONPath format): ${jsonPath}`,
       cell: (o, now) => customCell(type, evaluatePrinterColumn(o, jsonPath), now),
     };
-    if (typeof c['format'] === 'string') col.format = c['format'];
-    if (typeof c['priority'] === 'number') col.priority = c['priority'];
+    if (typeof value['format'] === 'string') col.format = value['format'];
+    if (typeof value['priority'] === 'number') col.priority = value['priority'];
     return col;
   });
 }

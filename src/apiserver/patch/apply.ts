@@ -38,16 +38,16 @@ export interface ServerSideApplyArgs {
   ignoredFields?: readonly (readonly string[])[];
 }
 
-function stripNulls(v: JsonValue): JsonValue {
-  if (Array.isArray(v)) return v.map(stripNulls);
-  if (!isJsonObject(v)) return v;
+function stripNulls(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(stripNulls);
+  if (!isJsonObject(value)) return value;
   const out: JsonObject = {};
-  for (const [k, child] of Object.entries(v)) if (child !== null) out[k] = stripNulls(child);
+  for (const [k, child] of Object.entries(value)) if (child !== null) out[k] = stripNulls(child);
   return out;
 }
 
-function withoutPaths(o: JsonObject, paths: readonly (readonly string[])[]): JsonObject {
-  const out = cloneJson(o);
+function withoutPaths(value: JsonObject, paths: readonly (readonly string[])[]): JsonObject {
+  const out = cloneJson(value);
   for (const p of paths) {
     let node: JsonValue | undefined = out;
     for (let i = 0; i < p.length - 1 && isJsonObject(node); i++) node = node[p[i] ?? ''];
@@ -57,31 +57,31 @@ function withoutPaths(o: JsonObject, paths: readonly (readonly string[])[]): Jso
   return out;
 }
 
-function withoutManagedFields(o: KubeObject): KubeObject {
-  const metadata = { ...o.metadata };
+function withoutManagedFields(kubeObject: KubeObject): KubeObject {
+  const metadata = { ...kubeObject.metadata };
   delete metadata.managedFields;
-  return { ...o, metadata };
+  return { ...kubeObject, metadata };
 }
 
 /** Merges an applied configuration into a live value (structured-merge-diff's merge). */
-function merge(l: JsonValue | undefined, r: JsonValue, meta: FieldMeta | undefined, path: string[]): JsonValue {
-  if (isJsonObject(r)) {
-    if (path.length > 0 && meta?.mapType === 'atomic') return cloneJson(r);
-    const out: JsonObject = isJsonObject(l) ? { ...l } : {};
-    for (const [k, child] of Object.entries(r)) out[k] = merge(Object.hasOwn(out, k) ? out[k] : undefined, child, childMeta(meta, k), [...path, fieldElement(k)]);
+function merge(live: JsonValue | undefined, applied: JsonValue, meta: FieldMeta | undefined, path: string[]): JsonValue {
+  if (isJsonObject(applied)) {
+    if (path.length > 0 && meta?.mapType === 'atomic') return cloneJson(applied);
+    const out: JsonObject = isJsonObject(live) ? { ...live } : {};
+    for (const [k, child] of Object.entries(applied)) out[k] = merge(Object.hasOwn(out, k) ? out[k] : undefined, child, childMeta(meta, k), [...path, fieldElement(k)]);
     return out;
   }
-  if (!Array.isArray(r)) return r;
-  const re = listItemElements(r, meta, path, 'throw');
-  if (!re) return cloneJson(r);
-  const lhs = Array.isArray(l) ? l : [];
+  if (!Array.isArray(applied)) return applied;
+  const re = listItemElements(applied, meta, path, 'throw');
+  if (!re) return cloneJson(applied);
+  const lhs = Array.isArray(live) ? live : [];
   const le = listItemElements(lhs, meta, path, 'index') ?? new Map<string, number>();
   const item = (pe: string): JsonValue => {
     const li = le.get(pe);
     const ri = re.get(pe);
     const lv = li === undefined ? undefined : lhs[li];
     if (ri === undefined) return lv ?? null;
-    return merge(lv, r[ri] ?? null, meta?.items, [...path, pe]);
+    return merge(lv, applied[ri] ?? null, meta?.items, [...path, pe]);
   };
   const lOrder = [...le.keys()];
   const rOrder = [...re.keys()];
@@ -189,11 +189,11 @@ function buildLastApplied(applied: KubeObject): string {
   return `${JSON.stringify(sortKeys(copy))}\n`;
 }
 
-function sortKeys(v: JsonValue): JsonValue {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (!isJsonObject(v)) return v;
+function sortKeys(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (!isJsonObject(value)) return value;
   const out: JsonObject = {};
-  for (const k of Object.keys(v).sort()) out[k] = sortKeys(v[k] ?? null);
+  for (const k of Object.keys(value).sort()) out[k] = sortKeys(value[k] ?? null);
   return out;
 }
 
@@ -207,8 +207,8 @@ function conflictsOf(entries: readonly ManagerEntry[], myId: string, changed: Fi
 
 function describe(conflicts: readonly { entry: ManagerEntry; set: FieldSet }[]): ApplyConflict[] {
   return conflicts.flatMap(({ entry, set }) =>
-    memberPaths(set).map((p) => {
-      const c: ApplyConflict = { manager: entry.manager, field: pathString(p), operation: entry.operation, apiVersion: entry.apiVersion };
+    memberPaths(set).map((path) => {
+      const c: ApplyConflict = { manager: entry.manager, field: pathString(path), operation: entry.operation, apiVersion: entry.apiVersion };
       if (entry.subresource) c.subresource = entry.subresource;
       return c;
     }),

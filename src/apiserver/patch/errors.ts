@@ -52,10 +52,10 @@ export interface ApplyConflictCause {
 }
 
 /** How kube-apiserver names a manager in conflict messages (fieldmanager's printManager). */
-export function printManager(c: Pick<ApplyConflict, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
-  let s = JSON.stringify(c.manager);
-  if (c.subresource) s += ` with subresource ${JSON.stringify(c.subresource)}`;
-  if (c.operation === 'Update') s += ` using ${c.apiVersion}`;
+export function printManager(applyConflict: Pick<ApplyConflict, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
+  let s = JSON.stringify(applyConflict.manager);
+  if (applyConflict.subresource) s += ` with subresource ${JSON.stringify(applyConflict.subresource)}`;
+  if (applyConflict.operation === 'Update') s += ` using ${applyConflict.apiVersion}`;
   return s;
 }
 

@@ -39,13 +39,13 @@ export function keyElement(keys: Readonly<Record<string, JsonValue>>): string {
 }
 
 /** The path element of a set item. */
-export function valueElement(v: JsonValue): string {
-  return `v:${JSON.stringify(v)}`;
+export function valueElement(value: JsonValue): string {
+  return `v:${JSON.stringify(value)}`;
 }
 
 /** The path element of a list index. */
-export function indexElement(i: number): string {
-  return `i:${i}`;
+export function indexElement(index: number): string {
+  return `i:${index}`;
 }
 
 /** Adds `path` to the set (no-op for the empty path). */
@@ -91,60 +91,60 @@ function empty(set: FieldSet): boolean {
 }
 
 /** a ∪ b (sharing the subtrees only one side has). */
-export function union(a: FieldSet, b: FieldSet): FieldSet {
-  if (empty(b) || a === b) return a;
-  if (empty(a)) return b;
-  const children = new Map(a.children);
-  let changed = b.member && !a.member;
-  for (const [pe, c] of b.children) {
-    const mine = a.children.get(pe);
+export function union(left: FieldSet, right: FieldSet): FieldSet {
+  if (empty(right) || left === right) return left;
+  if (empty(left)) return right;
+  const children = new Map(left.children);
+  let changed = right.member && !left.member;
+  for (const [pe, c] of right.children) {
+    const mine = left.children.get(pe);
     const merged = mine ? union(mine, c) : c;
     if (merged !== mine) {
       children.set(pe, merged);
       changed = true;
     }
   }
-  return changed ? { member: a.member || b.member, children } : a;
+  return changed ? { member: left.member || right.member, children } : left;
 }
 
 /** Members of a that are not members of b (a itself when nothing is taken away). */
-export function difference(a: FieldSet, b: FieldSet): FieldSet {
-  if (empty(b)) return a;
-  let changed = a.member && b.member;
+export function difference(left: FieldSet, right: FieldSet): FieldSet {
+  if (empty(right)) return left;
+  let changed = left.member && right.member;
   const children = new Map<string, FieldSet>();
-  for (const [pe, c] of a.children) {
-    const other = b.children.get(pe);
+  for (const [pe, c] of left.children) {
+    const other = right.children.get(pe);
     const d = other ? difference(c, other) : c;
     if (d !== c) changed = true;
     if (!empty(d)) children.set(pe, d);
   }
-  return changed ? { member: a.member && !b.member, children } : a;
+  return changed ? { member: left.member && !right.member, children } : left;
 }
 
 /** Members of both a and b. */
-export function intersection(a: FieldSet, b: FieldSet): FieldSet {
+export function intersection(left: FieldSet, right: FieldSet): FieldSet {
   const children = new Map<string, FieldSet>();
-  for (const [pe, c] of a.children) {
-    const other = b.children.get(pe);
+  for (const [pe, c] of left.children) {
+    const other = right.children.get(pe);
     if (!other) continue;
     const i = intersection(c, other);
     if (!empty(i)) children.set(pe, i);
   }
-  return { member: a.member && b.member, children };
+  return { member: left.member && right.member, children };
 }
 
 /** Members of a that are neither members of b nor below a member of b. */
-export function recursiveDifference(a: FieldSet, b: FieldSet): FieldSet {
-  if (empty(b)) return a;
-  let changed = a.member && b.member;
+export function recursiveDifference(left: FieldSet, right: FieldSet): FieldSet {
+  if (empty(right)) return left;
+  let changed = left.member && right.member;
   const children = new Map<string, FieldSet>();
-  for (const [pe, c] of a.children) {
-    const other = b.children.get(pe);
+  for (const [pe, c] of left.children) {
+    const other = right.children.get(pe);
     const d = !other ? c : other.member ? undefined : recursiveDifference(c, other);
     if (d !== c) changed = true;
     if (d && !empty(d)) children.set(pe, d);
   }
-  return changed ? { member: a.member && !b.member, children } : a;
+  return changed ? { member: left.member && !right.member, children } : left;
 }
 
 /** The rank of a path element's type (its first character): fields, keys, values, indexes. */
@@ -164,13 +164,13 @@ function typeRank(pe: string): number {
 }
 
 /** structured-merge-diff's order of path elements: fields, keys, values, indexes. */
-export function comparePathElements(a: string, b: string): number {
-  const ta = typeRank(a);
-  const tb = typeRank(b);
+export function comparePathElements(left: string, right: string): number {
+  const ta = typeRank(left);
+  const tb = typeRank(right);
   if (ta !== tb) return ta - tb;
-  if (ta === 3) return Number(a.slice(2)) - Number(b.slice(2));
+  if (ta === 3) return Number(left.slice(2)) - Number(right.slice(2));
   // Same two-character prefix: the whole strings order as their bodies do.
-  return a < b ? -1 : a > b ? 1 : 0;
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 function sortedChildren(set: FieldSet): [string, FieldSet][] {

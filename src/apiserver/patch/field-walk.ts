@@ -27,7 +27,7 @@ export function listItemElements(list: readonly JsonValue[], meta: FieldMeta | u
   const shape = listShape(meta);
   if (shape.type === 'atomic') return undefined;
   const out = new Map<string, number>();
-  list.forEach((item, i) => {
+  list.forEach((item, index) => {
     let pe: string;
     if (shape.type === 'set') {
       pe = valueElement(item);
@@ -40,18 +40,18 @@ export function listItemElements(list: readonly JsonValue[], meta: FieldMeta | u
         if (value === undefined) missing ??= k;
         else keys[k] = value;
       }
-      if (missing !== undefined && policy === 'throw') throw new MissingKeyError(path, i, missing);
-      pe = missing === undefined ? keyElement(keys) : indexElement(i);
+      if (missing !== undefined && policy === 'throw') throw new MissingKeyError(path, index, missing);
+      pe = missing === undefined ? keyElement(keys) : indexElement(index);
     }
-    if (!out.has(pe)) out.set(pe, i);
+    if (!out.has(pe)) out.set(pe, index);
   });
   return out;
 }
 
-function isEmptyContainer(v: JsonValue): boolean {
-  if (Array.isArray(v)) return v.length === 0;
-  if (!isJsonObject(v)) return false;
-  for (const k in v) if (Object.hasOwn(v, k)) return false;
+function isEmptyContainer(value: JsonValue): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (!isJsonObject(value)) return false;
+  for (const k in value) if (Object.hasOwn(value, k)) return false;
   return true;
 }
 
@@ -65,21 +65,21 @@ export function toFieldSet(value: JsonObject, meta: FieldMeta | undefined, polic
   return set;
 }
 
-function collect(v: JsonValue, meta: FieldMeta | undefined, path: string[], set: FieldSet, policy: MissingKeyPolicy): void {
-  if (isJsonObject(v)) {
-    if (path.length > 0 && (meta?.mapType === 'atomic' || isEmptyContainer(v))) {
+function collect(value: JsonValue, meta: FieldMeta | undefined, path: string[], set: FieldSet, policy: MissingKeyPolicy): void {
+  if (isJsonObject(value)) {
+    if (path.length > 0 && (meta?.mapType === 'atomic' || isEmptyContainer(value))) {
       insertPath(set, path);
       return;
     }
-    for (const [k, child] of Object.entries(v)) {
+    for (const [k, child] of Object.entries(value)) {
       const childPath = [...path, fieldElement(k)];
       if (meta?.values && !(meta.fields && Object.hasOwn(meta.fields, k))) insertPath(set, childPath);
       collect(child, childMeta(meta, k), childPath, set, policy);
     }
     return;
   }
-  if (Array.isArray(v)) {
-    const elements = v.length === 0 ? undefined : listItemElements(v, meta, path, policy);
+  if (Array.isArray(value)) {
+    const elements = value.length === 0 ? undefined : listItemElements(value, meta, path, policy);
     if (!elements) {
       insertPath(set, path);
       return;
@@ -87,7 +87,7 @@ function collect(v: JsonValue, meta: FieldMeta | undefined, path: string[], set:
     for (const [pe, i] of elements) {
       const itemPath = [...path, pe];
       insertPath(set, itemPath);
-      const item = v[i];
+      const item = value[i];
       if (isJsonObject(item)) for (const [k, child] of Object.entries(item)) collect(child, childMeta(meta?.items, k), [...itemPath, fieldElement(k)], set, policy);
     }
     return;
@@ -129,80 +129,80 @@ function childNode(node: FieldSet, pe: string): FieldSet {
 }
 
 /** Adds `path` and every path below it in `v`. */
-function addAll(v: JsonValue, meta: FieldMeta | undefined, path: string[], set: FieldSet): void {
+function addAll(value: JsonValue, meta: FieldMeta | undefined, path: string[], set: FieldSet): void {
   if (path.length === 0) {
-    addBelow(v, meta, set, true);
+    addBelow(value, meta, set, true);
     return;
   }
   const node = nodeAt(set, path);
   node.member = true;
-  addBelow(v, meta, node, false);
+  addBelow(value, meta, node, false);
 }
 
 /** Adds the paths below `path` in `v`. */
-function addDescendants(v: JsonValue, meta: FieldMeta | undefined, path: string[], set: FieldSet): void {
-  addBelow(v, meta, nodeAt(set, path), path.length === 0);
+function addDescendants(value: JsonValue, meta: FieldMeta | undefined, path: string[], set: FieldSet): void {
+  addBelow(value, meta, nodeAt(set, path), path.length === 0);
 }
 
 /**
  * Fills `node` with the paths below it in `v`, building the subtree directly: a create adds its
  * whole object this way, so no path array is built and no path is walked again from the root.
  */
-function addBelow(v: JsonValue, meta: FieldMeta | undefined, node: FieldSet, root: boolean): void {
-  if (isJsonObject(v)) {
+function addBelow(value: JsonValue, meta: FieldMeta | undefined, node: FieldSet, root: boolean): void {
+  if (isJsonObject(value)) {
     if (meta?.mapType === 'atomic' && !root) return;
-    for (const k in v) {
-      if (!Object.hasOwn(v, k)) continue;
+    for (const k in value) {
+      if (!Object.hasOwn(value, k)) continue;
       const child = childNode(node, fieldElement(k));
       child.member = true;
-      addBelow(v[k] ?? null, childMeta(meta, k), child, false);
+      addBelow(value[k] ?? null, childMeta(meta, k), child, false);
     }
-  } else if (Array.isArray(v)) {
+  } else if (Array.isArray(value)) {
     // The 'index' policy never reports a path, so the items' paths need not be built.
-    const elements = listItemElements(v, meta, NO_PATH, 'index');
+    const elements = listItemElements(value, meta, NO_PATH, 'index');
     if (!elements) return;
     for (const [pe, i] of elements) {
       const child = childNode(node, pe);
       child.member = true;
-      addBelow(v[i] ?? null, meta?.items, child, false);
+      addBelow(value[i] ?? null, meta?.items, child, false);
     }
   }
 }
 
 const NO_PATH: FieldPath = [];
 
-function walk(l: JsonValue | undefined, r: JsonValue | undefined, meta: FieldMeta | undefined, path: string[], c: Comparison): void {
-  if (l === undefined) {
-    if (r !== undefined) addAll(r, meta, path, c.added);
+function walk(left: JsonValue | undefined, right: JsonValue | undefined, meta: FieldMeta | undefined, path: string[], comparison: Comparison): void {
+  if (left === undefined) {
+    if (right !== undefined) addAll(right, meta, path, comparison.added);
     return;
   }
-  if (r === undefined) {
-    addAll(l, meta, path, c.removed);
+  if (right === undefined) {
+    addAll(left, meta, path, comparison.removed);
     return;
   }
-  if (isJsonObject(l) && isJsonObject(r) && (path.length === 0 || meta?.mapType !== 'atomic') && !(isEmptyContainer(l) && isEmptyContainer(r))) {
-    const keys = new Set([...Object.keys(l), ...Object.keys(r)]);
-    for (const k of keys) walk(Object.hasOwn(l, k) ? l[k] : undefined, Object.hasOwn(r, k) ? r[k] : undefined, childMeta(meta, k), [...path, fieldElement(k)], c);
+  if (isJsonObject(left) && isJsonObject(right) && (path.length === 0 || meta?.mapType !== 'atomic') && !(isEmptyContainer(left) && isEmptyContainer(right))) {
+    const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
+    for (const k of keys) walk(Object.hasOwn(left, k) ? left[k] : undefined, Object.hasOwn(right, k) ? right[k] : undefined, childMeta(meta, k), [...path, fieldElement(k)], comparison);
     return;
   }
-  if (Array.isArray(l) && Array.isArray(r) && !(l.length === 0 && r.length === 0)) {
-    const le = listItemElements(l, meta, path, 'index');
-    const re = listItemElements(r, meta, path, 'index');
+  if (Array.isArray(left) && Array.isArray(right) && !(left.length === 0 && right.length === 0)) {
+    const le = listItemElements(left, meta, path, 'index');
+    const re = listItemElements(right, meta, path, 'index');
     if (le && re) {
       const pes = new Set([...le.keys(), ...re.keys()]);
       for (const pe of pes) {
         const li = le.get(pe);
         const ri = re.get(pe);
-        walk(li === undefined ? undefined : l[li], ri === undefined ? undefined : r[ri], meta?.items, [...path, pe], c);
+        walk(li === undefined ? undefined : left[li], ri === undefined ? undefined : right[ri], meta?.items, [...path, pe], comparison);
       }
       return;
     }
   }
-  if (jsonEqual(l, r)) return;
-  insertPath(c.modified, path);
-  const lContainer = typeof l === 'object' && l !== null;
-  const rContainer = typeof r === 'object' && r !== null;
-  if (lContainer && rContainer && Array.isArray(l) === Array.isArray(r)) return;
-  if (lContainer) addDescendants(l, meta, path, c.removed);
-  if (rContainer) addDescendants(r, meta, path, c.added);
+  if (jsonEqual(left, right)) return;
+  insertPath(comparison.modified, path);
+  const lContainer = typeof left === 'object' && left !== null;
+  const rContainer = typeof right === 'object' && right !== null;
+  if (lContainer && rContainer && Array.isArray(left) === Array.isArray(right)) return;
+  if (lContainer) addDescendants(left, meta, path, comparison.removed);
+  if (rContainer) addDescendants(right, meta, path, comparison.added);
 }

@@ -5,21 +5,21 @@
 import type { JsonValue } from '../../lib/json.js';
 
 /** `fmt.Sprintf("%v", v)` for a value decoded by encoding/json. */
-export function goValue(v: JsonValue | undefined): string {
-  if (v === undefined || v === null) return '<nil>';
-  if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
-  if (typeof v === 'object') {
-    const keys = Object.keys(v).sort();
-    return `map[${keys.map((k) => `${k}:${goValue(v[k])}`).join(' ')}]`;
+export function goValue(value: JsonValue | undefined): string {
+  if (value === undefined || value === null) return '<nil>';
+  if (Array.isArray(value)) return `[${value.map(goValue).join(' ')}]`;
+  if (typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    return `map[${keys.map((k) => `${k}:${goValue(value[k])}`).join(' ')}]`;
   }
-  return String(v);
+  return String(value);
 }
 
 /** The JSON type word encoding/json uses in "cannot unmarshal X into Go value of type Y". */
-export function goJsonType(v: JsonValue): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'object') return 'object';
-  if (typeof v === 'boolean') return 'bool';
-  return typeof v;
+export function goJsonType(value: JsonValue): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'object') return 'object';
+  if (typeof value === 'boolean') return 'bool';
+  return typeof value;
 }

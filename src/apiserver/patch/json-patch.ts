@@ -35,15 +35,15 @@ export function encodePointerToken(token: string): string {
 }
 
 /** strconv.Atoi, as far as JSON pointer tokens need it. */
-function atoi(s: string): number | undefined {
-  if (!/^[+-]?\d+$/.test(s)) return undefined;
-  const n = Number(s);
+function atoi(text: string): number | undefined {
+  if (!/^[+-]?\d+$/.test(text)) return undefined;
+  const n = Number(text);
   return Number.isSafeInteger(n) ? n : undefined;
 }
 
-function atoiOrFail(s: string): number {
-  const n = atoi(s);
-  if (n === undefined) fail(`strconv.Atoi: parsing ${JSON.stringify(s)}: invalid syntax`);
+function atoiOrFail(text: string): number {
+  const n = atoi(text);
+  if (n === undefined) fail(`strconv.Atoi: parsing ${JSON.stringify(text)}: invalid syntax`);
   return n;
 }
 
@@ -51,19 +51,19 @@ function invalidIndex(idx: number): never {
   fail(`Unable to access invalid index: ${idx}: invalid index referenced`);
 }
 
-function isContainer(v: JsonValue | undefined): v is Container {
-  return typeof v === 'object' && v !== null;
+function isContainer(value: JsonValue | undefined): value is Container {
+  return typeof value === 'object' && value !== null;
 }
 
-function getChild(c: Container, key: string): JsonValue | undefined {
-  if (!Array.isArray(c)) return Object.hasOwn(c, key) ? c[key] : undefined;
+function getChild(container: Container, key: string): JsonValue | undefined {
+  if (!Array.isArray(container)) return Object.hasOwn(container, key) ? container[key] : undefined;
   let idx = atoiOrFail(key);
   if (idx < 0) {
-    if (idx < -c.length) invalidIndex(idx);
-    idx += c.length;
+    if (idx < -container.length) invalidIndex(idx);
+    idx += container.length;
   }
-  if (idx >= c.length) invalidIndex(idx);
-  return c[idx];
+  if (idx >= container.length) invalidIndex(idx);
+  return container[idx];
 }
 
 /** The parent container of `path` and the last (decoded) token, or undefined (findObject). */
@@ -84,50 +84,50 @@ function findParent(doc: Container, path: string): [Container, string] | undefin
   return [cur, decodePointerToken(split[split.length - 1] ?? '')];
 }
 
-function addTo(c: Container, key: string, value: JsonValue): void {
-  if (!Array.isArray(c)) {
-    c[key] = value;
+function addTo(container: Container, key: string, value: JsonValue): void {
+  if (!Array.isArray(container)) {
+    container[key] = value;
     return;
   }
   if (key === '-') {
-    c.push(value);
+    container.push(value);
     return;
   }
   const n = atoi(key);
   if (n === undefined) fail(`value was not a proper array index: '${key}': strconv.Atoi: parsing ${JSON.stringify(key)}: invalid syntax`);
   let idx = n;
-  const size = c.length + 1;
+  const size = container.length + 1;
   if (idx >= size) invalidIndex(idx);
   if (idx < 0) {
     if (idx < -size) invalidIndex(idx);
     idx += size;
   }
-  c.splice(idx, 0, value);
+  container.splice(idx, 0, value);
 }
 
-function removeFrom(c: Container, key: string): void {
-  if (!Array.isArray(c)) {
-    if (!Object.hasOwn(c, key)) fail(`Unable to remove nonexistent key: ${key}: missing value`);
-    delete c[key];
+function removeFrom(container: Container, key: string): void {
+  if (!Array.isArray(container)) {
+    if (!Object.hasOwn(container, key)) fail(`Unable to remove nonexistent key: ${key}: missing value`);
+    delete container[key];
     return;
   }
   let idx = atoiOrFail(key);
-  if (idx >= c.length) invalidIndex(idx);
+  if (idx >= container.length) invalidIndex(idx);
   if (idx < 0) {
-    if (idx < -c.length) invalidIndex(idx);
-    idx += c.length;
+    if (idx < -container.length) invalidIndex(idx);
+    idx += container.length;
   }
-  c.splice(idx, 1);
+  container.splice(idx, 1);
 }
 
-function setIn(c: Container, key: string, value: JsonValue): void {
-  if (!Array.isArray(c)) {
-    c[key] = value;
+function setIn(container: Container, key: string, value: JsonValue): void {
+  if (!Array.isArray(container)) {
+    container[key] = value;
     return;
   }
   let idx = atoiOrFail(key);
-  if (idx < 0) idx += c.length;
-  c[idx] = value;
+  if (idx < 0) idx += container.length;
+  container[idx] = value;
 }
 
 function stringField(op: JsonObject, name: 'path' | 'from', verb: string): string {
@@ -206,9 +206,9 @@ function applyOne(root: Container, op: JsonObject): Container {
   }
 }
 
-function wrap<T>(prefix: string, f: () => T): T {
+function wrap<T>(prefix: string, fn: () => T): T {
   try {
-    return f();
+    return fn();
   } catch (e) {
     if (e instanceof OpFailure) throw new OpFailure(`${prefix}: ${e.message}`);
     throw e;

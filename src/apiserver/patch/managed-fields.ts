@@ -41,11 +41,11 @@ export interface UpdateManagedFieldsArgs {
   ignoredFields?: readonly (readonly string[])[];
 }
 
-function withoutManagedFields(o: KubeObject | undefined): JsonObject {
-  if (!o) return {};
-  const metadata = { ...o.metadata };
+function withoutManagedFields(kubeObject: KubeObject | undefined): JsonObject {
+  if (!kubeObject) return {};
+  const metadata = { ...kubeObject.metadata };
   delete metadata.managedFields;
-  return { ...o, metadata };
+  return { ...kubeObject, metadata };
 }
 
 /** The entries a write starts from (fieldmanager's decodeLiveOrNew). */

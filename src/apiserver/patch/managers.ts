@@ -18,18 +18,18 @@ export interface ManagerEntry {
 }
 
 /** The identity kube gives an entry (BuildManagerIdentifier): Apply entries ignore apiVersion. */
-export function managerId(e: Pick<ManagerEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
+export function managerId(managerEntry: Pick<ManagerEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
   // The JSON of {manager, operation, apiVersion?, subresource?}, built as text: every write asks
   // for it, and serialising a fresh object each time was a measurable share of a create.
-  let id = `{"manager":${JSON.stringify(e.manager)},"operation":${JSON.stringify(e.operation)}`;
-  if (e.operation === 'Update') id += `,"apiVersion":${JSON.stringify(e.apiVersion)}`;
-  if (e.subresource) id += `,"subresource":${JSON.stringify(e.subresource)}`;
+  let id = `{"manager":${JSON.stringify(managerEntry.manager)},"operation":${JSON.stringify(managerEntry.operation)}`;
+  if (managerEntry.operation === 'Update') id += `,"apiVersion":${JSON.stringify(managerEntry.apiVersion)}`;
+  if (managerEntry.subresource) id += `,"subresource":${JSON.stringify(managerEntry.subresource)}`;
   return `${id}}`;
 }
 
-function optionalString(v: JsonValue | undefined): string | undefined | false {
-  if (v === undefined || v === null) return undefined;
-  return typeof v === 'string' ? v : false;
+function optionalString(value: JsonValue | undefined): string | undefined | false {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'string' ? value : false;
 }
 
 /**
@@ -72,8 +72,8 @@ function seconds(time: string | undefined): number {
   return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
 }
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+function cmp(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 /** Encodes entries as managedFields, dropping empty ones, in kube's order. */
@@ -91,12 +91,12 @@ export function encodeManagedFields(entries: readonly ManagerEntry[]): JsonValue
         cmp(p.subresource ?? '', q.subresource ?? ''),
     );
   }
-  return kept.map((e) => {
-      const out: JsonObject = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion };
-      if (e.time !== undefined) out.time = e.time;
+  return kept.map((managerEntry) => {
+      const out: JsonObject = { manager: managerEntry.manager, operation: managerEntry.operation, apiVersion: managerEntry.apiVersion };
+      if (managerEntry.time !== undefined) out.time = managerEntry.time;
       out.fieldsType = 'FieldsV1';
-      out.fieldsV1 = toFieldsV1(e.set);
-      if (e.subresource) out.subresource = e.subresource;
+      out.fieldsV1 = toFieldsV1(managerEntry.set);
+      if (managerEntry.subresource) out.subresource = managerEntry.subresource;
       return out;
     });
 }

@@ -59,8 +59,8 @@ export function smpMergesList(meta: FieldMeta | undefined): boolean {
   return meta?.strategy === 'merge' || meta?.strategy === 'merge,retainKeys';
 }
 
-function str(v: JsonValue | undefined): string | undefined {
-  return typeof v === 'string' ? v : undefined;
+function str(value: JsonValue | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** Patch metadata already built, by the stored schema object. */

@@ -30,13 +30,13 @@ function noMergeKey(item: JsonObject, key: string): PatchError {
 }
 
 /** Go's `==` on decoded JSON scalars (maps and lists never match). */
-function scalarEq(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  return a !== undefined && (a === null || typeof a !== 'object') && a === b;
+function scalarEq(left: JsonValue | undefined, right: JsonValue | undefined): boolean {
+  return left !== undefined && (left === null || typeof left !== 'object') && left === right;
 }
 
-function sameItem(a: JsonValue | undefined, b: JsonValue | undefined, key: string | undefined): boolean {
-  if (key === undefined) return scalarEq(a, b);
-  return isJsonObject(a) && isJsonObject(b) && Object.hasOwn(a, key) && scalarEq(a[key], b[key]);
+function sameItem(left: JsonValue | undefined, right: JsonValue | undefined, key: string | undefined): boolean {
+  if (key === undefined) return scalarEq(left, right);
+  return isJsonObject(left) && isJsonObject(right) && Object.hasOwn(left, key) && scalarEq(left[key], right[key]);
 }
 
 function indexIn(list: readonly JsonValue[], item: JsonValue, key: string | undefined): number {
@@ -157,10 +157,10 @@ function mergeList(original: JsonValue[], patch: JsonValue[], meta: FieldMeta | 
 }
 
 /** A value the original did not have: applied onto nothing, which drops nulls and directives. */
-function fresh(v: JsonValue, meta: FieldMeta | undefined): JsonValue {
-  if (isJsonObject(v)) return mergeMap(undefined, v, meta);
-  if (Array.isArray(v) && smpMergesList(meta)) return mergeList([], v, meta);
-  return v;
+function fresh(value: JsonValue, meta: FieldMeta | undefined): JsonValue {
+  if (isJsonObject(value)) return mergeMap(undefined, value, meta);
+  if (Array.isArray(value) && smpMergesList(meta)) return mergeList([], value, meta);
+  return value;
 }
 
 function validateOrder(patchList: readonly JsonValue[], order: readonly JsonValue[], key: string | undefined): void {
@@ -183,10 +183,10 @@ function validateOrder(patchList: readonly JsonValue[], order: readonly JsonValu
   }
 }
 
-function listOrUndefined(v: JsonValue | undefined, what: string): JsonValue[] | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v)) throw badRequest(`expected a []interface {}, but received a ${what}`);
-  return v;
+function listOrUndefined(value: JsonValue | undefined, what: string): JsonValue[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw badRequest(`expected a []interface {}, but received a ${what}`);
+  return value;
 }
 
 function applySetElementOrder(result: JsonObject, work: JsonObject, meta: FieldMeta | undefined): void {

@@ -22,11 +22,11 @@ export class FieldSelectorError extends Error {
 }
 
 /** Splits on commas not escaped with a backslash. */
-function splitTerms(s: string): string[] {
+function splitTerms(text: string): string[] {
   const out: string[] = [];
   let cur = '';
   let escaped = false;
-  for (const c of s) {
+  for (const c of text) {
     if (escaped) {
       cur += c;
       escaped = false;
@@ -66,10 +66,10 @@ function splitTerm(term: string): [string, '=' | '!=', string] | undefined {
   return undefined;
 }
 
-function unescape(v: string): string {
+function unescape(value: string): string {
   let out = '';
   let escaped = false;
-  for (const c of v) {
+  for (const c of value) {
     if (escaped) {
       if (c !== '\\' && c !== ',' && c !== '=') throw new FieldSelectorError(`invalid field selector: unrecognized escape sequence \\${c}`);
       out += c;

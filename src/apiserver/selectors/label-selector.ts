@@ -32,21 +32,21 @@ type Tok = 'id' | 'in' | 'notin' | '!' | '!=' | '=' | '==' | '>' | '<' | '(' | '
 const symbols = new Set(['!', '!=', '=', '==', '>', '<', '(', ')', ',']);
 const special = new Set(['=', '!', '(', ')', ',', '>', '<']);
 
-function lex(s: string): Array<[Tok, string]> {
+function lex(text: string): Array<[Tok, string]> {
   const out: Array<[Tok, string]> = [];
   let i = 0;
-  while (i < s.length) {
-    const c = s[i]!;
+  while (i < text.length) {
+    const c = text[i]!;
     if (c === ' ' || c === '\t' || c === '\r' || c === '\n') {
       i++;
     } else if (special.has(c)) {
       let lit = c;
       i++;
-      while (i < s.length && special.has(s[i]!) && symbols.has(lit + s[i]!)) lit += s[i++]!;
+      while (i < text.length && special.has(text[i]!) && symbols.has(lit + text[i]!)) lit += text[i++]!;
       out.push([symbols.has(lit) ? (lit as Tok) : 'error', lit]);
     } else {
       let lit = '';
-      while (i < s.length && !special.has(s[i]!) && !' \t\r\n'.includes(s[i]!)) lit += s[i++]!;
+      while (i < text.length && !special.has(text[i]!) && !' \t\r\n'.includes(text[i]!)) lit += text[i++]!;
       out.push([lit === 'in' ? 'in' : lit === 'notin' ? 'notin' : 'id', lit]);
     }
   }
@@ -120,8 +120,8 @@ function invalid(field: string, value: JsonValue, detail: string): LabelSelector
 class Parser {
   #toks: Array<[Tok, string]>;
   #pos = 0;
-  constructor(s: string) {
-    this.#toks = lex(s);
+  constructor(text: string) {
+    this.#toks = lex(text);
   }
 
   /** In the Values context, `in` and `notin` are plain identifiers. */
@@ -189,9 +189,9 @@ class Parser {
       if (values.length !== 1) throw new Error(fieldErrorMessage(fieldError.invalid('values', values, "for 'Gt', 'Lt' operators, exactly one value is required")));
       if (!/^-?\d+$/.test(values[0]!)) throw new Error(fieldErrorMessage(fieldError.invalid('values[0]', values[0], "for 'Gt', 'Lt' operators, the value must be an integer")));
     } else {
-      values.forEach((v, i) => {
-        const errs = labelValueProblems(v);
-        if (errs.length > 0) throw invalid(`values[${i}][${key}]`, v, errs.join('; '));
+      values.forEach((value, index) => {
+        const errs = labelValueProblems(value);
+        if (errs.length > 0) throw invalid(`values[${index}][${key}]`, value, errs.join('; '));
       });
     }
     return { key, operator, values };

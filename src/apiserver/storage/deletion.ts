@@ -9,14 +9,14 @@ import { fieldError, type FieldError } from '../field-errors.js';
 import type { KubeObject, PropagationPolicy, ResourceType } from '../types.js';
 
 /** metadata.finalizers (strings only). */
-export function finalizersOf(o: KubeObject): string[] {
-  const f = o.metadata.finalizers;
+export function finalizersOf(kubeObject: KubeObject): string[] {
+  const f = kubeObject.metadata.finalizers;
   return Array.isArray(f) ? f.filter((x): x is string => typeof x === 'string') : [];
 }
 
 /** spec.finalizers of a Namespace (strings only). */
-export function specFinalizers(o: KubeObject): string[] {
-  const spec = o.spec;
+export function specFinalizers(kubeObject: KubeObject): string[] {
+  const spec = kubeObject.spec;
   const f = isJsonObject(spec) ? spec.finalizers : undefined;
   return Array.isArray(f) ? f.filter((x): x is string => typeof x === 'string') : [];
 }
@@ -86,10 +86,10 @@ export function markDeleting(rt: ResourceType, obj: KubeObject, now: number, gra
  * True when an object being deleted is to be removed: no finalizers left (nor a Namespace's
  * spec.finalizers) and, for a pod, its grace period over.
  */
-export function shouldRemove(rt: ResourceType, o: KubeObject): boolean {
-  const m = o.metadata;
-  if (m.deletionTimestamp === undefined || finalizersOf(o).length > 0) return false;
-  if (isNamespaceType(rt) && specFinalizers(o).length > 0) return false;
+export function shouldRemove(rt: ResourceType, kubeObject: KubeObject): boolean {
+  const m = kubeObject.metadata;
+  if (m.deletionTimestamp === undefined || finalizersOf(kubeObject).length > 0) return false;
+  if (isNamespaceType(rt) && specFinalizers(kubeObject).length > 0) return false;
   if (isPodType(rt) && typeof m.deletionGracePeriodSeconds === 'number' && m.deletionGracePeriodSeconds > 0) return false;
   return true;
 }

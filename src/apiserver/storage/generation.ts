@@ -11,8 +11,8 @@ import type { KubeObject } from '../types.js';
 /** How a kind maintains metadata.generation. */
 export type GenerationRule = 'spec' | 'specAndAnnotations' | 'content';
 
-function contentPart(o: KubeObject, hasStatus: boolean): JsonObject {
-  const { metadata: _m, status, apiVersion: _a, kind: _k, ...rest } = o;
+function contentPart(kubeObject: KubeObject, hasStatus: boolean): JsonObject {
+  const { metadata: _m, status, apiVersion: _a, kind: _k, ...rest } = kubeObject;
   return hasStatus || status === undefined ? rest : { ...rest, status };
 }
 

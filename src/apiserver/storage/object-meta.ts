@@ -15,9 +15,9 @@ const subdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`);
 function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
   let out = `${msg} (e.g. `;
-  examples.forEach((e, i) => {
-    if (i > 0) out += ' or ';
-    out += `'${e}', `;
+  examples.forEach((text, index) => {
+    if (index > 0) out += ' or ';
+    out += `'${text}', `;
   });
   return `${out}regex used for validation is '${fmt}')`;
 }

@@ -84,12 +84,12 @@ interface Bucket {
 const cryptoRandom: Random = { next: () => randomInt(2 ** 32) / 2 ** 32 };
 
 /** A metadata value as text ('' when absent or not a string). */
-function text(v: JsonValue | undefined): string {
-  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
+function text(value: JsonValue | undefined): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 }
 
-function meta(o: KubeObject): JsonObject {
-  return o.metadata;
+function meta(kubeObject: KubeObject): JsonObject {
+  return kubeObject.metadata;
 }
 
 function gr(rt: ResourceType): { group: string; resource: string } {
@@ -105,7 +105,7 @@ export class MemoryStore implements Store {
   /** group/kind → served type, rebuilt after the served types change. */
   #byKind: Map<string, ServedType> | undefined;
   readonly #buckets = new Map<string, Bucket>();
-  readonly #listeners = new Set<(e: StoreEvent) => void>();
+  readonly #listeners = new Set<(storeEvent: StoreEvent) => void>();
   readonly #typeListeners = new Set<() => void>();
   readonly #podTimers: PodTerminationTimers;
   readonly #managedFieldsFn: ManagedFieldsFn | undefined;
@@ -339,16 +339,16 @@ export class MemoryStore implements Store {
     return `${rt.namespaced ? namespace : ''}/${name}`;
   }
 
-  #toStorage(rt: ResourceType, o: KubeObject): KubeObject {
-    if (isEventsV1(rt)) return v1EventToCore(o);
+  #toStorage(rt: ResourceType, kubeObject: KubeObject): KubeObject {
+    if (isEventsV1(rt)) return v1EventToCore(kubeObject);
     const storage = this.resourceType(rt.group, rt.resource) ?? rt;
-    o.apiVersion = apiVersionOf(storage.group, storage.version);
-    o.kind = storage.kind;
-    return o;
+    kubeObject.apiVersion = apiVersionOf(storage.group, storage.version);
+    kubeObject.kind = storage.kind;
+    return kubeObject;
   }
 
-  #view(rt: ResourceType, o: KubeObject): KubeObject {
-    return isEventsV1(rt) ? coreEventToV1(o) : o;
+  #view(rt: ResourceType, kubeObject: KubeObject): KubeObject {
+    return isEventsV1(rt) ? coreEventToV1(kubeObject) : kubeObject;
   }
 
   #managedFields(old: KubeObject | undefined, next: KubeObject, options: WriteOptions): void {

@@ -227,8 +227,8 @@ export class WatchHub {
   }
 
   /** Removes a watch (called by Watch.end). */
-  remove(w: Watch): void {
-    this.#watches.get(storageKey(w.rt))?.delete(w);
+  remove(watch: Watch): void {
+    this.#watches.get(storageKey(watch.rt))?.delete(watch);
   }
 
   /** Ends every watch and stops listening to the store. */
@@ -270,59 +270,59 @@ export class WatchHub {
     }
   }
 
-  #deliver(w: Watch, rec: Record_): void {
+  #deliver(watch: Watch, rec: Record_): void {
     const { event } = rec;
-    const nowPasses = this.#passes(w, event.object);
-    const oldPasses = event.oldObject !== undefined && this.#passes(w, event.oldObject);
+    const nowPasses = this.#passes(watch, event.object);
+    const oldPasses = event.oldObject !== undefined && this.#passes(watch, event.oldObject);
     if (event.type === 'ADDED') {
-      if (nowPasses) w.push({ type: 'ADDED', object: this.#view(w, rec, 'cur') });
+      if (nowPasses) watch.push({ type: 'ADDED', object: this.#view(watch, rec, 'cur') });
     } else if (event.type === 'DELETED') {
-      if (nowPasses || oldPasses) w.push({ type: 'DELETED', object: this.#view(w, rec, 'cur') });
+      if (nowPasses || oldPasses) watch.push({ type: 'DELETED', object: this.#view(watch, rec, 'cur') });
     } else if (nowPasses && oldPasses) {
-      w.push({ type: 'MODIFIED', object: this.#view(w, rec, 'cur') });
+      watch.push({ type: 'MODIFIED', object: this.#view(watch, rec, 'cur') });
     } else if (nowPasses) {
-      w.push({ type: 'ADDED', object: this.#view(w, rec, 'cur') });
+      watch.push({ type: 'ADDED', object: this.#view(watch, rec, 'cur') });
     } else if (oldPasses) {
-      w.push({ type: 'DELETED', object: this.#view(w, rec, 'old') });
+      watch.push({ type: 'DELETED', object: this.#view(watch, rec, 'old') });
     }
   }
 
-  #passes(w: Watch, obj: KubeObject): boolean {
-    const ns = w.options.namespace;
-    if (ns !== undefined && w.rt.namespaced && obj.metadata.namespace !== ns) return false;
-    return w.options.filter ? w.options.filter(this.#convert(w.rt, obj)) : true;
+  #passes(watch: Watch, obj: KubeObject): boolean {
+    const ns = watch.options.namespace;
+    if (ns !== undefined && watch.rt.namespaced && obj.metadata.namespace !== ns) return false;
+    return watch.options.filter ? watch.options.filter(this.#convert(watch.rt, obj)) : true;
   }
 
   #convert(rt: ResourceType, obj: KubeObject): KubeObject {
     return isEventsV1(rt) && obj.apiVersion !== 'events.k8s.io/v1' ? coreEventToV1(obj) : obj;
   }
 
-  #version(w: Watch, obj: KubeObject): KubeObject {
-    const v = w.options.version;
-    if (v === undefined || v === w.rt.version) return obj;
-    return { ...obj, apiVersion: apiVersionOf(w.rt.group, v) };
+  #version(watch: Watch, obj: KubeObject): KubeObject {
+    const v = watch.options.version;
+    if (v === undefined || v === watch.rt.version) return obj;
+    return { ...obj, apiVersion: apiVersionOf(watch.rt.group, v) };
   }
 
   /** The object as this watch shows it, computed once per change and view. */
-  #view(w: Watch, rec: Record_, which: 'cur' | 'old'): KubeObject {
-    const key = `${which}|${isEventsV1(w.rt) ? 'ev1' : ''}|${w.options.version ?? ''}`;
+  #view(watch: Watch, rec: Record_, which: 'cur' | 'old'): KubeObject {
+    const key = `${which}|${isEventsV1(watch.rt) ? 'ev1' : ''}|${watch.options.version ?? ''}`;
     let v = rec.views.get(key);
     if (!v) {
       let base = which === 'cur' ? rec.event.object : rec.event.oldObject!;
       if (which === 'old') base = { ...base, metadata: { ...base.metadata, resourceVersion: String(rec.rv) } };
-      v = this.#version(w, this.#convert(w.rt, base));
+      v = this.#version(watch, this.#convert(watch.rt, base));
       rec.views.set(key, v);
     }
     return v;
   }
 
-  #bookmark(w: Watch, annotations?: Record<string, string>): WatchEvent {
-    const version = w.options.version ?? w.rt.version;
+  #bookmark(watch: Watch, annotations?: Record<string, string>): WatchEvent {
+    const version = watch.options.version ?? watch.rt.version;
     return {
       type: 'BOOKMARK',
       object: {
-        kind: w.rt.kind,
-        apiVersion: apiVersionOf(w.rt.group, version),
+        kind: watch.rt.kind,
+        apiVersion: apiVersionOf(watch.rt.group, version),
         metadata: { resourceVersion: this.#store.currentResourceVersion(), ...(annotations ? { annotations } : {}) },
       },
     };

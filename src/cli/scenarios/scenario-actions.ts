@@ -16,18 +16,18 @@ import type { ScenarioProgress } from './scenario-progress.js';
 import type { SimEnvironment } from './sim-environment.js';
 
 /** True when every given part of the trigger holds. */
-export function triggerHolds(t: ScenarioTrigger | undefined, p: ScenarioProgress, cv: ClusterVersion | undefined): boolean {
-  if (!t) return true;
-  if (t.phase !== undefined && p.phase !== t.phase) return false;
-  if (t.stepStarted !== undefined && p.step !== `${t.stepStarted}=False` && !(p.stepMessage.startsWith(t.stepStarted) && !p.doneSteps.includes(t.stepStarted))) return false;
-  if (t.stepDone !== undefined && !p.doneSteps.includes(t.stepDone)) return false;
-  if (t.workersUpdated !== undefined) {
-    const [updated, total] = p.pools['worker'] ?? [0, 0];
-    if (!(updated >= t.workersUpdated && updated < total)) return false;
+export function triggerHolds(scenarioTrigger: ScenarioTrigger | undefined, scenarioProgress: ScenarioProgress, cv: ClusterVersion | undefined): boolean {
+  if (!scenarioTrigger) return true;
+  if (scenarioTrigger.phase !== undefined && scenarioProgress.phase !== scenarioTrigger.phase) return false;
+  if (scenarioTrigger.stepStarted !== undefined && scenarioProgress.step !== `${scenarioTrigger.stepStarted}=False` && !(scenarioProgress.stepMessage.startsWith(scenarioTrigger.stepStarted) && !scenarioProgress.doneSteps.includes(scenarioTrigger.stepStarted))) return false;
+  if (scenarioTrigger.stepDone !== undefined && !scenarioProgress.doneSteps.includes(scenarioTrigger.stepDone)) return false;
+  if (scenarioTrigger.workersUpdated !== undefined) {
+    const [updated, total] = scenarioProgress.pools['worker'] ?? [0, 0];
+    if (!(updated >= scenarioTrigger.workersUpdated && updated < total)) return false;
   }
-  if (t.offered !== undefined && newestOffered(cv, t.offered) === undefined) return false;
-  if (t.jobCondition !== undefined && !p.upgradeJob.trueConditions.includes(t.jobCondition)) return false;
-  if (t.progressing !== undefined && !p.clusterVersion.progressing.includes(t.progressing)) return false;
+  if (scenarioTrigger.offered !== undefined && newestOffered(cv, scenarioTrigger.offered) === undefined) return false;
+  if (scenarioTrigger.jobCondition !== undefined && !scenarioProgress.upgradeJob.trueConditions.includes(scenarioTrigger.jobCondition)) return false;
+  if (scenarioTrigger.progressing !== undefined && !scenarioProgress.clusterVersion.progressing.includes(scenarioTrigger.progressing)) return false;
   return true;
 }
 
@@ -123,62 +123,62 @@ export function startApiFaultControl(env: SimEnvironment, file: ScenarioFile): A
 }
 
 /** The API server's fault settings of a file's `apiFaults` block (validated by the parser). */
-export function apiFaultSettings(f: ScenarioApiFaults): ApiFaultSettings {
-  const every = f.watchDisconnectEvery === undefined ? undefined : parseGoDurationMs(f.watchDisconnectEvery);
+export function apiFaultSettings(scenarioApiFaults: ScenarioApiFaults): ApiFaultSettings {
+  const every = scenarioApiFaults.watchDisconnectEvery === undefined ? undefined : parseGoDurationMs(scenarioApiFaults.watchDisconnectEvery);
   return {
-    ...(f.errorRate !== undefined ? { errorRate: f.errorRate } : {}),
-    ...(f.errors !== undefined ? { errors: f.errors } : {}),
+    ...(scenarioApiFaults.errorRate !== undefined ? { errorRate: scenarioApiFaults.errorRate } : {}),
+    ...(scenarioApiFaults.errors !== undefined ? { errors: scenarioApiFaults.errors } : {}),
     ...(every?.ok === true ? { watchDisconnectIntervalMs: every.ms } : {}),
-    ...(f.watchResumeGone !== undefined ? { watchGoneRate: f.watchResumeGone } : {}),
-    ...(f.clients !== undefined ? { clients: f.clients } : {}),
+    ...(scenarioApiFaults.watchResumeGone !== undefined ? { watchGoneRate: scenarioApiFaults.watchResumeGone } : {}),
+    ...(scenarioApiFaults.clients !== undefined ? { clients: scenarioApiFaults.clients } : {}),
   };
 }
 
 /** Performs one action (the file's `do`, already validated to hold exactly one key). */
-export async function performAction(d: ScenarioDo, t: ActionTarget, signal: AbortSignal): Promise<void> {
-  const ops = t.sim.components.operators;
-  const monitoring = t.sim.components.monitoring;
-  if (d.degradeOperator) ops.degrade(d.degradeOperator.name, { reason: d.degradeOperator.reason, message: d.degradeOperator.message });
-  else if (d.makeOperatorUnavailable) {
-    const { name, reason, message } = d.makeOperatorUnavailable;
+export async function performAction(scenarioDo: ScenarioDo, actionTarget: ActionTarget, signal: AbortSignal): Promise<void> {
+  const ops = actionTarget.sim.components.operators;
+  const monitoring = actionTarget.sim.components.monitoring;
+  if (scenarioDo.degradeOperator) ops.degrade(scenarioDo.degradeOperator.name, { reason: scenarioDo.degradeOperator.reason, message: scenarioDo.degradeOperator.message });
+  else if (scenarioDo.makeOperatorUnavailable) {
+    const { name, reason, message } = scenarioDo.makeOperatorUnavailable;
     ops.makeUnavailable(name, { ...(reason ? { reason } : {}), ...(message ? { message } : {}) });
-  } else if (d.stickOperator) ops.stick(d.stickOperator);
-  else if (d.unstickOperator) ops.unstick(d.unstickOperator);
-  else if (d.setUpgradeable) {
-    const { name, upgradeable, reason, message } = d.setUpgradeable;
+  } else if (scenarioDo.stickOperator) ops.stick(scenarioDo.stickOperator);
+  else if (scenarioDo.unstickOperator) ops.unstick(scenarioDo.unstickOperator);
+  else if (scenarioDo.setUpgradeable) {
+    const { name, upgradeable, reason, message } = scenarioDo.setUpgradeable;
     ops.setUpgradeable(name, upgradeable, { reason: reason ?? 'ScenarioFault', message: message ?? `${name} is not upgradeable` });
-  } else if (d.clearOperatorFaults) ops.clearFaults(d.clearOperatorFaults);
-  else if (d.alertmanager) monitoring.setAlertmanagerFault(d.alertmanager === 'up' ? { kind: 'none' } : d.alertmanager === 'down' ? { kind: 'down' } : { kind: 'error' });
-  else if (d.prometheus) monitoring.setPrometheusFault(d.prometheus === 'up' ? { mode: 'none' } : d.prometheus === 'down' ? { mode: 'down' } : { mode: '5xx' });
-  else if (d.updateService) await t.sim.updateService.setFault(d.updateService === 'up' ? undefined : { kind: d.updateService });
-  else if (d.setRisks) t.sim.components.clusterVersionOperator.setRiskTable(d.setRisks);
-  else if (d.blockNodeJoin) t.sim.components.machineApi.blockJoin({ machineSet: d.blockNodeJoin.machineSet });
-  else if (d.restartOperator) await t.restartOperator();
-  else if (d.stopOperator) await t.stopOperator();
-  else if (d.startOperator) await t.startOperator();
-  else if (d.apply) for (const m of d.apply) await applyManifest(t.client, t.expand(m as JsonObject), signal);
-  else if (d.ocmReschedule) {
-    const r = parseGoDurationMs(d.ocmReschedule.nextRunIn);
+  } else if (scenarioDo.clearOperatorFaults) ops.clearFaults(scenarioDo.clearOperatorFaults);
+  else if (scenarioDo.alertmanager) monitoring.setAlertmanagerFault(scenarioDo.alertmanager === 'up' ? { kind: 'none' } : scenarioDo.alertmanager === 'down' ? { kind: 'down' } : { kind: 'error' });
+  else if (scenarioDo.prometheus) monitoring.setPrometheusFault(scenarioDo.prometheus === 'up' ? { mode: 'none' } : scenarioDo.prometheus === 'down' ? { mode: 'down' } : { mode: '5xx' });
+  else if (scenarioDo.updateService) await actionTarget.sim.updateService.setFault(scenarioDo.updateService === 'up' ? undefined : { kind: scenarioDo.updateService });
+  else if (scenarioDo.setRisks) actionTarget.sim.components.clusterVersionOperator.setRiskTable(scenarioDo.setRisks);
+  else if (scenarioDo.blockNodeJoin) actionTarget.sim.components.machineApi.blockJoin({ machineSet: scenarioDo.blockNodeJoin.machineSet });
+  else if (scenarioDo.restartOperator) await actionTarget.restartOperator();
+  else if (scenarioDo.stopOperator) await actionTarget.stopOperator();
+  else if (scenarioDo.startOperator) await actionTarget.startOperator();
+  else if (scenarioDo.apply) for (const m of scenarioDo.apply) await applyManifest(actionTarget.client, actionTarget.expand(m as JsonObject), signal);
+  else if (scenarioDo.ocmReschedule) {
+    const r = parseGoDurationMs(scenarioDo.ocmReschedule.nextRunIn);
     if (!r.ok) throw new Error(r.error);
-    t.rescheduleOcmPolicy(r.ms);
-  } else if (d.pausePool !== undefined) await t.sim.components.machineConfigOperator.pausePool(d.pausePool);
-  else if (d.unpausePool !== undefined) await t.sim.components.machineConfigOperator.unpausePool(d.unpausePool);
-  else if (d.patch) {
-    const r = await discoverResource(t.client, d.patch.apiVersion, d.patch.kind, signal);
-    await t.client.patch(r, d.patch.namespace, d.patch.name, t.expand(d.patch.merge as JsonObject), { type: 'merge', signal });
+    actionTarget.rescheduleOcmPolicy(r.ms);
+  } else if (scenarioDo.pausePool !== undefined) await actionTarget.sim.components.machineConfigOperator.pausePool(scenarioDo.pausePool);
+  else if (scenarioDo.unpausePool !== undefined) await actionTarget.sim.components.machineConfigOperator.unpausePool(scenarioDo.unpausePool);
+  else if (scenarioDo.patch) {
+    const r = await discoverResource(actionTarget.client, scenarioDo.patch.apiVersion, scenarioDo.patch.kind, signal);
+    await actionTarget.client.patch(r, scenarioDo.patch.namespace, scenarioDo.patch.name, actionTarget.expand(scenarioDo.patch.merge as JsonObject), { type: 'merge', signal });
   }
-  else if (d.apiFaults !== undefined) t.apiFaults.set(d.apiFaults === 'off' ? undefined : apiFaultSettings(d.apiFaults));
-  else if (d.apiOutage) {
-    const r = parseGoDurationMs(d.apiOutage.for);
+  else if (scenarioDo.apiFaults !== undefined) actionTarget.apiFaults.set(scenarioDo.apiFaults === 'off' ? undefined : apiFaultSettings(scenarioDo.apiFaults));
+  else if (scenarioDo.apiOutage) {
+    const r = parseGoDurationMs(scenarioDo.apiOutage.for);
     if (!r.ok) throw new Error(r.error);
-    t.apiFaults.outage(r.ms);
+    actionTarget.apiFaults.outage(r.ms);
   }
-  else if (d.restartClusterVersionOperator) t.sim.components.clusterVersionOperator.restart();
-  else if (d.setChannel) await t.client.patch(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { spec: { channel: d.setChannel } }, { type: 'merge', signal });
-  else if (d.upgradeToLatest !== undefined) {
-    const cv = await t.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { signal });
-    const target = newestOffered(cv, d.upgradeToLatest);
-    if (!target) throw new Error(`no offered update starts with ${d.upgradeToLatest}`);
-    await t.client.patch(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { spec: { desiredUpdate: target } }, { type: 'merge', signal });
+  else if (scenarioDo.restartClusterVersionOperator) actionTarget.sim.components.clusterVersionOperator.restart();
+  else if (scenarioDo.setChannel) await actionTarget.client.patch(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { spec: { channel: scenarioDo.setChannel } }, { type: 'merge', signal });
+  else if (scenarioDo.upgradeToLatest !== undefined) {
+    const cv = await actionTarget.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { signal });
+    const target = newestOffered(cv, scenarioDo.upgradeToLatest);
+    if (!target) throw new Error(`no offered update starts with ${scenarioDo.upgradeToLatest}`);
+    await actionTarget.client.patch(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { spec: { desiredUpdate: target } }, { type: 'merge', signal });
   }
 }

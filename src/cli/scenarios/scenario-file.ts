@@ -241,37 +241,37 @@ export function parseScenarioFile(text: string): ParsedScenario {
     return { ok: false, problems: [...Value.Errors(ScenarioFileSchema, value)].map((e) => `${e.instancePath || '/'}: ${e.message}`) };
   }
   const problems: string[] = [];
-  value.actions?.forEach((a, i) => {
-    const keys = Object.keys(a.do);
-    if (keys.length !== 1) problems.push(`/actions/${i}/do: exactly one action, got ${keys.length === 0 ? 'none' : keys.join(', ')}`);
-    const d = durationProblem(`/actions/${i}/after`, a.after);
+  value.actions?.forEach((action, index) => {
+    const keys = Object.keys(action.do);
+    if (keys.length !== 1) problems.push(`/actions/${index}/do: exactly one action, got ${keys.length === 0 ? 'none' : keys.join(', ')}`);
+    const d = durationProblem(`/actions/${index}/after`, action.after);
     if (d) problems.push(d);
     for (const k of ['restartOperator', 'stopOperator', 'startOperator'] as const) {
-      if (a.do[k] && !value.operator) problems.push(`/actions/${i}/do/${k}: the scenario runs no operator`);
+      if (action.do[k] && !value.operator) problems.push(`/actions/${index}/do/${k}: the scenario runs no operator`);
     }
-    if (a.do.ocmReschedule && !value.ocm) problems.push(`/actions/${i}/do/ocmReschedule: the scenario has no ocm`);
-    if (typeof a.do.apiFaults === 'object') problems.push(...apiFaultsProblems(`/actions/${i}/do/apiFaults`, a.do.apiFaults));
-    const o = durationProblem(`/actions/${i}/do/apiOutage/for`, a.do.apiOutage?.for);
+    if (action.do.ocmReschedule && !value.ocm) problems.push(`/actions/${index}/do/ocmReschedule: the scenario has no ocm`);
+    if (typeof action.do.apiFaults === 'object') problems.push(...apiFaultsProblems(`/actions/${index}/do/apiFaults`, action.do.apiFaults));
+    const o = durationProblem(`/actions/${index}/do/apiOutage/for`, action.do.apiOutage?.for);
     if (o) problems.push(o);
-    const r = durationProblem(`/actions/${i}/do/ocmReschedule/nextRunIn`, a.do.ocmReschedule?.nextRunIn);
+    const r = durationProblem(`/actions/${index}/do/ocmReschedule/nextRunIn`, action.do.ocmReschedule?.nextRunIn);
     if (r) problems.push(r);
   });
-  value.ocm?.policies.forEach((p, i) => {
-    const d = durationProblem(`/ocm/policies/${i}/nextRunIn`, p.nextRunIn);
+  value.ocm?.policies.forEach((policy, index) => {
+    const d = durationProblem(`/ocm/policies/${index}/nextRunIn`, policy.nextRunIn);
     if (d) problems.push(d);
   });
   const flows = value.operator?.flows ?? ['managed'];
   if (value.operator && flows.includes('managed') && value.operator.config === undefined) problems.push('/operator/config: the managed flow needs the operator ConfigMap');
   if (value.ocm && !value.operator?.config?.includes('{{ ocmUrl }}')) problems.push('/operator/config: with ocm, configManager.ocmBaseUrl must be {{ ocmUrl }}');
   if (value.start !== undefined && Number.isNaN(Date.parse(value.start))) problems.push('/start: not an RFC 3339 time');
-  value.cluster.jobs?.forEach((r, i) => {
-    const d = durationProblem(`/cluster/jobs/${i}/after`, r.after);
+  value.cluster.jobs?.forEach((job, index) => {
+    const d = durationProblem(`/cluster/jobs/${index}/after`, job.after);
     if (d) problems.push(d);
-    if (r.match.name !== undefined) {
+    if (job.match.name !== undefined) {
       try {
-        new RegExp(r.match.name);
+        new RegExp(job.match.name);
       } catch (err) {
-        problems.push(`/cluster/jobs/${i}/match/name: ${(err as Error).message}`);
+        problems.push(`/cluster/jobs/${index}/match/name: ${(err as Error).message}`);
       }
     }
   });
@@ -281,8 +281,8 @@ export function parseScenarioFile(text: string): ParsedScenario {
   }
   const t = durationProblem('/end/timeout', value.end?.timeout);
   if (t) problems.push(t);
-  value.manifests?.forEach((m, i) => {
-    if (typeof m['apiVersion'] !== 'string' || typeof m['kind'] !== 'string') problems.push(`/manifests/${i}: apiVersion and kind are required`);
+  value.manifests?.forEach((manifest, index) => {
+    if (typeof manifest['apiVersion'] !== 'string' || typeof manifest['kind'] !== 'string') problems.push(`/manifests/${index}: apiVersion and kind are required`);
   });
   return problems.length > 0 ? { ok: false, problems } : { ok: true, scenario: value };
 }
@@ -294,14 +294,14 @@ function durationMsOf(text: string): number {
 }
 
 /** Problems of an `apiFaults` block the schema cannot see: its duration and its regular expression. */
-function apiFaultsProblems(path: string, f: ScenarioApiFaults): string[] {
+function apiFaultsProblems(path: string, scenarioApiFaults: ScenarioApiFaults): string[] {
   const out: string[] = [];
-  const d = durationProblem(`${path}/watchDisconnectEvery`, f.watchDisconnectEvery);
+  const d = durationProblem(`${path}/watchDisconnectEvery`, scenarioApiFaults.watchDisconnectEvery);
   if (d) out.push(d);
-  else if (f.watchDisconnectEvery !== undefined && durationMsOf(f.watchDisconnectEvery) === 0) out.push(`${path}/watchDisconnectEvery: must be positive`);
-  if (f.clients !== undefined) {
+  else if (scenarioApiFaults.watchDisconnectEvery !== undefined && durationMsOf(scenarioApiFaults.watchDisconnectEvery) === 0) out.push(`${path}/watchDisconnectEvery: must be positive`);
+  if (scenarioApiFaults.clients !== undefined) {
     try {
-      new RegExp(f.clients);
+      new RegExp(scenarioApiFaults.clients);
     } catch (err) {
       out.push(`${path}/clients: ${(err as Error).message}`);
     }

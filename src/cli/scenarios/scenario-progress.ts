@@ -83,8 +83,8 @@ export function snapshot(elapsedMs: number, cr: ManagedUpgradeConfig | undefined
 }
 
 /** Progress without the time, to tell whether anything changed. */
-export function progressKey(p: ScenarioProgress): string {
-  return JSON.stringify({ ...p, elapsedMs: 0 });
+export function progressKey(scenarioProgress: ScenarioProgress): string {
+  return JSON.stringify({ ...scenarioProgress, elapsedMs: 0 });
 }
 
 /** `+hh:mm:ss` of virtual time. */
@@ -108,16 +108,16 @@ export function poolsText(pools: Readonly<Record<string, readonly [number, numbe
  * newest condition message, the pools and ClusterVersion; no operator: the pools and the
  * Progressing message.
  */
-export function progressLine(p: ScenarioProgress, flow: 'managed' | 'scheduled' | 'none'): string {
-  const cv = p.clusterVersion;
-  if (flow === 'none') return `[${formatElapsed(p.elapsedMs)}] ${poolsText(p.pools)}  ${cv.progressing}`;
+export function progressLine(scenarioProgress: ScenarioProgress, flow: 'managed' | 'scheduled' | 'none'): string {
+  const cv = scenarioProgress.clusterVersion;
+  if (flow === 'none') return `[${formatElapsed(scenarioProgress.elapsedMs)}] ${poolsText(scenarioProgress.pools)}  ${cv.progressing}`;
   if (flow === 'scheduled') {
-    const j = p.upgradeJob;
+    const j = scenarioProgress.upgradeJob;
     const job = j.name ? `${j.state}${j.reason ? `/${j.reason}` : ''}  ${j.name}: ${j.message || 'created'}` : 'no UpgradeJob yet';
     const cvText = cv.state === 'Partial' && cv.progressing ? cv.progressing : `${cv.version} ${cv.state}`;
-    return `[${formatElapsed(p.elapsedMs)}] ${job}  |  ${poolsText(p.pools)}  |  ClusterVersion ${cvText}`;
+    return `[${formatElapsed(scenarioProgress.elapsedMs)}] ${job}  |  ${poolsText(scenarioProgress.pools)}  |  ClusterVersion ${cvText}`;
   }
-  const what = p.waiting || p.stepMessage || 'waiting for the operator';
+  const what = scenarioProgress.waiting || scenarioProgress.stepMessage || 'waiting for the operator';
   const cvText = cv.state === 'Partial' && cv.progressing ? cv.progressing : `${cv.version} ${cv.state}`;
-  return `[${formatElapsed(p.elapsedMs)}] ${(p.phase || '-').padEnd(9)} ${what}  |  ${poolsText(p.pools)}  |  ClusterVersion ${cvText}`;
+  return `[${formatElapsed(scenarioProgress.elapsedMs)}] ${(scenarioProgress.phase || '-').padEnd(9)} ${what}  |  ${poolsText(scenarioProgress.pools)}  |  ClusterVersion ${cvText}`;
 }

@@ -75,7 +75,7 @@ export interface ScenarioRun {
 
 export interface RunScenarioOptions {
   seed: number;
-  onProgress?: (p: ScenarioProgress) => void;
+  onProgress?: (scenarioProgress: ScenarioProgress) => void;
   onOperatorRequest?: RequestObserver;
   /** Stop after this much virtual time, whatever the file says (`--until`). */
   untilMs?: number;
@@ -90,12 +90,12 @@ function durationMs(text: string | undefined, fallback: number): number {
 }
 
 /** The simulated Job controller's rule of a file's `cluster.jobs` entry (validated by the parser). */
-function jobRule(r: ScenarioJobRule): JobRule {
-  const m = r.match;
+function jobRule(scenarioJobRule: ScenarioJobRule): JobRule {
+  const m = scenarioJobRule.match;
   return {
     match: { ...(m.namespace ? { namespace: m.namespace } : {}), ...(m.name ? { name: new RegExp(m.name) } : {}), ...(m.labels ? { labels: m.labels } : {}) },
-    outcome: r.outcome,
-    ...(r.after !== undefined ? { after: durationMs(r.after, 0) / 60_000 } : {}),
+    outcome: scenarioJobRule.outcome,
+    ...(scenarioJobRule.after !== undefined ? { after: durationMs(scenarioJobRule.after, 0) / 60_000 } : {}),
   };
 }
 
@@ -218,9 +218,9 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
     },
   };
 
-  const act = (p: ScenarioProgress): void => {
+  const act = (scenarioProgress: ScenarioProgress): void => {
     const cv = cvs.get(undefined, CLUSTER_VERSION_NAME);
-    for (const action of pending.filter((a) => p.elapsedMs >= durationMs(a.after, 0) && triggerHolds(a.when, p, cv))) {
+    for (const action of pending.filter((a) => scenarioProgress.elapsedMs >= durationMs(a.after, 0) && triggerHolds(a.when, scenarioProgress, cv))) {
       pending.splice(pending.indexOf(action), 1);
       // One action at a time, in order; the clock stands still while their API calls run.
       const done = env.clock.activity.begin(`scenario action ${action.name}`);

@@ -113,26 +113,26 @@ export class ClusterRefusedError extends Error {
 }
 
 /** Starts the embedded API server, or connects to the external one, and builds the context (no simulated component runs yet). */
-export async function startSimEnvironment(o: SimEnvironmentOptions & { external?: undefined }): Promise<EmbeddedSimEnvironment>;
-export async function startSimEnvironment(o: SimEnvironmentOptions): Promise<SimEnvironment>;
-export async function startSimEnvironment(o: SimEnvironmentOptions): Promise<SimEnvironment> {
-  const logger = o.logger ?? silentLogger();
-  if (o.external) return startExternal(o, o.external, logger);
-  const clock = new VirtualClock({ mode: 'event', start: o.start ?? VIRTUAL_START, logger: o.stallLogger ?? logger, ...(o.wall ? { wall: o.wall } : {}) });
+export async function startSimEnvironment(options: SimEnvironmentOptions & { external?: undefined }): Promise<EmbeddedSimEnvironment>;
+export async function startSimEnvironment(options: SimEnvironmentOptions): Promise<SimEnvironment>;
+export async function startSimEnvironment(options: SimEnvironmentOptions): Promise<SimEnvironment> {
+  const logger = options.logger ?? silentLogger();
+  if (options.external) return startExternal(options, options.external, logger);
+  const clock = new VirtualClock({ mode: 'event', start: options.start ?? VIRTUAL_START, logger: options.stallLogger ?? logger, ...(options.wall ? { wall: options.wall } : {}) });
   // uids and generated names from the seed too: one seed, one report (final objects included).
-  const server = await startApiServer({ port: 0, clock, logger, activity: clock.activity, random: new SeededRandom(o.seed).fork('apiserver') });
+  const server = await startApiServer({ port: 0, clock, logger, activity: clock.activity, random: new SeededRandom(options.seed).fork('apiserver') });
   const config: RestConfig = { server: server.url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: 'default' };
-  const env: EmbeddedSimEnvironment = { ...assemble({ seed: o.seed, clock, logger, config, afterClose: () => server.close() }), server };
+  const env: EmbeddedSimEnvironment = { ...assemble({ seed: options.seed, clock, logger, config, afterClose: () => server.close() }), server };
   return env;
 }
 
-async function startExternal(o: SimEnvironmentOptions, ext: ExternalApiServerOptions, logger: Logger): Promise<SimEnvironment> {
+async function startExternal(options: SimEnvironmentOptions, ext: ExternalApiServerOptions, logger: Logger): Promise<SimEnvironment> {
   if (!(ext.timeScale > 0) || !Number.isFinite(ext.timeScale)) throw new Error(`the time scale must be a positive number, got ${ext.timeScale}`);
-  const wall = o.wall ?? new RealClock();
+  const wall = options.wall ?? new RealClock();
   // Token files and exec plugins expire on wall time, whatever the simulation's pace.
   const config = loadRestConfig({ clock: wall, kubeconfig: ext.kubeconfig, ...(ext.context !== undefined ? { context: ext.context } : {}) });
-  const clock = new VirtualClock({ mode: 'scaled', scale: ext.timeScale, start: o.start ?? wall.now(), wall, logger });
-  const env = assemble({ seed: o.seed, clock, logger, config, afterClose: () => Promise.resolve() });
+  const clock = new VirtualClock({ mode: 'scaled', scale: ext.timeScale, start: options.start ?? wall.now(), wall, logger });
+  const env = assemble({ seed: options.seed, clock, logger, config, afterClose: () => Promise.resolve() });
   try {
     const facts = await readClusterFacts(env.client, env.signal);
     const refused = refusals(facts, ext.force === true);
@@ -150,20 +150,20 @@ async function startExternal(o: SimEnvironmentOptions, ext: ExternalApiServerOpt
 }
 
 /** The context and clients on one server and clock; close() aborts, closes the clients, then `afterClose`. */
-function assemble(a: { seed: number; clock: VirtualClock; logger: Logger; config: RestConfig; afterClose: () => Promise<void> }): SimEnvironment {
-  const { clock, logger } = a;
+function assemble(parts: { seed: number; clock: VirtualClock; logger: Logger; config: RestConfig; afterClose: () => Promise<void> }): SimEnvironment {
+  const { clock, logger } = parts;
   const abort = new AbortController();
   // Every simulated controller and watch listens on this one signal.
   setMaxListeners(0, abort.signal);
   const newClient = (fieldManager: string, namespace = 'default', activity: ActivityTracker = clock.activity): KubeClient =>
-    new KubeClient({ config: { ...a.config, namespace }, clock, logger, activity, fieldManager });
+    new KubeClient({ config: { ...parts.config, namespace }, clock, logger, activity, fieldManager });
   const simClient = newClient(SIMULATED_CLUSTER_MANAGER);
   const client = newClient('user');
-  const random = new SeededRandom(a.seed);
+  const random = new SeededRandom(parts.seed);
   const ctx: SimContext = { client: simClient, informers: new InformerFactory({ client: simClient, clock, logger, random: random.fork('informers') }), clock, random, logger, activity: clock.activity };
   return {
     server: undefined,
-    apiServerUrl: a.config.server,
+    apiServerUrl: parts.config.server,
     timeMode: clock.mode,
     clock,
     ctx,
@@ -174,7 +174,7 @@ function assemble(a: { seed: number; clock: VirtualClock; logger: Logger; config
     async close(): Promise<void> {
       abort.abort();
       await Promise.allSettled([simClient.close(), client.close()]);
-      await a.afterClose();
+      await parts.afterClose();
     },
   };
 }

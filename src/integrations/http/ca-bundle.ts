@@ -16,11 +16,11 @@ const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/
  */
 export function splitPemCertificates(pem: string): string[] {
   const certs = pem.match(PEM_BLOCK) ?? [];
-  return certs.map((cert, i) => {
+  return certs.map((cert, index) => {
     try {
       new X509Certificate(cert);
     } catch (err) {
-      throw new Error(`CA bundle: certificate ${i + 1} does not parse: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new Error(`CA bundle: certificate ${index + 1} does not parse: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
     return `${cert}\n`;
   });

@@ -33,7 +33,7 @@ export class ConnectPhaseError extends Error {
 }
 
 /** Builds the connector for an undici Agent's `connect` option. */
-export function createConnector(o: ConnectorOptions): buildConnector.connector {
+export function createConnector(options: ConnectorOptions): buildConnector.connector {
   return (opts, callback) => {
     const https = opts.protocol === 'https:';
     const port = Number(opts.port) || (https ? 443 : 80);
@@ -49,8 +49,8 @@ export function createConnector(o: ConnectorOptions): buildConnector.connector {
     };
     const tcp = tcpConnect({ host, port, ...(opts.localAddress ? { localAddress: opts.localAddress } : {}) });
     tcp.setNoDelay(true);
-    tcp.setKeepAlive(true, o.keepAliveInitialDelayMs);
-    const connectTimer = o.clock.setTimer(o.connectTimeoutMs, () => finish(new ConnectPhaseError('UND_ERR_CONNECT_TIMEOUT', `dial tcp ${host}:${port}: i/o timeout (${o.connectTimeoutMs} ms)`), tcp));
+    tcp.setKeepAlive(true, options.keepAliveInitialDelayMs);
+    const connectTimer = options.clock.setTimer(options.connectTimeoutMs, () => finish(new ConnectPhaseError('UND_ERR_CONNECT_TIMEOUT', `dial tcp ${host}:${port}: i/o timeout (${options.connectTimeoutMs} ms)`), tcp));
     tcp.once('error', (err: Error) => {
       connectTimer.cancel();
       finish(err, tcp);
@@ -62,11 +62,11 @@ export function createConnector(o: ConnectorOptions): buildConnector.connector {
       const tls = tlsConnect({
         socket: tcp,
         ...(servername ? { servername } : {}),
-        ...(o.ca ? { ca: o.ca } : {}),
-        rejectUnauthorized: o.rejectUnauthorized,
+        ...(options.ca ? { ca: options.ca } : {}),
+        rejectUnauthorized: options.rejectUnauthorized,
         ALPNProtocols: ['http/1.1'],
       });
-      const handshakeTimer = o.clock.setTimer(o.tlsHandshakeTimeoutMs, () => finish(new ConnectPhaseError('TLS_HANDSHAKE_TIMEOUT', `net/http: TLS handshake timeout (${o.tlsHandshakeTimeoutMs} ms)`), tls));
+      const handshakeTimer = options.clock.setTimer(options.tlsHandshakeTimeoutMs, () => finish(new ConnectPhaseError('TLS_HANDSHAKE_TIMEOUT', `net/http: TLS handshake timeout (${options.tlsHandshakeTimeoutMs} ms)`), tls));
       tls.once('secureConnect', () => {
         handshakeTimer.cancel();
         finish(null, tls);

@@ -150,31 +150,31 @@ function useProxy(noProxy: readonly NoProxyEntry[], host: string, port: string):
 }
 
 /** Go's `net.SplitHostPort`: undefined when there is no port part. */
-function splitHostPort(s: string): { host: string; port: string } | undefined {
-  if (s.startsWith('[')) {
-    const end = s.indexOf(']');
-    if (end < 0 || s[end + 1] !== ':') return undefined;
-    const port = s.slice(end + 2);
-    return port.includes(':') ? undefined : { host: s.slice(1, end), port };
+function splitHostPort(text: string): { host: string; port: string } | undefined {
+  if (text.startsWith('[')) {
+    const end = text.indexOf(']');
+    if (end < 0 || text[end + 1] !== ':') return undefined;
+    const port = text.slice(end + 2);
+    return port.includes(':') ? undefined : { host: text.slice(1, end), port };
   }
-  const i = s.lastIndexOf(':');
+  const i = text.lastIndexOf(':');
   if (i < 0) return undefined;
-  const host = s.slice(0, i);
+  const host = text.slice(0, i);
   if (host.includes(':') || host.includes('[') || host.includes(']')) return undefined;
-  return { host, port: s.slice(i + 1) };
+  return { host, port: text.slice(i + 1) };
 }
 
 /** An IP address as 16 bytes (IPv4 in its IPv4-mapped IPv6 form, as Go's net.IP holds it). */
-export function parseIp(s: string): Uint8Array | undefined {
-  if (isIPv4(s)) {
+export function parseIp(address: string): Uint8Array | undefined {
+  if (isIPv4(address)) {
     const out = new Uint8Array(16);
     out[10] = 0xff;
     out[11] = 0xff;
-    s.split('.').forEach((part, i) => (out[12 + i] = Number(part)));
+    address.split('.').forEach((part, i) => (out[12 + i] = Number(part)));
     return out;
   }
-  if (!isIPv6(s) || s.includes('%')) return undefined;
-  let text = s;
+  if (!isIPv6(address) || address.includes('%')) return undefined;
+  let text = address;
   if (text.includes('.')) {
     // An embedded IPv4 tail (::ffff:1.2.3.4) becomes two hex groups.
     const lastColon = text.lastIndexOf(':');
@@ -194,18 +194,18 @@ export function parseIp(s: string): Uint8Array | undefined {
     words = [...a, ...new Array<number>(8 - a.length - b.length).fill(0), ...b];
   }
   const out = new Uint8Array(16);
-  words.forEach((w, i) => {
-    out[2 * i] = w >> 8;
-    out[2 * i + 1] = w & 0xff;
+  words.forEach((width, index) => {
+    out[2 * index] = width >> 8;
+    out[2 * index + 1] = width & 0xff;
   });
   return out;
 }
 
-function parseCidr(s: string): { ip: Uint8Array; bits: number } | undefined {
-  const slash = s.indexOf('/');
+function parseCidr(text: string): { ip: Uint8Array; bits: number } | undefined {
+  const slash = text.indexOf('/');
   if (slash < 0) return undefined;
-  const addr = s.slice(0, slash);
-  const prefix = s.slice(slash + 1);
+  const addr = text.slice(0, slash);
+  const prefix = text.slice(slash + 1);
   if (!/^\d{1,3}$/.test(prefix)) return undefined;
   const ip = parseIp(addr);
   if (!ip) return undefined;
@@ -225,8 +225,8 @@ function inCidr(ip: Uint8Array, net: Uint8Array, bits: number): boolean {
   return true;
 }
 
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  for (let i = 0; i < 16; i++) if (a[i] !== b[i]) return false;
+function bytesEqual(left: Uint8Array, right: Uint8Array): boolean {
+  for (let i = 0; i < 16; i++) if (left[i] !== right[i]) return false;
   return true;
 }
 

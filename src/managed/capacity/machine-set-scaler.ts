@@ -198,9 +198,9 @@ export async function ensureScaleUp(
 
   const machines = (await client.list(MachineResource, { namespace: MACHINE_API_NAMESPACE, labelSelector: UPGRADE_SELECTOR, signal })).items;
   const nodes = await nodesByName(client, machines, signal);
-  const clones = originals.map((o) => {
-    const clone = byName.get(cloneName(o)) as MachineSet;
-    return cloneReadiness(clone, machines, nodes, { now: options.now, timeoutMs: options.timeoutMs, original: o.metadata?.name ?? '' });
+  const clones = originals.map((machineSet) => {
+    const clone = byName.get(cloneName(machineSet)) as MachineSet;
+    return cloneReadiness(clone, machines, nodes, { now: options.now, timeoutMs: options.timeoutMs, original: machineSet.metadata?.name ?? '' });
   });
   const timedOut = clones.filter((c) => c.state === 'timedOut');
   if (timedOut.length > 0) return { state: 'timedOut', message: timedOut.map((c) => c.message).join('; '), clones };

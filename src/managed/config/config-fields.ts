@@ -125,15 +125,15 @@ export class FieldReader {
       return [];
     }
     const out: string[] = [];
-    v.forEach((item: unknown, i) => {
+    v.forEach((item: unknown, index) => {
       const s = item === null ? undefined : scalarText(item);
       if (s === undefined) {
-        this.report(`${key}[${i}]`, 'must be a string; dropped');
+        this.report(`${key}[${index}]`, 'must be a string; dropped');
         return;
       }
       const problem = check?.(s);
       if (problem !== undefined) {
-        this.report(`${key}[${i}]`, `${problem}; dropped`);
+        this.report(`${key}[${index}]`, `${problem}; dropped`);
         return;
       }
       out.push(s);
@@ -143,12 +143,12 @@ export class FieldReader {
 }
 
 /** True for a YAML mapping read as a plain object. */
-export function isMapping(v: unknown): v is Mapping {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+export function isMapping(value: unknown): value is Mapping {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function scalarText(v: unknown): string | undefined {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+function scalarText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return undefined;
 }

@@ -166,21 +166,21 @@ export function usesOcmAgent(config: ManagedOperatorConfig): boolean {
   return config.configManager.ocmBaseUrl?.includes(OCM_AGENT_ADDRESS) ?? false;
 }
 
-function readConfig(r: FieldReader): ManagedOperatorConfig {
+function readConfig(fieldReader: FieldReader): ManagedOperatorConfig {
   const d = MANAGED_OPERATOR_CONFIG_DEFAULTS;
-  const cm = r.section('configManager', ['source', 'ocmBaseUrl', 'localConfigName', 'watchInterval']);
+  const cm = fieldReader.section('configManager', ['source', 'ocmBaseUrl', 'localConfigName', 'watchInterval']);
   const source = readSource(cm);
-  const window = r.section('upgradeWindow', ['timeOut', 'delayTrigger']);
-  const maintenance = r.section('maintenance', ['controlPlaneTime', 'ignoredAlerts']);
+  const window = fieldReader.section('upgradeWindow', ['timeOut', 'delayTrigger']);
+  const maintenance = fieldReader.section('maintenance', ['controlPlaneTime', 'ignoredAlerts']);
   const ignoredAlerts = maintenance.section('ignoredAlerts', ['controlPlaneCriticals']);
-  const scale = r.section('scale', ['timeOut', 'extraMachinePools']);
-  const drain = r.section('nodeDrain', ['timeOut', 'expectedNodeDrainTime', 'disableDrainStrategies', 'ignoredNamespacePatterns']);
-  const health = r.section('healthCheck', ['ignoredCriticals', 'ignoredNamespaces']);
-  const ext = r.section('extDependencyAvailabilityChecks', ['http']);
+  const scale = fieldReader.section('scale', ['timeOut', 'extraMachinePools']);
+  const drain = fieldReader.section('nodeDrain', ['timeOut', 'expectedNodeDrainTime', 'disableDrainStrategies', 'ignoredNamespacePatterns']);
+  const health = fieldReader.section('healthCheck', ['ignoredCriticals', 'ignoredNamespaces']);
+  const ext = fieldReader.section('extDependencyAvailabilityChecks', ['http']);
   const http = ext.section('http', ['timeout', 'urls']);
   const urls = http.stringList('urls', (u) => (isHttpUrl(u) ? undefined : 'must be an http or https URL'));
   return {
-    upgradeType: readUpgradeType(r),
+    upgradeType: readUpgradeType(fieldReader),
     configManager: {
       source,
       ocmBaseUrl: readOcmBaseUrl(cm, source),
@@ -197,9 +197,9 @@ function readConfig(r: FieldReader): ManagedOperatorConfig {
     },
     scale: {
       timeOutMs: scale.minutes('timeOut', { default: d.scaleTimeOutMinutes, range: 'positive', required: true }),
-      extraMachinePools: scale.stringList('extraMachinePools', (p) => {
-        const err = globSyntaxError(p);
-        return err === undefined ? undefined : `${err} ${JSON.stringify(p)}`;
+      extraMachinePools: scale.stringList('extraMachinePools', (path) => {
+        const err = globSyntaxError(path);
+        return err === undefined ? undefined : `${err} ${JSON.stringify(path)}`;
       }),
     },
     nodeDrain: {
@@ -213,17 +213,17 @@ function readConfig(r: FieldReader): ManagedOperatorConfig {
       ignoredNamespaces: health.stringList('ignoredNamespaces'),
     },
     extDependencyAvailabilityChecks: { http: { timeoutMs: readHttpTimeout(http, urls.length > 0), urls } },
-    validation: { cincinnati: r.section('validation', ['cincinnati']).bool('cincinnati', false) },
-    environment: { fedramp: r.section('environment', ['fedramp']).bool('fedramp', false) },
-    featureGate: { enabled: readFeatureGates(r.section('featureGate', ['enabled'])) },
+    validation: { cincinnati: fieldReader.section('validation', ['cincinnati']).bool('cincinnati', false) },
+    environment: { fedramp: fieldReader.section('environment', ['fedramp']).bool('fedramp', false) },
+    featureGate: { enabled: readFeatureGates(fieldReader.section('featureGate', ['enabled'])) },
   };
 }
 
-function readUpgradeType(r: FieldReader): UpgradeType {
-  const v = r.string('upgradeType');
+function readUpgradeType(fieldReader: FieldReader): UpgradeType {
+  const v = fieldReader.string('upgradeType');
   if (v === undefined || v === '') return MANAGED_OPERATOR_CONFIG_DEFAULTS.upgradeType;
   if (v === 'OSD' || v === 'ARO') return v;
-  r.report('upgradeType', `must be OSD or ARO (got ${JSON.stringify(v)}); using the default ARO`);
+  fieldReader.report('upgradeType', `must be OSD or ARO (got ${JSON.stringify(v)}); using the default ARO`);
   return MANAGED_OPERATOR_CONFIG_DEFAULTS.upgradeType;
 }
 
@@ -260,9 +260,9 @@ function readLocalConfigName(cm: FieldReader, source: ConfigManagerSource | unde
 
 function readNamespacePatterns(drain: FieldReader): RegExp[] {
   const out: RegExp[] = [];
-  drain.stringList('ignoredNamespacePatterns', (p) => {
-    const r = compileGoRegexp(p);
-    if (!r.ok) return `${JSON.stringify(p)} is not a usable regular expression: ${r.error}`;
+  drain.stringList('ignoredNamespacePatterns', (path) => {
+    const r = compileGoRegexp(path);
+    if (!r.ok) return `${JSON.stringify(path)} is not a usable regular expression: ${r.error}`;
     out.push(r.regexp);
     return undefined;
   });

@@ -22,32 +22,32 @@ import { runtimeOf } from '../../engine/controller-deps.js';
 export type MachineConfigPoolControllerOptions = Pick<ManagedUpgradeConfigControllerOptions, 'client' | 'informers' | 'clock' | 'logger' | 'activity' | 'settings'>;
 
 /** Builds the controller; its keys are UpgradeConfigs, woken by the worker pool. */
-export function createMachineConfigPoolController(o: MachineConfigPoolControllerOptions): Controller {
-  const ns = o.settings.watchNamespace;
-  const log = o.logger.child({ controller: 'machineconfigpool' });
-  const configs = o.informers.informerFor(ManagedUpgradeConfigResource, { namespace: ns });
-  const pools = o.informers.informerFor(MachineConfigPoolResource);
+export function createMachineConfigPoolController(options: MachineConfigPoolControllerOptions): Controller {
+  const ns = options.settings.watchNamespace;
+  const log = options.logger.child({ controller: 'machineconfigpool' });
+  const configs = options.informers.informerFor(ManagedUpgradeConfigResource, { namespace: ns });
+  const pools = options.informers.informerFor(MachineConfigPoolResource);
   const controller = new Controller({
     name: 'machineconfigpool',
-    ...runtimeOf(o),
+    ...runtimeOf(options),
     reconcile: async (key, signal) => {
       const pool = pools.get(undefined, WORKER_POOL);
       if (!pool) return;
       const counts = { machineCount: pool.status?.machineCount ?? 0, updatedMachineCount: pool.status?.updatedMachineCount ?? 0 };
-      const now = formatTime(o.clock.now());
+      const now = formatTime(options.clock.now());
       const stamp = (cr: ManagedUpgradeConfig | undefined): ReturnType<typeof workerTimesUpdate> => workerTimesUpdate(historyFor(cr?.status?.history, cr?.spec?.desired.version), counts, now);
       const { namespace, name } = splitKey(key);
       // The cache answers "nothing to do" without a request; the write re-reads the object.
       if (!stamp(configs.get(namespace, name))) return;
       let stamped: string | undefined;
       try {
-        await updateStatusWithRetry(o.client, ManagedUpgradeConfigResource, key, (cr: ManagedUpgradeConfig) => {
+        await updateStatusWithRetry(options.client, ManagedUpgradeConfigResource, key, (cr: ManagedUpgradeConfig) => {
           const entry = historyFor(cr.status?.history, cr.spec?.desired.version);
           const update = stamp(cr);
           if (!entry || !update) return undefined;
           stamped = Object.keys(update).join(', ');
           return { ...cr, status: { ...cr.status, history: setHistory(cr.status?.history, { ...entry, ...update }) } };
-        }, { clock: o.clock, signal });
+        }, { clock: options.clock, signal });
       } catch (err) {
         if (isNotFound(err)) return;
         throw err;
@@ -56,10 +56,10 @@ export function createMachineConfigPoolController(o: MachineConfigPoolController
     },
   });
   const acted = (): string[] => configs.list()
-    .filter((c) => acceptsUpgradeConfigName(o.settings, c.metadata?.name ?? ''))
+    .filter((c) => acceptsUpgradeConfigName(options.settings, c.metadata?.name ?? ''))
     .map((c) => `${c.metadata?.namespace ?? ''}/${c.metadata?.name ?? ''}`);
   controller.watches(MachineConfigPoolResource, (p) => (p.metadata?.name === WORKER_POOL ? acted() : []));
   // A history entry turning Upgrading while the pool already rolls is stamped too.
-  controller.watches(ManagedUpgradeConfigResource, (c) => (acceptsUpgradeConfigName(o.settings, c.metadata?.name ?? '') ? [`${c.metadata?.namespace ?? ''}/${c.metadata?.name ?? ''}`] : []), { namespace: ns });
+  controller.watches(ManagedUpgradeConfigResource, (c) => (acceptsUpgradeConfigName(options.settings, c.metadata?.name ?? '') ? [`${c.metadata?.namespace ?? ''}/${c.metadata?.name ?? ''}`] : []), { namespace: ns });
   return controller;
 }

@@ -75,11 +75,11 @@ export function isControlPlaneNode(node: Node): boolean {
 }
 
 /** Creates the NodeKeeper controller (start it with `controller.start(signal)` or a Manager). */
-export function createNodeKeeperController(o: NodeKeeperOptions): NodeKeeper {
-  const log = o.logger.child({ controller: 'nodekeeper' });
-  const nodes = o.informers.informerFor(NodeResource);
+export function createNodeKeeperController(options: NodeKeeperOptions): NodeKeeper {
+  const log = options.logger.child({ controller: 'nodekeeper' });
+  const nodes = options.informers.informerFor(NodeResource);
   // The cluster-wide Pod cache keeps only the drain-relevant fields (if this is its first request).
-  o.informers.informerFor(PodResource, { transform: drainPodTransform });
+  options.informers.informerFor(PodResource, { transform: drainPodTransform });
   /** node → drain start for which onPdbForceDrainStarted was called / NodeDrainTimeout recorded. */
   const pdbSignalled = new Map<string, number>();
   const timeoutRecorded = new Map<string, number>();
@@ -89,7 +89,7 @@ export function createNodeKeeperController(o: NodeKeeperOptions): NodeKeeper {
   };
 
   const reconcile = async (name: string, signal: AbortSignal): Promise<ReconcileResult> => {
-    const state = o.state();
+    const state = options.state();
     if (!state.active) return {};
     // Keys come from the node cache (node events, wakeAll, pods mapped to cached nodes); a node
     // the cache does not hold is gone, and one it shows as control plane is never touched.
@@ -97,30 +97,30 @@ export function createNodeKeeperController(o: NodeKeeperOptions): NodeKeeper {
     if (cached && isControlPlaneNode(cached)) return {};
     if (!cached) {
       forget(name);
-      o.onDrainTimeout(name, false);
+      options.onDrainTimeout(name, false);
       return {};
     }
-    const now = o.clock.now();
+    const now = options.clock.now();
     let outcome;
     try {
-      outcome = await drainNodeWithStrategies(o.client, name, state.settings, now, signal);
+      outcome = await drainNodeWithStrategies(options.client, name, state.settings, now, signal);
     } catch (err) {
       if (!isNotFound(err)) throw err;
       forget(name);
-      o.onDrainTimeout(name, false);
+      options.onDrainTimeout(name, false);
       return {};
     }
     const { node, plan } = outcome;
     if (isControlPlaneNode(node)) return {};
     if (plan.status === 'not-cordoned') {
       forget(name);
-      o.onDrainTimeout(name, false);
+      options.onDrainTimeout(name, false);
       return {};
     }
     if (plan.status === 'unknown-start') {
       // A change of the node (a taint with timeAdded, an uncordon) wakes it again.
       log.warn({ node: name }, plan.message ?? 'cannot determine drain commencement time');
-      o.events.event(node, 'Warning', NodeKeeperEventReason.DrainStartUnknown, plan.message ?? `cannot determine drain commencement time for node ${name}`);
+      options.events.event(node, 'Warning', NodeKeeperEventReason.DrainStartUnknown, plan.message ?? `cannot determine drain commencement time for node ${name}`);
       return {};
     }
     const start = plan.drainStartedAt ?? now;
@@ -128,11 +128,11 @@ export function createNodeKeeperController(o: NodeKeeperOptions): NodeKeeper {
       const verb = a.type === 'delete' ? 'deleted pod' : 'removed the finalizers of pod';
       const message = `Drain strategy ${a.strategy} ${verb} ${a.pod.namespace}/${a.pod.name}: ${a.reason}`;
       log.info({ node: name, strategy: a.strategy, pod: `${a.pod.namespace}/${a.pod.name}`, action: a.type }, message);
-      o.events.event(node, 'Warning', a.type === 'delete' ? NodeKeeperEventReason.PodDeleted : NodeKeeperEventReason.FinalizersRemoved, message);
+      options.events.event(node, 'Warning', a.type === 'delete' ? NodeKeeperEventReason.PodDeleted : NodeKeeperEventReason.FinalizersRemoved, message);
     }
     if (outcome.actionsTaken.some((a: DrainAction) => a.strategy === 'PDB-DELETE') && pdbSignalled.get(name) !== start) {
       pdbSignalled.set(name, start);
-      await o.onPdbForceDrainStarted(name, signal).catch((err: unknown) => log.warn({ node: name, err: errorMessage(err) }, 'could not send the drain-delay notification'));
+      await options.onPdbForceDrainStarted(name, signal).catch((err: unknown) => log.warn({ node: name, err: errorMessage(err) }, 'could not send the drain-delay notification'));
     }
     reportFailure(node, outcome.failed, start, now, state.settings);
     if (outcome.failures.length > 0) {
@@ -147,22 +147,22 @@ export function createNodeKeeperController(o: NodeKeeperOptions): NodeKeeper {
     const name = node.metadata?.name ?? '';
     if (!failed) {
       timeoutRecorded.delete(name);
-      o.onDrainTimeout(name, false);
+      options.onDrainTimeout(name, false);
       return;
     }
     if (node.metadata?.deletionTimestamp) {
       log.info({ node: name }, `DeletionTimestamp set for the node ${name}. Re-setting NodeDrainFailed metric`);
-      o.onDrainTimeout(name, false);
+      options.onDrainTimeout(name, false);
       return;
     }
     const upgrading = node.metadata?.annotations?.[MachineConfigNodeAnnotation.State] === MachineConfigDaemonState.Working;
     log.info({ node: name, upgrading }, `Node drain timed out ${name}.${upgrading ? ' Alerting.' : ' Not alerting: the node is not being updated by the MCO.'}`);
     if (!upgrading) return;
-    o.onDrainTimeout(name, true);
+    options.onDrainTimeout(name, true);
     if (timeoutRecorded.get(name) === start) return;
     timeoutRecorded.set(name, start);
     const how = settings.disableDrainStrategies ? 'drain strategies are disabled' : 'the drain strategies did not empty it';
-    o.events.event(
+    options.events.event(
       node,
       'Warning',
       NodeKeeperEventReason.DrainTimeout,
@@ -172,13 +172,13 @@ export function createNodeKeeperController(o: NodeKeeperOptions): NodeKeeper {
 
   const controller = new Controller({
     name: 'nodekeeper',
-    ...runtimeOf(o),
+    ...runtimeOf(options),
     reconcile,
   })
     .for(NodeResource, { predicates: [notControlPlane(), nodeChanged()] })
     .watches(PodResource, (pod: Pod) => {
       const nodeName = pod.spec?.nodeName;
-      if (!nodeName || !o.state().active) return [];
+      if (!nodeName || !options.state().active) return [];
       const node = nodes.get(undefined, nodeName);
       return node && !isControlPlaneNode(node) ? [nodeName] : [];
     }, { predicates: [podChanged()] });

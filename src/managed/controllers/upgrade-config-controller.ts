@@ -68,13 +68,13 @@ export function ignoredUpgradeConfigMessage(names: readonly string[], namespace:
 }
 
 /** Builds the controller (start it with `controller.start(signal)` or through a Manager). */
-export function createManagedUpgradeConfigController(o: ManagedUpgradeConfigControllerOptions): ManagedUpgradeConfigController {
-  const ns = o.settings.watchNamespace;
-  const log = o.logger.child({ controller: 'upgradeconfig' });
+export function createManagedUpgradeConfigController(options: ManagedUpgradeConfigControllerOptions): ManagedUpgradeConfigController {
+  const ns = options.settings.watchNamespace;
+  const log = options.logger.child({ controller: 'upgradeconfig' });
   const wake = new WakeRegistry();
-  const configs = o.informers.informerFor(ManagedUpgradeConfigResource, { namespace: ns });
-  const configMaps = o.informers.informerFor(ConfigMapResource, { namespace: o.settings.namespace, fieldSelector: `metadata.name=${MANAGED_UPGRADE_CONFIGMAP_NAME}` });
-  const inf = <T extends KubeObjectLike>(d: ResourceDescriptor<T>): Informer<T> => o.informers.informerFor(d);
+  const configs = options.informers.informerFor(ManagedUpgradeConfigResource, { namespace: ns });
+  const configMaps = options.informers.informerFor(ConfigMapResource, { namespace: options.settings.namespace, fieldSelector: `metadata.name=${MANAGED_UPGRADE_CONFIGMAP_NAME}` });
+  const inf = <T extends KubeObjectLike>(d: ResourceDescriptor<T>): Informer<T> => options.informers.informerFor(d);
   const cvs = inf(ClusterVersionResource);
   const cos = inf(ClusterOperatorResource);
   const pools = inf(MachineConfigPoolResource);
@@ -93,7 +93,7 @@ export function createManagedUpgradeConfigController(o: ManagedUpgradeConfigCont
   };
   let parsed: { text: string | undefined; result: ParsedManagedOperatorConfig } | undefined;
   const config = (): ParsedManagedOperatorConfig => {
-    const text = configMaps.get(o.settings.namespace, MANAGED_UPGRADE_CONFIGMAP_NAME)?.data?.[MANAGED_UPGRADE_CONFIGMAP_KEY];
+    const text = configMaps.get(options.settings.namespace, MANAGED_UPGRADE_CONFIGMAP_NAME)?.data?.[MANAGED_UPGRADE_CONFIGMAP_KEY];
     if (!parsed || parsed.text !== text) {
       parsed = { text, result: parseManagedOperatorConfig(text) };
       if (parsed.result.problems.length > 0) log.warn({ problems: formatConfigProblems(parsed.result.problems) }, 'the operator ConfigMap has problems; defaults are used for those values');
@@ -101,28 +101,28 @@ export function createManagedUpgradeConfigController(o: ManagedUpgradeConfigCont
     return parsed.result;
   };
 
-  const deps: UpgradeConfigPassDeps = { ...o, cluster, config, log };
+  const deps: UpgradeConfigPassDeps = { ...options, cluster, config, log };
 
   const controller = new Controller({
     name: 'upgradeconfig',
-    ...runtimeOf(o),
+    ...runtimeOf(options),
     reconcile: async (key, signal) => {
       const { namespace, name } = splitKey(key);
-      const cr = await o.client.getIfExists(ManagedUpgradeConfigResource, namespace, name, { signal });
+      const cr = await options.client.getIfExists(ManagedUpgradeConfigResource, namespace, name, { signal });
       if (!cr) {
         wake.clear(key);
-        if (upgradeConfigs().length === 0) o.metrics.resetEphemeral();
+        if (upgradeConfigs().length === 0) options.metrics.resetEphemeral();
         return;
       }
-      if (!acceptsUpgradeConfigName(o.settings, name)) {
-        o.events.event(cr, 'Warning', 'Ignored', ignoredUpgradeConfigMessage(o.settings.upgradeConfigNames, ns, name));
+      if (!acceptsUpgradeConfigName(options.settings, name)) {
+        options.events.event(cr, 'Warning', 'Ignored', ignoredUpgradeConfigMessage(options.settings.upgradeConfigNames, ns, name));
         log.info({ name }, 'UpgradeConfig ignored: name not acted on');
         return;
       }
       const since = wake.snapshot();
       const result = await upgradeConfigPass(deps, cr, signal);
       if (wake.set(key, result.waitFor, since)) return { requeueAfter: 1 };
-      const after = wake.requeueAfter(key, o.clock.now());
+      const after = wake.requeueAfter(key, options.clock.now());
       return after === undefined ? undefined : { requeueAfter: after };
     },
   });
@@ -132,14 +132,14 @@ export function createManagedUpgradeConfigController(o: ManagedUpgradeConfigCont
     predicates: [{ update: (a, b) => JSON.stringify(a.status ?? null) === JSON.stringify(b.status ?? null) }],
   });
   const allKeys = (): string[] => configs.list().map((c) => `${c.metadata?.namespace ?? ''}/${c.metadata?.name ?? ''}`);
-  controller.watches(ConfigMapResource, () => allKeys(), { namespace: o.settings.namespace, fieldSelector: `metadata.name=${MANAGED_UPGRADE_CONFIGMAP_NAME}` });
+  controller.watches(ConfigMapResource, () => allKeys(), { namespace: options.settings.namespace, fieldSelector: `metadata.name=${MANAGED_UPGRADE_CONFIGMAP_NAME}` });
   for (const [kind, d] of WATCHED) controller.watches(d, () => wake.changed(kind));
-  const upgradeConfigs = (): ManagedUpgradeConfig[] => configs.list().filter((c) => acceptsUpgradeConfigName(o.settings, c.metadata?.name ?? ''));
+  const upgradeConfigs = (): ManagedUpgradeConfig[] => configs.list().filter((c) => acceptsUpgradeConfigName(options.settings, c.metadata?.name ?? ''));
   const notifyPdbForceDrain = async (signal: AbortSignal): Promise<void> => {
     for (const cached of upgradeConfigs()) {
-      const cr = await o.client.get(ManagedUpgradeConfigResource, cached.metadata?.namespace, cached.metadata?.name ?? '', { signal });
+      const cr = await options.client.get(ManagedUpgradeConfigResource, cached.metadata?.namespace, cached.metadata?.name ?? '', { signal });
       if (historyFor(cr.status?.history, cr.spec?.desired.version)?.phase !== 'Upgrading') continue;
-      await sendNotificationOnce(o, cr, 'StateDelayed', PDB_FORCE_DRAIN_DELAY_DESCRIPTION, signal);
+      await sendNotificationOnce(options, cr, 'StateDelayed', PDB_FORCE_DRAIN_DELAY_DESCRIPTION, signal);
     }
   };
   return { controller, config, upgradeConfigs, cluster, notifyPdbForceDrain };

@@ -74,15 +74,15 @@ interface Explanation {
 }
 
 /** Runs one pass. */
-export async function upgradeConfigPass(d: UpgradeConfigPassDeps, original: ManagedUpgradeConfig, signal: AbortSignal): Promise<UpgradeConfigPassResult> {
+export async function upgradeConfigPass(deps: UpgradeConfigPassDeps, original: ManagedUpgradeConfig, signal: AbortSignal): Promise<UpgradeConfigPassResult> {
   const cr = structuredClone(original);
   const name = cr.metadata?.name ?? '';
-  const log = d.log.child({ namespace: cr.metadata?.namespace, name });
-  const { config, problems } = d.config();
-  const now = d.clock.now();
+  const log = deps.log.child({ namespace: cr.metadata?.namespace, name });
+  const { config, problems } = deps.config();
+  const now = deps.clock.now();
   const spec = cr.spec;
-  const cv = d.cluster.clusterVersion();
-  const explain = (e: Explanation, waitFor: WaitFor | undefined): Promise<UpgradeConfigPassResult> => finish(d, original, cr, e, problems.length > 0 ? formatConfigProblems(problems) : undefined, waitFor, log);
+  const cv = deps.cluster.clusterVersion();
+  const explain = (e: Explanation, waitFor: WaitFor | undefined): Promise<UpgradeConfigPassResult> => finish(deps, original, cr, e, problems.length > 0 ? formatConfigProblems(problems) : undefined, waitFor, log);
   if (!spec) return explain({ waiting: true, reason: 'InvalidSpec', message: 'the UpgradeConfig has no spec' }, undefined);
   if (!cv) return explain({ waiting: true, reason: 'ClusterVersionMissing', message: 'ClusterVersion "version" not found; is this an OpenShift cluster?' }, { kinds: ['ClusterVersion'] });
 
@@ -100,7 +100,7 @@ export async function upgradeConfigPass(d: UpgradeConfigPassDeps, original: Mana
     log.info({ phase: entry.phase, version: entry.version }, 'upgrade history initialised');
   }
   const history = entry;
-  const ctx = stepContext(d, cr, history, config, log);
+  const ctx = stepContext(deps, cr, history, config, log);
 
   if (history.phase === 'New') {
     const until = Date.parse(spec.upgradeAt) - now;
@@ -108,19 +108,19 @@ export async function upgradeConfigPass(d: UpgradeConfigPassDeps, original: Mana
       const result = await preUpgradeHealthCheck(ctx, 'New', signal);
       if (!result.healthy) {
         await ctx.notify('StatePreHealthCheckSL', signal, muoFailureList(result));
-        d.events.event(cr, 'Warning', 'PreHealthCheckFailed', `the upgrade at ${spec.upgradeAt} may be affected: ${summary(result)}`);
+        deps.events.event(cr, 'Warning', 'PreHealthCheckFailed', `the upgrade at ${spec.upgradeAt} may be affected: ${summary(result)}`);
       }
     }
     history.phase = 'Pending';
   }
 
   if (history.phase === 'Pending') {
-    const v = await validateUpgradeConfig({ config: cr, clusterVersion: cv, cincinnatiEnabled: config.validation.cincinnati, now, signal }, d.validation);
-    d.metrics.setValidationFailed(name, !v.valid);
+    const v = await validateUpgradeConfig({ config: cr, clusterVersion: cv, cincinnatiEnabled: config.validation.cincinnati, now, signal }, deps.validation);
+    deps.metrics.setValidationFailed(name, !v.valid);
     if (v.resolvedVersion && v.resolvedVersion !== spec.desired.version) {
-      await d.client.patch(ManagedUpgradeConfigResource, cr.metadata?.namespace, name, { spec: { desired: { version: v.resolvedVersion } } }, { type: 'merge', signal });
+      await deps.client.patch(ManagedUpgradeConfigResource, cr.metadata?.namespace, name, { spec: { desired: { version: v.resolvedVersion } } }, { type: 'merge', signal });
       history.version = v.resolvedVersion;
-      d.events.event(cr, 'Normal', 'VersionResolved', `release image ${spec.desired.image ?? ''} is version ${v.resolvedVersion}`);
+      deps.events.event(cr, 'Normal', 'VersionResolved', `release image ${spec.desired.image ?? ''} is version ${v.resolvedVersion}`);
       return explain({ waiting: true, reason: 'VersionResolved', message: `resolved the release image to version ${v.resolvedVersion}` }, {});
     }
     const retry = v.transient ? { until: now + VALIDATION_RETRY_MS, kinds: ['ClusterVersion'] } : { kinds: ['ClusterVersion'] };
@@ -130,22 +130,22 @@ export async function upgradeConfigPass(d: UpgradeConfigPassDeps, original: Mana
     if (!sched.ready) {
       return explain({ waiting: true, reason: 'WaitingForUpgradeTime', message: `the upgrade to ${spec.desired.version ?? ''} is scheduled for ${spec.upgradeAt}` }, { until: now + sched.untilMs, kinds: ['ClusterVersion'] });
     }
-    const refresh = await refreshPolicy(d.provider(config), cr, signal);
+    const refresh = await refreshPolicy(deps.provider(config), cr, signal);
     if (refresh.outcome === 'changed') {
       history.phase = 'New';
-      d.events.event(cr, 'Warning', 'PolicyChanged', `not starting: ${refresh.why}`);
-      if (refresh.spec) await d.client.patch(ManagedUpgradeConfigResource, cr.metadata?.namespace, name, { spec: refresh.spec as unknown as JsonValue }, { type: 'merge', signal });
+      deps.events.event(cr, 'Warning', 'PolicyChanged', `not starting: ${refresh.why}`);
+      if (refresh.spec) await deps.client.patch(ManagedUpgradeConfigResource, cr.metadata?.namespace, name, { spec: refresh.spec as unknown as JsonValue }, { type: 'merge', signal });
       return explain({ waiting: true, reason: 'PolicyChanged', message: refresh.why }, {});
     }
     history.phase = 'Upgrading';
     history.startTime = formatTime(now);
-    d.events.event(cr, 'Normal', 'UpgradeStarted', `upgrading to ${spec.desired.version ?? spec.desired.image ?? ''} (${spec.type})`);
+    deps.events.event(cr, 'Normal', 'UpgradeStarted', `upgrading to ${spec.desired.version ?? spec.desired.image ?? ''} (${spec.type})`);
   }
 
   if (history.phase === 'Upgrading') {
     if (spec.type !== 'ARO' && shouldFailUpgrade(ctx)) {
       const failed = await performUpgradeFailure(ctx, signal);
-      if (failed) d.events.event(cr, 'Warning', 'UpgradeFailed', upgradeWindowMissedMessage(config.upgradeWindow.timeOutMs, spec.upgradeAt));
+      if (failed) deps.events.event(cr, 'Warning', 'UpgradeFailed', upgradeWindowMissedMessage(config.upgradeWindow.timeOutMs, spec.upgradeAt));
       return explain(
         failed
           ? { waiting: false, reason: 'Failed', message: 'the upgrade window passed before the upgrade could start' }
@@ -153,27 +153,27 @@ export async function upgradeConfigPass(d: UpgradeConfigPassDeps, original: Mana
         failed ? undefined : { until: now + 30_000 },
       );
     }
-    const steps = spec.type === 'ARO' ? aroSteps(d.urlProbe) : osdSteps(d.urlProbe);
-    const result = await runSteps(steps, ctx, { recorder: new HistoryStepRecorder(history), clock: d.clock, signal });
+    const steps = spec.type === 'ARO' ? aroSteps(deps.urlProbe) : osdSteps(deps.urlProbe);
+    const result = await runSteps(steps, ctx, { recorder: new HistoryStepRecorder(history), clock: deps.clock, signal });
     if (result.finished) {
       history.phase = 'Upgraded';
-      history.completeTime = formatTime(d.clock.now());
-      d.events.event(cr, 'Normal', 'UpgradeCompleted', `upgraded to ${spec.desired.version ?? ''}`);
+      history.completeTime = formatTime(deps.clock.now());
+      deps.events.event(cr, 'Normal', 'UpgradeCompleted', `upgraded to ${spec.desired.version ?? ''}`);
     } else {
       const o = result.outcome;
       const message = o.status === 'failed' ? `${result.step.condition}: ${o.error}` : `${result.step.condition}: ${o.why ?? 'in progress'}`;
       let waitFor = o.waitFor;
       if (spec.type !== 'ARO' && !commencedSafe(ctx)) {
-        const due = [delayDueAt(ctx), upgradeWindowClosesAt(ctx)].filter((t): t is number => t !== undefined && t > d.clock.now());
+        const due = [delayDueAt(ctx), upgradeWindowClosesAt(ctx)].filter((t): t is number => t !== undefined && t > deps.clock.now());
         if (due.length > 0) waitFor = mergeWaitFor(waitFor, { until: Math.min(...due) + 1 });
       }
       if (o.status === 'failed') log.warn({ step: result.step.name, reason: o.reason }, o.error);
-      return explain({ waiting: true, reason: o.reason ?? (o.status === 'failed' ? 'StepFailed' : 'InProgress'), message }, waitFor ?? { until: d.clock.now() + 30_000 });
+      return explain({ waiting: true, reason: o.reason ?? (o.status === 'failed' ? 'StepFailed' : 'InProgress'), message }, waitFor ?? { until: deps.clock.now() + 30_000 });
     }
   }
 
   if (history.phase === 'Upgraded') {
-    await recordUpgradeResult(d, cr, history, signal, log);
+    await recordUpgradeResult(deps, cr, history, signal, log);
     return explain({ waiting: false, reason: 'Upgraded', message: `upgraded to ${history.version ?? ''}` }, undefined);
   }
   return explain({ waiting: false, reason: history.phase, message: `the upgrade to ${history.version ?? ''} is ${history.phase}` }, undefined);
@@ -184,9 +184,9 @@ export async function upgradeConfigPass(d: UpgradeConfigPassDeps, original: Mana
  * invalid spec (`validation failed: …`), or a valid one not to be acted on (a downgrade, the
  * same version); undefined when the upgrade may go ahead.
  */
-export function validationRefusal(v: ValidationResult): { reason: string; message: string } | undefined {
-  if (!v.valid) return { reason: v.reason === 'Valid' ? 'ValidationFailed' : v.reason, message: `validation failed: ${v.message}${v.detail ? ` (${v.detail})` : ''}` };
-  if (!v.availableUpdate) return { reason: v.reason, message: v.message };
+export function validationRefusal(validationResult: ValidationResult): { reason: string; message: string } | undefined {
+  if (!validationResult.valid) return { reason: validationResult.reason === 'Valid' ? 'ValidationFailed' : validationResult.reason, message: `validation failed: ${validationResult.message}${validationResult.detail ? ` (${validationResult.detail})` : ''}` };
+  if (!validationResult.availableUpdate) return { reason: validationResult.reason, message: validationResult.message };
   return undefined;
 }
 
@@ -204,26 +204,26 @@ function commencedSafe(ctx: StepContext): boolean {
   }
 }
 
-function stepContext(d: UpgradeConfigPassDeps, cr: ManagedUpgradeConfig, history: UpgradeHistory, config: ParsedManagedOperatorConfig['config'], log: Logger): StepContext {
+function stepContext(deps: UpgradeConfigPassDeps, cr: ManagedUpgradeConfig, history: UpgradeHistory, config: ParsedManagedOperatorConfig['config'], log: Logger): StepContext {
   const pdbTimeoutMs = (cr.spec?.PDBForceDrainTimeout ?? 0) * 60_000;
   const ctx: StepContext = {
     upgradeConfig: cr,
     history,
     config,
-    clock: d.clock,
-    client: d.client,
-    cluster: d.cluster,
-    prometheus: d.prometheus,
-    alertmanager: d.alertmanager,
-    dvo: d.dvo,
-    metrics: d.metrics,
+    clock: deps.clock,
+    client: deps.client,
+    cluster: deps.cluster,
+    prometheus: deps.prometheus,
+    alertmanager: deps.alertmanager,
+    dvo: deps.dvo,
+    metrics: deps.metrics,
     log: log,
-    event: (type, reason, message) => d.events.event(cr, type, reason, message),
-    drainNode: (node, signal) => d.drainNode(node, config, pdbTimeoutMs, signal),
+    event: (type, reason, message) => deps.events.event(cr, type, reason, message),
+    drainNode: (node, signal) => deps.drainNode(node, config, pdbTimeoutMs, signal),
     notify: async (state: NotifyStateName, signal: AbortSignal, detail?: string) => {
       const version = cr.spec?.desired.version ?? '';
       const firstFalse = detail !== undefined ? { type: '', message: detail } : firstFalseCondition(ctx);
-      await sendNotificationOnce(d, cr, state, describeNotification(state, version, firstFalse), signal);
+      await sendNotificationOnce(deps, cr, state, describeNotification(state, version, firstFalse), signal);
     },
   };
   return ctx;
@@ -236,7 +236,7 @@ function stepContext(d: UpgradeConfigPassDeps, cr: ManagedUpgradeConfig, history
  * (annotation and resourceVersion), so a status write that follows does not conflict.
  */
 export async function sendNotificationOnce(
-  d: Pick<UpgradeConfigPassDeps, 'notifier' | 'metrics' | 'client'>,
+  deps: Pick<UpgradeConfigPassDeps, 'notifier' | 'metrics' | 'client'>,
   cr: ManagedUpgradeConfig,
   state: NotifyStateName,
   description: string,
@@ -248,15 +248,15 @@ export async function sendNotificationOnce(
   const sent = sentNotifications(cr);
   if (sent.includes(key)) return;
   try {
-    await d.notifier.notify({ state, upgradeConfig: { namespace: cr.metadata?.namespace ?? '', name }, version, upgradeAt: cr.spec?.upgradeAt ?? '', description }, signal);
+    await deps.notifier.notify({ state, upgradeConfig: { namespace: cr.metadata?.namespace ?? '', name }, version, upgradeAt: cr.spec?.upgradeAt ?? '', description }, signal);
   } catch (err) {
-    d.metrics.setNotificationFailed(name, state, true);
+    deps.metrics.setNotificationFailed(name, state, true);
     throw err;
   }
-  d.metrics.setNotificationFailed(name, state, false);
-  d.metrics.setNotificationSent(name, state, version);
+  deps.metrics.setNotificationFailed(name, state, false);
+  deps.metrics.setNotificationSent(name, state, version);
   const next = JSON.stringify([...sent, key]);
-  const patched = await d.client.patch(ManagedUpgradeConfigResource, cr.metadata?.namespace, name, { metadata: { annotations: { [NOTIFICATIONS_ANNOTATION]: next } } }, { type: 'merge', signal });
+  const patched = await deps.client.patch(ManagedUpgradeConfigResource, cr.metadata?.namespace, name, { metadata: { annotations: { [NOTIFICATIONS_ANNOTATION]: next } } }, { type: 'merge', signal });
   cr.metadata = { ...cr.metadata, annotations: { ...cr.metadata?.annotations, [NOTIFICATIONS_ANNOTATION]: next }, resourceVersion: patched.metadata?.resourceVersion ?? '' };
 }
 
@@ -272,38 +272,38 @@ export function sentNotifications(cr: ManagedUpgradeConfig): string[] {
   }
 }
 
-async function recordUpgradeResult(d: UpgradeConfigPassDeps, cr: ManagedUpgradeConfig, h: UpgradeHistory, signal: AbortSignal, log: Logger): Promise<void> {
-  if (!h.startTime || !h.completeTime) return;
+async function recordUpgradeResult(deps: UpgradeConfigPassDeps, cr: ManagedUpgradeConfig, upgradeHistory: UpgradeHistory, signal: AbortSignal, log: Logger): Promise<void> {
+  if (!upgradeHistory.startTime || !upgradeHistory.completeTime) return;
   try {
-    const alerts = await alertsDuringUpgrade(d.prometheus, { startMs: Date.parse(h.startTime), completeMs: Date.parse(h.completeTime), nowMs: d.clock.now() }, signal);
-    d.metrics.setUpgradeResult({ name: cr.metadata?.name ?? '', precedingVersion: h.precedingVersion ?? '', version: h.version ?? '', alerts }, alerts.length === 0);
+    const alerts = await alertsDuringUpgrade(deps.prometheus, { startMs: Date.parse(upgradeHistory.startTime), completeMs: Date.parse(upgradeHistory.completeTime), nowMs: deps.clock.now() }, signal);
+    deps.metrics.setUpgradeResult({ name: cr.metadata?.name ?? '', precedingVersion: upgradeHistory.precedingVersion ?? '', version: upgradeHistory.version ?? '', alerts }, alerts.length === 0);
   } catch (err) {
     log.warn({ err: errorMessage(err) }, 'could not compute upgradeoperator_upgrade_result: Prometheus did not answer');
   }
 }
 
 /** Sets the explanatory conditions, writes the status when it changed, logs and emits Events for new waits. */
-async function finish(d: UpgradeConfigPassDeps, original: ManagedUpgradeConfig, cr: ManagedUpgradeConfig, e: Explanation, configProblems: string | undefined, waitFor: WaitFor | undefined, log: Logger): Promise<UpgradeConfigPassResult> {
-  const now = formatTime(d.clock.now());
+async function finish(deps: UpgradeConfigPassDeps, original: ManagedUpgradeConfig, cr: ManagedUpgradeConfig, explanation: Explanation, configProblems: string | undefined, waitFor: WaitFor | undefined, log: Logger): Promise<UpgradeConfigPassResult> {
+  const now = formatTime(deps.clock.now());
   const status = (cr.status ??= {});
   const prev = status.conditions ?? [];
-  const set = (c: Omit<Condition, 'lastTransitionTime'>): Condition => {
-    const old = prev.find((x) => x.type === c.type);
-    return { ...c, lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : now, observedGeneration: cr.metadata?.generation ?? 0 };
+  const set = (condition: Omit<Condition, 'lastTransitionTime'>): Condition => {
+    const old = prev.find((x) => x.type === condition.type);
+    return { ...condition, lastTransitionTime: old && old.status === condition.status ? old.lastTransitionTime : now, observedGeneration: cr.metadata?.generation ?? 0 };
   };
-  const waiting = set({ type: 'Waiting', status: e.waiting ? 'True' : 'False', reason: e.reason, message: e.message });
+  const waiting = set({ type: 'Waiting', status: explanation.waiting ? 'True' : 'False', reason: explanation.reason, message: explanation.message });
   const cfg = set({ type: 'ConfigurationValid', status: configProblems ? 'False' : 'True', reason: configProblems ? 'InvalidOperatorConfig' : 'Valid', message: configProblems ? `defaults used instead: ${configProblems}` : '' });
   status.conditions = [waiting, cfg];
   const oldWaiting = prev.find((x) => x.type === 'Waiting');
-  if (e.waiting && (oldWaiting?.reason !== e.reason || oldWaiting.message !== e.message)) {
-    d.events.event(cr, 'Normal', e.reason, e.message);
-    log.info({ reason: e.reason }, e.message);
+  if (explanation.waiting && (oldWaiting?.reason !== explanation.reason || oldWaiting.message !== explanation.message)) {
+    deps.events.event(cr, 'Normal', explanation.reason, explanation.message);
+    log.info({ reason: explanation.reason }, explanation.message);
   }
   const oldCfg = prev.find((x) => x.type === 'ConfigurationValid');
-  if (configProblems && oldCfg?.message !== cfg.message) d.events.event(cr, 'Warning', 'InvalidOperatorConfig', cfg.message);
+  if (configProblems && oldCfg?.message !== cfg.message) deps.events.event(cr, 'Warning', 'InvalidOperatorConfig', cfg.message);
   if (!jsonEqual(stripVolatile(original.status) as JsonValue, stripVolatile(cr.status) as JsonValue)) {
     // Optimistic concurrency: a conflict (someone changed the CR meanwhile) fails the pass, which is retried.
-    await d.client.updateStatus(ManagedUpgradeConfigResource, cr);
+    await deps.client.updateStatus(ManagedUpgradeConfigResource, cr);
   }
   return { waitFor };
 }

@@ -215,11 +215,11 @@ function withNextDue(plan: DrainPlan, candidates: readonly number[], now: number
   return future.length > 0 ? { ...plan, nextDueAt: Math.min(...future) } : plan;
 }
 
-function describePod(def: StrategyDef, c: Candidate): string {
-  const m = c.pod.metadata ?? {};
-  const cover = c.pdbs.length > 0 ? `covered by PodDisruptionBudget ${c.pdbs.map((p) => p.metadata?.name ?? '').join(', ')}` : 'not covered by a PodDisruptionBudget';
+function describePod(def: StrategyDef, candidate: Candidate): string {
+  const m = candidate.pod.metadata ?? {};
+  const cover = candidate.pdbs.length > 0 ? `covered by PodDisruptionBudget ${candidate.pdbs.map((p) => p.metadata?.name ?? '').join(', ')}` : 'not covered by a PodDisruptionBudget';
   if (def.type === 'remove-finalizers') return `pod has finalizers [${(m.finalizers ?? []).join(', ')}] and is ${cover}`;
-  if (isTerminating(c.pod)) return `pod has been terminating since ${m.deletionTimestamp ?? ''} without finalizers and is ${cover}`;
+  if (isTerminating(candidate.pod)) return `pod has been terminating since ${m.deletionTimestamp ?? ''} without finalizers and is ${cover}`;
   return `pod is ${cover}`;
 }
 

@@ -54,16 +54,16 @@ export async function executeDrainActions(client: KubeClient, actions: readonly 
 
 type Result = 'applied' | 'skipped';
 
-async function deletePod(client: KubeClient, a: DrainAction, versions: Map<string, string>, signal: AbortSignal | undefined): Promise<Result> {
+async function deletePod(client: KubeClient, drainAction: DrainAction, versions: Map<string, string>, signal: AbortSignal | undefined): Promise<Result> {
   const attempt = async (): Promise<Result> => {
-    const answer = await client.delete(PodResource, a.pod.namespace, a.pod.name, {
+    const answer = await client.delete(PodResource, drainAction.pod.namespace, drainAction.pod.name, {
       gracePeriodSeconds: 0,
-      ...(a.pod.uid !== '' ? { preconditions: { uid: a.pod.uid } } : {}),
+      ...(drainAction.pod.uid !== '' ? { preconditions: { uid: drainAction.pod.uid } } : {}),
       ...(signal ? { signal } : {}),
     });
     // While finalizers hold it, the answer is the pod with its new resourceVersion.
     const meta = answer.kind === 'Pod' && isJsonObject(answer.metadata) ? answer.metadata : undefined;
-    if (meta && typeof meta.resourceVersion === 'string') versions.set(a.pod.uid, meta.resourceVersion);
+    if (meta && typeof meta.resourceVersion === 'string') versions.set(drainAction.pod.uid, meta.resourceVersion);
     return 'applied';
   };
   try {
@@ -72,7 +72,7 @@ async function deletePod(client: KubeClient, a: DrainAction, versions: Map<strin
     if (isNotFound(err)) return 'skipped';
     if (!isConflict(err)) throw err;
   }
-  const current = await readSamePod(client, a, signal);
+  const current = await readSamePod(client, drainAction, signal);
   if (!current) return 'skipped';
   try {
     return await attempt();
@@ -82,21 +82,21 @@ async function deletePod(client: KubeClient, a: DrainAction, versions: Map<strin
   }
 }
 
-async function clearFinalizers(client: KubeClient, a: DrainAction, versions: Map<string, string>, signal: AbortSignal | undefined): Promise<Result> {
+async function clearFinalizers(client: KubeClient, drainAction: DrainAction, versions: Map<string, string>, signal: AbortSignal | undefined): Promise<Result> {
   const attempt = async (resourceVersion: string): Promise<Result> => {
     const metadata = resourceVersion !== '' ? { finalizers: null, resourceVersion } : { finalizers: null };
-    const patched = await client.patch(PodResource, a.pod.namespace, a.pod.name, { metadata }, { type: 'merge', ...(signal ? { signal } : {}) });
+    const patched = await client.patch(PodResource, drainAction.pod.namespace, drainAction.pod.name, { metadata }, { type: 'merge', ...(signal ? { signal } : {}) });
     const rv = patched.metadata?.resourceVersion;
-    if (rv !== undefined) versions.set(a.pod.uid, rv);
+    if (rv !== undefined) versions.set(drainAction.pod.uid, rv);
     return 'applied';
   };
   try {
-    return await attempt(versions.get(a.pod.uid) ?? a.pod.resourceVersion);
+    return await attempt(versions.get(drainAction.pod.uid) ?? drainAction.pod.resourceVersion);
   } catch (err) {
     if (isNotFound(err)) return 'skipped';
     if (!isConflict(err)) throw err;
   }
-  const current = await readSamePod(client, a, signal);
+  const current = await readSamePod(client, drainAction, signal);
   if (!current || (current.metadata?.finalizers ?? []).length === 0) return 'skipped';
   try {
     return await attempt(current.metadata?.resourceVersion ?? '');
@@ -107,10 +107,10 @@ async function clearFinalizers(client: KubeClient, a: DrainAction, versions: Map
 }
 
 /** The pod again, if it still exists and is the same pod (same uid). */
-async function readSamePod(client: KubeClient, a: DrainAction, signal: AbortSignal | undefined): Promise<Pod | undefined> {
+async function readSamePod(client: KubeClient, drainAction: DrainAction, signal: AbortSignal | undefined): Promise<Pod | undefined> {
   try {
-    const pod = await client.get(PodResource, a.pod.namespace, a.pod.name, signal ? { signal } : {});
-    return a.pod.uid === '' || pod.metadata?.uid === a.pod.uid ? pod : undefined;
+    const pod = await client.get(PodResource, drainAction.pod.namespace, drainAction.pod.name, signal ? { signal } : {});
+    return drainAction.pod.uid === '' || pod.metadata?.uid === drainAction.pod.uid ? pod : undefined;
   } catch (err) {
     if (isNotFound(err)) return undefined;
     throw err;

@@ -22,11 +22,11 @@ export function dvoMetricsUrl(service: Service): string {
  * The DVO metrics source of the health check. `urlOf` replaces the in-cluster URL (tests, and
  * a simulated cluster without cluster DNS).
  */
-export function dvoMetricsFromService(o: { client: KubeClient; http: HttpClient; urlOf?: (service: Service) => string }): DvoMetricsSource {
+export function dvoMetricsFromService(options: { client: KubeClient; http: HttpClient; urlOf?: (service: Service) => string }): DvoMetricsSource {
   return async (signal) => {
-    const service = await o.client.getIfExists(ServiceResource, DVO_NAMESPACE, DVO_METRICS_SERVICE, signal ? { signal } : {});
+    const service = await options.client.getIfExists(ServiceResource, DVO_NAMESPACE, DVO_METRICS_SERVICE, signal ? { signal } : {});
     if (!service) return undefined;
-    const res = await o.http.request({ path: (o.urlOf ?? dvoMetricsUrl)(service), ...(signal ? { signal } : {}) });
+    const res = await options.http.request({ path: (options.urlOf ?? dvoMetricsUrl)(service), ...(signal ? { signal } : {}) });
     return res.text;
   };
 }

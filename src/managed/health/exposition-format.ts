@@ -80,25 +80,25 @@ class LineReader {
   }
 }
 
-function parseLabels(r: LineReader): Record<string, string> {
+function parseLabels(lineReader: LineReader): Record<string, string> {
   const labels: Record<string, string> = {};
-  r.pos++; // '{'
+  lineReader.pos++; // '{'
   for (;;) {
-    r.skipSpaces();
-    if (r.peek() === '}') {
-      r.pos++;
+    lineReader.skipSpaces();
+    if (lineReader.peek() === '}') {
+      lineReader.pos++;
       return labels;
     }
-    const name = r.identifier(LABEL_START, LABEL_CHAR, 'label name');
-    r.skipSpaces();
-    if (r.peek() !== '=') r.fail('expected =');
-    r.pos++;
-    r.skipSpaces();
-    if (Object.hasOwn(labels, name)) r.fail(`duplicate label ${name}`);
-    labels[name] = r.quoted();
-    r.skipSpaces();
-    if (r.peek() === ',') r.pos++;
-    else if (r.peek() !== '}') r.fail('expected , or }');
+    const name = lineReader.identifier(LABEL_START, LABEL_CHAR, 'label name');
+    lineReader.skipSpaces();
+    if (lineReader.peek() !== '=') lineReader.fail('expected =');
+    lineReader.pos++;
+    lineReader.skipSpaces();
+    if (Object.hasOwn(labels, name)) lineReader.fail(`duplicate label ${name}`);
+    labels[name] = lineReader.quoted();
+    lineReader.skipSpaces();
+    if (lineReader.peek() === ',') lineReader.pos++;
+    else if (lineReader.peek() !== '}') lineReader.fail('expected , or }');
   }
 }
 

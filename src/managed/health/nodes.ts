@@ -21,8 +21,8 @@ function hasTaint(node: Node, key: string, effect: Taint['effect']): boolean {
   return (node.spec?.taints ?? []).some((t) => t.key === key && t.effect === effect);
 }
 
-function byName(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+function byName(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 /** Pure: MUO's node selector `node-role.kubernetes.io/worker, !node-role.kubernetes.io/infra`. */

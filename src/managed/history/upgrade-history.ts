@@ -89,8 +89,8 @@ export class HistoryStepRecorder implements StepRecorder {
   }
 }
 
-function withoutComplete(c: UpgradeCondition | undefined): Partial<UpgradeCondition> {
-  if (!c) return {};
-  const { completeTime: _drop, ...rest } = c;
+function withoutComplete(upgradeCondition: UpgradeCondition | undefined): Partial<UpgradeCondition> {
+  if (!upgradeCondition) return {};
+  const { completeTime: _drop, ...rest } = upgradeCondition;
   return rest;
 }

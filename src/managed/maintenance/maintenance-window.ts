@@ -126,13 +126,13 @@ export function workerWindowMs(pending: number, settings: WorkerWindowSettings):
 }
 
 /** True for a silence this operator (or MUO) created. */
-export function isMaintenanceSilence(s: GettableSilence): boolean {
-  return s.createdBy === MAINTENANCE_CREATED_BY;
+export function isMaintenanceSilence(gettableSilence: GettableSilence): boolean {
+  return gettableSilence.createdBy === MAINTENANCE_CREATED_BY;
 }
 
 /** True for a silence that mutes now or will: active or pending. */
-function isLive(s: GettableSilence): boolean {
-  return s.status.state === 'active' || s.status.state === 'pending';
+function isLive(gettableSilence: GettableSilence): boolean {
+  return gettableSilence.status.state === 'active' || gettableSilence.status.state === 'pending';
 }
 
 /** The silences of `kind` that ending the window expires (pure). */

@@ -91,13 +91,13 @@ function historyFor(config: ManagedUpgradeConfig, version: string): UpgradeHisto
   return (config.status?.history ?? []).find((h) => (h.version ?? '') === version);
 }
 
-function conditionValue(c: UpgradeCondition): number | undefined {
-  switch (c.status) {
+function conditionValue(upgradeCondition: UpgradeCondition): number | undefined {
+  switch (upgradeCondition.status) {
     case 'True':
-      return unixSeconds(c.completeTime);
+      return unixSeconds(upgradeCondition.completeTime);
     case 'False':
     case 'Unknown':
-      return unixSeconds(c.startTime);
+      return unixSeconds(upgradeCondition.startTime);
     default:
       return undefined;
   }

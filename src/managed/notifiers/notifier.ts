@@ -46,7 +46,7 @@ export interface Notification {
 /** Where notifications go. */
 export interface Notifier {
   readonly kind: string;
-  notify(n: Notification, signal: AbortSignal): Promise<void>;
+  notify(notification: Notification, signal: AbortSignal): Promise<void>;
 }
 
 /** MUO's notifier for any source other than OCM: a log line. */
@@ -58,8 +58,8 @@ export class LogNotifier implements Notifier {
     this.#log = logger.child({ component: 'notifier' });
   }
 
-  async notify(n: Notification): Promise<void> {
-    this.#log.info({ upgradeconfig: n.upgradeConfig.name, version: n.version, state: n.state }, `Upgrade-State: ${n.state} Description: ${n.description}`);
+  async notify(notification: Notification): Promise<void> {
+    this.#log.info({ upgradeconfig: notification.upgradeConfig.name, version: notification.version, state: notification.state }, `Upgrade-State: ${notification.state} Description: ${notification.description}`);
   }
 }
 

@@ -57,14 +57,14 @@ export function transitionAllowed(current: OcmPolicyState, next: NotifyStateName
 }
 
 /** The service log of a notification (`clusterId`: OCM's internal id). */
-export function serviceLogFor(n: Notification, clusterId: string, options: { docReferences: boolean }): OcmServiceLog | undefined {
-  const s = SERVICE_LOG_SUMMARY[n.state];
+export function serviceLogFor(notification: Notification, clusterId: string, options: { docReferences: boolean }): OcmServiceLog | undefined {
+  const s = SERVICE_LOG_SUMMARY[notification.state];
   if (!s) return undefined;
   return {
     clusterId,
     ...SERVICE_LOG_FIELDS,
     summary: s.summary,
-    description: n.description,
+    description: notification.description,
     ...(s.docReference && options.docReferences ? { docReferences: [HEALTH_CHECK_DOC_REFERENCE] } : {}),
   };
 }
@@ -89,32 +89,32 @@ export class OcmNotifier implements Notifier {
     this.#log = options.logger.child({ component: 'ocm-notifier' });
   }
 
-  async notify(n: Notification, signal: AbortSignal): Promise<void> {
+  async notify(notification: Notification, signal: AbortSignal): Promise<void> {
     const { ocm } = this.#o;
-    const value = OCM_POLICY_STATE[n.state];
+    const value = OCM_POLICY_STATE[notification.state];
     if (value === undefined) {
-      if (!SERVICE_LOG_SUMMARY[n.state]) return;
+      if (!SERVICE_LOG_SUMMARY[notification.state]) return;
       if (!this.#o.serviceLogs()) {
-        this.#log.debug({ state: n.state }, 'service log not sent: the ServiceLogNotification feature gate is off');
+        this.#log.debug({ state: notification.state }, 'service log not sent: the ServiceLogNotification feature gate is off');
         return;
       }
       const cluster = await findOcmCluster(ocm, await this.#o.externalId(signal), signal);
       // The OCM agent's service-log call drops doc references (as MUO's agent client does).
-      const log = serviceLogFor(n, cluster.id, { docReferences: ocm.api === 'ocm' });
+      const log = serviceLogFor(notification, cluster.id, { docReferences: ocm.api === 'ocm' });
       if (log) await ocm.postServiceLog(log, signal);
-      this.#log.info({ state: n.state, version: n.version }, `service log sent: ${log?.summary ?? ''}`);
+      this.#log.info({ state: notification.state, version: notification.version }, `service log sent: ${log?.summary ?? ''}`);
       return;
     }
     const cluster = await findOcmCluster(ocm, await this.#o.externalId(signal), signal);
     const policies = await ocm.upgradePolicies(cluster.id, signal);
-    const policy = policies.find((p) => policyMatches(p, n.version, n.upgradeAt));
-    if (!policy) throw new Error(`${ocm.api}: no upgrade policy for version ${n.version} at ${n.upgradeAt}`);
+    const policy = policies.find((p) => policyMatches(p, notification.version, notification.upgradeAt));
+    if (!policy) throw new Error(`${ocm.api}: no upgrade policy for version ${notification.version} at ${notification.upgradeAt}`);
     const current = await ocm.policyState(cluster.id, policy.id, signal);
-    if (!transitionAllowed(current, n.state)) {
-      this.#log.info({ state: n.state, policy: policy.id, current: current.value }, `policy state not changed: ${n.state} is not sent over OCM state ${current.value}`);
+    if (!transitionAllowed(current, notification.state)) {
+      this.#log.info({ state: notification.state, policy: policy.id, current: current.value }, `policy state not changed: ${notification.state} is not sent over OCM state ${current.value}`);
       return;
     }
-    await ocm.setPolicyState(cluster.id, policy.id, { value, description: n.description }, signal);
-    this.#log.info({ state: n.state, policy: policy.id, version: n.version }, `Upgrade-State: ${value} Description: ${n.description}`);
+    await ocm.setPolicyState(cluster.id, policy.id, { value, description: notification.description }, signal);
+    this.#log.info({ state: notification.state, policy: policy.id, version: notification.version }, `Upgrade-State: ${value} Description: ${notification.description}`);
   }
 }

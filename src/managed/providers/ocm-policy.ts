@@ -26,8 +26,8 @@ export function isActionable(policy: OcmUpgradePolicy, state: OcmPolicyState): b
 
 /** Policies in the order they are considered: earliest `next_run` first, unparsable ones last. */
 export function byNextRun(policies: readonly OcmUpgradePolicy[]): OcmUpgradePolicy[] {
-  const at = (p: OcmUpgradePolicy): number => {
-    const ms = Date.parse(p.nextRun);
+  const at = (ocmUpgradePolicy: OcmUpgradePolicy): number => {
+    const ms = Date.parse(ocmUpgradePolicy.nextRun);
     return Number.isNaN(ms) ? Number.POSITIVE_INFINITY : ms;
   };
   return [...policies].sort((a, b) => at(a) - at(b) || a.id.localeCompare(b.id));

@@ -42,7 +42,7 @@ function context(clusterVersion: ClusterVersion, options: { now?: number; alertm
     clock: new ManualClock(options.now ?? T0 + 30 * 60_000),
     cluster: { clusterVersion: () => clusterVersion },
     alertmanager: options.alertmanager ?? silencesOf([]),
-    logger: silentLogger(),
+    log: silentLogger(),
     metrics: { setControlPlaneTimeout: () => undefined, setTimestamp: () => undefined },
     event: (_type: string, reason: string, message: string) => void events.push(`${reason}: ${message}`),
     notify: (state: string) => {

@@ -25,6 +25,6 @@ export function isStrictSemver(text: string): boolean {
 }
 
 /** -1, 0 or 1 as `a` is lower than, equal to (build ignored) or greater than `b`. */
-export function compareStrictSemver(a: semver.SemVer, b: semver.SemVer): -1 | 0 | 1 {
-  return semver.compare(a, b);
+export function compareStrictSemver(left: semver.SemVer, right: semver.SemVer): -1 | 0 | 1 {
+  return semver.compare(left, right);
 }

@@ -32,8 +32,8 @@ import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } f
 export const OWNED_FIELDS = ['clusterID', 'upstream', 'channel', 'capabilities', 'signatureStores', 'overrides'] as const;
 
 /** True for what mergo counts as an empty source value (never replaces anything). */
-function isEmptySource(v: JsonValue | undefined): boolean {
-  return v === undefined || v === null || v === '' || v === false || v === 0 || (Array.isArray(v) && v.length === 0);
+function isEmptySource(value: JsonValue | undefined): boolean {
+  return value === undefined || value === null || value === '' || value === false || value === 0 || (Array.isArray(value) && value.length === 0);
 }
 
 /**
@@ -64,23 +64,23 @@ export function mergeClusterVersionSpec(template: ClusterVersionSpec, overlay: C
  * `false`, `0`, `[]` and `{}` (after pruning) are all dropped; list elements that prune to
  * nothing become `null` so positions keep their meaning. Undefined when nothing is left.
  */
-export function pruneEmpty(v: JsonValue | undefined): JsonValue | undefined {
-  if (isEmptySource(v)) return undefined;
-  if (Array.isArray(v)) return v.map((e) => pruneEmpty(e) ?? null);
-  if (isJsonObject(v)) {
+export function pruneEmpty(value: JsonValue | undefined): JsonValue | undefined {
+  if (isEmptySource(value)) return undefined;
+  if (Array.isArray(value)) return value.map((e) => pruneEmpty(e) ?? null);
+  if (isJsonObject(value)) {
     const out: JsonObject = {};
-    for (const [k, e] of Object.entries(v)) {
+    for (const [k, e] of Object.entries(value)) {
       const p = pruneEmpty(e);
       if (p !== undefined) out[k] = p;
     }
     return Object.keys(out).length === 0 ? undefined : out;
   }
-  return v;
+  return value;
 }
 
 /** Equality up to the empty values {@link pruneEmpty} drops. */
-export function equalIgnoringEmpty(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  return jsonEqual(pruneEmpty(a), pruneEmpty(b));
+export function equalIgnoringEmpty(left: JsonValue | undefined, right: JsonValue | undefined): boolean {
+  return jsonEqual(pruneEmpty(left), pruneEmpty(right));
 }
 
 function ownedPart(spec: ClusterVersionSpec | undefined): JsonObject {
@@ -94,8 +94,8 @@ function ownedPart(spec: ClusterVersionSpec | undefined): JsonObject {
 }
 
 /** APPUiO's `SpecEqualIgnoringDesiredUpdate`, over the owned fields (see the module comment). */
-export function specEqualIgnoringDesiredUpdate(a: ClusterVersionSpec | undefined, b: ClusterVersionSpec | undefined): boolean {
-  return equalIgnoringEmpty(ownedPart(a), ownedPart(b));
+export function specEqualIgnoringDesiredUpdate(left: ClusterVersionSpec | undefined, right: ClusterVersionSpec | undefined): boolean {
+  return equalIgnoringEmpty(ownedPart(left), ownedPart(right));
 }
 
 /**
@@ -168,10 +168,10 @@ export function parseManagedSpec(spec: ManagedClusterVersionSpec | undefined): {
   if (!template) errors.push('spec.template.spec is required');
   else if (typeof template.clusterID !== 'string' || template.clusterID === '') errors.push('spec.template.spec.clusterID is required');
   const overlays: ParsedOverlay[] = [];
-  (spec?.overlays ?? []).forEach((o, index) => {
-    const fromMs = typeof o.from === 'string' ? Date.parse(o.from) : Number.NaN;
-    if (Number.isNaN(fromMs)) errors.push(`spec.overlays[${index}].from: ${JSON.stringify(o.from ?? null)} is not a time`);
-    else overlays.push({ index, fromMs, spec: o.overlay?.spec });
+  (spec?.overlays ?? []).forEach((options, index) => {
+    const fromMs = typeof options.from === 'string' ? Date.parse(options.from) : Number.NaN;
+    if (Number.isNaN(fromMs)) errors.push(`spec.overlays[${index}].from: ${JSON.stringify(options.from ?? null)} is not a time`);
+    else overlays.push({ index, fromMs, spec: options.overlay?.spec });
   });
   if (errors.length > 0 || !template) return { ok: false, errors };
   return { ok: true, template, overlays };
@@ -200,6 +200,6 @@ export function clusterVersionStatusEqual(stored: ManagedClusterVersionStatus | 
   return equalIgnoringEmpty(asJson(stored ?? {}), asJson(status));
 }
 
-function asJson(v: object): JsonObject {
-  return v as unknown as JsonObject;
+function asJson(value: object): JsonObject {
+  return value as unknown as JsonObject;
 }

@@ -81,14 +81,14 @@ function changedFields(before: ClusterVersionSpec | undefined, after: ClusterVer
 }
 
 /** Builds the controller (start it with `controller.start(signal)` or through a Manager). */
-export function createClusterVersionSyncController(o: ClusterVersionSyncControllerOptions): ClusterVersionSyncController {
-  const ns = o.managedNamespace;
-  const name = o.managedName ?? DEFAULT_MANAGED_CLUSTER_VERSION_NAME;
-  const upstreamName = o.upstreamName ?? DEFAULT_UPSTREAM_CLUSTER_VERSION_NAME;
+export function createClusterVersionSyncController(options: ClusterVersionSyncControllerOptions): ClusterVersionSyncController {
+  const ns = options.managedNamespace;
+  const name = options.managedName ?? DEFAULT_MANAGED_CLUSTER_VERSION_NAME;
+  const upstreamName = options.upstreamName ?? DEFAULT_UPSTREAM_CLUSTER_VERSION_NAME;
   const key = `${ns}/${name}`;
-  const log = o.logger.child({ controller: CLUSTER_VERSION_SYNC_CONTROLLER, clusterversion: key });
-  const managedInf = o.informers.informerFor(ManagedClusterVersionResource, { namespace: ns });
-  const upstreamInf = o.informers.informerFor(ClusterVersionResource);
+  const log = options.logger.child({ controller: CLUSTER_VERSION_SYNC_CONTROLLER, clusterversion: key });
+  const managedInf = options.informers.informerFor(ManagedClusterVersionResource, { namespace: ns });
+  const upstreamInf = options.informers.informerFor(ClusterVersionResource);
   /** The warning last reported (reported again only when it changes). */
   let warned: string | undefined;
 
@@ -97,18 +97,18 @@ export function createClusterVersionSyncController(o: ClusterVersionSyncControll
     if (warned === text) return;
     warned = text;
     log.warn({ reason }, message);
-    o.events.event(withKind(managed), 'Warning', reason, message);
+    options.events.event(withKind(managed), 'Warning', reason, message);
   };
 
   /** Writes the upstream spec if it still differs; returns the fields changed, or undefined. */
   const syncUpstream = async (rendered: ClusterVersionSpec, signal: AbortSignal): Promise<string[] | 'missing' | undefined> => {
     for (let attempt = 1; ; attempt++) {
-      const fresh = await o.client.getIfExists(ClusterVersionResource, undefined, upstreamName, { signal });
+      const fresh = await options.client.getIfExists(ClusterVersionResource, undefined, upstreamName, { signal });
       if (!fresh) return 'missing';
       const spec = upstreamSpecUpdate(rendered, fresh.spec);
       if (spec === undefined) return undefined;
       try {
-        await o.client.update<ClusterVersion>(ClusterVersionResource, { ...fresh, spec }, { signal });
+        await options.client.update<ClusterVersion>(ClusterVersionResource, { ...fresh, spec }, { signal });
         return changedFields(fresh.spec, spec);
       } catch (err) {
         if (!isConflict(err) || attempt >= UPSTREAM_ATTEMPTS) throw err;
@@ -118,14 +118,14 @@ export function createClusterVersionSyncController(o: ClusterVersionSyncControll
 
   const controller = new Controller({
     name: CLUSTER_VERSION_SYNC_CONTROLLER,
-    ...runtimeOf(o),
+    ...runtimeOf(options),
     reconcile: async (_key, signal) => {
       const managed = managedInf.get(ns, name);
       if (!managed || managed.metadata?.deletionTimestamp) {
         warned = undefined;
         return;
       }
-      const now = o.clock.now();
+      const now = options.clock.now();
       const result = renderClusterVersion(managed.spec, now);
       if (!result.ok) {
         warn(managed, ClusterVersionSyncEventReason.InvalidSpec, unrenderableMessage(result.errors));
@@ -135,11 +135,11 @@ export function createClusterVersionSyncController(o: ClusterVersionSyncControll
 
       if (!clusterVersionStatusEqual(managed.status, render.status)) {
         try {
-          await updateStatusWithRetry(o.client, ManagedClusterVersionResource, key, (cr: ManagedClusterVersion) => {
+          await updateStatusWithRetry(options.client, ManagedClusterVersionResource, key, (cr: ManagedClusterVersion) => {
             const r = renderClusterVersion(cr.spec, now);
             if (!r.ok || clusterVersionStatusEqual(cr.status, r.render.status)) return undefined;
             return { ...cr, status: r.render.status };
-          }, { clock: o.clock, signal });
+          }, { clock: options.clock, signal });
         } catch (err) {
           if (isNotFound(err)) return;
           throw err;
@@ -163,7 +163,7 @@ export function createClusterVersionSyncController(o: ClusterVersionSyncControll
         const overlay = render.applied ? `overlay from ${render.status.overlayApplied ?? ''}` : 'template';
         const message = `updated ClusterVersion ${upstreamName} (${changed.join(', ')}) from the ${overlay}`;
         log.info({ fields: changed, channel: render.current.channel }, message);
-        o.events.event(withKind(managed), 'Normal', ClusterVersionSyncEventReason.Synced, message);
+        options.events.event(withKind(managed), 'Normal', ClusterVersionSyncEventReason.Synced, message);
       }
       return requeue;
     },

@@ -98,8 +98,8 @@ function withoutStatus(fd: NodeForceDrain): string {
 
 /** Node updates that matter: labels (selection) and the two drain annotations. */
 function nodeChanged(): Predicate<Node> {
-  const drainState = (n: Node): [string, string] => {
-    const a = n.metadata?.annotations ?? {};
+  const drainState = (node: Node): [string, string] => {
+    const a = node.metadata?.annotations ?? {};
     return [a[MachineConfigNodeAnnotation.DesiredDrain] ?? '', a[MachineConfigNodeAnnotation.LastAppliedDrain] ?? ''];
   };
   return {
@@ -108,8 +108,8 @@ function nodeChanged(): Predicate<Node> {
 }
 
 /** Go's %q for the names in Event messages (Kubernetes names are plain ASCII, where the two agree). */
-function q(s: string): string {
-  return JSON.stringify(s);
+function q(text: string): string {
+  return JSON.stringify(text);
 }
 
 /** One pass's findings across nodes. */
@@ -123,12 +123,12 @@ interface PassState {
 }
 
 /** Builds the controller. */
-export function createNodeForceDrainController(o: NodeForceDrainControllerOptions): NodeForceDrainController {
-  const ns = o.namespace === '' ? undefined : o.namespace;
-  const log = o.logger.child({ controller: 'nodeforcedrain' });
-  const interval = o.drainReconcileInterval ?? DEFAULT_DRAIN_RECONCILE_INTERVAL_MS;
-  const fds = o.informers.informerFor(NodeForceDrainResource, { namespace: ns });
-  const nodes = o.informers.informerFor(NodeResource);
+export function createNodeForceDrainController(options: NodeForceDrainControllerOptions): NodeForceDrainController {
+  const ns = options.namespace === '' ? undefined : options.namespace;
+  const log = options.logger.child({ controller: 'nodeforcedrain' });
+  const interval = options.drainReconcileInterval ?? DEFAULT_DRAIN_RECONCILE_INTERVAL_MS;
+  const fds = options.informers.informerFor(NodeForceDrainResource, { namespace: ns });
+  const nodes = options.informers.informerFor(NodeResource);
   /** `key\0reason` → the problem last reported (each distinct text is reported once, until the problem goes away). */
   const reported = new Map<string, string>();
 
@@ -136,7 +136,7 @@ export function createNodeForceDrainController(o: NodeForceDrainControllerOption
     if (reported.get(`${key}\u0000${reason}`) === message) return;
     reported.set(`${key}\u0000${reason}`, message);
     log.warn({ nodeforcedrain: key, reason }, message);
-    o.events.event(fd, 'Warning', reason, message);
+    options.events.event(fd, 'Warning', reason, message);
   };
   const resolved = (key: string, reason: string): void => {
     reported.delete(`${key}\u0000${reason}`);
@@ -148,16 +148,16 @@ export function createNodeForceDrainController(o: NodeForceDrainControllerOption
     return rest as JsonValue;
   };
 
-  const exclusionOf = async (pod: Pod, s: ForceDrainSettings, pass: PassState, signal: AbortSignal): Promise<PodExclusionReason | undefined> => {
+  const exclusionOf = async (pod: Pod, forceDrainSettings: ForceDrainSettings, pass: PassState, signal: AbortSignal): Promise<PodExclusionReason | undefined> => {
     const podNs = pod.metadata?.namespace ?? '';
     const podName = pod.metadata?.name ?? '';
     if (isStaticPod(pod)) return PodExclusion.Static;
-    if (s.namespaceSelector) {
+    if (forceDrainSettings.namespaceSelector) {
       let selected = pass.namespaces.get(podNs);
       if (selected === undefined) {
         try {
-          const namespace = await o.client.get(NamespaceResource, undefined, podNs, { signal });
-          selected = selects(s.namespaceSelector, namespace.metadata?.labels);
+          const namespace = await options.client.get(NamespaceResource, undefined, podNs, { signal });
+          selected = selects(forceDrainSettings.namespaceSelector, namespace.metadata?.labels);
         } catch (err) {
           log.error({ namespace: podNs, pod: podName, err: errorMessage(err) }, 'Failed to get namespace for pod');
           selected = 'error';
@@ -174,7 +174,7 @@ export function createNodeForceDrainController(o: NodeForceDrainControllerOption
       if (exists === undefined) {
         try {
           // An orphaned DaemonSet pod (its DaemonSet is gone) is a candidate, as in kubectl drain.
-          exists = (await o.client.getIfExists(DaemonSetResource, podNs, ds, { signal })) !== undefined;
+          exists = (await options.client.getIfExists(DaemonSetResource, podNs, ds, { signal })) !== undefined;
         } catch (err) {
           log.error({ daemonSet: dsKey, pod: podName, err: errorMessage(err) }, 'Failed to check if pod is controlled by an existing DaemonSet');
           exists = 'error';
@@ -184,8 +184,8 @@ export function createNodeForceDrainController(o: NodeForceDrainControllerOption
       if (exists === 'error') return PodExclusion.DaemonSetError;
       if (exists) return PodExclusion.DaemonSet;
     }
-    if (s.podJQSelector !== undefined) {
-      const r = await o.jq.matches(s.podJQSelector, jqInput(pod));
+    if (forceDrainSettings.podJQSelector !== undefined) {
+      const r = await options.jq.matches(forceDrainSettings.podJQSelector, jqInput(pod));
       if (r.error !== undefined) {
         pass.jqErrors.push(`${podNs}/${podName}: ${r.error}`);
         return PodExclusion.JqError;
@@ -204,14 +204,14 @@ export function createNodeForceDrainController(o: NodeForceDrainControllerOption
     const logFields = { nodeforcedrain: objectKey(fd), node: nodeName, pod: podName, podNamespace: podNs };
     if (force) {
       log.info(logFields, 'Forcing pod termination');
-      o.events.event(node, 'Warning', NodeForceDrainEventReason.ForcingPodTermination, `Forcing pod termination: Deleting pod ${q(podName)} in namespace ${q(podNs)} with grace period of ${FORCE_DELETE_GRACE_PERIOD_SECONDS}.`);
+      options.events.event(node, 'Warning', NodeForceDrainEventReason.ForcingPodTermination, `Forcing pod termination: Deleting pod ${q(podName)} in namespace ${q(podNs)} with grace period of ${FORCE_DELETE_GRACE_PERIOD_SECONDS}.`);
     } else {
       log.info(logFields, 'Deleting pod');
-      o.events.event(node, 'Warning', NodeForceDrainEventReason.DeletePod, `Deleting pod ${q(podName)} in namespace ${q(podNs)}`);
+      options.events.event(node, 'Warning', NodeForceDrainEventReason.DeletePod, `Deleting pod ${q(podName)} in namespace ${q(podNs)}`);
       pass.deletedPods = true;
     }
     try {
-      await o.client.delete(PodResource, podNs, podName, {
+      await options.client.delete(PodResource, podNs, podName, {
         ...(pod.metadata?.uid ? { preconditions: { uid: pod.metadata.uid } } : {}),
         ...(force ? { gracePeriodSeconds: FORCE_DELETE_GRACE_PERIOD_SECONDS } : {}),
         signal,
@@ -222,25 +222,25 @@ export function createNodeForceDrainController(o: NodeForceDrainControllerOption
       pass.errors.push(`failed to delete pod ${podNs}/${podName} on node ${nodeName}: ${errorMessage(err)}`);
       return;
     }
-    if (force) o.metrics?.podTerminated(labels);
-    else o.metrics?.podDeleted(labels);
+    if (force) options.metrics?.podTerminated(labels);
+    else options.metrics?.podDeleted(labels);
   };
 
-  const drainNode = async (fd: NodeForceDrain, nodeName: string, s: ForceDrainSettings, now: number, pass: PassState, signal: AbortSignal): Promise<void> => {
+  const drainNode = async (fd: NodeForceDrain, nodeName: string, forceDrainSettings: ForceDrainSettings, now: number, pass: PassState, signal: AbortSignal): Promise<void> => {
     const node = nodes.get(undefined, nodeName);
     if (!node) return;
     let pods: Pod[];
     try {
-      pods = (await o.client.list(PodResource, { fieldSelector: `spec.nodeName=${nodeName}`, signal })).items;
+      pods = (await options.client.list(PodResource, { fieldSelector: `spec.nodeName=${nodeName}`, signal })).items;
     } catch (err) {
       pass.errors.push(`failed to list pods on node ${nodeName}: ${errorMessage(err)}`);
       return;
     }
     const ignored: Array<{ pod: string; reason: PodExclusionReason }> = [];
     for (const pod of pods) {
-      const action = podAction(pod, s, now);
+      const action = podAction(pod, forceDrainSettings, now);
       if (action.kind === 'none') continue;
-      const exclusion = await exclusionOf(pod, s, pass, signal);
+      const exclusion = await exclusionOf(pod, forceDrainSettings, pass, signal);
       if (exclusion !== undefined) {
         ignored.push({ pod: `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`, reason: exclusion });
         continue;
@@ -268,7 +268,7 @@ export function createNodeForceDrainController(o: NodeForceDrainControllerOption
     }
     const s = parsed.settings;
     if (s.podJQSelector !== undefined) {
-      const compiled = await o.jq.compile(s.podJQSelector);
+      const compiled = await options.jq.compile(s.podJQSelector);
       if (!compiled.ok && !compiled.compileError) throw new Error(`cannot check spec.podJQSelector: ${compiled.error}`);
       if (!compiled.ok) {
         report(key, fd, NodeForceDrainProblemReason.Invalid, invalidForceDrainMessage(key, [podJqSelectorProblem(compiled.error)]));
@@ -277,14 +277,14 @@ export function createNodeForceDrainController(o: NodeForceDrainControllerOption
     }
     resolved(key, NodeForceDrainProblemReason.Invalid);
 
-    const now = o.clock.now();
+    const now = options.clock.now();
     const draining: DrainingNode[] = drainingNodes(nodes.list(), s.nodeSelector);
     if (draining.length > 0) log.info({ nodeforcedrain: key, nodes: draining.map((n) => n.name) }, 'Found draining nodes');
     const observed = observeNodeDrains(fd.status?.lastObservedNodeDrain, draining, now);
     if (observed.changed) {
       try {
         fd = await updateStatusWithRetry(
-          o.client,
+          options.client,
           NodeForceDrainResource,
           key,
           (current) => {
@@ -293,7 +293,7 @@ export function createNodeForceDrainController(o: NodeForceDrainControllerOption
             const { lastObservedNodeDrain: _old, ...rest } = current.status ?? {};
             return { ...current, status: next.observed.length > 0 ? { ...rest, lastObservedNodeDrain: next.observed } : rest };
           },
-          { clock: o.clock, signal },
+          { clock: options.clock, signal },
         );
       } catch (err) {
         if (isNotFound(err)) return {};
@@ -342,7 +342,7 @@ export function createNodeForceDrainController(o: NodeForceDrainControllerOption
 
   const controller = new Controller({
     name: 'nodeforcedrain',
-    ...runtimeOf(o),
+    ...runtimeOf(options),
     reconcile,
   })
     .for(NodeForceDrainResource, { namespace: ns, predicates: [{ update: (a, b) => withoutStatus(a) !== withoutStatus(b) }] })

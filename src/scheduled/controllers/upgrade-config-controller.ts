@@ -48,21 +48,21 @@ export interface ScheduledUpgradeConfigController {
 }
 
 /** Builds the controller (start it with `controller.start(signal)` or through a Manager). */
-export function createScheduledUpgradeConfigController(o: ScheduledUpgradeConfigControllerOptions): ScheduledUpgradeConfigController {
-  const scope = { namespace: o.namespace };
-  const configs = o.informers.informerFor(ScheduledUpgradeConfigResource, scope);
-  const jobs = o.informers.informerFor(UpgradeJobResource, scope);
-  const windows = o.informers.informerFor(UpgradeSuspensionWindowResource, scope);
-  const clusterVersions = o.informers.informerFor(ClusterVersionResource);
-  const cvName = o.clusterVersionName ?? CLUSTER_VERSION_NAME;
+export function createScheduledUpgradeConfigController(options: ScheduledUpgradeConfigControllerOptions): ScheduledUpgradeConfigController {
+  const scope = { namespace: options.namespace };
+  const configs = options.informers.informerFor(ScheduledUpgradeConfigResource, scope);
+  const jobs = options.informers.informerFor(UpgradeJobResource, scope);
+  const windows = options.informers.informerFor(UpgradeSuspensionWindowResource, scope);
+  const clusterVersions = options.informers.informerFor(ClusterVersionResource);
+  const cvName = options.clusterVersionName ?? CLUSTER_VERSION_NAME;
   /** Configs whose due job waits for the ClusterVersion to appear. */
   const waitingForClusterVersion = new Set<string>();
   const deps: UpgradeConfigPassDeps = {
-    client: o.client,
-    clock: o.clock,
-    log: o.logger.child({ controller: SCHEDULED_UPGRADE_CONFIG_CONTROLLER }),
-    events: o.events,
-    localZoneId: o.localZoneId,
+    client: options.client,
+    clock: options.clock,
+    log: options.logger.child({ controller: SCHEDULED_UPGRADE_CONFIG_CONTROLLER }),
+    events: options.events,
+    localZoneId: options.localZoneId,
     upgradeJobs: (ns) => jobs.list(ns),
     suspensionWindows: (ns) => windows.list(ns),
     clusterVersion: () => clusterVersions.get(undefined, cvName),
@@ -70,11 +70,11 @@ export function createScheduledUpgradeConfigController(o: ScheduledUpgradeConfig
 
   const controller = new Controller({
     name: SCHEDULED_UPGRADE_CONFIG_CONTROLLER,
-    ...runtimeOf(o),
+    ...runtimeOf(options),
     reconcile: async (key, signal) => {
       const { namespace, name } = splitKey(key);
       // Read fresh: status.lastScheduledUpgrade must never be older than what we wrote.
-      const config = await o.client.getIfExists(ScheduledUpgradeConfigResource, namespace, name, { signal });
+      const config = await options.client.getIfExists(ScheduledUpgradeConfigResource, namespace, name, { signal });
       if (!config) {
         waitingForClusterVersion.delete(key);
         return;

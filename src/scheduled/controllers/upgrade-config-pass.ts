@@ -113,14 +113,14 @@ interface Plan {
 }
 
 /** Runs one pass over `config` (read fresh from the API server). */
-export async function upgradeConfigPass(d: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig, signal: AbortSignal): Promise<UpgradeConfigPassResult> {
-  const now = d.clock.now();
+export async function upgradeConfigPass(deps: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig, signal: AbortSignal): Promise<UpgradeConfigPassResult> {
+  const now = deps.clock.now();
   const namespace = config.metadata?.namespace ?? '';
-  const log = d.log.child({ namespace, upgradeConfig: config.metadata?.name });
-  const controlled = d.upgradeJobs(namespace).filter((j) => isControlledBy(j, config));
-  const plan = await schedule(d, config, controlled, now, log, signal);
-  await deleteSuccessfulJobsBeyondLimit(d, config, controlled, log, signal);
-  await writeStatus(d, config, plan, log, signal);
+  const log = deps.log.child({ namespace, upgradeConfig: config.metadata?.name });
+  const controlled = deps.upgradeJobs(namespace).filter((j) => isControlledBy(j, config));
+  const plan = await schedule(deps, config, controlled, now, log, signal);
+  await deleteSuccessfulJobsBeyondLimit(deps, config, controlled, log, signal);
+  await writeStatus(deps, config, plan, log, signal);
   if (plan.error !== undefined) throw plan.error;
   const wake = plan.wakeAt.filter((t) => t > now);
   return { requeueAfterMs: wake.length > 0 ? Math.min(...wake) - now : undefined, waitsForClusterVersion: plan.waitsForClusterVersion };
@@ -138,7 +138,7 @@ function skippedText(skipped: SkippedSlots): string {
   return `; ${skipped.count}${skipped.more ? '+' : ''} missed window(s) skipped${last}`;
 }
 
-async function schedule(d: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig, controlled: UpgradeJob[], now: number, log: Logger, signal: AbortSignal): Promise<Plan> {
+async function schedule(deps: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig, controlled: UpgradeJob[], now: number, log: Logger, signal: AbortSignal): Promise<Plan> {
   const status = config.status as StatusWithConditions | undefined;
   const plan: Plan = {
     lastScheduledUpgradeMs: parseTime(status?.lastScheduledUpgrade),
@@ -148,14 +148,14 @@ async function schedule(d: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig
     wakeAt: [],
     waitsForClusterVersion: false,
   };
-  const compiled = compileSchedulingPolicy(config.spec, d.localZoneId);
+  const compiled = compileSchedulingPolicy(config.spec, deps.localZoneId);
   if (!compiled.ok) {
     plan.problem = { reason: compiled.problem.reason, message: `${compiled.problem.field}: ${compiled.problem.message}` };
     return plan;
   }
   const policy = compiled.policy;
   try {
-    await decideAndAct(d, config, policy, controlled, now, plan, log, signal);
+    await decideAndAct(deps, config, policy, controlled, now, plan, log, signal);
   } catch (err) {
     plan.error = err instanceof Error ? err : new Error(errorMessage(err));
   }
@@ -171,7 +171,7 @@ async function schedule(d: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig
 
 /** Applies decisions until one says "wait" (a pass may consume several windows). */
 async function decideAndAct(
-  d: UpgradeConfigPassDeps,
+  deps: UpgradeConfigPassDeps,
   config: ScheduledUpgradeConfig,
   policy: SchedulingPolicy,
   controlled: UpgradeJob[],
@@ -182,7 +182,7 @@ async function decideAndAct(
 ): Promise<void> {
   const namespace = config.metadata?.namespace ?? '';
   const creationTimestampMs = parseTime(config.metadata?.creationTimestamp) ?? now;
-  const window = activeSuspensionWindow(d.suspensionWindows(namespace), config, now);
+  const window = activeSuspensionWindow(deps.suspensionWindows(namespace), config, now);
   let latest: LatestJob | undefined = latestJob(controlled);
   for (let i = 0; i < MAX_ACTIONS_PER_PASS; i++) {
     const decision = decideNextJob(policy, { creationTimestampMs, lastScheduledUpgradeMs: plan.lastScheduledUpgradeMs, latestJob: latest, activeSuspensionWindow: window }, now);
@@ -212,12 +212,12 @@ async function decideAndAct(
         plan.problem = { reason: ScheduledUpgradeConfigReason.NoNextSchedule, message: decision.message };
         return;
       case 'suspend':
-        d.events.event(config, 'Normal', decision.event.reason, decision.event.message);
+        deps.events.event(config, 'Normal', decision.event.reason, decision.event.message);
         log.info({ window: formatTime(decision.nextRunMs), skipped: decision.skipped.count }, `${decision.event.message}; window consumed without an UpgradeJob`);
         plan.lastScheduledUpgradeMs = decision.nextRunMs;
         continue;
       case 'create': {
-        const cv = d.clusterVersion();
+        const cv = deps.clusterVersion();
         if (!cv) {
           plan.waiting = {
             status: 'True',
@@ -234,13 +234,13 @@ async function decideAndAct(
         const name = job.metadata?.name ?? '';
         const what = release ? `version ${release.version}` : 'no update available: a noop job';
         try {
-          await d.client.create(UpgradeJobResource, job, { signal });
-          d.events.event(config, 'Normal', ScheduledUpgradeConfigEventReason.UpgradeJobCreated, `Created UpgradeJob ${name} for the window at ${formatTime(decision.nextRunMs)} (${what})`);
+          await deps.client.create(UpgradeJobResource, job, { signal });
+          deps.events.event(config, 'Normal', ScheduledUpgradeConfigEventReason.UpgradeJobCreated, `Created UpgradeJob ${name} for the window at ${formatTime(decision.nextRunMs)} (${what})`);
           log.info({ upgradeJob: name, version: release?.version, startAfter: job.spec?.startAfter, skipped: decision.skipped.count }, `UpgradeJob created (${what})`);
         } catch (err) {
           if (!isAlreadyExists(err)) {
             const message = `Could not create UpgradeJob ${name}: ${errorMessage(err)}`;
-            d.events.event(config, 'Warning', ScheduledUpgradeConfigEventReason.UpgradeJobCreateFailed, message);
+            deps.events.event(config, 'Warning', ScheduledUpgradeConfigEventReason.UpgradeJobCreateFailed, message);
             plan.waiting = { status: 'True', reason: ScheduledUpgradeConfigReason.RetryingJobCreation, message: `${message}; retrying with backoff until ${formatTime(decision.createAtMs + policy.maxSchedulingDelayMs)}` };
             throw err;
           }
@@ -257,12 +257,12 @@ async function decideAndAct(
   plan.wakeAt.push(now + 1);
 }
 
-async function deleteSuccessfulJobsBeyondLimit(d: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig, controlled: UpgradeJob[], log: Logger, signal: AbortSignal): Promise<void> {
+async function deleteSuccessfulJobsBeyondLimit(deps: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig, controlled: UpgradeJob[], log: Logger, signal: AbortSignal): Promise<void> {
   const limit = config.spec.successfulJobsHistoryLimit;
   for (const job of successfulJobsBeyondLimit(controlled, limit)) {
     const name = job.metadata?.name ?? '';
     try {
-      await d.client.delete(UpgradeJobResource, job.metadata?.namespace, name, { signal, ...(job.metadata?.uid ? { preconditions: { uid: job.metadata.uid } } : {}) });
+      await deps.client.delete(UpgradeJobResource, job.metadata?.namespace, name, { signal, ...(job.metadata?.uid ? { preconditions: { uid: job.metadata.uid } } : {}) });
     } catch (err) {
       if (isNotFound(err)) continue;
       throw err;
@@ -286,26 +286,26 @@ function conditionsOf(plan: Plan, prev: readonly Condition[] | undefined, genera
 }
 
 /** Explains changes (Event + log), then writes the status when it differs. */
-async function writeStatus(d: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig, plan: Plan, log: Logger, signal: AbortSignal): Promise<void> {
+async function writeStatus(deps: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig, plan: Plan, log: Logger, signal: AbortSignal): Promise<void> {
   const prev = (config.status as StatusWithConditions | undefined)?.conditions;
   const find = (type: string): Condition | undefined => prev?.find((c) => c.type === type);
   const oldValid = find(ScheduledUpgradeConfigConditionType.ScheduleValid);
   if (plan.problem && (oldValid?.reason !== plan.problem.reason || oldValid.message !== plan.problem.message)) {
-    d.events.event(config, 'Warning', plan.problem.reason, plan.problem.message);
+    deps.events.event(config, 'Warning', plan.problem.reason, plan.problem.message);
     log.warn({ reason: plan.problem.reason }, `no UpgradeJob can be scheduled: ${plan.problem.message}`);
   } else if (!plan.problem && oldValid?.status === 'False') {
     log.info('the schedule is valid again');
   }
   const oldWaiting = find(ScheduledUpgradeConfigConditionType.Waiting);
   if (plan.waiting.status === 'True' && (oldWaiting?.reason !== plan.waiting.reason || oldWaiting.message !== plan.waiting.message)) {
-    d.events.event(config, 'Normal', plan.waiting.reason, plan.waiting.message);
+    deps.events.event(config, 'Normal', plan.waiting.reason, plan.waiting.message);
     log.info({ reason: plan.waiting.reason }, plan.waiting.message);
   }
-  const now = formatTime(d.clock.now());
+  const now = formatTime(deps.clock.now());
   const generation = config.metadata?.generation ?? 0;
   // Deleted meanwhile: nothing to record.
   await ignoreNotFound(
-    updateStatusWithRetry(d.client, ScheduledUpgradeConfigResource, objectKey(config), (fresh: ScheduledUpgradeConfig) => {
+    updateStatusWithRetry(deps.client, ScheduledUpgradeConfigResource, objectKey(config), (fresh: ScheduledUpgradeConfig) => {
       const old = fresh.status as StatusWithConditions | undefined;
       const next: StatusWithConditions = {
         ...old,
@@ -315,6 +315,6 @@ async function writeStatus(d: UpgradeConfigPassDeps, config: ScheduledUpgradeCon
       if (plan.lastScheduledUpgradeMs !== undefined) next.lastScheduledUpgrade = formatTime(plan.lastScheduledUpgradeMs);
       if (jsonEqual((old ?? null) as JsonValue, next as unknown as JsonValue)) return undefined;
       return { ...fresh, status: next };
-    }, { clock: d.clock, signal }),
+    }, { clock: deps.clock, signal }),
   );
 }

@@ -51,26 +51,26 @@ export interface UpgradeJobController {
 }
 
 /** The part of an UpgradeJob whose change is worth a pass (our own status writes are not). */
-function withoutStatus(j: UpgradeJob): string {
-  const { resourceVersion: _rv, managedFields: _mf, ...metadata } = j.metadata ?? {};
-  return JSON.stringify({ ...j, status: null, metadata });
+function withoutStatus(upgradeJob: UpgradeJob): string {
+  const { resourceVersion: _rv, managedFields: _mf, ...metadata } = upgradeJob.metadata ?? {};
+  return JSON.stringify({ ...upgradeJob, status: null, metadata });
 }
 
 /** Builds the controller (start it with `controller.start(signal)` or through a Manager). */
-export function createUpgradeJobController(o: UpgradeJobControllerOptions): UpgradeJobController {
-  const ns = o.namespace === '' ? undefined : o.namespace;
-  const log = o.logger.child({ controller: 'upgradejob' });
+export function createUpgradeJobController(options: UpgradeJobControllerOptions): UpgradeJobController {
+  const ns = options.namespace === '' ? undefined : options.namespace;
+  const log = options.logger.child({ controller: 'upgradejob' });
   const wake = new WakeRegistry();
   const explained = new Map<string, string>();
-  const cvName = o.clusterVersionName ?? CLUSTER_VERSION_NAME;
+  const cvName = options.clusterVersionName ?? CLUSTER_VERSION_NAME;
   const hookJobScope = { namespace: ns, labelSelector: HookJobLabel.UpgradeJob };
-  const jobsInf = o.informers.informerFor(UpgradeJobResource, { namespace: ns });
-  const cvs = o.informers.informerFor(ClusterVersionResource);
-  const pools = o.informers.informerFor(MachineConfigPoolResource);
-  const cos = o.informers.informerFor(ClusterOperatorResource);
-  const hooks = o.informers.informerFor(UpgradeJobHookResource, { namespace: ns });
-  const windows = o.informers.informerFor(UpgradeSuspensionWindowResource, { namespace: ns });
-  const hookJobs = o.informers.informerFor(JobResource, hookJobScope);
+  const jobsInf = options.informers.informerFor(UpgradeJobResource, { namespace: ns });
+  const cvs = options.informers.informerFor(ClusterVersionResource);
+  const pools = options.informers.informerFor(MachineConfigPoolResource);
+  const cos = options.informers.informerFor(ClusterOperatorResource);
+  const hooks = options.informers.informerFor(UpgradeJobHookResource, { namespace: ns });
+  const windows = options.informers.informerFor(UpgradeSuspensionWindowResource, { namespace: ns });
+  const hookJobs = options.informers.informerFor(JobResource, hookJobScope);
   const reads: ClusterReads = {
     clusterVersion: () => cvs.get(undefined, cvName),
     pools: () => pools.list(),
@@ -80,27 +80,27 @@ export function createUpgradeJobController(o: UpgradeJobControllerOptions): Upgr
     suspensionWindows: (namespace) => windows.list(namespace),
   };
 
-  const explain = (key: string, e: Explanation | undefined, target: { namespace: string; name: string }): void => {
-    if (!e) {
+  const explain = (key: string, explanation: Explanation | undefined, target: { namespace: string; name: string }): void => {
+    if (!explanation) {
       explained.delete(key);
       return;
     }
-    const text = `${e.reason}\u0000${e.message}`;
+    const text = `${explanation.reason}\u0000${explanation.message}`;
     if (explained.get(key) === text) return;
     explained.set(key, text);
     const ref = jobsInf.get(target.namespace, target.name) ?? { apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeJob', metadata: { namespace: target.namespace, name: target.name } };
-    o.events.event(ref, e.error ? 'Warning' : 'Normal', e.reason, e.message);
-    (e.error ? log.warn.bind(log) : log.info.bind(log))({ upgradejob: key, reason: e.reason }, e.message);
+    options.events.event(ref, explanation.error ? 'Warning' : 'Normal', explanation.reason, explanation.message);
+    (explanation.error ? log.warn.bind(log) : log.info.bind(log))({ upgradejob: key, reason: explanation.reason }, explanation.message);
   };
 
   const controller = new Controller({
     name: 'upgradejob',
-    ...runtimeOf(o),
-    ...(o.workers !== undefined ? { workers: o.workers } : {}),
+    ...runtimeOf(options),
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
     reconcile: async (key, signal) => {
       const target = splitKey(key);
       const since = wake.snapshot();
-      const result = await upgradeJobPass({ client: o.client, clock: o.clock, log, events: o.events, cluster: reads, ...(o.prometheus ? { prometheus: o.prometheus } : {}) }, target.namespace, target.name, signal);
+      const result = await upgradeJobPass({ client: options.client, clock: options.clock, log, events: options.events, cluster: reads, ...(options.prometheus ? { prometheus: options.prometheus } : {}) }, target.namespace, target.name, signal);
       if (result.gone) {
         wake.clear(key);
         explained.delete(key);
@@ -110,7 +110,7 @@ export function createUpgradeJobController(o: UpgradeJobControllerOptions): Upgr
       const missed = wake.set(key, result.waitFor, since);
       if (result.requeue) return { requeue: true };
       if (missed) return { requeueAfter: 1 };
-      const after = wake.requeueAfter(key, o.clock.now());
+      const after = wake.requeueAfter(key, options.clock.now());
       return after === undefined ? undefined : { requeueAfter: after };
     },
   });

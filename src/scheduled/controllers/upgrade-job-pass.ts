@@ -55,15 +55,15 @@ export interface UpgradeJobPassResult {
 }
 
 /** Runs one pass for `namespace/name`. */
-export async function upgradeJobPass(d: UpgradeJobPassDeps, namespace: string, name: string, signal: AbortSignal): Promise<UpgradeJobPassResult> {
-  const log = d.log.child({ namespace, upgradejob: name });
-  const found = await d.client.getIfExists(UpgradeJobResource, namespace, name, { signal });
+export async function upgradeJobPass(deps: UpgradeJobPassDeps, namespace: string, name: string, signal: AbortSignal): Promise<UpgradeJobPassResult> {
+  const log = deps.log.child({ namespace, upgradejob: name });
+  const found = await deps.client.getIfExists(UpgradeJobResource, namespace, name, { signal });
   if (!found) {
-    const released = await releaseHookJobsOfDeletedJob({ client: d.client, cluster: d.cluster, log }, namespace, name, signal);
+    const released = await releaseHookJobsOfDeletedJob({ client: deps.client, cluster: deps.cluster, log }, namespace, name, signal);
     if (released > 0) log.info({ released }, 'UpgradeJob gone: released the finalizers of its hook Jobs');
     return { waitFor: undefined, gone: true };
   }
-  const job = await trackHookJobs({ client: d.client, cluster: d.cluster, log }, found, signal);
+  const job = await trackHookJobs({ client: deps.client, cluster: deps.cluster, log }, found, signal);
   if (job.metadata?.deletionTimestamp) return { waitFor: undefined };
 
   const parsed = jobTiming(job);
@@ -71,15 +71,15 @@ export async function upgradeJobPass(d: UpgradeJobPassDeps, namespace: string, n
     return { waitFor: undefined, explanation: { reason: 'InvalidSpec', message: parsed.error, error: true } };
   }
   for (const p of parsed.timing.problems) log.warn(p);
-  if (isJobFinal(job)) return finalPass(d, job, parsed.timing, log, signal);
+  if (isJobFinal(job)) return finalPass(deps, job, parsed.timing, log, signal);
 
   const working = structuredClone(job);
   const wakes: number[] = [];
-  const ctx = context(d, working, parsed.timing, log, wakes);
-  const result = await runSteps(upgradeJobSteps(working), ctx, { recorder: new UpgradeJobStepRecorder(working), clock: d.clock, signal });
-  const written = await writeStatus(d, job, working);
-  recordTransitions(d, job, written, log);
-  if (isJobFinal(written)) return finalPass(d, written, parsed.timing, log, signal);
+  const ctx = context(deps, working, parsed.timing, log, wakes);
+  const result = await runSteps(upgradeJobSteps(working), ctx, { recorder: new UpgradeJobStepRecorder(working), clock: deps.clock, signal });
+  const written = await writeStatus(deps, job, working);
+  recordTransitions(deps, job, written, log);
+  if (isJobFinal(written)) return finalPass(deps, written, parsed.timing, log, signal);
 
   if (result.finished) return { waitFor: undefined };
   const o = result.outcome;
@@ -88,7 +88,7 @@ export async function upgradeJobPass(d: UpgradeJobPassDeps, namespace: string, n
     log.warn({ step: result.step.name, reason: o.reason }, o.error);
     return { waitFor: undefined, requeue: true, explanation: { reason: o.reason ?? 'StepFailed', message: `${result.step.name}: ${o.error}`, error: true } };
   }
-  const now = d.clock.now();
+  const now = deps.clock.now();
   const deadline = deadlineOf(parsed.timing, jobConditionTrue(written, UpgradeJobConditionType.Started));
   const times = [...wakes, deadline].filter((t) => t > now);
   let waitFor = mergeWaitFor(o.waitFor, { kinds: [WatchedKind.UpgradeJobHook] });
@@ -102,36 +102,36 @@ export function deadlineOf(timing: JobTiming, started: boolean): number {
   return started ? timedOutAt(timing) : Math.min(timing.startBefore + 1, timedOutAt(timing));
 }
 
-function context(d: UpgradeJobPassDeps, job: UpgradeJob, timing: JobTiming, log: Logger, wakes: number[]): StepContext {
+function context(deps: UpgradeJobPassDeps, job: UpgradeJob, timing: JobTiming, log: Logger, wakes: number[]): StepContext {
   return {
     job,
     timing,
-    clock: d.clock,
-    client: d.client,
-    cluster: d.cluster,
-    ...(d.prometheus ? { prometheus: d.prometheus } : {}),
+    clock: deps.clock,
+    client: deps.client,
+    cluster: deps.cluster,
+    ...(deps.prometheus ? { prometheus: deps.prometheus } : {}),
     log,
-    event: (type, reason, message) => d.events.event(job, type, reason, message),
+    event: (type, reason, message) => deps.events.event(job, type, reason, message),
     wakeAt: (at) => void wakes.push(at),
   };
 }
 
-async function writeStatus(d: UpgradeJobPassDeps, original: UpgradeJob, working: UpgradeJob): Promise<UpgradeJob> {
+async function writeStatus(deps: UpgradeJobPassDeps, original: UpgradeJob, working: UpgradeJob): Promise<UpgradeJob> {
   if (jsonEqual((original.status ?? null) as JsonValue, (working.status ?? null) as JsonValue)) return original;
-  return d.client.updateStatus(UpgradeJobResource, working);
+  return deps.client.updateStatus(UpgradeJobResource, working);
 }
 
-async function finalPass(d: UpgradeJobPassDeps, job: UpgradeJob, timing: JobTiming, log: Logger, signal: AbortSignal): Promise<UpgradeJobPassResult> {
+async function finalPass(deps: UpgradeJobPassDeps, job: UpgradeJob, timing: JobTiming, log: Logger, signal: AbortSignal): Promise<UpgradeJobPassResult> {
   const working = structuredClone(job);
-  const ctx = context(d, working, timing, log, []);
+  const ctx = context(deps, working, timing, log, []);
   const r = await finalStatePass(ctx, signal);
-  const written = await writeStatus(d, job, working);
-  recordTransitions(d, job, written, log);
+  const written = await writeStatus(deps, job, working);
+  recordTransitions(deps, job, written, log);
   return { waitFor: r.waitFor, ...(r.why !== undefined ? { explanation: { reason: 'CleaningUp', message: r.why } } : {}) };
 }
 
 /** An Event and a log line for every condition that changed status, reason or message. */
-function recordTransitions(d: UpgradeJobPassDeps, before: UpgradeJob, after: UpgradeJob, log: Logger): void {
+function recordTransitions(deps: UpgradeJobPassDeps, before: UpgradeJob, after: UpgradeJob, log: Logger): void {
   if (before === after) return;
   const old = new Map((before.status?.conditions ?? []).map((c) => [c.type, c]));
   for (const c of after.status?.conditions ?? []) {
@@ -142,7 +142,7 @@ function recordTransitions(d: UpgradeJobPassDeps, before: UpgradeJob, after: Upg
     }
     const failed = c.type === UpgradeJobConditionType.Failed && c.status === 'True';
     const message = c.message !== '' ? c.message : `${c.type} is ${c.status}`;
-    d.events.event(after, failed ? 'Warning' : 'Normal', c.reason, message);
+    deps.events.event(after, failed ? 'Warning' : 'Normal', c.reason, message);
     (failed ? log.warn.bind(log) : log.info.bind(log))({ condition: c.type, status: c.status, reason: c.reason }, message);
   }
 }

@@ -46,17 +46,17 @@ export interface UpgradeSuspensionWindowController {
   windows(): UpgradeSuspensionWindow[];
 }
 
-function json(v: unknown): JsonValue {
-  return (v ?? null) as JsonValue;
+function json(value: unknown): JsonValue {
+  return (value ?? null) as JsonValue;
 }
 
 /** Builds the controller (start it with `controller.start(signal)` or through a Manager). */
-export function createUpgradeSuspensionWindowController(o: UpgradeSuspensionWindowControllerOptions): UpgradeSuspensionWindowController {
-  const scope = { namespace: o.namespace === '' ? undefined : o.namespace };
-  const log = o.logger.child({ controller: UPGRADE_SUSPENSION_WINDOW_CONTROLLER });
-  const windows = o.informers.informerFor(UpgradeSuspensionWindowResource, scope);
-  const configs = o.informers.informerFor(ScheduledUpgradeConfigResource, scope);
-  const jobs = o.informers.informerFor(UpgradeJobResource, scope);
+export function createUpgradeSuspensionWindowController(options: UpgradeSuspensionWindowControllerOptions): UpgradeSuspensionWindowController {
+  const scope = { namespace: options.namespace === '' ? undefined : options.namespace };
+  const log = options.logger.child({ controller: UPGRADE_SUSPENSION_WINDOW_CONTROLLER });
+  const windows = options.informers.informerFor(UpgradeSuspensionWindowResource, scope);
+  const configs = options.informers.informerFor(ScheduledUpgradeConfigResource, scope);
+  const jobs = options.informers.informerFor(UpgradeJobResource, scope);
   /** The problems last reported per window (reported again only when they change). */
   const reported = new Map<string, string>();
 
@@ -69,12 +69,12 @@ export function createUpgradeSuspensionWindowController(o: UpgradeSuspensionWind
     if (reported.get(key) === text) return;
     reported.set(key, text);
     log.warn({ upgradesuspensionwindow: key }, text);
-    o.events?.event({ apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeSuspensionWindow', ...window }, 'Warning', SUSPENSION_WINDOW_INVALID_REASON, text);
+    options.events?.event({ apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeSuspensionWindow', ...window }, 'Warning', SUSPENSION_WINDOW_INVALID_REASON, text);
   };
 
   const controller = new Controller({
     name: UPGRADE_SUSPENSION_WINDOW_CONTROLLER,
-    ...runtimeOf(o),
+    ...runtimeOf(options),
     reconcile: async (key, signal) => {
       const { namespace, name } = splitKey(key);
       const window = windows.get(namespace, name);
@@ -86,10 +86,10 @@ export function createUpgradeSuspensionWindowController(o: UpgradeSuspensionWind
       report(key, window, matches.problems);
       if (suspensionWindowStatusEqual(window.status, matches.status)) return;
       try {
-        const written = await updateStatusWithRetry(o.client, UpgradeSuspensionWindowResource, key, (w: UpgradeSuspensionWindow) => {
-          const m = suspensionWindowMatches(w, configs.list(namespace), jobs.list(namespace));
-          return suspensionWindowStatusEqual(w.status, m.status) ? undefined : { ...w, status: { ...w.status, ...m.status } };
-        }, { clock: o.clock, signal });
+        const written = await updateStatusWithRetry(options.client, UpgradeSuspensionWindowResource, key, (upgradeSuspensionWindow: UpgradeSuspensionWindow) => {
+          const m = suspensionWindowMatches(upgradeSuspensionWindow, configs.list(namespace), jobs.list(namespace));
+          return suspensionWindowStatusEqual(upgradeSuspensionWindow.status, m.status) ? undefined : { ...upgradeSuspensionWindow, status: { ...upgradeSuspensionWindow.status, ...m.status } };
+        }, { clock: options.clock, signal });
         log.debug({ upgradesuspensionwindow: key, ...written.status }, 'status updated');
       } catch (err) {
         if (isNotFound(err)) return;

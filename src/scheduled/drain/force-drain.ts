@@ -57,14 +57,14 @@ export const PodExclusion = {
 export type PodExclusionReason = (typeof PodExclusion)[keyof typeof PodExclusion];
 
 /** True when a selector has no requirement (selects everything). */
-export function isEmptySelector(s: LabelSelector | undefined): boolean {
-  return s === undefined || (Object.keys(s.matchLabels ?? {}).length === 0 && (s.matchExpressions ?? []).length === 0);
+export function isEmptySelector(labelSelector: LabelSelector | undefined): boolean {
+  return labelSelector === undefined || (Object.keys(labelSelector.matchLabels ?? {}).length === 0 && (labelSelector.matchExpressions ?? []).length === 0);
 }
 
 /** What metav1.LabelSelectorAsSelector would reject in a selector, in apimachinery's words. */
-export function labelSelectorProblems(s: LabelSelector | undefined): string[] {
+export function labelSelectorProblems(labelSelector: LabelSelector | undefined): string[] {
   const problems: string[] = [];
-  for (const e of s?.matchExpressions ?? []) {
+  for (const e of labelSelector?.matchExpressions ?? []) {
     const values = e.values ?? [];
     switch (e.operator) {
       case 'In':
@@ -212,10 +212,10 @@ export interface RequeueInputs {
  * While a node drains it is capped at the drain reconcile interval (unless that is 0). Undefined:
  * nothing to wait for.
  */
-export function requeueAfter(i: RequeueInputs): number | undefined {
-  const candidates = [i.untilNextDrainMs, i.deletedPods && i.podForceDeleteGracePeriodMs > 0 ? i.podForceDeleteGracePeriodMs : undefined, i.untilNextForceDeleteMs];
+export function requeueAfter(requeueInputs: RequeueInputs): number | undefined {
+  const candidates = [requeueInputs.untilNextDrainMs, requeueInputs.deletedPods && requeueInputs.podForceDeleteGracePeriodMs > 0 ? requeueInputs.podForceDeleteGracePeriodMs : undefined, requeueInputs.untilNextForceDeleteMs];
   let after: number | undefined;
   for (const c of candidates) if (c !== undefined && c > 0 && (after === undefined || c < after)) after = c;
-  if (i.draining && i.drainReconcileIntervalMs > 0 && (after === undefined || after > i.drainReconcileIntervalMs)) after = i.drainReconcileIntervalMs;
+  if (requeueInputs.draining && requeueInputs.drainReconcileIntervalMs > 0 && (after === undefined || after > requeueInputs.drainReconcileIntervalMs)) after = requeueInputs.drainReconcileIntervalMs;
   return after;
 }

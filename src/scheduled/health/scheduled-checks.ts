@@ -40,11 +40,11 @@ const MAX_DETAIL = 300;
 /** At most this many alerts or series are named in one reason. */
 const MAX_LISTED = 20;
 
-function describeCondition(c: ClusterOperatorStatusCondition): string {
-  const detail = [c.reason, c.message === undefined ? undefined : truncate(oneLine(c.message), MAX_DETAIL)]
+function describeCondition(statusCondition: ClusterOperatorStatusCondition): string {
+  const detail = [statusCondition.reason, statusCondition.message === undefined ? undefined : truncate(oneLine(statusCondition.message), MAX_DETAIL)]
     .filter((s): s is string => s !== undefined && s !== '')
     .join(': ');
-  return detail === '' ? `${c.type}=${c.status}` : `${c.type}=${c.status} (${detail})`;
+  return detail === '' ? `${statusCondition.type}=${statusCondition.status}` : `${statusCondition.type}=${statusCondition.status} (${detail})`;
 }
 
 /** `a, b, c` or, past `max`, `a, b, … and 3 more`. */
@@ -94,9 +94,9 @@ export interface CriticalAlertExclusions {
 export function unexcludedAlerts(samples: readonly PromSample[], exclusions: CriticalAlertExclusions = {}): PromSample[] {
   const names = new Set(exclusions.excludeAlerts ?? []);
   const namespaces = new Set(exclusions.excludeNamespaces ?? []);
-  return samples.filter((s) => {
-    const alertname = s.metric['alertname'];
-    const namespace = s.metric['namespace'];
+  return samples.filter((promSample) => {
+    const alertname = promSample.metric['alertname'];
+    const namespace = promSample.metric['namespace'];
     return !(alertname !== undefined && names.has(alertname)) && !(namespace !== undefined && namespaces.has(namespace));
   });
 }
@@ -111,9 +111,9 @@ export function evaluateCriticalAlerts(samples: readonly PromSample[], exclusion
   if (firing.length === 0) return undefined;
   const names = [
     ...new Set(
-      firing.map((s) => {
-        const name = s.metric['alertname'] ?? '(no alertname)';
-        const namespace = s.metric['namespace'];
+      firing.map((promSample) => {
+        const name = promSample.metric['alertname'] ?? '(no alertname)';
+        const namespace = promSample.metric['namespace'];
         return namespace === undefined || namespace === '' ? name : `${name} (namespace ${namespace})`;
       }),
     ),

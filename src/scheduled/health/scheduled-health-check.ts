@@ -184,7 +184,7 @@ async function runQueryChecks(
   let timer: Timer | undefined;
   try {
     const all = Promise.all(
-      checks.map(async (check, i) => {
+      checks.map(async (check, index) => {
         let reason: ScheduledHealthReason | undefined;
         try {
           const samples = await prometheus.query(check.query, {
@@ -196,7 +196,7 @@ async function runQueryChecks(
           reason = check.failure(err);
         }
         if (abort.signal.aborted) return;
-        results[i] = reason;
+        results[index] = reason;
         pending.delete(check.label);
       }),
     );

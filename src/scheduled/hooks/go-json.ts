@@ -12,27 +12,27 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const HTML_UNSAFE = /[<>&\u2028\u2029]/g;
 
 /** A JSON string literal as Go writes it, HTML-safe escapes included (`<` → `\u003c`). */
-export function goJsonString(s: string): string {
-  return JSON.stringify(s.replace(LONE_SURROGATE, '\uFFFD')).replace(HTML_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+export function goJsonString(text: string): string {
+  return JSON.stringify(text.replace(LONE_SURROGATE, '\uFFFD')).replace(HTML_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
  * A float64 as Go's JSON encoder writes it: the shortest round-trip digits, plain notation for
  * magnitudes in [1e-6, 1e21), exponent notation (`1e+21`, `1e-7`) outside it, `-0` kept.
  */
-export function goJsonNumber(n: number): string {
-  if (!Number.isFinite(n)) throw new RangeError(`json: unsupported value: ${String(n)}`);
-  if (Object.is(n, -0)) return '-0';
-  const abs = Math.abs(n);
+export function goJsonNumber(count: number): string {
+  if (!Number.isFinite(count)) throw new RangeError(`json: unsupported value: ${String(count)}`);
+  if (Object.is(count, -0)) return '-0';
+  const abs = Math.abs(count);
   // Go: 'e' format below 1e-6 and from 1e21, then "e-07" cleaned to "e-7"; JS writes the same digits.
-  if (abs !== 0 && (abs < 1e-6 || abs >= 1e21)) return n.toExponential();
-  return String(n);
+  if (abs !== 0 && (abs < 1e-6 || abs >= 1e21)) return count.toExponential();
+  return String(count);
 }
 
 /** Orders strings by code point, as Go's byte-wise comparison of UTF-8 does. */
-export function compareCodePoints(a: string, b: string): number {
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
+export function compareCodePoints(left: string, right: string): number {
+  const ia = left[Symbol.iterator]();
+  const ib = right[Symbol.iterator]();
   for (;;) {
     const ca = ia.next();
     const cb = ib.next();

@@ -42,14 +42,14 @@ export function sanitizeEnvKey(key: string): string {
  */
 export function flattenInto(prefix: string, value: JsonValue, into: Map<string, JsonValue>): string[] {
   const shadowed: string[] = [];
-  const walk = (name: string, v: JsonValue): void => {
-    if (Array.isArray(v)) {
-      v.forEach((item, i) => walk(`${name}_${i}`, item));
-    } else if (v !== null && typeof v === 'object') {
-      for (const k of Object.keys(v).sort(compareCodePoints)) walk(`${name}_${sanitizeEnvKey(k)}`, v[k] ?? null);
+  const walk = (name: string, value: JsonValue): void => {
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => walk(`${name}_${i}`, item));
+    } else if (value !== null && typeof value === 'object') {
+      for (const k of Object.keys(value).sort(compareCodePoints)) walk(`${name}_${sanitizeEnvKey(k)}`, value[k] ?? null);
     } else {
       if (into.has(name)) shadowed.push(name);
-      into.set(name, v);
+      into.set(name, value);
     }
   };
   walk(prefix, value);

@@ -29,10 +29,10 @@ import { APPUIO_GROUP, APPUIO_VERSION } from '../../api/managedupgrade.appuio.io
 const MAX_NAME = 63;
 
 /** `s` itself if at most 63 characters, else its first 52, `-`, and 10 hex digits of its SHA-256. */
-export function shortenTo63(s: string): string {
-  if (s.length <= MAX_NAME) return s;
-  const digest = createHash('sha256').update(s, 'utf8').digest('hex');
-  return `${s.slice(0, 52)}-${digest.slice(0, 10)}`;
+export function shortenTo63(text: string): string {
+  if (text.length <= MAX_NAME) return text;
+  const digest = createHash('sha256').update(text, 'utf8').digest('hex');
+  return `${text.slice(0, 52)}-${digest.slice(0, 10)}`;
 }
 
 /**

@@ -82,9 +82,9 @@ export function selectorMatches(hook: UpgradeJobHook, job: UpgradeJob): boolean 
 }
 
 /** Milliseconds of an RFC 3339 time, or undefined. */
-function timeMs(s: string | undefined): number | undefined {
-  if (s === undefined) return undefined;
-  const ms = Date.parse(s);
+function timeMs(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = Date.parse(text);
   return Number.isNaN(ms) ? undefined : ms;
 }
 

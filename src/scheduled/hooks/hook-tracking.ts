@@ -60,8 +60,8 @@ export function trackerEntry(hook: string, event: string, trackingKey: string, s
   return e;
 }
 
-function identity(e: HookJobTracker): string {
-  return JSON.stringify([e.upgradeJobHook ?? '', e.hookEvent ?? '', e.trackingKey ?? '', e.status ?? '', e.message ?? '']);
+function identity(hookJobTracker: HookJobTracker): string {
+  return JSON.stringify([hookJobTracker.upgradeJobHook ?? '', hookJobTracker.hookEvent ?? '', hookJobTracker.trackingKey ?? '', hookJobTracker.status ?? '', hookJobTracker.message ?? '']);
 }
 
 function uniq(entries: readonly HookJobTracker[]): HookJobTracker[] {
@@ -70,12 +70,12 @@ function uniq(entries: readonly HookJobTracker[]): HookJobTracker[] {
   return [...seen.values()];
 }
 
-function compareEntries(a: HookJobTracker, b: HookJobTracker): number {
-  const ka = `${a.upgradeJobHook ?? ''}${a.hookEvent ?? ''}${a.trackingKey ?? ''}`;
-  const kb = `${b.upgradeJobHook ?? ''}${b.hookEvent ?? ''}${b.trackingKey ?? ''}`;
+function compareEntries(left: HookJobTracker, right: HookJobTracker): number {
+  const ka = `${left.upgradeJobHook ?? ''}${left.hookEvent ?? ''}${left.trackingKey ?? ''}`;
+  const kb = `${right.upgradeJobHook ?? ''}${right.hookEvent ?? ''}${right.trackingKey ?? ''}`;
   if (ka !== kb) return ka < kb ? -1 : 1;
-  const ia = identity(a);
-  const ib = identity(b);
+  const ia = identity(left);
+  const ib = identity(right);
   return ia < ib ? -1 : ia > ib ? 1 : 0;
 }
 

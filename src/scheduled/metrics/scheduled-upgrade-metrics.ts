@@ -46,9 +46,9 @@ export function scheduledUpgradeConfigSeries(configs: readonly ScheduledUpgradeC
     add(N.info, { upgradeconfig, cron: schedule?.cron ?? '', location: schedule?.location ?? '', suspended: schedule?.suspend === true ? 'true' : 'false' }, 1);
     const pin = durationSeconds(c.spec?.pinVersionWindow);
     if (pin !== undefined) add(N.pinVersionWindow, { upgradeconfig }, pin);
-    (c.status?.nextPossibleSchedules ?? []).forEach((s, n) => {
-      const t = utcTime(s.time);
-      if (t) add(N.nextPossibleSchedule, { upgradeconfig, n: String(n), timestamp: t.rfc3339 }, t.unix);
+    (c.status?.nextPossibleSchedules ?? []).forEach((text, count) => {
+      const t = utcTime(text.time);
+      if (t) add(N.nextPossibleSchedule, { upgradeconfig, n: String(count), timestamp: t.rfc3339 }, t.unix);
     });
   }
   return out;

@@ -17,9 +17,9 @@ export function isControlledBy(job: UpgradeJob, config: ScheduledUpgradeConfig):
 }
 
 /** Byte order of two names (as Go compares strings). */
-function compareNames(a: string | undefined, b: string | undefined): number {
-  const x = a ?? '';
-  const y = b ?? '';
+function compareNames(left: string | undefined, right: string | undefined): number {
+  const x = left ?? '';
+  const y = right ?? '';
   return x < y ? -1 : x > y ? 1 : 0;
 }
 

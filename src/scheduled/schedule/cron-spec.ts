@@ -74,15 +74,15 @@ export function fieldIsEmpty(field: CronField): boolean {
  * robfig's `dayMatches`: when either day field carries the star bit, both must match (AND);
  * otherwise either may (OR, as Vixie cron).
  */
-export function dayMatches(s: SpecSchedule, dayOfMonth: number, weekday: number): boolean {
-  const dom = s.dayOfMonth.allowed[dayOfMonth] === true;
-  const dow = s.dayOfWeek.allowed[weekday] === true;
-  return s.dayOfMonth.star || s.dayOfWeek.star ? dom && dow : dom || dow;
+export function dayMatches(specSchedule: SpecSchedule, dayOfMonth: number, weekday: number): boolean {
+  const dom = specSchedule.dayOfMonth.allowed[dayOfMonth] === true;
+  const dow = specSchedule.dayOfWeek.allowed[weekday] === true;
+  return specSchedule.dayOfMonth.star || specSchedule.dayOfWeek.star ? dom && dow : dom || dow;
 }
 
 /** Whether some day can ever match (a field list like `,` allows nothing). */
-export function someDayCanMatch(s: SpecSchedule): boolean {
-  const dom = !fieldIsEmpty(s.dayOfMonth);
-  const dow = !fieldIsEmpty(s.dayOfWeek);
-  return s.dayOfMonth.star || s.dayOfWeek.star ? dom && dow : dom || dow;
+export function someDayCanMatch(specSchedule: SpecSchedule): boolean {
+  const dom = !fieldIsEmpty(specSchedule.dayOfMonth);
+  const dow = !fieldIsEmpty(specSchedule.dayOfWeek);
+  return specSchedule.dayOfMonth.star || specSchedule.dayOfWeek.star ? dom && dow : dom || dow;
 }

@@ -30,10 +30,10 @@ const INT64_MIN = -(1n << 63n);
 class CronSyntaxError extends Error {}
 
 /** Go's `strconv.Quote`, for the ASCII range that cron input realistically holds. */
-function goQuote(s: string): string {
+function goQuote(text: string): string {
   const escapes: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\t': '\\t', '\r': '\\r', '\v': '\\v', '\f': '\\f', '\b': '\\b', '\x07': '\\a' };
   let out = '"';
-  for (const ch of s) {
+  for (const ch of text) {
     const code = ch.codePointAt(0) ?? 0;
     if (escapes[ch] !== undefined) out += escapes[ch];
     else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
@@ -191,16 +191,16 @@ export function nextActivation(schedule: CronSchedule, afterMs: number, zone: Zo
   return nextSpec(schedule, start + 1000, schedule.location ?? zone);
 }
 
-function nextSpec(s: SpecSchedule, from: number, loc: Zone): number | undefined {
+function nextSpec(specSchedule: SpecSchedule, from: number, loc: Zone): number | undefined {
   // A field allowing nothing never matches: robfig would search for five years and give up.
-  if ([s.second, s.minute, s.hour, s.month].some(fieldIsEmpty) || !someDayCanMatch(s)) return undefined;
+  if ([specSchedule.second, specSchedule.minute, specSchedule.hour, specSchedule.month].some(fieldIsEmpty) || !someDayCanMatch(specSchedule)) return undefined;
   let t = from;
   let added = false;
   const yearLimit = wallClock(loc, t).year + 5;
   wrap: for (;;) {
     let w = wallClock(loc, t);
     if (w.year > yearLimit) return undefined;
-    while (!s.month.allowed[w.month]) {
+    while (!specSchedule.month.allowed[w.month]) {
       if (!added) {
         added = true;
         t = zonedDate(loc, { year: w.year, month: w.month, day: 1 });
@@ -209,7 +209,7 @@ function nextSpec(s: SpecSchedule, from: number, loc: Zone): number | undefined 
       w = wallClock(loc, t);
       if (w.month === 1) continue wrap;
     }
-    while (!dayMatches(s, w.day, w.weekday)) {
+    while (!dayMatches(specSchedule, w.day, w.weekday)) {
       if (!added) {
         added = true;
         t = zonedDate(loc, { year: w.year, month: w.month, day: w.day });
@@ -223,7 +223,7 @@ function nextSpec(s: SpecSchedule, from: number, loc: Zone): number | undefined 
       }
       if (w.day === 1) continue wrap;
     }
-    while (!s.hour.allowed[w.hour]) {
+    while (!specSchedule.hour.allowed[w.hour]) {
       if (!added) {
         added = true;
         t = zonedDate(loc, { year: w.year, month: w.month, day: w.day, hour: w.hour });
@@ -232,7 +232,7 @@ function nextSpec(s: SpecSchedule, from: number, loc: Zone): number | undefined 
       w = wallClock(loc, t);
       if (w.hour === 0) continue wrap;
     }
-    while (!s.minute.allowed[w.minute]) {
+    while (!specSchedule.minute.allowed[w.minute]) {
       if (!added) {
         added = true;
         t = Math.floor(t / MINUTE_MS) * MINUTE_MS;
@@ -241,7 +241,7 @@ function nextSpec(s: SpecSchedule, from: number, loc: Zone): number | undefined 
       w = wallClock(loc, t);
       if (w.minute === 0) continue wrap;
     }
-    while (!s.second.allowed[w.second]) {
+    while (!specSchedule.second.allowed[w.second]) {
       if (!added) {
         added = true;
         t = Math.floor(t / 1000) * 1000;

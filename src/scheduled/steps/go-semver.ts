@@ -24,9 +24,9 @@ export function parseGoSemver(version: string): semver.SemVer | undefined {
 }
 
 /** x/mod/semver's `Compare("v"+a, "v"+b)`: -1, 0 or 1; invalid versions are lowest and equal to each other. */
-export function compareGoSemver(a: string, b: string): -1 | 0 | 1 {
-  const va = parseGoSemver(a);
-  const vb = parseGoSemver(b);
+export function compareGoSemver(left: string, right: string): -1 | 0 | 1 {
+  const va = parseGoSemver(left);
+  const vb = parseGoSemver(right);
   if (!va) return vb ? -1 : 0;
   if (!vb) return 1;
   return semver.compare(va, vb);

@@ -45,9 +45,9 @@ export function desiredUpdateOf(job: UpgradeJob): Update | undefined {
 }
 
 /** Go struct equality of two `desiredUpdate`s on version, image, force and architecture (nil equals nothing but nil). */
-export function sameDesiredUpdate(a: Update | undefined, b: Update | undefined): boolean {
-  if (!a || !b) return !a && !b;
-  return (a.version ?? '') === (b.version ?? '') && (a.image ?? '') === (b.image ?? '') && (a.force ?? false) === (b.force ?? false) && (a.architecture ?? '') === (b.architecture ?? '');
+export function sameDesiredUpdate(left: Update | undefined, right: Update | undefined): boolean {
+  if (!left || !right) return !left && !right;
+  return (left.version ?? '') === (right.version ?? '') && (left.image ?? '') === (right.image ?? '') && (left.force ?? false) === (right.force ?? false) && (left.architecture ?? '') === (right.architecture ?? '');
 }
 
 /** True when a release `{version, image}` is the one the job asks for (every field the job sets matches). */
@@ -123,9 +123,9 @@ export function poolDelays(job: UpgradeJob): { delays: PoolDelay[]; problems: st
     problems.push(`${where}: ${r.error}; using 0s`);
     return 0;
   };
-  (job.spec?.config.machineConfigPools ?? []).forEach((entry, i) => {
-    const min = read(entry.delayUpgrade?.delayMin, `spec.config.machineConfigPools[${i}].delayUpgrade.delayMin`);
-    const max = read(entry.delayUpgrade?.delayMax, `spec.config.machineConfigPools[${i}].delayUpgrade.delayMax`);
+  (job.spec?.config.machineConfigPools ?? []).forEach((entry, index) => {
+    const min = read(entry.delayUpgrade?.delayMin, `spec.config.machineConfigPools[${index}].delayUpgrade.delayMin`);
+    const max = read(entry.delayUpgrade?.delayMax, `spec.config.machineConfigPools[${index}].delayUpgrade.delayMax`);
     if (min === 0 && max === 0) return;
     delays.push({ selector: entry.matchLabels, delayMinMs: min, delayMaxMs: max });
   });

@@ -95,10 +95,10 @@ export const FAILED_REASONS: readonly string[] = [
  * C escapes for control characters, other control characters as `\x..`/`\u....`; printable
  * Unicode is kept.
  */
-export function goQuote(s: string): string {
+export function goQuote(text: string): string {
   const named: Record<string, string> = { '\u0007': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u000b': '\\v', '"': '\\"', '\\': '\\\\' };
   let out = '"';
-  for (const ch of s) {
+  for (const ch of text) {
     const code = ch.codePointAt(0) ?? 0;
     const esc = named[ch];
     if (esc !== undefined) out += esc;

@@ -37,28 +37,28 @@ async function releaseFinalizer(client: KubeClient, job: Job, signal: AbortSigna
  * (written at once when it changed, so a Job released next is never forgotten), then removes the
  * tracker finalizer from the finished Jobs. Returns the job as it now is (the written object).
  */
-export async function trackHookJobs(d: HookTrackingDeps, job: UpgradeJob, signal: AbortSignal): Promise<UpgradeJob> {
+export async function trackHookJobs(deps: HookTrackingDeps, job: UpgradeJob, signal: AbortSignal): Promise<UpgradeJob> {
   const ns = job.metadata?.namespace ?? '';
-  const jobs = d.cluster.hookJobs(ns, job.metadata?.name ?? '');
+  const jobs = deps.cluster.hookJobs(ns, job.metadata?.name ?? '');
   const update = updateHookTracker(job, jobs);
   let current = job;
   if (update.changed) {
     const next = structuredClone(job);
     (next.status ??= {}).hookTracker = update.tracker;
-    current = await d.client.updateStatus(UpgradeJobResource, next, { signal });
+    current = await deps.client.updateStatus(UpgradeJobResource, next, { signal });
   }
   for (const name of update.releaseFinalizer) {
     const j = jobs.find((x) => x.metadata?.name === name);
-    if (j) await releaseFinalizer(d.client, j, signal);
+    if (j) await releaseFinalizer(deps.client, j, signal);
   }
   return current;
 }
 
 /** §5.6 for a deleted UpgradeJob: every hook Job of it loses the tracker finalizer (GC then removes them). */
-export async function releaseHookJobsOfDeletedJob(d: HookTrackingDeps, namespace: string, name: string, signal: AbortSignal): Promise<number> {
-  const jobs = d.cluster.hookJobs(namespace, name);
+export async function releaseHookJobsOfDeletedJob(deps: HookTrackingDeps, namespace: string, name: string, signal: AbortSignal): Promise<number> {
+  const jobs = deps.cluster.hookJobs(namespace, name);
   const names = new Set(finalizersToReleaseForDeletedJob(jobs));
-  for (const j of jobs) if (names.has(j.metadata?.name ?? '')) await releaseFinalizer(d.client, j, signal);
+  for (const j of jobs) if (names.has(j.metadata?.name ?? '')) await releaseFinalizer(deps.client, j, signal);
   return names.size;
 }
 

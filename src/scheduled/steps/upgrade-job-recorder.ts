@@ -37,8 +37,8 @@ export const endJob = {
 } as const;
 
 /** True when a failed outcome ends the job rather than asking for a retry. */
-export function endsJob(o: StepFailed): boolean {
-  return o.reason === UpgradeJobReason.Skipped || (o.reason !== undefined && FAILED_REASONS.includes(o.reason));
+export function endsJob(stepFailed: StepFailed): boolean {
+  return stepFailed.reason === UpgradeJobReason.Skipped || (stepFailed.reason !== undefined && FAILED_REASONS.includes(stepFailed.reason));
 }
 
 const HEALTH = new Set<string>([T.PreHealthCheckDone, T.PostHealthCheckDone]);
@@ -86,9 +86,9 @@ export class UpgradeJobStepRecorder implements StepRecorder {
     // Waits are explained by the controller (Event and log line), not by a condition.
   }
 
-  failed(_step: StepIdentity, now: number, o: StepFailed): void {
-    if (isJobFinal(this.#job) || !endsJob(o)) return;
-    const type = o.reason === UpgradeJobReason.Skipped ? T.Succeeded : T.Failed;
-    setJobCondition(this.#job, { type, status: 'True', reason: o.reason ?? '', message: o.error }, now);
+  failed(_step: StepIdentity, now: number, stepFailed: StepFailed): void {
+    if (isJobFinal(this.#job) || !endsJob(stepFailed)) return;
+    const type = stepFailed.reason === UpgradeJobReason.Skipped ? T.Succeeded : T.Failed;
+    setJobCondition(this.#job, { type, status: 'True', reason: stepFailed.reason ?? '', message: stepFailed.error }, now);
   }
 }

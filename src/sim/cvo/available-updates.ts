@@ -68,8 +68,8 @@ export function releaseOfNode(node: GraphNodeJson): Release {
   return r;
 }
 
-function byVersionDesc(a: { version: string }, b: { version: string }): number {
-  return semver.valid(a.version) && semver.valid(b.version) ? semver.rcompare(a.version, b.version) : a.version < b.version ? 1 : -1;
+function byVersionDesc(left: { version: string }, right: { version: string }): number {
+  return semver.valid(left.version) && semver.valid(right.version) ? semver.rcompare(left.version, right.version) : left.version < right.version ? 1 : -1;
 }
 
 /** Evaluates one risk (cached for an hour when it could be evaluated). */

@@ -392,8 +392,8 @@ class SimulatedCvo {
     this.#setReleaseAccepted(payloadLoadedCondition(release.version, target.image));
   }
 
-  #setReleaseAccepted(c: ConditionInput): void {
-    this.#releaseAccepted = c;
+  #setReleaseAccepted(conditionInput: ConditionInput): void {
+    this.#releaseAccepted = conditionInput;
     this.#throttle.request();
   }
 

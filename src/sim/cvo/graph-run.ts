@@ -67,9 +67,9 @@ export async function runGraph(options: GraphRunOptions, hooks: GraphHooks): Pro
   let done = 0;
   const errors: SyncError[] = [];
   const completedStages = new Set<number>();
-  const add = (n: number): void => {
-    if (n <= 0) return;
-    done += n;
+  const add = (count: number): void => {
+    if (count <= 0) return;
+    done += count;
     hooks.progress(done);
   };
 

@@ -28,8 +28,8 @@ export function clusterVersionViolations(cv: ClusterVersion): string[] {
   if (!status) return [];
   const history = status.history ?? [];
   const out: string[] = [];
-  history.forEach((h, i) => {
-    if (i > 0 && h.completionTime === null) out.push(`clusterversion: history[${i}] (${h.state} ${h.version}) has completionTime null; only the head may`);
+  history.forEach((updateHistory, index) => {
+    if (index > 0 && updateHistory.completionTime === null) out.push(`clusterversion: history[${index}] (${updateHistory.state} ${updateHistory.version}) has completionTime null; only the head may`);
   });
   const head = history[0];
   if (head?.state === 'Partial' && head.completionTime !== null) out.push(`clusterversion: the Partial head ${head.version} has a completionTime (${head.completionTime})`);
@@ -50,8 +50,8 @@ export function clusterVersionViolations(cv: ClusterVersion): string[] {
   return out;
 }
 
-function entryKey(h: UpdateHistory): string {
-  return `${h.startedTime} ${h.image}`;
+function entryKey(updateHistory: UpdateHistory): string {
+  return `${updateHistory.startedTime} ${updateHistory.image}`;
 }
 
 /**

@@ -112,8 +112,8 @@ export function checkPreconditions(input: PreconditionInput): PreconditionFailur
 }
 
 /** One failure as the CVO prints it. */
-export function renderFailure(f: PreconditionFailure): string {
-  return `Precondition ${JSON.stringify(f.name)} failed because of ${JSON.stringify(f.reason)}: ${f.message}`;
+export function renderFailure(preconditionFailure: PreconditionFailure): string {
+  return `Precondition ${JSON.stringify(preconditionFailure.name)} failed because of ${JSON.stringify(preconditionFailure.reason)}: ${preconditionFailure.message}`;
 }
 
 /** Several failures: `Multiple precondition checks failed:\n* …`. */

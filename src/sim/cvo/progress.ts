@@ -53,9 +53,9 @@ function skipFailure(err: SyncError, input: ProgressInput): Skip | undefined {
   if (err.effect === 'None') {
     const names = err.names.join(', ');
     if (semver.valid(input.report.version) && semver.minor(input.report.version) >= 16) {
-      const slow = err.names.filter((n) => {
-        const start = operatorStart.get(n);
-        return start !== undefined && now - start > (n === 'machine-config' ? SLOW_MACHINE_CONFIG_MS : SLOW_OPERATOR_MS);
+      const slow = err.names.filter((name) => {
+        const start = operatorStart.get(name);
+        return start !== undefined && now - start > (name === 'machine-config' ? SLOW_MACHINE_CONFIG_MS : SLOW_OPERATOR_MS);
       });
       if (slow.length > 0) {
         const others = slow.filter((n) => n !== 'machine-config');
@@ -70,8 +70,8 @@ function skipFailure(err: SyncError, input: ProgressInput): Skip | undefined {
     return { text: `waiting on ${names}`, slow: false };
   }
   if (err.effect === 'FailAfterInterval') {
-    const exceeded = err.names.filter((n) => {
-      const start = operatorStart.get(n);
+    const exceeded = err.names.filter((name) => {
+      const start = operatorStart.get(name);
       return start !== undefined && now - start > DEGRADED_FAIL_AFTER_MS;
     });
     if (exceeded.length > 0) return undefined;
@@ -114,8 +114,8 @@ export function progressConditions(input: ProgressInput): { progressing: Conditi
   }
   let summary = errorSummary(failure);
   if (failure.effect === 'FailAfterInterval') {
-    const exceeded = failure.names.filter((n) => {
-      const start = input.operatorStart.get(n);
+    const exceeded = failure.names.filter((name) => {
+      const start = input.operatorStart.get(name);
       return start !== undefined && input.now - start > DEGRADED_FAIL_AFTER_MS;
     });
     summary = `wait has exceeded 40 minutes for these operators: ${exceeded.join(', ')}`;

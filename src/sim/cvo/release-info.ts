@@ -33,8 +33,8 @@ export function versionHash(payload: ReleasePayload): string {
   let h = 0xcbf29ce484222325n;
   const prime = 0x100000001b3n;
   const mask = 0xffffffffffffffffn;
-  const feed = (s: string): void => {
-    for (const byte of Buffer.from(s, 'utf8')) {
+  const feed = (text: string): void => {
+    for (const byte of Buffer.from(text, 'utf8')) {
       h ^= BigInt(byte);
       h = (h * prime) & mask;
     }

@@ -28,34 +28,34 @@ export interface StatusModel {
 }
 
 /** The status to write over the object as it is now. */
-export function buildClusterVersionStatus(cv: ClusterVersion, m: StatusModel, now: number): ClusterVersionStatus {
+export function buildClusterVersionStatus(cv: ClusterVersion, statusModel: StatusModel, now: number): ClusterVersionStatus {
   let conditions = cv.status?.conditions ?? [];
-  const completedVersion = m.history.find((h) => h.state === 'Completed')?.version;
+  const completedVersion = statusModel.history.find((h) => h.state === 'Completed')?.version;
   if (completedVersion) conditions = setCondition(conditions, { type: 'Available', status: 'True', message: `Done applying ${completedVersion}` }, now);
-  if (m.report) {
-    const { progressing, failing } = progressConditions({ report: m.report, now, operatorStart: m.operatorStart, invalid: m.invalid !== undefined });
+  if (statusModel.report) {
+    const { progressing, failing } = progressConditions({ report: statusModel.report, now, operatorStart: statusModel.operatorStart, invalid: statusModel.invalid !== undefined });
     conditions = setCondition(setCondition(conditions, failing, now), progressing, now);
   }
-  if (m.retrieved) conditions = setCondition(conditions, m.retrieved.condition, now);
-  if (m.releaseAccepted) conditions = setCondition(conditions, m.releaseAccepted, now);
-  conditions = m.invalid
-    ? setCondition(conditions, { type: 'Invalid', status: 'True', reason: 'InvalidClusterVersion', message: m.invalid }, now)
+  if (statusModel.retrieved) conditions = setCondition(conditions, statusModel.retrieved.condition, now);
+  if (statusModel.releaseAccepted) conditions = setCondition(conditions, statusModel.releaseAccepted, now);
+  conditions = statusModel.invalid
+    ? setCondition(conditions, { type: 'Invalid', status: 'True', reason: 'InvalidClusterVersion', message: statusModel.invalid }, now)
     : removeConditions(conditions, 'Invalid');
-  const { upgradeable, subConditions } = m.upgradeable;
+  const { upgradeable, subConditions } = statusModel.upgradeable;
   const keep = new Set(subConditions.map((c) => c.type));
   conditions = removeConditions(conditions, ...UPGRADEABLE_SUB_CONDITIONS.filter((t) => !keep.has(t)));
   conditions = upgradeable ? setCondition(conditions, upgradeable, now) : removeConditions(conditions, 'Upgradeable');
   for (const c of subConditions) conditions = setCondition(conditions, c, now);
   const status: ClusterVersionStatus = {
-    desired: m.desired ?? cv.status!.desired,
-    history: m.history,
-    observedGeneration: m.observedGeneration,
-    versionHash: m.versionHash,
+    desired: statusModel.desired ?? cv.status!.desired,
+    history: statusModel.history,
+    observedGeneration: statusModel.observedGeneration,
+    versionHash: statusModel.versionHash,
     conditions,
-    availableUpdates: m.retrieved ? m.retrieved.availableUpdates : (cv.status?.availableUpdates ?? null),
+    availableUpdates: statusModel.retrieved ? statusModel.retrieved.availableUpdates : (cv.status?.availableUpdates ?? null),
   };
-  if (m.capabilities) status.capabilities = m.capabilities;
-  const conditional = m.retrieved ? m.retrieved.conditionalUpdates : (cv.status?.conditionalUpdates ?? []);
+  if (statusModel.capabilities) status.capabilities = statusModel.capabilities;
+  const conditional = statusModel.retrieved ? statusModel.retrieved.conditionalUpdates : (cv.status?.conditionalUpdates ?? []);
   if (conditional.length > 0) status.conditionalUpdates = conditional;
   return status;
 }

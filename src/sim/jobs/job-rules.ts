@@ -28,8 +28,8 @@ export const DEFAULT_JOB_RUN: Triangle = [0.5, 1, 2];
 /** The rule matching the Job, if any. */
 export function matchingRule(job: Job, rules: readonly JobRule[]): JobRule | undefined {
   const name = job.metadata?.name ?? '';
-  return rules.find((r) => {
-    const m = r.match;
+  return rules.find((jobRule) => {
+    const m = jobRule.match;
     if (m.namespace !== undefined && m.namespace !== job.metadata?.namespace) return false;
     if (typeof m.name === 'string' && m.name !== name) return false;
     if (m.name instanceof RegExp && !m.name.test(name)) return false;

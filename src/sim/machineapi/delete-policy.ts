@@ -19,18 +19,18 @@ const MUST_NOT_DELETE = 0;
 const SECONDS_PER_TEN_DAYS = 864_000;
 const OLD_DELETE_ANNOTATION = 'machine.openshift.io/cluster-api-delete-machine';
 
-function marked(m: Machine): boolean {
-  const a = m.metadata?.annotations ?? {};
+function marked(machine: Machine): boolean {
+  const a = machine.metadata?.annotations ?? {};
   return (a[MachineAnnotation.DeleteMachine] ?? '') !== '' || (a[OLD_DELETE_ANNOTATION] ?? '') !== '';
 }
 
-function failed(m: Machine): boolean {
-  return m.status?.errorReason !== undefined || m.status?.errorMessage !== undefined;
+function failed(machine: Machine): boolean {
+  return machine.status?.errorReason !== undefined || machine.status?.errorMessage !== undefined;
 }
 
-function oldestPriority(m: Machine, now: number): number {
-  if (m.metadata?.deletionTimestamp !== undefined || marked(m) || failed(m)) return MUST_DELETE;
-  const created = Date.parse(m.metadata?.creationTimestamp ?? '');
+function oldestPriority(machine: Machine, now: number): number {
+  if (machine.metadata?.deletionTimestamp !== undefined || marked(machine) || failed(machine)) return MUST_DELETE;
+  const created = Date.parse(machine.metadata?.creationTimestamp ?? '');
   if (!Number.isFinite(created)) return MUST_NOT_DELETE;
   const ageSeconds = (now - created) / 1000;
   if (ageSeconds < 0) return MUST_NOT_DELETE;
@@ -38,17 +38,17 @@ function oldestPriority(m: Machine, now: number): number {
 }
 
 /** The delete priority of a Machine under a policy (higher goes first). */
-export function deletePriority(policy: DeletePolicy, m: Machine, now: number): number {
+export function deletePriority(policy: DeletePolicy, machine: Machine, now: number): number {
   switch (policy) {
     case 'Oldest':
-      return oldestPriority(m, now);
+      return oldestPriority(machine, now);
     case 'Newest':
-      if (m.metadata?.deletionTimestamp !== undefined || marked(m) || failed(m)) return MUST_DELETE;
-      return MUST_DELETE - oldestPriority(m, now);
+      if (machine.metadata?.deletionTimestamp !== undefined || marked(machine) || failed(machine)) return MUST_DELETE;
+      return MUST_DELETE - oldestPriority(machine, now);
     case 'Random':
-      if (m.metadata?.deletionTimestamp !== undefined) return MUST_DELETE;
-      if (marked(m) || failed(m)) return BETTER_DELETE;
-      if (m.status?.nodeRef === undefined) return PREFER_DELETE;
+      if (machine.metadata?.deletionTimestamp !== undefined) return MUST_DELETE;
+      if (marked(machine) || failed(machine)) return BETTER_DELETE;
+      if (machine.status?.nodeRef === undefined) return PREFER_DELETE;
       return COULD_DELETE;
   }
 }

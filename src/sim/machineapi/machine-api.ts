@@ -32,10 +32,10 @@ export function createMachineApi(ctx: SimContext, options: MachineApiOptions = {
   const durations: MachineApiDurations = { ...DEFAULT_MACHINE_API_DURATIONS, ...options.durations };
   const random = ctx.random.fork('machineapi');
   const blocks: Array<{ machineSet?: string; machine?: string; until: number }> = [];
-  const joinBlockedUntil = (m: Machine): number | undefined => {
+  const joinBlockedUntil = (machine: Machine): number | undefined => {
     let until: number | undefined;
     for (const b of blocks) {
-      const hit = (b.machine !== undefined && b.machine === m.metadata?.name) || (b.machineSet !== undefined && b.machineSet === m.metadata?.labels?.[MachineLabel.MachineSet]);
+      const hit = (b.machine !== undefined && b.machine === machine.metadata?.name) || (b.machineSet !== undefined && b.machineSet === machine.metadata?.labels?.[MachineLabel.MachineSet]);
       if (hit) until = Math.max(until ?? 0, b.until);
     }
     return until;
@@ -43,8 +43,8 @@ export function createMachineApi(ctx: SimContext, options: MachineApiOptions = {
   const machineController = createMachineController(ctx, { durations, timeScale: options.timeScale ?? 1, random: random.fork('machines'), joinBlockedUntil });
   const machineSetController = createMachineSetController(ctx, { random: random.fork('machinesets') });
   const machines = ctx.informers.informerFor(MachineResource);
-  const requeueAll = (c: Controller): void => {
-    for (const m of machines.list()) c.queue.add(`${m.metadata?.namespace}/${m.metadata?.name}`);
+  const requeueAll = (controller: Controller): void => {
+    for (const m of machines.list()) controller.queue.add(`${m.metadata?.namespace}/${m.metadata?.name}`);
   };
   const log = ctx.logger.child({ component: 'sim-machineapi' });
 

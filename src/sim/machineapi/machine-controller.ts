@@ -47,7 +47,7 @@ export interface MachineControllerConfig {
   timeScale: number;
   random: SeededRandom;
   /** Until when the Machine's node must not join (a fault: it stays Provisioned); Infinity for ever, undefined when not blocked. */
-  joinBlockedUntil(m: Machine): number | undefined;
+  joinBlockedUntil(machine: Machine): number | undefined;
   workers?: number;
 }
 
@@ -81,9 +81,9 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
     return { config, peer };
   };
 
-  const provisioned = async (m: Machine, now: number): Promise<void> => {
-    const instance = instanceFor(m, streamOf(m));
-    const p = placementOf(m);
+  const provisioned = async (machine: Machine, now: number): Promise<void> => {
+    const instance = instanceFor(machine, streamOf(machine));
+    const p = placementOf(machine);
     const labels: Record<string, string> = {
       ...(p.instanceType ? { 'machine.openshift.io/instance-type': p.instanceType } : {}),
       ...(p.region ? { 'machine.openshift.io/region': p.region } : {}),
@@ -92,9 +92,9 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
     const updated = await ignoreNotFoundOrConflict(
       ctx.client.patch(
         MachineResource,
-        m.metadata?.namespace,
-        m.metadata?.name ?? '',
-        { metadata: { resourceVersion: m.metadata?.resourceVersion ?? null, labels, annotations: { [MachineAnnotation.InstanceState]: 'running' } }, spec: { providerID: instance.providerID } },
+        machine.metadata?.namespace,
+        machine.metadata?.name ?? '',
+        { metadata: { resourceVersion: machine.metadata?.resourceVersion ?? null, labels, annotations: { [MachineAnnotation.InstanceState]: 'running' } }, spec: { providerID: instance.providerID } },
         { type: 'merge' },
       ),
     );
@@ -125,37 +125,37 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
     });
   };
 
-  const joined = async (m: Machine, now: number): Promise<void> => {
-    const random = streamOf(m);
-    const instance = instanceFor(m, random);
+  const joined = async (machine: Machine, now: number): Promise<void> => {
+    const random = streamOf(machine);
+    const instance = instanceFor(machine, random);
     let node = nodes.get(undefined, instance.nodeName);
     if (!node) {
-      const labels = nodeForMachine(m, { instance, now, config: undefined, nodeInfo: nodeSystemInfo(undefined, random) }).metadata?.labels ?? {};
+      const labels = nodeForMachine(machine, { instance, now, config: undefined, nodeInfo: nodeSystemInfo(undefined, random) }).metadata?.labels ?? {};
       const { config, peer } = bootConfig(labels);
-      const fresh = nodeForMachine(m, { instance, now, config, nodeInfo: nodeSystemInfo(peer?.status?.nodeInfo, random) });
+      const fresh = nodeForMachine(machine, { instance, now, config, nodeInfo: nodeSystemInfo(peer?.status?.nodeInfo, random) });
       try {
         node = await ctx.client.create(NodeResource, fresh);
       } catch (err) {
         if (!isAlreadyExists(err)) throw err;
         node = await ctx.client.get(NodeResource, undefined, instance.nodeName);
       }
-      log.info({ machine: m.metadata?.name, node: instance.nodeName, config }, 'node joined');
+      log.info({ machine: machine.metadata?.name, node: instance.nodeName, config }, 'node joined');
     }
-    await writeStatus(m, { ...m.status, phase: 'Running', lastUpdated: formatTime(now), nodeRef: { kind: 'Node', name: node.metadata?.name ?? '', uid: node.metadata?.uid ?? '' } });
+    await writeStatus(machine, { ...machine.status, phase: 'Running', lastUpdated: formatTime(now), nodeRef: { kind: 'Node', name: node.metadata?.name ?? '', uid: node.metadata?.uid ?? '' } });
   };
 
-  const deleting = async (m: Machine, now: number): Promise<ReconcileResult | void> => {
-    const uid = m.metadata?.uid ?? '';
-    if (m.status?.phase !== 'Deleting') {
-      await writeStatus(m, { ...m.status, phase: 'Deleting', lastUpdated: formatTime(now) });
+  const deleting = async (machine: Machine, now: number): Promise<ReconcileResult | void> => {
+    const uid = machine.metadata?.uid ?? '';
+    if (machine.status?.phase !== 'Deleting') {
+      await writeStatus(machine, { ...machine.status, phase: 'Deleting', lastUpdated: formatTime(now) });
       return;
     }
-    if ((m.spec?.lifecycleHooks?.preDrain ?? []).length > 0) return;
+    if ((machine.spec?.lifecycleHooks?.preDrain ?? []).length > 0) return;
     const state = deletions.get(uid) ?? {};
     deletions.set(uid, state);
-    const nodeName = m.status.nodeRef?.name;
+    const nodeName = machine.status.nodeRef?.name;
     const node = nodeName === undefined ? undefined : nodes.get(undefined, nodeName);
-    if (node && state.drainedAt === undefined && m.metadata?.annotations?.[MachineAnnotation.ExcludeNodeDraining] === undefined) {
+    if (node && state.drainedAt === undefined && machine.metadata?.annotations?.[MachineAnnotation.ExcludeNodeDraining] === undefined) {
       try {
         await setUnschedulable(ctx.client, node, true, now);
       } catch (err) {
@@ -170,21 +170,21 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
           const outcome = await evictPod(ctx.client, p);
           if (outcome.result === 'blocked' || outcome.result === 'error') {
             refused++;
-            log.info({ machine: m.metadata?.name, node: nodeName, pod: outcome.pod, message: outcome.message }, 'eviction refused; drain will be retried');
+            log.info({ machine: machine.metadata?.name, node: nodeName, pod: outcome.pod, message: outcome.message }, 'eviction refused; drain will be retried');
           }
         }
         return { requeueAfter: refused > 0 ? DRAIN_RETRY_MS : DRAIN_WAIT_MS };
       }
       state.drainedAt = now;
-      log.info({ machine: m.metadata?.name, node: nodeName }, 'drain successful');
+      log.info({ machine: machine.metadata?.name, node: nodeName }, 'drain successful');
     }
-    if ((m.spec?.lifecycleHooks?.preTerminate ?? []).length > 0) return;
-    state.terminateAt ??= now + drawMs(streamOf(m).fork('terminate'), cfg.durations.terminate, cfg.timeScale);
+    if ((machine.spec?.lifecycleHooks?.preTerminate ?? []).length > 0) return;
+    state.terminateAt ??= now + drawMs(streamOf(machine).fork('terminate'), cfg.durations.terminate, cfg.timeScale);
     if (now < state.terminateAt) return { requeueAfter: state.terminateAt - now };
     if (nodeName !== undefined) await ignoreNotFound(ctx.client.delete(NodeResource, undefined, nodeName));
-    const finalizers = (m.metadata?.finalizers ?? []).filter((f) => f !== MACHINE_FINALIZER);
+    const finalizers = (machine.metadata?.finalizers ?? []).filter((f) => f !== MACHINE_FINALIZER);
     try {
-      await ctx.client.patch(MachineResource, m.metadata?.namespace, m.metadata?.name ?? '', { metadata: { resourceVersion: m.metadata?.resourceVersion ?? null, finalizers } }, { type: 'merge' });
+      await ctx.client.patch(MachineResource, machine.metadata?.namespace, machine.metadata?.name ?? '', { metadata: { resourceVersion: machine.metadata?.resourceVersion ?? null, finalizers } }, { type: 'merge' });
     } catch (err) {
       if (isConflict(err)) return { requeueAfter: 1 };
       if (!isNotFound(err)) throw err;

@@ -46,7 +46,7 @@ export function newMachine(ms: MachineSet, suffix: string): Machine {
 }
 
 /** The MachineSet status for its Machines and their Nodes (pure; `wake` is when an availability changes). */
-export function machineSetStatus(ms: MachineSet, owned: readonly Machine[], nodeOf: (m: Machine) => Node | undefined, now: number): { status: MachineSetStatus; wake: number | undefined } {
+export function machineSetStatus(ms: MachineSet, owned: readonly Machine[], nodeOf: (machine: Machine) => Node | undefined, now: number): { status: MachineSetStatus; wake: number | undefined } {
   const templateLabels = ms.spec?.template?.metadata?.labels ?? {};
   const minReadyMs = (ms.spec?.minReadySeconds ?? 0) * 1000;
   let ready = 0;
@@ -121,8 +121,8 @@ export function createMachineSetController(ctx: SimContext, cfg: MachineSetContr
     if (inFlight.size > 0) expected.set(key, inFlight);
     else expected.delete(key);
 
-    const nodeOf = (m: Machine): Node | undefined => {
-      const name = m.status?.nodeRef?.name;
+    const nodeOf = (machine: Machine): Node | undefined => {
+      const name = machine.status?.nodeRef?.name;
       return name === undefined ? undefined : nodes.get(undefined, name);
     };
     const { status, wake } = machineSetStatus(ms, [...cached, ...inFlight.values()], nodeOf, now);
@@ -142,8 +142,8 @@ export function createMachineSetController(ctx: SimContext, cfg: MachineSetContr
     .for(MachineSetResource)
     .owns(MachineResource)
     // A Node's readiness changes its MachineSet's readyReplicas.
-    .watches(NodeResource, (n: Node) => {
-      const ref = n.metadata?.annotations?.[MachineAnnotation.NodeMachine];
+    .watches(NodeResource, (node: Node) => {
+      const ref = node.metadata?.annotations?.[MachineAnnotation.NodeMachine];
       if (ref === undefined) return [];
       const m = machines.getByKey(ref);
       const owner = m ? controllerOf(m) : undefined;
@@ -152,8 +152,8 @@ export function createMachineSetController(ctx: SimContext, cfg: MachineSetContr
   return controller;
 }
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+function cmp(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 function shuffle<T>(items: readonly T[], random: SeededRandom): T[] {

@@ -30,14 +30,14 @@ export interface Instance {
   nodeName: string;
 }
 
-function str(o: JsonObject | undefined, key: string): string | undefined {
-  const v = o?.[key];
+function str(value: JsonObject | undefined, key: string): string | undefined {
+  const v = value?.[key];
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
 /** Placement from `spec.providerSpec.value`. */
-export function placementOf(m: Machine): Placement {
-  const value = m.spec?.providerSpec?.value;
+export function placementOf(machine: Machine): Placement {
+  const value = machine.spec?.providerSpec?.value;
   const v = isJsonObject(value) ? value : undefined;
   const kind = str(v, 'kind') ?? '';
   const placement = isJsonObject(v?.placement) ? v.placement : undefined;
@@ -53,16 +53,16 @@ export function placementOf(m: Machine): Placement {
   return { region: undefined, zone: undefined, instanceType: undefined, provider: 'none' };
 }
 
-function hex(random: SeededRandom, n: number): string {
+function hex(random: SeededRandom, count: number): string {
   let s = '';
-  for (let i = 0; i < n; i++) s += '0123456789abcdef'[random.int(0, 15)] ?? '0';
+  for (let i = 0; i < count; i++) s += '0123456789abcdef'[random.int(0, 15)] ?? '0';
   return s;
 }
 
 /** The instance of a Machine; `random` must be the Machine's own stream so that it is stable across reconciles. */
-export function instanceFor(m: Machine, random: SeededRandom): Instance {
-  const name = m.metadata?.name ?? '';
-  const p = placementOf(m);
+export function instanceFor(machine: Machine, random: SeededRandom): Instance {
+  const name = machine.metadata?.name ?? '';
+  const p = placementOf(machine);
   const internalIP = `10.0.${random.int(16, 223)}.${random.int(2, 254)}`;
   const instanceId = p.provider === 'aws' ? `i-0${hex(random, 16)}` : name;
   switch (p.provider) {
@@ -108,51 +108,51 @@ export interface NodeForMachineOptions {
 }
 
 /** The Node the kubelet of a Machine registers, already Ready. */
-export function nodeForMachine(m: Machine, o: NodeForMachineOptions): Node {
-  const p = placementOf(m);
-  const at = formatTime(o.now);
-  const role = m.metadata?.labels?.[MachineLabel.MachineRole] ?? 'worker';
-  const hostname = o.instance.nodeName.split('.')[0] ?? o.instance.nodeName;
+export function nodeForMachine(machine: Machine, options: NodeForMachineOptions): Node {
+  const p = placementOf(machine);
+  const at = formatTime(options.now);
+  const role = machine.metadata?.labels?.[MachineLabel.MachineRole] ?? 'worker';
+  const hostname = options.instance.nodeName.split('.')[0] ?? options.instance.nodeName;
   const labels: Record<string, string> = {
-    'beta.kubernetes.io/arch': o.nodeInfo.architecture,
-    'beta.kubernetes.io/os': o.nodeInfo.operatingSystem,
-    'kubernetes.io/arch': o.nodeInfo.architecture,
+    'beta.kubernetes.io/arch': options.nodeInfo.architecture,
+    'beta.kubernetes.io/os': options.nodeInfo.operatingSystem,
+    'kubernetes.io/arch': options.nodeInfo.architecture,
     'kubernetes.io/hostname': hostname,
-    'kubernetes.io/os': o.nodeInfo.operatingSystem,
+    'kubernetes.io/os': options.nodeInfo.operatingSystem,
     'node.openshift.io/os_id': 'rhcos',
     [`node-role.kubernetes.io/${role}`]: '',
     ...(role === 'master' ? { 'node-role.kubernetes.io/control-plane': '' } : {}),
     ...(p.instanceType ? { 'node.kubernetes.io/instance-type': p.instanceType, 'beta.kubernetes.io/instance-type': p.instanceType } : {}),
     ...(p.region ? { 'topology.kubernetes.io/region': p.region, 'failure-domain.beta.kubernetes.io/region': p.region } : {}),
     ...(p.zone ? { 'topology.kubernetes.io/zone': p.zone, 'failure-domain.beta.kubernetes.io/zone': p.zone } : {}),
-    ...m.spec?.metadata?.labels,
+    ...machine.spec?.metadata?.labels,
   };
   const annotations: Record<string, string> = {
-    [MachineAnnotation.NodeMachine]: `${m.metadata?.namespace ?? ''}/${m.metadata?.name ?? ''}`,
+    [MachineAnnotation.NodeMachine]: `${machine.metadata?.namespace ?? ''}/${machine.metadata?.name ?? ''}`,
     'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
-    ...(o.config !== undefined
+    ...(options.config !== undefined
       ? {
-          [MachineConfigNodeAnnotation.CurrentConfig]: o.config,
-          [MachineConfigNodeAnnotation.DesiredConfig]: o.config,
+          [MachineConfigNodeAnnotation.CurrentConfig]: options.config,
+          [MachineConfigNodeAnnotation.DesiredConfig]: options.config,
           [MachineConfigNodeAnnotation.State]: MachineConfigDaemonState.Done,
           [MachineConfigNodeAnnotation.Reason]: '',
         }
       : {}),
-    ...m.spec?.metadata?.annotations,
+    ...machine.spec?.metadata?.annotations,
   };
-  const taints: Taint[] = [...(role === 'master' ? [{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }] : []), ...(m.spec?.taints ?? [])];
+  const taints: Taint[] = [...(role === 'master' ? [{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }] : []), ...(machine.spec?.taints ?? [])];
   const cond = (type: string, status: string, reason: string, message: string) => ({ type, status, lastHeartbeatTime: at, lastTransitionTime: at, reason, message });
   const capacity = { cpu: '4', 'ephemeral-storage': '125293548Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '16092956Ki', pods: '250' };
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name: o.instance.nodeName, labels, annotations },
-    spec: { providerID: o.instance.providerID, ...(taints.length > 0 ? { taints } : {}) },
+    metadata: { name: options.instance.nodeName, labels, annotations },
+    spec: { providerID: options.instance.providerID, ...(taints.length > 0 ? { taints } : {}) },
     status: {
       addresses: [
-        { type: 'InternalIP', address: o.instance.internalIP },
-        { type: 'Hostname', address: o.instance.nodeName },
-        { type: 'InternalDNS', address: o.instance.nodeName },
+        { type: 'InternalIP', address: options.instance.internalIP },
+        { type: 'Hostname', address: options.instance.nodeName },
+        { type: 'InternalDNS', address: options.instance.nodeName },
       ],
       allocatable: { ...capacity, cpu: '3500m', 'ephemeral-storage': '114396791822', memory: '14942236Ki' },
       capacity,
@@ -163,7 +163,7 @@ export function nodeForMachine(m: Machine, o: NodeForMachineOptions): Node {
         cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
       ],
       daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
-      nodeInfo: o.nodeInfo,
+      nodeInfo: options.nodeInfo,
     },
   };
 }

@@ -58,9 +58,9 @@ export function createMachineConfigOperator(ctx: SimContext, options: MachineCon
       }
       await ctx.informers.waitForSync(signal);
     },
-    renderFailure(pool, o = {}): void {
-      const failure: RenderFailure = { message: o.message ?? 'could not generate rendered MachineConfig: simulated render failure' };
-      if (o.until !== undefined) failure.until = o.until;
+    renderFailure(pool, options = {}): void {
+      const failure: RenderFailure = { message: options.message ?? 'could not generate rendered MachineConfig: simulated render failure' };
+      if (options.until !== undefined) failure.until = options.until;
       renderFailures.set(pool, failure);
       poke();
     },

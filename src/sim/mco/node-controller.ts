@@ -80,12 +80,12 @@ export function createNodeController(ctx: SimContext): Controller {
     .watches(PodResource, () => ['master'], { namespace: MCO_NAMESPACE, labelSelector: MCO_POD_SELECTOR });
 }
 
-function sameTaint(a: Taint, b: { key: string; effect: string }): boolean {
-  return a.key === b.key && a.effect === b.effect;
+function sameTaint(left: Taint, right: { key: string; effect: string }): boolean {
+  return left.key === right.key && left.effect === right.effect;
 }
 
-function hasTaint(node: Node, t: { key: string; effect: string }): boolean {
-  return node.spec?.taints?.some((x) => sameTaint(x, t)) ?? false;
+function hasTaint(node: Node, text: { key: string; effect: string }): boolean {
+  return node.spec?.taints?.some((x) => sameTaint(x, text)) ?? false;
 }
 
 /**

@@ -75,18 +75,18 @@ export function selectNodesToUpdate(pool: MachineConfigPool, nodes: readonly Nod
   return { maxUnavailable, unavailable, capacity, chosen: candidates };
 }
 
-function byZoneThenAge(a: Node, b: Node): number {
-  const za = a.metadata?.labels?.[ZONE_LABEL];
-  const zb = b.metadata?.labels?.[ZONE_LABEL];
+function byZoneThenAge(left: Node, right: Node): number {
+  const za = left.metadata?.labels?.[ZONE_LABEL];
+  const zb = right.metadata?.labels?.[ZONE_LABEL];
   if (za !== zb) {
     if (za === undefined) return 1;
     if (zb === undefined) return -1;
     return za < zb ? -1 : 1;
   }
-  const ta = Date.parse(a.metadata?.creationTimestamp ?? '') || 0;
-  const tb = Date.parse(b.metadata?.creationTimestamp ?? '') || 0;
+  const ta = Date.parse(left.metadata?.creationTimestamp ?? '') || 0;
+  const tb = Date.parse(right.metadata?.creationTimestamp ?? '') || 0;
   if (ta !== tb) return ta - tb;
-  const na = a.metadata?.name ?? '';
-  const nb = b.metadata?.name ?? '';
+  const na = left.metadata?.name ?? '';
+  const nb = right.metadata?.name ?? '';
   return na < nb ? -1 : na > nb ? 1 : 0;
 }

@@ -105,6 +105,6 @@ export function nodesForPool(pool: MachineConfigPool, nodes: readonly Node[], po
   return nodes.filter((n) => primaryPoolName(n, pools) === name).sort((a, b) => cmp(a.metadata?.name ?? '', b.metadata?.name ?? ''));
 }
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+function cmp(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
 }

@@ -26,10 +26,10 @@ export type CoCondition = Omit<ClusterOperatorStatusCondition, 'lastTransitionTi
  */
 export function setCoCondition(conditions: ClusterOperatorStatusCondition[], next: CoCondition, now: number): ClusterOperatorStatusCondition[] {
   const i = conditions.findIndex((c) => c.type === next.type);
-  const clean = (c: ClusterOperatorStatusCondition): ClusterOperatorStatusCondition => {
-    const out: ClusterOperatorStatusCondition = { type: c.type, status: c.status, lastTransitionTime: c.lastTransitionTime };
-    if (c.reason) out.reason = c.reason;
-    if (c.message) out.message = c.message;
+  const clean = (statusCondition: ClusterOperatorStatusCondition): ClusterOperatorStatusCondition => {
+    const out: ClusterOperatorStatusCondition = { type: statusCondition.type, status: statusCondition.status, lastTransitionTime: statusCondition.lastTransitionTime };
+    if (statusCondition.reason) out.reason = statusCondition.reason;
+    if (statusCondition.message) out.message = statusCondition.message;
     return out;
   };
   if (i < 0) return [...conditions, clean({ ...next, lastTransitionTime: formatTime(now) })];

@@ -72,7 +72,7 @@ interface State {
 }
 
 /** The operator + render controller, keyed by the single key `machine-config`. */
-export function createOperatorController(ctx: SimContext, o: OperatorOptions): Controller {
+export function createOperatorController(ctx: SimContext, options: OperatorOptions): Controller {
   const deployments = ctx.informers.informerFor(DeploymentResource, { namespace: MCO_NAMESPACE });
   const cos = ctx.informers.informerFor(ClusterOperatorResource);
   const pools = ctx.informers.informerFor(MachineConfigPoolResource);
@@ -80,7 +80,7 @@ export function createOperatorController(ctx: SimContext, o: OperatorOptions): C
   const recorder = new EventRecorder({ client: ctx.client, clock: ctx.clock, logger: ctx.logger, component: 'machine-config-operator', ...(ctx.activity ? { activity: ctx.activity } : {}) });
   const state: State = { running: undefined, runningImage: '', renderAt: 0, requiredSince: undefined };
   // Whole milliseconds: virtual time stays integral (timestamps, event names).
-  const scale = (minutes: number): number => Math.max(1, Math.round((minutes * MINUTE) / o.timeScale));
+  const scale = (minutes: number): number => Math.max(1, Math.round((minutes * MINUTE) / options.timeScale));
 
   const reconcile = async (): Promise<{ requeueAfter?: number } | void> => {
     const now = ctx.clock.now();
@@ -98,7 +98,7 @@ export function createOperatorController(ctx: SimContext, o: OperatorOptions): C
     if (wanted && wanted !== state.running) {
       state.running = wanted;
       state.runningImage = container?.image ?? '';
-      state.renderAt = now + scale(o.random.triangular(...o.durations.selfRollout));
+      state.renderAt = now + scale(options.random.triangular(...options.durations.selfRollout));
       state.requiredSince = undefined;
     }
     const running = state.running;
@@ -107,7 +107,7 @@ export function createOperatorController(ctx: SimContext, o: OperatorOptions): C
     const allPools = pools.list();
     if (now >= state.renderAt) {
       for (const pool of allPools) {
-        const failure = activeFailure(o.renderFailures.get(pool.metadata?.name ?? ''), now);
+        const failure = activeFailure(options.renderFailures.get(pool.metadata?.name ?? ''), now);
         if (failure?.until !== undefined) wake.push(failure.until);
         await renderPool(ctx, pool, running, failure, configs.get(undefined, renderedConfigName(pool.metadata?.name ?? '', running)) !== undefined);
       }
@@ -127,21 +127,21 @@ export function createOperatorController(ctx: SimContext, o: OperatorOptions): C
       } else {
         state.requiredSince ??= now;
         const requiredMachines = allPools.filter(isRequired).reduce((n, p) => n + (p.status?.machineCount ?? 0), 0);
-        const deadline = state.requiredSince + scale(o.durations.requiredPoolsTimeoutPerMachine * Math.max(1, requiredMachines));
+        const deadline = state.requiredSince + scale(options.durations.requiredPoolsTimeoutPerMachine * Math.max(1, requiredMachines));
         if (now >= deadline) {
           syncError = `error during syncRequiredMachineConfigPools: [context deadline exceeded, ${result.error}]`;
           state.requiredSince = now;
-          wake.push(now + scale(o.durations.requiredPoolsTimeoutPerMachine * Math.max(1, requiredMachines)));
+          wake.push(now + scale(options.durations.requiredPoolsTimeoutPerMachine * Math.max(1, requiredMachines)));
         } else {
           wake.push(deadline);
         }
       }
     }
     const synced = now >= state.renderAt && syncError === undefined && state.requiredSince === undefined;
-    const statusOf = (c: ClusterOperator): NonNullable<ClusterOperator['status']> | undefined => {
-      const atVersion = jsonEqual((c.status?.versions ?? []) as unknown as JsonValue, vStore as unknown as JsonValue);
-      const next = nextStatus(c, { running, vStore, atVersion, synced, syncError, pools: allPools, now });
-      return jsonEqual(next as unknown as JsonValue, (c.status ?? null) as unknown as JsonValue) ? undefined : next;
+    const statusOf = (clusterOperator: ClusterOperator): NonNullable<ClusterOperator['status']> | undefined => {
+      const atVersion = jsonEqual((clusterOperator.status?.versions ?? []) as unknown as JsonValue, vStore as unknown as JsonValue);
+      const next = nextStatus(clusterOperator, { running, vStore, atVersion, synced, syncError, pools: allPools, now });
+      return jsonEqual(next as unknown as JsonValue, (clusterOperator.status ?? null) as unknown as JsonValue) ? undefined : next;
     };
     if (statusOf(co)) {
       // Recomputed on the fresh object: the cache may lag our own last write.
@@ -171,8 +171,8 @@ function isRequired(pool: MachineConfigPool): boolean {
   return pool.metadata?.labels?.['operator.machineconfiguration.openshift.io/required-for-upgrade'] !== undefined;
 }
 
-function activeFailure(f: RenderFailure | undefined, now: number): RenderFailure | undefined {
-  return f && (f.until === undefined || now < f.until) ? f : undefined;
+function activeFailure(renderFailure: RenderFailure | undefined, now: number): RenderFailure | undefined {
+  return renderFailure && (renderFailure.until === undefined || now < renderFailure.until) ? renderFailure : undefined;
 }
 
 /** Renders one pool for a release (or records RenderDegraded while a render failure is injected). */
@@ -203,10 +203,10 @@ async function renderPool(ctx: SimContext, pool: MachineConfigPool, version: str
 }
 
 /** Writes the RenderDegraded condition on the fresh pool (the node controller writes the rest of the status). */
-async function setRenderDegraded(ctx: SimContext, pool: string, c: MachineConfigPoolCondition): Promise<void> {
+async function setRenderDegraded(ctx: SimContext, pool: string, poolCondition: MachineConfigPoolCondition): Promise<void> {
   await updateStatusWithRetry(ctx.client, MachineConfigPoolResource, pool, (fresh) => {
     const conditions = fresh.status?.conditions ?? [];
-    const next = setPoolCondition(conditions, c, ctx.clock.now());
+    const next = setPoolCondition(conditions, poolCondition, ctx.clock.now());
     if (next === conditions) return undefined;
     fresh.status = { ...emptyPoolStatus(), ...fresh.status, conditions: next };
     return fresh;
@@ -229,28 +229,28 @@ interface StatusInput {
 }
 
 /** The CO status after one sync, as `pkg/operator/status.go` derives it. */
-function nextStatus(co: ClusterOperator, s: StatusInput): NonNullable<ClusterOperator['status']> {
+function nextStatus(co: ClusterOperator, statusInput: StatusInput): NonNullable<ClusterOperator['status']> {
   const status = structuredClone(co.status ?? {});
   let conditions = status.conditions ?? [];
-  const set = (c: CoCondition): void => {
-    conditions = setCoCondition(conditions, c, s.now);
+  const set = (coCondition: CoCondition): void => {
+    conditions = setCoCondition(conditions, coCondition, statusInput.now);
   };
   const progressing = conditions.some((c) => c.type === 'Progressing' && c.status === 'True');
-  if (s.syncError !== undefined) {
-    const message = s.atVersion ? `Failed to resync ${s.running} because: ${s.syncError}` : `Unable to apply ${s.running}: ${s.syncError}`;
+  if (statusInput.syncError !== undefined) {
+    const message = statusInput.atVersion ? `Failed to resync ${statusInput.running} because: ${statusInput.syncError}` : `Unable to apply ${statusInput.running}: ${statusInput.syncError}`;
     set({ type: 'Degraded', status: 'True', reason: 'RequiredPoolsFailed', message });
-    set(progressing ? { type: 'Progressing', status: 'True', message: `Unable to apply ${s.running}` } : { type: 'Progressing', status: 'False', message: `Error while reconciling ${s.running}` });
+    set(progressing ? { type: 'Progressing', status: 'True', message: `Unable to apply ${statusInput.running}` } : { type: 'Progressing', status: 'False', message: `Error while reconciling ${statusInput.running}` });
   } else {
-    if (s.synced) set({ type: 'Degraded', status: 'False' });
+    if (statusInput.synced) set({ type: 'Degraded', status: 'False' });
     const degraded = conditions.some((c) => c.type === 'Degraded' && c.status === 'True');
     let versions = status.versions ?? [];
-    if (s.synced && !(progressing && degraded)) versions = s.vStore;
+    if (statusInput.synced && !(progressing && degraded)) versions = statusInput.vStore;
     status.versions = versions;
-    const at = jsonEqual(versions as unknown as JsonValue, s.vStore as unknown as JsonValue);
-    if (!degraded) set(at ? { type: 'Progressing', status: 'False', message: `Cluster version is ${s.running}` } : { type: 'Progressing', status: 'True', message: `Working towards ${s.running}` });
+    const at = jsonEqual(versions as unknown as JsonValue, statusInput.vStore as unknown as JsonValue);
+    if (!degraded) set(at ? { type: 'Progressing', status: 'False', message: `Cluster version is ${statusInput.running}` } : { type: 'Progressing', status: 'True', message: `Working towards ${statusInput.running}` });
   }
   set({ type: 'Available', status: 'True', reason: AS_EXPECTED, message: `Cluster has deployed ${formatVersions(status.versions)}` });
-  set(upgradeableCondition(s.pools, s.running));
+  set(upgradeableCondition(statusInput.pools, statusInput.running));
   status.conditions = conditions;
   return status;
 }

@@ -36,8 +36,8 @@ export function countPoolNodes(target: string | undefined, nodes: readonly Node[
 }
 
 /** True when the counters mean "fully updated" (the Updated condition's rule). */
-export function isAllUpdated(c: PoolCounts): boolean {
-  return c.updatedMachineCount === c.machineCount && c.readyMachineCount === c.machineCount && c.unavailableMachineCount === 0;
+export function isAllUpdated(poolCounts: PoolCounts): boolean {
+  return poolCounts.updatedMachineCount === poolCounts.machineCount && poolCounts.readyMachineCount === poolCounts.machineCount && poolCounts.unavailableMachineCount === 0;
 }
 
 /**

@@ -13,23 +13,23 @@ export interface TemplateData {
 }
 
 /** Go's `%v` for a float64 (shortest representation, exponent for very large/small). */
-export function goFloat(v: number): string {
-  if (Number.isNaN(v)) return 'NaN';
-  if (v === Infinity) return '+Inf';
-  if (v === -Infinity) return '-Inf';
-  const abs = Math.abs(v);
+export function goFloat(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Infinity) return '+Inf';
+  if (value === -Infinity) return '-Inf';
+  const abs = Math.abs(value);
   if (abs !== 0 && (abs < 1e-4 || abs >= 1e21)) {
-    return v.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
+    return value.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
   }
-  return String(v);
+  return String(value);
 }
 
-function humanize(v: number): string {
-  if (v === 0 || Number.isNaN(v) || !Number.isFinite(v)) return goFloat(v);
-  const abs = Math.abs(v);
+function humanize(value: number): string {
+  if (value === 0 || Number.isNaN(value) || !Number.isFinite(value)) return goFloat(value);
+  const abs = Math.abs(value);
   const big = ['', 'k', 'M', 'G', 'T', 'P', 'E', 'Z', 'Y'];
   const small = ['', 'm', 'u', 'n', 'p', 'f', 'a', 'z', 'y'];
-  let x = v;
+  let x = value;
   let prefix = '';
   if (abs >= 1) {
     for (const p of big) {

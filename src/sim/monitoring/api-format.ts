@@ -8,8 +8,8 @@ import { formatSampleValue, toApiTime } from './promql/values.js';
 import type { Labels, Value } from './promql/values.js';
 
 /** A `[seconds, "value"]` pair. */
-export function apiPoint(t: number, v: number): JsonValue[] {
-  return [toApiTime(t), formatSampleValue(v)];
+export function apiPoint(time: number, value: number): JsonValue[] {
+  return [toApiTime(time), formatSampleValue(value)];
 }
 
 function metricJson(labels: Labels): JsonObject {
@@ -19,22 +19,22 @@ function metricJson(labels: Labels): JsonObject {
 }
 
 /** `data` of a successful query: `{resultType, result}`. */
-export function queryData(v: Value): JsonObject {
-  switch (v.type) {
+export function queryData(result: Value): JsonObject {
+  switch (result.type) {
     case 'vector':
       return {
         resultType: 'vector',
-        result: v.samples.map((s) => ({ metric: metricJson(s.metric), value: apiPoint(s.t, s.v) })),
+        result: result.samples.map((s) => ({ metric: metricJson(s.metric), value: apiPoint(s.t, s.v) })),
       };
     case 'matrix':
       return {
         resultType: 'matrix',
-        result: v.series.map((s) => ({ metric: metricJson(s.metric), values: s.points.map((p) => apiPoint(p.t, p.v)) })),
+        result: result.series.map((s) => ({ metric: metricJson(s.metric), values: s.points.map((p) => apiPoint(p.t, p.v)) })),
       };
     case 'scalar':
-      return { resultType: 'scalar', result: apiPoint(v.t, v.v) };
+      return { resultType: 'scalar', result: apiPoint(result.t, result.v) };
     case 'string':
-      return { resultType: 'string', result: [toApiTime(v.t), v.v] };
+      return { resultType: 'string', result: [toApiTime(result.t), result.v] };
   }
 }
 

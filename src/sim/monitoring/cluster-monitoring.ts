@@ -194,7 +194,7 @@ class ClusterMonitoringComponent implements ClusterMonitoring {
   }
 
   /** One scrape of every target, taken from the informer caches at `t`. */
-  #scrape(t: number): void {
+  #scrape(time: number): void {
     const inf = this.#informers;
     if (!inf) return;
     const objects: ClusterObjects = {
@@ -207,6 +207,6 @@ class ClusterMonitoringComponent implements ClusterMonitoring {
     };
     const cv = inf.cv.get(undefined, 'version');
     if (cv) objects.clusterVersion = cv;
-    this.#scrapes.write(seriesFromObjects(objects), t);
+    this.#scrapes.write(seriesFromObjects(objects), time);
   }
 }

@@ -15,18 +15,18 @@ export function newAlertCheckState(): AlertCheckState {
   return { pending: new Set() };
 }
 
-function instanceKey(t: AlertTransition): string {
-  const labels = Object.entries(t.labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `${t.alertname}${JSON.stringify(labels)}@${t.activeAt}`;
+function instanceKey(alertTransition: AlertTransition): string {
+  const labels = Object.entries(alertTransition.labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${alertTransition.alertname}${JSON.stringify(labels)}@${alertTransition.activeAt}`;
 }
 
-function describe(t: AlertTransition): string {
-  const labels = Object.entries(t.labels)
+function describe(alertTransition: AlertTransition): string {
+  const labels = Object.entries(alertTransition.labels)
     .filter(([k]) => k !== 'alertname')
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([k, v]) => `${k}="${v}"`)
     .join(',');
-  return `alert ${t.alertname}{${labels}}`;
+  return `alert ${alertTransition.alertname}{${labels}}`;
 }
 
 /**

@@ -60,27 +60,27 @@ export function toJsRegexSource(source: string): string {
 }
 
 /** Compiles a matcher; throws {@link InvalidMatcherError} for a bad regular expression. */
-export function compileMatcher(m: LabelMatcher): CompiledMatcher {
-  let test: (v: string) => boolean;
-  switch (m.type) {
+export function compileMatcher(labelMatcher: LabelMatcher): CompiledMatcher {
+  let test: (value: string) => boolean;
+  switch (labelMatcher.type) {
     case '=':
-      test = (v) => v === m.value;
+      test = (v) => v === labelMatcher.value;
       break;
     case '!=':
-      test = (v) => v !== m.value;
+      test = (v) => v !== labelMatcher.value;
       break;
     case '=~': {
-      const re = anchoredRegex(m.value);
+      const re = anchoredRegex(labelMatcher.value);
       test = (v) => re.test(v);
       break;
     }
     case '!~': {
-      const re = anchoredRegex(m.value);
+      const re = anchoredRegex(labelMatcher.value);
       test = (v) => !re.test(v);
       break;
     }
   }
-  return { name: m.name, type: m.type, value: m.value, matches: test };
+  return { name: labelMatcher.name, type: labelMatcher.type, value: labelMatcher.value, matches: test };
 }
 
 /** True when every matcher matches the label set (missing labels count as ""). */
@@ -96,12 +96,12 @@ export function matchesLabels(
 }
 
 /** True when the matcher matches the empty string (so it also selects series lacking the label). */
-export function matchesEmpty(m: LabelMatcher | CompiledMatcher): boolean {
-  const c = 'matches' in m ? m : compileMatcher(m);
+export function matchesEmpty(matcher: LabelMatcher | CompiledMatcher): boolean {
+  const c = 'matches' in matcher ? matcher : compileMatcher(matcher);
   return c.matches('');
 }
 
 /** The matcher as PromQL prints it: `name="value"` with Go-style quoting. */
-export function formatMatcher(m: LabelMatcher): string {
-  return `${m.name}${m.type}${JSON.stringify(m.value)}`;
+export function formatMatcher(labelMatcher: LabelMatcher): string {
+  return `${labelMatcher.name}${labelMatcher.type}${JSON.stringify(labelMatcher.value)}`;
 }

@@ -131,7 +131,7 @@ class PrometheusApi {
       if (method !== 'GET' && method !== 'HEAD') return sendText(res, 405, 'Method Not Allowed\n');
       return sendText(res, 200, path === '/-/healthy' ? 'Prometheus Server is Healthy.\n' : 'Prometheus Server is Ready.\n');
     }
-    const routes: Record<string, (p: URLSearchParams) => JsonValue> = {
+    const routes: Record<string, (urlSearchParams: URLSearchParams) => JsonValue> = {
       '/api/v1/query': (p) => this.#query(p),
       '/api/v1/query_range': (p) => this.#queryRange(p),
       '/api/v1/alerts': () => this.#alerts(),
@@ -158,8 +158,8 @@ class PrometheusApi {
     }
   }
 
-  #queryParam(p: URLSearchParams): string {
-    return p.get('query') ?? '';
+  #queryParam(urlSearchParams: URLSearchParams): string {
+    return urlSearchParams.get('query') ?? '';
   }
 
   #withQueryParam<T>(fn: () => T): T {
@@ -173,27 +173,27 @@ class PrometheusApi {
     }
   }
 
-  #query(p: URLSearchParams): JsonObject {
-    const time = p.get('time');
+  #query(urlSearchParams: URLSearchParams): JsonObject {
+    const time = urlSearchParams.get('time');
     const t = time !== null && time !== '' ? parseTimeParam('time', time) : this.#o.clock.now();
-    const timeout = p.get('timeout');
+    const timeout = urlSearchParams.get('timeout');
     if (timeout !== null && timeout !== '') parseDurationParam('timeout', timeout);
-    const v = this.#withQueryParam(() => instantQuery(this.#o.tsdb, this.#queryParam(p), t));
+    const v = this.#withQueryParam(() => instantQuery(this.#o.tsdb, this.#queryParam(urlSearchParams), t));
     return queryData(v);
   }
 
-  #queryRange(p: URLSearchParams): JsonObject {
-    const start = parseTimeParam('start', p.get('start') ?? '');
-    const end = parseTimeParam('end', p.get('end') ?? '');
+  #queryRange(urlSearchParams: URLSearchParams): JsonObject {
+    const start = parseTimeParam('start', urlSearchParams.get('start') ?? '');
+    const end = parseTimeParam('end', urlSearchParams.get('end') ?? '');
     if (end < start) throw badData('invalid parameter "end": end timestamp must not be before start time');
-    const step = parseDurationParam('step', p.get('step') ?? '');
+    const step = parseDurationParam('step', urlSearchParams.get('step') ?? '');
     if (step <= 0) throw badData('invalid parameter "step": zero or negative query resolution step widths are not accepted. Try a positive integer');
     if ((end - start) / step > 11_000) {
       throw badData('exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)');
     }
-    const timeout = p.get('timeout');
+    const timeout = urlSearchParams.get('timeout');
     if (timeout !== null && timeout !== '') parseDurationParam('timeout', timeout);
-    const v = this.#withQueryParam(() => rangeQuery(this.#o.tsdb, this.#queryParam(p), start, end, step));
+    const v = this.#withQueryParam(() => rangeQuery(this.#o.tsdb, this.#queryParam(urlSearchParams), start, end, step));
     return queryData(v);
   }
 
@@ -201,8 +201,8 @@ class PrometheusApi {
     return { alerts: this.#o.rules.activeAlerts().map((a) => alertJson(a)) };
   }
 
-  #rules(p: URLSearchParams): JsonObject {
-    const type = p.get('type');
+  #rules(urlSearchParams: URLSearchParams): JsonObject {
+    const type = urlSearchParams.get('type');
     if (type !== null && type !== '' && type !== 'alert' && type !== 'record') {
       throw badData(`invalid parameter "type": not supported value ${JSON.stringify(type)}`);
     }
@@ -240,30 +240,30 @@ class PrometheusApi {
   }
 }
 
-function alertJson(a: Alert): JsonObject {
+function alertJson(alert: Alert): JsonObject {
   return {
-    labels: { ...a.labels },
-    annotations: { ...a.annotations },
-    state: a.state,
-    activeAt: rfc3339Nano(a.activeAt),
-    value: formatExponent(a.value),
+    labels: { ...alert.labels },
+    annotations: { ...alert.annotations },
+    state: alert.state,
+    activeAt: rfc3339Nano(alert.activeAt),
+    value: formatExponent(alert.value),
   };
 }
 
-function ruleJson(s: RuleStatus): JsonObject {
+function ruleJson(ruleStatus: RuleStatus): JsonObject {
   const out: JsonObject = {
-    state: s.state,
-    name: s.rule.name,
-    query: s.rule.expr,
-    duration: s.forMs / 1000,
-    labels: { ...(s.rule.labels ?? {}) },
-    annotations: { ...(s.rule.annotations ?? {}) },
-    alerts: s.alerts.map((a) => alertJson(a)),
-    health: s.health,
+    state: ruleStatus.state,
+    name: ruleStatus.rule.name,
+    query: ruleStatus.rule.expr,
+    duration: ruleStatus.forMs / 1000,
+    labels: { ...(ruleStatus.rule.labels ?? {}) },
+    annotations: { ...(ruleStatus.rule.annotations ?? {}) },
+    alerts: ruleStatus.alerts.map((a) => alertJson(a)),
+    health: ruleStatus.health,
     evaluationTime: 0.0001,
-    lastEvaluation: s.lastEvaluation === undefined ? '0001-01-01T00:00:00Z' : rfc3339Nano(s.lastEvaluation),
+    lastEvaluation: ruleStatus.lastEvaluation === undefined ? '0001-01-01T00:00:00Z' : rfc3339Nano(ruleStatus.lastEvaluation),
     type: 'alerting',
   };
-  if (s.lastError !== undefined) out['lastError'] = s.lastError;
+  if (ruleStatus.lastError !== undefined) out['lastError'] = ruleStatus.lastError;
   return out;
 }

@@ -115,7 +115,7 @@ export interface RuleEvaluatorOptions {
   externalUrl?: string;
   activity?: ActivityTracker;
   /** Called at every tick before the rules are evaluated (e.g. to write the scraped samples). */
-  beforeEvaluation?: (t: number) => void;
+  beforeEvaluation?: (time: number) => void;
 }
 
 /** Prometheus keeps resolved alerts this long (and keeps sending them as resolved). */
@@ -189,11 +189,11 @@ export class RuleEvaluator {
   }
 
   /** One evaluation of every rule at `t` (ms). */
-  evaluate(t: number): void {
+  evaluate(time: number): void {
     const series = new Map<string, { labels: Labels; v: number }>();
     const toSend: PostableAlert[] = [];
     for (const r of this.#rules) {
-      this.#evalRule(r, t);
+      this.#evalRule(r, time);
       for (const a of r.active.values()) {
         if (a.state === 'pending' || a.state === 'firing') {
           const alerts = { ...a.labels, __name__: 'ALERTS', alertstate: a.state };
@@ -201,27 +201,27 @@ export class RuleEvaluator {
           const forState = { ...a.labels, __name__: 'ALERTS_FOR_STATE' };
           series.set(labelsKey(forState), { labels: forState, v: a.activeAt / 1000 });
         }
-        if (a.state === 'firing' || (a.state === 'inactive' && a.resolvedAt === t)) toSend.push(this.#postable(r, a, t));
+        if (a.state === 'firing' || (a.state === 'inactive' && a.resolvedAt === time)) toSend.push(this.#postable(r, a, time));
       }
     }
-    for (const { labels, v } of series.values()) this.#o.tsdb.append(labels, v, t);
-    for (const [key, labels] of this.#previousSeries) if (!series.has(key)) this.#o.tsdb.markStale(labels, t);
+    for (const { labels, v } of series.values()) this.#o.tsdb.append(labels, v, time);
+    for (const [key, labels] of this.#previousSeries) if (!series.has(key)) this.#o.tsdb.markStale(labels, time);
     this.#previousSeries = new Map([...series].map(([k, s]) => [k, s.labels]));
     if (toSend.length > 0) this.#o.sink?.push(toSend);
   }
 
-  #evalRule(r: RuleRuntime, t: number): void {
-    r.lastEvaluation = t;
+  #evalRule(ruleRuntime: RuleRuntime, time: number): void {
+    ruleRuntime.lastEvaluation = time;
     let samples: Sample[];
     try {
-      const v = evaluate(this.#o.tsdb, r.expr, t);
+      const v = evaluate(this.#o.tsdb, ruleRuntime.expr, time);
       if (v.type !== 'vector') throw new PromqlError('execution', `rule result is not a vector but ${v.type}`);
       samples = v.samples;
-      r.health = 'ok';
-      r.lastError = undefined;
+      ruleRuntime.health = 'ok';
+      ruleRuntime.lastError = undefined;
     } catch (err) {
-      r.health = 'err';
-      r.lastError = err instanceof Error ? err.message : String(err);
+      ruleRuntime.health = 'err';
+      ruleRuntime.lastError = err instanceof Error ? err.message : String(err);
       return;
     }
     const seen = new Set<string>();
@@ -230,48 +230,48 @@ export class RuleEvaluator {
       const data = { labels: s.metric, externalLabels: external, value: s.v };
       const labels: Record<string, string> = { ...s.metric };
       delete labels['__name__'];
-      for (const [k, v] of Object.entries(r.rule.labels ?? {})) {
+      for (const [k, v] of Object.entries(ruleRuntime.rule.labels ?? {})) {
         const expanded = expandTemplate(v, data);
         if (expanded === '') delete labels[k];
         else labels[k] = expanded;
       }
-      labels['alertname'] = r.rule.name;
+      labels['alertname'] = ruleRuntime.rule.name;
       const annotations: Record<string, string> = {};
-      for (const [k, v] of Object.entries(r.rule.annotations ?? {})) annotations[k] = expandTemplate(v, data);
+      for (const [k, v] of Object.entries(ruleRuntime.rule.annotations ?? {})) annotations[k] = expandTemplate(v, data);
       const key = labelsKey(labels);
       if (seen.has(key)) {
-        r.health = 'err';
-        r.lastError = 'vector contains metrics with the same labelset after applying alert labels';
+        ruleRuntime.health = 'err';
+        ruleRuntime.lastError = 'vector contains metrics with the same labelset after applying alert labels';
         return;
       }
       seen.add(key);
-      const existing = r.active.get(key);
+      const existing = ruleRuntime.active.get(key);
       if (existing && existing.state !== 'inactive') {
         existing.value = s.v;
         existing.annotations = annotations;
         continue;
       }
-      r.active.set(key, { labels, annotations, state: 'pending', value: s.v, activeAt: t, firedAt: undefined, resolvedAt: undefined });
+      ruleRuntime.active.set(key, { labels, annotations, state: 'pending', value: s.v, activeAt: time, firedAt: undefined, resolvedAt: undefined });
     }
     const log = (a: Alert, state: AlertTransition['state']): void =>
-      void this.#transitions.push({ at: t, alertname: r.rule.name, labels: { ...a.labels }, state, activeAt: a.activeAt, forMs: r.forMs });
-    for (const [key, a] of r.active) {
+      void this.#transitions.push({ at: time, alertname: ruleRuntime.rule.name, labels: { ...a.labels }, state, activeAt: a.activeAt, forMs: ruleRuntime.forMs });
+    for (const [key, a] of ruleRuntime.active) {
       if (!seen.has(key)) {
         if (a.state === 'pending') log(a, 'dropped');
-        if (a.state === 'pending' || (a.state === 'inactive' && a.resolvedAt !== undefined && t - a.resolvedAt > RESOLVED_RETENTION_MS)) {
-          r.active.delete(key);
+        if (a.state === 'pending' || (a.state === 'inactive' && a.resolvedAt !== undefined && time - a.resolvedAt > RESOLVED_RETENTION_MS)) {
+          ruleRuntime.active.delete(key);
         } else if (a.state === 'firing') {
           a.state = 'inactive';
-          a.resolvedAt = t;
+          a.resolvedAt = time;
           log(a, 'resolved');
         }
         continue;
       }
-      if (a.state === 'pending' && t - a.activeAt >= r.forMs) {
+      if (a.state === 'pending' && time - a.activeAt >= ruleRuntime.forMs) {
         a.state = 'firing';
-        a.firedAt = t;
+        a.firedAt = time;
         log(a, 'firing');
-      } else if (a.state === 'pending' && a.activeAt === t) {
+      } else if (a.state === 'pending' && a.activeAt === time) {
         log(a, 'pending');
       }
     }
@@ -282,33 +282,33 @@ export class RuleEvaluator {
     return this.#transitions;
   }
 
-  #postable(r: RuleRuntime, a: Alert, t: number): PostableAlert {
-    const labels: Record<string, string> = { ...(this.#o.externalLabels ?? {}), ...a.labels };
+  #postable(ruleRuntime: RuleRuntime, alert: Alert, time: number): PostableAlert {
+    const labels: Record<string, string> = { ...(this.#o.externalLabels ?? {}), ...alert.labels };
     const validFor = 4 * Math.max(60_000, this.#intervalMs);
     const base = (this.#o.externalUrl ?? 'http://prometheus-k8s.openshift-monitoring.svc:9091').replace(/\/$/, '');
     return {
       labels,
-      annotations: { ...a.annotations },
-      startsAt: rfc3339Nano(a.firedAt ?? a.activeAt),
-      endsAt: rfc3339Nano(a.state === 'inactive' ? (a.resolvedAt ?? t) : t + validFor),
-      generatorURL: `${base}/graph?g0.expr=${encodeURIComponent(r.rule.expr)}&g0.tab=1`,
+      annotations: { ...alert.annotations },
+      startsAt: rfc3339Nano(alert.firedAt ?? alert.activeAt),
+      endsAt: rfc3339Nano(alert.state === 'inactive' ? (alert.resolvedAt ?? time) : time + validFor),
+      generatorURL: `${base}/graph?g0.expr=${encodeURIComponent(ruleRuntime.rule.expr)}&g0.tab=1`,
     };
   }
 
   /** The rules' states (for `/api/v1/rules` and `/api/v1/alerts`). */
   status(): RuleStatus[] {
-    return this.#rules.map((r) => {
-      const alerts = [...r.active.values()].filter((a) => a.state !== 'inactive').map((a) => ({ ...a }));
+    return this.#rules.map((ruleRuntime) => {
+      const alerts = [...ruleRuntime.active.values()].filter((a) => a.state !== 'inactive').map((a) => ({ ...a }));
       const state: AlertState = alerts.some((a) => a.state === 'firing') ? 'firing' : alerts.length > 0 ? 'pending' : 'inactive';
       return {
-        rule: r.rule,
-        group: r.group,
-        forMs: r.forMs,
+        rule: ruleRuntime.rule,
+        group: ruleRuntime.group,
+        forMs: ruleRuntime.forMs,
         alerts,
         state,
-        health: r.health,
-        lastError: r.lastError,
-        lastEvaluation: r.lastEvaluation,
+        health: ruleRuntime.health,
+        lastError: ruleRuntime.lastError,
+        lastEvaluation: ruleRuntime.lastEvaluation,
       };
     });
   }

@@ -117,11 +117,11 @@ function sample(name: string, target: Record<string, string>, labels: Record<str
 }
 
 /** The samples of one object, computed once per object (see the module comment). */
-function memoised<T extends object>(cache: WeakMap<T, readonly ScrapedSample[]>, o: T, compute: (o: T) => ScrapedSample[]): readonly ScrapedSample[] {
-  let out = cache.get(o);
+function memoised<T extends object>(cache: WeakMap<T, readonly ScrapedSample[]>, options: T, compute: (options: T) => ScrapedSample[]): readonly ScrapedSample[] {
+  let out = cache.get(options);
   if (!out) {
-    out = compute(o);
-    cache.set(o, out);
+    out = compute(options);
+    cache.set(options, out);
   }
   return out;
 }
@@ -157,26 +157,26 @@ function nodeSeries(nodes: readonly NodeLike[]): ScrapedSample[] {
   return out;
 }
 
-function oneNodeSeries(n: NodeLike): ScrapedSample[] {
+function oneNodeSeries(nodeLike: NodeLike): ScrapedSample[] {
   const out: ScrapedSample[] = [];
-  const node = n.metadata?.name ?? '';
-  for (const c of n.status?.conditions ?? []) {
+  const node = nodeLike.metadata?.name ?? '';
+  for (const c of nodeLike.status?.conditions ?? []) {
     const status = (c.status ?? 'Unknown').toLowerCase();
     for (const s of ['true', 'false', 'unknown']) {
       out.push(sample('kube_node_status_condition', KSM_TARGET, { node, condition: c.type, status: s }, s === status ? 1 : 0));
     }
   }
-  out.push(sample('kube_node_spec_unschedulable', KSM_TARGET, { node }, n.spec?.unschedulable === true ? 1 : 0));
-  for (const t of n.spec?.taints ?? []) {
+  out.push(sample('kube_node_spec_unschedulable', KSM_TARGET, { node }, nodeLike.spec?.unschedulable === true ? 1 : 0));
+  for (const t of nodeLike.spec?.taints ?? []) {
     out.push(sample('kube_node_spec_taint', KSM_TARGET, { node, key: t.key, value: t.value, effect: t.effect }, 1));
   }
-  for (const label of Object.keys(n.metadata?.labels ?? {})) {
+  for (const label of Object.keys(nodeLike.metadata?.labels ?? {})) {
     const m = /^node-role\.kubernetes\.io\/(.+)$/.exec(label);
     if (m) out.push(sample('kube_node_role', KSM_TARGET, { node, role: m[1] }, 1));
   }
   // The kubelet target of the node: down while the node is not Ready (rebooting, lost).
-  const ready = condition(n.status?.conditions, 'Ready')?.status === 'True';
-  const ip = n.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? node;
+  const ready = condition(nodeLike.status?.conditions, 'Ready')?.status === 'True';
+  const ip = nodeLike.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? node;
   for (const metricsPath of ['/metrics', '/metrics/cadvisor', '/metrics/probes']) {
     out.push(
       sample('up', {
@@ -199,18 +199,18 @@ function podSeries(pods: readonly PodLike[]): ScrapedSample[] {
   return out;
 }
 
-function onePodSeries(p: PodLike): ScrapedSample[] {
+function onePodSeries(podLike: PodLike): ScrapedSample[] {
   const out: ScrapedSample[] = [];
-  const labels = { namespace: p.metadata?.namespace, pod: p.metadata?.name, uid: p.metadata?.uid };
-  const phase = p.status?.phase ?? 'Pending';
+  const labels = { namespace: podLike.metadata?.namespace, pod: podLike.metadata?.name, uid: podLike.metadata?.uid };
+  const phase = podLike.status?.phase ?? 'Pending';
   for (const ph of ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown']) {
     out.push(sample('kube_pod_status_phase', KSM_TARGET, { ...labels, phase: ph }, ph === phase ? 1 : 0));
   }
-  const ready = (condition(p.status?.conditions, 'Ready')?.status ?? 'Unknown').toLowerCase();
+  const ready = (condition(podLike.status?.conditions, 'Ready')?.status ?? 'Unknown').toLowerCase();
   for (const s of ['true', 'false', 'unknown']) {
     out.push(sample('kube_pod_status_ready', KSM_TARGET, { ...labels, condition: s }, s === ready ? 1 : 0));
   }
-  if (p.spec?.nodeName) out.push(sample('kube_pod_info', KSM_TARGET, { ...labels, node: p.spec.nodeName }, 1));
+  if (podLike.spec?.nodeName) out.push(sample('kube_pod_info', KSM_TARGET, { ...labels, node: podLike.spec.nodeName }, 1));
   return out;
 }
 
@@ -239,8 +239,8 @@ function cvoSeries(objects: ClusterObjects): ScrapedSample[] {
     const completedIndex = history.findIndex((h) => h.state === 'Completed');
     const completed = completedIndex >= 0 ? history[completedIndex] : undefined;
     const previous = history.slice(completedIndex + 1).find((h) => h.state === 'Completed');
-    const version = (type: string, v: { version?: string | undefined; image?: string | undefined } | undefined, from: string | undefined, value: number): void => {
-      out.push(sample('cluster_version', CVO_TARGET, { type, version: v?.version ?? '', image: v?.image ?? '', from_version: from }, value));
+    const version = (type: string, release: { version?: string | undefined; image?: string | undefined } | undefined, from: string | undefined, value: number): void => {
+      out.push(sample('cluster_version', CVO_TARGET, { type, version: release?.version ?? '', image: release?.image ?? '', from_version: from }, value));
     };
     if (completed) version('completed', completed, previous?.version, seconds(completed.completionTime));
     version('cluster', initial, undefined, seconds(cv.metadata?.creationTimestamp));

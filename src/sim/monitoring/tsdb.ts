@@ -37,17 +37,17 @@ export const DEFAULT_LOOKBACK_MS = 5 * 60_000;
 /** What the PromQL evaluator reads. */
 export interface Queryable {
   /** The newest non-stale sample in `[t - lookbackMs, t]` of every matching series. */
-  selectInstant(matchers: readonly LabelMatcher[], t: number, lookbackMs: number): Sample[];
+  selectInstant(matchers: readonly LabelMatcher[], time: number, lookbackMs: number): Sample[];
   /** The non-stale samples in `[mint, maxt]` of every matching series that has any. */
   selectRange(matchers: readonly LabelMatcher[], mint: number, maxt: number): Series[];
 }
 
-function sameValue(a: number, b: number): boolean {
-  return a === b || (Number.isNaN(a) && Number.isNaN(b));
+function sameValue(left: number, right: number): boolean {
+  return left === right || (Number.isNaN(left) && Number.isNaN(right));
 }
 
-function runEnd(r: Run): number {
-  return r.start + (r.n - 1) * r.step;
+function runEnd(run: Run): number {
+  return run.start + (run.n - 1) * run.step;
 }
 
 /** The in-memory store. */
@@ -70,17 +70,17 @@ export class Tsdb implements Queryable {
    * Appends one sample; `t` must not go back in time for that series (older samples are
    * ignored). `key`: `labelsKey(labels)` when the caller has it already.
    */
-  append(labels: Labels, value: number, t: number, key = labelsKey(labels)): void {
-    this.#add(key, labels, value, t, false);
+  append(labels: Labels, value: number, time: number, key = labelsKey(labels)): void {
+    this.#add(key, labels, value, time, false);
   }
 
   /** Writes a staleness marker: the series ends at `t` for instant selectors. */
-  markStale(labels: Labels, t: number, key = labelsKey(labels)): void {
+  markStale(labels: Labels, time: number, key = labelsKey(labels)): void {
     const s = this.#series.get(key);
     if (!s) return;
     const last = s.runs.at(-1);
     if (last?.stale) return;
-    this.#add(key, labels, NaN, t, true);
+    this.#add(key, labels, NaN, time, true);
   }
 
   /** The label sets of all series whose newest sample is not a stale marker. */
@@ -111,7 +111,7 @@ export class Tsdb implements Queryable {
     }
   }
 
-  #add(key: string, labels: Labels, value: number, t: number, stale: boolean): void {
+  #add(key: string, labels: Labels, value: number, time: number, stale: boolean): void {
     let s = this.#series.get(key);
     if (!s) {
       s = { labels: { ...labels }, runs: [] };
@@ -124,30 +124,30 @@ export class Tsdb implements Queryable {
     const last = s.runs.at(-1);
     if (last) {
       const end = runEnd(last);
-      if (t <= end) {
-        if (t === end && !stale && !last.stale) {
+      if (time <= end) {
+        if (time === end && !stale && !last.stale) {
           // Same timestamp again: the newest value wins (the sample is replaced).
           if (last.n === 1) last.v = value;
           else if (!sameValue(last.v, value)) {
             last.n--;
-            s.runs.push({ start: t, step: 0, n: 1, v: value, stale });
+            s.runs.push({ start: time, step: 0, n: 1, v: value, stale });
           }
         }
         return;
       }
       if (last.stale === stale && sameValue(last.v, value)) {
         if (last.n === 1) {
-          last.step = t - last.start;
+          last.step = time - last.start;
           last.n = 2;
           return;
         }
-        if (t - end === last.step) {
+        if (time - end === last.step) {
           last.n++;
           return;
         }
       }
     }
-    s.runs.push({ start: t, step: 0, n: 1, v: value, stale });
+    s.runs.push({ start: time, step: 0, n: 1, v: value, stale });
   }
 
   #matching(matchers: readonly LabelMatcher[]): StoredSeries[] {
@@ -167,11 +167,11 @@ export class Tsdb implements Queryable {
     return out;
   }
 
-  selectInstant(matchers: readonly LabelMatcher[], t: number, lookbackMs: number): Sample[] {
+  selectInstant(matchers: readonly LabelMatcher[], time: number, lookbackMs: number): Sample[] {
     const out: Sample[] = [];
     for (const s of this.#matching(matchers)) {
-      const p = latestAtOrBefore(s.runs, t);
-      if (!p || p.stale || p.t < t - lookbackMs) continue;
+      const p = latestAtOrBefore(s.runs, time);
+      if (!p || p.stale || p.t < time - lookbackMs) continue;
       out.push({ metric: s.labels, t: p.t, v: p.v });
     }
     return out;
@@ -197,11 +197,11 @@ export class Tsdb implements Queryable {
   }
 }
 
-function latestAtOrBefore(runs: readonly Run[], t: number): { t: number; v: number; stale: boolean } | undefined {
+function latestAtOrBefore(runs: readonly Run[], time: number): { t: number; v: number; stale: boolean } | undefined {
   for (let i = runs.length - 1; i >= 0; i--) {
     const r = runs[i] as Run;
-    if (r.start > t) continue;
-    const k = r.step === 0 ? 0 : Math.min(r.n - 1, Math.floor((t - r.start) / r.step));
+    if (r.start > time) continue;
+    const k = r.step === 0 ? 0 : Math.min(r.n - 1, Math.floor((time - r.start) / r.step));
     return { t: r.start + k * r.step, v: r.v, stale: r.stale };
   }
   return undefined;
@@ -229,18 +229,18 @@ export class ScrapeWriter {
   }
 
   /** Appends one scrape taken at `t`. */
-  write(samples: readonly ScrapedSample[], t: number): void {
+  write(samples: readonly ScrapedSample[], time: number): void {
     const scrape = ++this.#scrape;
     for (const s of samples) {
       const key = s.key ?? labelsKey(s.labels);
       const seen = this.#seen.get(key);
       if (seen) seen.scrape = scrape;
       else this.#seen.set(key, { labels: s.labels, scrape });
-      this.#db.append(s.labels, s.value, t, key);
+      this.#db.append(s.labels, s.value, time, key);
     }
     for (const [key, seen] of this.#seen) {
       if (seen.scrape === scrape) continue;
-      this.#db.markStale(seen.labels, t, key);
+      this.#db.markStale(seen.labels, time, key);
       this.#seen.delete(key);
     }
   }

@@ -186,18 +186,18 @@ export class OcmApi {
     return p;
   }
 
-  #createPolicy(cluster: OcmCluster, b: JsonObject): OcmUpgradePolicy {
-    const version = b['version'];
+  #createPolicy(cluster: OcmCluster, value: JsonObject): OcmUpgradePolicy {
+    const version = value['version'];
     if (typeof version !== 'string' || version === '') throw new HttpError(400, "Attribute 'version' is mandatory");
-    const scheduleType = optString(b, 'schedule_type') ?? 'manual';
+    const scheduleType = optString(value, 'schedule_type') ?? 'manual';
     // The simulator does not derive next_run from an automatic policy's cron schedule: it must be given.
-    if (b['next_run'] === undefined) throw new HttpError(400, "Attribute 'next_run' is mandatory");
-    const nextRun = parseTime(b['next_run'], 'next_run');
-    const schedule = optString(b, 'schedule');
+    if (value['next_run'] === undefined) throw new HttpError(400, "Attribute 'next_run' is mandatory");
+    const nextRun = parseTime(value['next_run'], 'next_run');
+    const schedule = optString(value, 'schedule');
     if (scheduleType === 'automatic' && schedule === undefined) throw new HttpError(400, "Attribute 'schedule' is mandatory for automatic upgrades");
-    const input: Parameters<OcmState['addPolicy']>[1] = { version, nextRun, scheduleType, upgradeType: optString(b, 'upgrade_type') ?? 'OSD' };
+    const input: Parameters<OcmState['addPolicy']>[1] = { version, nextRun, scheduleType, upgradeType: optString(value, 'upgrade_type') ?? 'OSD' };
     if (schedule !== undefined) input.schedule = schedule;
-    const minor = b['enable_minor_version_upgrades'];
+    const minor = value['enable_minor_version_upgrades'];
     if (typeof minor === 'boolean') input.enableMinorVersionUpgrades = minor;
     return this.#state.addPolicy(cluster.id, input, 'api');
   }
@@ -220,39 +220,39 @@ function parseBody(text: string): JsonObject {
   return v;
 }
 
-function optString(b: JsonObject, key: string): string | undefined {
-  const v = b[key];
+function optString(value: JsonObject, key: string): string | undefined {
+  const v = value[key];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'string') throw new HttpError(400, `Attribute '${key}' must be a string`);
   return v;
 }
 
-function parseTime(v: JsonValue | undefined, key: string): number {
-  const ms = typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? Date.parse(v) : Number.NaN;
+function parseTime(value: JsonValue | undefined, key: string): number {
+  const ms = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(ms)) throw new HttpError(400, `Attribute '${key}' must be a date and time in RFC 3339 format`);
   return ms;
 }
 
-function policyPatch(b: JsonObject): PolicyPatch {
+function policyPatch(value: JsonObject): PolicyPatch {
   const patch: PolicyPatch = {};
-  if (b['next_run'] !== undefined) patch.nextRun = parseTime(b['next_run'], 'next_run');
-  const version = optString(b, 'version');
+  if (value['next_run'] !== undefined) patch.nextRun = parseTime(value['next_run'], 'next_run');
+  const version = optString(value, 'version');
   if (version !== undefined) patch.version = version;
-  const schedule = optString(b, 'schedule');
+  const schedule = optString(value, 'schedule');
   if (schedule !== undefined) patch.schedule = schedule;
-  const minor = b['enable_minor_version_upgrades'];
+  const minor = value['enable_minor_version_upgrades'];
   if (typeof minor === 'boolean') patch.enableMinorVersionUpgrades = minor;
   return patch;
 }
 
-function logInput(b: JsonObject): LogInput {
-  const summary = optString(b, 'summary');
+function logInput(value: JsonObject): LogInput {
+  const summary = optString(value, 'summary');
   if (summary === undefined || summary === '') throw new HttpError(400, "Attribute 'summary' is mandatory");
-  const serviceName = optString(b, 'service_name');
+  const serviceName = optString(value, 'service_name');
   if (serviceName === undefined || serviceName === '') throw new HttpError(400, "Attribute 'service_name' is mandatory");
   const input: LogInput = { summary, serviceName };
   const set = <K extends keyof LogInput>(key: K, field: string): void => {
-    const v = optString(b, field);
+    const v = optString(value, field);
     if (v !== undefined) (input as Record<K, unknown>)[key] = v;
   };
   set('clusterId', 'cluster_id');
@@ -265,12 +265,12 @@ function logInput(b: JsonObject): LogInput {
   if (input.clusterId === undefined && input.clusterUuid === undefined && input.subscriptionId === undefined) {
     throw new HttpError(400, "One of 'cluster_uuid', 'cluster_id' or 'subscription_id' is mandatory");
   }
-  const internal = b['internal_only'];
+  const internal = value['internal_only'];
   if (internal !== undefined && internal !== null) {
     if (typeof internal !== 'boolean') throw new HttpError(400, "Attribute 'internal_only' must be a boolean");
     input.internalOnly = internal;
   }
-  const refs = b['doc_references'];
+  const refs = value['doc_references'];
   if (refs !== undefined && refs !== null) {
     if (!Array.isArray(refs) || !refs.every((r) => typeof r === 'string')) throw new HttpError(400, "Attribute 'doc_references' must be a list of strings");
     input.docReferences = refs;
@@ -294,18 +294,18 @@ function page(kind: string, query: URLSearchParams, items: JsonValue[]): JsonObj
 
 type FieldGetter<T> = (item: T, field: string) => string | undefined | null;
 
-function clusterField(c: OcmCluster, field: string): string | undefined | null {
-  const fields: Record<string, string> = { id: c.id, external_id: c.externalId, name: c.name, state: c.state, 'version.raw_id': c.version, 'version.channel_group': c.channelGroup, 'product.id': c.product };
+function clusterField(ocmCluster: OcmCluster, field: string): string | undefined | null {
+  const fields: Record<string, string> = { id: ocmCluster.id, external_id: ocmCluster.externalId, name: ocmCluster.name, state: ocmCluster.state, 'version.raw_id': ocmCluster.version, 'version.channel_group': ocmCluster.channelGroup, 'product.id': ocmCluster.product };
   return field in fields ? fields[field] : null;
 }
 
-function policyField(p: OcmUpgradePolicy, field: string): string | undefined | null {
-  const fields: Record<string, string> = { id: p.id, version: p.version, schedule_type: p.scheduleType, upgrade_type: p.upgradeType, cluster_id: p.clusterId };
+function policyField(ocmUpgradePolicy: OcmUpgradePolicy, field: string): string | undefined | null {
+  const fields: Record<string, string> = { id: ocmUpgradePolicy.id, version: ocmUpgradePolicy.version, schedule_type: ocmUpgradePolicy.scheduleType, upgrade_type: ocmUpgradePolicy.upgradeType, cluster_id: ocmUpgradePolicy.clusterId };
   return field in fields ? fields[field] : null;
 }
 
-function logField(e: OcmLogEntry, field: string): string | undefined | null {
-  const fields: Record<string, string | undefined> = { id: e.id, cluster_id: e.clusterId, cluster_uuid: e.clusterUuid, severity: e.severity, service_name: e.serviceName, log_type: e.logType, summary: e.summary };
+function logField(ocmLogEntry: OcmLogEntry, field: string): string | undefined | null {
+  const fields: Record<string, string | undefined> = { id: ocmLogEntry.id, cluster_id: ocmLogEntry.clusterId, cluster_uuid: ocmLogEntry.clusterUuid, severity: ocmLogEntry.severity, service_name: ocmLogEntry.serviceName, log_type: ocmLogEntry.logType, summary: ocmLogEntry.summary };
   return field in fields ? fields[field] : null;
 }
 
@@ -334,6 +334,6 @@ export function filterBySearch<T>(items: readonly T[], search: string | null, ge
   );
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

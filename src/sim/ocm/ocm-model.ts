@@ -11,8 +11,8 @@ export const POLICY_STATE_VALUES = ['pending', 'scheduled', 'started', 'delayed'
 export type PolicyStateValue = (typeof POLICY_STATE_VALUES)[number];
 
 /** True for one of the seven state values. */
-export function isPolicyStateValue(v: unknown): v is PolicyStateValue {
-  return typeof v === 'string' && (POLICY_STATE_VALUES as readonly string[]).includes(v);
+export function isPolicyStateValue(value: unknown): value is PolicyStateValue {
+  return typeof value === 'string' && (POLICY_STATE_VALUES as readonly string[]).includes(value);
 }
 
 export const CLUSTERS_MGMT = '/api/clusters_mgmt/v1';
@@ -92,82 +92,82 @@ export function versionId(version: string, channelGroup: string): string {
 }
 
 /** The `Cluster` JSON. */
-export function clusterJson(c: OcmCluster): JsonObject {
-  const vid = versionId(c.version, c.channelGroup);
+export function clusterJson(ocmCluster: OcmCluster): JsonObject {
+  const vid = versionId(ocmCluster.version, ocmCluster.channelGroup);
   const version: JsonObject = {
     kind: 'Version',
     id: vid,
     href: `${CLUSTERS_MGMT}/versions/${vid}`,
-    raw_id: c.version,
-    channel_group: c.channelGroup,
+    raw_id: ocmCluster.version,
+    channel_group: ocmCluster.channelGroup,
   };
-  if (c.availableUpgrades.length > 0) version['available_upgrades'] = [...c.availableUpgrades];
+  if (ocmCluster.availableUpgrades.length > 0) version['available_upgrades'] = [...ocmCluster.availableUpgrades];
   return {
     kind: 'Cluster',
-    id: c.id,
-    href: `${CLUSTERS_MGMT}/clusters/${c.id}`,
-    name: c.name,
-    external_id: c.externalId,
-    display_name: c.name,
-    creation_timestamp: ocmTime(c.createdAt),
+    id: ocmCluster.id,
+    href: `${CLUSTERS_MGMT}/clusters/${ocmCluster.id}`,
+    name: ocmCluster.name,
+    external_id: ocmCluster.externalId,
+    display_name: ocmCluster.name,
+    creation_timestamp: ocmTime(ocmCluster.createdAt),
     managed: true,
-    product: { kind: 'ProductLink', id: c.product, href: `${CLUSTERS_MGMT}/products/${c.product}` },
-    cloud_provider: { kind: 'CloudProviderLink', id: c.cloudProvider, href: `${CLUSTERS_MGMT}/cloud_providers/${c.cloudProvider}` },
-    region: { kind: 'CloudRegionLink', id: c.region, href: `${CLUSTERS_MGMT}/cloud_providers/${c.cloudProvider}/regions/${c.region}` },
-    openshift_version: c.version,
+    product: { kind: 'ProductLink', id: ocmCluster.product, href: `${CLUSTERS_MGMT}/products/${ocmCluster.product}` },
+    cloud_provider: { kind: 'CloudProviderLink', id: ocmCluster.cloudProvider, href: `${CLUSTERS_MGMT}/cloud_providers/${ocmCluster.cloudProvider}` },
+    region: { kind: 'CloudRegionLink', id: ocmCluster.region, href: `${CLUSTERS_MGMT}/cloud_providers/${ocmCluster.cloudProvider}/regions/${ocmCluster.region}` },
+    openshift_version: ocmCluster.version,
     version,
-    node_drain_grace_period: { value: c.nodeDrainGracePeriod.value, unit: c.nodeDrainGracePeriod.unit },
-    state: c.state,
+    node_drain_grace_period: { value: ocmCluster.nodeDrainGracePeriod.value, unit: ocmCluster.nodeDrainGracePeriod.unit },
+    state: ocmCluster.state,
   };
 }
 
-function policyHref(p: OcmUpgradePolicy): string {
-  return `${CLUSTERS_MGMT}/clusters/${p.clusterId}/upgrade_policies/${p.id}`;
+function policyHref(ocmUpgradePolicy: OcmUpgradePolicy): string {
+  return `${CLUSTERS_MGMT}/clusters/${ocmUpgradePolicy.clusterId}/upgrade_policies/${ocmUpgradePolicy.id}`;
 }
 
 /** The `UpgradePolicy` JSON (OCM omits unset fields). */
-export function policyJson(p: OcmUpgradePolicy): JsonObject {
+export function policyJson(ocmUpgradePolicy: OcmUpgradePolicy): JsonObject {
   const out: JsonObject = {
     kind: 'UpgradePolicy',
-    id: p.id,
-    href: policyHref(p),
-    schedule_type: p.scheduleType,
-    upgrade_type: p.upgradeType,
-    version: p.version,
-    next_run: ocmTime(p.nextRun),
-    cluster_id: p.clusterId,
+    id: ocmUpgradePolicy.id,
+    href: policyHref(ocmUpgradePolicy),
+    schedule_type: ocmUpgradePolicy.scheduleType,
+    upgrade_type: ocmUpgradePolicy.upgradeType,
+    version: ocmUpgradePolicy.version,
+    next_run: ocmTime(ocmUpgradePolicy.nextRun),
+    cluster_id: ocmUpgradePolicy.clusterId,
   };
-  if (p.schedule !== undefined) out['schedule'] = p.schedule;
-  if (p.prevRun !== undefined) out['prev_run'] = ocmTime(p.prevRun);
-  if (p.enableMinorVersionUpgrades !== undefined) out['enable_minor_version_upgrades'] = p.enableMinorVersionUpgrades;
-  if (p.capacityReservation !== undefined) out['capacity_reservation'] = p.capacityReservation;
-  if (p.architecture !== undefined) out['architecture'] = p.architecture;
+  if (ocmUpgradePolicy.schedule !== undefined) out['schedule'] = ocmUpgradePolicy.schedule;
+  if (ocmUpgradePolicy.prevRun !== undefined) out['prev_run'] = ocmTime(ocmUpgradePolicy.prevRun);
+  if (ocmUpgradePolicy.enableMinorVersionUpgrades !== undefined) out['enable_minor_version_upgrades'] = ocmUpgradePolicy.enableMinorVersionUpgrades;
+  if (ocmUpgradePolicy.capacityReservation !== undefined) out['capacity_reservation'] = ocmUpgradePolicy.capacityReservation;
+  if (ocmUpgradePolicy.architecture !== undefined) out['architecture'] = ocmUpgradePolicy.architecture;
   return out;
 }
 
 /** The `UpgradePolicyState` JSON. */
-export function stateJson(p: OcmUpgradePolicy): JsonObject {
-  return { kind: 'UpgradePolicyState', href: `${policyHref(p)}/state`, description: p.state.description, value: p.state.value };
+export function stateJson(ocmUpgradePolicy: OcmUpgradePolicy): JsonObject {
+  return { kind: 'UpgradePolicyState', href: `${policyHref(ocmUpgradePolicy)}/state`, description: ocmUpgradePolicy.state.description, value: ocmUpgradePolicy.state.value };
 }
 
 /** The `ClusterLog` JSON. */
-export function logEntryJson(e: OcmLogEntry): JsonObject {
-  const out: JsonObject = { kind: 'ClusterLog', id: e.id, href: `${SERVICE_LOGS}/cluster_logs/${e.id}` };
-  if (e.clusterId !== undefined) out['cluster_id'] = e.clusterId;
-  if (e.clusterUuid !== undefined) out['cluster_uuid'] = e.clusterUuid;
-  if (e.subscriptionId !== undefined) out['subscription_id'] = e.subscriptionId;
-  out['created_at'] = ocmTime(e.timestamp);
-  out['created_by'] = e.createdBy;
-  out['description'] = e.description;
-  if (e.docReferences.length > 0) out['doc_references'] = [...e.docReferences];
-  out['event_stream_id'] = e.eventStreamId;
-  out['internal_only'] = e.internalOnly;
-  if (e.logType !== undefined) out['log_type'] = e.logType;
-  out['service_name'] = e.serviceName;
-  out['severity'] = e.severity;
-  out['summary'] = e.summary;
-  out['timestamp'] = ocmTime(e.timestamp);
-  if (e.username !== undefined) out['username'] = e.username;
+export function logEntryJson(ocmLogEntry: OcmLogEntry): JsonObject {
+  const out: JsonObject = { kind: 'ClusterLog', id: ocmLogEntry.id, href: `${SERVICE_LOGS}/cluster_logs/${ocmLogEntry.id}` };
+  if (ocmLogEntry.clusterId !== undefined) out['cluster_id'] = ocmLogEntry.clusterId;
+  if (ocmLogEntry.clusterUuid !== undefined) out['cluster_uuid'] = ocmLogEntry.clusterUuid;
+  if (ocmLogEntry.subscriptionId !== undefined) out['subscription_id'] = ocmLogEntry.subscriptionId;
+  out['created_at'] = ocmTime(ocmLogEntry.timestamp);
+  out['created_by'] = ocmLogEntry.createdBy;
+  out['description'] = ocmLogEntry.description;
+  if (ocmLogEntry.docReferences.length > 0) out['doc_references'] = [...ocmLogEntry.docReferences];
+  out['event_stream_id'] = ocmLogEntry.eventStreamId;
+  out['internal_only'] = ocmLogEntry.internalOnly;
+  if (ocmLogEntry.logType !== undefined) out['log_type'] = ocmLogEntry.logType;
+  out['service_name'] = ocmLogEntry.serviceName;
+  out['severity'] = ocmLogEntry.severity;
+  out['summary'] = ocmLogEntry.summary;
+  out['timestamp'] = ocmTime(ocmLogEntry.timestamp);
+  if (ocmLogEntry.username !== undefined) out['username'] = ocmLogEntry.username;
   return out;
 }
 

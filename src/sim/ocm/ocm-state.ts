@@ -274,8 +274,8 @@ export class OcmState {
       .map((e) => ({ ...e, docReferences: [...e.docReferences] }));
   }
 
-  #record(p: OcmUpgradePolicy, source: StateChangeSource): void {
-    this.#history.push({ clusterId: p.clusterId, policyId: p.id, at: this.#clock.now(), value: p.state.value, description: p.state.description, source });
+  #record(ocmUpgradePolicy: OcmUpgradePolicy, source: StateChangeSource): void {
+    this.#history.push({ clusterId: ocmUpgradePolicy.clusterId, policyId: ocmUpgradePolicy.id, at: this.#clock.now(), value: ocmUpgradePolicy.state.value, description: ocmUpgradePolicy.state.description, source });
   }
 
   #cluster(clusterId: string): OcmCluster {
@@ -292,6 +292,6 @@ export class OcmState {
   }
 }
 
-function clonePolicy(p: OcmUpgradePolicy): OcmUpgradePolicy {
-  return { ...p, state: { ...p.state } };
+function clonePolicy(ocmUpgradePolicy: OcmUpgradePolicy): OcmUpgradePolicy {
+  return { ...ocmUpgradePolicy, state: { ...ocmUpgradePolicy.state } };
 }

@@ -189,8 +189,8 @@ export class SimOcm {
   }
 }
 
-function pick(h: Record<string, string>, key: string): Record<string, string> {
-  return h[key] === undefined ? {} : { [key]: h[key] };
+function pick(labels: Record<string, string>, key: string): Record<string, string> {
+  return labels[key] === undefined ? {} : { [key]: labels[key] };
 }
 
 function agentText(status: number, text: string): OcmResponse {
@@ -204,12 +204,12 @@ function sdkErrorText(status: number, body: unknown): string {
 }
 
 
-function write(res: ServerResponse, r: OcmResponse): void {
-  const headers: Record<string, string | number> = { ...r.headers };
+function write(res: ServerResponse, ocmResponse: OcmResponse): void {
+  const headers: Record<string, string | number> = { ...ocmResponse.headers };
   let payload = '';
-  if (typeof r.body === 'string' && String(headers['content-type']).startsWith('text/plain')) payload = r.body;
-  else if (r.body !== undefined) payload = JSON.stringify(r.body);
+  if (typeof ocmResponse.body === 'string' && String(headers['content-type']).startsWith('text/plain')) payload = ocmResponse.body;
+  else if (ocmResponse.body !== undefined) payload = JSON.stringify(ocmResponse.body);
   headers['content-length'] = Buffer.byteLength(payload);
-  res.writeHead(r.status, headers);
+  res.writeHead(ocmResponse.status, headers);
   res.end(payload);
 }

@@ -18,8 +18,8 @@ export interface ClusterSize {
 
 /** Counts nodes and control-plane nodes (`node-role.kubernetes.io/master` or `…/control-plane`). */
 export function clusterSize(nodes: readonly Node[]): ClusterSize {
-  const masters = nodes.filter((n) => {
-    const labels = n.metadata?.labels ?? {};
+  const masters = nodes.filter((node) => {
+    const labels = node.metadata?.labels ?? {};
     return 'node-role.kubernetes.io/master' in labels || 'node-role.kubernetes.io/control-plane' in labels;
   }).length;
   return { nodes: nodes.length, masters: masters > 0 ? masters : 3 };

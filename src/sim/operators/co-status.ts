@@ -84,12 +84,12 @@ export function defaultUnavailable(input: Pick<OperatorStatusInput, 'profile'> &
  * its lastTransitionTime; a new or changed one gets `now`.
  */
 export function mergeConditions(existing: readonly ClusterOperatorStatusCondition[] | undefined, desired: readonly DesiredCondition[], now: number): ClusterOperatorStatusCondition[] {
-  return desired.map((d) => {
-    const old = existing?.find((c) => c.type === d.type);
-    const lastTransitionTime = old && old.status === d.status ? old.lastTransitionTime : formatTime(now);
-    const c: ClusterOperatorStatusCondition = { type: d.type, status: d.status, lastTransitionTime };
-    if (d.reason !== undefined) c.reason = d.reason;
-    if (d.message !== undefined) c.message = d.message;
+  return desired.map((desiredCondition) => {
+    const old = existing?.find((c) => c.type === desiredCondition.type);
+    const lastTransitionTime = old && old.status === desiredCondition.status ? old.lastTransitionTime : formatTime(now);
+    const c: ClusterOperatorStatusCondition = { type: desiredCondition.type, status: desiredCondition.status, lastTransitionTime };
+    if (desiredCondition.reason !== undefined) c.reason = desiredCondition.reason;
+    if (desiredCondition.message !== undefined) c.message = desiredCondition.message;
     return c;
   });
 }
@@ -100,13 +100,13 @@ interface Wording {
   available: Partial<ReasonMessage>;
 }
 
-function nodesAre(n: number): string {
-  return n === 1 ? '1 node is' : `${n} nodes are`;
+function nodesAre(count: number): string {
+  return count === 1 ? '1 node is' : `${count} nodes are`;
 }
 
 /** How far a rollout over `n` units is (units done, never all of them while it runs). */
-function unitsDone(fraction: number, n: number): number {
-  return Math.max(0, Math.min(n - 1, Math.floor(fraction * n)));
+function unitsDone(fraction: number, count: number): number {
+  return Math.max(0, Math.min(count - 1, Math.floor(fraction * count)));
 }
 
 function wording(input: OperatorStatusInput): Wording {

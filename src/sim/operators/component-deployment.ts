@@ -35,42 +35,42 @@ export function operatorDeploymentManifest(ref: ComponentDeploymentRef, version:
 }
 
 /** True for Deployments applied from a release payload (the operator actors run them). */
-export function isOperatorDeployment(d: Deployment): boolean {
-  return d.metadata?.annotations?.[RELEASE_VERSION_ANNOTATION] !== undefined;
+export function isOperatorDeployment(deployment: Deployment): boolean {
+  return deployment.metadata?.annotations?.[RELEASE_VERSION_ANNOTATION] !== undefined;
 }
 
 /** The version the Deployment's operator container runs (`RELEASE_VERSION` of container 0). */
-export function releaseVersionOf(d: Deployment | undefined): string | undefined {
-  return d?.spec?.template.spec?.containers[0]?.env?.find((e) => e.name === RELEASE_VERSION_ENV)?.value;
+export function releaseVersionOf(deployment: Deployment | undefined): string | undefined {
+  return deployment?.spec?.template.spec?.containers[0]?.env?.find((e) => e.name === RELEASE_VERSION_ENV)?.value;
 }
 
 /** True when the Deployment controller has rolled out the current generation. */
-export function deploymentRolledOut(d: Deployment | undefined): boolean {
-  const s = d?.status;
-  if (!d || !s) return false;
-  const want = d.spec?.replicas ?? 1;
-  return (s.observedGeneration ?? 0) >= (d.metadata?.generation ?? 1) && s.updatedReplicas === want && s.availableReplicas === want && (s.replicas ?? 0) === want;
+export function deploymentRolledOut(deployment: Deployment | undefined): boolean {
+  const s = deployment?.status;
+  if (!deployment || !s) return false;
+  const want = deployment.spec?.replicas ?? 1;
+  return (s.observedGeneration ?? 0) >= (deployment.metadata?.generation ?? 1) && s.updatedReplicas === want && s.availableReplicas === want && (s.replicas ?? 0) === want;
 }
 
 const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** The ReplicaSet of the current pod template: `<name>-<pod-template-hash>` (kube's safe alphabet). */
-export function replicaSetName(d: Deployment): string {
-  const template = JSON.stringify(d.spec?.template ?? {});
+export function replicaSetName(deployment: Deployment): string {
+  const template = JSON.stringify(deployment.spec?.template ?? {});
   let hash = '';
   for (let i = 0; i < 10; i++) hash += SAFE_ALPHABET.charAt(hashString(`${template}#${i}`) % SAFE_ALPHABET.length);
-  return `${d.metadata?.name ?? ''}-${hash}`;
+  return `${deployment.metadata?.name ?? ''}-${hash}`;
 }
 
 /** Where a Deployment's rollout is: the new pod starting, or every replica updated and ready. */
 export type DeploymentPhase = 'rolling' | 'complete';
 
 /** The status the Deployment controller reports in a phase (conditions keep their transition times while their status holds). */
-export function deploymentStatus(d: Deployment, phase: DeploymentPhase, now: number): DeploymentStatus {
-  const want = d.spec?.replicas ?? 1;
-  const rs = replicaSetName(d);
-  const hadReady = (d.status?.availableReplicas ?? 0) > 0;
-  const generation = d.metadata?.generation ?? 1;
+export function deploymentStatus(deployment: Deployment, phase: DeploymentPhase, now: number): DeploymentStatus {
+  const want = deployment.spec?.replicas ?? 1;
+  const rs = replicaSetName(deployment);
+  const hadReady = (deployment.status?.availableReplicas ?? 0) > 0;
+  const generation = deployment.metadata?.generation ?? 1;
   if (phase === 'complete') {
     return {
       observedGeneration: generation,
@@ -79,8 +79,8 @@ export function deploymentStatus(d: Deployment, phase: DeploymentPhase, now: num
       readyReplicas: want,
       availableReplicas: want,
       conditions: [
-        condition(d, 'Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', now),
-        condition(d, 'Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${rs}" has successfully progressed.`, now),
+        condition(deployment, 'Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', now),
+        condition(deployment, 'Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${rs}" has successfully progressed.`, now),
       ],
     };
   }
@@ -95,9 +95,9 @@ export function deploymentStatus(d: Deployment, phase: DeploymentPhase, now: num
     unavailableReplicas: surge + (hadReady ? 0 : want - surge),
     conditions: [
       hadReady
-        ? condition(d, 'Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', now)
-        : condition(d, 'Available', 'False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.', now),
-      condition(d, 'Progressing', 'True', 'ReplicaSetUpdated', `ReplicaSet "${rs}" is progressing.`, now),
+        ? condition(deployment, 'Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', now)
+        : condition(deployment, 'Available', 'False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.', now),
+      condition(deployment, 'Progressing', 'True', 'ReplicaSetUpdated', `ReplicaSet "${rs}" is progressing.`, now),
     ],
   };
   if (old === 0) {
@@ -108,8 +108,8 @@ export function deploymentStatus(d: Deployment, phase: DeploymentPhase, now: num
   return status;
 }
 
-function condition(d: Deployment, type: string, status: string, reason: string, message: string, now: number): DeploymentCondition {
-  const old = d.status?.conditions?.find((c) => c.type === type);
+function condition(deployment: Deployment, type: string, status: string, reason: string, message: string, now: number): DeploymentCondition {
+  const old = deployment.status?.conditions?.find((c) => c.type === type);
   const same = old && old.status === status;
   const unchanged = same && old.reason === reason && old.message === message;
   return {

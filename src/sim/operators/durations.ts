@@ -81,11 +81,11 @@ export function rolloutRange(profile: OperatorDurationProfile, durations: Operat
 }
 
 /** A node-scaled stage as a range: ±10 % around `min(cap, base + perNode × nodes)`, never above the cap. */
-export function nodeScaledRange(s: NodeScaled, nodeCount: number): Triangle {
-  const mode = Math.min(s.cap, s.base + s.perNode * Math.max(0, nodeCount));
-  return [mode * 0.9, mode, Math.min(s.cap, mode * 1.1)];
+export function nodeScaledRange(nodeScaled: NodeScaled, nodeCount: number): Triangle {
+  const mode = Math.min(nodeScaled.cap, nodeScaled.base + nodeScaled.perNode * Math.max(0, nodeCount));
+  return [mode * 0.9, mode, Math.min(nodeScaled.cap, mode * 1.1)];
 }
 
-function isTriangle(x: NodeScaled | Triangle): x is Triangle {
-  return Array.isArray(x);
+function isTriangle(value: NodeScaled | Triangle): value is Triangle {
+  return Array.isArray(value);
 }

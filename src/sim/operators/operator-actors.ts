@@ -258,31 +258,31 @@ function newestPayload(catalogue: Catalogue): ReleasePayload {
   return payloadFor(newest);
 }
 
-function stripUntil<T extends TimedFault>(f: T): Omit<T, 'until'> {
-  const { until: _until, ...rest } = f;
+function stripUntil<T extends TimedFault>(fault: T): Omit<T, 'until'> {
+  const { until: _until, ...rest } = fault;
   return rest;
 }
 
 /** Clears faults whose time is up; remembers the next end. */
-function expireFaults(a: Actor, now: number, wakeups: number[]): void {
-  const check = <T extends TimedFault>(f: T | undefined): T | undefined => {
-    if (f?.until === undefined) return f;
-    if (now >= f.until) return undefined;
-    wakeups.push(f.until);
-    return f;
+function expireFaults(actor: Actor, now: number, wakeups: number[]): void {
+  const check = <T extends TimedFault>(fault: T | undefined): T | undefined => {
+    if (fault?.until === undefined) return fault;
+    if (now >= fault.until) return undefined;
+    wakeups.push(fault.until);
+    return fault;
   };
-  a.degraded = check(a.degraded);
-  a.unavailable = check(a.unavailable);
-  a.flap = check(a.flap);
+  actor.degraded = check(actor.degraded);
+  actor.unavailable = check(actor.unavailable);
+  actor.flap = check(actor.flap);
 }
 
-function flapState(a: Actor, now: number, wakeups: number[]): ReasonMessage | undefined {
-  const f = a.flap;
+function flapState(actor: Actor, now: number, wakeups: number[]): ReasonMessage | undefined {
+  const f = actor.flap;
   if (!f) return undefined;
   const period = Math.floor((now - f.since) / f.periodMs);
   wakeups.push(f.since + (period + 1) * f.periodMs);
   if (period % 2 === 1) return undefined;
-  return { reason: f.reason ?? 'Flapping', message: f.message ?? `${a.name} is intermittently degraded` };
+  return { reason: f.reason ?? 'Flapping', message: f.message ?? `${actor.name} is intermittently degraded` };
 }
 
 interface WritePlan {

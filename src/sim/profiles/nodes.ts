@@ -81,11 +81,11 @@ function count(what: string, value: number | undefined, fallback: number): numbe
 }
 
 /** A stable hex string of `length` characters derived from `s` (FNV-1a rounds). */
-export function hashHex(s: string, length: number): string {
+export function hashHex(text: string, length: number): string {
   let h = 2166136261;
   let out = '';
   for (let round = 0; out.length < length; round++) {
-    for (const ch of `${s}#${round}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+    for (const ch of `${text}#${round}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
     out += h.toString(16).padStart(8, '0');
   }
   return out.slice(0, length);

@@ -56,20 +56,20 @@ export function infrastructureObject(profile: ClusterProfile): Infrastructure {
 }
 
 /** The Node of a profile node as the kubelet registers it (status written separately). */
-export function nodeObject(n: NodeProfile): Node {
+export function nodeObject(nodeProfile: NodeProfile): Node {
   const spec: Node['spec'] = {
-    ...(n.taints.length > 0 ? { taints: n.taints.map((t) => ({ ...t })) } : {}),
-    ...(n.providerID !== undefined ? { providerID: n.providerID } : {}),
+    ...(nodeProfile.taints.length > 0 ? { taints: nodeProfile.taints.map((t) => ({ ...t })) } : {}),
+    ...(nodeProfile.providerID !== undefined ? { providerID: nodeProfile.providerID } : {}),
   };
-  const annotations = n.machine ? { [MachineAnnotation.NodeMachine]: `${MACHINE_API_NAMESPACE}/${n.machine.name}` } : undefined;
-  return { apiVersion: 'v1', kind: 'Node', metadata: { name: n.name, labels: { ...n.labels }, ...(annotations ? { annotations } : {}) }, spec };
+  const annotations = nodeProfile.machine ? { [MachineAnnotation.NodeMachine]: `${MACHINE_API_NAMESPACE}/${nodeProfile.machine.name}` } : undefined;
+  return { apiVersion: 'v1', kind: 'Node', metadata: { name: nodeProfile.name, labels: { ...nodeProfile.labels }, ...(annotations ? { annotations } : {}) }, spec };
 }
 
 /** The status the node's kubelet reports: capacity, Ready and the pressure conditions, addresses, system info. */
-export function nodeStatus(n: NodeProfile, now: number): NodeStatus {
+export function nodeStatus(nodeProfile: NodeProfile, now: number): NodeStatus {
   const at = formatTime(now);
   const cond = (type: string, status: string, reason: string, message: string) => ({ type, status, reason, message, lastHeartbeatTime: at, lastTransitionTime: at });
-  const { cpu, allocatableCpu, memory } = n.resources;
+  const { cpu, allocatableCpu, memory } = nodeProfile.resources;
   return {
     capacity: { cpu, memory, pods: '250' },
     allocatable: { cpu: allocatableCpu, memory, pods: '250' },
@@ -80,22 +80,22 @@ export function nodeStatus(n: NodeProfile, now: number): NodeStatus {
       cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
     ],
     addresses: [
-      { type: 'InternalIP', address: n.internalIP },
-      { type: 'Hostname', address: n.name },
+      { type: 'InternalIP', address: nodeProfile.internalIP },
+      { type: 'Hostname', address: nodeProfile.name },
       // Cloud nodes also have their private DNS name.
-      ...(n.providerID !== undefined ? [{ type: 'InternalDNS', address: n.name }] : []),
+      ...(nodeProfile.providerID !== undefined ? [{ type: 'InternalDNS', address: nodeProfile.name }] : []),
     ],
     nodeInfo: {
       architecture: 'amd64',
-      bootID: hashHex(`${n.name}/boot`, 32),
+      bootID: hashHex(`${nodeProfile.name}/boot`, 32),
       containerRuntimeVersion: 'cri-o://1.27.4',
       kernelVersion: '5.14.0-284.73.1.el9_2.x86_64',
       kubeProxyVersion: 'v1.27.16',
       kubeletVersion: 'v1.27.16',
-      machineID: hashHex(`${n.name}/machine`, 32),
+      machineID: hashHex(`${nodeProfile.name}/machine`, 32),
       operatingSystem: 'linux',
       osImage: 'Red Hat Enterprise Linux CoreOS',
-      systemUUID: hashHex(`${n.name}/uuid`, 32),
+      systemUUID: hashHex(`${nodeProfile.name}/uuid`, 32),
     },
   };
 }
@@ -131,23 +131,23 @@ export function machineSetObject(ms: MachineSetProfile, profile: ClusterProfile)
 }
 
 /** The Machine owning a profile node, created from its MachineSet's template (status written separately). */
-export function machineObject(n: NodeProfile, ms: MachineSet, msProfile: MachineSetProfile, region: string | undefined): Machine {
+export function machineObject(nodeProfile: NodeProfile, ms: MachineSet, msProfile: MachineSetProfile, region: string | undefined): Machine {
   const template = ms.spec?.template;
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'Machine',
     metadata: {
-      name: n.machine?.name ?? '',
+      name: nodeProfile.machine?.name ?? '',
       namespace: MACHINE_API_NAMESPACE,
       labels: {
         ...template?.metadata?.labels,
         'machine.openshift.io/instance-type': msProfile.instanceType,
         ...(region !== undefined ? { 'machine.openshift.io/region': region } : {}),
-        ...(n.zone !== undefined ? { 'machine.openshift.io/zone': n.zone } : {}),
+        ...(nodeProfile.zone !== undefined ? { 'machine.openshift.io/zone': nodeProfile.zone } : {}),
       },
       annotations: { [MachineAnnotation.InstanceState]: 'running' },
       ownerReferences: [{ apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineSet', name: ms.metadata?.name ?? '', uid: ms.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
     },
-    spec: { ...structuredClone(template?.spec ?? {}), providerID: n.providerID ?? '' },
+    spec: { ...structuredClone(template?.spec ?? {}), providerID: nodeProfile.providerID ?? '' },
   };
 }

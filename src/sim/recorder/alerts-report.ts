@@ -80,8 +80,8 @@ export function alertEpisodes(transitions: readonly AlertTransition[]): AlertEpi
 }
 
 /** Alertmanager's text form of a matcher. */
-function matcherText(m: Silence['matchers'][number]): string {
-  return `${m.name}${matchTypeOf(m)}${goQuote(m.value)}`;
+function matcherText(matcher: Silence['matchers'][number]): string {
+  return `${matcher.name}${matchTypeOf(matcher)}${goQuote(matcher.value)}`;
 }
 
 /** The silences as report records with their state at `now`, ordered by start, then id. */

@@ -116,9 +116,9 @@ export async function startClusterRecorder(ctx: SimContext, monitoring: ClusterM
 
   const transitions = (originMs: number): Transition[] => {
     const origin = Math.floor(originMs);
-    return [...recorded].sort(compareRecorded).map((r) => {
-      const t = Math.floor(r.t);
-      return { at: isoTime(t), elapsedMs: t - origin, kind: r.kind, name: r.name, ...r.change };
+    return [...recorded].sort(compareRecorded).map((recorded) => {
+      const t = Math.floor(recorded.t);
+      return { at: isoTime(t), elapsedMs: t - origin, kind: recorded.kind, name: recorded.name, ...recorded.change };
     });
   };
   return {
@@ -143,18 +143,18 @@ export async function startClusterRecorder(ctx: SimContext, monitoring: ClusterM
   };
 }
 
-function compareRecorded(a: Recorded, b: Recorded): number {
-  return a.t - b.t || RECORDED_KINDS.indexOf(a.kind) - RECORDED_KINDS.indexOf(b.kind) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || a.seq - b.seq;
+function compareRecorded(left: Recorded, right: Recorded): number {
+  return left.t - right.t || RECORDED_KINDS.indexOf(left.kind) - RECORDED_KINDS.indexOf(right.kind) || (left.name < right.name ? -1 : left.name > right.name ? 1 : 0) || left.seq - right.seq;
 }
 
 /** The cached objects of an informer, by name, with their kind and apiVersion and without managedFields. */
-function finalOf<T extends KubeObjectLike>(informer: Informer<T>, d: ResourceDescriptor<T>): T[] {
+function finalOf<T extends KubeObjectLike>(informer: Informer<T>, resourceDescriptor: ResourceDescriptor<T>): T[] {
   return informer
     .list()
-    .map((o) => ({ apiVersion: apiVersion(d), kind: d.kind, ...stripManagedFields(o) }))
-    .sort((a, b) => {
-      const x = a.metadata?.name ?? '';
-      const y = b.metadata?.name ?? '';
+    .map((o) => ({ apiVersion: apiVersion(resourceDescriptor), kind: resourceDescriptor.kind, ...stripManagedFields(o) }))
+    .sort((left, right) => {
+      const x = left.metadata?.name ?? '';
+      const y = right.metadata?.name ?? '';
       return x < y ? -1 : x > y ? 1 : 0;
     });
 }

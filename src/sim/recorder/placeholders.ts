@@ -24,11 +24,11 @@ export function replaceUrls(text: string, placeholders: readonly UrlPlaceholder[
 /** A copy of a JSON-like value with every string (keys included) passed through {@link replaceUrls}. */
 export function withPlaceholders<T>(value: T, placeholders: readonly UrlPlaceholder[]): T {
   if (placeholders.every((p) => p.url === '')) return value;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return replaceUrls(v, placeholders);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [replaceUrls(k, placeholders), walk(x)]));
-    return v;
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return replaceUrls(value, placeholders);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, x]) => [replaceUrls(k, placeholders), walk(x)]));
+    return value;
   };
   return walk(value) as T;
 }

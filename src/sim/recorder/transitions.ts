@@ -135,14 +135,14 @@ function conditionRank(type: string): number {
   return i < 0 ? CONDITION_ORDER.length : i;
 }
 
-function conditionTypes(a: readonly ConditionLike[], b: readonly ConditionLike[]): string[] {
-  const types = [...new Set([...a, ...b].map((c) => c.type))];
+function conditionTypes(left: readonly ConditionLike[], right: readonly ConditionLike[]): string[] {
+  const types = [...new Set([...left, ...right].map((c) => c.type))];
   return types.sort((x, y) => conditionRank(x) - conditionRank(y) || (x < y ? -1 : x > y ? 1 : 0));
 }
 
-function withText(change: FieldChange, c: ConditionLike | undefined): FieldChange {
-  if (c?.reason) change.reason = c.reason;
-  if (c?.message) change.message = c.message;
+function withText(change: FieldChange, conditionLike: ConditionLike | undefined): FieldChange {
+  if (conditionLike?.reason) change.reason = conditionLike.reason;
+  if (conditionLike?.message) change.message = conditionLike.message;
   return change;
 }
 

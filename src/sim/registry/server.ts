@@ -202,8 +202,8 @@ export async function startRegistry(options: RegistryOptions): Promise<Registry>
   });
   return {
     url: server.url,
-    setCatalogue(c) {
-      catalogue = c;
+    setCatalogue(ctx) {
+      catalogue = ctx;
     },
     close: () => server.close(),
   };

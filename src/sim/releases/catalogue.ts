@@ -145,8 +145,8 @@ function daysAfterGa(patch: number): number {
   return patch <= 30 ? patch * 7 : 30 * 7 + (patch - 30) * 14;
 }
 
-function toMs(t: string | number): number {
-  return typeof t === 'number' ? t : new Date(t).getTime();
+function toMs(text: string | number): number {
+  return typeof text === 'number' ? text : new Date(text).getTime();
 }
 
 /** A deterministic, date-ordered errata URL (RHSA for about a third of the releases). */
@@ -245,25 +245,25 @@ export function buildCatalogue(overrides: CatalogueOverrides = {}): Catalogue {
   }
 
   const sorted = [...drafts.values()].sort((a, b) => semver.compare(a.version, b.version));
-  const releases: Release[] = sorted.map((d) => {
-    const digest = d.digest ?? releaseDigest(d.version);
+  const releases: Release[] = sorted.map((draft) => {
+    const digest = draft.digest ?? releaseDigest(draft.version);
     const previous =
-      d.previous ??
+      draft.previous ??
       sorted
-        .filter((s) => isDefaultPrevious(s, d, floorOf))
+        .filter((s) => isDefaultPrevious(s, draft, floorOf))
         .map((s) => s.version);
     return {
-      version: d.version,
-      minor: d.minor,
-      patch: d.patch,
+      version: draft.version,
+      minor: draft.minor,
+      patch: draft.patch,
       digest,
       pullSpec: releasePullSpec(digest, registryHost),
-      url: d.url ?? errataUrl(d.version, d.fastAt),
-      candidateAt: d.candidateAt ?? d.fastAt - CANDIDATE_LEAD,
-      fastAt: d.fastAt,
-      stableAt: d.stableAt ?? d.fastAt + STABLE_DELAY,
+      url: draft.url ?? errataUrl(draft.version, draft.fastAt),
+      candidateAt: draft.candidateAt ?? draft.fastAt - CANDIDATE_LEAD,
+      fastAt: draft.fastAt,
+      stableAt: draft.stableAt ?? draft.fastAt + STABLE_DELAY,
       previous: previous.sort(semver.compare),
-      channels: d.channels ?? channelsForMinor(d.minor, channels),
+      channels: draft.channels ?? channelsForMinor(draft.minor, channels),
     };
   });
 
@@ -358,6 +358,6 @@ export function blockedEdgesFor(catalogue: Catalogue, from: string, to: string):
 }
 
 /** A blocked edge's risk as served (rules required). */
-export function riskOf(b: BlockedEdge & { matchingRules: MatchingRule[] }): Risk {
-  return { url: b.url, name: b.name, message: b.message, matchingRules: b.matchingRules };
+export function riskOf(edge: BlockedEdge & { matchingRules: MatchingRule[] }): Risk {
+  return { url: edge.url, name: edge.name, message: edge.message, matchingRules: edge.matchingRules };
 }

@@ -144,8 +144,8 @@ export function operandVersions(clusterOperator: string, version: string, minor:
   return out;
 }
 
-function pad2(n: number): string {
-  return String(n).padStart(2, '0');
+function pad2(count: number): string {
+  return String(count).padStart(2, '0');
 }
 
 function countFor(spec: ComponentSpec, minor: number): number {
@@ -166,12 +166,12 @@ function componentManifests(spec: ComponentSpec, release: Release): Draft[] {
   const cos = spec.clusterOperators ?? [];
   const out: Draft[] = [];
   const seen = new Map<string, number>();
-  const base = (n: number, apiVersion: string, kind: string, name: string, namespaced: boolean): Draft => {
+  const base = (count: number, apiVersion: string, kind: string, name: string, namespaced: boolean): Draft => {
     const slug = kind.toLowerCase() === 'customresourcedefinition' ? 'crd' : kind.toLowerCase();
     const k = (seen.get(slug) ?? 0) + 1;
     seen.set(slug, k);
     const d: Draft = {
-      file: `0000_${pad2(spec.runlevel)}_${spec.component}_${pad2(n)}_${k === 1 ? slug : `${slug}-${k}`}.yaml`,
+      file: `0000_${pad2(spec.runlevel)}_${spec.component}_${pad2(count)}_${k === 1 ? slug : `${slug}-${k}`}.yaml`,
       runlevel: spec.runlevel,
       component: spec.component,
       apiVersion,
@@ -198,8 +198,8 @@ function componentManifests(spec: ComponentSpec, release: Release): Draft[] {
       out.push(base(i, apiVersion, kind, name, namespaced));
     }
   }
-  cos.forEach((co, j) => {
-    const d = base(plain + j, 'config.openshift.io/v1', 'ClusterOperator', co, false);
+  cos.forEach((co, index) => {
+    const d = base(plain + index, 'config.openshift.io/v1', 'ClusterOperator', co, false);
     d.operandVersions = operandVersions(co, release.version, release.minor, release.patch);
     out.push(d);
   });

@@ -27,7 +27,7 @@ export interface ManualMinorUpgradeOptions {
   from?: string;
   channel?: string;
   /** Called whenever what a user would watch changes. */
-  onProgress?: (p: ProgressSnapshot) => void;
+  onProgress?: (progressSnapshot: ProgressSnapshot) => void;
   signal: AbortSignal;
 }
 
@@ -100,13 +100,13 @@ function minorUpdates(cv: ClusterVersion | undefined, prefix: string): string[] 
 }
 
 /** Every machine of the pool runs the pool's target config and the pool says Updated. */
-export function poolUpdated(p: MachineConfigPool): boolean {
-  const s = p.status;
+export function poolUpdated(machineConfigPool: MachineConfigPool): boolean {
+  const s = machineConfigPool.status;
   return (
     s !== undefined &&
     s.machineCount > 0 &&
     s.updatedMachineCount === s.machineCount &&
-    s.configuration?.name === p.spec.configuration?.name &&
+    s.configuration?.name === machineConfigPool.spec.configuration?.name &&
     (s.conditions ?? []).some((c) => c.type === 'Updated' && c.status === 'True')
   );
 }

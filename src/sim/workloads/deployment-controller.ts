@@ -42,28 +42,28 @@ export interface WorkloadsOptions {
 }
 
 /** A workload Deployment (not one of a simulated operator). */
-export function isWorkloadDeployment(d: Deployment): boolean {
-  return d.metadata?.annotations?.[RELEASE_VERSION_ANNOTATION] === undefined;
+export function isWorkloadDeployment(deployment: Deployment): boolean {
+  return deployment.metadata?.annotations?.[RELEASE_VERSION_ANNOTATION] === undefined;
 }
 
 /** RollingUpdate maxUnavailable resolved against `replicas` (default 25%, rounded down). */
-export function maxUnavailableOf(d: Deployment, replicas: number): number {
-  if (d.spec?.strategy?.type === 'Recreate') return replicas;
-  const v = d.spec?.strategy?.rollingUpdate?.maxUnavailable ?? '25%';
+export function maxUnavailableOf(deployment: Deployment, replicas: number): number {
+  if (deployment.spec?.strategy?.type === 'Recreate') return replicas;
+  const v = deployment.spec?.strategy?.rollingUpdate?.maxUnavailable ?? '25%';
   if (typeof v === 'number') return v;
   const pct = Number.parseInt(v, 10);
   return Number.isFinite(pct) ? Math.floor((pct * replicas) / 100) : 0;
 }
 
 /** The Deployment status the real controller would report for these pods (pure). */
-export function deploymentStatus(d: Deployment, pods: readonly Pod[], rsName: string, now: number): DeploymentStatus {
-  const want = d.spec?.replicas ?? 1;
+export function deploymentStatus(deployment: Deployment, pods: readonly Pod[], rsName: string, now: number): DeploymentStatus {
+  const want = deployment.spec?.replicas ?? 1;
   const active = pods.filter(isPodActive);
   const ready = active.filter(isPodReady).length;
   const available = ready;
-  const minAvailable = want - maxUnavailableOf(d, want);
+  const minAvailable = want - maxUnavailableOf(deployment, want);
   const at = formatTime(now);
-  const old = d.status?.conditions ?? [];
+  const old = deployment.status?.conditions ?? [];
   const cond = (type: string, status: 'True' | 'False', reason: string, message: string): DeploymentCondition => {
     const prev = old.find((c) => c.type === type);
     const same = prev?.status === status && prev.reason === reason && prev.message === message;
@@ -85,7 +85,7 @@ export function deploymentStatus(d: Deployment, pods: readonly Pod[], rsName: st
       ? cond('Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${rsName}" has successfully progressed.`)
       : cond('Progressing', 'True', 'ReplicaSetUpdated', `ReplicaSet "${rsName}" is progressing.`);
   const status: DeploymentStatus = {
-    observedGeneration: d.metadata?.generation ?? 1,
+    observedGeneration: deployment.metadata?.generation ?? 1,
     replicas: active.length,
     updatedReplicas: active.length,
     readyReplicas: ready,
@@ -198,9 +198,9 @@ export function createWorkloads(ctx: SimContext, options: WorkloadsOptions = {})
     return wake === undefined ? undefined : { requeueAfter: Math.max(1, wake - now) };
   };
 
-  const deletePod = async (deleting: Set<string>, p: Pod, gracePeriodSeconds: number | undefined): Promise<void> => {
-    deleting.add(podKey(p));
-    await ignoreNotFound(ctx.client.delete(PodResource, p.metadata?.namespace, p.metadata?.name ?? '', gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }));
+  const deletePod = async (deleting: Set<string>, pod: Pod, gracePeriodSeconds: number | undefined): Promise<void> => {
+    deleting.add(podKey(pod));
+    await ignoreNotFound(ctx.client.delete(PodResource, pod.metadata?.namespace, pod.metadata?.name ?? '', gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }));
   };
 
   const controller = simController(ctx, { name: 'sim-workloads-deployment', reconcile, logger: log, workers: options.workers ?? 4 });
@@ -222,46 +222,46 @@ export function createWorkloads(ctx: SimContext, options: WorkloadsOptions = {})
   };
 }
 
-function podKey(p: Pod): string {
-  return `${p.metadata?.namespace}/${p.metadata?.name}`;
+function podKey(pod: Pod): string {
+  return `${pod.metadata?.namespace}/${pod.metadata?.name}`;
 }
 
 /** Which pods go first on scale-down: unscheduled, then not running, then not ready, then the newest. */
-function deletionOrder(a: Pod, b: Pod): number {
+function deletionOrder(left: Pod, right: Pod): number {
   const rank = (p: Pod): number => (p.spec?.nodeName === undefined ? 0 : p.status?.phase !== 'Running' ? 1 : !isPodReady(p) ? 2 : 3);
-  if (rank(a) !== rank(b)) return rank(a) - rank(b);
-  const ta = a.metadata?.creationTimestamp ?? '';
-  const tb = b.metadata?.creationTimestamp ?? '';
+  if (rank(left) !== rank(right)) return rank(left) - rank(right);
+  const ta = left.metadata?.creationTimestamp ?? '';
+  const tb = right.metadata?.creationTimestamp ?? '';
   if (ta !== tb) return ta < tb ? 1 : -1;
-  return (a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? 1 : -1;
+  return (left.metadata?.name ?? '') < (right.metadata?.name ?? '') ? 1 : -1;
 }
 
-function nodeSchedulingChanged(o: Node, n: Node): boolean {
+function nodeSchedulingChanged(node: Node, previous: Node): boolean {
   return (
-    isNodeReady(o) !== isNodeReady(n) ||
-    o.spec?.unschedulable !== n.spec?.unschedulable ||
-    !jsonEqual((o.spec?.taints ?? []) as unknown as JsonValue, (n.spec?.taints ?? []) as unknown as JsonValue) ||
-    !jsonEqual((o.metadata?.labels ?? {}), (n.metadata?.labels ?? {}))
+    isNodeReady(node) !== isNodeReady(previous) ||
+    node.spec?.unschedulable !== previous.spec?.unschedulable ||
+    !jsonEqual((node.spec?.taints ?? []) as unknown as JsonValue, (previous.spec?.taints ?? []) as unknown as JsonValue) ||
+    !jsonEqual((node.metadata?.labels ?? {}), (previous.metadata?.labels ?? {}))
   );
 }
 
-function withoutTimes(s: DeploymentStatus): JsonValue {
-  return { ...s, conditions: (s.conditions ?? []).map((c) => ({ ...c, lastUpdateTime: null, lastTransitionTime: null })) };
+function withoutTimes(deploymentStatus: DeploymentStatus): JsonValue {
+  return { ...deploymentStatus, conditions: (deploymentStatus.conditions ?? []).map((c) => ({ ...c, lastUpdateTime: null, lastTransitionTime: null })) };
 }
 
 /** The pod the controller creates for a Deployment, bound to `nodeName`. */
-export function newPod(d: Deployment, hash: string, nodeName: string, suffix: string): Pod {
-  const template = d.spec?.template;
-  const name = `${d.metadata?.name}-${hash}-${suffix}`;
+export function newPod(deployment: Deployment, hash: string, nodeName: string, suffix: string): Pod {
+  const template = deployment.spec?.template;
+  const name = `${deployment.metadata?.name}-${hash}-${suffix}`;
   return {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
       name,
-      namespace: d.metadata?.namespace ?? 'default',
+      namespace: deployment.metadata?.namespace ?? 'default',
       labels: { ...template?.metadata?.labels, 'pod-template-hash': hash },
       ...(template?.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata?.name ?? '', uid: d.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata?.name ?? '', uid: deployment.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
     },
     spec: { ...template?.spec, containers: template?.spec?.containers ?? [], nodeName },
   };

@@ -14,8 +14,8 @@ export const POD_BY_CONTROLLER_UID = 'sim.pod.controllerUid';
 /** The indexers to pass to `informers.informerFor(PodResource, { indexers })`. */
 export const POD_INDEXERS: Record<string, IndexFunc<Pod>> = {
   [POD_BY_NODE]: (p) => (p.spec?.nodeName ? [p.spec.nodeName] : []),
-  [POD_BY_CONTROLLER_UID]: (p) => {
-    const uid = controllerOf(p)?.uid;
+  [POD_BY_CONTROLLER_UID]: (pod) => {
+    const uid = controllerOf(pod)?.uid;
     return uid ? [uid] : [];
   },
 };

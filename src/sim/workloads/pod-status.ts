@@ -61,8 +61,8 @@ export function terminatedPodStatus(pod: Pod, phase: 'Succeeded' | 'Failed', now
   };
 }
 
-function hex(random: SeededRandom, n: number): string {
+function hex(random: SeededRandom, count: number): string {
   let s = '';
-  for (let i = 0; i < n; i++) s += '0123456789abcdef'[random.int(0, 15)] ?? '0';
+  for (let i = 0; i < count; i++) s += '0123456789abcdef'[random.int(0, 15)] ?? '0';
   return s;
 }

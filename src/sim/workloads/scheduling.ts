@@ -89,8 +89,8 @@ export function pickNode(spec: PodSpec | undefined, nodes: readonly Node[], pods
   return best;
 }
 
-function compareScore(a: [number, number, string], b: [number, number, string]): number {
-  if (a[0] !== b[0]) return a[0] - b[0];
-  if (a[1] !== b[1]) return a[1] - b[1];
-  return a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0;
+function compareScore(left: [number, number, string], right: [number, number, string]): number {
+  if (left[0] !== right[0]) return left[0] - right[0];
+  if (left[1] !== right[1]) return left[1] - right[1];
+  return left[2] < right[2] ? -1 : left[2] > right[2] ? 1 : 0;
 }

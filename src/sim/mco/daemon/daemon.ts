@@ -234,111 +234,111 @@ class Daemons implements MachineConfigDaemons {
     return this.#step(node, a, u, now);
   }
 
-  async #step(node: Node, a: McoNodeAnnotations, u: Update, now: number): Promise<ReconcileResult | void> {
+  async #step(node: Node, mcoNodeAnnotations: McoNodeAnnotations, update: Update, now: number): Promise<ReconcileResult | void> {
     const name = node.metadata?.name ?? '';
     const t = this.#timing;
     const faults = this.#faults.get(name);
-    switch (u.phase) {
+    switch (update.phase) {
       case 'start': {
-        if (now < u.dueAt) return { requeueAfter: u.dueAt - now };
+        if (now < update.dueAt) return { requeueAfter: update.dueAt - now };
         if (faults?.unreconcilable && this.#active(faults.unreconcilable, now)) {
-          return this.#fail(name, u, now, faults.unreconcilable.message, 'start', S.Unreconcilable);
+          return this.#fail(name, update, now, faults.unreconcilable.message, 'start', S.Unreconcilable);
         }
-        const failing = a.state === S.Degraded || a.state === S.Unreconcilable;
-        const writes: Record<string, string | null> = failing || a.state === S.Working ? {} : { [A.State]: S.Working };
-        const skipDrain = (a.controlPlaneTopology ?? this.#topology) === SINGLE_REPLICA_TOPOLOGY;
-        const drain = drainRequest(u.target);
-        if (skipDrain || a.lastAppliedDrain === drain) {
+        const failing = mcoNodeAnnotations.state === S.Degraded || mcoNodeAnnotations.state === S.Unreconcilable;
+        const writes: Record<string, string | null> = failing || mcoNodeAnnotations.state === S.Working ? {} : { [A.State]: S.Working };
+        const skipDrain = (mcoNodeAnnotations.controlPlaneTopology ?? this.#topology) === SINGLE_REPLICA_TOPOLOGY;
+        const drain = drainRequest(update.target);
+        if (skipDrain || mcoNodeAnnotations.lastAppliedDrain === drain) {
           if (Object.keys(writes).length > 0) await this.#annotate(name, writes);
           this.#log.info({ node: name }, skipDrain ? 'Drain not required, skipping' : 'drain is already completed on this node');
-          return this.#startOsUpdate(node, u, now);
+          return this.#startOsUpdate(node, update, now);
         }
-        if (a.desiredDrain !== drain) writes[A.DesiredDrain] = drain;
+        if (mcoNodeAnnotations.desiredDrain !== drain) writes[A.DesiredDrain] = drain;
         if (Object.keys(writes).length > 0) await this.#annotate(name, writes);
         this.#event(node, 'Normal', 'Cordon', 'Cordoned node to apply update');
         this.#event(node, 'Normal', 'Drain', 'Draining node to update config.');
-        u.phase = 'drain-wait';
-        u.since = now;
+        update.phase = 'drain-wait';
+        update.since = now;
         return { requeueAfter: t.drainTimeoutMs };
       }
       case 'drain-wait': {
-        if (a.lastAppliedDrain === drainRequest(u.target)) {
-          const tick = nextPoll(u.since, now, t.pollMs);
+        if (mcoNodeAnnotations.lastAppliedDrain === drainRequest(update.target)) {
+          const tick = nextPoll(update.since, now, t.pollMs);
           if (tick > now) return { requeueAfter: tick - now };
-          return this.#startOsUpdate(node, u, now);
+          return this.#startOsUpdate(node, update, now);
         }
-        if (now >= u.since + t.drainTimeoutMs) {
+        if (now >= update.since + t.drainTimeoutMs) {
           const message = drainTimeoutMessage(name);
           this.#event(node, 'Warning', 'FailedToDrain', message);
-          return this.#fail(name, u, now, message, 'start', S.Degraded);
+          return this.#fail(name, update, now, message, 'start', S.Degraded);
         }
-        return { requeueAfter: u.since + t.drainTimeoutMs - now };
+        return { requeueAfter: update.since + t.drainTimeoutMs - now };
       }
       case 'os-update': {
-        if (now < u.dueAt) return { requeueAfter: u.dueAt - now };
+        if (now < update.dueAt) return { requeueAfter: update.dueAt - now };
         if (faults?.osUpdateError && this.#active(faults.osUpdateError, now)) {
-          const message = faults.osUpdateError.message ?? osUpdateErrorMessage(await this.#osImageURL(u.target));
-          return this.#fail(name, u, now, message, 'start', S.Degraded);
+          const message = faults.osUpdateError.message ?? osUpdateErrorMessage(await this.#osImageURL(update.target));
+          return this.#fail(name, update, now, message, 'start', S.Degraded);
         }
         this.#event(node, 'Normal', 'OSUpdateStaged', 'Changes to OS staged');
         await this.#annotate(name, { [A.PostConfigAction]: 'Rebooting' });
-        this.#event(node, 'Normal', 'Reboot', `Node will reboot into config ${u.target}`);
+        this.#event(node, 'Normal', 'Reboot', `Node will reboot into config ${update.target}`);
         await this.#setReady(node, false, now);
-        u.phase = 'rebooting';
-        u.dueAt = now + this.#draw(name, 'reboot');
-        return faults?.neverReturn ? undefined : { requeueAfter: u.dueAt - now };
+        update.phase = 'rebooting';
+        update.dueAt = now + this.#draw(name, 'reboot');
+        return faults?.neverReturn ? undefined : { requeueAfter: update.dueAt - now };
       }
       case 'rebooting': {
         if (faults?.neverReturn) return;
-        if (now < u.dueAt) return { requeueAfter: u.dueAt - now };
+        if (now < update.dueAt) return { requeueAfter: update.dueAt - now };
         await this.#setReady(node, true, now);
-        u.phase = 'rejoin';
-        u.dueAt = now + this.#draw(name, 'rejoin');
-        return { requeueAfter: u.dueAt - now };
+        update.phase = 'rejoin';
+        update.dueAt = now + this.#draw(name, 'rejoin');
+        return { requeueAfter: update.dueAt - now };
       }
       case 'rejoin': {
-        if (now < u.dueAt) return { requeueAfter: u.dueAt - now };
-        const uncordon = uncordonRequest(u.target);
-        if (a.desiredDrain !== uncordon) await this.#annotate(name, { [A.DesiredDrain]: uncordon });
-        u.phase = 'uncordon-wait';
-        u.since = now;
+        if (now < update.dueAt) return { requeueAfter: update.dueAt - now };
+        const uncordon = uncordonRequest(update.target);
+        if (mcoNodeAnnotations.desiredDrain !== uncordon) await this.#annotate(name, { [A.DesiredDrain]: uncordon });
+        update.phase = 'uncordon-wait';
+        update.since = now;
         return { requeueAfter: t.uncordonTimeoutMs };
       }
       case 'uncordon-wait': {
-        if (a.lastAppliedDrain === uncordonRequest(u.target)) {
-          const tick = nextPoll(u.since, now, t.pollMs);
+        if (mcoNodeAnnotations.lastAppliedDrain === uncordonRequest(update.target)) {
+          const tick = nextPoll(update.since, now, t.pollMs);
           if (tick > now) return { requeueAfter: tick - now };
-          this.#event(node, 'Normal', 'Uncordon', `Update completed for config ${u.target} and node has been uncordoned`);
-          await this.#annotate(name, { [A.State]: S.Done, [A.CurrentConfig]: u.target, [A.Reason]: '' });
-          this.#event(node, 'Normal', 'NodeDone', `Setting node ${name}, currentConfig ${u.target} to Done`);
+          this.#event(node, 'Normal', 'Uncordon', `Update completed for config ${update.target} and node has been uncordoned`);
+          await this.#annotate(name, { [A.State]: S.Done, [A.CurrentConfig]: update.target, [A.Reason]: '' });
+          this.#event(node, 'Normal', 'NodeDone', `Setting node ${name}, currentConfig ${update.target} to Done`);
           this.#updates.delete(name);
           return;
         }
-        if (now >= u.since + t.uncordonTimeoutMs) {
+        if (now >= update.since + t.uncordonTimeoutMs) {
           const message = uncordonTimeoutMessage(name);
           this.#event(node, 'Warning', 'FailedToUncordon', message);
-          return this.#fail(name, u, now, message, 'rejoin', S.Degraded);
+          return this.#fail(name, update, now, message, 'rejoin', S.Degraded);
         }
-        return { requeueAfter: u.since + t.uncordonTimeoutMs - now };
+        return { requeueAfter: update.since + t.uncordonTimeoutMs - now };
       }
     }
   }
 
-  #startOsUpdate(node: Node, u: Update, now: number): ReconcileResult {
+  #startOsUpdate(node: Node, update: Update, now: number): ReconcileResult {
     this.#event(node, 'Normal', 'OSUpdateStarted', 'Upgrading OS');
-    u.phase = 'os-update';
-    u.dueAt = now + this.#draw(node.metadata?.name ?? '', 'osUpdate');
-    return { requeueAfter: u.dueAt - now };
+    update.phase = 'os-update';
+    update.dueAt = now + this.#draw(node.metadata?.name ?? '', 'osUpdate');
+    return { requeueAfter: update.dueAt - now };
   }
 
   /** The daemon's updateErrorState: the state and reason annotations, then a retry with backoff. */
-  async #fail(name: string, u: Update, now: number, message: string, retry: Phase, state: string): Promise<ReconcileResult> {
+  async #fail(name: string, update: Update, now: number, message: string, retry: Phase, state: string): Promise<ReconcileResult> {
     await this.#annotate(name, { [A.State]: state, [A.Reason]: truncateReason(message) });
     this.#log.warn({ node: name, state, reason: message }, 'update failed; will retry');
-    u.failures++;
-    u.phase = retry;
-    u.dueAt = now + Math.min(this.#timing.retryMaxMs, this.#timing.retryBaseMs * 2 ** (u.failures - 1));
-    return { requeueAfter: u.dueAt - now };
+    update.failures++;
+    update.phase = retry;
+    update.dueAt = now + Math.min(this.#timing.retryMaxMs, this.#timing.retryBaseMs * 2 ** (update.failures - 1));
+    return { requeueAfter: update.dueAt - now };
   }
 
   /** The kubelet going down (Ready=False, not-ready taint) or coming back. */

@@ -14,9 +14,9 @@ export const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
  * removes: everything on the node except mirror pods and pods controlled by a DaemonSet.
  */
 export function podsToDrain(pods: readonly Pod[]): Pod[] {
-  return pods.filter((p) => {
-    if (p.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return false;
-    const controller = p.metadata?.ownerReferences?.find((r) => r.controller === true);
+  return pods.filter((pod) => {
+    if (pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return false;
+    const controller = pod.metadata?.ownerReferences?.find((r) => r.controller === true);
     return controller?.kind !== 'DaemonSet';
   });
 }

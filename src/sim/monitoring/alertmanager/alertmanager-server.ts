@@ -147,8 +147,8 @@ export class SimAlertmanager {
       const bad = allow(['POST', 'GET']);
       if (bad) return bad;
       if (method === 'GET') {
-        const filter = query.getAll('filter').map((f) => {
-          const m = parseMatcherOr400(() => [parseMatcher(f)])[0]!;
+        const filter = query.getAll('filter').map((field) => {
+          const m = parseMatcherOr400(() => [parseMatcher(field)])[0]!;
           compileOr400(m);
           return m;
         });
@@ -241,8 +241,8 @@ function parseMatcherOr400<T>(fn: () => T): T {
   }
 }
 
-function compileOr400(m: Parameters<typeof compileFilterMatcher>[0]): CompiledMatcher {
-  return parseMatcherOr400(() => compileFilterMatcher(m));
+function compileOr400(matcher: Parameters<typeof compileFilterMatcher>[0]): CompiledMatcher {
+  return parseMatcherOr400(() => compileFilterMatcher(matcher));
 }
 
 /** The query parameters of `GET /api/v2/alerts`: booleans default to true. */
@@ -268,17 +268,17 @@ function alertQuery(query: URLSearchParams): AlertQuery {
 }
 
 
-function write(res: ServerResponse, r: SimResponse): void {
-  const headers: Record<string, string | number> = { ...r.headers };
+function write(res: ServerResponse, simResponse: SimResponse): void {
+  const headers: Record<string, string | number> = { ...simResponse.headers };
   let payload = '';
-  if (r.body !== undefined) {
-    payload = `${JSON.stringify(r.body)}\n`;
+  if (simResponse.body !== undefined) {
+    payload = `${JSON.stringify(simResponse.body)}\n`;
     headers['content-type'] = 'application/json';
-  } else if (r.text !== undefined) {
-    payload = r.text;
+  } else if (simResponse.text !== undefined) {
+    payload = simResponse.text;
     headers['content-type'] = 'text/plain; charset=utf-8';
   }
   headers['content-length'] = Buffer.byteLength(payload);
-  res.writeHead(r.status, headers);
+  res.writeHead(simResponse.status, headers);
   res.end(payload);
 }

@@ -87,30 +87,30 @@ export function fingerprint(labels: Readonly<Record<string, string>>): string {
 }
 
 /** Prometheus `LabelSet.Before`: fewer labels first, then by values over the union of names. */
-export function labelSetBefore(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): number {
-  const na = Object.keys(a).length;
-  const nb = Object.keys(b).length;
+export function labelSetBefore(left: Readonly<Record<string, string>>, right: Readonly<Record<string, string>>): number {
+  const na = Object.keys(left).length;
+  const nb = Object.keys(right).length;
   if (na !== nb) return na - nb;
-  const names = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  const names = [...new Set([...Object.keys(left), ...Object.keys(right)])].sort();
   for (const n of names) {
-    const va = a[n] ?? '';
-    const vb = b[n] ?? '';
+    const va = left[n] ?? '';
+    const vb = right[n] ?? '';
     if (va !== vb) return va < vb ? -1 : 1;
   }
   return 0;
 }
 
 /** `types.AlertSlice` order: by job, then instance, then label set. */
-function alertOrder(a: StoredAlert, b: StoredAlert): number {
+function alertOrder(left: StoredAlert, right: StoredAlert): number {
   for (const key of ['job', 'instance']) {
-    const va = a.labels[key];
-    const vb = b.labels[key];
+    const va = left.labels[key];
+    const vb = right.labels[key];
     if (va === undefined && vb === undefined) continue;
     if (va === undefined) return 1;
     if (vb === undefined) return -1;
     if (va !== vb) return va < vb ? -1 : 1;
   }
-  return labelSetBefore(a.labels, b.labels);
+  return labelSetBefore(left.labels, right.labels);
 }
 
 /** Evaluates like swag.ConvertBool: only these spellings are true. */
@@ -119,16 +119,16 @@ export function goBool(value: string): boolean {
 }
 
 /** `Alert.Merge`: `o` is the younger alert. */
-function merge(a: StoredAlert, o: StoredAlert, now: number): StoredAlert {
-  if (o.updatedAt < a.updatedAt) return merge(o, a, now);
-  let { startsAt, endsAt } = o;
-  if (a.startsAt < o.startsAt) startsAt = a.startsAt;
-  if (o.endsAt < now) {
-    if (a.endsAt < now && a.endsAt > o.endsAt) endsAt = a.endsAt;
-  } else if (a.endsAt > o.endsAt && !a.timeout) {
-    endsAt = a.endsAt;
+function merge(storedAlert: StoredAlert, options: StoredAlert, now: number): StoredAlert {
+  if (options.updatedAt < storedAlert.updatedAt) return merge(options, storedAlert, now);
+  let { startsAt, endsAt } = options;
+  if (storedAlert.startsAt < options.startsAt) startsAt = storedAlert.startsAt;
+  if (options.endsAt < now) {
+    if (storedAlert.endsAt < now && storedAlert.endsAt > options.endsAt) endsAt = storedAlert.endsAt;
+  } else if (storedAlert.endsAt > options.endsAt && !storedAlert.timeout) {
+    endsAt = storedAlert.endsAt;
   }
-  return { ...o, startsAt, endsAt };
+  return { ...options, startsAt, endsAt };
 }
 
 /** The alerts of one Alertmanager. */

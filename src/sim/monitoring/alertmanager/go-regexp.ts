@@ -104,28 +104,28 @@ export function goRegexpError(expr: string): string | undefined {
 }
 
 /** `{n}`, `{n,}` or `{n,m}` at i, or undefined when the brace is a literal (as in Go). */
-function repeatAt(expr: string, i: number): { min: number; max: number | undefined; end: number } | undefined {
-  const m = /^\{(\d+)(,(\d*))?\}/.exec(expr.slice(i));
+function repeatAt(expr: string, index: number): { min: number; max: number | undefined; end: number } | undefined {
+  const m = /^\{(\d+)(,(\d*))?\}/.exec(expr.slice(index));
   if (!m) return undefined;
   const min = Number(m[1]);
   const max = m[2] === undefined ? min : m[3] === '' ? undefined : Number(m[3]);
-  return { min, max, end: i + m[0].length };
+  return { min, max, end: index + m[0].length };
 }
 
 /** Parses `(?…` at i: a group opener or a flag group; returns an error text for the rest. */
-function perlGroupEnd(expr: string, i: number): { end: number; flagsOnly: boolean } | string {
-  const rest = expr.slice(i);
+function perlGroupEnd(expr: string, index: number): { end: number; flagsOnly: boolean } | string {
+  const rest = expr.slice(index);
   if (rest.startsWith('(?P<')) {
     const m = /^\(\?P<([A-Za-z0-9_]+)>/.exec(rest);
     if (!m) {
       const close = rest.indexOf('>');
       return goError('invalid named capture', close < 0 ? rest : rest.slice(0, close + 1));
     }
-    return { end: i + m[0].length, flagsOnly: false };
+    return { end: index + m[0].length, flagsOnly: false };
   }
   const flags = /^\(\?(-?[imsU]+(?:-[imsU]*)?)?([:)])/.exec(rest);
   if (flags && (flags[1] !== undefined || flags[2] === ':')) {
-    return { end: i + flags[0].length, flagsOnly: flags[2] === ')' };
+    return { end: index + flags[0].length, flagsOnly: flags[2] === ')' };
   }
   if (rest.length < 3) return goError('missing closing )', expr);
   return goError('invalid or unsupported Perl syntax', rest.slice(0, 3));
@@ -166,42 +166,42 @@ function classEnd(expr: string, start: number): number | string {
 }
 
 /** One class member at i: its code point (undefined for \d and the like) and end. */
-function classChar(expr: string, i: number): { code: number | undefined; end: number } | string {
-  if (expr[i] !== '\\') {
-    const cp = expr.codePointAt(i)!;
-    return { code: cp, end: i + String.fromCodePoint(cp).length };
+function classChar(expr: string, index: number): { code: number | undefined; end: number } | string {
+  if (expr[index] !== '\\') {
+    const cp = expr.codePointAt(index)!;
+    return { code: cp, end: index + String.fromCodePoint(cp).length };
   }
-  const end = escapeEnd(expr, i);
+  const end = escapeEnd(expr, index);
   if (typeof end === 'string') return end;
-  const letter = expr[i + 1]!;
+  const letter = expr[index + 1]!;
   const simple: Record<string, number> = { a: 7, f: 12, t: 9, n: 10, r: 13, v: 11 };
   if (/[A-Za-z0-9]/.test(letter)) return { code: simple[letter], end };
   return { code: letter.codePointAt(0), end };
 }
 
 /** Index after the escape at i (a backslash), or Go's error text. */
-function escapeEnd(expr: string, i: number): number | string {
-  const next = expr[i + 1];
+function escapeEnd(expr: string, index: number): number | string {
+  const next = expr[index + 1];
   if (next === undefined) return goError('trailing backslash at end of expression', '');
   if (PERL_CLASS_ESCAPES.has(next) || next === 'a' || next === 'f' || next === 't' || next === 'n' || next === 'r') {
-    return i + 2;
+    return index + 2;
   }
   if (next === 'x') {
-    const m = /^\\x(\{[0-9A-Fa-f]+\}|[0-9A-Fa-f]{2})/.exec(expr.slice(i));
-    return m ? i + m[0].length : goError('invalid escape sequence', expr.slice(i, i + 2));
+    const m = /^\\x(\{[0-9A-Fa-f]+\}|[0-9A-Fa-f]{2})/.exec(expr.slice(index));
+    return m ? index + m[0].length : goError('invalid escape sequence', expr.slice(index, index + 2));
   }
   if (next === 'p' || next === 'P') {
-    const m = /^\\[pP](\{\^?[A-Za-z_]+\}|[A-Za-z])/.exec(expr.slice(i));
-    return m ? i + m[0].length : goError('invalid character class range', expr.slice(i, i + 3));
+    const m = /^\\[pP](\{\^?[A-Za-z_]+\}|[A-Za-z])/.exec(expr.slice(index));
+    return m ? index + m[0].length : goError('invalid character class range', expr.slice(index, index + 3));
   }
   if (next === 'Q') {
-    const close = expr.indexOf('\\E', i + 2);
+    const close = expr.indexOf('\\E', index + 2);
     return close < 0 ? expr.length : close + 2;
   }
-  if (OTHER_ESCAPES.has(next)) return i + 2;
-  if (next === '0') return i + 2;
-  if (/[A-Za-z0-9]/.test(next)) return goError('invalid escape sequence', expr.slice(i, i + 2));
-  return i + 1 + next.length;
+  if (OTHER_ESCAPES.has(next)) return index + 2;
+  if (next === '0') return index + 2;
+  if (/[A-Za-z0-9]/.test(next)) return goError('invalid escape sequence', expr.slice(index, index + 2));
+  return index + 1 + next.length;
 }
 
 /**

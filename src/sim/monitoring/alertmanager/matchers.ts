@@ -39,28 +39,28 @@ export function isValidLabelName(name: string): boolean {
 }
 
 /** Go's `%q` for the strings that occur here (JSON quoting agrees for printable text). */
-export function goQuote(s: string): string {
-  return JSON.stringify(s);
+export function goQuote(text: string): string {
+  return JSON.stringify(text);
 }
 
 /** The PromQL-style match type of an API matcher. */
-export function matchTypeOf(m: ApiMatcher): MatchType {
-  const equal = m.isEqual ?? true;
-  if (m.isRegex) return equal ? '=~' : '!~';
+export function matchTypeOf(apiMatcher: ApiMatcher): MatchType {
+  const equal = apiMatcher.isEqual ?? true;
+  if (apiMatcher.isRegex) return equal ? '=~' : '!~';
   return equal ? '=' : '!=';
 }
 
 /** The label matcher for an API matcher, with Go-only regex spellings made JavaScript. */
-export function toLabelMatcher(m: ApiMatcher): LabelMatcher {
-  const type = matchTypeOf(m);
+export function toLabelMatcher(apiMatcher: ApiMatcher): LabelMatcher {
+  const type = matchTypeOf(apiMatcher);
   const regex = type === '=~' || type === '!~';
-  return { name: m.name, type, value: regex ? goRegexpToJs(m.value) : m.value };
+  return { name: apiMatcher.name, type, value: regex ? goRegexpToJs(apiMatcher.value) : apiMatcher.value };
 }
 
 /** Compiles, turning a regex JavaScript cannot compile into a Go-style error text. */
-export function compileApiMatcher(m: ApiMatcher): CompiledMatcher {
+export function compileApiMatcher(apiMatcher: ApiMatcher): CompiledMatcher {
   try {
-    return compileMatcher(toLabelMatcher(m));
+    return compileMatcher(toLabelMatcher(apiMatcher));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     throw new MatcherError(`error parsing regexp: not supported by the simulated Alertmanager: ${message}`);
@@ -75,21 +75,21 @@ export function validateSilenceMatchers(matchers: readonly ApiMatcher[]): Silenc
   if (matchers.length === 0) throw new MatcherError('at least one matcher required');
   let allMatchEmpty = true;
   const out: SilenceMatcher[] = [];
-  matchers.forEach((m, i) => {
-    if (!isValidLabelName(m.name)) throw new MatcherError(`invalid label matcher ${i}: invalid label name ${goQuote(m.name)}`);
-    if (m.isRegex) {
-      const err = goRegexpError(m.value);
-      if (err) throw new MatcherError(`invalid label matcher ${i}: invalid regular expression ${goQuote(m.value)}: ${err}`);
+  matchers.forEach((apiMatcher, index) => {
+    if (!isValidLabelName(apiMatcher.name)) throw new MatcherError(`invalid label matcher ${index}: invalid label name ${goQuote(apiMatcher.name)}`);
+    if (apiMatcher.isRegex) {
+      const err = goRegexpError(apiMatcher.value);
+      if (err) throw new MatcherError(`invalid label matcher ${index}: invalid regular expression ${goQuote(apiMatcher.value)}: ${err}`);
     }
     let compiled: CompiledMatcher;
     try {
-      compiled = compileApiMatcher(m);
+      compiled = compileApiMatcher(apiMatcher);
     } catch (err) {
       const text = err instanceof Error ? err.message : String(err);
-      throw new MatcherError(`invalid label matcher ${i}: invalid regular expression ${goQuote(m.value)}: ${text}`);
+      throw new MatcherError(`invalid label matcher ${index}: invalid regular expression ${goQuote(apiMatcher.value)}: ${text}`);
     }
     allMatchEmpty &&= compiled.matches('');
-    out.push({ name: m.name, value: m.value, isRegex: m.isRegex, isEqual: m.isEqual ?? true });
+    out.push({ name: apiMatcher.name, value: apiMatcher.value, isRegex: apiMatcher.isRegex, isEqual: apiMatcher.isEqual ?? true });
   });
   if (allMatchEmpty) throw new MatcherError('at least one matcher must not match the empty string');
   return out;
@@ -101,9 +101,9 @@ const MATCHER_RE = /^\s*([a-zA-Z_:][a-zA-Z0-9_:]*)\s*(=~|=|!=|!~)\s*([\s\S]*?)\s
  * `labels.ParseMatcher`: one `name<op>value` matcher, the value optionally double-quoted. Both
  * `filter` parameters (silences and alerts) take one matcher each in Alertmanager 0.25.
  */
-export function parseMatcher(s: string): LabelMatcher {
-  const m = MATCHER_RE.exec(s);
-  if (!m) throw new MatcherError(`bad matcher format: ${s}`);
+export function parseMatcher(text: string): LabelMatcher {
+  const m = MATCHER_RE.exec(text);
+  if (!m) throw new MatcherError(`bad matcher format: ${text}`);
   const name = m[1]!;
   const type = m[2] as MatchType;
   const raw = m[3]!;
@@ -142,12 +142,12 @@ export function parseMatcher(s: string): LabelMatcher {
  * Compiles a filter matcher as `labels.NewMatcher` does (regexes anchored as `^(?:re)$`),
  * throwing {@link MatcherError} with Go's message for a bad regex.
  */
-export function compileFilterMatcher(m: LabelMatcher): CompiledMatcher {
-  if (m.type === '=~' || m.type === '!~') {
-    const err = goRegexpError(`^(?:${m.value})$`);
+export function compileFilterMatcher(labelMatcher: LabelMatcher): CompiledMatcher {
+  if (labelMatcher.type === '=~' || labelMatcher.type === '!~') {
+    const err = goRegexpError(`^(?:${labelMatcher.value})$`);
     if (err) throw new MatcherError(err);
   }
-  return compileApiMatcher({ name: m.name, value: m.value, isRegex: m.type === '=~' || m.type === '!~', isEqual: m.type === '=' || m.type === '=~' });
+  return compileApiMatcher({ name: labelMatcher.name, value: labelMatcher.value, isRegex: labelMatcher.type === '=~' || labelMatcher.type === '!~', isEqual: labelMatcher.type === '=' || labelMatcher.type === '=~' });
 }
 
 /**

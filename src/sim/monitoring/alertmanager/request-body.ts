@@ -13,11 +13,11 @@ import type { SilenceInput } from './silences.js';
 import { DateTimeError, parseDateTime } from './wire-time.js';
 
 /** Go's name for a JSON value's kind in "cannot unmarshal X into …". */
-function goKind(v: JsonValue): string {
-  if (Array.isArray(v)) return 'array';
-  if (v === null) return 'null';
-  if (typeof v === 'object') return 'object';
-  return typeof v === 'boolean' ? 'bool' : typeof v;
+function goKind(value: JsonValue): string {
+  if (Array.isArray(value)) return 'array';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'object';
+  return typeof value === 'boolean' ? 'bool' : typeof value;
 }
 
 function parseFailure(what: string, reason: string): AmError {
@@ -97,12 +97,12 @@ export function decodeSilenceBody(text: string): SilenceInput {
   if (endsAt === undefined) throw amSwagger(602, 'endsAt in body is required');
   if (rawMatchers === undefined || rawMatchers === null) throw amSwagger(602, 'matchers in body is required');
   if (matchers.length === 0) throw amSwagger(612, 'matchers in body should have at least 1 items');
-  const valid: ApiMatcher[] = matchers.map((m, i) => {
-    if (m.isRegex === undefined) throw amSwagger(602, `matchers.${i}.isRegex in body is required`);
-    if (m.name === undefined) throw amSwagger(602, `matchers.${i}.name in body is required`);
-    if (m.value === undefined) throw amSwagger(602, `matchers.${i}.value in body is required`);
-    const out: ApiMatcher = { name: m.name, value: m.value, isRegex: m.isRegex };
-    if (m.isEqual !== undefined) out.isEqual = m.isEqual;
+  const valid: ApiMatcher[] = matchers.map((apiMatcher, index) => {
+    if (apiMatcher.isRegex === undefined) throw amSwagger(602, `matchers.${index}.isRegex in body is required`);
+    if (apiMatcher.name === undefined) throw amSwagger(602, `matchers.${index}.name in body is required`);
+    if (apiMatcher.value === undefined) throw amSwagger(602, `matchers.${index}.value in body is required`);
+    const out: ApiMatcher = { name: apiMatcher.name, value: apiMatcher.value, isRegex: apiMatcher.isRegex };
+    if (apiMatcher.isEqual !== undefined) out.isEqual = apiMatcher.isEqual;
     return out;
   });
   if (startsAt === undefined) throw amSwagger(602, 'startsAt in body is required');
@@ -112,16 +112,16 @@ export function decodeSilenceBody(text: string): SilenceInput {
 }
 
 /** Go's `url.ParseRequestURI` acceptance, roughly: an absolute URI or an absolute path, no spaces. */
-function isRequestUri(s: string): boolean {
-  for (const ch of s) if (ch.charCodeAt(0) < 0x21) return false;
-  return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(s) || s.startsWith('/');
+function isRequestUri(text: string): boolean {
+  for (const ch of text) if (ch.charCodeAt(0) < 0x21) return false;
+  return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(text) || text.startsWith('/');
 }
 
-function stringMap(v: JsonValue | undefined, goField: string, what: string): Record<string, string> | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (!isJsonObject(v)) throw parseFailure(what, `json: cannot unmarshal ${goKind(v)} into Go struct field ${goField} of type models.LabelSet`);
+function stringMap(value: JsonValue | undefined, goField: string, what: string): Record<string, string> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isJsonObject(value)) throw parseFailure(what, `json: cannot unmarshal ${goKind(value)} into Go struct field ${goField} of type models.LabelSet`);
   const out: Record<string, string> = {};
-  for (const [k, x] of Object.entries(v)) {
+  for (const [k, x] of Object.entries(value)) {
     if (typeof x !== 'string') throw parseFailure(what, `json: cannot unmarshal ${goKind(x)} into Go struct field ${goField} of type string`);
     out[k] = x;
   }
@@ -144,16 +144,16 @@ export function decodeAlertsBody(text: string): PostableAlert[] {
     const generatorURL = stringField(obj, 'generatorURL', 'Alert.generatorURL', what);
     return { labels, annotations, startsAt, endsAt, generatorURL };
   });
-  return decoded.map((a, i) => {
-    if (a.generatorURL !== undefined && !isRequestUri(a.generatorURL)) {
-      throw amSwagger(601, `${i}.generatorURL in body must be of type uri: ${JSON.stringify(a.generatorURL)}`);
+  return decoded.map((alert, index) => {
+    if (alert.generatorURL !== undefined && !isRequestUri(alert.generatorURL)) {
+      throw amSwagger(601, `${index}.generatorURL in body must be of type uri: ${JSON.stringify(alert.generatorURL)}`);
     }
-    if (a.labels === undefined) throw amSwagger(602, `${i}.labels in body is required`);
-    const out: PostableAlert = { labels: a.labels };
-    if (a.annotations !== undefined) out.annotations = a.annotations;
-    if (a.startsAt !== undefined) out.startsAt = new Date(a.startsAt).toISOString();
-    if (a.endsAt !== undefined) out.endsAt = new Date(a.endsAt).toISOString();
-    if (a.generatorURL !== undefined) out.generatorURL = a.generatorURL;
+    if (alert.labels === undefined) throw amSwagger(602, `${index}.labels in body is required`);
+    const out: PostableAlert = { labels: alert.labels };
+    if (alert.annotations !== undefined) out.annotations = alert.annotations;
+    if (alert.startsAt !== undefined) out.startsAt = new Date(alert.startsAt).toISOString();
+    if (alert.endsAt !== undefined) out.endsAt = new Date(alert.endsAt).toISOString();
+    if (alert.generatorURL !== undefined) out.generatorURL = alert.generatorURL;
     return out;
   });
 }

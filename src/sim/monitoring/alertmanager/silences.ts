@@ -59,9 +59,9 @@ interface Entry {
 }
 
 /** The state of `s` at `now`: pending before startsAt, expired from endsAt on. */
-export function silenceState(s: Pick<Silence, 'startsAt' | 'endsAt'>, now: number): SilenceState {
-  if (now < s.startsAt) return 'pending';
-  if (now >= s.endsAt) return 'expired';
+export function silenceState(silence: Pick<Silence, 'startsAt' | 'endsAt'>, now: number): SilenceState {
+  if (now < silence.startsAt) return 'pending';
+  if (now >= silence.endsAt) return 'expired';
   return 'active';
 }
 
@@ -160,16 +160,16 @@ export class SilenceStore {
     const now = this.#clock.now();
     this.#gc(now);
     const rank: Record<SilenceState, number> = { active: 0, pending: 1, expired: 2 };
-    const key = (e: Entry): number => {
-      const st = silenceState(e.silence, now);
-      return st === 'active' ? e.silence.endsAt : st === 'pending' ? e.silence.startsAt : -e.silence.endsAt;
+    const key = (entry: Entry): number => {
+      const st = silenceState(entry.silence, now);
+      return st === 'active' ? entry.silence.endsAt : st === 'pending' ? entry.silence.startsAt : -entry.silence.endsAt;
     };
     return [...this.#entries.values()]
       .filter((e) => silenceMatchesFilter(e.silence.matchers, filter))
-      .sort((a, b) => {
-        const ra = rank[silenceState(a.silence, now)];
-        const rb = rank[silenceState(b.silence, now)];
-        return ra - rb || key(a) - key(b) || a.seq - b.seq;
+      .sort((left, right) => {
+        const ra = rank[silenceState(left.silence, now)];
+        const rb = rank[silenceState(right.silence, now)];
+        return ra - rb || key(left) - key(right) || left.seq - right.seq;
       })
       .map((e) => e.silence);
   }
@@ -190,16 +190,16 @@ export class SilenceStore {
   }
 
   /** The silence as `GET /api/v2/silence/{id}` returns it (gettableSilence). */
-  toGettable(s: Silence): JsonObject {
+  toGettable(silence: Silence): JsonObject {
     return {
-      id: s.id,
-      status: { state: this.state(s) },
-      updatedAt: new Date(s.updatedAt).toISOString(),
-      comment: s.comment,
-      createdBy: s.createdBy,
-      endsAt: new Date(s.endsAt).toISOString(),
-      matchers: s.matchers.map((m) => ({ isEqual: m.isEqual, isRegex: m.isRegex, name: m.name, value: m.value })),
-      startsAt: new Date(s.startsAt).toISOString(),
+      id: silence.id,
+      status: { state: this.state(silence) },
+      updatedAt: new Date(silence.updatedAt).toISOString(),
+      comment: silence.comment,
+      createdBy: silence.createdBy,
+      endsAt: new Date(silence.endsAt).toISOString(),
+      matchers: silence.matchers.map((m) => ({ isEqual: m.isEqual, isRegex: m.isRegex, name: m.name, value: m.value })),
+      startsAt: new Date(silence.startsAt).toISOString(),
     };
   }
 

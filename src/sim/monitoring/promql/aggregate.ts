@@ -9,15 +9,15 @@ interface Group {
   samples: Sample[];
 }
 
-function groupKey(e: AggregateExpr, metric: Labels): Labels {
-  return e.without ? withoutLabels(metric, [...e.grouping, '__name__']) : keepLabels(metric, e.grouping);
+function groupKey(aggregateExpr: AggregateExpr, metric: Labels): Labels {
+  return aggregateExpr.without ? withoutLabels(metric, [...aggregateExpr.grouping, '__name__']) : keepLabels(metric, aggregateExpr.grouping);
 }
 
 /** Evaluates an aggregation; `param` is the scalar (topk) or string (count_values) argument. */
-export function aggregate(e: AggregateExpr, input: Sample[], param: number | string | undefined, t: number): Sample[] {
+export function aggregate(aggregateExpr: AggregateExpr, input: Sample[], param: number | string | undefined, time: number): Sample[] {
   const groups = new Map<string, Group>();
   for (const s of input) {
-    const labels = groupKey(e, s.metric);
+    const labels = groupKey(aggregateExpr, s.metric);
     const key = labelsKey(labels);
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { labels, samples: [] }));
@@ -26,26 +26,26 @@ export function aggregate(e: AggregateExpr, input: Sample[], param: number | str
   const out: Sample[] = [];
   for (const g of groups.values()) {
     const vs = g.samples.map((s) => s.v);
-    switch (e.op) {
+    switch (aggregateExpr.op) {
       case 'sum':
-        out.push({ metric: g.labels, t, v: vs.reduce((a, b) => a + b, 0) });
+        out.push({ metric: g.labels, t: time, v: vs.reduce((a, b) => a + b, 0) });
         break;
       case 'avg':
-        out.push({ metric: g.labels, t, v: vs.reduce((a, b) => a + b, 0) / vs.length });
+        out.push({ metric: g.labels, t: time, v: vs.reduce((a, b) => a + b, 0) / vs.length });
         break;
       case 'count':
-        out.push({ metric: g.labels, t, v: vs.length });
+        out.push({ metric: g.labels, t: time, v: vs.length });
         break;
       case 'group':
-        out.push({ metric: g.labels, t, v: 1 });
+        out.push({ metric: g.labels, t: time, v: 1 });
         break;
       case 'max':
       case 'min': {
         let acc = vs[0] as number;
         for (const v of vs.slice(1)) {
-          if (Number.isNaN(acc) || (e.op === 'max' ? v > acc : v < acc)) acc = v;
+          if (Number.isNaN(acc) || (aggregateExpr.op === 'max' ? v > acc : v < acc)) acc = v;
         }
-        out.push({ metric: g.labels, t, v: acc });
+        out.push({ metric: g.labels, t: time, v: acc });
         break;
       }
       case 'topk':
@@ -53,8 +53,8 @@ export function aggregate(e: AggregateExpr, input: Sample[], param: number | str
         const k = typeof param === 'number' ? Math.trunc(param) : 0;
         if (typeof param === 'number' && !Number.isFinite(param)) throw executionError(`Scalar value ${formatSampleValue(param)} overflows int64`);
         if (k < 1) break;
-        const sorted = [...g.samples].sort((a, b) => compareForK(a.v, b.v, e.op === 'topk'));
-        for (const s of sorted.slice(0, k)) out.push({ metric: s.metric, t, v: s.v });
+        const sorted = [...g.samples].sort((a, b) => compareForK(a.v, b.v, aggregateExpr.op === 'topk'));
+        for (const s of sorted.slice(0, k)) out.push({ metric: s.metric, t: time, v: s.v });
         break;
       }
       case 'count_values': {
@@ -65,7 +65,7 @@ export function aggregate(e: AggregateExpr, input: Sample[], param: number | str
           const str = formatSampleValue(v);
           counts.set(str, (counts.get(str) ?? 0) + 1);
         }
-        for (const [str, n] of counts) out.push({ metric: { ...g.labels, [label]: str }, t, v: n });
+        for (const [str, n] of counts) out.push({ metric: { ...g.labels, [label]: str }, t: time, v: n });
         break;
       }
     }
@@ -74,8 +74,8 @@ export function aggregate(e: AggregateExpr, input: Sample[], param: number | str
 }
 
 /** Order for topk (descending) and bottomk (ascending); NaN always last. */
-function compareForK(a: number, b: number, desc: boolean): number {
-  if (Number.isNaN(a)) return Number.isNaN(b) ? 0 : 1;
-  if (Number.isNaN(b)) return -1;
-  return desc ? b - a : a - b;
+function compareForK(left: number, right: number, desc: boolean): number {
+  if (Number.isNaN(left)) return Number.isNaN(right) ? 0 : 1;
+  if (Number.isNaN(right)) return -1;
+  return desc ? right - left : left - right;
 }

@@ -70,14 +70,14 @@ export type Expr =
   | Call;
 
 /** Prometheus' name for a value type in error messages. */
-export function documentedType(t: ValueType): string {
-  switch (t) {
+export function documentedType(valueType: ValueType): string {
+  switch (valueType) {
     case 'vector':
       return 'instant vector';
     case 'matrix':
       return 'range vector';
     case 'scalar':
     case 'string':
-      return t;
+      return valueType;
   }
 }

@@ -9,20 +9,20 @@ import { dropMetricName, formatLabels, keepLabels, labelsKey, withoutLabels } fr
 import type { Labels, Sample } from './values.js';
 
 /** Applies an arithmetic or comparison operator; comparisons give 1/0 (NaN never compares). */
-export function applyOp(op: BinaryOp, a: number, b: number): number {
+export function applyOp(op: BinaryOp, left: number, right: number): number {
   switch (op) {
-    case '+': return a + b;
-    case '-': return a - b;
-    case '*': return a * b;
-    case '/': return a / b;
-    case '%': return goMod(a, b);
-    case '^': return Math.pow(a, b);
-    case '==': return a === b ? 1 : 0;
-    case '!=': return a !== b ? 1 : 0;
-    case '>': return a > b ? 1 : 0;
-    case '<': return a < b ? 1 : 0;
-    case '>=': return a >= b ? 1 : 0;
-    case '<=': return a <= b ? 1 : 0;
+    case '+': return left + right;
+    case '-': return left - right;
+    case '*': return left * right;
+    case '/': return left / right;
+    case '%': return goMod(left, right);
+    case '^': return Math.pow(left, right);
+    case '==': return left === right ? 1 : 0;
+    case '!=': return left !== right ? 1 : 0;
+    case '>': return left > right ? 1 : 0;
+    case '<': return left < right ? 1 : 0;
+    case '>=': return left >= right ? 1 : 0;
+    case '<=': return left <= right ? 1 : 0;
     case 'and':
     case 'or':
     case 'unless':
@@ -31,38 +31,38 @@ export function applyOp(op: BinaryOp, a: number, b: number): number {
 }
 
 /** Go's math.Mod: the sign follows the dividend (as JavaScript's % already does). */
-function goMod(a: number, b: number): number {
-  return a % b;
+function goMod(left: number, right: number): number {
+  return left % right;
 }
 
 /** A comparison result without `bool` keeps the sample only when true. */
-function keep(op: BinaryOp, a: number, b: number): boolean {
-  return applyOp(op, a, b) === 1;
+function keep(op: BinaryOp, left: number, right: number): boolean {
+  return applyOp(op, left, right) === 1;
 }
 
 /** `vector <op> scalar` (or `scalar <op> vector` when `scalarLeft`). */
-export function vectorScalar(e: BinaryExpr, vec: Sample[], s: number, scalarLeft: boolean, t: number): Sample[] {
+export function vectorScalar(binaryExpr: BinaryExpr, vec: Sample[], seconds: number, scalarLeft: boolean, time: number): Sample[] {
   const out: Sample[] = [];
-  const cmp = isComparison(e.op);
+  const cmp = isComparison(binaryExpr.op);
   for (const smp of vec) {
-    const [a, b] = scalarLeft ? [s, smp.v] : [smp.v, s];
-    if (cmp && !e.returnBool) {
-      if (keep(e.op, a, b)) out.push({ metric: smp.metric, t, v: scalarLeft ? b : a });
+    const [a, b] = scalarLeft ? [seconds, smp.v] : [smp.v, seconds];
+    if (cmp && !binaryExpr.returnBool) {
+      if (keep(binaryExpr.op, a, b)) out.push({ metric: smp.metric, t: time, v: scalarLeft ? b : a });
       continue;
     }
-    out.push({ metric: dropMetricName(smp.metric), t, v: applyOp(e.op, a, b) });
+    out.push({ metric: dropMetricName(smp.metric), t: time, v: applyOp(binaryExpr.op, a, b) });
   }
   return out;
 }
 
-function signature(m: VectorMatching, labels: Labels): string {
-  return labelsKey(m.on ? keepLabels(labels, m.labels) : withoutLabels(labels, [...m.labels, '__name__']));
+function signature(vectorMatching: VectorMatching, labels: Labels): string {
+  return labelsKey(vectorMatching.on ? keepLabels(labels, vectorMatching.labels) : withoutLabels(labels, [...vectorMatching.labels, '__name__']));
 }
 
 /** `vector <op> vector` for arithmetic and comparison operators. */
-export function vectorVector(e: BinaryExpr, lhs: Sample[], rhs: Sample[], t: number): Sample[] {
-  const m = e.matching as VectorMatching;
-  if (e.op === 'and' || e.op === 'or' || e.op === 'unless') return setOp(e.op, m, lhs, rhs);
+export function vectorVector(binaryExpr: BinaryExpr, lhs: Sample[], rhs: Sample[], time: number): Sample[] {
+  const m = binaryExpr.matching as VectorMatching;
+  if (binaryExpr.op === 'and' || binaryExpr.op === 'or' || binaryExpr.op === 'unless') return setOp(binaryExpr.op, m, lhs, rhs);
   // group_right swaps the sides: the "one" side is always `oneSide`.
   const swap = m.card === 'one-to-many';
   const many = swap ? rhs : lhs;
@@ -79,7 +79,7 @@ export function vectorVector(e: BinaryExpr, lhs: Sample[], rhs: Sample[], t: num
     }
     oneBySig.set(sig, s);
   }
-  const cmp = isComparison(e.op);
+  const cmp = isComparison(binaryExpr.op);
   const out: Sample[] = [];
   const seenOneToOne = new Set<string>();
   const seenResult = new Set<string>();
@@ -95,30 +95,30 @@ export function vectorVector(e: BinaryExpr, lhs: Sample[], rhs: Sample[], t: num
     }
     const [a, b] = swap ? [o.v, s.v] : [s.v, o.v];
     let v: number;
-    if (cmp && !e.returnBool) {
-      if (!keep(e.op, a, b)) continue;
+    if (cmp && !binaryExpr.returnBool) {
+      if (!keep(binaryExpr.op, a, b)) continue;
       v = a;
     } else {
-      v = applyOp(e.op, a, b);
+      v = applyOp(binaryExpr.op, a, b);
     }
-    const metric = resultMetric(s.metric, o.metric, e.op, e.returnBool, m);
+    const metric = resultMetric(s.metric, o.metric, binaryExpr.op, binaryExpr.returnBool, m);
     if (m.card !== 'one-to-one') {
       const key = labelsKey(metric);
       if (seenResult.has(key)) throw executionError('multiple matches for labels: grouping labels must ensure unique matches');
       seenResult.add(key);
     }
-    out.push({ metric, t, v });
+    out.push({ metric, t: time, v });
   }
   return out;
 }
 
-function resultMetric(many: Labels, one: Labels, op: BinaryOp, returnBool: boolean, m: VectorMatching): Labels {
+function resultMetric(many: Labels, one: Labels, op: BinaryOp, returnBool: boolean, vectorMatching: VectorMatching): Labels {
   let out: Record<string, string> = { ...many };
   if (!isComparison(op) || returnBool) delete out['__name__'];
-  if (m.card === 'one-to-one') {
-    out = m.on ? keepLabels(out, m.labels) : withoutLabels(out, m.labels);
+  if (vectorMatching.card === 'one-to-one') {
+    out = vectorMatching.on ? keepLabels(out, vectorMatching.labels) : withoutLabels(out, vectorMatching.labels);
   }
-  for (const l of m.include) {
+  for (const l of vectorMatching.include) {
     const v = one[l];
     if (v !== undefined && v !== '') out[l] = v;
     else delete out[l];
@@ -126,16 +126,16 @@ function resultMetric(many: Labels, one: Labels, op: BinaryOp, returnBool: boole
   return out;
 }
 
-function setOp(op: 'and' | 'or' | 'unless', m: VectorMatching, lhs: Sample[], rhs: Sample[]): Sample[] {
-  const rhsSigs = new Set(rhs.map((s) => signature(m, s.metric)));
+function setOp(op: 'and' | 'or' | 'unless', vectorMatching: VectorMatching, lhs: Sample[], rhs: Sample[]): Sample[] {
+  const rhsSigs = new Set(rhs.map((s) => signature(vectorMatching, s.metric)));
   switch (op) {
     case 'and':
-      return lhs.filter((s) => rhsSigs.has(signature(m, s.metric)));
+      return lhs.filter((s) => rhsSigs.has(signature(vectorMatching, s.metric)));
     case 'unless':
-      return lhs.filter((s) => !rhsSigs.has(signature(m, s.metric)));
+      return lhs.filter((s) => !rhsSigs.has(signature(vectorMatching, s.metric)));
     case 'or': {
-      const lhsSigs = new Set(lhs.map((s) => signature(m, s.metric)));
-      return [...lhs, ...rhs.filter((s) => !lhsSigs.has(signature(m, s.metric)))];
+      const lhsSigs = new Set(lhs.map((s) => signature(vectorMatching, s.metric)));
+      return [...lhs, ...rhs.filter((s) => !lhsSigs.has(signature(vectorMatching, s.metric)))];
     }
   }
 }

@@ -23,23 +23,23 @@ export interface EvalOptions {
 export const MAX_RANGE_POINTS = 11_000;
 
 /** Parses and evaluates `query` at time `t` (ms). Throws {@link PromqlError}. */
-export function instantQuery(db: Queryable, query: string, t: number, options: EvalOptions = {}): Value {
+export function instantQuery(db: Queryable, query: string, time: number, options: EvalOptions = {}): Value {
   const expr = parsePromql(query);
-  return evaluate(db, expr, t, options);
+  return evaluate(db, expr, time, options);
 }
 
 /** Evaluates a parsed expression at time `t` (ms). */
-export function evaluate(db: Queryable, expr: Expr, t: number, options: EvalOptions = {}): Value {
+export function evaluate(db: Queryable, expr: Expr, time: number, options: EvalOptions = {}): Value {
   const ev = new Evaluator(db, options.lookbackMs ?? DEFAULT_LOOKBACK_MS);
-  const v = ev.eval(expr, t);
+  const v = ev.eval(expr, time);
   if (v.type === 'vector' && !isSorted(expr)) v.samples.sort((a, b) => compareLabels(a.metric, b.metric));
   if (v.type === 'matrix') v.series.sort((a, b) => compareLabels(a.metric, b.metric));
   return v;
 }
 
-function isSorted(e: Expr): boolean {
-  if (e.kind === 'paren') return isSorted(e.expr);
-  return e.kind === 'call' && (e.func === 'sort' || e.func === 'sort_desc');
+function isSorted(expr: Expr): boolean {
+  if (expr.kind === 'paren') return isSorted(expr.expr);
+  return expr.kind === 'call' && (expr.func === 'sort' || expr.func === 'sort_desc');
 }
 
 /** Parses and evaluates `query` over `[start, end]` every `step` ms; the result is a matrix. */
@@ -85,56 +85,56 @@ class Evaluator {
     this.#lookbackMs = lookbackMs;
   }
 
-  eval(e: Expr, t: number): Value {
-    switch (e.kind) {
+  eval(expr: Expr, time: number): Value {
+    switch (expr.kind) {
       case 'number':
-        return { type: 'scalar', t, v: e.value };
+        return { type: 'scalar', t: time, v: expr.value };
       case 'string':
-        return { type: 'string', t, v: e.value };
+        return { type: 'string', t: time, v: expr.value };
       case 'paren':
-        return this.eval(e.expr, t);
+        return this.eval(expr.expr, time);
       case 'vector': {
-        const samples = this.#db.selectInstant(e.matchers, t - e.offsetMs, this.#lookbackMs);
-        return { type: 'vector', samples: samples.map((s) => ({ metric: s.metric, t, v: s.v })) };
+        const samples = this.#db.selectInstant(expr.matchers, time - expr.offsetMs, this.#lookbackMs);
+        return { type: 'vector', samples: samples.map((s) => ({ metric: s.metric, t: time, v: s.v })) };
       }
       case 'matrix': {
-        const maxt = t - e.selector.offsetMs;
-        return { type: 'matrix', series: this.#db.selectRange(e.selector.matchers, maxt - e.rangeMs, maxt) };
+        const maxt = time - expr.selector.offsetMs;
+        return { type: 'matrix', series: this.#db.selectRange(expr.selector.matchers, maxt - expr.rangeMs, maxt) };
       }
       case 'unary': {
-        const v = this.eval(e.expr, t);
-        if (e.op === '+') return v;
-        if (v.type === 'scalar') return { type: 'scalar', t, v: -v.v };
-        return { type: 'vector', samples: this.#unique(this.#vector(v).map((s) => ({ metric: dropMetricName(s.metric), t, v: -s.v }))) };
+        const v = this.eval(expr.expr, time);
+        if (expr.op === '+') return v;
+        if (v.type === 'scalar') return { type: 'scalar', t: time, v: -v.v };
+        return { type: 'vector', samples: this.#unique(this.#vector(v).map((s) => ({ metric: dropMetricName(s.metric), t: time, v: -s.v }))) };
       }
       case 'binary': {
-        const l = this.eval(e.lhs, t);
-        const r = this.eval(e.rhs, t);
-        if (l.type === 'scalar' && r.type === 'scalar') return { type: 'scalar', t, v: applyOp(e.op, l.v, r.v) };
+        const l = this.eval(expr.lhs, time);
+        const r = this.eval(expr.rhs, time);
+        if (l.type === 'scalar' && r.type === 'scalar') return { type: 'scalar', t: time, v: applyOp(expr.op, l.v, r.v) };
         if (l.type === 'vector' && r.type === 'vector') {
-          return { type: 'vector', samples: this.#unique(vectorVector(e, l.samples, r.samples, t)) };
+          return { type: 'vector', samples: this.#unique(vectorVector(expr, l.samples, r.samples, time)) };
         }
-        if (l.type === 'vector' && r.type === 'scalar') return { type: 'vector', samples: this.#unique(vectorScalar(e, l.samples, r.v, false, t)) };
-        if (l.type === 'scalar' && r.type === 'vector') return { type: 'vector', samples: this.#unique(vectorScalar(e, r.samples, l.v, true, t)) };
+        if (l.type === 'vector' && r.type === 'scalar') return { type: 'vector', samples: this.#unique(vectorScalar(expr, l.samples, r.v, false, time)) };
+        if (l.type === 'scalar' && r.type === 'vector') return { type: 'vector', samples: this.#unique(vectorScalar(expr, r.samples, l.v, true, time)) };
         throw executionError('binary expression must contain only scalar and instant vector types');
       }
       case 'aggregate': {
-        const input = this.#vector(this.eval(e.expr, t));
+        const input = this.#vector(this.eval(expr.expr, time));
         let param: number | string | undefined;
-        if (e.param) {
-          const p = this.eval(e.param, t);
+        if (expr.param) {
+          const p = this.eval(expr.param, time);
           param = p.type === 'scalar' || p.type === 'string' ? p.v : undefined;
         }
-        return { type: 'vector', samples: aggregate(e, input, param, t) };
+        return { type: 'vector', samples: aggregate(expr, input, param, time) };
       }
       case 'call':
-        return this.#call(e.func, e.args, t);
+        return this.#call(expr.func, expr.args, time);
     }
   }
 
-  #vector(v: Value): Sample[] {
-    if (v.type !== 'vector') throw executionError(`expected an instant vector, got ${v.type}`);
-    return v.samples;
+  #vector(value: Value): Sample[] {
+    if (value.type !== 'vector') throw executionError(`expected an instant vector, got ${value.type}`);
+    return value.samples;
   }
 
   /** Prometheus rejects results in which two samples have the same label set. */
@@ -148,53 +148,53 @@ class Evaluator {
     return samples;
   }
 
-  #scalarArg(e: Expr | undefined, t: number): number {
-    const v = e ? this.eval(e, t) : undefined;
+  #scalarArg(expr: Expr | undefined, time: number): number {
+    const v = expr ? this.eval(expr, time) : undefined;
     return v?.type === 'scalar' ? v.v : NaN;
   }
 
-  #stringArg(e: Expr | undefined, t: number): string {
-    const v = e ? this.eval(e, t) : undefined;
+  #stringArg(expr: Expr | undefined, time: number): string {
+    const v = expr ? this.eval(expr, time) : undefined;
     return v?.type === 'string' ? v.v : '';
   }
 
-  #call(func: string, args: Expr[], t: number): Value {
+  #call(func: string, args: Expr[], time: number): Value {
     const [a0, a1, a2, a3, a4] = args;
     switch (func) {
       case 'time':
-        return { type: 'scalar', t, v: t / 1000 };
+        return { type: 'scalar', t: time, v: time / 1000 };
       case 'vector':
-        return { type: 'vector', samples: [{ metric: {}, t, v: this.#scalarArg(a0, t) }] };
+        return { type: 'vector', samples: [{ metric: {}, t: time, v: this.#scalarArg(a0, time) }] };
       case 'scalar': {
-        const vec = this.#vector(this.eval(a0 as Expr, t));
-        return { type: 'scalar', t, v: vec.length === 1 ? (vec[0] as Sample).v : NaN };
+        const vec = this.#vector(this.eval(a0 as Expr, time));
+        return { type: 'scalar', t: time, v: vec.length === 1 ? (vec[0] as Sample).v : NaN };
       }
       case 'absent': {
-        const vec = this.#vector(this.eval(a0 as Expr, t));
-        return { type: 'vector', samples: vec.length > 0 ? [] : [{ metric: absentLabels(a0 as Expr), t, v: 1 }] };
+        const vec = this.#vector(this.eval(a0 as Expr, time));
+        return { type: 'vector', samples: vec.length > 0 ? [] : [{ metric: absentLabels(a0 as Expr), t: time, v: 1 }] };
       }
       case 'abs':
       case 'ceil':
       case 'floor':
       case 'clamp_min':
       case 'clamp_max': {
-        const vec = this.#vector(this.eval(a0 as Expr, t));
-        return { type: 'vector', samples: this.#unique(mathFunction(func, vec, a1 ? this.#scalarArg(a1, t) : undefined)) };
+        const vec = this.#vector(this.eval(a0 as Expr, time));
+        return { type: 'vector', samples: this.#unique(mathFunction(func, vec, a1 ? this.#scalarArg(a1, time) : undefined)) };
       }
       case 'sort':
       case 'sort_desc':
-        return { type: 'vector', samples: sortByValue(this.#vector(this.eval(a0 as Expr, t)), func === 'sort_desc') };
+        return { type: 'vector', samples: sortByValue(this.#vector(this.eval(a0 as Expr, time)), func === 'sort_desc') };
       case 'label_replace': {
-        const vec = this.#vector(this.eval(a0 as Expr, t));
-        const out = labelReplace(vec, this.#stringArg(a1, t), this.#stringArg(a2, t), this.#stringArg(a3, t), this.#stringArg(a4, t));
+        const vec = this.#vector(this.eval(a0 as Expr, time));
+        const out = labelReplace(vec, this.#stringArg(a1, time), this.#stringArg(a2, time), this.#stringArg(a3, time), this.#stringArg(a4, time));
         return { type: 'vector', samples: this.#unique(out) };
       }
       default: {
         const arg = a0;
         if (arg?.kind !== 'matrix') throw badData(`expected type range vector in call to function ${JSON.stringify(func)}`);
-        const m = this.eval(arg, t);
+        const m = this.eval(arg, time);
         if (m.type !== 'matrix') throw executionError(`expected a range vector in call to ${func}`);
-        const out = rangeFunction(func, arg, m.series, t);
+        const out = rangeFunction(func, arg, m.series, time);
         const seen = new Map<string, Sample>();
         for (const s of out) {
           const k = labelsKey(s.metric);

@@ -28,12 +28,12 @@ export function absentLabels(arg: Expr): Labels {
 }
 
 /** Evaluates a range-vector function for one evaluation time `t`. */
-export function rangeFunction(func: string, arg: MatrixSelector, series: Series[], t: number): Sample[] {
+export function rangeFunction(func: string, arg: MatrixSelector, series: Series[], time: number): Sample[] {
   const out: Sample[] = [];
   if (func === 'absent_over_time') {
-    return series.length === 0 ? [{ metric: absentLabels(arg), t, v: 1 }] : [];
+    return series.length === 0 ? [{ metric: absentLabels(arg), t: time, v: 1 }] : [];
   }
-  const rangeEnd = t - arg.selector.offsetMs;
+  const rangeEnd = time - arg.selector.offsetMs;
   const rangeStart = rangeEnd - arg.rangeMs;
   for (const s of series) {
     const p = s.points;
@@ -78,20 +78,20 @@ export function rangeFunction(func: string, arg: MatrixSelector, series: Series[
       default:
         throw executionError(`function ${JSON.stringify(func)} is not a range-vector function`);
     }
-    if (v !== undefined) out.push({ metric, t, v });
+    if (v !== undefined) out.push({ metric, t: time, v });
   }
   return out;
 }
 
 /** Prometheus' `extrapolatedRate` (rate, increase, delta). Undefined with fewer than 2 samples. */
-function extrapolatedRate(p: Point[], rangeStart: number, rangeEnd: number, isCounter: boolean, isRate: boolean): number | undefined {
-  if (p.length < 2) return undefined;
-  const first = p[0] as Point;
-  const last = p[p.length - 1] as Point;
+function extrapolatedRate(points: Point[], rangeStart: number, rangeEnd: number, isCounter: boolean, isRate: boolean): number | undefined {
+  if (points.length < 2) return undefined;
+  const first = points[0] as Point;
+  const last = points[points.length - 1] as Point;
   let result = last.v - first.v;
   if (isCounter) {
     let prev = 0;
-    for (const x of p) {
+    for (const x of points) {
       if (x.v < prev) result += prev;
       prev = x.v;
     }
@@ -99,7 +99,7 @@ function extrapolatedRate(p: Point[], rangeStart: number, rangeEnd: number, isCo
   let durationToStart = (first.t - rangeStart) / 1000;
   const durationToEnd = (rangeEnd - last.t) / 1000;
   const sampled = (last.t - first.t) / 1000;
-  const avgStep = sampled / (p.length - 1);
+  const avgStep = sampled / (points.length - 1);
   if (isCounter && result > 0 && first.v >= 0) {
     const durationToZero = sampled * (first.v / result);
     if (durationToZero < durationToStart) durationToStart = durationToZero;
@@ -115,7 +115,7 @@ function extrapolatedRate(p: Point[], rangeStart: number, rangeEnd: number, isCo
 
 /** Elementwise math functions on an instant vector (the metric name is dropped). */
 export function mathFunction(func: string, input: Sample[], arg: number | undefined): Sample[] {
-  const f: (v: number) => number =
+  const f: (value: number) => number =
     func === 'abs' ? Math.abs
       : func === 'ceil' ? Math.ceil
         : func === 'floor' ? Math.floor
@@ -127,10 +127,10 @@ export function mathFunction(func: string, input: Sample[], arg: number | undefi
 
 /** `sort` / `sort_desc`: by value, NaN last. */
 export function sortByValue(input: Sample[], desc: boolean): Sample[] {
-  return [...input].sort((a, b) => {
-    if (Number.isNaN(a.v)) return Number.isNaN(b.v) ? 0 : 1;
-    if (Number.isNaN(b.v)) return -1;
-    return desc ? b.v - a.v : a.v - b.v;
+  return [...input].sort((left, right) => {
+    if (Number.isNaN(left.v)) return Number.isNaN(right.v) ? 0 : 1;
+    if (Number.isNaN(right.v)) return -1;
+    return desc ? right.v - left.v : left.v - right.v;
   });
 }
 
@@ -143,19 +143,19 @@ export function labelReplace(input: Sample[], dst: string, replacement: string, 
     throw executionError(`invalid regular expression in label_replace(): ${regex}: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(dst)) throw executionError(`invalid destination label name in label_replace(): ${dst}`);
-  return input.map((s) => {
-    const m = re.exec(s.metric[src] ?? '');
-    if (!m) return s;
+  return input.map((sample) => {
+    const m = re.exec(sample.metric[src] ?? '');
+    if (!m) return sample;
     const value = expandTemplate(replacement, m);
-    const metric: Record<string, string> = { ...s.metric };
+    const metric: Record<string, string> = { ...sample.metric };
     if (value === '') delete metric[dst];
     else metric[dst] = value;
-    return { metric, t: s.t, v: s.v };
+    return { metric, t: sample.t, v: sample.v };
   });
 }
 
 /** Go's `regexp.Expand`: `$1`, `${1}`, `$name`, `${name}`, `$$`. */
-function expandTemplate(template: string, m: RegExpExecArray): string {
+function expandTemplate(template: string, execArray: RegExpExecArray): string {
   let out = '';
   for (let i = 0; i < template.length; i++) {
     const c = template[i] as string;
@@ -188,8 +188,8 @@ function expandTemplate(template: string, m: RegExpExecArray): string {
       name = w[0];
       i += name.length;
     }
-    if (/^\d+$/.test(name)) out += m[Number(name)] ?? '';
-    else out += m.groups?.[name] ?? '';
+    if (/^\d+$/.test(name)) out += execArray[Number(name)] ?? '';
+    else out += execArray.groups?.[name] ?? '';
   }
   return out;
 }

@@ -42,10 +42,10 @@ export function parsePromql(query: string): Expr {
   const tree = parser.parse(query);
   let error: SyntaxNode | undefined;
   tree.iterate({
-    enter: (n) => {
+    enter: (syntaxNodeRef) => {
       if (error) return false;
-      if (n.type.isError) {
-        error = n.node;
+      if (syntaxNodeRef.type.isError) {
+        error = syntaxNodeRef.node;
         return false;
       }
       return undefined;
@@ -58,8 +58,8 @@ export function parsePromql(query: string): Expr {
 }
 
 /** The static type of an expression. */
-export function typeOf(e: Expr): ValueType {
-  switch (e.kind) {
+export function typeOf(expr: Expr): ValueType {
+  switch (expr.kind) {
     case 'number':
       return 'scalar';
     case 'string':
@@ -70,13 +70,13 @@ export function typeOf(e: Expr): ValueType {
       return 'matrix';
     case 'unary':
     case 'paren':
-      return typeOf(e.expr);
+      return typeOf(expr.expr);
     case 'binary':
-      return typeOf(e.lhs) === 'scalar' && typeOf(e.rhs) === 'scalar' ? 'scalar' : 'vector';
+      return typeOf(expr.lhs) === 'scalar' && typeOf(expr.rhs) === 'scalar' ? 'scalar' : 'vector';
     case 'aggregate':
       return 'vector';
     case 'call':
-      return FUNCTIONS[e.func]?.returns ?? 'vector';
+      return FUNCTIONS[expr.func]?.returns ?? 'vector';
   }
 }
 
@@ -177,60 +177,60 @@ class Converter {
     this.#q = query;
   }
 
-  #text(n: SyntaxNode): string {
-    return this.#q.slice(n.from, n.to);
+  #text(syntaxNode: SyntaxNode): string {
+    return this.#q.slice(syntaxNode.from, syntaxNode.to);
   }
 
-  #unsupported(n: SyntaxNode, what: string): PromqlError {
-    return parseError(this.#q, n.from, `${what} is not supported by the simulated Prometheus`);
+  #unsupported(syntaxNode: SyntaxNode, what: string): PromqlError {
+    return parseError(this.#q, syntaxNode.from, `${what} is not supported by the simulated Prometheus`);
   }
 
-  #fail(n: SyntaxNode, message: string): PromqlError {
-    return parseError(this.#q, n.from, message);
+  #fail(syntaxNode: SyntaxNode, message: string): PromqlError {
+    return parseError(this.#q, syntaxNode.from, message);
   }
 
-  expr(n: SyntaxNode): Expr {
-    switch (n.name) {
+  expr(syntaxNode: SyntaxNode): Expr {
+    switch (syntaxNode.name) {
       case 'NumberDurationLiteral':
-        return { kind: 'number', value: parseNumber(this.#text(n)) };
+        return { kind: 'number', value: parseNumber(this.#text(syntaxNode)) };
       case 'StringLiteral':
-        return { kind: 'string', value: unquote(this.#text(n)) };
+        return { kind: 'string', value: unquote(this.#text(syntaxNode)) };
       case 'VectorSelector':
-        return this.#vectorSelector(n);
+        return this.#vectorSelector(syntaxNode);
       case 'MatrixSelector':
-        return this.#matrixSelector(n);
+        return this.#matrixSelector(syntaxNode);
       case 'OffsetExpr':
-        return this.#offset(n);
+        return this.#offset(syntaxNode);
       case 'ParenExpr': {
-        const inner = n.firstChild;
-        if (!inner) throw this.#fail(n, 'unexpected ")"');
+        const inner = syntaxNode.firstChild;
+        if (!inner) throw this.#fail(syntaxNode, 'unexpected ")"');
         return { kind: 'paren', expr: this.expr(inner) };
       }
       case 'UnaryExpr':
-        return this.#unary(n);
+        return this.#unary(syntaxNode);
       case 'BinaryExpr':
-        return this.#binary(n);
+        return this.#binary(syntaxNode);
       case 'AggregateExpr':
-        return this.#aggregate(n);
+        return this.#aggregate(syntaxNode);
       case 'FunctionCall':
-        return this.#call(n);
+        return this.#call(syntaxNode);
       case 'SubqueryExpr':
-        throw this.#unsupported(n, 'subquery');
+        throw this.#unsupported(syntaxNode, 'subquery');
       case 'StepInvariantExpr':
-        throw this.#unsupported(n, 'the @ modifier');
+        throw this.#unsupported(syntaxNode, 'the @ modifier');
       case 'AnchoredExpr':
       case 'SmoothedExpr':
-        throw this.#unsupported(n, `the ${n.name === 'AnchoredExpr' ? 'anchored' : 'smoothed'} modifier`);
+        throw this.#unsupported(syntaxNode, `the ${syntaxNode.name === 'AnchoredExpr' ? 'anchored' : 'smoothed'} modifier`);
       default:
-        throw this.#fail(n, `unexpected ${JSON.stringify(this.#text(n))}`);
+        throw this.#fail(syntaxNode, `unexpected ${JSON.stringify(this.#text(syntaxNode))}`);
     }
   }
 
-  #vectorSelector(n: SyntaxNode): VectorSelector {
-    const ident = n.getChild('Identifier');
+  #vectorSelector(syntaxNode: SyntaxNode): VectorSelector {
+    const ident = syntaxNode.getChild('Identifier');
     const name = ident ? this.#text(ident) : undefined;
     const matchers: LabelMatcher[] = [];
-    const list = n.getChild('LabelMatchers');
+    const list = syntaxNode.getChild('LabelMatchers');
     if (list) {
       for (let c = list.firstChild; c; c = c.nextSibling) {
         if (c.name === 'UnquotedLabelMatcher' || c.name === 'QuotedLabelMatcher') {
@@ -245,27 +245,27 @@ class Converter {
       try {
         compileMatcher(m);
       } catch (err) {
-        if (err instanceof InvalidMatcherError) throw this.#fail(n, `invalid regular expression in matcher: ${err.message}`);
+        if (err instanceof InvalidMatcherError) throw this.#fail(syntaxNode, `invalid regular expression in matcher: ${err.message}`);
         throw err;
       }
     }
     if (name !== undefined) {
       if (matchers.some((m) => m.name === '__name__')) {
-        throw this.#fail(n, `metric name must not be set twice: ${JSON.stringify(name)} or ${JSON.stringify(matchers.find((m) => m.name === '__name__')?.value ?? '')}`);
+        throw this.#fail(syntaxNode, `metric name must not be set twice: ${JSON.stringify(name)} or ${JSON.stringify(matchers.find((m) => m.name === '__name__')?.value ?? '')}`);
       }
       matchers.unshift({ name: '__name__', type: '=', value: name });
     } else if (matchers.every((m) => matchesEmpty(m))) {
-      throw this.#fail(n, 'vector selector must contain at least one non-empty matcher');
+      throw this.#fail(syntaxNode, 'vector selector must contain at least one non-empty matcher');
     }
     const metricName = name ?? matchers.find((m) => m.name === '__name__' && m.type === '=')?.value;
     return { kind: 'vector', name: metricName, matchers, offsetMs: 0 };
   }
 
-  #matcher(n: SyntaxNode): LabelMatcher {
-    const nameNode = n.firstChild;
-    const op = n.getChild('MatchOp')?.firstChild;
-    const value = n.getChild('StringLiteral');
-    if (!nameNode || !op || !value) throw this.#fail(n, 'unexpected label matcher');
+  #matcher(syntaxNode: SyntaxNode): LabelMatcher {
+    const nameNode = syntaxNode.firstChild;
+    const op = syntaxNode.getChild('MatchOp')?.firstChild;
+    const value = syntaxNode.getChild('StringLiteral');
+    if (!nameNode || !op || !value) throw this.#fail(syntaxNode, 'unexpected label matcher');
     const name = nameNode.name === 'QuotedLabelName'
       ? unquote(this.#text(nameNode.firstChild ?? nameNode))
       : this.#text(nameNode);
@@ -275,23 +275,23 @@ class Converter {
     return { name, type, value: unquote(this.#text(value)) };
   }
 
-  #matrixSelector(n: SyntaxNode): Expr {
-    const inner = n.firstChild;
-    const dur = n.getChild('DurationExpr');
-    if (!inner || !dur) throw this.#fail(n, 'unexpected range');
+  #matrixSelector(syntaxNode: SyntaxNode): Expr {
+    const inner = syntaxNode.firstChild;
+    const dur = syntaxNode.getChild('DurationExpr');
+    if (!inner || !dur) throw this.#fail(syntaxNode, 'unexpected range');
     const sel = this.expr(inner);
     if (sel.kind !== 'vector') {
-      throw this.#fail(n, 'ranges only allowed for vector selectors');
+      throw this.#fail(syntaxNode, 'ranges only allowed for vector selectors');
     }
-    if (sel.offsetMs !== 0) throw this.#fail(n, 'no offset modifiers allowed before range');
+    if (sel.offsetMs !== 0) throw this.#fail(syntaxNode, 'no offset modifiers allowed before range');
     const rangeMs = this.#duration(dur);
     if (rangeMs <= 0) throw this.#fail(dur, `duration must be greater than 0`);
     return { kind: 'matrix', selector: sel, rangeMs };
   }
 
-  #duration(n: SyntaxNode): number {
-    const lit = n.firstChild;
-    if (n.name === 'NumberDurationLiteralInDurationContext') return parseDurationMs(this.#text(n));
+  #duration(syntaxNode: SyntaxNode): number {
+    const lit = syntaxNode.firstChild;
+    if (syntaxNode.name === 'NumberDurationLiteralInDurationContext') return parseDurationMs(this.#text(syntaxNode));
     if (lit && lit.name === 'NumberDurationLiteralInDurationContext' && !lit.nextSibling) {
       return parseDurationMs(this.#text(lit));
     }
@@ -299,45 +299,45 @@ class Converter {
       const v = this.#duration(lit.nextSibling);
       return this.#text(lit) === '-' ? -v : v;
     }
-    throw this.#unsupported(n, 'duration arithmetic');
+    throw this.#unsupported(syntaxNode, 'duration arithmetic');
   }
 
-  #offset(n: SyntaxNode): Expr {
-    const inner = n.firstChild;
-    const dur = n.getChild('OffsetDurationExpr');
-    if (!inner || !dur) throw this.#fail(n, 'unexpected offset');
+  #offset(syntaxNode: SyntaxNode): Expr {
+    const inner = syntaxNode.firstChild;
+    const dur = syntaxNode.getChild('OffsetDurationExpr');
+    if (!inner || !dur) throw this.#fail(syntaxNode, 'unexpected offset');
     const e = this.expr(inner);
     const ms = this.#duration(dur);
     if (e.kind === 'vector') {
-      if (e.offsetMs !== 0) throw this.#fail(n, 'offset may not be set multiple times');
+      if (e.offsetMs !== 0) throw this.#fail(syntaxNode, 'offset may not be set multiple times');
       return { ...e, offsetMs: ms };
     }
     if (e.kind === 'matrix') {
-      if (e.selector.offsetMs !== 0) throw this.#fail(n, 'offset may not be set multiple times');
+      if (e.selector.offsetMs !== 0) throw this.#fail(syntaxNode, 'offset may not be set multiple times');
       return { ...e, selector: { ...e.selector, offsetMs: ms } };
     }
-    throw this.#fail(n, 'offset modifier must be preceded by an instant vector selector or range vector selector or a subquery');
+    throw this.#fail(syntaxNode, 'offset modifier must be preceded by an instant vector selector or range vector selector or a subquery');
   }
 
-  #unary(n: SyntaxNode): Expr {
-    const op = n.getChild('UnaryOp');
+  #unary(syntaxNode: SyntaxNode): Expr {
+    const op = syntaxNode.getChild('UnaryOp');
     const inner = op?.nextSibling;
-    if (!op || !inner) throw this.#fail(n, 'unexpected unary operator');
+    if (!op || !inner) throw this.#fail(syntaxNode, 'unexpected unary operator');
     const e = this.expr(inner);
     const t = typeOf(e);
     if (t !== 'scalar' && t !== 'vector') {
-      throw this.#fail(n, `unary expression only allowed on expressions of type scalar or instant vector, got ${JSON.stringify(documentedType(t))}`);
+      throw this.#fail(syntaxNode, `unary expression only allowed on expressions of type scalar or instant vector, got ${JSON.stringify(documentedType(t))}`);
     }
     const sign = this.#text(op) === '-' ? '-' : '+';
     if (e.kind === 'number') return { kind: 'number', value: sign === '-' ? -e.value : e.value };
     return { kind: 'unary', op: sign, expr: e };
   }
 
-  #binary(n: SyntaxNode): Expr {
-    const lhsNode = n.firstChild;
+  #binary(syntaxNode: SyntaxNode): Expr {
+    const lhsNode = syntaxNode.firstChild;
     const opNode = lhsNode?.nextSibling;
-    const rhsNode = n.lastChild;
-    if (!lhsNode || !opNode || !rhsNode) throw this.#fail(n, 'unexpected binary expression');
+    const rhsNode = syntaxNode.lastChild;
+    if (!lhsNode || !opNode || !rhsNode) throw this.#fail(syntaxNode, 'unexpected binary expression');
     const op = BINARY_NODES[opNode.name];
     if (!op) throw this.#unsupported(opNode, `the ${JSON.stringify(this.#text(opNode))} operator`);
     let returnBool = false;
@@ -353,7 +353,7 @@ class Converter {
     const rt = typeOf(rhs);
     for (const t of [lt, rt]) {
       if (t !== 'scalar' && t !== 'vector') {
-        throw this.#fail(n, 'binary expression must contain only scalar and instant vector types');
+        throw this.#fail(syntaxNode, 'binary expression must contain only scalar and instant vector types');
       }
     }
     if (returnBool && !isComparison(op)) throw this.#fail(opNode, 'bool modifier can only be used on comparison operators');
@@ -361,7 +361,7 @@ class Converter {
       throw this.#fail(opNode, 'comparisons between scalars must use BOOL modifier');
     }
     if (isSetOperator(op) && (lt !== 'vector' || rt !== 'vector')) {
-      throw this.#fail(n, `set operator ${JSON.stringify(op)} not allowed in binary scalar expression`);
+      throw this.#fail(syntaxNode, `set operator ${JSON.stringify(op)} not allowed in binary scalar expression`);
     }
     let matching: VectorMatching | undefined;
     if (lt === 'vector' && rt === 'vector') {
@@ -373,27 +373,27 @@ class Converter {
     return { kind: 'binary', op, lhs, rhs, returnBool, matching };
   }
 
-  #matching(n: SyntaxNode, op: BinaryOp, m: VectorMatching): void {
-    const groupings = n.getChildren('GroupingLabels');
-    m.on = n.getChild('On') !== null;
-    m.labels = groupings[0] ? this.#labels(groupings[0]) : [];
-    const left = n.getChild('GroupLeft');
-    const right = n.getChild('GroupRight');
+  #matching(syntaxNode: SyntaxNode, op: BinaryOp, vectorMatching: VectorMatching): void {
+    const groupings = syntaxNode.getChildren('GroupingLabels');
+    vectorMatching.on = syntaxNode.getChild('On') !== null;
+    vectorMatching.labels = groupings[0] ? this.#labels(groupings[0]) : [];
+    const left = syntaxNode.getChild('GroupLeft');
+    const right = syntaxNode.getChild('GroupRight');
     if (left || right) {
-      if (isSetOperator(op)) throw this.#fail(n, `no grouping allowed for ${JSON.stringify(op)} operation`);
-      m.card = left ? 'many-to-one' : 'one-to-many';
-      m.include = groupings[1] ? this.#labels(groupings[1]) : [];
-      if (m.on) {
-        for (const l of m.include) {
-          if (m.labels.includes(l)) throw this.#fail(n, `label ${JSON.stringify(l)} must not occur in ON and GROUP clause at once`);
+      if (isSetOperator(op)) throw this.#fail(syntaxNode, `no grouping allowed for ${JSON.stringify(op)} operation`);
+      vectorMatching.card = left ? 'many-to-one' : 'one-to-many';
+      vectorMatching.include = groupings[1] ? this.#labels(groupings[1]) : [];
+      if (vectorMatching.on) {
+        for (const l of vectorMatching.include) {
+          if (vectorMatching.labels.includes(l)) throw this.#fail(syntaxNode, `label ${JSON.stringify(l)} must not occur in ON and GROUP clause at once`);
         }
       }
     }
   }
 
-  #labels(n: SyntaxNode): string[] {
+  #labels(syntaxNode: SyntaxNode): string[] {
     const out: string[] = [];
-    for (let c = n.firstChild; c; c = c.nextSibling) {
+    for (let c = syntaxNode.firstChild; c; c = c.nextSibling) {
       if (c.name === 'LabelName') out.push(this.#text(c));
       else if (c.name === 'QuotedLabelName') out.push(unquote(this.#text(c.firstChild ?? c)));
     }
@@ -410,46 +410,46 @@ class Converter {
     return out;
   }
 
-  #aggregate(n: SyntaxNode): Expr {
-    const opNode = n.getChild('AggregateOp')?.firstChild;
-    if (!opNode) throw this.#fail(n, 'unexpected aggregation');
+  #aggregate(syntaxNode: SyntaxNode): Expr {
+    const opNode = syntaxNode.getChild('AggregateOp')?.firstChild;
+    if (!opNode) throw this.#fail(syntaxNode, 'unexpected aggregation');
     const op = this.#text(opNode).toLowerCase();
     if (!AGGREGATES.has(op)) throw this.#unsupported(opNode, `aggregation ${JSON.stringify(op)}`);
-    const args = this.#args(n.getChild('FunctionCallBody'));
-    const mod = n.getChild('AggregateModifier');
+    const args = this.#args(syntaxNode.getChild('FunctionCallBody'));
+    const mod = syntaxNode.getChild('AggregateModifier');
     const grouping = mod ? this.#labels(mod.getChild('GroupingLabels') ?? mod) : [];
     const without = mod?.getChild('Without') != null;
     const needsParam = op === 'topk' || op === 'bottomk' || op === 'count_values';
     if (args.length !== (needsParam ? 2 : 1)) {
-      throw this.#fail(n, `wrong number of arguments for aggregate expression provided, expected ${needsParam ? 2 : 1}, got ${args.length}`);
+      throw this.#fail(syntaxNode, `wrong number of arguments for aggregate expression provided, expected ${needsParam ? 2 : 1}, got ${args.length}`);
     }
     const param = needsParam ? args[0] : undefined;
     const expr = (needsParam ? args[1] : args[0]) as Expr;
     const et = typeOf(expr);
-    if (et !== 'vector') throw this.#fail(n, `expected type instant vector in aggregation expression, got ${documentedType(et)}`);
+    if (et !== 'vector') throw this.#fail(syntaxNode, `expected type instant vector in aggregation expression, got ${documentedType(et)}`);
     if (param) {
       const want: ValueType = op === 'count_values' ? 'string' : 'scalar';
       const pt = typeOf(param);
-      if (pt !== want) throw this.#fail(n, `expected type ${documentedType(want)} in aggregation parameter, got ${documentedType(pt)}`);
+      if (pt !== want) throw this.#fail(syntaxNode, `expected type ${documentedType(want)} in aggregation parameter, got ${documentedType(pt)}`);
     }
     return { kind: 'aggregate', op: op as AggregateOp, expr, param, grouping, without };
   }
 
-  #call(n: SyntaxNode): Expr {
-    const id = n.getChild('FunctionIdentifier');
+  #call(syntaxNode: SyntaxNode): Expr {
+    const id = syntaxNode.getChild('FunctionIdentifier');
     const name = id ? this.#text(id) : '';
     const sig = FUNCTIONS[name];
-    if (!sig) throw this.#unsupported(n, `function ${JSON.stringify(name)}`);
-    const body = n.getChild('FunctionCallBody');
+    if (!sig) throw this.#unsupported(syntaxNode, `function ${JSON.stringify(name)}`);
+    const body = syntaxNode.getChild('FunctionCallBody');
     const args = this.#args(body);
-    const argAt = body?.firstChild ?? n;
+    const argAt = body?.firstChild ?? syntaxNode;
     const min = sig.args.length - sig.optional;
     if (args.length < min || args.length > sig.args.length) {
-      throw this.#fail(n, `expected ${sig.args.length} argument(s) in call to ${JSON.stringify(name)}, got ${args.length}`);
+      throw this.#fail(syntaxNode, `expected ${sig.args.length} argument(s) in call to ${JSON.stringify(name)}, got ${args.length}`);
     }
-    args.forEach((a, i) => {
-      const want = sig.args[i] as ValueType;
-      const got = typeOf(a);
+    args.forEach((expr, index) => {
+      const want = sig.args[index] as ValueType;
+      const got = typeOf(expr);
       if (got !== want) {
         throw this.#fail(argAt, `expected type ${documentedType(want)} in call to function ${JSON.stringify(name)}, got ${documentedType(got)}`);
       }

@@ -69,16 +69,16 @@ export function withoutLabels(labels: Labels, names: readonly string[]): Record<
 }
 
 /** Compares two label sets as Prometheus orders them (by sorted name, then value). */
-export function compareLabels(a: Labels, b: Labels): number {
-  const an = Object.keys(a).sort();
-  const bn = Object.keys(b).sort();
+export function compareLabels(left: Labels, right: Labels): number {
+  const an = Object.keys(left).sort();
+  const bn = Object.keys(right).sort();
   const n = Math.min(an.length, bn.length);
   for (let i = 0; i < n; i++) {
     const x = an[i] as string;
     const y = bn[i] as string;
     if (x !== y) return x < y ? -1 : 1;
-    const xv = a[x] ?? '';
-    const yv = b[y] ?? '';
+    const xv = left[x] ?? '';
+    const yv = right[y] ?? '';
     if (xv !== yv) return xv < yv ? -1 : 1;
   }
   return an.length - bn.length;
@@ -96,18 +96,18 @@ export function formatLabels(labels: Labels): string {
  * A float as Go's `strconv.FormatFloat(v, 'f', -1, 64)` writes it (the HTTP API's sample
  * values): shortest round-trip digits, never an exponent; `+Inf`, `-Inf`, `NaN`.
  */
-export function formatSampleValue(v: number): string {
-  if (Number.isNaN(v)) return 'NaN';
-  if (v === Infinity) return '+Inf';
-  if (v === -Infinity) return '-Inf';
-  const s = String(v);
+export function formatSampleValue(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Infinity) return '+Inf';
+  if (value === -Infinity) return '-Inf';
+  const s = String(value);
   if (!s.includes('e')) return s;
   return expandExponent(s);
 }
 
-function expandExponent(s: string): string {
-  const neg = s.startsWith('-');
-  const body = neg ? s.slice(1) : s;
+function expandExponent(text: string): string {
+  const neg = text.startsWith('-');
+  const body = neg ? text.slice(1) : text;
   const [mant = '', expStr = '0'] = body.split('e');
   const exp = Number(expStr);
   const [intPart = '', frac = ''] = mant.split('.');
@@ -124,11 +124,11 @@ function expandExponent(s: string): string {
  * A float as Go's `strconv.FormatFloat(v, 'e', -1, 64)` writes it (the `value` of
  * `/api/v1/alerts`): `1e+00`, `2.5e-01`.
  */
-export function formatExponent(v: number): string {
-  if (Number.isNaN(v)) return 'NaN';
-  if (v === Infinity) return '+Inf';
-  if (v === -Infinity) return '-Inf';
-  const s = v.toExponential();
+export function formatExponent(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Infinity) return '+Inf';
+  if (value === -Infinity) return '-Inf';
+  const s = value.toExponential();
   const m = /^(-?[\d.]+)e([+-])(\d+)$/.exec(s);
   if (!m) return s;
   return `${m[1] ?? ''}e${m[2] ?? '+'}${(m[3] ?? '0').padStart(2, '0')}`;

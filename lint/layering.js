@@ -55,13 +55,15 @@ export function isTestFile(/** @type {string} */ file) {
  */
 export function layeringViolation(from, to, test) {
   if (from === to) return undefined;
-  if (FLOWS.includes(from) && FLOWS.includes(to)) return `the ${from} flow must not import the ${to} flow: move what both need to engine/`;
+  if (FLOWS.includes(from) && FLOWS.includes(to))
+    return `the ${from} flow must not import the ${to} flow: move what both need to engine/`;
   if (test) return undefined;
   const allowed = MAY_IMPORT[from];
   if (allowed === undefined) return `src/${from}/ is not a known folder: add it to lint/layering.js`;
   if (MAY_IMPORT[to] === undefined) return `src/${to}/ is not a known folder: add it to lint/layering.js`;
   if (allowed.includes(to)) return undefined;
-  if (to === 'apiserver' || to === 'sim') return `operator code must not import ${to}/: it reaches a cluster only through its APIs`;
+  if (to === 'apiserver' || to === 'sim')
+    return `operator code must not import ${to}/: it reaches a cluster only through its APIs`;
   return `${from || 'src'}/ may import only ${allowed.join(', ') || 'itself'}, not ${to}/`;
 }
 
@@ -78,7 +80,9 @@ export const layeringRule = {
   meta: {
     type: 'problem',
     docs: { description: 'imports between the folders of src/ follow docs/architecture.md' },
-    schema: [{ type: 'object', properties: { src: { type: 'string' } }, required: ['src'], additionalProperties: false }],
+    schema: [
+      { type: 'object', properties: { src: { type: 'string' } }, required: ['src'], additionalProperties: false },
+    ],
     messages: { layering: '{{why}} (import of {{spec}})' },
   },
   create(context) {
@@ -89,9 +93,15 @@ export const layeringRule = {
     const test = isTestFile(file);
     /** @param {import('estree').Node | null | undefined} source */
     const check = (source) => {
-      if (!source || source.type !== 'Literal' || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
+      if (!source || source.type !== 'Literal' || typeof source.value !== 'string' || !source.value.startsWith('.'))
+        return;
       const to = folderOf(options.src, resolve(dirname(file), source.value));
-      const why = to === undefined ? (test ? undefined : 'shipped code imports only from src/') : layeringViolation(from, to, test);
+      const why =
+        to === undefined
+          ? test
+            ? undefined
+            : 'shipped code imports only from src/'
+          : layeringViolation(from, to, test);
       if (why) context.report({ node: source, messageId: 'layering', data: { why, spec: source.value } });
     };
     return {

@@ -44,25 +44,42 @@ async function kubectl(args: string[], options: { expectFailure?: boolean } = {}
   clearTimeout(timer);
   const failed = code !== 0;
   if (failed !== Boolean(options.expectFailure)) {
-    throw new Error(`kubectl ${args.join(' ')} ${failed ? `failed (exit ${code})` : 'succeeded but was expected to fail'}`);
+    throw new Error(
+      `kubectl ${args.join(' ')} ${failed ? `failed (exit ${code})` : 'succeeded but was expected to fail'}`,
+    );
   }
   return stdout;
 }
 
 const SCENARIO = 'managed-osd-upgrade';
-step(`This operator upgrades a simulated OpenShift cluster, on virtual time (upgrade-operator simulate --scenario ${SCENARIO})`);
+step(
+  `This operator upgrades a simulated OpenShift cluster, on virtual time (upgrade-operator simulate --scenario ${SCENARIO})`,
+);
 const scenario = loadScenario(SCENARIO).file;
 process.stdout.write(`${scenario.description} (the file scenarios/${SCENARIO}.yaml)\n`);
 const env = await startSimEnvironment({ seed: 1 });
 try {
-  const outcome = await runScenario(env, scenario, { seed: 1, onLine: (line) => process.stdout.write(`${line.text}\n`) });
+  const outcome = await runScenario(env, scenario, {
+    seed: 1,
+    onLine: (line) => process.stdout.write(`${line.text}\n`),
+  });
   try {
-    process.stdout.write(`\n${outcome.ok ? styleText('green', 'as expected') : styleText('red', 'NOT as expected')}: ${outcome.summary}\n`);
+    process.stdout.write(
+      `\n${outcome.ok ? styleText('green', 'as expected') : styleText('red', 'NOT as expected')}: ${outcome.summary}\n`,
+    );
     if (!outcome.ok) throw new Error('the simulated upgrade did not end as expected');
     await env.server.writeKubeconfig(kubeconfig);
     step('What kubectl shows of the simulated cluster afterwards');
     await kubectl(['get', 'upgradeconfigs.upgrade.managed.openshift.io', '-A']);
-    await kubectl(['get', 'upgradeconfigs.upgrade.managed.openshift.io', '-n', 'openshift-managed-upgrade-operator', 'managed-upgrade-config', '-o', 'jsonpath={range .status.history[0].conditions[*]}{.type}{"\\t"}{.status}{"\\t"}{.completeTime}{"\\n"}{end}']);
+    await kubectl([
+      'get',
+      'upgradeconfigs.upgrade.managed.openshift.io',
+      '-n',
+      'openshift-managed-upgrade-operator',
+      'managed-upgrade-config',
+      '-o',
+      'jsonpath={range .status.history[0].conditions[*]}{.type}{"\\t"}{.status}{"\\t"}{.completeTime}{"\\n"}{end}',
+    ]);
     await kubectl(['get', 'clusterversion,machineconfigpools']);
     await kubectl(['get', 'events', '-n', 'openshift-managed-upgrade-operator', '--sort-by=.lastTimestamp']);
   } finally {
@@ -100,10 +117,14 @@ try {
 
   step('What kubectl shows (printer columns come from the CRDs)');
   await kubectl(['get', 'upgradeconfigs.upgrade.managed.openshift.io', '-A']);
-  await kubectl(['get', 'upgradeconfigs.managedupgrade.appuio.io,upgradejobs,upgradejobhooks,upgradesuspensionwindows,nodeforcedrains', '-A']);
+  await kubectl([
+    'get',
+    'upgradeconfigs.managedupgrade.appuio.io,upgradejobs,upgradejobhooks,upgradesuspensionwindows,nodeforcedrains',
+    '-A',
+  ]);
   await kubectl(['explain', 'upgradeconfigs.upgrade.managed.openshift.io.spec']);
 
-  step('Bad input is refused with the API server\'s validation message');
+  step("Bad input is refused with the API server's validation message");
   const bad = `apiVersion: upgrade.managed.openshift.io/v1alpha1
 kind: UpgradeConfig
 metadata:
@@ -121,7 +142,9 @@ spec:
   step('Done');
   process.stdout.write('The embedded API server served real kubectl for every step above.\n');
   if (keepRunning) {
-    process.stdout.write(`\nStill running. Try: kubectl --kubeconfig ${kubeconfig} get upgradeconfigs -A\nPress Ctrl-C to stop.\n`);
+    process.stdout.write(
+      `\nStill running. Try: kubectl --kubeconfig ${kubeconfig} get upgradeconfigs -A\nPress Ctrl-C to stop.\n`,
+    );
     await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
   }
 } finally {

@@ -50,7 +50,10 @@ const { values: flags } = parseArgs({
   },
 });
 const only = flags.only === undefined ? undefined : new Set(flags.only.split(',').map((s) => s.trim()));
-const childFlags = ['--expose-gc', ...(flags['cpu-prof'] !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${flags['cpu-prof']}`] : [])];
+const childFlags = [
+  '--expose-gc',
+  ...(flags['cpu-prof'] !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${flags['cpu-prof']}`] : []),
+];
 const children = new Set<RpcChild>();
 
 function killChildren(): void {
@@ -78,7 +81,17 @@ function log(line: string): void {
 /** A benchmark that threw: reported as a missed target with the error. */
 function crashed(id: string, title: string, err: unknown): BenchResult {
   const message = err instanceof Error ? err.message : String(err);
-  return { id, title, method: 'The benchmark did not complete.', target: 'completes', result: `error: ${message.split('\n')[0] ?? ''}`, pass: false, measurements: [], memory: [], notes: [] };
+  return {
+    id,
+    title,
+    method: 'The benchmark did not complete.',
+    target: 'completes',
+    result: `error: ${message.split('\n')[0] ?? ''}`,
+    pass: false,
+    measurements: [],
+    memory: [],
+    notes: [],
+  };
 }
 
 async function main(): Promise<number> {
@@ -90,7 +103,10 @@ async function main(): Promise<number> {
   const tmp = await mkdtemp(join(os.tmpdir(), 'upgrade-operator-bench-'));
   const kubeconfigPath = join(tmp, 'kubeconfig');
   // The server's process warnings are collected and reported with each benchmark, not printed.
-  const server = new RpcChild(join(compiledBenchDir, 'server-child.js'), { execArgv: [...childFlags, '--no-warnings'], timeoutMs: 60_000 });
+  const server = new RpcChild(join(compiledBenchDir, 'server-child.js'), {
+    execArgv: [...childFlags, '--no-warnings'],
+    timeoutMs: 60_000,
+  });
   children.add(server);
   const results: BenchResult[] = [];
   try {
@@ -117,12 +133,16 @@ async function main(): Promise<number> {
         r = crashed(id, title, err);
       }
       const warnings = await server.call<Array<[string, number]>>('warnings').catch(() => []);
-      for (const [message, count] of warnings) r.notes.push(`The API server emitted a process warning ${count} time(s) during this benchmark: \`${message}\``);
+      for (const [message, count] of warnings)
+        r.notes.push(`The API server emitted a process warning ${count} time(s) during this benchmark: \`${message}\``);
       results.push(r);
       console.log(verdictLine(r));
       for (const m of r.measurements) console.log(`    ${m.label}: ${m.value.replace(/\*\*/g, '')}`);
       for (const n of r.notes) console.log(`    note: ${n}`);
-      for (const m of r.memory) console.log(`    RSS of ${m.process}, ${m.when}: ${formatMiB(m.memory.rss)} (peak ${formatMiB(m.memory.maxRss)})`);
+      for (const m of r.memory)
+        console.log(
+          `    RSS of ${m.process}, ${m.when}: ${formatMiB(m.memory.rss)} (peak ${formatMiB(m.memory.maxRss)})`,
+        );
       // The list benchmark lists what the write benchmark created: without those, it cannot run.
       if (id === 'writes' && !r.pass && r.result.startsWith('error')) break;
     }

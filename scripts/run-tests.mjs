@@ -28,7 +28,9 @@ function matchesPrefix(file, prefix) {
 }
 
 const files = [...walk(join(root, 'src'), []), ...walk(join(root, 'test'), [])]
-  .filter((f) => prefixes.length === 0 || prefixes.some((p) => matchesPrefix(f, p.replace(/^\.\//, '').replace(/\/$/, ''))))
+  .filter(
+    (f) => prefixes.length === 0 || prefixes.some((p) => matchesPrefix(f, p.replace(/^\.\//, '').replace(/\/$/, ''))),
+  )
   .sort();
 if (files.length === 0) {
   console.error('run-tests: no test files found');
@@ -36,7 +38,11 @@ if (files.length === 0) {
 }
 
 const args = ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files];
-const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'test' } });
+const child = spawn(process.execPath, args, {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, NODE_ENV: 'test' },
+});
 let tail = '';
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);

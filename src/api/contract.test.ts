@@ -27,7 +27,13 @@ function isOpenShiftSchema(rel: string): boolean {
 
 /** Modules the runtime may load: contracts, group constants, descriptors, OpenShift types. */
 function isCheap(rel: string): boolean {
-  return rel.endsWith('-contract.ts') || rel.endsWith('/group.ts') || rel === 'resource.ts' || rel === 'builtin.ts' || (rel.startsWith('openshift/') && !isOpenShiftSchema(rel));
+  return (
+    rel.endsWith('-contract.ts') ||
+    rel.endsWith('/group.ts') ||
+    rel === 'resource.ts' ||
+    rel === 'builtin.ts' ||
+    (rel.startsWith('openshift/') && !isOpenShiftSchema(rel))
+  );
 }
 
 /** Value (non-type) import specifiers of a module. */
@@ -54,6 +60,7 @@ void test('contract modules and OpenShift types load no TypeBox and no schema mo
 });
 
 void test('the import scan sees value imports and skips type imports', () => {
-  const text = "import { a } from './x.js';\nimport type { B } from './y.js';\nexport { c } from 'typebox';\nimport { type D } from './z.js';\n";
+  const text =
+    "import { a } from './x.js';\nimport type { B } from './y.js';\nexport { c } from 'typebox';\nimport { type D } from './z.js';\n";
   assert.deepEqual(valueImports(text), ['./x.js', 'typebox', './z.js']);
 });

@@ -8,14 +8,27 @@ import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
 import { managedOperatorManifestFiles } from './deploy/managed-operator-manifests.js';
 import { scheduledOperatorManifestFiles } from './deploy/scheduled-operator-manifests.js';
-import { crdFileName, customResourceDefinitions, renderCrdFiles, renderCrdYaml, renderManifestDocument, renderOperatorFiles, renderScheduledOperatorFiles, writeCrdFiles } from './manifests.js';
+import {
+  crdFileName,
+  customResourceDefinitions,
+  renderCrdFiles,
+  renderCrdYaml,
+  renderManifestDocument,
+  renderOperatorFiles,
+  renderScheduledOperatorFiles,
+  writeCrdFiles,
+} from './manifests.js';
 
 const crdDir = fileURLToPath(new URL('../../deploy/crds', import.meta.url));
 
 void test('deploy/crds matches the CRDs generated from src/api (run `npm run manifests` after changing a schema)', async () => {
   const expected = renderCrdFiles();
   const committed = (await readdir(crdDir)).filter((f) => f.endsWith('.yaml')).sort();
-  assert.deepEqual(committed, [...expected.keys()], 'deploy/crds has other files than the generated ones; run `npm run manifests`');
+  assert.deepEqual(
+    committed,
+    [...expected.keys()],
+    'deploy/crds has other files than the generated ones; run `npm run manifests`',
+  );
   for (const [name, text] of expected) {
     const onDisk = await readFile(join(crdDir, name), 'utf8');
     assert.ok(onDisk === text, `deploy/crds/${name} is stale; run \`npm run manifests\` and commit the result`);
@@ -23,21 +36,27 @@ void test('deploy/crds matches the CRDs generated from src/api (run `npm run man
 });
 
 void test('file names follow controller-gen: <group>_<plural>.yaml', () => {
-  assert.deepEqual([...renderCrdFiles().keys()], [
-    'managedupgrade.appuio.io_clusterversions.yaml',
-    'managedupgrade.appuio.io_nodeforcedrains.yaml',
-    'managedupgrade.appuio.io_upgradeconfigs.yaml',
-    'managedupgrade.appuio.io_upgradejobhooks.yaml',
-    'managedupgrade.appuio.io_upgradejobs.yaml',
-    'managedupgrade.appuio.io_upgradesuspensionwindows.yaml',
-    'upgrade.managed.openshift.io_upgradeconfigs.yaml',
-  ]);
+  assert.deepEqual(
+    [...renderCrdFiles().keys()],
+    [
+      'managedupgrade.appuio.io_clusterversions.yaml',
+      'managedupgrade.appuio.io_nodeforcedrains.yaml',
+      'managedupgrade.appuio.io_upgradeconfigs.yaml',
+      'managedupgrade.appuio.io_upgradejobhooks.yaml',
+      'managedupgrade.appuio.io_upgradejobs.yaml',
+      'managedupgrade.appuio.io_upgradesuspensionwindows.yaml',
+      'upgrade.managed.openshift.io_upgradeconfigs.yaml',
+    ],
+  );
 });
 
 void test('rendered YAML starts with ---, reads back as the same object, and is stable', () => {
   for (const crd of customResourceDefinitions()) {
     const text = renderCrdYaml(crd);
-    assert.ok(text.startsWith('---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n'), crdFileName(crd));
+    assert.ok(
+      text.startsWith('---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n'),
+      crdFileName(crd),
+    );
     assert.deepEqual(parse(text, { version: '1.1' }), crd);
     assert.equal(renderCrdYaml(crd), text);
   }
@@ -68,7 +87,11 @@ void test('operator manifests: one --- document per object, comments above the d
   for (const f of files) {
     const text = rendered.get(f.name) ?? assert.fail(f.name);
     const docs = parseAllDocuments(text, { version: '1.1' });
-    assert.deepEqual(docs.map((d) => d.toJS() as unknown), f.documents.map((d) => d.object), f.name);
+    assert.deepEqual(
+      docs.map((d) => d.toJS() as unknown),
+      f.documents.map((d) => d.object),
+      f.name,
+    );
     assert.equal(text.split(/^---$/m).length - 1, f.documents.length);
   }
   const role = renderManifestDocument({
@@ -76,17 +99,27 @@ void test('operator manifests: one --- document per object, comments above the d
     comment: ' the role',
     ruleComments: [' first reason', ' second reason'],
   });
-  assert.equal(role, '---\n# the role\nkind: Role\nrules:\n# first reason\n- verbs:\n  - get\n# second reason\n- verbs:\n  - list\n');
+  assert.equal(
+    role,
+    '---\n# the role\nkind: Role\nrules:\n# first reason\n- verbs:\n  - get\n# second reason\n- verbs:\n  - list\n',
+  );
 });
 
 void test('scheduled-operator manifests: one --- document per object, parse back to the objects', () => {
   const files = scheduledOperatorManifestFiles({ version: '9.9.9', leaseName: 'lock' });
   const rendered = renderScheduledOperatorFiles({ version: '9.9.9', leaseName: 'lock' });
-  assert.deepEqual([...rendered.keys()], files.map((f) => f.name));
+  assert.deepEqual(
+    [...rendered.keys()],
+    files.map((f) => f.name),
+  );
   for (const f of files) {
     const text = rendered.get(f.name) ?? assert.fail(f.name);
     const docs = parseAllDocuments(text, { version: '1.1' });
-    assert.deepEqual(docs.map((d) => d.toJS() as unknown), f.documents.map((d) => d.object), f.name);
+    assert.deepEqual(
+      docs.map((d) => d.toJS() as unknown),
+      f.documents.map((d) => d.object),
+      f.name,
+    );
     assert.equal(text.split(/^---$/m).length - 1, f.documents.length);
   }
 });

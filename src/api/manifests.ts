@@ -11,9 +11,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Document, isSeq, stringify } from 'yaml';
-import { managedOperatorManifestFiles, type ManagedOperatorManifestOptions } from './deploy/managed-operator-manifests.js';
+import {
+  managedOperatorManifestFiles,
+  type ManagedOperatorManifestOptions,
+} from './deploy/managed-operator-manifests.js';
 import type { ManifestDocument, ManifestFile } from './deploy/operator-objects.js';
-import { scheduledOperatorManifestFiles, type ScheduledOperatorManifestOptions } from './deploy/scheduled-operator-manifests.js';
+import {
+  scheduledOperatorManifestFiles,
+  type ScheduledOperatorManifestOptions,
+} from './deploy/scheduled-operator-manifests.js';
 import type { JsonObject } from '../lib/json.js';
 import { toJsonSchema } from './schema.js';
 import { managedUpgradeConfigCrd } from './upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
@@ -64,12 +70,14 @@ export async function writeCrdFiles(dir: string): Promise<string[]> {
 /** One document, starting with `---` (its comment above it), YAML 1.1, keys in the order written. */
 export function renderManifestDocument(manifestDocument: ManifestDocument): string {
   const doc = new Document(manifestDocument.object, { version: '1.1', aliasDuplicateObjects: false });
-  if (manifestDocument.comment !== undefined && doc.contents !== null) doc.contents.commentBefore = manifestDocument.comment;
+  if (manifestDocument.comment !== undefined && doc.contents !== null)
+    doc.contents.commentBefore = manifestDocument.comment;
   const rules = doc.get('rules');
   if (manifestDocument.ruleComments && isSeq(rules)) {
     rules.items.forEach((item, index) => {
       const c = manifestDocument.ruleComments?.[index];
-      if (c !== undefined && item !== null && typeof item === 'object') (item as { commentBefore?: string }).commentBefore = c;
+      if (c !== undefined && item !== null && typeof item === 'object')
+        (item as { commentBefore?: string }).commentBefore = c;
     });
   }
   return `---\n${doc.toString({ lineWidth: 0, indentSeq: false })}`;
@@ -96,7 +104,10 @@ export function renderScheduledOperatorFiles(options: ScheduledOperatorManifestO
 }
 
 /** Writes the scheduled flow's operator manifests to `dir` (created if missing); returns the paths written. */
-export async function writeScheduledOperatorFiles(dir: string, options: ScheduledOperatorManifestOptions): Promise<string[]> {
+export async function writeScheduledOperatorFiles(
+  dir: string,
+  options: ScheduledOperatorManifestOptions,
+): Promise<string[]> {
   return writeFiles(dir, renderScheduledOperatorFiles(options));
 }
 

@@ -31,7 +31,9 @@ export function resource<T extends KubeObjectLike>(omit: Omit<ResourceDescriptor
 
 /** apiVersion as written in objects: 'v1' or 'group/version'. */
 export function apiVersion(resourceDescriptor: Pick<ResourceDescriptor, 'group' | 'version'>): string {
-  return resourceDescriptor.group === '' ? resourceDescriptor.version : `${resourceDescriptor.group}/${resourceDescriptor.version}`;
+  return resourceDescriptor.group === ''
+    ? resourceDescriptor.version
+    : `${resourceDescriptor.group}/${resourceDescriptor.version}`;
 }
 
 /** The group and version of an apiVersion ('v1' is the core group, ''). */

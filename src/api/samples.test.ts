@@ -19,7 +19,9 @@ const samplesDir = fileURLToPath(new URL('../../deploy/samples', import.meta.url
 
 function samples(): { file: string; obj: JsonObject }[] {
   const out: { file: string; obj: JsonObject }[] = [];
-  for (const file of readdirSync(samplesDir).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(samplesDir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     for (const doc of parseAllDocuments(readFileSync(join(samplesDir, file), 'utf8'), { version: '1.1' })) {
       assert.equal(doc.errors.length, 0, `${file}: ${doc.errors.map((e) => e.message).join('; ')}`);
       out.push({ file, obj: doc.toJS() as JsonObject });
@@ -30,9 +32,14 @@ function samples(): { file: string; obj: JsonObject }[] {
 
 function schemaFor(obj: JsonObject): JsonObject {
   for (const crd of customResourceDefinitions()) {
-    const spec = crd['spec'] as { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: JsonObject } }[] };
+    const spec = crd['spec'] as {
+      group: string;
+      names: { kind: string };
+      versions: { name: string; schema: { openAPIV3Schema: JsonObject } }[];
+    };
     const v = spec.versions[0]!;
-    if (obj['apiVersion'] === `${spec.group}/${v.name}` && obj['kind'] === spec.names.kind) return v.schema.openAPIV3Schema;
+    if (obj['apiVersion'] === `${spec.group}/${v.name}` && obj['kind'] === spec.names.kind)
+      return v.schema.openAPIV3Schema;
   }
   throw new Error(`no CRD for ${JSON.stringify(obj['apiVersion'])} ${JSON.stringify(obj['kind'])}`);
 }
@@ -51,7 +58,10 @@ void test('there is one sample per kind, in the anchors’ namespaces', () => {
   ]);
   for (const { obj } of all) {
     const meta = obj['metadata'] as { name: string; namespace: string };
-    const expected = obj['apiVersion'] === 'upgrade.managed.openshift.io/v1alpha1' ? 'openshift-managed-upgrade-operator' : 'appuio-openshift-upgrade-controller';
+    const expected =
+      obj['apiVersion'] === 'upgrade.managed.openshift.io/v1alpha1'
+        ? 'openshift-managed-upgrade-operator'
+        : 'appuio-openshift-upgrade-controller';
     assert.equal(meta.namespace, expected);
   }
   const muo = all.find(({ obj }) => obj['apiVersion'] === 'upgrade.managed.openshift.io/v1alpha1')!;

@@ -68,7 +68,10 @@ export interface SchemaProblem {
  * Validates `value` against `schema` (an openAPIV3Schema) after applying the schema's
  * defaults to a copy. Returns the defaulted copy and the problems found (none when valid).
  */
-export function checkAgainstSchema(schema: JsonObject, value: JsonValue): { value: JsonValue; problems: SchemaProblem[] } {
+export function checkAgainstSchema(
+  schema: JsonObject,
+  value: JsonValue,
+): { value: JsonValue; problems: SchemaProblem[] } {
   installFormats();
   const s = toValidatorSchema(schema) as unknown as TSchema;
   const defaulted = cloneJson(value);

@@ -21,8 +21,27 @@ import {
   typeMeta,
 } from './schema.js';
 
-const FORBIDDEN = ['$ref', 'definitions', 'dependencies', 'patternProperties', 'additionalItems', 'id', '$schema', 'const', '$id', '$defs'];
-const NOT_IN_JUNCTORS = ['type', 'default', 'description', 'nullable', 'additionalProperties', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-int-or-string'];
+const FORBIDDEN = [
+  '$ref',
+  'definitions',
+  'dependencies',
+  'patternProperties',
+  'additionalItems',
+  'id',
+  '$schema',
+  'const',
+  '$id',
+  '$defs',
+];
+const NOT_IN_JUNCTORS = [
+  'type',
+  'default',
+  'description',
+  'nullable',
+  'additionalProperties',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-int-or-string',
+];
 
 function isObj(v: JsonValue | undefined): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -41,11 +60,13 @@ export function structuralProblems(node: JsonObject, path = '', needsDescription
   const intOrString = node['x-kubernetes-int-or-string'] === true;
   const preserve = node['x-kubernetes-preserve-unknown-fields'] === true;
   if (typeof node['type'] !== 'string' && !intOrString && !preserve) out.push(`${at}: node without type`);
-  if (needsDescription && (typeof node['description'] !== 'string' || node['description'] === '')) out.push(`${at}: no description`);
+  if (needsDescription && (typeof node['description'] !== 'string' || node['description'] === ''))
+    out.push(`${at}: no description`);
   for (const j of ['anyOf', 'oneOf', 'allOf', 'not']) {
     const branches = j === 'not' ? (isObj(node[j]) ? [node[j]] : []) : Array.isArray(node[j]) ? node[j] : [];
     if (intOrString && j === 'anyOf') {
-      if (JSON.stringify(branches) !== JSON.stringify([{ type: 'integer' }, { type: 'string' }])) out.push(`${at}: int-or-string anyOf must be [integer, string]`);
+      if (JSON.stringify(branches) !== JSON.stringify([{ type: 'integer' }, { type: 'string' }]))
+        out.push(`${at}: int-or-string anyOf must be [integer, string]`);
       continue;
     }
     for (const b of branches) {
@@ -63,18 +84,23 @@ export function structuralProblems(node: JsonObject, path = '', needsDescription
       const props = isObj(items['properties']) ? items['properties'] : {};
       const required = Array.isArray(items['required']) ? items['required'] : [];
       for (const k of keys) {
-        if (typeof k !== 'string' || !isObj(props[k])) out.push(`${at}: list-map key ${JSON.stringify(k)} is not a property of the items`);
-        else if (!required.includes(k) && !('default' in props[k])) out.push(`${at}: list-map key ${k} is neither required nor defaulted`);
+        if (typeof k !== 'string' || !isObj(props[k]))
+          out.push(`${at}: list-map key ${JSON.stringify(k)} is not a property of the items`);
+        else if (!required.includes(k) && !('default' in props[k]))
+          out.push(`${at}: list-map key ${k} is neither required nor defaulted`);
       }
     }
   }
   if (isObj(node['properties'])) {
     const required = Array.isArray(node['required']) ? node['required'] : [];
-    for (const r of required) if (typeof r !== 'string' || !(r in node['properties'])) out.push(`${at}: required ${JSON.stringify(r)} is not a property`);
+    for (const r of required)
+      if (typeof r !== 'string' || !(r in node['properties']))
+        out.push(`${at}: required ${JSON.stringify(r)} is not a property`);
     for (const [name, child] of Object.entries(node['properties'])) {
       if (!isObj(child)) continue;
       const isRootMeta = path === '' && name === 'metadata';
-      if (isRootMeta && JSON.stringify(child) !== '{"type":"object"}') out.push(`${at}: root metadata may only be {type: object}`);
+      if (isRootMeta && JSON.stringify(child) !== '{"type":"object"}')
+        out.push(`${at}: root metadata may only be {type: object}`);
       out.push(...structuralProblems(child, `${path}.${name}`, !isRootMeta));
     }
   }
@@ -104,7 +130,12 @@ void test('every CRD has one served and stored version, a status subresource and
     const spec = crd['spec'] as {
       names: { kind: string; listKind: string; plural: string; singular: string };
       scope: string;
-      versions: { served: boolean; storage: boolean; subresources?: JsonObject; additionalPrinterColumns?: { jsonPath: string; type: string }[] }[];
+      versions: {
+        served: boolean;
+        storage: boolean;
+        subresources?: JsonObject;
+        additionalPrinterColumns?: { jsonPath: string; type: string }[];
+      }[];
     };
     assert.equal(spec.versions.length, 1);
     const v = spec.versions[0]!;
@@ -122,11 +153,29 @@ void test('every CRD has one served and stored version, a status subresource and
 });
 
 void test('short names are unique and avoid the short names OpenShift already uses', () => {
-  const taken = new Set(['co', 'mc', 'mcp', 'cv', 'clusterversion', 'machine', 'ma', 'ms', 'po', 'no', 'ns', 'job', 'cj', 'ev', 'deploy', 'ds', 'pdb']);
+  const taken = new Set([
+    'co',
+    'mc',
+    'mcp',
+    'cv',
+    'clusterversion',
+    'machine',
+    'ma',
+    'ms',
+    'po',
+    'no',
+    'ns',
+    'job',
+    'cj',
+    'ev',
+    'deploy',
+    'ds',
+    'pdb',
+  ]);
   const seen = new Map<string, string>();
   for (const crd of customResourceDefinitions()) {
     const name = (crd['metadata'] as { name: string }).name;
-    const shortNames = ((crd['spec'] as { names: { shortNames?: string[] } }).names.shortNames ?? []);
+    const shortNames = (crd['spec'] as { names: { shortNames?: string[] } }).names.shortNames ?? [];
     for (const s of shortNames) {
       assert.ok(!seen.has(s), `${s} used by ${seen.get(s)} and ${name}`);
       if (name !== 'upgradeconfigs.upgrade.managed.openshift.io') {
@@ -143,7 +192,10 @@ void test('the lint catches what plain TypeBox would emit', () => {
       u: Type.Union([Type.Literal('A'), Type.Literal('B')]),
       r: Type.Record(Type.String(), Type.String()),
       closed: Type.Object({ a: Type.String() }, { additionalProperties: false }),
-      m: Type.Array(Type.Object({ k: Type.Optional(Type.String()) }), { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'] }),
+      m: Type.Array(Type.Object({ k: Type.Optional(Type.String()) }), {
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['k'],
+      }),
     }),
   );
   const problems = structuralProblems(bad).join('\n');
@@ -164,13 +216,21 @@ void test('stringEnum emits type+enum and rejects other values', () => {
 });
 
 void test('map, intOrString, preserveUnknown, listMap and nullable emit CRD keywords', () => {
-  assert.deepEqual(toJsonSchema(map(Type.Integer(), 'd')), { additionalProperties: { type: 'integer' }, description: 'd', type: 'object' });
+  assert.deepEqual(toJsonSchema(map(Type.Integer(), 'd')), {
+    additionalProperties: { type: 'integer' },
+    description: 'd',
+    type: 'object',
+  });
   assert.deepEqual(toJsonSchema(intOrString('d')), {
     anyOf: [{ type: 'integer' }, { type: 'string' }],
     description: 'd',
     'x-kubernetes-int-or-string': true,
   });
-  assert.deepEqual(toJsonSchema(preserveUnknown('d')), { description: 'd', type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+  assert.deepEqual(toJsonSchema(preserveUnknown('d')), {
+    description: 'd',
+    type: 'object',
+    'x-kubernetes-preserve-unknown-fields': true,
+  });
   const lm = toJsonSchema(listMap(Type.Object({ k: Type.String() }), ['k'], 'd'));
   assert.equal(lm['x-kubernetes-list-type'], 'map');
   assert.deepEqual(lm['x-kubernetes-list-map-keys'], ['k']);
@@ -187,7 +247,13 @@ void test('map, intOrString, preserveUnknown, listMap and nullable emit CRD keyw
 void test('condition carries apimachinery validation', () => {
   const s = toJsonSchema(condition());
   assert.deepEqual(s['required'], ['lastTransitionTime', 'message', 'reason', 'status', 'type']);
-  const ok = { type: 'Succeeded', status: 'True', reason: 'Succeeded', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' };
+  const ok = {
+    type: 'Succeeded',
+    status: 'True',
+    reason: 'Succeeded',
+    message: '',
+    lastTransitionTime: '2026-01-01T00:00:00Z',
+  };
   assert.deepEqual(checkAgainstSchema(s, ok).problems, []);
   assert.ok(checkAgainstSchema(s, { ...ok, reason: '' }).problems.length > 0, 'empty reason');
   assert.ok(checkAgainstSchema(s, { ...ok, reason: 'has space' }).problems.length > 0, 'reason pattern');
@@ -203,7 +269,10 @@ void test('crdFor names the CRD <plural>.<group> and keeps keys sorted', () => {
     plural: 'things',
     singular: 'thing',
     scope: 'Cluster',
-    schema: Type.Object({ ...typeMeta(), spec: Type.Object({ b: Type.String(), a: Type.String() }, { description: 'd' }) }),
+    schema: Type.Object({
+      ...typeMeta(),
+      spec: Type.Object({ b: Type.String(), a: Type.String() }, { description: 'd' }),
+    }),
     printerColumns: [{ name: 'A', type: 'string', jsonPath: '.spec.a' }],
     statusSubresource: false,
   });

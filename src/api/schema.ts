@@ -8,7 +8,16 @@
  * CRD to prove it. Importing this module loads TypeBox (~20 MiB): the operator's runtime must
  * only `import type` from schema modules, and take constants from the `*-contract.ts` files.
  */
-import { Type, type Static, type TSchema, type TString, type TUnsafe, type TArray, type TOptional, type TObject } from 'typebox';
+import {
+  Type,
+  type Static,
+  type TSchema,
+  type TString,
+  type TUnsafe,
+  type TArray,
+  type TOptional,
+  type TObject,
+} from 'typebox';
 import type { Condition, LabelSelector, ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { JsonObject, JsonValue } from '../lib/json.js';
 
@@ -16,13 +25,26 @@ import type { JsonObject, JsonValue } from '../lib/json.js';
 export type FieldExtras = Record<string, JsonValue>;
 
 /** A string restricted to `values` (`type`+`enum`, never `anyOf`+`const`). */
-export function stringEnum<const T extends readonly string[]>(values: T, description: string, extras: FieldExtras = {}): TUnsafe<T[number]> {
+export function stringEnum<const T extends readonly string[]>(
+  values: T,
+  description: string,
+  extras: FieldExtras = {},
+): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description, ...extras });
 }
 
 /** A string→V map (`additionalProperties`, never `patternProperties`). */
-export function map<V extends TSchema>(value: V, description: string, extras: FieldExtras = {}): TUnsafe<Record<string, Static<V>>> {
-  return Type.Unsafe<Record<string, Static<V>>>({ type: 'object', additionalProperties: value, description, ...extras });
+export function map<V extends TSchema>(
+  value: V,
+  description: string,
+  extras: FieldExtras = {},
+): TUnsafe<Record<string, Static<V>>> {
+  return Type.Unsafe<Record<string, Static<V>>>({
+    type: 'object',
+    additionalProperties: value,
+    description,
+    ...extras,
+  });
 }
 
 /** An integer or a string, as `intstr.IntOrString`. */
@@ -41,8 +63,18 @@ export function preserveUnknown<T = JsonObject>(description: string, extras: Fie
 }
 
 /** A list merged by the given keys (`x-kubernetes-list-type: map`); the keys must be required in `items`. */
-export function listMap<I extends TSchema>(items: I, keys: readonly string[], description: string, extras: FieldExtras = {}): TArray<I> {
-  return Type.Array(items, { description, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': [...keys], ...extras });
+export function listMap<I extends TSchema>(
+  items: I,
+  keys: readonly string[],
+  description: string,
+  extras: FieldExtras = {},
+): TArray<I> {
+  return Type.Array(items, {
+    description,
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': [...keys],
+    ...extras,
+  });
 }
 
 /** The same schema, also accepting JSON null (`nullable: true`, never `type: null`). */
@@ -89,7 +121,9 @@ export function labelSelector(description: string): TUnsafe<LabelSelector> {
   const requirement = Type.Object(
     {
       key: Type.String({ description: 'The label key the selector applies to.' }),
-      operator: Type.String({ description: "The key's relationship to the values: In, NotIn, Exists or DoesNotExist." }),
+      operator: Type.String({
+        description: "The key's relationship to the values: In, NotIn, Exists or DoesNotExist.",
+      }),
       values: Type.Optional(
         Type.Array(Type.String(), {
           description: 'Values for In and NotIn (non-empty); empty for Exists and DoesNotExist.',
@@ -102,9 +136,14 @@ export function labelSelector(description: string): TUnsafe<LabelSelector> {
   const s = Type.Object(
     {
       matchExpressions: Type.Optional(
-        Type.Array(requirement, { description: 'Label selector requirements, ANDed.', 'x-kubernetes-list-type': 'atomic' }),
+        Type.Array(requirement, {
+          description: 'Label selector requirements, ANDed.',
+          'x-kubernetes-list-type': 'atomic',
+        }),
       ),
-      matchLabels: Type.Optional(map(Type.String(), 'Labels that must all be present with these values; ANDed with matchExpressions.')),
+      matchLabels: Type.Optional(
+        map(Type.String(), 'Labels that must all be present with these values; ANDed with matchExpressions.'),
+      ),
     },
     { description, 'x-kubernetes-map-type': 'atomic' },
   );
@@ -118,11 +157,16 @@ export function condition(): TUnsafe<Condition> {
       type: Type.String({
         description: 'Type of the condition, in CamelCase or foo.example.com/CamelCase.',
         maxLength: 316,
-        pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+        pattern:
+          '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
       }),
       status: stringEnum(['True', 'False', 'Unknown'], 'Status of the condition: True, False or Unknown.'),
       observedGeneration: Type.Optional(
-        Type.Integer({ description: 'The .metadata.generation the condition was set from.', format: 'int64', minimum: 0 }),
+        Type.Integer({
+          description: 'The .metadata.generation the condition was set from.',
+          format: 'int64',
+          minimum: 0,
+        }),
       ),
       lastTransitionTime: dateTime('When the condition last changed status.'),
       reason: Type.String({
@@ -131,7 +175,10 @@ export function condition(): TUnsafe<Condition> {
         minLength: 1,
         pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$',
       }),
-      message: Type.String({ description: 'A human-readable message about the transition; may be empty.', maxLength: 32768 }),
+      message: Type.String({
+        description: 'A human-readable message about the transition; may be empty.',
+        maxLength: 32768,
+      }),
     },
     { description: 'One aspect of the current state of this object (metav1.Condition).' },
   );
@@ -150,7 +197,9 @@ export function typeMeta(): {
   metadata: TOptional<TUnsafe<ObjectMeta>>;
 } {
   return {
-    apiVersion: Type.Optional(Type.String({ description: 'The versioned schema of this representation of an object.' })),
+    apiVersion: Type.Optional(
+      Type.String({ description: 'The versioned schema of this representation of an object.' }),
+    ),
     kind: Type.Optional(Type.String({ description: 'The REST resource this object represents, in CamelCase.' })),
     metadata: Type.Optional(Type.Unsafe<ObjectMeta>({ type: 'object' })),
   };

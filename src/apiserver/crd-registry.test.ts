@@ -18,7 +18,13 @@ function crd(name: string, plural: string, kind: string, extra: Record<string, u
       names: { plural, kind, shortNames: ['x'] },
       versions: [
         { name: 'v1beta1', served: true, storage: false, schema: { openAPIV3Schema: { type: 'object' } } },
-        { name: 'v1', served: true, storage: true, subresources: { status: {}, scale: { specReplicasPath: '.spec.n', statusReplicasPath: '.status.n' } }, schema: { openAPIV3Schema: { type: 'object' } } },
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          subresources: { status: {}, scale: { specReplicasPath: '.spec.n', statusReplicasPath: '.status.n' } },
+          schema: { openAPIV3Schema: { type: 'object' } },
+        },
       ],
       ...extra,
     },
@@ -26,7 +32,7 @@ function crd(name: string, plural: string, kind: string, extra: Record<string, u
 }
 
 function conditions(o: KubeObject | undefined): Record<string, string> {
-  const conds = ((o?.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []);
+  const conds = (o?.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? [];
   return Object.fromEntries(conds.map((c) => [c.type, c.status]));
 }
 
@@ -91,10 +97,25 @@ void test('a short name taken in the group: NamesAccepted=False ShortNamesConfli
   store.create(crdType, crd('others.example.com', 'others', 'Other'));
   await flushMicrotasks();
   const other = store.get(crdType, '', 'others.example.com');
-  assert.deepEqual(condition(other, 'NamesAccepted'), { type: 'NamesAccepted', status: 'False', reason: 'ShortNamesConflict', message: '"x" is already in use' });
-  assert.deepEqual(condition(other, 'Established'), { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' });
+  assert.deepEqual(condition(other, 'NamesAccepted'), {
+    type: 'NamesAccepted',
+    status: 'False',
+    reason: 'ShortNamesConflict',
+    message: '"x" is already in use',
+  });
+  assert.deepEqual(condition(other, 'Established'), {
+    type: 'Established',
+    status: 'False',
+    reason: 'NotAccepted',
+    message: 'not all names are accepted',
+  });
   assert.equal(store.resourceType('example.com', 'others'), undefined);
-  assert.deepEqual((other?.status as { acceptedNames: unknown }).acceptedNames, { plural: 'others', singular: 'other', kind: 'Other', listKind: 'OtherList' });
+  assert.deepEqual((other?.status as { acceptedNames: unknown }).acceptedNames, {
+    plural: 'others',
+    singular: 'other',
+    kind: 'Other',
+    listKind: 'OtherList',
+  });
   registry.stop();
 });
 

@@ -35,7 +35,12 @@ function str(value: JsonValue | undefined): string {
 export function requestedNames(crd: KubeObject): JsonObject {
   const names = obj(obj(crd.spec).names);
   const kind = str(names.kind);
-  const out: JsonObject = { plural: str(names.plural), singular: str(names.singular) || kind.toLowerCase(), kind, listKind: str(names.listKind) || `${kind}List` };
+  const out: JsonObject = {
+    plural: str(names.plural),
+    singular: str(names.singular) || kind.toLowerCase(),
+    kind,
+    listKind: str(names.listKind) || `${kind}List`,
+  };
   if (strs(names.shortNames).length > 0) out.shortNames = strs(names.shortNames);
   if (strs(names.categories).length > 0) out.categories = strs(names.categories);
   return out;
@@ -57,15 +62,20 @@ export function servedTypeOf(crd: KubeObject, acceptedNames?: JsonObject): Serve
     const name = str(v.name);
     const schema = obj(v.schema).openAPIV3Schema;
     if (isJsonObject(schema)) schemas[name] = schema;
-    if (Array.isArray(v.additionalPrinterColumns)) printerColumns[name] = v.additionalPrinterColumns.filter(isJsonObject);
+    if (Array.isArray(v.additionalPrinterColumns))
+      printerColumns[name] = v.additionalPrinterColumns.filter(isJsonObject);
     const subs = obj(v.subresources);
     if (subs.status !== undefined) subresources.add('status');
     if (isJsonObject(subs.scale)) {
       subresources.add('scale');
-      scale = { specReplicasPath: str(subs.scale.specReplicasPath), statusReplicasPath: str(subs.scale.statusReplicasPath) };
+      scale = {
+        specReplicasPath: str(subs.scale.specReplicasPath),
+        statusReplicasPath: str(subs.scale.statusReplicasPath),
+      };
       if (str(subs.scale.labelSelectorPath) !== '') scale.labelSelectorPath = str(subs.scale.labelSelectorPath);
     }
-    if (Array.isArray(v.selectableFields)) for (const f of v.selectableFields) if (isJsonObject(f)) selectable.add(str(f.jsonPath).replace(/^\./, ''));
+    if (Array.isArray(v.selectableFields))
+      for (const f of v.selectableFields) if (isJsonObject(f)) selectable.add(str(f.jsonPath).replace(/^\./, ''));
   }
   const type: ServedType = {
     group: str(spec.group),
@@ -99,7 +109,14 @@ function ownsType(crd: KubeObject, text: { group: string; resource: string }): b
   return str(crd.metadata.name) === `${text.resource}.${text.group}`;
 }
 
-function condition(type: string, status: string, reason: string, message: string, old: JsonObject[], now: string): JsonObject {
+function condition(
+  type: string,
+  status: string,
+  reason: string,
+  message: string,
+  old: JsonObject[],
+  now: string,
+): JsonObject {
   const prev = old.find((c) => c.type === type);
   const lastTransitionTime = prev && prev.status === status ? str(prev.lastTransitionTime) || now : now;
   return { type, status, lastTransitionTime, reason, message };
@@ -149,7 +166,10 @@ export class CrdRegistry {
       const name = str(storeEvent.object.metadata.name);
       if (storeEvent.type === 'DELETED') {
         const group = str(obj(storeEvent.object.spec).group);
-        for (const plural of new Set([str(obj(obj(storeEvent.object.status).acceptedNames).plural), servedTypeOf(storeEvent.object).resource])) {
+        for (const plural of new Set([
+          str(obj(obj(storeEvent.object.status).acceptedNames).plural),
+          servedTypeOf(storeEvent.object).resource,
+        ])) {
           const t = this.#store.resourceType(group, plural);
           if (t?.custom && ownsType(storeEvent.object, t)) this.#store.unregisterResourceType(t.group, t.resource);
         }
@@ -158,7 +178,10 @@ export class CrdRegistry {
       if (storeEvent.oldObject) {
         const before = servedTypeOf(storeEvent.oldObject);
         const after = servedTypeOf(storeEvent.object);
-        if ((before.group !== after.group || before.resource !== after.resource) && this.#store.resourceType(before.group, before.resource)?.custom) {
+        if (
+          (before.group !== after.group || before.resource !== after.resource) &&
+          this.#store.resourceType(before.group, before.resource)?.custom
+        ) {
           this.#store.unregisterResourceType(before.group, before.resource);
         }
       }
@@ -185,7 +208,13 @@ export class CrdRegistry {
     }
     for (const t of this.#store.resourceTypes()) {
       if (t.group !== group || (t.custom && ownsType(crd, t))) continue;
-      claimNames(claimed, { plural: t.resource, singular: t.singular, shortNames: t.shortNames, kind: t.kind, listKind: t.listKind });
+      claimNames(claimed, {
+        plural: t.resource,
+        singular: t.singular,
+        shortNames: t.shortNames,
+        kind: t.kind,
+        listKind: t.listKind,
+      });
     }
     return claimed;
   }
@@ -246,10 +275,21 @@ export class CrdRegistry {
     if (t.version !== '') stored.add(t.version);
     const previous = oldConds.find((c) => c.type === 'Established');
     let established: JsonObject;
-    if (named.status === 'True') established = condition('Established', 'True', 'InitialNamesAccepted', 'the initial names have been accepted', oldConds, now);
+    if (named.status === 'True')
+      established = condition(
+        'Established',
+        'True',
+        'InitialNamesAccepted',
+        'the initial names have been accepted',
+        oldConds,
+        now,
+      );
     else if (previous) established = previous;
     else established = condition('Established', 'False', 'NotAccepted', 'not all names are accepted', oldConds, now);
-    const conditions = [condition('NamesAccepted', named.status, named.reason, named.message, oldConds, now), established];
+    const conditions = [
+      condition('NamesAccepted', named.status, named.reason, named.message, oldConds, now),
+      established,
+    ];
     return { conditions, acceptedNames, storedVersions: [...stored] };
   }
 
@@ -257,7 +297,8 @@ export class CrdRegistry {
     const t = this.#store.resourceType(str(obj(crd.spec).group), str(obj(obj(crd.status).acceptedNames).plural));
     if (t?.custom) {
       for (const o of this.#store.list(t)) {
-        if (o.metadata.deletionTimestamp === undefined) this.#store.delete(t, str(o.metadata.namespace), str(o.metadata.name));
+        if (o.metadata.deletionTimestamp === undefined)
+          this.#store.delete(t, str(o.metadata.namespace), str(o.metadata.name));
       }
       if (this.#store.list(t).length > 0) return;
     }

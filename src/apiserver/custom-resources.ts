@@ -17,7 +17,9 @@ export function fieldValidationOf(query: URLSearchParams): FieldValidation {
   const v = query.get('fieldValidation') ?? '';
   if (v === '' || v === 'Warn') return 'Warn';
   if (v === 'Strict' || v === 'Ignore') return v;
-  throw apiErrors.badRequest(`fieldValidation parameter unsupported value: ${v}. Supported values are: Ignore, Warn, Strict`);
+  throw apiErrors.badRequest(
+    `fieldValidation parameter unsupported value: ${v}. Supported values are: Ignore, Warn, Strict`,
+  );
 }
 
 /** The result of preparing a custom resource for storage. */
@@ -28,7 +30,13 @@ export interface PreparedObject {
 }
 
 /** Prunes, defaults and validates a custom resource against its version's schema. */
-export function prepareCustomResource(rt: ServedType, version: string, obj: KubeObject, old: KubeObject | undefined, validation: FieldValidation): PreparedObject {
+export function prepareCustomResource(
+  rt: ServedType,
+  version: string,
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  validation: FieldValidation,
+): PreparedObject {
   const schema = rt.schemas?.[version];
   if (!rt.custom || !schema) return { object: obj, warnings: [] };
   const { object: pruned, unknownFields } = pruneUnknownFields(obj, schema);
@@ -40,7 +48,8 @@ export function prepareCustomResource(rt: ServedType, version: string, obj: Kube
   }
   const defaulted = applySchemaDefaults(pruned, schema) as KubeObject;
   const errs = validateAgainstSchema(defaulted, schema, old ? { oldObject: old } : {});
-  if (errs.length > 0) throw apiErrors.invalid(rt.group, rt.kind, typeof obj.metadata.name === 'string' ? obj.metadata.name : '', errs);
+  if (errs.length > 0)
+    throw apiErrors.invalid(rt.group, rt.kind, typeof obj.metadata.name === 'string' ? obj.metadata.name : '', errs);
   return { object: defaulted, warnings };
 }
 

@@ -59,7 +59,13 @@ export function apiResourceList(group: string, version: string, types: ResourceT
   const resources: JsonObject[] = [];
   for (const rt of types) {
     if (rt.group !== group || !rt.versions.includes(version)) continue;
-    const entry: JsonObject = { name: rt.resource, singularName: rt.singular, namespaced: rt.namespaced, kind: rt.kind, verbs: allVerbs };
+    const entry: JsonObject = {
+      name: rt.resource,
+      singularName: rt.singular,
+      namespaced: rt.namespaced,
+      kind: rt.kind,
+      verbs: allVerbs,
+    };
     if (rt.shortNames.length > 0) entry.shortNames = rt.shortNames;
     if (rt.categories.length > 0) entry.categories = rt.categories;
     resources.push(entry);
@@ -97,11 +103,17 @@ export function apiGroupList(types: ResourceType[]): JsonObject {
     const list = rt.custom ? custom : builtin;
     if (!builtin.includes(rt.group) && !custom.includes(rt.group)) list.push(rt.group);
   }
-  const groups = [...builtin, ...custom.sort()].map((g) => groupDoc(g, types)).filter((g): g is JsonObject => g !== undefined);
+  const groups = [...builtin, ...custom.sort()]
+    .map((g) => groupDoc(g, types))
+    .filter((g): g is JsonObject => g !== undefined);
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
 /** The APIVersions document of /api. */
 export function apiVersions(serverAddress: string): JsonObject {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
 }

@@ -123,7 +123,10 @@ export function resourceRequest(url: string): ResourceRequest | undefined {
   const watch = q.get('watch') === 'true' || q.get('watch') === '1';
   const resourceVersion = q.get('resourceVersion') ?? undefined;
   // namespaces/<ns>/<plural>[/<name>[/<sub>]], except the Namespace's own subresources.
-  const namespaced = rest[0] === 'namespaces' && rest.length >= 3 && !(rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize'));
+  const namespaced =
+    rest[0] === 'namespaces' &&
+    rest.length >= 3 &&
+    !(rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize'));
   const [resource, name] = namespaced ? [rest[2]!, rest[3]] : [rest[0]!, rest[1]];
   return { group, resource, name, watch, resourceVersion };
 }
@@ -132,31 +135,57 @@ export function resourceRequest(url: string): ResourceRequest | undefined {
 const RETRY_AFTER = '1';
 
 function statusResponse(err: ApiError, headers: Record<string, string> = {}): FaultResponse {
-  return { code: err.code, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', ...headers }, body: JSON.stringify(err.toStatus()) };
+  return {
+    code: err.code,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', ...headers },
+    body: JSON.stringify(err.toStatus()),
+  };
 }
 
 /** The answer kube-apiserver gives for each error (see the module comment). */
 export function faultResponse(kind: ApiErrorKind, resourceRequest: ResourceRequest): FaultResponse {
   switch (kind) {
     case 'conflict':
-      return statusResponse(apiErrors.staleConflict({ group: resourceRequest.group, resource: resourceRequest.resource }, resourceRequest.name ?? ''));
+      return statusResponse(
+        apiErrors.staleConflict(
+          { group: resourceRequest.group, resource: resourceRequest.resource },
+          resourceRequest.name ?? '',
+        ),
+      );
     case 'internal':
       return statusResponse(apiErrors.internal('etcdserver: request timed out'));
     case 'unavailable':
-      return statusResponse(new ApiError(503, 'ServiceUnavailable', 'apiserver is shutting down'), { 'Retry-After': RETRY_AFTER });
+      return statusResponse(new ApiError(503, 'ServiceUnavailable', 'apiserver is shutting down'), {
+        'Retry-After': RETRY_AFTER,
+      });
     case 'throttled':
       return {
         code: 429,
-        headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Retry-After': RETRY_AFTER },
+        headers: {
+          'Content-Type': 'text/plain; charset=utf-8',
+          'X-Content-Type-Options': 'nosniff',
+          'Retry-After': RETRY_AFTER,
+        },
         body: 'Too many requests, please try again later.\n',
       };
     case 'timeout':
-      return statusResponse(new ApiError(504, 'Timeout', 'Timeout: request did not complete within requested timeout - context deadline exceeded', {}));
+      return statusResponse(
+        new ApiError(
+          504,
+          'Timeout',
+          'Timeout: request did not complete within requested timeout - context deadline exceeded',
+          {},
+        ),
+      );
   }
 }
 
 /** The errors that fit a request: a conflict needs a named update, a timeout a short request. */
-export function applicableErrors(kinds: readonly ApiErrorKind[], method: string, resourceRequest: ResourceRequest): ApiErrorKind[] {
+export function applicableErrors(
+  kinds: readonly ApiErrorKind[],
+  method: string,
+  resourceRequest: ResourceRequest,
+): ApiErrorKind[] {
   return kinds.filter((key) => {
     if (key === 'conflict') return (method === 'PUT' || method === 'PATCH') && resourceRequest.name !== undefined;
     if (key === 'timeout') return !resourceRequest.watch;
@@ -180,7 +209,11 @@ export function decideApiFault(req: FaultRequest, state: ApiFaultState, draw: ()
     // As the cacher answers a watch it cannot start: HTTP 200, one ERROR event, the end.
     return {
       kind: 'gone',
-      response: { code: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' }, body: `${JSON.stringify({ type: 'ERROR', object: err.toStatus() })}\n` },
+      response: {
+        code: 200,
+        headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' },
+        body: `${JSON.stringify({ type: 'ERROR', object: err.toStatus() })}\n`,
+      },
     };
   }
   const rate = s.errorRate ?? 0;
@@ -268,10 +301,15 @@ export class ApiFaultInjector {
     const request: FaultRequest = { method: req.method ?? 'GET', url, userAgent: req.headers['user-agent'] };
     const random = this.#random;
     const draw = (): number => random?.next() ?? 1;
-    const d = decideApiFault(request, { settings: this.#settings, outage: this.#outage, currentResourceVersion: this.#o.currentResourceVersion() }, draw);
+    const d = decideApiFault(
+      request,
+      { settings: this.#settings, outage: this.#outage, currentResourceVersion: this.#o.currentResourceVersion() },
+      draw,
+    );
     switch (d.kind) {
       case 'none':
-        if (resourceRequest(request.url)?.watch && clientSelected(this.#settings, request.userAgent)) this.#track(request.userAgent, res, d.disconnectAfterMs);
+        if (resourceRequest(request.url)?.watch && clientSelected(this.#settings, request.userAgent))
+          this.#track(request.userAgent, res, d.disconnectAfterMs);
         return false;
       case 'refused':
         this.#counts.refused++;
@@ -284,7 +322,10 @@ export class ApiFaultInjector {
         return true;
       case 'error':
         this.#counts.errors[d.error] = (this.#counts.errors[d.error] ?? 0) + 1;
-        this.#o.logger.debug({ method: request.method, url: request.url, userAgent: request.userAgent, code: d.response.code }, 'fault: request answered with an error');
+        this.#o.logger.debug(
+          { method: request.method, url: request.url, userAgent: request.userAgent, code: d.response.code },
+          'fault: request answered with an error',
+        );
         write(res, d.response);
         return true;
     }
@@ -292,7 +333,9 @@ export class ApiFaultInjector {
 
   #active(): boolean {
     const s = this.#settings;
-    return this.#outage || (s.errorRate ?? 0) > 0 || (s.watchGoneRate ?? 0) > 0 || (s.watchDisconnectIntervalMs ?? 0) > 0;
+    return (
+      this.#outage || (s.errorRate ?? 0) > 0 || (s.watchGoneRate ?? 0) > 0 || (s.watchDisconnectIntervalMs ?? 0) > 0
+    );
   }
 
   /** Cancels the disconnect timers (the server is closing). */
@@ -325,6 +368,9 @@ export class ApiFaultInjector {
 }
 
 function write(res: ServerResponse, faultResponse: FaultResponse): void {
-  res.writeHead(faultResponse.code, { ...faultResponse.headers, 'Content-Length': Buffer.byteLength(faultResponse.body) });
+  res.writeHead(faultResponse.code, {
+    ...faultResponse.headers,
+    'Content-Length': Buffer.byteLength(faultResponse.body),
+  });
   res.end(faultResponse.body);
 }

@@ -110,15 +110,30 @@ function goInner(value: JsonValue): string {
 /** Helpers that read like apimachinery's constructors. */
 export const fieldError = {
   required: (field: string, detail = ''): FieldError => ({ type: 'FieldValueRequired', field, badValue: '', detail }),
-  invalid: (field: string, value: JsonValue | undefined, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue: value, detail }),
+  invalid: (field: string, value: JsonValue | undefined, detail: string): FieldError => ({
+    type: 'FieldValueInvalid',
+    field,
+    badValue: value,
+    detail,
+  }),
   notSupported: (field: string, value: JsonValue | undefined, supported: string[]): FieldError => ({
     type: 'FieldValueNotSupported',
     field,
     badValue: value,
     detail: supported.length ? `supported values: ${supported.map(goQuote).join(', ')}` : '',
   }),
-  forbidden: (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, badValue: '', detail }),
-  typeInvalid: (field: string, value: JsonValue | undefined, detail: string): FieldError => ({ type: 'FieldValueTypeInvalid', field, badValue: value, detail }),
+  forbidden: (field: string, detail: string): FieldError => ({
+    type: 'FieldValueForbidden',
+    field,
+    badValue: '',
+    detail,
+  }),
+  typeInvalid: (field: string, value: JsonValue | undefined, detail: string): FieldError => ({
+    type: 'FieldValueTypeInvalid',
+    field,
+    badValue: value,
+    detail,
+  }),
   tooLong: (field: string, value: JsonValue | undefined, max: number): FieldError => ({
     type: 'FieldValueTooLong',
     field,
@@ -131,7 +146,22 @@ export const fieldError = {
     badValue: actual,
     detail: `must have at most ${max} items`,
   }),
-  duplicate: (field: string, value: JsonValue | undefined): FieldError => ({ type: 'FieldValueDuplicate', field, badValue: value, detail: '' }),
-  notFound: (field: string, value: JsonValue | undefined): FieldError => ({ type: 'FieldValueNotFound', field, badValue: value, detail: '' }),
-  internal: (field: string, detail: string): FieldError => ({ type: 'InternalError', field, badValue: OMIT_VALUE, detail }),
+  duplicate: (field: string, value: JsonValue | undefined): FieldError => ({
+    type: 'FieldValueDuplicate',
+    field,
+    badValue: value,
+    detail: '',
+  }),
+  notFound: (field: string, value: JsonValue | undefined): FieldError => ({
+    type: 'FieldValueNotFound',
+    field,
+    badValue: value,
+    detail: '',
+  }),
+  internal: (field: string, detail: string): FieldError => ({
+    type: 'InternalError',
+    field,
+    badValue: OMIT_VALUE,
+    detail,
+  }),
 };

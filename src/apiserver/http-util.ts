@@ -16,7 +16,8 @@ export async function readBody(req: IncomingMessage): Promise<string> {
   try {
     return await readRequestBody(req, MAX_BODY_BYTES);
   } catch (err) {
-    if (err instanceof RequestBodyTooLargeError) throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_BODY_BYTES}`);
+    if (err instanceof RequestBodyTooLargeError)
+      throw new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_BODY_BYTES}`);
     throw err;
   }
 }
@@ -29,7 +30,8 @@ export function mediaType(header: string | undefined): string {
 /** Parses a body as JSON, or YAML when yaml is allowed; errors are 400 like the real decoder's. */
 export function parseBody(text: string, contentType: string, allowYaml: boolean): JsonValue {
   const type = mediaType(contentType);
-  const yaml = allowYaml && (type === 'application/yaml' || type === 'application/apply-patch+yaml' || type === 'text/yaml');
+  const yaml =
+    allowYaml && (type === 'application/yaml' || type === 'application/apply-patch+yaml' || type === 'text/yaml');
   try {
     if (yaml) return (parseYaml(text) ?? null) as JsonValue;
     return JSON.parse(text) as JsonValue;
@@ -47,17 +49,36 @@ export function parseObjectBody(text: string, contentType: string, allowYaml = t
 
 /** A scalar JSON value as text ('' for objects, arrays, null and undefined). */
 export function jsonText(value: JsonValue | undefined): string {
-  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+  return typeof value === 'string'
+    ? value
+    : typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : '';
 }
 
 /** Writes a JSON response. */
-export function sendJson(res: ServerResponse, code: number, body: JsonValue, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  code: number,
+  body: JsonValue,
+  headers: Record<string, string> = {},
+): void {
   sendJsonText(res, code, JSON.stringify(body), headers);
 }
 
 /** Writes an already serialised JSON body. */
-export function sendJsonText(res: ServerResponse, code: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Content-Length': Buffer.byteLength(text), ...headers });
+export function sendJsonText(
+  res: ServerResponse,
+  code: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(code, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -131,7 +152,10 @@ export function negotiate(accept: string | undefined): Negotiated {
     if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
     negotiated.set(key, known);
   }
-  if (known === 'not acceptable') throw apiErrors.notAcceptable(`only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
+  if (known === 'not acceptable')
+    throw apiErrors.notAcceptable(
+      `only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf`,
+    );
   return known;
 }
 
@@ -158,7 +182,14 @@ function decideNegotiation(accept: string | undefined): Readonly<Negotiated> | '
   }
   const acceptable =
     ranges.length === 0 ||
-    ranges.some((r) => r.type === '*/*' || r.type === 'application/*' || r.type === 'application/json' || r.type === 'application/vnd.kubernetes.protobuf' || r.type === 'application/yaml');
+    ranges.some(
+      (r) =>
+        r.type === '*/*' ||
+        r.type === 'application/*' ||
+        r.type === 'application/json' ||
+        r.type === 'application/vnd.kubernetes.protobuf' ||
+        r.type === 'application/yaml',
+    );
   if (!acceptable) return 'not acceptable';
   return Object.freeze({ table, aggregatedDiscovery });
 }

@@ -6,9 +6,14 @@ import { startApiServer } from './server.js';
 import { kubeconfigFor } from './kubeconfig.js';
 
 void test('kubeconfig names the server, context and namespace', () => {
-  const doc = parse(kubeconfigFor('http://127.0.0.1:1234', { contextName: 'sim', namespace: 'ns1' })) as Record<string, unknown>;
+  const doc = parse(kubeconfigFor('http://127.0.0.1:1234', { contextName: 'sim', namespace: 'ns1' })) as Record<
+    string,
+    unknown
+  >;
   assert.equal(doc['current-context'], 'sim');
-  assert.deepEqual(doc.clusters, [{ name: 'sim', cluster: { server: 'http://127.0.0.1:1234', 'insecure-skip-tls-verify': true } }]);
+  assert.deepEqual(doc.clusters, [
+    { name: 'sim', cluster: { server: 'http://127.0.0.1:1234', 'insecure-skip-tls-verify': true } },
+  ]);
   assert.deepEqual(doc.contexts, [{ name: 'sim', context: { cluster: 'sim', user: 'sim', namespace: 'ns1' } }]);
 });
 

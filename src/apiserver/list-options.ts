@@ -8,7 +8,12 @@ import { eventType, fieldLabelsOf } from './builtin/kinds.js';
 import { isEventsV1, type ServedType } from './storage/served-type.js';
 import { v1EventToCore } from './storage/event-conversion.js';
 import { labelsOf, matchesLabels, parseLabelSelector, LabelSelectorError } from './selectors/label-selector.js';
-import { checkFieldsSupported, matchesFields, parseFieldSelector, FieldSelectorError } from './selectors/field-selector.js';
+import {
+  checkFieldsSupported,
+  matchesFields,
+  parseFieldSelector,
+  FieldSelectorError,
+} from './selectors/field-selector.js';
 import { isJsonObject, type JsonValue } from '../lib/json.js';
 
 /** The field labels an object offers for field selectors, per its type. */
@@ -32,7 +37,10 @@ function supportedFields(rt: ServedType): Set<string> {
 }
 
 /** A filter from labelSelector and fieldSelector; undefined when neither is given. Bad selectors are 400. */
-export function objectFilter(rt: ServedType, query: URLSearchParams): ((kubeObject: KubeObject) => boolean) | undefined {
+export function objectFilter(
+  rt: ServedType,
+  query: URLSearchParams,
+): ((kubeObject: KubeObject) => boolean) | undefined {
   const labelText = query.get('labelSelector') ?? '';
   const fieldText = query.get('fieldSelector') ?? '';
   if (labelText === '' && fieldText === '') return undefined;
@@ -42,7 +50,9 @@ export function objectFilter(rt: ServedType, query: URLSearchParams): ((kubeObje
     checkFieldsSupported(fields, supportedFields(rt));
     const hasLabels = labels.requirements.length > 0;
     const hasFields = fields.requirements.length > 0;
-    return (o) => (!hasLabels || matchesLabels(labels, labelsOf(o.metadata))) && (!hasFields || matchesFields(fields, fieldLabels(rt, o)));
+    return (o) =>
+      (!hasLabels || matchesLabels(labels, labelsOf(o.metadata))) &&
+      (!hasFields || matchesFields(fields, fieldLabels(rt, o)));
   } catch (err) {
     if (err instanceof LabelSelectorError || err instanceof FieldSelectorError) throw apiErrors.badRequest(err.message);
     throw err;
@@ -56,18 +66,27 @@ interface ContinueToken {
 
 /** Encodes where the next page starts. */
 export function encodeContinue(rv: string, lastKey: string): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: Number(rv), start: `${lastKey}\u0000` })).toString('base64url');
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: Number(rv), start: `${lastKey}\u0000` })).toString(
+    'base64url',
+  );
 }
 
 /** Decodes a continue token; 400 when it is not one of ours. */
 export function decodeContinue(token: string): ContinueToken {
   try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { v?: unknown; rv?: unknown; start?: unknown };
-    if (parsed.v === 'meta.k8s.io/v1' && typeof parsed.rv === 'number' && typeof parsed.start === 'string') return { rv: parsed.rv, start: parsed.start };
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
+      v?: unknown;
+      rv?: unknown;
+      start?: unknown;
+    };
+    if (parsed.v === 'meta.k8s.io/v1' && typeof parsed.rv === 'number' && typeof parsed.start === 'string')
+      return { rv: parsed.rv, start: parsed.start };
   } catch {
     // fall through
   }
-  throw apiErrors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  throw apiErrors.badRequest(
+    'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
+  );
 }
 
 /** The key objects are ordered by in lists and continue tokens. */

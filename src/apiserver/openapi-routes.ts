@@ -26,7 +26,11 @@ function withSchemas(store: Store): Array<{ rt: ServedType; version: string; sch
 function v3Document(store: Store, group: string, version: string): JsonObject | undefined {
   const resources = withSchemas(store).filter((r) => r.rt.group === group && r.version === version);
   if (resources.length === 0) return undefined;
-  return openApiV3Document(group, version, resources.map((r) => ({ rt: r.rt, schema: r.schema })));
+  return openApiV3Document(
+    group,
+    version,
+    resources.map((r) => ({ rt: r.rt, schema: r.schema })),
+  );
 }
 
 /** The OpenAPI document at a path under /openapi/, or undefined when there is none. */

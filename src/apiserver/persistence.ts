@@ -25,7 +25,8 @@ export async function loadState(store: MemoryStore, file: string): Promise<boole
     throw err;
   }
   const parsed = JSON.parse(text) as Partial<StateFile>;
-  if (parsed.format !== FORMAT || !parsed.snapshot) throw new Error(`${file} is not an API server state file (format ${String(parsed.format)})`);
+  if (parsed.format !== FORMAT || !parsed.snapshot)
+    throw new Error(`${file} is not an API server state file (format ${String(parsed.format)})`);
   store.restore(parsed.snapshot);
   return true;
 }

@@ -25,7 +25,10 @@ export interface GroupVersionPath {
 
 /** Splits `/api/v1/...` or `/apis/g/v/...`; undefined for other paths. */
 export function groupVersionPath(pathname: string): GroupVersionPath | undefined {
-  const segs = pathname.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
+  const segs = pathname
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s) => decodeURIComponent(s));
   if (segs[0] === 'api' && segs.length >= 2) return { group: '', version: segs[1]!, rest: segs.slice(2) };
   if (segs[0] === 'apis' && segs.length >= 3) return { group: segs[1]!, version: segs[2]!, rest: segs.slice(3) };
   return undefined;

@@ -16,13 +16,19 @@ export function handleApply(call: ResourceCall, text: string): void {
   const { rt, namespace, name, version, subresource } = call.target;
   const manager = call.query.get('fieldManager') ?? '';
   if (manager === '') {
-    throw apiErrors.invalid('meta.k8s.io', 'PatchOptions', '', [fieldError.required('fieldManager', 'is required for apply patch')]);
+    throw apiErrors.invalid('meta.k8s.io', 'PatchOptions', '', [
+      fieldError.required('fieldManager', 'is required for apply patch'),
+    ]);
   }
   const forceText = call.query.get('force');
-  if (forceText !== null && forceText !== 'true' && forceText !== 'false') throw apiErrors.badRequest(`invalid force parameter: ${forceText}`);
+  if (forceText !== null && forceText !== 'true' && forceText !== 'false')
+    throw apiErrors.badRequest(`invalid force parameter: ${forceText}`);
   const applied = checkBody(call, parseObjectBody(text, 'application/apply-patch+yaml', true));
   const appliedName = typeof applied.metadata.name === 'string' ? applied.metadata.name : '';
-  if (appliedName !== name) throw apiErrors.badRequest(`the name of the object (${appliedName}) does not match the name on the URL (${name ?? ''})`);
+  if (appliedName !== name)
+    throw apiErrors.badRequest(
+      `the name of the object (${appliedName}) does not match the name on the URL (${name ?? ''})`,
+    );
   const stored = call.ctx.store.get(rt, namespace ?? '', name);
   const live = stored ? atVersion(call, stored) : undefined;
   const schema = rt.schemas?.[version];
@@ -36,6 +42,11 @@ export function handleApply(call: ResourceCall, text: string): void {
     meta,
     ...(subresource === 'status' ? { subresource: 'status' } : {}),
   });
-  const { object, warnings } = commitWrite(call, result, stored, subresource === 'status' ? { subresource: 'status' } : {});
+  const { object, warnings } = commitWrite(
+    call,
+    result,
+    stored,
+    subresource === 'status' ? { subresource: 'status' } : {},
+  );
   sendJson(call.res, stored ? 200 : 201, atVersion(call, object), warningHeader(warnings));
 }

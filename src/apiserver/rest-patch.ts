@@ -19,12 +19,23 @@ const STRATEGIC_PATCH = 'application/strategic-merge-patch+json';
 const APPLY_PATCH = 'application/apply-patch+yaml';
 
 function unsupported(custom: boolean): Error {
-  const types = custom ? [JSON_PATCH, MERGE_PATCH, APPLY_PATCH] : [JSON_PATCH, MERGE_PATCH, STRATEGIC_PATCH, APPLY_PATCH];
-  return apiErrors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: ${types.join(', ')}`);
+  const types = custom
+    ? [JSON_PATCH, MERGE_PATCH, APPLY_PATCH]
+    : [JSON_PATCH, MERGE_PATCH, STRATEGIC_PATCH, APPLY_PATCH];
+  return apiErrors.unsupportedMediaType(
+    `the body of the request was in an unknown format - accepted media types include: ${types.join(', ')}`,
+  );
 }
 
 /** Applies a non-apply patch document to an object. */
-export function applyPatch(contentType: string, base: JsonObject, patch: JsonValue, group: string, kind: string, custom: boolean): JsonObject {
+export function applyPatch(
+  contentType: string,
+  base: JsonObject,
+  patch: JsonValue,
+  group: string,
+  kind: string,
+  custom: boolean,
+): JsonObject {
   let out: JsonValue;
   switch (contentType) {
     case JSON_PATCH:
@@ -36,7 +47,8 @@ export function applyPatch(contentType: string, base: JsonObject, patch: JsonVal
     case STRATEGIC_PATCH: {
       const meta = custom ? undefined : patchMetaFor(group, kind);
       if (!meta) throw unsupported(custom);
-      if (!isJsonObject(patch)) throw apiErrors.badRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
+      if (!isJsonObject(patch))
+        throw apiErrors.badRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
       out = applyStrategicMergePatch(base, patch, meta);
       break;
     }
@@ -54,7 +66,10 @@ export async function handlePatch(call: ResourceCall): Promise<void> {
   if (subresource !== undefined && subresource !== 'status' && subresource !== 'scale') {
     throw apiErrors.methodNotSupported({ group: rt.group, resource: `${rt.resource}/${subresource}` }, 'patch');
   }
-  if ((subresource === 'status' && !rt.subresources.includes('status')) || (subresource === 'scale' && !scaleSpecOf(rt))) {
+  if (
+    (subresource === 'status' && !rt.subresources.includes('status')) ||
+    (subresource === 'scale' && !scaleSpecOf(rt))
+  ) {
     throw apiErrors.methodNotSupported({ group: rt.group, resource: `${rt.resource}/${subresource}` }, 'patch');
   }
   const text = await readBody(call.req);
@@ -62,7 +77,8 @@ export async function handlePatch(call: ResourceCall): Promise<void> {
     handleApply(call, text);
     return;
   }
-  if (contentType !== JSON_PATCH && contentType !== MERGE_PATCH && contentType !== STRATEGIC_PATCH) throw unsupported(rt.custom);
+  if (contentType !== JSON_PATCH && contentType !== MERGE_PATCH && contentType !== STRATEGIC_PATCH)
+    throw unsupported(rt.custom);
   const patch = parseBody(text, contentType, false);
   const old = mustGet(call);
   const manager = fieldManagerOf(call);
@@ -76,7 +92,13 @@ export async function handlePatch(call: ResourceCall): Promise<void> {
   const patched = applyPatch(contentType, atVersion(call, old), patch, rt.group, rt.kind, rt.custom);
   const obj: KubeObject = checkBody(call, patched);
   const patchedName = typeof obj.metadata.name === 'string' ? obj.metadata.name : '';
-  if (patchedName !== name) throw apiErrors.badRequest(`the name of the object (${patchedName}) does not match the name on the URL (${name ?? ''})`);
-  const { object, warnings } = commitWrite(call, obj, old, { manager, ...(subresource === 'status' ? { subresource: 'status' as const } : {}) });
+  if (patchedName !== name)
+    throw apiErrors.badRequest(
+      `the name of the object (${patchedName}) does not match the name on the URL (${name ?? ''})`,
+    );
+  const { object, warnings } = commitWrite(call, obj, old, {
+    manager,
+    ...(subresource === 'status' ? { subresource: 'status' as const } : {}),
+  });
   sendJson(call.res, 200, atVersion(call, object), warningHeader(warnings));
 }

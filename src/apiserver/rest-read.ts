@@ -49,7 +49,8 @@ export function handleGet(call: ResourceCall): void {
   }
   if (subresource !== undefined && subresource !== 'status') throw notFoundSub();
   const shown = atVersion(call, obj);
-  if (call.accept.table) sendJson(call.res, 200, tableOf(call, [shown], { resourceVersion: jsonText(obj.metadata.resourceVersion) }));
+  if (call.accept.table)
+    sendJson(call.res, 200, tableOf(call, [shown], { resourceVersion: jsonText(obj.metadata.resourceVersion) }));
   else sendJson(call.res, 200, shown);
 }
 
@@ -97,7 +98,11 @@ export function handleList(call: ResourceCall): void {
   sendJsonText(call.res, 200, `${head}${items.map((o) => objectJson(o)).join(',')}]}`);
 }
 
-const WATCH_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' };
+const WATCH_HEADERS = {
+  'Content-Type': 'application/json',
+  'Cache-Control': 'no-cache, private',
+  'Transfer-Encoding': 'chunked',
+};
 
 /** Opens the hub watch a request asks for; throws 400 for a malformed and 410 for a too-old resourceVersion. */
 function openWatch(call: ResourceCall): Watch {
@@ -193,7 +198,9 @@ class WatchLines {
 
   line(watchEvent: WatchEvent): string {
     if (this.#call.accept.table && watchEvent.type !== 'BOOKMARK') {
-      const table = tableOf(this.#call, [watchEvent.object], { resourceVersion: jsonText(watchEvent.object.metadata.resourceVersion) });
+      const table = tableOf(this.#call, [watchEvent.object], {
+        resourceVersion: jsonText(watchEvent.object.metadata.resourceVersion),
+      });
       if (this.#sentColumns) table.columnDefinitions = null;
       this.#sentColumns = true;
       return `${JSON.stringify({ type: watchEvent.type, object: table })}\n`;

@@ -7,7 +7,15 @@ import { validateCustomResourceDefinition } from './crd/crd-validate.js';
 import { evictPod } from './builtin/eviction.js';
 import { fieldValidationOf, prepareCustomResource, warningHeader } from './custom-resources.js';
 import { fieldError } from './field-errors.js';
-import { jsonText, managerFromUserAgent, objectJson, parseObjectBody, readBody, sendJson, sendJsonText } from './http-util.js';
+import {
+  jsonText,
+  managerFromUserAgent,
+  objectJson,
+  parseObjectBody,
+  readBody,
+  sendJson,
+  sendJsonText,
+} from './http-util.js';
 import { atVersion, mustGet, selectObjects } from './rest-read.js';
 import { fromScale, scaleSpecOf, toScale } from './scale.js';
 import { apiErrors, successStatus } from './status.js';
@@ -17,7 +25,8 @@ import { apiVersionOf, type DeleteOptions, type KubeObject, type PropagationPoli
 /** True when the request asks for dryRun=All. */
 export function isDryRun(query: URLSearchParams): boolean {
   const values = query.getAll('dryRun');
-  for (const v of values) if (v !== 'All') throw apiErrors.badRequest(`Invalid dryRun parameter: unsupported dry run value: ${v}`);
+  for (const v of values)
+    if (v !== 'All') throw apiErrors.badRequest(`Invalid dryRun parameter: unsupported dry run value: ${v}`);
   return values.length > 0;
 }
 
@@ -38,14 +47,21 @@ export function checkBody(call: ResourceCall, body: JsonObject): KubeObject {
   if (body.apiVersion === undefined || body.apiVersion === '') body.apiVersion = expectedApiVersion;
   if (body.kind === undefined || body.kind === '') body.kind = rt.kind;
   if (body.apiVersion !== expectedApiVersion) {
-    throw apiErrors.badRequest(`the API version in the data (${jsonText(body.apiVersion)}) does not match the expected API version (${expectedApiVersion})`);
+    throw apiErrors.badRequest(
+      `the API version in the data (${jsonText(body.apiVersion)}) does not match the expected API version (${expectedApiVersion})`,
+    );
   }
-  if (body.kind !== rt.kind) throw apiErrors.badRequest(`the kind in the data (${jsonText(body.kind)}) does not match the expected kind (${rt.kind})`);
+  if (body.kind !== rt.kind)
+    throw apiErrors.badRequest(
+      `the kind in the data (${jsonText(body.kind)}) does not match the expected kind (${rt.kind})`,
+    );
   if (!isJsonObject(body.metadata)) body.metadata = {};
   const meta = body.metadata;
   if (rt.namespaced) {
     if (typeof meta.namespace === 'string' && meta.namespace !== '' && meta.namespace !== namespace) {
-      throw apiErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      throw apiErrors.badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
     }
     if (namespace !== undefined) meta.namespace = namespace;
   }
@@ -62,11 +78,24 @@ function respond(call: ResourceCall, code: number, obj: KubeObject, warnings: st
  * resource pipeline first. Shared by PUT, PATCH and apply. `owned`: obj was parsed from this
  * request's body and nothing else refers to it, so the store need not copy it.
  */
-export function commitWrite(call: ResourceCall, obj: KubeObject, old: KubeObject | undefined, options: { manager?: string; subresource?: 'status'; owned?: boolean } = {}): { object: KubeObject; warnings: string[] } {
+export function commitWrite(
+  call: ResourceCall,
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  options: { manager?: string; subresource?: 'status'; owned?: boolean } = {},
+): { object: KubeObject; warnings: string[] } {
   const { rt, version } = call.target;
   const store = call.ctx.store;
   let candidate = obj;
-  if (old && options.subresource === 'status') candidate = { ...old, status: obj.status ?? null, metadata: { ...old.metadata, resourceVersion: obj.metadata.resourceVersion ?? old.metadata.resourceVersion ?? '' } };
+  if (old && options.subresource === 'status')
+    candidate = {
+      ...old,
+      status: obj.status ?? null,
+      metadata: {
+        ...old.metadata,
+        resourceVersion: obj.metadata.resourceVersion ?? old.metadata.resourceVersion ?? '',
+      },
+    };
   const { object, warnings } = prepareCustomResource(rt, version, candidate, old, fieldValidationOf(call.query));
   if (rt.group === crdType.group && rt.resource === crdType.resource && options.subresource === undefined) {
     strategyFor(rt).defaults?.(object);
@@ -101,7 +130,10 @@ export async function handleCreate(call: ResourceCall): Promise<void> {
       sendJson(call.res, typeof status.code === 'number' ? status.code : 201, status);
       return;
     }
-    throw apiErrors.methodNotSupported({ group: rt.group, resource: subresource ? `${rt.resource}/${subresource}` : rt.resource }, 'create');
+    throw apiErrors.methodNotSupported(
+      { group: rt.group, resource: subresource ? `${rt.resource}/${subresource}` : rt.resource },
+      'create',
+    );
   }
   const obj = checkBody(call, body);
   const { object, warnings } = commitWrite(call, obj, undefined, { manager: fieldManagerOf(call), owned: true });
@@ -121,19 +153,33 @@ export async function handleUpdate(call: ResourceCall): Promise<void> {
     sendJson(call.res, 200, toScale(spec, object));
     return;
   }
-  if (subresource !== undefined && !(subresource === 'status' && rt.subresources.includes('status')) && !(subresource === 'finalize' && rt.subresources.includes('finalize'))) {
+  if (
+    subresource !== undefined &&
+    !(subresource === 'status' && rt.subresources.includes('status')) &&
+    !(subresource === 'finalize' && rt.subresources.includes('finalize'))
+  ) {
     throw apiErrors.methodNotSupported({ group: rt.group, resource: `${rt.resource}/${subresource}` }, 'update');
   }
   const obj = checkBody(call, body);
   const bodyName = typeof obj.metadata.name === 'string' ? obj.metadata.name : '';
-  if (bodyName !== name) throw apiErrors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${name ?? ''})`);
+  if (bodyName !== name)
+    throw apiErrors.badRequest(
+      `the name of the object (${bodyName}) does not match the name on the URL (${name ?? ''})`,
+    );
   const old = mustGet(call);
   if (subresource === 'finalize') {
-    const updated = call.ctx.store.update(rt, obj, { subresource: 'finalize', ...(isDryRun(call.query) ? { dryRun: true } : {}) });
+    const updated = call.ctx.store.update(rt, obj, {
+      subresource: 'finalize',
+      ...(isDryRun(call.query) ? { dryRun: true } : {}),
+    });
     sendJson(call.res, 200, updated);
     return;
   }
-  const { object, warnings } = commitWrite(call, obj, old, { manager: fieldManagerOf(call), owned: true, ...(subresource === 'status' ? { subresource: 'status' as const } : {}) });
+  const { object, warnings } = commitWrite(call, obj, old, {
+    manager: fieldManagerOf(call),
+    owned: true,
+    ...(subresource === 'status' ? { subresource: 'status' as const } : {}),
+  });
   respond(call, 200, object, warnings);
 }
 
@@ -142,19 +188,24 @@ const policies = new Set(['Foreground', 'Background', 'Orphan']);
 /** DeleteOptions from the body and the query. */
 export async function deleteOptionsOf(call: ResourceCall): Promise<{ options: DeleteOptions; dryRun: boolean }> {
   const text = await readBody(call.req);
-  const body: JsonObject = text.trim() === '' ? {} : parseObjectBody(text, call.req.headers['content-type'] ?? '', false);
+  const body: JsonObject =
+    text.trim() === '' ? {} : parseObjectBody(text, call.req.headers['content-type'] ?? '', false);
   const q = call.query;
   const options: DeleteOptions = {};
   let policy = body.propagationPolicy ?? q.get('propagationPolicy') ?? undefined;
-  const orphan = body.orphanDependents ?? (q.get('orphanDependents') === null ? undefined : q.get('orphanDependents') === 'true');
+  const orphan =
+    body.orphanDependents ?? (q.get('orphanDependents') === null ? undefined : q.get('orphanDependents') === 'true');
   if (policy === undefined && orphan !== undefined) policy = orphan === true ? 'Orphan' : 'Background';
   if (policy !== undefined && policy !== null) {
     if (typeof policy !== 'string' || !policies.has(policy)) {
-      throw apiErrors.invalid('meta.k8s.io', 'DeleteOptions', '', [fieldError.notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan'])]);
+      throw apiErrors.invalid('meta.k8s.io', 'DeleteOptions', '', [
+        fieldError.notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan']),
+      ]);
     }
     options.propagationPolicy = policy as PropagationPolicy;
   }
-  const grace = body.gracePeriodSeconds ?? (q.get('gracePeriodSeconds') === null ? undefined : Number(q.get('gracePeriodSeconds')));
+  const grace =
+    body.gracePeriodSeconds ?? (q.get('gracePeriodSeconds') === null ? undefined : Number(q.get('gracePeriodSeconds')));
   if (typeof grace === 'number' && Number.isFinite(grace)) options.gracePeriodSeconds = grace;
   if (isJsonObject(body.preconditions)) {
     const p: NonNullable<DeleteOptions['preconditions']> = {};
@@ -169,19 +220,27 @@ export async function deleteOptionsOf(call: ResourceCall): Promise<{ options: De
 /** Kinds whose immediate delete answers with the object rather than a Status (kube's ReturnDeletedObject). */
 function returnsDeletedObject(call: ResourceCall): boolean {
   const { rt } = call.target;
-  return rt.custom || (rt.group === '' && (rt.resource === 'pods' || rt.resource === 'namespaces' || rt.resource === 'services'));
+  return (
+    rt.custom ||
+    (rt.group === '' && (rt.resource === 'pods' || rt.resource === 'namespaces' || rt.resource === 'services'))
+  );
 }
 
 /** DELETE on an object. */
 export async function handleDelete(call: ResourceCall): Promise<void> {
   const { rt, namespace, name, subresource } = call.target;
-  if (subresource !== undefined) throw apiErrors.methodNotSupported({ group: rt.group, resource: `${rt.resource}/${subresource}` }, 'delete');
+  if (subresource !== undefined)
+    throw apiErrors.methodNotSupported({ group: rt.group, resource: `${rt.resource}/${subresource}` }, 'delete');
   const { options, dryRun } = await deleteOptionsOf(call);
   const store = call.ctx.store;
   const out = store.delete(rt, namespace ?? '', name ?? '', { ...options, ...(dryRun ? { dryRun: true } : {}) });
   const gone = store.get(rt, namespace ?? '', name ?? '') === undefined;
   if (gone && !returnsDeletedObject(call)) {
-    sendJson(call.res, 200, successStatus({ name: name ?? '', group: rt.group, kind: rt.resource, uid: jsonText(out.metadata.uid) }));
+    sendJson(
+      call.res,
+      200,
+      successStatus({ name: name ?? '', group: rt.group, kind: rt.resource, uid: jsonText(out.metadata.uid) }),
+    );
     return;
   }
   sendJson(call.res, 200, atVersion(call, out));
@@ -195,10 +254,20 @@ export async function handleDeleteCollection(call: ResourceCall): Promise<void> 
   for (const o of selectObjects(call)) {
     const ns = typeof o.metadata.namespace === 'string' ? o.metadata.namespace : '';
     try {
-      deleted.push(atVersion(call, call.ctx.store.delete(rt, ns, jsonText(o.metadata.name), { ...options, ...(dryRun ? { dryRun: true } : {}) })));
+      deleted.push(
+        atVersion(
+          call,
+          call.ctx.store.delete(rt, ns, jsonText(o.metadata.name), { ...options, ...(dryRun ? { dryRun: true } : {}) }),
+        ),
+      );
     } catch (err) {
       if (!(err instanceof Error && 'code' in err && err.code === 404)) throw err;
     }
   }
-  sendJson(call.res, 200, { kind: rt.listKind, apiVersion: apiVersionOf(rt.group, version), metadata: { resourceVersion: call.ctx.store.currentResourceVersion() }, items: deleted });
+  sendJson(call.res, 200, {
+    kind: rt.listKind,
+    apiVersion: apiVersionOf(rt.group, version),
+    metadata: { resourceVersion: call.ctx.store.currentResourceVersion() },
+    items: deleted,
+  });
 }

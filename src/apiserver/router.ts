@@ -25,7 +25,12 @@ export function toApiError(err: unknown): unknown {
 }
 
 /** Serves one request. */
-export async function route(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, serverAddress: string): Promise<void> {
+export async function route(
+  ctx: ApiContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  serverAddress: string,
+): Promise<void> {
   try {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname.replace(/\/+$/, '') || '/';
@@ -57,7 +62,12 @@ export async function route(ctx: ApiContext, req: IncomingMessage, res: ServerRe
     const gv = groupVersionPath(path);
     if (!gv) throw notFoundPath();
     if (gv.rest.length === 0) {
-      if (method !== 'GET' || !groupVersions(gv.group, types()).includes(gv.version) || (gv.group === '' && gv.version !== 'v1')) throw notFoundPath();
+      if (
+        method !== 'GET' ||
+        !groupVersions(gv.group, types()).includes(gv.version) ||
+        (gv.group === '' && gv.version !== 'v1')
+      )
+        throw notFoundPath();
       return sendJson(res, 200, apiResourceList(gv.group, gv.version, types()));
     }
     const target = resolveTarget(ctx.store, gv);

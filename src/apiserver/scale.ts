@@ -5,7 +5,11 @@ import type { ScaleSpec, ServedType } from './storage/served-type.js';
 import { apiErrors } from './status.js';
 import { jsonText } from './http-util.js';
 
-const deploymentScale: ScaleSpec = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' };
+const deploymentScale: ScaleSpec = {
+  specReplicasPath: '.spec.replicas',
+  statusReplicasPath: '.status.replicas',
+  labelSelectorPath: '.spec.selector',
+};
 
 /** The scale paths of a type, when it serves the scale subresource. */
 export function scaleSpecOf(rt: ServedType): ScaleSpec | undefined {
@@ -15,7 +19,10 @@ export function scaleSpecOf(rt: ServedType): ScaleSpec | undefined {
 }
 
 function segments(path: string): string[] {
-  return path.replace(/^\./, '').split('.').filter((s) => s !== '');
+  return path
+    .replace(/^\./, '')
+    .split('.')
+    .filter((s) => s !== '');
 }
 
 function read(value: JsonValue, path: string): JsonValue | undefined {
@@ -45,11 +52,17 @@ function selectorString(sel: JsonValue | undefined): string {
   if (typeof sel === 'string') return sel;
   if (!isJsonObject(sel)) return '';
   const parts: string[] = [];
-  if (isJsonObject(sel.matchLabels)) for (const k of Object.keys(sel.matchLabels).sort()) parts.push(`${k}=${jsonText(sel.matchLabels[k])}`);
+  if (isJsonObject(sel.matchLabels))
+    for (const k of Object.keys(sel.matchLabels).sort()) parts.push(`${k}=${jsonText(sel.matchLabels[k])}`);
   if (Array.isArray(sel.matchExpressions)) {
     for (const e of sel.matchExpressions) {
       if (!isJsonObject(e)) continue;
-      const values = Array.isArray(e.values) ? e.values.map((x) => jsonText(x)).sort().join(',') : '';
+      const values = Array.isArray(e.values)
+        ? e.values
+            .map((x) => jsonText(x))
+            .sort()
+            .join(',')
+        : '';
       const key = jsonText(e.key);
       if (e.operator === 'In') parts.push(`${key} in (${values})`);
       else if (e.operator === 'NotIn') parts.push(`${key} notin (${values})`);
@@ -64,7 +77,8 @@ function selectorString(sel: JsonValue | undefined): string {
 export function toScale(spec: ScaleSpec, obj: KubeObject): KubeObject {
   const m = obj.metadata;
   const metadata: JsonObject = {};
-  for (const k of ['name', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp']) if (m[k] !== undefined) metadata[k] = m[k]!;
+  for (const k of ['name', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp'])
+    if (m[k] !== undefined) metadata[k] = m[k]!;
   const specReplicas = read(obj, spec.specReplicasPath);
   const statusReplicas = read(obj, spec.statusReplicasPath);
   const status: JsonObject = { replicas: typeof statusReplicas === 'number' ? statusReplicas : 0 };
@@ -87,12 +101,18 @@ export function fromScale(spec: ScaleSpec, obj: KubeObject, scale: JsonObject): 
   const name = typeof obj.metadata.name === 'string' ? obj.metadata.name : '';
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     throw apiErrors.invalid('autoscaling', 'Scale', name, [
-      { type: 'FieldValueInvalid', field: 'spec.replicas', badValue: replicas ?? null, detail: 'must be greater than or equal to 0' },
+      {
+        type: 'FieldValueInvalid',
+        field: 'spec.replicas',
+        badValue: replicas ?? null,
+        detail: 'must be greater than or equal to 0',
+      },
     ]);
   }
   const copy = structuredClone(obj);
   write(copy, spec.specReplicasPath, replicas);
   const meta = isJsonObject(scale.metadata) ? scale.metadata : {};
-  if (typeof meta.resourceVersion === 'string' && meta.resourceVersion !== '') copy.metadata.resourceVersion = meta.resourceVersion;
+  if (typeof meta.resourceVersion === 'string' && meta.resourceVersion !== '')
+    copy.metadata.resourceVersion = meta.resourceVersion;
   return copy;
 }

@@ -22,7 +22,12 @@ interface Reply {
   headers: Headers;
 }
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   const res = await fetch(server.url + path, {
     method,
     headers: { 'Content-Type': 'application/json', ...headers },
@@ -32,7 +37,12 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers };
 }
 
-const cm = (name: string, labels: Record<string, string> = {}): unknown => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels }, data: { k: name } });
+const cm = (name: string, labels: Record<string, string> = {}): unknown => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, labels },
+  data: { k: name },
+});
 
 void test('discovery documents', async () => {
   const api = await call('GET', '/api');
@@ -47,7 +57,16 @@ void test('discovery documents', async () => {
   assert.ok((apps.body.resources as Array<{ name: string }>).some((r) => r.name === 'deployments/scale'));
   const missing = await call('GET', '/apis/nope/v1/things');
   assert.equal(missing.status, 404);
-  assert.deepEqual(missing.body, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 });
+  assert.deepEqual(missing.body, {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server could not find the requested resource',
+    reason: 'NotFound',
+    details: {},
+    code: 404,
+  });
   const health = await fetch(`${server.url}/readyz`);
   assert.equal(await health.text(), 'ok');
 });
@@ -59,12 +78,19 @@ void test('create answers 201; name and namespace mismatches are 400; unknown na
   const put = await call('PUT', '/api/v1/namespaces/default/configmaps/other', cm('one'));
   assert.equal(put.status, 400);
   assert.equal(put.body.message, 'the name of the object (one) does not match the name on the URL (other)');
-  const wrongNs = await call('POST', '/api/v1/namespaces/default/configmaps', { ...(cm('two') as object), metadata: { name: 'two', namespace: 'kube-system' } });
+  const wrongNs = await call('POST', '/api/v1/namespaces/default/configmaps', {
+    ...(cm('two') as object),
+    metadata: { name: 'two', namespace: 'kube-system' },
+  });
   assert.equal(wrongNs.status, 400);
   const noNs = await call('POST', '/api/v1/namespaces/nowhere/configmaps', cm('x'));
   assert.equal(noNs.status, 404);
   assert.equal(noNs.body.message, 'namespaces "nowhere" not found');
-  const wrongKind = await call('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' } });
+  const wrongKind = await call('POST', '/api/v1/namespaces/default/configmaps', {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'x' },
+  });
   assert.equal(wrongKind.status, 400);
   const dry = await call('POST', '/api/v1/namespaces/default/configmaps?dryRun=All', cm('dry'));
   assert.equal(dry.status, 201);
@@ -82,13 +108,17 @@ void test('a body over 3 MiB is 413 RequestEntityTooLarge, and the server goes o
 });
 
 void test('list pages with limit and continue; selectors; field selector errors', async () => {
-  for (const n of ['p1', 'p2', 'p3']) await call('POST', '/api/v1/namespaces/kube-public/configmaps', cm(n, { page: 'yes' }));
+  for (const n of ['p1', 'p2', 'p3'])
+    await call('POST', '/api/v1/namespaces/kube-public/configmaps', cm(n, { page: 'yes' }));
   const first = await call('GET', '/api/v1/namespaces/kube-public/configmaps?limit=2');
   const meta = first.body.metadata as { continue: string; remainingItemCount: number; resourceVersion: string };
   assert.equal(first.body.kind, 'ConfigMapList');
   assert.equal((first.body.items as unknown[]).length, 2);
   assert.equal(meta.remainingItemCount, 1);
-  const second = await call('GET', `/api/v1/namespaces/kube-public/configmaps?limit=2&continue=${encodeURIComponent(meta.continue)}`);
+  const second = await call(
+    'GET',
+    `/api/v1/namespaces/kube-public/configmaps?limit=2&continue=${encodeURIComponent(meta.continue)}`,
+  );
   const names = (second.body.items as Array<{ metadata: { name: string }; kind: string }>).map((i) => i.metadata.name);
   assert.deepEqual(names, ['p3']);
   assert.equal((second.body.items as Array<{ kind: string }>)[0]?.kind, 'ConfigMap');
@@ -108,17 +138,24 @@ void test('list pages with limit and continue; selectors; field selector errors'
 });
 
 void test('Table output for kubectl get', async () => {
-  const t = await call('GET', '/api/v1/namespaces/kube-public/configmaps', undefined, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
+  const t = await call('GET', '/api/v1/namespaces/kube-public/configmaps', undefined, {
+    Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
+  });
   assert.equal(t.body.kind, 'Table');
   assert.deepEqual(
     (t.body.columnDefinitions as Array<{ name: string }>).map((c) => c.name),
     ['Name', 'Data', 'Age'],
   );
-  const proto = await call('GET', '/api/v1/namespaces/kube-public/configmaps', undefined, { Accept: 'application/vnd.kubernetes.protobuf,application/json' });
+  const proto = await call('GET', '/api/v1/namespaces/kube-public/configmaps', undefined, {
+    Accept: 'application/vnd.kubernetes.protobuf,application/json',
+  });
   assert.equal(proto.body.kind, 'ConfigMapList');
 });
 
-async function readLines(path: string, count: number): Promise<Array<{ type: string; object: { metadata: { name?: string; resourceVersion: string } } }>> {
+async function readLines(
+  path: string,
+  count: number,
+): Promise<Array<{ type: string; object: { metadata: { name?: string; resourceVersion: string } } }>> {
   const res = await fetch(server.url + path);
   assert.equal(res.status, 200);
   const reader = res.body!.getReader();
@@ -157,7 +194,11 @@ void test('a watch from a resourceVersion out of the window is a 200 stream with
   const small = await startApiServer({ port: 0, watchWindowSize: 2 });
   try {
     const post = (name: string): Promise<Response> =>
-      fetch(`${small.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(cm(name)) });
+      fetch(`${small.url}/api/v1/namespaces/default/configmaps`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(cm(name)),
+      });
     const first = (await (await post('c1')).json()) as { metadata: { resourceVersion: string } };
     for (const n of ['c2', 'c3', 'c4']) await post(n);
     const rv = first.metadata.resourceVersion;
@@ -196,7 +237,11 @@ void test('CRD create and update are validated (422 Invalid) after names are def
       versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }],
     },
   };
-  const bad = await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { ...base, metadata: { name: 'nuts.example.com' }, spec: { ...base.spec, scope: '' } });
+  const bad = await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+    ...base,
+    metadata: { name: 'nuts.example.com' },
+    spec: { ...base.spec, scope: '' },
+  });
   assert.equal(bad.status, 422);
   assert.equal(
     bad.body.message,
@@ -207,7 +252,12 @@ void test('CRD create and update are validated (422 Invalid) after names are def
   const names = (created.body.spec as { names: Record<string, unknown> }).names;
   assert.equal(names.singular, 'bolt');
   assert.equal(names.listKind, 'BoltList');
-  const renamed = await call('PATCH', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/bolts.example.com', { spec: { names: { plural: 'screws' } } }, { 'Content-Type': 'application/merge-patch+json' });
+  const renamed = await call(
+    'PATCH',
+    '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/bolts.example.com',
+    { spec: { names: { plural: 'screws' } } },
+    { 'Content-Type': 'application/merge-patch+json' },
+  );
   assert.equal(renamed.status, 422);
   assert.match(renamed.body.message as string, /spec\.names\.plural: Invalid value: "screws": field is immutable/);
   const del = await call('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/bolts.example.com');
@@ -219,10 +269,20 @@ void test('delete answers a Status for configmaps and the object for pods; delet
   const del = await call('DELETE', '/api/v1/namespaces/default/configmaps/gone');
   assert.equal(del.body.kind, 'Status');
   assert.equal(del.body.status, 'Success');
-  await call('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }] } });
-  const pod = await call('DELETE', '/api/v1/namespaces/default/pods/p', { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0 });
+  await call('POST', '/api/v1/namespaces/default/pods', {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p' },
+    spec: { containers: [{ name: 'c', image: 'i' }] },
+  });
+  const pod = await call('DELETE', '/api/v1/namespaces/default/pods/p', {
+    kind: 'DeleteOptions',
+    apiVersion: 'v1',
+    gracePeriodSeconds: 0,
+  });
   assert.equal(pod.body.kind, 'Pod');
-  for (const n of ['d1', 'd2', 'keep']) await call('POST', '/api/v1/namespaces/default/configmaps', cm(n, n === 'keep' ? {} : { drop: 'yes' }));
+  for (const n of ['d1', 'd2', 'keep'])
+    await call('POST', '/api/v1/namespaces/default/configmaps', cm(n, n === 'keep' ? {} : { drop: 'yes' }));
   const coll = await call('DELETE', '/api/v1/namespaces/default/configmaps?labelSelector=drop%3Dyes');
   assert.equal((coll.body.items as unknown[]).length, 2);
   assert.equal((await call('GET', '/api/v1/namespaces/default/configmaps/keep')).status, 200);
@@ -235,27 +295,58 @@ void test('status and scale subresources; patch content types', async () => {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name: 'd' },
-    spec: { replicas: 1, selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'i:1' }] } } },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'd' } },
+      template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'i:1' }] } },
+    },
   };
   await call('POST', '/apis/apps/v1/namespaces/default/deployments', dep);
-  const status = await call('PATCH', '/apis/apps/v1/namespaces/default/deployments/d/status', { status: { replicas: 1 }, spec: { replicas: 9 } }, { 'Content-Type': 'application/merge-patch+json' });
+  const status = await call(
+    'PATCH',
+    '/apis/apps/v1/namespaces/default/deployments/d/status',
+    { status: { replicas: 1 }, spec: { replicas: 9 } },
+    { 'Content-Type': 'application/merge-patch+json' },
+  );
   assert.equal(status.status, 200);
   assert.deepEqual(status.body.status, { replicas: 1 });
   assert.equal((status.body.spec as { replicas: number }).replicas, 1);
   const scale = await call('GET', '/apis/apps/v1/namespaces/default/deployments/d/scale');
   assert.deepEqual(scale.body.spec, { replicas: 1 });
   assert.deepEqual(scale.body.status, { replicas: 1, selector: 'app=d' });
-  const scaled = await call('PATCH', '/apis/apps/v1/namespaces/default/deployments/d/scale', { spec: { replicas: 4 } }, { 'Content-Type': 'application/merge-patch+json' });
+  const scaled = await call(
+    'PATCH',
+    '/apis/apps/v1/namespaces/default/deployments/d/scale',
+    { spec: { replicas: 4 } },
+    { 'Content-Type': 'application/merge-patch+json' },
+  );
   assert.deepEqual(scaled.body.spec, { replicas: 4 });
-  const json = await call('PATCH', '/apis/apps/v1/namespaces/default/deployments/d', [{ op: 'test', path: '/spec/replicas', value: 4 }], { 'Content-Type': 'application/json-patch+json' });
+  const json = await call(
+    'PATCH',
+    '/apis/apps/v1/namespaces/default/deployments/d',
+    [{ op: 'test', path: '/spec/replicas', value: 4 }],
+    { 'Content-Type': 'application/json-patch+json' },
+  );
   assert.equal(json.status, 200);
-  const unknown = await call('PATCH', '/apis/apps/v1/namespaces/default/deployments/d', {}, { 'Content-Type': 'text/plain' });
+  const unknown = await call(
+    'PATCH',
+    '/apis/apps/v1/namespaces/default/deployments/d',
+    {},
+    { 'Content-Type': 'text/plain' },
+  );
   assert.equal(unknown.status, 415);
-  const noManager = await call('PATCH', '/apis/apps/v1/namespaces/default/deployments/d', dep, { 'Content-Type': 'application/apply-patch+yaml' });
+  const noManager = await call('PATCH', '/apis/apps/v1/namespaces/default/deployments/d', dep, {
+    'Content-Type': 'application/apply-patch+yaml',
+  });
   assert.equal(noManager.status, 422);
-  assert.equal(noManager.body.message, 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
+  assert.equal(
+    noManager.body.message,
+    'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+  );
   const got = await call('GET', '/apis/apps/v1/namespaces/default/deployments/d');
-  const managers = ((got.body.metadata as { managedFields: Array<{ manager: string }> }).managedFields ?? []).map((m) => m.manager);
+  const managers = ((got.body.metadata as { managedFields: Array<{ manager: string }> }).managedFields ?? []).map(
+    (m) => m.manager,
+  );
   assert.ok(managers.includes('node'), `managedFields record the user agent's program: ${managers.join(',')}`);
 });
 
@@ -275,7 +366,10 @@ void test('events.k8s.io/v1 and core Events are one storage', async () => {
   });
   const core = await call('GET', '/api/v1/namespaces/default/events/ev1');
   assert.equal(core.body.message, 'hello');
-  const sel = await call('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dp,reason%3DTested');
+  const sel = await call(
+    'GET',
+    '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dp,reason%3DTested',
+  );
   assert.equal((sel.body.items as unknown[]).length, 1);
 });
 
@@ -284,7 +378,11 @@ void test('persistence: a restarted server resumes objects and resourceVersion',
   const dataFile = join(dir, 'state.json');
   try {
     const first = await startApiServer({ port: 0, dataFile });
-    const created = await fetch(`${first.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(cm('kept')) });
+    const created = await fetch(`${first.url}/api/v1/namespaces/default/configmaps`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(cm('kept')),
+    });
     const rv = Number(((await created.json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
     await first.close();
     const second = await startApiServer({ port: 0, dataFile });

@@ -75,7 +75,8 @@ const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-l
 
 function bootstrapNamespaces(store: MemoryStore): void {
   for (const name of SYSTEM_NAMESPACES) {
-    if (!store.get(namespaceType, '', name)) store.create(namespaceType, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    if (!store.get(namespaceType, '', name))
+      store.create(namespaceType, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
 }
 
@@ -102,7 +103,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   });
   if (options.dataFile) await loadState(store, options.dataFile);
   bootstrapNamespaces(store);
-  const hub = new WatchHub(store, { clock, activity, ...(options.watchWindowSize !== undefined ? { windowSize: options.watchWindowSize } : {}) });
+  const hub = new WatchHub(store, {
+    clock,
+    activity,
+    ...(options.watchWindowSize !== undefined ? { windowSize: options.watchWindowSize } : {}),
+  });
   const closing = new AbortController();
   // Every open watch listens on this signal to end when the server closes.
   setMaxListeners(0, closing.signal);
@@ -110,7 +115,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const crds = new CrdRegistry({ store, clock, logger, activity });
   crds.start();
   const controllerOptions = { store, clock, logger, activity };
-  const controllers: Controller[] = [new GarbageCollector(controllerOptions), new NamespaceController(controllerOptions), new DisruptionController(controllerOptions)];
+  const controllers: Controller[] = [
+    new GarbageCollector(controllerOptions),
+    new NamespaceController(controllerOptions),
+    new DisruptionController(controllerOptions),
+  ];
   for (const c of controllers) c.start();
   const persistence = options.dataFile ? new Persistence({ store, file: options.dataFile, clock, logger }) : undefined;
 

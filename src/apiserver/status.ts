@@ -55,7 +55,14 @@ export class ApiError extends Error {
 
   /** The metav1.Status body. */
   toStatus(): JsonObject {
-    const body: JsonObject = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason };
+    const body: JsonObject = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: this.message,
+      reason: this.reason,
+    };
     if (this.details) body.details = this.details as JsonObject;
     body.code = this.code;
     return body;
@@ -83,19 +90,36 @@ export const apiErrors = {
   notFound: (gr: QualifiedResource, name: string): ApiError =>
     new ApiError(404, 'NotFound', `${qualified(gr)} "${name}" not found`, { name, group: gr.group, kind: gr.resource }),
   alreadyExists: (gr: QualifiedResource, name: string): ApiError =>
-    new ApiError(409, 'AlreadyExists', `${qualified(gr)} "${name}" already exists`, { name, group: gr.group, kind: gr.resource }),
+    new ApiError(409, 'AlreadyExists', `${qualified(gr)} "${name}" already exists`, {
+      name,
+      group: gr.group,
+      kind: gr.resource,
+    }),
   conflict: (gr: QualifiedResource, name: string, err: string): ApiError =>
-    new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(gr)} "${name}": ${err}`, { name, group: gr.group, kind: gr.resource }),
+    new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(gr)} "${name}": ${err}`, {
+      name,
+      group: gr.group,
+      kind: gr.resource,
+    }),
   /** The usual optimistic-concurrency conflict. */
   staleConflict: (gr: QualifiedResource, name: string): ApiError =>
-    apiErrors.conflict(gr, name, 'the object has been modified; please apply your changes to the latest version and try again'),
-  invalid: (group: string, kind: string, name: string, errors: FieldError[]): ApiError =>
-    new ApiError(422, 'Invalid', `${group ? `${kind}.${group}` : kind} "${name}" is invalid: ${aggregateMessage(errors)}`, {
+    apiErrors.conflict(
+      gr,
       name,
-      group,
-      kind,
-      causes: errors.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field })),
-    }),
+      'the object has been modified; please apply your changes to the latest version and try again',
+    ),
+  invalid: (group: string, kind: string, name: string, errors: FieldError[]): ApiError =>
+    new ApiError(
+      422,
+      'Invalid',
+      `${group ? `${kind}.${group}` : kind} "${name}" is invalid: ${aggregateMessage(errors)}`,
+      {
+        name,
+        group,
+        kind,
+        causes: errors.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field })),
+      },
+    ),
   badRequest: (message: string): ApiError => new ApiError(400, 'BadRequest', message),
   forbidden: (gr: QualifiedResource, name: string, err: string, causes?: StatusCause[]): ApiError =>
     new ApiError(403, 'Forbidden', `${qualified(gr)} "${name}" is forbidden: ${err}`, {
@@ -108,11 +132,19 @@ export const apiErrors = {
   expired: (message: string): ApiError => new ApiError(410, 'Expired', message),
   gone: (message: string): ApiError => new ApiError(410, 'Gone', message),
   methodNotSupported: (gr: QualifiedResource, action: string): ApiError =>
-    new ApiError(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qualified(gr)}"`, { group: gr.group, kind: gr.resource }),
+    new ApiError(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qualified(gr)}"`, {
+      group: gr.group,
+      kind: gr.resource,
+    }),
   notAcceptable: (message: string): ApiError => new ApiError(406, 'NotAcceptable', message),
   unsupportedMediaType: (message: string): ApiError => new ApiError(415, 'UnsupportedMediaType', message),
   tooManyRequests: (message: string, retryAfterSeconds: number, causes?: StatusCause[]): ApiError =>
-    new ApiError(429, 'TooManyRequests', message, { ...(retryAfterSeconds > 0 ? { retryAfterSeconds } : {}), ...(causes ? { causes } : {}) }),
-  internal: (err: string): ApiError => new ApiError(500, 'InternalError', `Internal error occurred: ${err}`, { causes: [{ message: err }] }),
-  timeout: (message: string, retryAfterSeconds: number): ApiError => new ApiError(504, 'Timeout', message, { retryAfterSeconds }),
+    new ApiError(429, 'TooManyRequests', message, {
+      ...(retryAfterSeconds > 0 ? { retryAfterSeconds } : {}),
+      ...(causes ? { causes } : {}),
+    }),
+  internal: (err: string): ApiError =>
+    new ApiError(500, 'InternalError', `Internal error occurred: ${err}`, { causes: [{ message: err }] }),
+  timeout: (message: string, retryAfterSeconds: number): ApiError =>
+    new ApiError(504, 'Timeout', message, { retryAfterSeconds }),
 };

@@ -16,7 +16,10 @@ export interface BinaryResult {
 export function runBinary(args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<BinaryResult> {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: root, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));

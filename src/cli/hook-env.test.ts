@@ -10,11 +10,21 @@ import { ManualClock } from '../lib/clock.js';
 import { hookEnvironment } from '../scheduled/hooks/hook-env.js';
 import { hook, upgradeJob } from '../scheduled/hooks/hook-fixtures.test-support.js';
 import { matchesDisruptiveHooks } from '../scheduled/hooks/hook-selection.js';
-import { defaultEventReason, hookEnvFor, hookEnvPreview, renderDotenv, renderEnvJson, shellQuote, type HookEnvDeps } from './hook-env.js';
+import {
+  defaultEventReason,
+  hookEnvFor,
+  hookEnvPreview,
+  renderDotenv,
+  renderEnvJson,
+  shellQuote,
+  type HookEnvDeps,
+} from './hook-env.js';
 import { runBinary } from './binary.test-support.js';
 
 const NOW = Date.parse('2023-11-15T01:00:05Z');
-const succeeded = upgradeJob({ conditions: [{ type: 'Succeeded', status: 'True', reason: 'Succeeded', message: 'Upgrade succeeded' }] });
+const succeeded = upgradeJob({
+  conditions: [{ type: 'Succeeded', status: 'True', reason: 'Succeeded', message: 'Upgrade succeeded' }],
+});
 
 function value(env: readonly EnvVar[], name: string): string | undefined {
   return env.find((e) => e.name === name)?.value;
@@ -31,7 +41,13 @@ void test('each event: EVENT_name and the reason the controller passes; the pool
     Failure: '""',
   } as const;
   for (const event of UPGRADE_EVENTS) {
-    const r = hookEnvPreview({ job: succeeded, event, hooks: [], now: NOW, ...(event === 'MachineConfigPoolUnpause' ? { pool: 'worker' } : {}) });
+    const r = hookEnvPreview({
+      job: succeeded,
+      event,
+      hooks: [],
+      now: NOW,
+      ...(event === 'MachineConfigPoolUnpause' ? { pool: 'worker' } : {}),
+    });
     assert.ok(r.ok, event);
     assert.equal(value(r.preview.env, 'EVENT_name'), `"${event}"`);
     assert.equal(value(r.preview.env, 'EVENT_NAME'), `"${event}"`);
@@ -45,16 +61,31 @@ void test('each event: EVENT_name and the reason the controller passes; the pool
   assert.equal(defaultEventReason(failed, 'Failure'), 'TimedOut');
   assert.equal(defaultEventReason(failed, 'Finish'), 'TimedOut');
 
-  assert.deepEqual(hookEnvPreview({ job: succeeded, event: 'MachineConfigPoolUnpause', hooks: [], now: NOW }), { ok: false, error: '--pool is required for MachineConfigPoolUnpause (it becomes EVENT_pool)' });
-  assert.deepEqual(hookEnvPreview({ job: succeeded, event: 'Start', pool: 'worker', hooks: [], now: NOW }), { ok: false, error: '--pool applies to MachineConfigPoolUnpause only, not to Start' });
+  assert.deepEqual(hookEnvPreview({ job: succeeded, event: 'MachineConfigPoolUnpause', hooks: [], now: NOW }), {
+    ok: false,
+    error: '--pool is required for MachineConfigPoolUnpause (it becomes EVENT_pool)',
+  });
+  assert.deepEqual(hookEnvPreview({ job: succeeded, event: 'Start', pool: 'worker', hooks: [], now: NOW }), {
+    ok: false,
+    error: '--pool applies to MachineConfigPoolUnpause only, not to Start',
+  });
 });
 
 void test('the environment is the controller’s, byte for byte: same function, same reason, same META over the hooks', () => {
-  const hooks = [hook('notify', { disruptive: true, events: ['Create'] }), hook('other', { selector: { matchLabels: { nope: 'x' } }, disruptive: true })];
+  const hooks = [
+    hook('notify', { disruptive: true, events: ['Create'] }),
+    hook('other', { selector: { matchLabels: { nope: 'x' } }, disruptive: true }),
+  ];
   for (const event of ['Create', 'Finish'] as const) {
     const r = hookEnvPreview({ job: succeeded, event, hooks, now: NOW });
     assert.ok(r.ok);
-    const controller = hookEnvironment({ job: succeeded, event, reason: event === 'Create' ? '' : 'Succeeded', now: NOW, matchesDisruptiveHooks: matchesDisruptiveHooks(succeeded, hooks) });
+    const controller = hookEnvironment({
+      job: succeeded,
+      event,
+      reason: event === 'Create' ? '' : 'Succeeded',
+      now: NOW,
+      matchesDisruptiveHooks: matchesDisruptiveHooks(succeeded, hooks),
+    });
     assert.deepEqual(r.preview.env, controller.env);
     assert.equal(value(r.preview.env, 'META_matchesDisruptiveHooks'), 'true');
   }
@@ -72,7 +103,10 @@ void test('the environment is the controller’s, byte for byte: same function, 
 
 void test('notes: a final event the job has not reached, hooks that would not run, a job the API server has not stored', () => {
   const running = upgradeJob({ conditions: [{ type: 'Started', status: 'True', reason: 'Started' }] });
-  const hooks = [hook('finish-only', { events: ['Finish'] }), hook('picky', { events: ['Success'], selector: { matchLabels: { nope: 'x' } } })];
+  const hooks = [
+    hook('finish-only', { events: ['Finish'] }),
+    hook('picky', { events: ['Success'], selector: { matchLabels: { nope: 'x' } } }),
+  ];
   const r = hookEnvPreview({ job: running, event: 'Success', hooks, now: NOW });
   assert.ok(r.ok);
   assert.deepEqual(r.preview.notes, [
@@ -84,7 +118,9 @@ void test('notes: a final event the job has not reached, hooks that would not ru
   const unstored = { ...job, metadata: { ...job.metadata, uid: '' } };
   const u = hookEnvPreview({ job: unstored, event: 'Create', hooks: [], now: NOW });
   assert.ok(u.ok);
-  assert.deepEqual(u.preview.notes, ['the UpgradeJob has no metadata.uid: the API server sets them, so the hook Job sees other values']);
+  assert.deepEqual(u.preview.notes, [
+    'the UpgradeJob has no metadata.uid: the API server sets them, so the hook Job sees other values',
+  ]);
 });
 
 void test('dotenv quoting survives a POSIX shell: set -a; . file gives back every value byte for byte', () => {
@@ -102,7 +138,10 @@ void test('dotenv quoting survives a POSIX shell: set -a; . file gives back ever
     const script = `set -a; . "$1"; printf '%s\\0' ${env.map((e) => `"$${e.name}"`).join(' ')}`;
     const out = spawnSync('/bin/sh', ['-c', script, 'sh', file], { encoding: 'utf8' });
     assert.equal(out.status, 0, out.stderr);
-    assert.deepEqual(out.stdout.split('\0').slice(0, -1), env.map((e) => e.value));
+    assert.deepEqual(
+      out.stdout.split('\0').slice(0, -1),
+      env.map((e) => e.value),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -147,7 +186,10 @@ function deps(files: Record<string, string>, warnings: string[] = []): HookEnvDe
 }
 
 void test('files: the job as the API server stores it (CRD defaults, Go durations and times), EVENT.time from the clock', () => {
-  const { env } = hookEnvFor({ job: 'job.yaml', event: 'Create', hook: ['hook.yaml'], output: 'dotenv' }, deps({ 'job.yaml': JOB_YAML, 'hook.yaml': HOOK_YAML }));
+  const { env } = hookEnvFor(
+    { job: 'job.yaml', event: 'Create', hook: ['hook.yaml'], output: 'dotenv' },
+    deps({ 'job.yaml': JOB_YAML, 'hook.yaml': HOOK_YAML }),
+  );
   assert.equal(value(env, 'JOB_spec_config_upgradeTimeout'), '"12h0m0s"');
   assert.equal(value(env, 'JOB_spec_config_preUpgradeHealthChecks_timeout'), '"1h0m0s"');
   assert.equal(value(env, 'JOB_spec_config_postUpgradeHealthChecks_timeout'), '"1h30m0s"');
@@ -167,8 +209,22 @@ void test('files: invalid or missing objects are refused with the API server’s
       // The UpgradeJob CRD has CEL rules; kube-apiserver says this when earlier errors stop them.
       '* <nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
   });
-  assert.throws(() => hookEnvFor({ job: 'job.yaml', event: 'Create', output: 'dotenv' }, deps({ 'job.yaml': `${JOB_YAML}---\n${JOB_YAML}` })), /job\.yaml: expected one UpgradeJob \(managedupgrade\.appuio\.io\/v1beta1\), found 2/);
-  assert.throws(() => hookEnvFor({ job: 'job.yaml', event: 'Create', hook: ['job.yaml'], output: 'dotenv' }, deps({ 'job.yaml': JOB_YAML })), /job\.yaml: no UpgradeJobHook/);
+  assert.throws(
+    () =>
+      hookEnvFor(
+        { job: 'job.yaml', event: 'Create', output: 'dotenv' },
+        deps({ 'job.yaml': `${JOB_YAML}---\n${JOB_YAML}` }),
+      ),
+    /job\.yaml: expected one UpgradeJob \(managedupgrade\.appuio\.io\/v1beta1\), found 2/,
+  );
+  assert.throws(
+    () =>
+      hookEnvFor(
+        { job: 'job.yaml', event: 'Create', hook: ['job.yaml'], output: 'dotenv' },
+        deps({ 'job.yaml': JOB_YAML }),
+      ),
+    /job\.yaml: no UpgradeJobHook/,
+  );
 });
 
 /** Runs `upgrade-operator <args>` from the source tree, as `node --import tsx src/main.ts`. */
@@ -191,7 +247,10 @@ void test('the real binary: a job file gives the environment (exit 0); an unknow
     assert.deepEqual(Object.keys(env), Object.keys(env).sort());
     assert.equal(bad.status, 1);
     assert.equal(bad.stdout, '');
-    assert.match(bad.stderr, /^error: option '--event <name>' argument 'Started' is invalid\. must be one of Create, Start, UpgradeComplete, MachineConfigPoolUnpause, Finish, Success, Failure\n/);
+    assert.match(
+      bad.stderr,
+      /^error: option '--event <name>' argument 'Started' is invalid\. must be one of Create, Start, UpgradeComplete, MachineConfigPoolUnpause, Finish, Success, Failure\n/,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -10,8 +10,14 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { EnvVar } from 'kubernetes-types/core/v1.js';
 import { APPUIO_API_VERSION } from '../api/managedupgrade.appuio.io/v1beta1/group.js';
-import { UpgradeJobConditionType, UpgradeJobReason } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
-import { UPGRADE_EVENTS, type UpgradeEvent } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
+import {
+  UpgradeJobConditionType,
+  UpgradeJobReason,
+} from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
+import {
+  UPGRADE_EVENTS,
+  type UpgradeEvent,
+} from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
 import { upgradeJobHookCrd, type UpgradeJobHook } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook.js';
 import { upgradeJobCrd, type UpgradeJob } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { RealClock, type Clock } from '../lib/clock.js';
@@ -78,23 +84,45 @@ export type HookEnvResult = { ok: true; preview: HookEnvPreview } | { ok: false;
 /** The environment the controller gives a hook Job for the request, with notes. Pure. */
 export function hookEnvPreview(req: HookEnvRequest): HookEnvResult {
   const { job, event } = req;
-  if (event === 'MachineConfigPoolUnpause' && req.pool === undefined) return { ok: false, error: '--pool is required for MachineConfigPoolUnpause (it becomes EVENT_pool)' };
-  if (event !== 'MachineConfigPoolUnpause' && req.pool !== undefined) return { ok: false, error: `--pool applies to MachineConfigPoolUnpause only, not to ${event}` };
+  if (event === 'MachineConfigPoolUnpause' && req.pool === undefined)
+    return { ok: false, error: '--pool is required for MachineConfigPoolUnpause (it becomes EVENT_pool)' };
+  if (event !== 'MachineConfigPoolUnpause' && req.pool !== undefined)
+    return { ok: false, error: `--pool applies to MachineConfigPoolUnpause only, not to ${event}` };
   const namespace = job.metadata?.namespace ?? '';
-  const hooks = req.hooks.map((h) => ({ ...h, metadata: { ...h.metadata, namespace: h.metadata?.namespace ?? namespace } }));
+  const hooks = req.hooks.map((h) => ({
+    ...h,
+    metadata: { ...h.metadata, namespace: h.metadata?.namespace ?? namespace },
+  }));
   const notes: string[] = [];
   if (isFinalEvent(event)) {
-    const final = trueCondition(job, UpgradeJobConditionType.Succeeded) ? 'Succeeded' : trueCondition(job, UpgradeJobConditionType.Failed) ? 'Failed' : undefined;
-    const fires = event === 'Finish' ? final !== undefined : event === 'Success' ? final === 'Succeeded' : final === 'Failed';
-    if (!fires) notes.push(`the controller fires ${event} hooks only for a job with ${event === 'Failure' ? 'Failed' : event === 'Success' ? 'Succeeded' : 'Succeeded or Failed'}=True; this job has ${final ? `${final}=True` : 'neither'}`);
+    const final = trueCondition(job, UpgradeJobConditionType.Succeeded)
+      ? 'Succeeded'
+      : trueCondition(job, UpgradeJobConditionType.Failed)
+        ? 'Failed'
+        : undefined;
+    const fires =
+      event === 'Finish' ? final !== undefined : event === 'Success' ? final === 'Succeeded' : final === 'Failed';
+    if (!fires)
+      notes.push(
+        `the controller fires ${event} hooks only for a job with ${event === 'Failure' ? 'Failed' : event === 'Success' ? 'Succeeded' : 'Succeeded or Failed'}=True; this job has ${final ? `${final}=True` : 'neither'}`,
+      );
   }
-  const missing = [job.metadata?.uid ? '' : 'metadata.uid', job.metadata?.creationTimestamp ? '' : 'metadata.creationTimestamp'].filter((f) => f !== '');
-  if (missing.length > 0) notes.push(`the UpgradeJob has no ${missing.join(' and no ')}: the API server sets them, so the hook Job sees other values`);
+  const missing = [
+    job.metadata?.uid ? '' : 'metadata.uid',
+    job.metadata?.creationTimestamp ? '' : 'metadata.creationTimestamp',
+  ].filter((f) => f !== '');
+  if (missing.length > 0)
+    notes.push(
+      `the UpgradeJob has no ${missing.join(' and no ')}: the API server sets them, so the hook Job sees other values`,
+    );
   if (hooks.length > 0) {
     const selection = selectHooks(job, hooks, event);
     for (const h of hooks) {
       const name = h.metadata.name ?? '';
-      if (!(h.spec?.events ?? []).includes(event)) notes.push(`hook ${name} does not run on ${event} (its events: ${(h.spec?.events ?? []).join(', ') || 'none'})`);
+      if (!(h.spec?.events ?? []).includes(event))
+        notes.push(
+          `hook ${name} does not run on ${event} (its events: ${(h.spec?.events ?? []).join(', ') || 'none'})`,
+        );
     }
     for (const s of selection.skipped) notes.push(`hook ${s.hook} does not run for this job on ${event}: ${s.reason}`);
   }
@@ -106,7 +134,8 @@ export function hookEnvPreview(req: HookEnvRequest): HookEnvResult {
     now: req.now,
     matchesDisruptiveHooks: matchesDisruptiveHooks(job, hooks),
   });
-  for (const name of new Set(shadowed)) notes.push(`several keys sanitise to ${name}; the last in code point order wins`);
+  for (const name of new Set(shadowed))
+    notes.push(`several keys sanitise to ${name}; the last in code point order wins`);
   return { ok: true, preview: { env, notes } };
 }
 
@@ -152,7 +181,8 @@ function admitFile(path: string, text: string, crd: JsonObject, deps: HookEnvDep
 /** The environment the flags ask for; throws a user-facing Error on bad input. */
 export function hookEnvFor(flags: HookEnvFlags, deps: HookEnvDeps): HookEnvPreview {
   const jobs = admitFile(flags.job, deps.readFile(flags.job), upgradeJobCrd(), deps);
-  if (jobs.length !== 1) throw new Error(`${flags.job}: expected one UpgradeJob (${APPUIO_API_VERSION}), found ${jobs.length}`);
+  if (jobs.length !== 1)
+    throw new Error(`${flags.job}: expected one UpgradeJob (${APPUIO_API_VERSION}), found ${jobs.length}`);
   const hooks: JsonObject[] = [];
   for (const path of flags.hook ?? []) {
     const found = admitFile(path, deps.readFile(path), upgradeJobHookCrd(), deps);
@@ -185,14 +215,27 @@ function parseEvent(value: string): UpgradeEvent {
 /** The subcommand. */
 export function hookEnvCommand(deps?: HookEnvDeps): Command {
   return new Command('hook-env')
-    .description('Print the exact environment a hook Job would get for an UpgradeJob and an event (EVENT, JOB, META and their flattened variables).')
-    .requiredOption('--job <file>', 'YAML file with the UpgradeJob (managedupgrade.appuio.io/v1beta1), e.g. from kubectl get -o yaml')
+    .description(
+      'Print the exact environment a hook Job would get for an UpgradeJob and an event (EVENT, JOB, META and their flattened variables).',
+    )
+    .requiredOption(
+      '--job <file>',
+      'YAML file with the UpgradeJob (managedupgrade.appuio.io/v1beta1), e.g. from kubectl get -o yaml',
+    )
     .requiredOption('--event <name>', `the event: ${UPGRADE_EVENTS.join(', ')}`, parseEvent)
-    .option('--hook <file>', 'YAML file with UpgradeJobHook(s); they decide META.matchesDisruptiveHooks (repeatable)', collect)
+    .option(
+      '--hook <file>',
+      'YAML file with UpgradeJobHook(s); they decide META.matchesDisruptiveHooks (repeatable)',
+      collect,
+    )
     .option('--reason <text>', 'EVENT.reason (default: what the controller passes for the event and the job)')
     .option('--pool <name>', 'MachineConfigPoolUnpause: the pool (EVENT.pool)')
     .option('--time <time>', 'EVENT.time, RFC 3339 (default: now)', parseTimeFlag)
-    .addOption(new Option('-o, --output <format>', 'shell-safe dotenv lines, or a JSON object').choices(['dotenv', 'json']).default('dotenv'))
+    .addOption(
+      new Option('-o, --output <format>', 'shell-safe dotenv lines, or a JSON object')
+        .choices(['dotenv', 'json'])
+        .default('dotenv'),
+    )
     .action((flags: HookEnvFlags) => {
       const d: HookEnvDeps = deps ?? {
         clock: new RealClock(),

@@ -90,7 +90,9 @@ export function createManagedOperator(options: ManagedOperatorOptions): ManagedO
     ...(options.activity ? { activity: options.activity } : {}),
     ...(options.monitoringToken ? { bearerToken: options.monitoringToken } : {}),
     ...(options.ca ? { ca: options.ca } : {}),
-    ...(options.releaseActivityAfterWallMs !== undefined ? { releaseActivityAfterWallMs: options.releaseActivityAfterWallMs } : {}),
+    ...(options.releaseActivityAfterWallMs !== undefined
+      ? { releaseActivityAfterWallMs: options.releaseActivityAfterWallMs }
+      : {}),
   };
   const prometheus = new PrometheusClient({ ...transport, url: options.prometheusUrl });
   const alertmanager = new AlertmanagerClient({ ...transport, url: options.alertmanagerUrl });
@@ -102,7 +104,13 @@ export function createManagedOperator(options: ManagedOperatorOptions): ManagedO
   const metricsRegistry = new Registry();
   const collectorRegistry = new Registry();
   const metrics = new ManagedUpgradeMetrics(metricsRegistry);
-  const events = new EventRecorder({ client: options.client, clock: options.clock, logger: options.logger, component: 'upgrade-operator', ...(options.activity ? { activity: options.activity } : {}) });
+  const events = new EventRecorder({
+    client: options.client,
+    clock: options.clock,
+    logger: options.logger,
+    component: 'upgrade-operator',
+    ...(options.activity ? { activity: options.activity } : {}),
+  });
   // The policy source (LOCAL, OCM, OCM agent) and its notifier follow the ConfigMap as it changes.
   const sources = new PolicySources({
     client: options.client,
@@ -127,7 +135,10 @@ export function createManagedOperator(options: ManagedOperatorOptions): ManagedO
       const cr = managed.upgradeConfigs()[0];
       const entry = historyFor(cr?.status?.history, cr?.spec?.desired.version);
       const rolling = !workerRollout(managed.cluster.pools()).done;
-      return { active: entry?.phase === 'Upgrading' && rolling, settings: drainSettings(config, (cr?.spec?.PDBForceDrainTimeout ?? 0) * 60_000) };
+      return {
+        active: entry?.phase === 'Upgrading' && rolling,
+        settings: drainSettings(config, (cr?.spec?.PDBForceDrainTimeout ?? 0) * 60_000),
+      };
     },
     onDrainTimeout: (node, on) => metrics.setNodeDrainTimeout(node, on),
     onPdbForceDrainStarted: async (node, signal) => {
@@ -151,9 +162,19 @@ export function createManagedOperator(options: ManagedOperatorOptions): ManagedO
     provider: (config) => sources.provider(config),
     validation: {
       fetchGraph: async (graphQuery, signal) => {
-        const graph = await updateService.graph({ upstream: graphQuery.upstream, channel: graphQuery.channel, arch: graphQuery.arch, id: graphQuery.clusterId, version: graphQuery.fromVersion, ...(signal ? { signal } : {}) });
+        const graph = await updateService.graph({
+          upstream: graphQuery.upstream,
+          channel: graphQuery.channel,
+          arch: graphQuery.arch,
+          id: graphQuery.clusterId,
+          version: graphQuery.fromVersion,
+          ...(signal ? { signal } : {}),
+        });
         const u = updatesFrom(graph, graphQuery.fromVersion);
-        return { updates: (u?.updates ?? []).map((r) => r.version), conditionalUpdates: (u?.conditionalUpdates ?? []).map((c) => c.release.version) };
+        return {
+          updates: (u?.updates ?? []).map((r) => r.version),
+          conditionalUpdates: (u?.conditionalUpdates ?? []).map((c) => c.release.version),
+        };
       },
       releaseVersionOfImage: async (image, signal) => (await registry.imageLabels(image, signal)).release ?? '',
     },
@@ -166,11 +187,20 @@ export function createManagedOperator(options: ManagedOperatorOptions): ManagedO
       }
     },
     drainNode: async (node, config, pdbMs, signal) => {
-      const r = await drainNodeWithStrategies(options.client, node, drainSettings(config, pdbMs), options.clock.now(), signal);
+      const r = await drainNodeWithStrategies(
+        options.client,
+        node,
+        drainSettings(config, pdbMs),
+        options.clock.now(),
+        signal,
+      );
       return { failed: r.failed, nextDueAt: r.nextDueAt };
     },
   });
-  new ManagedUpgradeCollector(collectorRegistry, () => ({ config: managed.upgradeConfigs()[0], clusterVersion: managed.cluster.clusterVersion() }));
+  new ManagedUpgradeCollector(collectorRegistry, () => ({
+    config: managed.upgradeConfigs()[0],
+    clusterVersion: managed.cluster.clusterVersion(),
+  }));
   const pools = createMachineConfigPoolController({
     client: options.client,
     informers: options.informers,
@@ -181,7 +211,9 @@ export function createManagedOperator(options: ManagedOperatorOptions): ManagedO
   });
   // Wake the NodeKeeper whenever an upgrade's state may have changed its activity.
   const wake = (): void => nodeKeeper.wakeAll();
-  const removeWake = options.informers.informerFor(ManagedUpgradeConfigResource, { namespace: options.settings.watchNamespace }).addHandlers({ onAdd: wake, onUpdate: wake });
+  const removeWake = options.informers
+    .informerFor(ManagedUpgradeConfigResource, { namespace: options.settings.watchNamespace })
+    .addHandlers({ onAdd: wake, onUpdate: wake });
   const policySync = new UpgradeConfigManager({
     client: options.client,
     clock: options.clock,
@@ -192,7 +224,10 @@ export function createManagedOperator(options: ManagedOperatorOptions): ManagedO
     namespace: options.settings.watchNamespace,
     config: () => managed.config().config,
     provider: (config) => sources.provider(config),
-    cached: (namespace, name) => options.informers.informerFor(ManagedUpgradeConfigResource, { namespace: options.settings.watchNamespace }).get(namespace, name),
+    cached: (namespace, name) =>
+      options.informers
+        .informerFor(ManagedUpgradeConfigResource, { namespace: options.settings.watchNamespace })
+        .get(namespace, name),
   });
   const controllers: Runnable[] = [managed.controller, nodeKeeper.controller, pools, policySync];
 
@@ -206,7 +241,15 @@ export function createManagedOperator(options: ManagedOperatorOptions): ManagedO
     async close(): Promise<void> {
       removeWake();
       events.close();
-      await Promise.allSettled([prometheus.close(), alertmanager.close(), updateService.close(), registry.close(), probeClient.close(), dvoClient.close(), sources.close()]);
+      await Promise.allSettled([
+        prometheus.close(),
+        alertmanager.close(),
+        updateService.close(),
+        registry.close(),
+        probeClient.close(),
+        dvoClient.close(),
+        sources.close(),
+      ]);
     },
   };
 }

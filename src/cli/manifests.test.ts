@@ -16,7 +16,11 @@ const scheduledDir = fileURLToPath(new URL('../../deploy/scheduled-operator', im
 void test('deploy/operator matches the generated manifests (run `npm run manifests` after changing them or the version)', async () => {
   const expected = renderOperatorFiles(operatorManifestOptions());
   const committed = (await readdir(operatorDir)).filter((f) => f.endsWith('.yaml')).sort();
-  assert.deepEqual(committed, [...expected.keys()], 'deploy/operator has other files than the generated ones; run `npm run manifests`');
+  assert.deepEqual(
+    committed,
+    [...expected.keys()],
+    'deploy/operator has other files than the generated ones; run `npm run manifests`',
+  );
   for (const [name, text] of expected) {
     const onDisk = await readFile(join(operatorDir, name), 'utf8');
     assert.ok(onDisk === text, `deploy/operator/${name} is stale; run \`npm run manifests\` and commit the result`);
@@ -26,14 +30,21 @@ void test('deploy/operator matches the generated manifests (run `npm run manifes
 void test('deploy/scheduled-operator matches the generated manifests (run `npm run manifests` after changing them or the version)', async () => {
   const expected = renderScheduledOperatorFiles(scheduledOperatorManifestOptions());
   const committed = (await readdir(scheduledDir)).filter((f) => f.endsWith('.yaml')).sort();
-  assert.deepEqual(committed, [...expected.keys()], 'deploy/scheduled-operator has other files than the generated ones; run `npm run manifests`');
+  assert.deepEqual(
+    committed,
+    [...expected.keys()],
+    'deploy/scheduled-operator has other files than the generated ones; run `npm run manifests`',
+  );
   for (const [name, text] of expected) {
     const onDisk = await readFile(join(scheduledDir, name), 'utf8');
-    assert.ok(onDisk === text, `deploy/scheduled-operator/${name} is stale; run \`npm run manifests\` and commit the result`);
+    assert.ok(
+      onDisk === text,
+      `deploy/scheduled-operator/${name} is stale; run \`npm run manifests\` and commit the result`,
+    );
   }
 });
 
-void test('the committed manifests use this build\'s version and the Lease of `run` for their flows', () => {
+void test("the committed manifests use this build's version and the Lease of `run` for their flows", () => {
   assert.deepEqual(operatorManifestOptions(), { version: version(), leaseName: LEADER_ELECTION_ID });
   assert.deepEqual(scheduledOperatorManifestOptions(), { version: version(), leaseName: SCHEDULED_LEADER_ELECTION_ID });
 });
@@ -43,10 +54,10 @@ void test('`manifests --out DIR` writes DIR/crds, DIR/operator and DIR/scheduled
   const out: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
   try {
-    process.stdout.write = ((chunk: string | Uint8Array) => {
+    process.stdout.write = (chunk: string | Uint8Array) => {
       out.push(String(chunk));
       return true;
-    });
+    };
     try {
       await manifestsCommand().parseAsync(['--out', dir], { from: 'user' });
     } finally {
@@ -61,7 +72,10 @@ void test('`manifests --out DIR` writes DIR/crds, DIR/operator and DIR/scheduled
       assert.deepEqual((await readdir(join(dir, sub))).sort(), [...files.keys()]);
       for (const [name, text] of files) assert.equal(await readFile(join(dir, sub, name), 'utf8'), text);
     }
-    assert.equal(out.join('').trim().split('\n').length, sets.reduce((n, [, files]) => n + files.size, 0));
+    assert.equal(
+      out.join('').trim().split('\n').length,
+      sets.reduce((n, [, files]) => n + files.size, 0),
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -24,8 +24,14 @@ export function scheduledOperatorManifestOptions(): ScheduledOperatorManifestOpt
 /** The subcommand. */
 export function manifestsCommand(): Command {
   return new Command('manifests')
-    .description('Write the install manifests: CustomResourceDefinitions, and the Namespace, RBAC, Deployment, Services and ServiceMonitors of the managed-upgrade operator and of the scheduled-flow operator.')
-    .option('--out <dir>', 'output folder; CRDs go to <dir>/crds, the managed flow to <dir>/operator, the scheduled flow to <dir>/scheduled-operator', 'deploy')
+    .description(
+      'Write the install manifests: CustomResourceDefinitions, and the Namespace, RBAC, Deployment, Services and ServiceMonitors of the managed-upgrade operator and of the scheduled-flow operator.',
+    )
+    .option(
+      '--out <dir>',
+      'output folder; CRDs go to <dir>/crds, the managed flow to <dir>/operator, the scheduled flow to <dir>/scheduled-operator',
+      'deploy',
+    )
     .action(async (opts: { out: string }) => {
       const files = [
         ...(await writeCrdFiles(`${opts.out}/crds`)),

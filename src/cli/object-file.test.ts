@@ -4,7 +4,10 @@ import { scheduledUpgradeConfigCrd } from '../api/managedupgrade.appuio.io/v1bet
 import { admitObject, readObjectFile } from './object-file.js';
 
 void test('reading files: YAML 1.1 like kubectl, dates stay strings, Lists unpacked, empty documents skipped', () => {
-  const objects = readObjectFile('---\napiVersion: v1\nkind: List\nitems:\n- {kind: A, when: 2024-01-01, on: yes}\n- {kind: B}\n---\n---\nkind: C\n', 'f');
+  const objects = readObjectFile(
+    '---\napiVersion: v1\nkind: List\nitems:\n- {kind: A, when: 2024-01-01, on: yes}\n- {kind: B}\n---\n---\nkind: C\n',
+    'f',
+  );
   assert.deepEqual(objects, [
     // go-yaml v2 reads the key `on` as the boolean true too; sigs.k8s.io/yaml then writes "true".
     { document: 1, object: { kind: 'A', when: '2024-01-01', true: true } },
@@ -15,9 +18,16 @@ void test('reading files: YAML 1.1 like kubectl, dates stay strings, Lists unpac
 });
 
 void test('admitting an object: the name rule and the schema, several errors at once', () => {
-  const r = admitObject({ apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeConfig', metadata: { name: 'Bad_Name' }, spec: {} }, scheduledUpgradeConfigCrd(), { keepStatus: false });
+  const r = admitObject(
+    { apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeConfig', metadata: { name: 'Bad_Name' }, spec: {} },
+    scheduledUpgradeConfigCrd(),
+    { keepStatus: false },
+  );
   assert.ok(!r.ok);
-  assert.match(r.message, /^The UpgradeConfig "Bad_Name" is invalid:\n\* metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/);
+  assert.match(
+    r.message,
+    /^The UpgradeConfig "Bad_Name" is invalid:\n\* metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/,
+  );
   assert.match(r.message, /\n\* spec\.schedule: Required value/);
   assert.match(r.message, /\n\* spec\.jobTemplate: Required value/);
 });

@@ -33,7 +33,8 @@ export type FileDocument =
 export function readFileDocuments(text: string): FileDocument[] {
   const docs = parseAllDocuments(text, {
     version: '1.1',
-    customTags: (tags) => tags.filter((t) => (typeof t === 'string' ? t !== 'timestamp' : t.tag !== 'tag:yaml.org,2002:timestamp')),
+    customTags: (tags) =>
+      tags.filter((t) => (typeof t === 'string' ? t !== 'timestamp' : t.tag !== 'tag:yaml.org,2002:timestamp')),
   });
   if (!Array.isArray(docs)) return [];
   const out: FileDocument[] = [];
@@ -51,7 +52,8 @@ export function readFileDocuments(text: string): FileDocument[] {
       return;
     }
     const items = value['items'];
-    const objects = value['kind'] === 'List' && Array.isArray(items) ? items.filter((item) => isJsonObject(item)) : [value];
+    const objects =
+      value['kind'] === 'List' && Array.isArray(items) ? items.filter((item) => isJsonObject(item)) : [value];
     out.push({ document, ok: true, objects });
   });
   return out;
@@ -91,7 +93,11 @@ export interface DetailedAdmission {
  * What {@link admitObject} decides, with the field errors and pruned fields kept apart, for a
  * caller that reports them one by one.
  */
-export function admitObjectDetailed(object: JsonObject, crd: JsonObject, options: { keepStatus: boolean }): DetailedAdmission {
+export function admitObjectDetailed(
+  object: JsonObject,
+  crd: JsonObject,
+  options: { keepStatus: boolean },
+): DetailedAdmission {
   const spec = crd['spec'] as { group: string; names: { kind: string }; versions: { name: string }[] };
   const version = spec.versions[0]?.name ?? '';
   const schema = crdVersionSchema(crd, version);
@@ -134,13 +140,21 @@ export function objectRef(object: JsonObject): string {
  * Admits every object of the CRD's kind in a file (objects of that kind under another apiVersion
  * are skipped with a warning; pruning warnings go to `warn` too); throws every field error at once.
  */
-export function admitFileObjects(path: string, text: string, crd: JsonObject, options: { keepStatus: boolean; warn(text: string): void }): JsonObject[] {
+export function admitFileObjects(
+  path: string,
+  text: string,
+  crd: JsonObject,
+  options: { keepStatus: boolean; warn(text: string): void },
+): JsonObject[] {
   const spec = crd['spec'] as { group: string; names: { kind: string }; versions: { name: string }[] };
   const kind = spec.names.kind;
   const apiVersion = `${spec.group}/${spec.versions[0]?.name ?? ''}`;
   const all = readObjectFile(text, path);
   for (const o of all) {
-    if (o.object['kind'] === kind && o.object['apiVersion'] !== apiVersion) options.warn(`${path}: document ${o.document}: skipping ${kind} of ${JSON.stringify(o.object['apiVersion'] ?? null)} (expected ${apiVersion})`);
+    if (o.object['kind'] === kind && o.object['apiVersion'] !== apiVersion)
+      options.warn(
+        `${path}: document ${o.document}: skipping ${kind} of ${JSON.stringify(o.object['apiVersion'] ?? null)} (expected ${apiVersion})`,
+      );
   }
   const errors: string[] = [];
   const admitted: JsonObject[] = [];

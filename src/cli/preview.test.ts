@@ -21,36 +21,73 @@ import { runBinary } from './binary.test-support.js';
 
 const NS = 'appuio-openshift-upgrade-controller';
 
-function schedule(cron: string, from: string, count: number, extra: { isoWeek?: string; location?: string } = {}): ReturnType<typeof previewWindows> {
-  const source: PreviewSource = { kind: 'schedule', fields: { cron, location: extra.location ?? 'Europe/Zurich', isoWeek: extra.isoWeek } };
+function schedule(
+  cron: string,
+  from: string,
+  count: number,
+  extra: { isoWeek?: string; location?: string } = {},
+): ReturnType<typeof previewWindows> {
+  const source: PreviewSource = {
+    kind: 'schedule',
+    fields: { cron, location: extra.location ?? 'Europe/Zurich', isoWeek: extra.isoWeek },
+  };
   return previewWindows(source, { fromMs: Date.parse(from), count, localZoneId: 'Europe/Zurich' });
 }
 
-function rows(cron: string, from: string, count: number, extra: { isoWeek?: string; location?: string } = {}): string[] {
+function rows(
+  cron: string,
+  from: string,
+  count: number,
+  extra: { isoWeek?: string; location?: string } = {},
+): string[] {
   const r = schedule(cron, from, count, extra);
   assert.ok(r.ok, r.ok ? '' : r.error);
   return r.preview.rows.map((x) => `${x.time} ${x.local} ${x.isoWeekYear}-W${x.isoWeek} ${x.weekday}`);
 }
 
-function config(overrides: { labels?: Record<string, string>; jobLabels?: Record<string, string>; pin?: string; suspend?: boolean } = {}): ScheduledUpgradeConfig {
+function config(
+  overrides: {
+    labels?: Record<string, string>;
+    jobLabels?: Record<string, string>;
+    pin?: string;
+    suspend?: boolean;
+  } = {},
+): ScheduledUpgradeConfig {
   return {
     apiVersion: 'managedupgrade.appuio.io/v1beta1',
     kind: 'UpgradeConfig',
     metadata: { name: 'cluster-upgrade', namespace: NS, labels: overrides.labels ?? { team: 'ops' } },
     spec: {
-      schedule: { cron: '0 22 * * 2', isoWeek: '@odd', location: 'Europe/Zurich', ...(overrides.suspend !== undefined ? { suspend: overrides.suspend } : {}) },
+      schedule: {
+        cron: '0 22 * * 2',
+        isoWeek: '@odd',
+        location: 'Europe/Zurich',
+        ...(overrides.suspend !== undefined ? { suspend: overrides.suspend } : {}),
+      },
       ...(overrides.pin !== undefined ? { pinVersionWindow: overrides.pin } : {}),
       maxSchedulingDelay: '1h',
       maxUpgradeStartDelay: '1h',
       jobTemplate: {
         metadata: { labels: overrides.jobLabels ?? { 'upgrade-config': 'cluster-upgrade' } },
-        spec: { config: { upgradeTimeout: '12h', preUpgradeHealthChecks: { timeout: '1h' }, postUpgradeHealthChecks: { timeout: '1h' } } },
+        spec: {
+          config: {
+            upgradeTimeout: '12h',
+            preUpgradeHealthChecks: { timeout: '1h' },
+            postUpgradeHealthChecks: { timeout: '1h' },
+          },
+        },
       },
     },
   };
 }
 
-function window(name: string, start: string, end: string, selectors: Pick<NonNullable<UpgradeSuspensionWindow['spec']>, 'configSelector' | 'jobSelector'>, namespace?: string): UpgradeSuspensionWindow {
+function window(
+  name: string,
+  start: string,
+  end: string,
+  selectors: Pick<NonNullable<UpgradeSuspensionWindow['spec']>, 'configSelector' | 'jobSelector'>,
+  namespace?: string,
+): UpgradeSuspensionWindow {
   return {
     apiVersion: 'managedupgrade.appuio.io/v1beta1',
     kind: 'UpgradeSuspensionWindow',
@@ -77,7 +114,9 @@ void test('DST in Europe/Zurich: a local time missing on the spring-forward day 
     '2024-03-30T01:30:00Z 2024-03-30T02:30:00+01:00 2024-W13 Saturday',
     '2024-04-01T00:30:00Z 2024-04-01T02:30:00+02:00 2024-W14 Monday',
   ]);
-  assert.deepEqual(rows('0 2 * * 0', '2024-03-25T00:00:00Z', 1), ['2024-04-07T00:00:00Z 2024-04-07T02:00:00+02:00 2024-W14 Sunday']);
+  assert.deepEqual(rows('0 2 * * 0', '2024-03-25T00:00:00Z', 1), [
+    '2024-04-07T00:00:00Z 2024-04-07T02:00:00+02:00 2024-W14 Sunday',
+  ]);
   assert.deepEqual(rows('30 2 * * *', '2024-10-26T12:00:00Z', 3), [
     '2024-10-27T00:30:00Z 2024-10-27T02:30:00+02:00 2024-W43 Sunday',
     '2024-10-27T01:30:00Z 2024-10-27T02:30:00+01:00 2024-W43 Sunday',
@@ -103,13 +142,20 @@ void test('an isoWeek that never matches says so; a search that runs out early k
   assert.equal(never.preview.rows.length, 0);
   assert.equal(never.preview.shortfall, 'no window found: ISO week 54 does not exist, so the schedule never fires');
   const clock = new ManualClock('2024-01-01T00:00:00Z');
-  assert.throws(() => previewsFor({ cron: '0 22 * * 2', isoWeek: '54', location: 'UTC', count: 3, output: 'table' }, deps(clock, {})), /never fires/);
+  assert.throws(
+    () =>
+      previewsFor({ cron: '0 22 * * 2', isoWeek: '54', location: 'UTC', count: 3, output: 'table' }, deps(clock, {})),
+    /never fires/,
+  );
 
   // Every minute, in week 2 only: the minutes left of week 2, then 1000 activations in week 3.
   const partial = schedule('* * * * *', '2024-01-14T23:00:00Z', 100, { isoWeek: '2', location: 'UTC' });
   assert.ok(partial.ok);
   assert.equal(partial.preview.rows.length, 59);
-  assert.match(partial.preview.shortfall ?? '', /^only 59 of 100 windows found: could not find next scheduled time, checked until "2024-01-15 16:39:00 \+0000 UTC": no next time found$/);
+  assert.match(
+    partial.preview.shortfall ?? '',
+    /^only 59 of 100 windows found: could not find next scheduled time, checked until "2024-01-15 16:39:00 \+0000 UTC": no next time found$/,
+  );
   assert.match(renderPreviewTable([partial.preview]), /\nNote: only 59 of 100 windows found/);
 });
 
@@ -119,28 +165,51 @@ void test('bad cron, zone or isoWeek: one line naming the flag or the field', ()
     assert.ok(!r.ok);
     return r.error;
   };
-  assert.equal(bad('0 0 * * 7', {}), '--cron: cannot parse cron schedule "0 0 * * 7": end of range (7) above maximum (6): 7');
+  assert.equal(
+    bad('0 0 * * 7', {}),
+    '--cron: cannot parse cron schedule "0 0 * * 7": end of range (7) above maximum (6): 7',
+  );
   assert.equal(bad('@daily', { location: 'Mars/Base' }), '--location: unknown time zone Mars/Base');
   assert.equal(bad('@daily', { isoWeek: 'odd' }), '--iso-week: unknown iso week: odd');
   const c = config();
   c.spec.schedule.cron = 'nope';
   const r = previewWindows({ kind: 'config', config: c, windows: [] }, { fromMs: 0, count: 1, localZoneId: 'UTC' });
   assert.ok(!r.ok);
-  assert.match(r.error, /^UpgradeConfig appuio-openshift-upgrade-controller\/cluster-upgrade: spec\.schedule\.cron: cannot parse cron schedule "nope"/);
+  assert.match(
+    r.error,
+    /^UpgradeConfig appuio-openshift-upgrade-controller\/cluster-upgrade: spec\.schedule\.cron: cannot parse cron schedule "nope"/,
+  );
 });
 
 void test('suspension: spec.schedule.suspend, a configSelector window at job creation, a jobSelector window at the start', () => {
   const from = Date.parse('2024-03-01T00:00:00Z');
   const windows = [
     // Holds 2024-03-26T21:00Z (the start) and selects the job's labels.
-    window('easter', '2024-03-25T00:00:00Z', '2024-04-05T00:00:00Z', { jobSelector: { matchLabels: { 'upgrade-config': 'cluster-upgrade' } } }, NS),
+    window(
+      'easter',
+      '2024-03-25T00:00:00Z',
+      '2024-04-05T00:00:00Z',
+      { jobSelector: { matchLabels: { 'upgrade-config': 'cluster-upgrade' } } },
+      NS,
+    ),
     // Holds 2024-04-09T16:00Z (creation, 4h pin) but not 20:00Z (the start); no namespace: the config's.
-    window('audit', '2024-04-09T00:00:00Z', '2024-04-09T17:00:00Z', { configSelector: { matchLabels: { team: 'ops' } } }),
+    window('audit', '2024-04-09T00:00:00Z', '2024-04-09T17:00:00Z', {
+      configSelector: { matchLabels: { team: 'ops' } },
+    }),
     // Other namespace, or a selector that does not match: no effect.
     window('elsewhere', '2024-04-22T00:00:00Z', '2024-04-24T00:00:00Z', { jobSelector: {} }, 'other'),
-    window('other-team', '2024-04-22T00:00:00Z', '2024-04-24T00:00:00Z', { configSelector: { matchLabels: { team: 'dev' } } }, NS),
+    window(
+      'other-team',
+      '2024-04-22T00:00:00Z',
+      '2024-04-24T00:00:00Z',
+      { configSelector: { matchLabels: { team: 'dev' } } },
+      NS,
+    ),
   ];
-  const r = previewWindows({ kind: 'config', config: config({ pin: '4h' }), windows }, { fromMs: from, count: 4, localZoneId: 'UTC' });
+  const r = previewWindows(
+    { kind: 'config', config: config({ pin: '4h' }), windows },
+    { fromMs: from, count: 4, localZoneId: 'UTC' },
+  );
   assert.ok(r.ok);
   assert.deepEqual(
     r.preview.rows.map((x) => [x.time, x.jobCreation, x.suspendedBy]),
@@ -152,13 +221,25 @@ void test('suspension: spec.schedule.suspend, a configSelector window at job cre
     ],
   );
   const table = renderPreviewTable([r.preview]);
-  assert.match(table, /^UpgradeConfig appuio-openshift-upgrade-controller\/cluster-upgrade: cron "0 22 \* \* 2" isoWeek @odd location Europe\/Zurich pinVersionWindow 4h\n/);
-  assert.match(table, /\n2024-03-26T21:00:00Z {3}2024-03-26T22:00:00\+01:00 {3}2024-W13 {3}Tuesday {3}2024-03-26T17:00:00Z {3}easter: easter reason \(UpgradeJob skipped\)\n/);
+  assert.match(
+    table,
+    /^UpgradeConfig appuio-openshift-upgrade-controller\/cluster-upgrade: cron "0 22 \* \* 2" isoWeek @odd location Europe\/Zurich pinVersionWindow 4h\n/,
+  );
+  assert.match(
+    table,
+    /\n2024-03-26T21:00:00Z {3}2024-03-26T22:00:00\+01:00 {3}2024-W13 {3}Tuesday {3}2024-03-26T17:00:00Z {3}easter: easter reason \(UpgradeJob skipped\)\n/,
+  );
   assert.match(table, /audit: audit reason \(no UpgradeJob\)/);
 
-  const suspended = previewWindows({ kind: 'config', config: config({ suspend: true }), windows: [] }, { fromMs: from, count: 2, localZoneId: 'UTC' });
+  const suspended = previewWindows(
+    { kind: 'config', config: config({ suspend: true }), windows: [] },
+    { fromMs: from, count: 2, localZoneId: 'UTC' },
+  );
   assert.ok(suspended.ok);
-  assert.deepEqual(suspended.preview.rows.map((x) => x.suspendedBy?.by), ['spec.schedule.suspend', 'spec.schedule.suspend']);
+  assert.deepEqual(
+    suspended.preview.rows.map((x) => x.suspendedBy?.by),
+    ['spec.schedule.suspend', 'spec.schedule.suspend'],
+  );
   // Without a pin, no creation column.
   assert.equal(suspended.preview.rows[0]?.jobCreation, undefined);
   assert.doesNotMatch(renderPreviewTable([suspended.preview]), /JOB CREATED/);
@@ -169,13 +250,30 @@ void test('-o json: a list of objects with time in RFC 3339 UTC, local with offs
   assert.ok(r.ok);
   const parsed: unknown = JSON.parse(renderPreviewJson([r.preview]));
   assert.deepEqual(parsed, [
-    { time: '2024-03-26T21:00:00Z', local: '2024-03-26T22:00:00+01:00', zone: 'Europe/Zurich', isoWeekYear: 2024, isoWeek: 13, weekday: 'Tuesday' },
-    { time: '2024-04-09T20:00:00Z', local: '2024-04-09T22:00:00+02:00', zone: 'Europe/Zurich', isoWeekYear: 2024, isoWeek: 15, weekday: 'Tuesday' },
+    {
+      time: '2024-03-26T21:00:00Z',
+      local: '2024-03-26T22:00:00+01:00',
+      zone: 'Europe/Zurich',
+      isoWeekYear: 2024,
+      isoWeek: 13,
+      weekday: 'Tuesday',
+    },
+    {
+      time: '2024-04-09T20:00:00Z',
+      local: '2024-04-09T22:00:00+02:00',
+      zone: 'Europe/Zurich',
+      isoWeekYear: 2024,
+      isoWeek: 15,
+      weekday: 'Tuesday',
+    },
   ]);
 });
 
 void test('Local is the process zone; the heading names it', () => {
-  const r = previewWindows({ kind: 'schedule', fields: { cron: '@weekly', location: 'Local' } }, { fromMs: Date.parse('2024-01-01T00:00:00Z'), count: 1, localZoneId: 'America/New_York' });
+  const r = previewWindows(
+    { kind: 'schedule', fields: { cron: '@weekly', location: 'Local' } },
+    { fromMs: Date.parse('2024-01-01T00:00:00Z'), count: 1, localZoneId: 'America/New_York' },
+  );
   assert.ok(r.ok);
   assert.equal(r.preview.rows[0]?.local, '2024-01-07T00:00:00-05:00');
   assert.equal(
@@ -231,9 +329,23 @@ void test('-f: UpgradeConfigs of the file, admitted like the API server (default
   const flags: PreviewFlags = { filename: 'uc.yaml', count: 1, output: 'json' };
   const previews = previewsFor(flags, deps(clock, { 'uc.yaml': CONFIG_YAML }, warnings));
   // location defaults to Local, which is UTC here.
-  assert.deepEqual(previews.map((p) => p.rows), [
-    [{ upgradeConfig: `${NS}/cluster-upgrade`, time: '2024-03-26T22:00:00Z', local: '2024-03-26T22:00:00Z', zone: 'UTC', isoWeekYear: 2024, isoWeek: 13, weekday: 'Tuesday', jobCreation: '2024-03-26T18:00:00Z' }],
-  ]);
+  assert.deepEqual(
+    previews.map((p) => p.rows),
+    [
+      [
+        {
+          upgradeConfig: `${NS}/cluster-upgrade`,
+          time: '2024-03-26T22:00:00Z',
+          local: '2024-03-26T22:00:00Z',
+          zone: 'UTC',
+          isoWeekYear: 2024,
+          isoWeek: 13,
+          weekday: 'Tuesday',
+          jobCreation: '2024-03-26T18:00:00Z',
+        },
+      ],
+    ],
+  );
   assert.deepEqual(warnings, [
     'uc.yaml: document 2: skipping UpgradeConfig of "upgrade.managed.openshift.io/v1alpha1" (expected managedupgrade.appuio.io/v1beta1)',
     'uc.yaml: document 1: unknown field "spec.jobTemplate.spec.config.surprise"',
@@ -242,7 +354,10 @@ void test('-f: UpgradeConfigs of the file, admitted like the API server (default
 
 void test('-f: field errors as kube-apiserver words them; flag misuse and missing objects are refused', () => {
   const clock = new ManualClock('2024-03-20T00:00:00Z');
-  const broken = CONFIG_YAML.replace('  pinVersionWindow: 4h\n', '  maxSchedulingDelay: soon\n').replace('    isoWeek: "@odd"\n', '    isoWeek: "@weekly"\n');
+  const broken = CONFIG_YAML.replace('  pinVersionWindow: 4h\n', '  maxSchedulingDelay: soon\n').replace(
+    '    isoWeek: "@odd"\n',
+    '    isoWeek: "@weekly"\n',
+  );
   assert.throws(
     () => previewsFor({ filename: 'uc.yaml', count: 1, output: 'table' }, deps(clock, { 'uc.yaml': broken })),
     {
@@ -252,18 +367,43 @@ void test('-f: field errors as kube-apiserver words them; flag misuse and missin
         '* spec.schedule.isoWeek: Invalid value: "@weekly": spec.schedule.isoWeek in body should match \'^(@odd|@even|\\d{1,2})$\'',
     },
   );
-  assert.throws(() => previewsFor({ filename: 'uc.yaml', cron: '@daily', count: 1, output: 'table' }, deps(clock, { 'uc.yaml': CONFIG_YAML })), /drop --cron/);
-  assert.throws(() => previewsFor({ cron: '@daily', suspensionWindows: 'w.yaml', count: 1, output: 'table' }, deps(clock, {})), /--suspension-windows needs -f/);
-  assert.throws(() => previewsFor({ count: 1, output: 'table' }, deps(clock, {})), /give a schedule with --cron, or UpgradeConfigs with -f/);
-  assert.throws(() => previewsFor({ filename: 'w.yaml', count: 1, output: 'table' }, deps(clock, { 'w.yaml': 'kind: ConfigMap\napiVersion: v1\n' })), /w\.yaml: no UpgradeConfig \(managedupgrade\.appuio\.io\/v1beta1\) found/);
-  assert.throws(() => previewsFor({ filename: 'w.yaml', count: 1, output: 'table' }, deps(clock, { 'w.yaml': 'a: [\n' })), /w\.yaml: document 1 is not valid YAML/);
+  assert.throws(
+    () =>
+      previewsFor(
+        { filename: 'uc.yaml', cron: '@daily', count: 1, output: 'table' },
+        deps(clock, { 'uc.yaml': CONFIG_YAML }),
+      ),
+    /drop --cron/,
+  );
+  assert.throws(
+    () => previewsFor({ cron: '@daily', suspensionWindows: 'w.yaml', count: 1, output: 'table' }, deps(clock, {})),
+    /--suspension-windows needs -f/,
+  );
+  assert.throws(
+    () => previewsFor({ count: 1, output: 'table' }, deps(clock, {})),
+    /give a schedule with --cron, or UpgradeConfigs with -f/,
+  );
+  assert.throws(
+    () =>
+      previewsFor(
+        { filename: 'w.yaml', count: 1, output: 'table' },
+        deps(clock, { 'w.yaml': 'kind: ConfigMap\napiVersion: v1\n' }),
+      ),
+    /w\.yaml: no UpgradeConfig \(managedupgrade\.appuio\.io\/v1beta1\) found/,
+  );
+  assert.throws(
+    () => previewsFor({ filename: 'w.yaml', count: 1, output: 'table' }, deps(clock, { 'w.yaml': 'a: [\n' })),
+    /w\.yaml: document 1 is not valid YAML/,
+  );
 });
 
 void test('flag parsers', () => {
   assert.equal(parseCount('25'), 25);
-  for (const bad of ['0', '-1', '1.5', 'ten', '1001']) assert.throws(() => parseCount(bad), /whole number from 1 to 1000/);
+  for (const bad of ['0', '-1', '1.5', 'ten', '1001'])
+    assert.throws(() => parseCount(bad), /whole number from 1 to 1000/);
   assert.equal(parseTimeFlag('2024-03-01T01:00:00+01:00'), Date.parse('2024-03-01T00:00:00Z'));
-  for (const bad of ['2024-03-01', 'yesterday', '2024-13-01T00:00:00Z']) assert.throws(() => parseTimeFlag(bad), /RFC 3339/);
+  for (const bad of ['2024-03-01', 'yesterday', '2024-13-01T00:00:00Z'])
+    assert.throws(() => parseTimeFlag(bad), /RFC 3339/);
 });
 
 /** Runs `upgrade-operator <args>` from the source tree, as `node --import tsx src/main.ts`. */
@@ -275,7 +415,10 @@ void test('the real binary: a good schedule prints the table (exit 0); a bad cro
   try {
     const file = join(dir, 'uc.yaml');
     writeFileSync(file, CONFIG_YAML);
-    const [good, bad] = await Promise.all([runBinary(['preview', '-f', file, '--from', '2024-03-20T00:00:00Z', '--count', '2'], ZURICH), runBinary(['preview', '--cron', '0 25 * * *', '-o', 'json'], ZURICH)]);
+    const [good, bad] = await Promise.all([
+      runBinary(['preview', '-f', file, '--from', '2024-03-20T00:00:00Z', '--count', '2'], ZURICH),
+      runBinary(['preview', '--cron', '0 25 * * *', '-o', 'json'], ZURICH),
+    ]);
     assert.equal(good.status, 0, good.stderr);
     assert.equal(
       good.stdout,
@@ -286,7 +429,10 @@ void test('the real binary: a good schedule prints the table (exit 0); a bad cro
     );
     assert.equal(bad.status, 1);
     assert.equal(bad.stdout, '');
-    assert.equal(bad.stderr, 'upgrade-operator: --cron: cannot parse cron schedule "0 25 * * *": end of range (25) above maximum (23): 25\n');
+    assert.equal(
+      bad.stderr,
+      'upgrade-operator: --cron: cannot parse cron schedule "0 25 * * *": end of range (25) above maximum (23): 25\n',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -22,7 +22,12 @@ import { RealClock, formatTime, type Clock } from '../lib/clock.js';
 import type { JsonObject } from '../lib/json.js';
 import { parseRfc3339 } from '../lib/rfc3339.js';
 import { formatIsoWeekFilter } from '../scheduled/schedule/iso-week-filter.js';
-import { nextScheduleTimes, scheduleTimeDetails, type MaintenanceSchedule, type ScheduleFields } from '../scheduled/schedule/maintenance-schedule.js';
+import {
+  nextScheduleTimes,
+  scheduleTimeDetails,
+  type MaintenanceSchedule,
+  type ScheduleFields,
+} from '../scheduled/schedule/maintenance-schedule.js';
 import { compileSchedulingPolicy } from '../scheduled/schedule/next-job.js';
 import { processZoneId } from '../time/zone.js';
 import { activeSuspensionWindow } from '../scheduled/schedule/config-jobs.js';
@@ -65,7 +70,11 @@ export interface PreviewRow {
 /** What is previewed. */
 export type PreviewSource =
   | { readonly kind: 'schedule'; readonly fields: ScheduleFields }
-  | { readonly kind: 'config'; readonly config: ScheduledUpgradeConfig; readonly windows: readonly UpgradeSuspensionWindow[] };
+  | {
+      readonly kind: 'config';
+      readonly config: ScheduledUpgradeConfig;
+      readonly windows: readonly UpgradeSuspensionWindow[];
+    };
 
 /** Options of {@link previewWindows}. */
 export interface PreviewOptions {
@@ -92,7 +101,10 @@ export type PreviewResult = { ok: true; preview: Preview } | { ok: false; error:
 
 function shortfallText(schedule: MaintenanceSchedule, found: number, count: number, error: string): string {
   const filter = schedule.isoWeek;
-  const never = filter.kind === 'week' && (filter.week < 1 || filter.week > 53) ? `ISO week ${filter.week} does not exist, so the schedule never fires` : undefined;
+  const never =
+    filter.kind === 'week' && (filter.week < 1 || filter.week > 53)
+      ? `ISO week ${filter.week} does not exist, so the schedule never fires`
+      : undefined;
   const what = found === 0 ? 'no window found' : `only ${found} of ${count} windows found`;
   return `${what}: ${never ?? error}`;
 }
@@ -110,26 +122,43 @@ export function previewWindows(source: PreviewSource, options: PreviewOptions): 
   const fields = source.kind === 'config' ? source.config.spec.schedule : source.fields;
   const compiled = compileSchedulingPolicy(config ? config.spec : { schedule: fields }, options.localZoneId);
   if (!compiled.ok) {
-    const flag: Record<string, string> = { 'spec.schedule.cron': '--cron', 'spec.schedule.location': '--location', 'spec.schedule.isoWeek': '--iso-week' };
-    const where = config ? `UpgradeConfig ${ref}: ${compiled.problem.field}` : (flag[compiled.problem.field] ?? compiled.problem.field);
+    const flag: Record<string, string> = {
+      'spec.schedule.cron': '--cron',
+      'spec.schedule.location': '--location',
+      'spec.schedule.isoWeek': '--iso-week',
+    };
+    const where = config
+      ? `UpgradeConfig ${ref}: ${compiled.problem.field}`
+      : (flag[compiled.problem.field] ?? compiled.problem.field);
     return { ok: false, error: `${where}: ${compiled.problem.message}` };
   }
   const policy = compiled.policy;
   const schedule = policy.schedule;
   const next = nextScheduleTimes(schedule, options.fromMs, options.count);
   const namespace = config?.metadata?.namespace ?? '';
-  const windows = source.kind === 'config'
-    ? source.windows.map((w) => ({ ...w, metadata: { ...w.metadata, namespace: w.metadata?.namespace ?? namespace } })).filter((w) => w.metadata.namespace === namespace)
-    : [];
+  const windows =
+    source.kind === 'config'
+      ? source.windows
+          .map((w) => ({ ...w, metadata: { ...w.metadata, namespace: w.metadata?.namespace ?? namespace } }))
+          .filter((w) => w.metadata.namespace === namespace)
+      : [];
   const rows = next.times.map((text): PreviewRow => {
     const d = scheduleTimeDetails(schedule, text);
     const createAt = text - policy.pinVersionWindowMs;
     let suspendedBy: SuspensionMark | undefined;
     if (config) {
       const byConfig = activeSuspensionWindow(windows, config, createAt);
-      const job = buildScheduledUpgradeJob(config, { startAfterMs: text, startBeforeMs: text + policy.maxUpgradeStartDelayMs });
+      const job = buildScheduledUpgradeJob(config, {
+        startAfterMs: text,
+        startBeforeMs: text + policy.maxUpgradeStartDelayMs,
+      });
       const byJob = matchingSuspensionWindow(windows, job, text);
-      if (policy.suspend) suspendedBy = { by: 'spec.schedule.suspend', name: config.metadata?.name ?? '', reason: 'Upgrade scheduling is suspended by .spec.schedule.suspend' };
+      if (policy.suspend)
+        suspendedBy = {
+          by: 'spec.schedule.suspend',
+          name: config.metadata?.name ?? '',
+          reason: 'Upgrade scheduling is suspended by .spec.schedule.suspend',
+        };
       else if (byConfig) suspendedBy = { by: 'configSelector', ...byConfig };
       else if (byJob) suspendedBy = { by: 'jobSelector', ...byJob };
     }
@@ -153,7 +182,12 @@ export function previewWindows(source: PreviewSource, options: PreviewOptions): 
     `location ${schedule.zone.local ? `Local (${schedule.zone.id})` : schedule.zone.name}`,
     ...(config?.spec.pinVersionWindow ? [`pinVersionWindow ${config.spec.pinVersionWindow}`] : []),
   ].join(' ');
-  const preview: Preview = { title, zone: schedule.zone.id, rows, ...(next.error !== undefined ? { shortfall: shortfallText(schedule, rows.length, options.count, next.error) } : {}) };
+  const preview: Preview = {
+    title,
+    zone: schedule.zone.id,
+    rows,
+    ...(next.error !== undefined ? { shortfall: shortfallText(schedule, rows.length, options.count, next.error) } : {}),
+  };
   return { ok: true, preview };
 }
 
@@ -173,7 +207,14 @@ export function renderPreviewTable(previews: readonly Preview[]): string {
   const sections = previews.map((preview) => {
     const pinned = preview.rows.some((r) => r.jobCreation !== undefined);
     const suspended = preview.rows.some((r) => r.suspendedBy !== undefined);
-    const header = ['TIME (UTC)', `LOCAL (${preview.zone})`, 'ISO WEEK', 'WEEKDAY', ...(pinned ? ['JOB CREATED'] : []), ...(suspended ? ['SUSPENDED'] : [])];
+    const header = [
+      'TIME (UTC)',
+      `LOCAL (${preview.zone})`,
+      'ISO WEEK',
+      'WEEKDAY',
+      ...(pinned ? ['JOB CREATED'] : []),
+      ...(suspended ? ['SUSPENDED'] : []),
+    ];
     const body = preview.rows.map((r) => [
       r.time,
       r.local,
@@ -183,7 +224,11 @@ export function renderPreviewTable(previews: readonly Preview[]): string {
       ...(suspended ? [r.suspendedBy ? suspensionText(r.suspendedBy) : ''] : []),
     ]);
     const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => (cells[i] ?? '').length)));
-    const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('   ').trimEnd();
+    const line = (cells: string[]): string =>
+      cells
+        .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+        .join('   ')
+        .trimEnd();
     const lines = [preview.title, ...(preview.rows.length > 0 ? [line(header), ...body.map(line)] : [])];
     if (preview.shortfall !== undefined) lines.push(`Note: ${preview.shortfall}`);
     return `${lines.join('\n')}\n`;
@@ -193,7 +238,11 @@ export function renderPreviewTable(previews: readonly Preview[]): string {
 
 /** `-o json`: every window of every preview, as one JSON array. */
 export function renderPreviewJson(previews: readonly Preview[]): string {
-  return `${JSON.stringify(previews.flatMap((p) => p.rows), null, 2)}\n`;
+  return `${JSON.stringify(
+    previews.flatMap((p) => p.rows),
+    null,
+    2,
+  )}\n`;
 }
 
 // ---- The command -------------------------------------------------------------------------
@@ -201,7 +250,8 @@ export function renderPreviewJson(previews: readonly Preview[]): string {
 /** `--count`: a whole number from 1 to 1000. */
 export function parseCount(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < 1 || n > 1000) throw new InvalidArgumentError('must be a whole number from 1 to 1000');
+  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < 1 || n > 1000)
+    throw new InvalidArgumentError('must be a whole number from 1 to 1000');
   return n;
 }
 
@@ -244,16 +294,33 @@ function admitAll(path: string, text: string, crd: JsonObject, deps: PreviewDeps
 
 /** The previews the flags ask for; throws a user-facing Error on bad input. */
 export function previewsFor(flags: PreviewFlags, deps: PreviewDeps): Preview[] {
-  const options: PreviewOptions = { fromMs: flags.from ?? deps.clock.now(), count: flags.count, localZoneId: deps.localZoneId };
+  const options: PreviewOptions = {
+    fromMs: flags.from ?? deps.clock.now(),
+    count: flags.count,
+    localZoneId: deps.localZoneId,
+  };
   const sources: PreviewSource[] = [];
   if (flags.filename !== undefined) {
-    if (flags.cron !== undefined || flags.isoWeek !== undefined || flags.location !== undefined) throw new Error('-f takes the schedule from the UpgradeConfig: drop --cron, --iso-week and --location');
+    if (flags.cron !== undefined || flags.isoWeek !== undefined || flags.location !== undefined)
+      throw new Error('-f takes the schedule from the UpgradeConfig: drop --cron, --iso-week and --location');
     const configs = admitAll(flags.filename, deps.readFile(flags.filename), scheduledUpgradeConfigCrd(), deps);
-    const windows = flags.suspensionWindows === undefined ? [] : admitAll(flags.suspensionWindows, deps.readFile(flags.suspensionWindows), upgradeSuspensionWindowCrd(), deps);
-    for (const c of configs) sources.push({ kind: 'config', config: c as unknown as ScheduledUpgradeConfig, windows: windows as unknown as UpgradeSuspensionWindow[] });
+    const windows =
+      flags.suspensionWindows === undefined
+        ? []
+        : admitAll(flags.suspensionWindows, deps.readFile(flags.suspensionWindows), upgradeSuspensionWindowCrd(), deps);
+    for (const c of configs)
+      sources.push({
+        kind: 'config',
+        config: c as unknown as ScheduledUpgradeConfig,
+        windows: windows as unknown as UpgradeSuspensionWindow[],
+      });
   } else if (flags.cron !== undefined) {
-    if (flags.suspensionWindows !== undefined) throw new Error('--suspension-windows needs -f: windows select UpgradeConfigs and UpgradeJobs by their labels');
-    sources.push({ kind: 'schedule', fields: { cron: flags.cron, isoWeek: flags.isoWeek, location: flags.location ?? 'Local' } });
+    if (flags.suspensionWindows !== undefined)
+      throw new Error('--suspension-windows needs -f: windows select UpgradeConfigs and UpgradeJobs by their labels');
+    sources.push({
+      kind: 'schedule',
+      fields: { cron: flags.cron, isoWeek: flags.isoWeek, location: flags.location ?? 'Local' },
+    });
   } else {
     throw new Error('give a schedule with --cron, or UpgradeConfigs with -f');
   }
@@ -268,15 +335,27 @@ export function previewsFor(flags: PreviewFlags, deps: PreviewDeps): Preview[] {
 /** The subcommand. */
 export function previewCommand(deps?: PreviewDeps): Command {
   return new Command('preview')
-    .description('Show the next maintenance windows of a schedule or of APPUiO UpgradeConfigs: UTC and local time (DST), ISO week, job creation time and suspension windows.')
+    .description(
+      'Show the next maintenance windows of a schedule or of APPUiO UpgradeConfigs: UTC and local time (DST), ISO week, job creation time and suspension windows.',
+    )
     .option('--cron <expr>', 'cron expression (robfig/cron v3: 5 fields, descriptors, CRON_TZ= prefix)')
     .option('--iso-week <week>', 'ISO week filter: @odd, @even or a week number')
-    .option('--location <zone>', 'time zone of the schedule: a tz database name, UTC, or Local (this machine’s zone; the default)')
+    .option(
+      '--location <zone>',
+      'time zone of the schedule: a tz database name, UTC, or Local (this machine’s zone; the default)',
+    )
     .option('-f, --filename <file>', 'YAML file with UpgradeConfig(s) (managedupgrade.appuio.io/v1beta1)')
-    .option('--suspension-windows <file>', 'with -f: YAML file with UpgradeSuspensionWindows to mark the windows they suspend')
+    .option(
+      '--suspension-windows <file>',
+      'with -f: YAML file with UpgradeSuspensionWindows to mark the windows they suspend',
+    )
     .option('--from <time>', 'windows after this RFC 3339 time (default: now)', parseTimeFlag)
     .option('--count <n>', 'how many windows', parseCount, 10)
-    .addOption(new Option('-o, --output <format>', 'a table, or a JSON list of windows').choices(['table', 'json']).default('table'))
+    .addOption(
+      new Option('-o, --output <format>', 'a table, or a JSON list of windows')
+        .choices(['table', 'json'])
+        .default('table'),
+    )
     .action((flags: PreviewFlags) => {
       const d: PreviewDeps = deps ?? {
         clock: new RealClock(),
@@ -286,6 +365,7 @@ export function previewCommand(deps?: PreviewDeps): Command {
       };
       const previews = previewsFor(flags, d);
       process.stdout.write(flags.output === 'json' ? renderPreviewJson(previews) : renderPreviewTable(previews));
-      if (flags.output === 'json') for (const p of previews) if (p.shortfall !== undefined) d.warn(`${p.title} ${p.shortfall}`);
+      if (flags.output === 'json')
+        for (const p of previews) if (p.shortfall !== undefined) d.warn(`${p.title} ${p.shortfall}`);
     });
 }

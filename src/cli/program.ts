@@ -16,7 +16,9 @@ import { version } from './version.js';
 /** Builds the command tree. */
 export function buildProgram(): Command {
   const program = new Command('upgrade-operator')
-    .description('Upgrades OpenShift 4 clusters inside maintenance windows, gated on cluster health, step by step and restart-safe.')
+    .description(
+      'Upgrades OpenShift 4 clusters inside maintenance windows, gated on cluster health, step by step and restart-safe.',
+    )
     .version(version(), '--version')
     .showHelpAfterError()
     .exitOverride();

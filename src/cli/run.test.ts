@@ -10,7 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { EventResource, LeaseResource, NamespaceResource } from '../api/builtin.js';
-import { MANAGED_UPGRADE_OPERATOR_NAMESPACE, ManagedUpgradeConfigResource } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import {
+  MANAGED_UPGRADE_OPERATOR_NAMESPACE,
+  ManagedUpgradeConfigResource,
+} from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { managedUpgradeConfigCrd } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import { customResourceDefinitions } from '../api/manifests.js';
 import { ScheduledUpgradeConfigResource } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config-contract.js';
@@ -20,17 +23,32 @@ import { KubeClient } from '../kube/client.js';
 import { RealClock } from '../lib/clock.js';
 import { silentLogger, type Logger } from '../lib/log.js';
 import { installCustomResourceDefinitions } from '../sim/install-crds.js';
-import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID, parseBindAddress, parseFlows, runOperator, type RunningEndpoints, type RunOptions } from './run.js';
+import {
+  LEADER_ELECTION_ID,
+  SCHEDULED_LEADER_ELECTION_ID,
+  parseBindAddress,
+  parseFlows,
+  runOperator,
+  type RunningEndpoints,
+  type RunOptions,
+} from './run.js';
 
 const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
 
 /** The embedded API server on the real clock, a kubeconfig file for it, and a client. */
-async function apiServer(t: TestContext, namespace: string): Promise<{ client: KubeClient; kubeconfig: string; logger: Logger }> {
+async function apiServer(
+  t: TestContext,
+  namespace: string,
+): Promise<{ client: KubeClient; kubeconfig: string; logger: Logger }> {
   const clock = new RealClock();
   const logger = silentLogger();
   const server = await startApiServer({ port: 0, clock, logger });
   const dir = mkdtempSync(join(tmpdir(), 'run-test-'));
-  const client = new KubeClient({ config: { server: server.url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace }, clock, logger });
+  const client = new KubeClient({
+    config: { server: server.url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace },
+    clock,
+    logger,
+  });
   t.after(async () => {
     await client.close();
     await server.close();
@@ -88,7 +106,10 @@ void test('bind addresses: host:port, :port and port', () => {
 void test('flows: managed, scheduled or both; anything else is refused', () => {
   assert.deepEqual(parseFlows('managed'), ['managed']);
   assert.deepEqual(parseFlows('scheduled, managed,scheduled'), ['scheduled', 'managed']);
-  assert.throws(() => parseFlows('managed,nightly'), /must be managed, scheduled or managed,scheduled \(got "managed,nightly"\)/);
+  assert.throws(
+    () => parseFlows('managed,nightly'),
+    /must be managed, scheduled or managed,scheduled \(got "managed,nightly"\)/,
+  );
   assert.throws(() => parseFlows(','), /must be/);
 });
 
@@ -98,19 +119,30 @@ void test('run: one leader at a time through the Lease; the standby takes over w
   await installCustomResourceDefinitions(client, [...openshiftCustomResourceDefinitions(), managedUpgradeConfigCrd()]);
   await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
 
-  const options = (identity: string): RunOptions => ({ ...testRunOptions(kubeconfig, identity), flows: ['managed'], namespace: 'default', leaderElectionId: LEADER_ELECTION_ID });
-  const start = (identity: string): { abort: AbortController; done: Promise<void>; endpoints: Promise<RunningEndpoints> } => {
+  const options = (identity: string): RunOptions => ({
+    ...testRunOptions(kubeconfig, identity),
+    flows: ['managed'],
+    namespace: 'default',
+    leaderElectionId: LEADER_ELECTION_ID,
+  });
+  const start = (
+    identity: string,
+  ): { abort: AbortController; done: Promise<void>; endpoints: Promise<RunningEndpoints> } => {
     const abort = new AbortController();
     let listening!: (e: RunningEndpoints) => void;
     const endpoints = new Promise<RunningEndpoints>((r) => (listening = r));
     const done = runOperator(options(identity), abort.signal, logger, listening);
     return { abort, done, endpoints };
   };
-  const holder = (): Promise<string | undefined> => client.get(LeaseResource, NS, LEADER_ELECTION_ID).then((l) => l.spec?.holderIdentity || undefined);
+  const holder = (): Promise<string | undefined> =>
+    client.get(LeaseResource, NS, LEADER_ELECTION_ID).then((l) => l.spec?.holderIdentity || undefined);
 
   const a = start('replica-a');
   const aEndpoints = await a.endpoints;
-  assert.equal(await until('replica-a to lead', async () => ((await holder()) === 'replica-a' ? true : undefined)), true);
+  assert.equal(
+    await until('replica-a to lead', async () => ((await holder()) === 'replica-a' ? true : undefined)),
+    true,
+  );
   const b = start('replica-b');
   const bEndpoints = await b.endpoints;
   t.after(() => {
@@ -129,9 +161,16 @@ void test('run: one leader at a time through the Lease; the standby takes over w
     apiVersion: 'upgrade.managed.openshift.io/v1alpha1',
     kind: 'UpgradeConfig',
     metadata: { name: 'not-the-managed-one', namespace: NS },
-    spec: { type: 'OSD', upgradeAt: '2030-01-01T00:00:00Z', PDBForceDrainTimeout: 60, desired: { version: '4.15.38', channel: 'stable-4.15' } },
+    spec: {
+      type: 'OSD',
+      upgradeAt: '2030-01-01T00:00:00Z',
+      PDBForceDrainTimeout: 60,
+      desired: { version: '4.15.38', channel: 'stable-4.15' },
+    },
   });
-  const ignored = await until('the Ignored Event', async () => (await client.list(EventResource, { namespace: NS })).items.find((e) => e.reason === 'Ignored'));
+  const ignored = await until('the Ignored Event', async () =>
+    (await client.list(EventResource, { namespace: NS })).items.find((e) => e.reason === 'Ignored'),
+  );
   assert.match(ignored.message ?? '', /acts only on UpgradeConfigs named managed-upgrade-config/);
   assert.equal(ignored.count ?? 1, 1, 'one replica acted');
   assert.equal(await holder(), 'replica-a');
@@ -139,7 +178,10 @@ void test('run: one leader at a time through the Lease; the standby takes over w
   // The leader stops: it drains, releases the Lease, and the standby takes over.
   a.abort.abort();
   await a.done;
-  assert.equal(await until('replica-b to lead', async () => ((await holder()) === 'replica-b' ? true : undefined)), true);
+  assert.equal(
+    await until('replica-b to lead', async () => ((await holder()) === 'replica-b' ? true : undefined)),
+    true,
+  );
   b.abort.abort();
   await b.done;
   assert.equal(await holder(), undefined, 'the Lease is released on a clean stop');
@@ -147,7 +189,10 @@ void test('run: one leader at a time through the Lease; the standby takes over w
 
 void test('run --flows scheduled: APPUiO’s Lease in the scheduled namespace; the UpgradeConfig controller reports a bad schedule', async (t) => {
   const { client, kubeconfig, logger } = await apiServer(t, 'upgrades');
-  await installCustomResourceDefinitions(client, [...openshiftCustomResourceDefinitions(), ...customResourceDefinitions()]);
+  await installCustomResourceDefinitions(client, [
+    ...openshiftCustomResourceDefinitions(),
+    ...customResourceDefinitions(),
+  ]);
   await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'upgrades' } });
   const abort = new AbortController();
   t.after(() => abort.abort());
@@ -156,14 +201,26 @@ void test('run --flows scheduled: APPUiO’s Lease in the scheduled namespace; t
     abort.signal,
     logger,
   );
-  await until('the APPUiO Lease', async () => ((await client.get(LeaseResource, 'upgrades', SCHEDULED_LEADER_ELECTION_ID)).spec?.holderIdentity === 'replica-s' ? true : undefined));
+  await until('the APPUiO Lease', async () =>
+    (await client.get(LeaseResource, 'upgrades', SCHEDULED_LEADER_ELECTION_ID)).spec?.holderIdentity === 'replica-s'
+      ? true
+      : undefined,
+  );
   await client.create(ScheduledUpgradeConfigResource, {
     apiVersion: 'managedupgrade.appuio.io/v1beta1',
     kind: 'UpgradeConfig',
     metadata: { name: 'weekly', namespace: 'upgrades' },
-    spec: { schedule: { cron: '0 25 * * *', location: 'UTC' }, maxSchedulingDelay: '1h', jobTemplate: { spec: { config: { preUpgradeHealthChecks: {}, postUpgradeHealthChecks: {} } } } },
+    spec: {
+      schedule: { cron: '0 25 * * *', location: 'UTC' },
+      maxSchedulingDelay: '1h',
+      jobTemplate: { spec: { config: { preUpgradeHealthChecks: {}, postUpgradeHealthChecks: {} } } },
+    },
   } as never);
-  const invalid = await until('ScheduleValid=False', async () => (await client.get(ScheduledUpgradeConfigResource, 'upgrades', 'weekly')).status?.conditions?.find((c) => c.type === 'ScheduleValid' && c.status === 'False'));
+  const invalid = await until('ScheduleValid=False', async () =>
+    (await client.get(ScheduledUpgradeConfigResource, 'upgrades', 'weekly')).status?.conditions?.find(
+      (c) => c.type === 'ScheduleValid' && c.status === 'False',
+    ),
+  );
   assert.match(invalid.message ?? '', /25/);
   abort.abort();
   await done;

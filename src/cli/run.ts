@@ -87,15 +87,20 @@ export function parseBindAddress(value: string): { host: string | undefined; por
   const i = value.lastIndexOf(':');
   const host = i < 0 ? undefined : value.slice(0, i).replace(/^\[(.*)\]$/, '$1') || undefined;
   const port = Number(i < 0 ? value : value.slice(i + 1));
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`${JSON.stringify(value)} is not host:port`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new InvalidArgumentError(`${JSON.stringify(value)} is not host:port`);
   return { host: host ?? '0.0.0.0', port };
 }
 
 /** `--flows`: a comma-separated subset of {@link FLOWS}. */
 export function parseFlows(value: string): Flow[] {
-  const flows = value.split(',').map((f) => f.trim()).filter((f) => f !== '');
+  const flows = value
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f !== '');
   const bad = flows.filter((f) => !(FLOWS as readonly string[]).includes(f));
-  if (bad.length > 0 || flows.length === 0) throw new InvalidArgumentError(`must be managed, scheduled or managed,scheduled (got ${JSON.stringify(value)})`);
+  if (bad.length > 0 || flows.length === 0)
+    throw new InvalidArgumentError(`must be managed, scheduled or managed,scheduled (got ${JSON.stringify(value)})`);
   return [...new Set(flows)] as Flow[];
 }
 
@@ -134,18 +139,32 @@ function tokenFromFile(path: string, clock: Clock, log: Logger): () => string | 
  * Runs the operator until the signal aborts (resolves) or leadership is lost (rejects with
  * LeadershipLostError: the process should exit and be restarted, as controller-runtime does).
  */
-export async function runOperator(options: RunOptions, signal: AbortSignal, logger: Logger, onListening?: (runningEndpoints: RunningEndpoints) => void): Promise<void> {
+export async function runOperator(
+  options: RunOptions,
+  signal: AbortSignal,
+  logger: Logger,
+  onListening?: (runningEndpoints: RunningEndpoints) => void,
+): Promise<void> {
   const clock = new RealClock();
   const flows = new Set(options.flows);
   if (flows.size === 0) throw new Error('no flow to run: --flows needs managed, scheduled or both');
   const { settings, problems } = settingsFromEnv(process.env);
   const fatal = problems.filter((p) => p.severity === 'error');
   if (flows.has('managed') && fatal.length > 0) throw new Error(`invalid settings: ${formatConfigProblems(fatal)}`);
-  if (flows.has('managed') && problems.length > 0) logger.warn({ problems: formatConfigProblems(problems) }, 'operator settings');
+  if (flows.has('managed') && problems.length > 0)
+    logger.warn({ problems: formatConfigProblems(problems) }, 'operator settings');
   // The Lease lives with the managed flow's ConfigMap (MUO), else in the scheduled flow's namespace (APPUiO).
-  const leaseNamespace = flows.has('managed') ? settings.namespace : options.namespace || process.env['POD_NAMESPACE'] || 'default';
+  const leaseNamespace = flows.has('managed')
+    ? settings.namespace
+    : options.namespace || process.env['POD_NAMESPACE'] || 'default';
   const restConfig = loadRestConfig({ clock, ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}) });
-  const client = new KubeClient({ config: { ...restConfig, namespace: leaseNamespace }, clock, logger, fieldManager: 'upgrade-operator', userAgent: defaultUserAgent('upgrade-operator', `v${version()}`) });
+  const client = new KubeClient({
+    config: { ...restConfig, namespace: leaseNamespace },
+    clock,
+    logger,
+    fieldManager: 'upgrade-operator',
+    userAgent: defaultUserAgent('upgrade-operator', `v${version()}`),
+  });
   const identity = options.identity ?? (process.env['POD_NAME'] || `${hostname()}_${process.pid}`);
   // Jitter only: a per-process seed keeps replicas from retrying in lockstep.
   const random = new SeededRandom((clock.now() ^ process.pid) >>> 0);
@@ -158,12 +177,14 @@ export async function runOperator(options: RunOptions, signal: AbortSignal, logg
       ? {
           leaderElection: {
             namespace: leaseNamespace,
-            name: options.leaderElectionId ?? (flows.has('managed') ? LEADER_ELECTION_ID : SCHEDULED_LEADER_ELECTION_ID),
+            name:
+              options.leaderElectionId ?? (flows.has('managed') ? LEADER_ELECTION_ID : SCHEDULED_LEADER_ELECTION_ID),
             identity,
             leaseDurationMs: options.leaderElectLeaseDuration,
             renewDeadlineMs: options.leaderElectRenewDeadline,
             retryPeriodMs: options.leaderElectRetryPeriod,
-            onNewLeader: (leader: string) => logger.info({ leader }, leader === identity ? 'this replica leads' : 'another replica leads'),
+            onNewLeader: (leader: string) =>
+              logger.info({ leader }, leader === identity ? 'this replica leads' : 'another replica leads'),
           },
         }
       : {}),
@@ -177,7 +198,15 @@ export async function runOperator(options: RunOptions, signal: AbortSignal, logg
     ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}),
   };
   const base = { client, informers: manager.informers, clock, logger };
-  const managed = flows.has('managed') ? createManagedOperator({ ...base, ...monitoring, settings, alertmanagerUrl: options.alertmanagerUrl, random: random.fork('managed') }) : undefined;
+  const managed = flows.has('managed')
+    ? createManagedOperator({
+        ...base,
+        ...monitoring,
+        settings,
+        alertmanagerUrl: options.alertmanagerUrl,
+        random: random.fork('managed'),
+      })
+    : undefined;
   const scheduled = flows.has('scheduled')
     ? createScheduledOperator({
         ...base,
@@ -192,14 +221,20 @@ export async function runOperator(options: RunOptions, signal: AbortSignal, logg
       })
     : undefined;
   for (const c of [...(managed?.controllers ?? []), ...(scheduled?.controllers ?? [])]) manager.add(c);
-  const metricsRegistry = Registry.merge([managed?.metricsRegistry ?? new Registry(), scheduled?.metricsRegistry ?? new Registry()]);
+  const metricsRegistry = Registry.merge([
+    managed?.metricsRegistry ?? new Registry(),
+    scheduled?.metricsRegistry ?? new Registry(),
+  ]);
 
   let synced = false;
   let failed = false;
   const health = (): { live: boolean; ready: boolean } => ({ live: !failed, ready: synced && !failed });
   const servers: MetricsServer[] = [];
   try {
-    const serve = async (bind: string, registries: Parameters<typeof startMetricsServer>[0]['registries']): Promise<string> => {
+    const serve = async (
+      bind: string,
+      registries: Parameters<typeof startMetricsServer>[0]['registries'],
+    ): Promise<string> => {
       const { host, port } = parseBindAddress(bind);
       const s = await startMetricsServer({ host, port, registries, health });
       servers.push(s);
@@ -207,11 +242,25 @@ export async function runOperator(options: RunOptions, signal: AbortSignal, logg
     };
     const endpoints: RunningEndpoints = {
       metrics: await serve(options.metricsBindAddress, [{ path: '/metrics', registry: metricsRegistry }]),
-      collector: await serve(options.collectorBindAddress, [{ path: '/metrics', registry: managed?.collectorRegistry ?? new Registry() }]),
+      collector: await serve(options.collectorBindAddress, [
+        { path: '/metrics', registry: managed?.collectorRegistry ?? new Registry() },
+      ]),
       probes: await serve(options.healthProbeBindAddress, []),
     };
     logger.info(
-      { ...endpoints, flows: [...flows], identity, ...(managed ? { namespace: settings.namespace, watchNamespace: settings.watchNamespace, upgradeConfigNames: settings.upgradeConfigNames } : {}), ...(scheduled ? { scheduledNamespace: options.namespace || '(all)' } : {}) },
+      {
+        ...endpoints,
+        flows: [...flows],
+        identity,
+        ...(managed
+          ? {
+              namespace: settings.namespace,
+              watchNamespace: settings.watchNamespace,
+              upgradeConfigNames: settings.upgradeConfigNames,
+            }
+          : {}),
+        ...(scheduled ? { scheduledNamespace: options.namespace || '(all)' } : {}),
+      },
       'upgrade-operator starting',
     );
     onListening?.(endpoints);
@@ -237,27 +286,94 @@ type RunFlags = RunOptions & { logLevel: string };
 /** The subcommand. */
 export function runCommand(): Command {
   return new Command('run')
-    .description('Run the managed-upgrade operator (UpgradeConfig upgrade.managed.openshift.io/v1alpha1) against the cluster of the kubeconfig or of the pod.')
-    .addOption(new Option('--flows <list>', 'flows to run, comma-separated: managed (MUO UpgradeConfig), scheduled (APPUiO kinds)').argParser(parseFlows).default(['managed'], 'managed'))
-    .option('--namespace <ns>', 'scheduled flow: namespace of UpgradeConfigs, UpgradeJobs, hooks and windows ("" for all; APPUiO\'s flag)', process.env['POD_NAMESPACE'] ?? 'default')
-    .option('--managed-upstream-cluster-version-name <name>', 'scheduled flow: the ClusterVersion to upgrade', 'version')
-    .option('--managed-cluster-version-name <name>', 'scheduled flow: the managedupgrade.appuio.io ClusterVersion whose template and overlays are synced to it', 'version')
-    .option('--managed-cluster-version-namespace <ns>', 'scheduled flow: its namespace (default: POD_NAMESPACE, else default)', process.env['POD_NAMESPACE'] ?? 'default')
-    .option('--machine-namespace <ns>', 'scheduled flow: the namespace of the Machines behind openshift_upgrade_controller_machine_info', 'openshift-machine-api')
-    .addOption(new Option('--node-drain-reconcile-interval <duration>', 'scheduled flow: NodeForceDrain looks again at least this often while a node drains (Go duration; 0 disables the cap)').argParser(parseNonNegativeDuration).default(180_000, '3m'))
+    .description(
+      'Run the managed-upgrade operator (UpgradeConfig upgrade.managed.openshift.io/v1alpha1) against the cluster of the kubeconfig or of the pod.',
+    )
+    .addOption(
+      new Option(
+        '--flows <list>',
+        'flows to run, comma-separated: managed (MUO UpgradeConfig), scheduled (APPUiO kinds)',
+      )
+        .argParser(parseFlows)
+        .default(['managed'], 'managed'),
+    )
+    .option(
+      '--namespace <ns>',
+      'scheduled flow: namespace of UpgradeConfigs, UpgradeJobs, hooks and windows ("" for all; APPUiO\'s flag)',
+      process.env['POD_NAMESPACE'] ?? 'default',
+    )
+    .option(
+      '--managed-upstream-cluster-version-name <name>',
+      'scheduled flow: the ClusterVersion to upgrade',
+      'version',
+    )
+    .option(
+      '--managed-cluster-version-name <name>',
+      'scheduled flow: the managedupgrade.appuio.io ClusterVersion whose template and overlays are synced to it',
+      'version',
+    )
+    .option(
+      '--managed-cluster-version-namespace <ns>',
+      'scheduled flow: its namespace (default: POD_NAMESPACE, else default)',
+      process.env['POD_NAMESPACE'] ?? 'default',
+    )
+    .option(
+      '--machine-namespace <ns>',
+      'scheduled flow: the namespace of the Machines behind openshift_upgrade_controller_machine_info',
+      'openshift-machine-api',
+    )
+    .addOption(
+      new Option(
+        '--node-drain-reconcile-interval <duration>',
+        'scheduled flow: NodeForceDrain looks again at least this often while a node drains (Go duration; 0 disables the cap)',
+      )
+        .argParser(parseNonNegativeDuration)
+        .default(180_000, '3m'),
+    )
     .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG, ~/.kube/config, then in-cluster)')
-    .option('--prometheus-url <url>', 'Prometheus (Thanos querier or prometheus-k8s) base URL', 'https://prometheus-k8s.openshift-monitoring.svc:9091')
-    .option('--alertmanager-url <url>', 'Alertmanager base URL', 'https://alertmanager-main.openshift-monitoring.svc:9094')
-    .option('--monitoring-token-file <file>', 'bearer token for Prometheus and Alertmanager (default in a pod: its service-account token)')
-    .option('--monitoring-ca-file <file>', 'CA bundle (PEM) for Prometheus and Alertmanager, added to the system roots (default in a pod: service-ca.crt)')
+    .option(
+      '--prometheus-url <url>',
+      'Prometheus (Thanos querier or prometheus-k8s) base URL',
+      'https://prometheus-k8s.openshift-monitoring.svc:9091',
+    )
+    .option(
+      '--alertmanager-url <url>',
+      'Alertmanager base URL',
+      'https://alertmanager-main.openshift-monitoring.svc:9094',
+    )
+    .option(
+      '--monitoring-token-file <file>',
+      'bearer token for Prometheus and Alertmanager (default in a pod: its service-account token)',
+    )
+    .option(
+      '--monitoring-ca-file <file>',
+      'CA bundle (PEM) for Prometheus and Alertmanager, added to the system roots (default in a pod: service-ca.crt)',
+    )
     .option('--metrics-bind-address <addr>', 'where upgradeoperator_* metrics are served (/metrics)', ':8383')
     .option('--collector-bind-address <addr>', 'where the managed_upgrade_* collector is served (/metrics)', ':8089')
     .option('--health-probe-bind-address <addr>', 'where /healthz and /readyz are served', ':8081')
     .option('--no-leader-elect', 'run without leader election (one replica only)')
-    .addOption(new Option('--leader-election-id <name>', 'name of the Lease').default(undefined, `${LEADER_ELECTION_ID} with the managed flow, else ${SCHEDULED_LEADER_ELECTION_ID}`))
-    .addOption(new Option('--leader-elect-lease-duration <duration>', 'Lease duration (Go duration)').argParser(parseDuration).default(15_000, '15s'))
-    .addOption(new Option('--leader-elect-renew-deadline <duration>', 'how long the leader retries renewing before giving up').argParser(parseDuration).default(10_000, '10s'))
-    .addOption(new Option('--leader-elect-retry-period <duration>', 'time between attempts to acquire or renew').argParser(parseDuration).default(2_000, '2s'))
+    .addOption(
+      new Option('--leader-election-id <name>', 'name of the Lease').default(
+        undefined,
+        `${LEADER_ELECTION_ID} with the managed flow, else ${SCHEDULED_LEADER_ELECTION_ID}`,
+      ),
+    )
+    .addOption(
+      new Option('--leader-elect-lease-duration <duration>', 'Lease duration (Go duration)')
+        .argParser(parseDuration)
+        .default(15_000, '15s'),
+    )
+    .addOption(
+      new Option('--leader-elect-renew-deadline <duration>', 'how long the leader retries renewing before giving up')
+        .argParser(parseDuration)
+        .default(10_000, '10s'),
+    )
+    .addOption(
+      new Option('--leader-elect-retry-period <duration>', 'time between attempts to acquire or renew')
+        .argParser(parseDuration)
+        .default(2_000, '2s'),
+    )
     .option('--log-level <level>', 'log level (debug, info, warn, error)', process.env['LOG_LEVEL'] ?? 'info')
     .action(async (runFlags: RunFlags) => {
       const logger = createLogger({ level: runFlags.logLevel, destination: pino.destination({ fd: 2, sync: true }) });
@@ -270,11 +386,7 @@ export function runCommand(): Command {
       process.once('SIGINT', stop);
       try {
         const { logLevel: _level, ...options } = runFlags;
-        await runOperator(
-          options,
-          abort.signal,
-          logger,
-        );
+        await runOperator(options, abort.signal, logger);
       } catch (err) {
         if (err instanceof LeadershipLostError) logger.error('leadership lost; exiting so that the pod restarts');
         throw err;

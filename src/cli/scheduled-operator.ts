@@ -82,11 +82,31 @@ export function createScheduledOperator(options: ScheduledOperatorOptions): Sche
     ...activity,
     ...(options.monitoringToken ? { bearerToken: options.monitoringToken } : {}),
     ...(options.ca ? { ca: options.ca } : {}),
-    ...(options.releaseActivityAfterWallMs !== undefined ? { releaseActivityAfterWallMs: options.releaseActivityAfterWallMs } : {}),
+    ...(options.releaseActivityAfterWallMs !== undefined
+      ? { releaseActivityAfterWallMs: options.releaseActivityAfterWallMs }
+      : {}),
   });
-  const events = new EventRecorder({ client: options.client, clock: options.clock, logger: options.logger, component: 'upgrade-operator', ...activity });
-  const common = { client: options.client, informers: options.informers, clock: options.clock, logger: options.logger, events, ...activity, ...(options.clusterVersionName ? { clusterVersionName: options.clusterVersionName } : {}) };
-  const configs = createScheduledUpgradeConfigController({ ...common, localZoneId: options.localZoneId, namespace: options.namespace === '' ? undefined : options.namespace });
+  const events = new EventRecorder({
+    client: options.client,
+    clock: options.clock,
+    logger: options.logger,
+    component: 'upgrade-operator',
+    ...activity,
+  });
+  const common = {
+    client: options.client,
+    informers: options.informers,
+    clock: options.clock,
+    logger: options.logger,
+    events,
+    ...activity,
+    ...(options.clusterVersionName ? { clusterVersionName: options.clusterVersionName } : {}),
+  };
+  const configs = createScheduledUpgradeConfigController({
+    ...common,
+    localZoneId: options.localZoneId,
+    namespace: options.namespace === '' ? undefined : options.namespace,
+  });
   const jobs = createUpgradeJobController({ ...common, namespace: options.namespace, prometheus });
   const metricsRegistry = new Registry();
   const log = { log: options.logger.child({ component: 'metrics' }) };
@@ -112,10 +132,27 @@ export function createScheduledOperator(options: ScheduledOperatorOptions): Sche
     namespace: options.namespace,
     jq,
     metrics: new NodeForceDrainMetrics(metricsRegistry),
-    ...(options.nodeDrainReconcileIntervalMs !== undefined ? { drainReconcileInterval: options.nodeDrainReconcileIntervalMs } : {}),
+    ...(options.nodeDrainReconcileIntervalMs !== undefined
+      ? { drainReconcileInterval: options.nodeDrainReconcileIntervalMs }
+      : {}),
   });
-  new ClusterStateCollector(metricsRegistry, { clusterVersion: () => jobs.cluster.clusterVersion(), machineConfigPools: () => pools.list(), nodes: () => nodes.list(), machines: () => machines.list() }, { ...log, machineNamespace });
-  const controllers = [configs.controller, jobs.controller, windows.controller, clusterVersionSync.controller, forceDrain.controller];
+  new ClusterStateCollector(
+    metricsRegistry,
+    {
+      clusterVersion: () => jobs.cluster.clusterVersion(),
+      machineConfigPools: () => pools.list(),
+      nodes: () => nodes.list(),
+      machines: () => machines.list(),
+    },
+    { ...log, machineNamespace },
+  );
+  const controllers = [
+    configs.controller,
+    jobs.controller,
+    windows.controller,
+    clusterVersionSync.controller,
+    forceDrain.controller,
+  ];
   return {
     metricsRegistry,
     controllers,

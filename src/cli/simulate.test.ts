@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatElapsed, poolsText, progressLine, type ScenarioProgress } from './scenarios/scenario-progress.js';
-import { environmentLine, environmentReport, MAX_TIME_SCALE, parseTimeScale, simulateFlagProblems } from './simulate.js';
+import {
+  environmentLine,
+  environmentReport,
+  MAX_TIME_SCALE,
+  parseTimeScale,
+  simulateFlagProblems,
+} from './simulate.js';
 
 void test('progress lines show virtual elapsed time and pools in name order', () => {
   assert.equal(formatElapsed(0), '+00:00:00');
@@ -17,17 +23,34 @@ void test('a progress line shows the phase, the wait or the step, the pools and 
     stepMessage: 'ControlPlaneUpgraded still in progress',
     waiting: '',
     pools: { worker: [0, 3], master: [1, 3] },
-    clusterVersion: { version: '4.15.38', state: 'Partial', progressing: 'Working towards 4.15.38: 105 of 863 done (12% complete)', desired: '4.15.38' },
+    clusterVersion: {
+      version: '4.15.38',
+      state: 'Partial',
+      progressing: 'Working towards 4.15.38: 105 of 863 done (12% complete)',
+      desired: '4.15.38',
+    },
     doneSteps: [],
     upgradeJob: { name: '', state: '', reason: '', message: '', trueConditions: [] },
   };
-  assert.equal(progressLine(base, 'managed'), '[+00:01:15] Upgrading ControlPlaneUpgraded still in progress  |  master 1/3  worker 0/3  |  ClusterVersion Working towards 4.15.38: 105 of 863 done (12% complete)');
-  assert.match(progressLine({ ...base, clusterVersion: { ...base.clusterVersion, state: 'Completed' } }, 'managed'), /ClusterVersion 4\.15\.38 Completed$/);
-  assert.match(progressLine({ ...base, phase: '', waiting: 'the upgrade is scheduled for 2026-03-02T00:10:00Z' }, 'managed'), /^\[\+00:01:15\] - {9}the upgrade is scheduled/);
-  assert.equal(progressLine(base, 'none'), '[+00:01:15] master 1/3  worker 0/3  Working towards 4.15.38: 105 of 863 done (12% complete)');
+  assert.equal(
+    progressLine(base, 'managed'),
+    '[+00:01:15] Upgrading ControlPlaneUpgraded still in progress  |  master 1/3  worker 0/3  |  ClusterVersion Working towards 4.15.38: 105 of 863 done (12% complete)',
+  );
+  assert.match(
+    progressLine({ ...base, clusterVersion: { ...base.clusterVersion, state: 'Completed' } }, 'managed'),
+    /ClusterVersion 4\.15\.38 Completed$/,
+  );
+  assert.match(
+    progressLine({ ...base, phase: '', waiting: 'the upgrade is scheduled for 2026-03-02T00:10:00Z' }, 'managed'),
+    /^\[\+00:01:15\] - {9}the upgrade is scheduled/,
+  );
+  assert.equal(
+    progressLine(base, 'none'),
+    '[+00:01:15] master 1/3  worker 0/3  Working towards 4.15.38: 105 of 863 done (12% complete)',
+  );
 });
 
-void test('the scheduled flow\'s progress line shows the newest UpgradeJob, its state and newest message', () => {
+void test("the scheduled flow's progress line shows the newest UpgradeJob, its state and newest message", () => {
   const base: ScenarioProgress = {
     elapsedMs: 3_600_000,
     phase: '',
@@ -39,24 +62,45 @@ void test('the scheduled flow\'s progress line shows the newest UpgradeJob, its 
     doneSteps: [],
     upgradeJob: { name: '', state: '', reason: '', message: '', trueConditions: [] },
   };
-  assert.equal(progressLine(base, 'scheduled'), '[+01:00:00] no UpgradeJob yet  |  master 3/3  worker 3/3  |  ClusterVersion 4.14.30 Completed');
-  const job = { name: 'weekly-4-15-38-1773176400', state: 'active', reason: '', message: 'Health checks ok', trueConditions: ['Started'] };
-  assert.equal(progressLine({ ...base, upgradeJob: job }, 'scheduled'), '[+01:00:00] active  weekly-4-15-38-1773176400: Health checks ok  |  master 3/3  worker 3/3  |  ClusterVersion 4.14.30 Completed');
-  assert.match(progressLine({ ...base, upgradeJob: { ...job, state: 'failed', reason: 'HookFailed', message: 'hook "ack" failed' } }, 'scheduled'), /\] failed\/HookFailed {2}weekly-4-15-38-1773176400: hook "ack" failed {2}\|/);
+  assert.equal(
+    progressLine(base, 'scheduled'),
+    '[+01:00:00] no UpgradeJob yet  |  master 3/3  worker 3/3  |  ClusterVersion 4.14.30 Completed',
+  );
+  const job = {
+    name: 'weekly-4-15-38-1773176400',
+    state: 'active',
+    reason: '',
+    message: 'Health checks ok',
+    trueConditions: ['Started'],
+  };
+  assert.equal(
+    progressLine({ ...base, upgradeJob: job }, 'scheduled'),
+    '[+01:00:00] active  weekly-4-15-38-1773176400: Health checks ok  |  master 3/3  worker 3/3  |  ClusterVersion 4.14.30 Completed',
+  );
+  assert.match(
+    progressLine(
+      { ...base, upgradeJob: { ...job, state: 'failed', reason: 'HookFailed', message: 'hook "ack" failed' } },
+      'scheduled',
+    ),
+    /\] failed\/HookFailed {2}weekly-4-15-38-1773176400: hook "ack" failed {2}\|/,
+  );
 });
 
 void test('--time-scale takes a number above 0 and at most the maximum', () => {
   assert.equal(parseTimeScale('60'), 60);
   assert.equal(parseTimeScale('0.5'), 0.5);
   assert.equal(parseTimeScale(String(MAX_TIME_SCALE)), MAX_TIME_SCALE);
-  for (const bad of ['0', '-1', '', ' ', 'fast', 'Infinity', String(MAX_TIME_SCALE + 1)]) assert.throws(() => parseTimeScale(bad), /must be a number above 0 and at most 3600/, bad);
+  for (const bad of ['0', '-1', '', ' ', 'fast', 'Infinity', String(MAX_TIME_SCALE + 1)])
+    assert.throws(() => parseTimeScale(bad), /must be a number above 0 and at most 3600/, bad);
 });
 
-void test('the external API server\'s flags need --kubeconfig, and --kubeconfig-out does not go with it', () => {
+void test("the external API server's flags need --kubeconfig, and --kubeconfig-out does not go with it", () => {
   assert.deepEqual(simulateFlagProblems({}), []);
   assert.deepEqual(simulateFlagProblems({ kubeconfigOut: '/tmp/kc' }), []);
   assert.deepEqual(simulateFlagProblems({ kubeconfig: '/tmp/kc', context: 'kind', timeScale: 120, force: true }), []);
-  assert.deepEqual(simulateFlagProblems({ kubeconfig: '/tmp/kc', kubeconfigOut: '/tmp/out' }), ['--kubeconfig-out writes a kubeconfig for the embedded API server; with --kubeconfig, use that file']);
+  assert.deepEqual(simulateFlagProblems({ kubeconfig: '/tmp/kc', kubeconfigOut: '/tmp/out' }), [
+    '--kubeconfig-out writes a kubeconfig for the embedded API server; with --kubeconfig, use that file',
+  ]);
   assert.deepEqual(simulateFlagProblems({ kubeconfig: '' }), ['--kubeconfig needs a file']);
   assert.deepEqual(simulateFlagProblems({ context: 'kind', timeScale: 60, force: true }), [
     '--context applies only with --kubeconfig (the embedded API server runs on event-driven virtual time)',
@@ -68,8 +112,23 @@ void test('the external API server\'s flags need --kubeconfig, and --kubeconfig-
 void test('the output says where a run ran and whether its seed reproduces it', () => {
   const embedded = { timeMode: 'event', apiServerUrl: 'http://127.0.0.1:4000' } as const;
   const external = { timeMode: 'scaled', apiServerUrl: 'https://api.lab:6443' } as const;
-  assert.equal(environmentLine(embedded, 60), 'Embedded API server at http://127.0.0.1:4000, event-driven virtual time: this seed reproduces this run.');
-  assert.equal(environmentLine(external, 120), 'API server at https://api.lab:6443, scaled real time (×120: 120 virtual ms per wall ms): a wall-time run is not reproducible by seed.');
-  assert.deepEqual(environmentReport(embedded, 60), { apiServer: 'http://127.0.0.1:4000', timeMode: 'event', reproducible: true });
-  assert.deepEqual(environmentReport(external, 120), { apiServer: 'https://api.lab:6443', timeMode: 'scaled', timeScale: 120, reproducible: false });
+  assert.equal(
+    environmentLine(embedded, 60),
+    'Embedded API server at http://127.0.0.1:4000, event-driven virtual time: this seed reproduces this run.',
+  );
+  assert.equal(
+    environmentLine(external, 120),
+    'API server at https://api.lab:6443, scaled real time (×120: 120 virtual ms per wall ms): a wall-time run is not reproducible by seed.',
+  );
+  assert.deepEqual(environmentReport(embedded, 60), {
+    apiServer: 'http://127.0.0.1:4000',
+    timeMode: 'event',
+    reproducible: true,
+  });
+  assert.deepEqual(environmentReport(external, 120), {
+    apiServer: 'https://api.lab:6443',
+    timeMode: 'scaled',
+    timeScale: 120,
+    reproducible: false,
+  });
 });

@@ -22,7 +22,10 @@ function parseSeed(value: string): number {
 function parseUntil(value: string): number | undefined {
   if (value === 'done') return undefined;
   const r = parseGoDurationMs(value);
-  if (!r.ok || r.ms <= 0) throw new InvalidArgumentError(`must be "done" or a positive duration such as 90m (${r.ok ? 'not positive' : r.error})`);
+  if (!r.ok || r.ms <= 0)
+    throw new InvalidArgumentError(
+      `must be "done" or a positive duration such as 90m (${r.ok ? 'not positive' : r.error})`,
+    );
   return r.ms;
 }
 
@@ -33,7 +36,9 @@ export const MAX_TIME_SCALE = 3600;
 export function parseTimeScale(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > MAX_TIME_SCALE) {
-    throw new InvalidArgumentError(`must be a number above 0 and at most ${MAX_TIME_SCALE} (virtual ms per wall ms; 60: one virtual minute per second)`);
+    throw new InvalidArgumentError(
+      `must be a number above 0 and at most ${MAX_TIME_SCALE} (virtual ms per wall ms; 60: one virtual minute per second)`,
+    );
   }
   return n;
 }
@@ -54,20 +59,33 @@ export interface SimulateOptions {
 }
 
 /** What is wrong with a combination of flags (empty: nothing), pure. */
-export function simulateFlagProblems(options: Pick<SimulateOptions, 'kubeconfig' | 'kubeconfigOut' | 'context' | 'timeScale' | 'force'>): string[] {
+export function simulateFlagProblems(
+  options: Pick<SimulateOptions, 'kubeconfig' | 'kubeconfigOut' | 'context' | 'timeScale' | 'force'>,
+): string[] {
   const problems: string[] = [];
   if (options.kubeconfig !== undefined) {
     if (options.kubeconfig === '') problems.push('--kubeconfig needs a file');
-    if (options.kubeconfigOut !== undefined) problems.push('--kubeconfig-out writes a kubeconfig for the embedded API server; with --kubeconfig, use that file');
+    if (options.kubeconfigOut !== undefined)
+      problems.push(
+        '--kubeconfig-out writes a kubeconfig for the embedded API server; with --kubeconfig, use that file',
+      );
     return problems;
   }
-  const only = [options.context !== undefined ? '--context' : '', options.timeScale !== undefined ? '--time-scale' : '', options.force ? '--force' : ''].filter((f) => f !== '');
-  for (const f of only) problems.push(`${f} applies only with --kubeconfig (the embedded API server runs on event-driven virtual time)`);
+  const only = [
+    options.context !== undefined ? '--context' : '',
+    options.timeScale !== undefined ? '--time-scale' : '',
+    options.force ? '--force' : '',
+  ].filter((f) => f !== '');
+  for (const f of only)
+    problems.push(`${f} applies only with --kubeconfig (the embedded API server runs on event-driven virtual time)`);
   return problems;
 }
 
 /** The JSON report's fields on where the run ran and on which time. */
-export function environmentReport(env: Pick<SimEnvironment, 'timeMode' | 'apiServerUrl'>, timeScale: number): Record<string, unknown> {
+export function environmentReport(
+  env: Pick<SimEnvironment, 'timeMode' | 'apiServerUrl'>,
+  timeScale: number,
+): Record<string, unknown> {
   return env.timeMode === 'event'
     ? { apiServer: env.apiServerUrl, timeMode: 'event', reproducible: true }
     : { apiServer: env.apiServerUrl, timeMode: 'scaled', timeScale, reproducible: false };
@@ -75,46 +93,81 @@ export function environmentReport(env: Pick<SimEnvironment, 'timeMode' | 'apiSer
 
 /** The first line after the scenario's: where it runs and whether its seed reproduces it. */
 export function environmentLine(env: Pick<SimEnvironment, 'timeMode' | 'apiServerUrl'>, timeScale: number): string {
-  if (env.timeMode === 'event') return `Embedded API server at ${env.apiServerUrl}, event-driven virtual time: this seed reproduces this run.`;
+  if (env.timeMode === 'event')
+    return `Embedded API server at ${env.apiServerUrl}, event-driven virtual time: this seed reproduces this run.`;
   return `API server at ${env.apiServerUrl}, scaled real time (×${timeScale}: ${timeScale} virtual ms per wall ms): a wall-time run is not reproducible by seed.`;
 }
 
 /** The subcommand. */
 export function simulateCommand(): Command {
   return new Command('simulate')
-    .description('Run a simulated OpenShift cluster and a scenario (a named one, or a YAML file) on virtual time, with live progress.')
+    .description(
+      'Run a simulated OpenShift cluster and a scenario (a named one, or a YAML file) on virtual time, with live progress.',
+    )
     .option('--scenario <name|file>', 'a named scenario (see --list) or a scenario file', 'managed-osd-upgrade')
     .option('--list', 'list the named scenarios and exit')
     .option('--seed <n>', 'seed of every random draw: one seed, one timeline', parseSeed, 1)
-    .addOption(new Option('--until <duration|done>', 'stop after this much virtual time, or at the scenario’s own end').argParser(parseUntil).default(undefined, 'done'))
-    .addOption(new Option('-o, --output <format>', 'progress as text lines, or one JSON report at the end').choices(['text', 'json']).default('text'))
+    .addOption(
+      new Option('--until <duration|done>', 'stop after this much virtual time, or at the scenario’s own end')
+        .argParser(parseUntil)
+        .default(undefined, 'done'),
+    )
+    .addOption(
+      new Option('-o, --output <format>', 'progress as text lines, or one JSON report at the end')
+        .choices(['text', 'json'])
+        .default('text'),
+    )
     .option('--kubeconfig-out <file>', 'write a kubeconfig for kubectl to this file')
-    .option('--keep-running', 'after the scenario, keep the API server (or, with --kubeconfig, the simulated cluster) up (Ctrl-C to stop)')
-    .option('--kubeconfig <file>', 'run against the API server of this kubeconfig instead of the embedded one (installs the OpenShift and upgrade-operator CRDs there; refuses a real OpenShift cluster)')
+    .option(
+      '--keep-running',
+      'after the scenario, keep the API server (or, with --kubeconfig, the simulated cluster) up (Ctrl-C to stop)',
+    )
+    .option(
+      '--kubeconfig <file>',
+      'run against the API server of this kubeconfig instead of the embedded one (installs the OpenShift and upgrade-operator CRDs there; refuses a real OpenShift cluster)',
+    )
     .option('--context <name>', 'with --kubeconfig: a context other than its current-context')
-    .addOption(new Option('--time-scale <n>', 'with --kubeconfig: virtual ms per wall ms (scaled real time)').argParser(parseTimeScale).default(undefined, String(DEFAULT_TIME_SCALE)))
+    .addOption(
+      new Option('--time-scale <n>', 'with --kubeconfig: virtual ms per wall ms (scaled real time)')
+        .argParser(parseTimeScale)
+        .default(undefined, String(DEFAULT_TIME_SCALE)),
+    )
     .option('--force', 'with --kubeconfig: run although the server has Nodes the simulator did not create')
     .action(async (opts: SimulateOptions, command: Command) => {
       const problems = simulateFlagProblems(opts);
       if (problems.length > 0) command.error(`error: ${problems.join('; ')}`, { code: 'simulate.flags' });
       if (opts.list) {
-        for (const name of scenarioNames()) process.stdout.write(`${name}\n    ${loadScenario(name).file.description}\n`);
+        for (const name of scenarioNames())
+          process.stdout.write(`${name}\n    ${loadScenario(name).file.description}\n`);
         return;
       }
       const { name, file } = loadScenario(opts.scenario);
       const timeScale = opts.timeScale ?? DEFAULT_TIME_SCALE;
-      const external = opts.kubeconfig !== undefined
-        ? { kubeconfig: opts.kubeconfig, timeScale, force: opts.force === true, ...(opts.context !== undefined ? { context: opts.context } : {}) }
-        : undefined;
+      const external =
+        opts.kubeconfig !== undefined
+          ? {
+              kubeconfig: opts.kubeconfig,
+              timeScale,
+              force: opts.force === true,
+              ...(opts.context !== undefined ? { context: opts.context } : {}),
+            }
+          : undefined;
       // A run whose virtual time stops says why on stderr (what keeps the system busy), every 10 s.
       const stallLogger = createLogger({ level: 'warn', destination: process.stderr });
-      const env = await startSimEnvironment({ ...environmentFor(file, opts.seed), stallLogger, ...(external ? { external } : {}) });
+      const env = await startSimEnvironment({
+        ...environmentFor(file, opts.seed),
+        stallLogger,
+        ...(external ? { external } : {}),
+      });
       const text = opts.output === 'text';
       const timeline: ScenarioLine[] = [];
       let asExpected: boolean | undefined;
       try {
         if (opts.kubeconfigOut) await env.server?.writeKubeconfig(opts.kubeconfigOut);
-        if (text) process.stdout.write(`${styleText('bold', `Scenario ${name} (seed ${opts.seed}): ${file.description}`)}\n${environmentLine(env, timeScale)}\n`);
+        if (text)
+          process.stdout.write(
+            `${styleText('bold', `Scenario ${name} (seed ${opts.seed}): ${file.description}`)}\n${environmentLine(env, timeScale)}\n`,
+          );
         const wallStart = performance.now();
         const outcome = await runScenario(env, file, {
           seed: opts.seed,
@@ -130,13 +183,19 @@ export function simulateCommand(): Command {
             const verdict = outcome.ok ? styleText('green', 'as expected') : styleText('red', 'NOT as expected');
             process.stdout.write(`\n${verdict}: ${outcome.summary} (${wallSeconds.toFixed(1)} s of wall time).\n`);
           } else {
-            process.stdout.write(`${JSON.stringify({ scenario: name, seed: opts.seed, ...environmentReport(env, timeScale), ok: outcome.ok, summary: outcome.summary, wallSeconds, ...outcome.report, timeline }, null, 2)}\n`);
+            process.stdout.write(
+              `${JSON.stringify({ scenario: name, seed: opts.seed, ...environmentReport(env, timeScale), ok: outcome.ok, summary: outcome.summary, wallSeconds, ...outcome.report, timeline }, null, 2)}\n`,
+            );
           }
           asExpected = outcome.ok;
           if (opts.keepRunning) {
             const kubeconfig = opts.kubeconfig ?? opts.kubeconfigOut;
-            const what = env.server ? `API server still up at ${env.apiServerUrl}` : `Simulated cluster still running against ${env.apiServerUrl}`;
-            process.stdout.write(`${what}${kubeconfig ? `; kubectl --kubeconfig ${kubeconfig} get upgradeconfigs.upgrade.managed.openshift.io -A,clusterversion,co,mcp,nodes` : ''}. Ctrl-C to stop.\n`);
+            const what = env.server
+              ? `API server still up at ${env.apiServerUrl}`
+              : `Simulated cluster still running against ${env.apiServerUrl}`;
+            process.stdout.write(
+              `${what}${kubeconfig ? `; kubectl --kubeconfig ${kubeconfig} get upgradeconfigs.upgrade.managed.openshift.io -A,clusterversion,co,mcp,nodes` : ''}. Ctrl-C to stop.\n`,
+            );
             await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
           }
         } finally {

@@ -15,12 +15,25 @@ import { KubeClient } from '../kube/client.js';
 import { ManualClock, RealClock } from '../lib/clock.js';
 import { silentLogger } from '../lib/log.js';
 import { installCustomResourceDefinitions } from '../sim/install-crds.js';
-import { CLEAR_SCREEN, DEFAULT_INTERVAL_MS, parseDetails, parseInterval, readStatusSnapshot, runStatus, type StatusOptions } from './status.js';
+import {
+  CLEAR_SCREEN,
+  DEFAULT_INTERVAL_MS,
+  parseDetails,
+  parseInterval,
+  readStatusSnapshot,
+  runStatus,
+  type StatusOptions,
+} from './status.js';
 import type { UpgradeStatusReport } from './upgrade-status-model.js';
 import { CFG, clusterVersion, DONE, node, NOW, pool, rendered, NEW, OLD } from './upgrade-status.test-support.js';
 
 function clientFor(url: string): KubeClient {
-  return new KubeClient({ config: { server: url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: 'default' }, clock: new RealClock(), logger: silentLogger(), maxReadRetries: 0 });
+  return new KubeClient({
+    config: { server: url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: 'default' },
+    clock: new RealClock(),
+    logger: silentLogger(),
+    maxReadRetries: 0,
+  });
 }
 
 /** An API server holding a cluster whose last update (to 4.15.3) completed. */
@@ -39,7 +52,11 @@ async function cluster(t: TestContext): Promise<{ server: ApiServer; client: Kub
   await client.create(MachineConfigPoolResource, pool('worker', CFG.workerNew));
   await client.create(MachineConfigResource, rendered(CFG.workerNew, NEW));
   await client.create(MachineConfigResource, rendered(CFG.workerOld, OLD));
-  await client.create(NodeResource, { apiVersion: 'v1', kind: 'Node', ...node('w0', 'worker', { current: CFG.workerNew }) });
+  await client.create(NodeResource, {
+    apiVersion: 'v1',
+    kind: 'Node',
+    ...node('w0', 'worker', { current: CFG.workerNew }),
+  });
   return { server, client };
 }
 
@@ -59,14 +76,22 @@ void test('reads the cluster with GET and LIST only; the upgrade operator’s ki
   const { server, client } = await cluster(t);
   const before = server.store.currentResourceVersion();
   const { out, writes } = output();
-  const code = await runStatus(client, ONCE, { clock: new ManualClock(NOW), out, env: {}, signal: new AbortController().signal });
+  const code = await runStatus(client, ONCE, {
+    clock: new ManualClock(NOW),
+    out,
+    env: {},
+    signal: new AbortController().signal,
+  });
   assert.equal(code, 0);
   assert.equal(server.store.currentResourceVersion(), before, 'nothing was written');
   const report = JSON.parse(writes.join('')) as UpgradeStatusReport;
   assert.deepEqual(report.unknown, []);
   assert.equal(report.updating, false);
   assert.equal(report.controlPlane.assessment, 'Completed');
-  assert.deepEqual(report.pools.map((p) => [p.name, p.assessment, p.nodes.map((n) => [n.name, n.phase, n.version])]), [['worker', 'Completed', [['w0', 'Updated', NEW]]]]);
+  assert.deepEqual(
+    report.pools.map((p) => [p.name, p.assessment, p.nodes.map((n) => [n.name, n.phase, n.version])]),
+    [['worker', 'Completed', [['w0', 'Updated', NEW]]]],
+  );
   assert.equal(report.upgradeOperator.managed.state, 'absent');
   assert.equal(report.upgradeOperator.scheduled.state, 'absent');
 });
@@ -79,7 +104,11 @@ void test('an unreachable API server: every part unknown with the reason, the re
   try {
     const view = async (isTTY: boolean, env: Record<string, string>): Promise<{ code: number; text: string }> => {
       const { out, writes } = output(isTTY);
-      const code = await runStatus(client, { interval: DEFAULT_INTERVAL_MS, output: 'text' }, { clock: new ManualClock(NOW), out, env, signal: new AbortController().signal });
+      const code = await runStatus(
+        client,
+        { interval: DEFAULT_INTERVAL_MS, output: 'text' },
+        { clock: new ManualClock(NOW), out, env, signal: new AbortController().signal },
+      );
       return { code, text: writes.join('') };
     };
     const { code, text } = await view(false, {});
@@ -88,7 +117,10 @@ void test('an unreachable API server: every part unknown with the reason, the re
     assert.match(text, /Assessment: +Unknown/);
     assert.match(text, /Managed upgrades \(upgrade\.managed\.openshift\.io UpgradeConfig\): unknown: /);
     assert.ok(!text.includes('\u001b['), 'no colour off a TTY');
-    assert.ok((await view(true, {})).text.startsWith('\u001b[33mWarning: could not read clusterVersion'), 'colour on a TTY');
+    assert.ok(
+      (await view(true, {})).text.startsWith('\u001b[33mWarning: could not read clusterVersion'),
+      'colour on a TTY',
+    );
     assert.ok(!(await view(true, { NO_COLOR: '1' })).text.includes('\u001b['), 'no colour with NO_COLOR');
   } finally {
     await client.close();
@@ -101,7 +133,11 @@ void test('--watch: a snapshot per interval on the clock, appended with a blank 
     const clock = new ManualClock(NOW);
     const abort = new AbortController();
     const { out, writes } = output(tty);
-    const running = runStatus(client, { watch: true, interval: 10_000, output: 'text' }, { clock, out, env: {}, signal: abort.signal });
+    const running = runStatus(
+      client,
+      { watch: true, interval: 10_000, output: 'text' },
+      { clock, out, env: {}, signal: abort.signal },
+    );
     await until('the first snapshot', () => writes.length === 1 && clock.pending === 1);
     await clock.advance(9_999);
     assert.equal(writes.length, 1, 'nothing before the interval');
@@ -110,8 +146,16 @@ void test('--watch: a snapshot per interval on the clock, appended with a blank 
     abort.abort();
     assert.equal(await running, 0);
     if (tty) {
-      assert.ok(writes[0]?.startsWith(`${CLEAR_SCREEN}Every 10s: upgrade-operator status   2024-03-20T09:02:09Z\n\nThe cluster is not updating.\n`), writes[0]);
-      assert.ok(writes[1]?.startsWith(`${CLEAR_SCREEN}Every 10s: upgrade-operator status   2024-03-20T09:02:19Z\n\n`), writes[1]);
+      assert.ok(
+        writes[0]?.startsWith(
+          `${CLEAR_SCREEN}Every 10s: upgrade-operator status   2024-03-20T09:02:09Z\n\nThe cluster is not updating.\n`,
+        ),
+        writes[0],
+      );
+      assert.ok(
+        writes[1]?.startsWith(`${CLEAR_SCREEN}Every 10s: upgrade-operator status   2024-03-20T09:02:19Z\n\n`),
+        writes[1],
+      );
     } else {
       assert.ok(writes[0]?.startsWith('2024-03-20T09:02:09Z\nThe cluster is not updating.\n'), writes[0]);
       assert.ok(writes[1]?.startsWith('\n2024-03-20T09:02:19Z\nThe cluster is not updating.\n'), writes[1]);
@@ -133,13 +177,31 @@ void test('a rendered config read once is not read again: its name is the hash o
   const { server, client } = await cluster(t);
   const known = new Map<string, MachineConfig>();
   const first = await readStatusSnapshot(client, undefined, known);
-  assert.deepEqual(first.renderedMachineConfigs.state === 'ok' ? first.renderedMachineConfigs.value.map((mc) => mc.metadata?.name) : first.renderedMachineConfigs, [CFG.workerNew]);
+  assert.deepEqual(
+    first.renderedMachineConfigs.state === 'ok'
+      ? first.renderedMachineConfigs.value.map((mc) => mc.metadata?.name)
+      : first.renderedMachineConfigs,
+    [CFG.workerNew],
+  );
   assert.deepEqual([...known.keys()], [CFG.workerNew]);
   // Gone from the server (which never happens to a rendered config in use), still in the snapshot.
-  server.store.delete(server.store.resourceType('machineconfiguration.openshift.io', 'machineconfigs')!, '', CFG.workerNew, {});
+  server.store.delete(
+    server.store.resourceType('machineconfiguration.openshift.io', 'machineconfigs')!,
+    '',
+    CFG.workerNew,
+    {},
+  );
   const second = await readStatusSnapshot(client, undefined, known);
-  assert.deepEqual(second.renderedMachineConfigs.state === 'ok' ? second.renderedMachineConfigs.value.map((mc) => mc.metadata?.name) : second.renderedMachineConfigs, [CFG.workerNew]);
+  assert.deepEqual(
+    second.renderedMachineConfigs.state === 'ok'
+      ? second.renderedMachineConfigs.value.map((mc) => mc.metadata?.name)
+      : second.renderedMachineConfigs,
+    [CFG.workerNew],
+  );
   // Without the map it is read (and now missing).
   const fresh = await readStatusSnapshot(client);
-  assert.deepEqual(fresh.renderedMachineConfigs.state === 'ok' ? fresh.renderedMachineConfigs.value : fresh.renderedMachineConfigs, []);
+  assert.deepEqual(
+    fresh.renderedMachineConfigs.state === 'ok' ? fresh.renderedMachineConfigs.value : fresh.renderedMachineConfigs,
+    [],
+  );
 });

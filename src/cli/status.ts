@@ -15,7 +15,10 @@ import { UpgradeJobResource } from '../api/managedupgrade.appuio.io/v1beta1/upgr
 import { HookJobLabel } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
 import { ClusterOperatorResource } from '../api/openshift/config-v1/cluster-operator.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../api/openshift/config-v1/cluster-version.js';
-import { MachineConfigNodeAnnotation as A, MachineConfigPoolResource } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  MachineConfigNodeAnnotation as A,
+  MachineConfigPoolResource,
+} from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { MachineConfigResource, type MachineConfig } from '../api/openshift/machineconfiguration-v1/machine-config.js';
 import { ManagedUpgradeConfigResource } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { defaultUserAgent, KubeClient } from '../kube/client.js';
@@ -59,11 +62,19 @@ export interface StatusIo {
 }
 
 /** Reads a list; a 404 (the kind is not served: its CRD is not installed) is `absent`. */
-async function listPart<T extends KubeObjectLike>(client: KubeClient, resourceDescriptor: ResourceDescriptor<T>, options: { labelSelector?: string; fieldSelector?: string; signal?: AbortSignal | undefined } = {}): Promise<SnapshotPart<T[]>> {
+async function listPart<T extends KubeObjectLike>(
+  client: KubeClient,
+  resourceDescriptor: ResourceDescriptor<T>,
+  options: { labelSelector?: string; fieldSelector?: string; signal?: AbortSignal | undefined } = {},
+): Promise<SnapshotPart<T[]>> {
   try {
     return { state: 'ok', value: (await client.list(resourceDescriptor, options)).items };
   } catch (err) {
-    if (isNotFound(err)) return { state: 'absent', reason: `${resourceDescriptor.plural}.${resourceDescriptor.group || 'core'} is not served by this cluster` };
+    if (isNotFound(err))
+      return {
+        state: 'absent',
+        reason: `${resourceDescriptor.plural}.${resourceDescriptor.group || 'core'} is not served by this cluster`,
+      };
     return { state: 'error', error: errorMessage(err) };
   }
 }
@@ -73,8 +84,18 @@ async function listPart<T extends KubeObjectLike>(client: KubeClient, resourceDe
  * them all would fetch megabytes). A rendered config's name is the hash of its content, so one
  * read is good for good: `known` keeps them across the snapshots of a `--watch`.
  */
-async function renderedConfigs(client: KubeClient, names: readonly string[], signal: AbortSignal | undefined, known: Map<string, MachineConfig>): Promise<SnapshotPart<MachineConfig[]>> {
-  const results = await Promise.allSettled(names.map(async (n) => known.get(n) ?? (await client.getIfExists(MachineConfigResource, undefined, n, signal ? { signal } : {}))));
+async function renderedConfigs(
+  client: KubeClient,
+  names: readonly string[],
+  signal: AbortSignal | undefined,
+  known: Map<string, MachineConfig>,
+): Promise<SnapshotPart<MachineConfig[]>> {
+  const results = await Promise.allSettled(
+    names.map(
+      async (n) =>
+        known.get(n) ?? (await client.getIfExists(MachineConfigResource, undefined, n, signal ? { signal } : {})),
+    ),
+  );
   const failed = results.find((r) => r.status === 'rejected');
   if (failed) return { state: 'error', error: errorMessage(failed.reason) };
   const found = results.flatMap((r) => (r.status === 'fulfilled' && r.value ? [r.value] : []));
@@ -87,13 +108,30 @@ async function renderedConfigs(client: KubeClient, names: readonly string[], sig
  * `renderedKnown`, from an earlier snapshot, are not read again) and the pods of draining nodes.
  * The signal aborts the reads.
  */
-export async function readStatusSnapshot(client: KubeClient, signal?: AbortSignal, renderedKnown = new Map<string, MachineConfig>()): Promise<UpgradeStatusSnapshot> {
+export async function readStatusSnapshot(
+  client: KubeClient,
+  signal?: AbortSignal,
+  renderedKnown = new Map<string, MachineConfig>(),
+): Promise<UpgradeStatusSnapshot> {
   const all = { signal };
   const cvPart = client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, signal ? { signal } : {}).then(
     (value): SnapshotPart<typeof value> => ({ state: 'ok', value }),
-    (err: unknown): SnapshotPart<never> => (isNotFound(err) ? { state: 'absent', reason: 'ClusterVersion "version" not found: not an OpenShift cluster?' } : { state: 'error', error: errorMessage(err) }),
+    (err: unknown): SnapshotPart<never> =>
+      isNotFound(err)
+        ? { state: 'absent', reason: 'ClusterVersion "version" not found: not an OpenShift cluster?' }
+        : { state: 'error', error: errorMessage(err) },
   );
-  const [clusterVersion, clusterOperators, machineConfigPools, nodes, podDisruptionBudgets, managedUpgradeConfigs, scheduledUpgradeConfigs, upgradeJobs, hookJobs] = await Promise.all([
+  const [
+    clusterVersion,
+    clusterOperators,
+    machineConfigPools,
+    nodes,
+    podDisruptionBudgets,
+    managedUpgradeConfigs,
+    scheduledUpgradeConfigs,
+    upgradeJobs,
+    hookJobs,
+  ] = await Promise.all([
     cvPart,
     listPart(client, ClusterOperatorResource, all),
     listPart(client, MachineConfigPoolResource, all),
@@ -105,16 +143,32 @@ export async function readStatusSnapshot(client: KubeClient, signal?: AbortSigna
     listPart(client, JobResource, { labelSelector: HookJobLabel.UpgradeJob, signal }),
   ]);
   const names = new Set<string>();
-  for (const p of partValue(machineConfigPools) ?? []) if (p.spec.configuration?.name) names.add(p.spec.configuration.name);
-  for (const n of partValue(nodes) ?? []) for (const k of [A.CurrentConfig, A.DesiredConfig]) if (n.metadata?.annotations?.[k]) names.add(n.metadata.annotations[k]);
+  for (const p of partValue(machineConfigPools) ?? [])
+    if (p.spec.configuration?.name) names.add(p.spec.configuration.name);
+  for (const n of partValue(nodes) ?? [])
+    for (const k of [A.CurrentConfig, A.DesiredConfig])
+      if (n.metadata?.annotations?.[k]) names.add(n.metadata.annotations[k]);
   const base: UpgradeStatusSnapshot = {
-    clusterVersion, clusterOperators, machineConfigPools, nodes, podDisruptionBudgets, managedUpgradeConfigs, scheduledUpgradeConfigs, upgradeJobs, hookJobs,
-    renderedMachineConfigs: machineConfigPools.state === 'error' && nodes.state === 'error' ? { state: 'error', error: 'neither pools nor nodes could be read' } : await renderedConfigs(client, [...names].sort(), signal, renderedKnown),
+    clusterVersion,
+    clusterOperators,
+    machineConfigPools,
+    nodes,
+    podDisruptionBudgets,
+    managedUpgradeConfigs,
+    scheduledUpgradeConfigs,
+    upgradeJobs,
+    hookJobs,
+    renderedMachineConfigs:
+      machineConfigPools.state === 'error' && nodes.state === 'error'
+        ? { state: 'error', error: 'neither pools nor nodes could be read' }
+        : await renderedConfigs(client, [...names].sort(), signal, renderedKnown),
     pods: { state: 'ok', value: [] },
   };
   const draining = drainingNodeNames(base);
   if (draining.length === 0) return base;
-  const lists = await Promise.all(draining.map((n) => listPart(client, PodResource, { fieldSelector: `spec.nodeName=${n}`, signal })));
+  const lists = await Promise.all(
+    draining.map((n) => listPart(client, PodResource, { fieldSelector: `spec.nodeName=${n}`, signal })),
+  );
   const failed = lists.find((l) => l.state !== 'ok');
   return { ...base, pods: failed ?? { state: 'ok', value: lists.flatMap((l) => partValue(l) ?? []) } };
 }
@@ -129,9 +183,13 @@ export function parseInterval(value: string): number {
 
 /** `--details`: a comma-separated subset of nodes, operators, health, all. */
 export function parseDetails(value: string, previous: Details[] = []): Details[] {
-  const list = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const bad = list.filter((s) => !(DETAILS as readonly string[]).includes(s));
-  if (bad.length > 0 || list.length === 0) throw new InvalidArgumentError(`must be ${DETAILS.join(', ')} (got ${JSON.stringify(value)})`);
+  if (bad.length > 0 || list.length === 0)
+    throw new InvalidArgumentError(`must be ${DETAILS.join(', ')} (got ${JSON.stringify(value)})`);
   return [...new Set([...previous, ...(list as Details[])])];
 }
 
@@ -149,13 +207,19 @@ export async function runStatus(client: KubeClient, options: StatusOptions, io: 
     const snapshot = await readStatusSnapshot(client, options.watch ? io.signal : undefined, rendered);
     if (options.watch && io.signal.aborted) return 0;
     const report = assessUpgradeStatus(snapshot, io.clock.now());
-    const body = options.output === 'json' ? renderStatusJson(report, options.watch === true) : renderStatusText(report, { color, ...(options.details ? { details: options.details } : {}) });
+    const body =
+      options.output === 'json'
+        ? renderStatusJson(report, options.watch === true)
+        : renderStatusText(report, { color, ...(options.details ? { details: options.details } : {}) });
     if (!options.watch) {
       io.out.write(body);
       return nothingRead(snapshot) ? 1 : 0;
     }
     if (options.output === 'json') io.out.write(body);
-    else if (tty) io.out.write(`${CLEAR_SCREEN}Every ${options.interval / 1000}s: upgrade-operator status   ${report.generatedAt}\n\n${body}`);
+    else if (tty)
+      io.out.write(
+        `${CLEAR_SCREEN}Every ${options.interval / 1000}s: upgrade-operator status   ${report.generatedAt}\n\n${body}`,
+      );
     else io.out.write(`${first ? '' : '\n'}${report.generatedAt}\n${body}`);
     first = false;
     try {
@@ -169,23 +233,47 @@ export async function runStatus(client: KubeClient, options: StatusOptions, io: 
 /** The subcommand. */
 export function statusCommand(): Command {
   return new Command('status')
-    .description('Show an upgrade in progress, like `oc adm upgrade status`: control plane, worker pools and nodes (who blocks a drain), update health, and the upgrade operator’s UpgradeConfigs and UpgradeJobs. Reads only.')
+    .description(
+      'Show an upgrade in progress, like `oc adm upgrade status`: control plane, worker pools and nodes (who blocks a drain), update health, and the upgrade operator’s UpgradeConfigs and UpgradeJobs. Reads only.',
+    )
     .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, ~/.kube/config, then in-cluster)')
     .option('--context <name>', 'a context other than the kubeconfig’s current-context')
     .option('-w, --watch', 'redraw every --interval until Ctrl-C')
-    .addOption(new Option('--interval <duration>', 'with --watch: time between snapshots (Go duration)').argParser(parseInterval).default(DEFAULT_INTERVAL_MS, '5s'))
+    .addOption(
+      new Option('--interval <duration>', 'with --watch: time between snapshots (Go duration)')
+        .argParser(parseInterval)
+        .default(DEFAULT_INTERVAL_MS, '5s'),
+    )
     .option('--details <what>', `expand sections: ${DETAILS.join(', ')} (comma-separated)`, parseDetails)
-    .addOption(new Option('-o, --output <format>', 'text, or the report as JSON').choices(['text', 'json']).default('text'))
+    .addOption(
+      new Option('-o, --output <format>', 'text, or the report as JSON').choices(['text', 'json']).default('text'),
+    )
     .action(async (options: StatusOptions) => {
       const clock = new RealClock();
-      const config = loadRestConfig({ clock, ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.context ? { context: options.context } : {}) });
-      const client = new KubeClient({ config, clock, logger: silentLogger(), fieldManager: 'upgrade-operator-status', userAgent: defaultUserAgent('upgrade-operator-status', `v${version()}`), maxReadRetries: 2 });
+      const config = loadRestConfig({
+        clock,
+        ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
+        ...(options.context ? { context: options.context } : {}),
+      });
+      const client = new KubeClient({
+        config,
+        clock,
+        logger: silentLogger(),
+        fieldManager: 'upgrade-operator-status',
+        userAgent: defaultUserAgent('upgrade-operator-status', `v${version()}`),
+        maxReadRetries: 2,
+      });
       const abort = new AbortController();
       const onSigint = (): void => abort.abort();
       // Only a watch ends on Ctrl-C with 0; a single view keeps Node's default (the process ends).
       if (options.watch) process.once('SIGINT', onSigint);
       try {
-        const code = await runStatus(client, options, { clock, out: process.stdout, env: process.env, signal: abort.signal });
+        const code = await runStatus(client, options, {
+          clock,
+          out: process.stdout,
+          env: process.env,
+          signal: abort.signal,
+        });
         // An error, not process.exitCode (the entry sets the exit code from runCli's result): exit 1.
         if (code !== 0) throw new Error('nothing could be read from the cluster');
       } finally {

@@ -32,7 +32,10 @@ const MAX_HISTORY = 100;
  * oldest entry is the installation, not an update, and is left out (unless history is full,
  * MaxHistory 100, when it was pruned). Partial entries (abandoned by a retarget) are left out.
  */
-export function estimateFromHistory(history: readonly UpdateHistory[], elapsedMs: number): { estimate: Estimate } | { unknown: string } {
+export function estimateFromHistory(
+  history: readonly UpdateHistory[],
+  elapsedMs: number,
+): { estimate: Estimate } | { unknown: string } {
   const earlier = history.slice(1, history.length < MAX_HISTORY ? -1 : undefined);
   const durations = earlier
     .filter((h) => h.state === 'Completed')
@@ -41,7 +44,14 @@ export function estimateFromHistory(history: readonly UpdateHistory[], elapsedMs
     .slice(0, ESTIMATE_HISTORY);
   if (durations.length === 0) return { unknown: 'no earlier completed update in ClusterVersion history' };
   const totalMs = Math.round(durations.reduce((a, b) => a + b, 0) / durations.length);
-  return { estimate: { totalMs, remainingMs: Math.max(0, totalMs - elapsedMs), overdue: elapsedMs > totalMs, basedOn: durations.length } };
+  return {
+    estimate: {
+      totalMs,
+      remainingMs: Math.max(0, totalMs - elapsedMs),
+      overdue: elapsedMs > totalMs,
+      basedOn: durations.length,
+    },
+  };
 }
 
 /**
@@ -49,7 +59,11 @@ export function estimateFromHistory(history: readonly UpdateHistory[], elapsedMs
  * gate, §2.2); updating when not updated and Progressing=True or named in the CVO's `waiting on`
  * list; waiting otherwise (the CVO has not reached them). Percent = floor(100 × updated / total).
  */
-export function operatorProgress(operators: readonly ClusterOperator[], target: string, waitedOn: readonly string[]): OperatorProgress {
+export function operatorProgress(
+  operators: readonly ClusterOperator[],
+  target: string,
+  waitedOn: readonly string[],
+): OperatorProgress {
   const names: string[] = [];
   let updated = 0;
   for (const co of operators) {
@@ -58,7 +72,14 @@ export function operatorProgress(operators: readonly ClusterOperator[], target: 
     else if (cond(co.status?.conditions, 'Progressing')?.status === 'True' || waitedOn.includes(name)) names.push(name);
   }
   const total = operators.length;
-  return { total, updated, updating: names.length, waiting: total - updated - names.length, percent: total > 0 ? Math.floor((100 * updated) / total) : null, updatingNames: names.sort(byName) };
+  return {
+    total,
+    updated,
+    updating: names.length,
+    waiting: total - updated - names.length,
+    percent: total > 0 ? Math.floor((100 * updated) / total) : null,
+    updatingNames: names.sort(byName),
+  };
 }
 
 /** Health buckets: unavailable (Available≠True), degraded (Degraded=True), unknown (a condition missing), healthy. */
@@ -100,8 +121,21 @@ function operatorRows(operators: readonly ClusterOperator[], target: string | nu
 
 function emptyControlPlane(message: string): ControlPlaneStatus {
   return {
-    assessment: 'Unknown', message, currentVersion: null, targetVersion: null, previousVersion: null, startedAt: null, completedAt: null, durationMs: null,
-    estimate: null, estimateUnknown: null, cvoMessage: '', cvoProgress: null, operators: null, operatorHealth: null, operatorRows: [],
+    assessment: 'Unknown',
+    message,
+    currentVersion: null,
+    targetVersion: null,
+    previousVersion: null,
+    startedAt: null,
+    completedAt: null,
+    durationMs: null,
+    estimate: null,
+    estimateUnknown: null,
+    cvoMessage: '',
+    cvoProgress: null,
+    operators: null,
+    operatorHealth: null,
+    operatorRows: [],
   };
 }
 
@@ -125,7 +159,10 @@ export function assessControlPlane(snapshot: UpgradeStatusSnapshot, nowMs: numbe
   const cv = cvPart.value;
   const history = cv.status?.history ?? [];
   const head = history[0];
-  if (!cv.status || !head) return emptyControlPlane('ClusterVersion has no update history yet (the cluster version operator has not reported; installing?)');
+  if (!cv.status || !head)
+    return emptyControlPlane(
+      'ClusterVersion has no update history yet (the cluster version operator has not reported; installing?)',
+    );
   const conditions = cv.status.conditions;
   const progressing = cond(conditions, 'Progressing');
   const failing = cond(conditions, 'Failing');
@@ -157,19 +194,41 @@ export function assessControlPlane(snapshot: UpgradeStatusSnapshot, nowMs: numbe
     operatorRows: cos ? operatorRows(cos, target) : [],
   };
   const wanted = cv.spec.desiredUpdate;
-  const refused = accepted?.status === 'False' && wanted !== undefined && (wanted.version ? wanted.version !== cv.status.desired.version : (wanted.image ?? '') !== cv.status.desired.image);
+  const refused =
+    accepted?.status === 'False' &&
+    wanted !== undefined &&
+    (wanted.version ? wanted.version !== cv.status.desired.version : (wanted.image ?? '') !== cv.status.desired.image);
   if (refused) {
-    return { ...base, assessment: 'Stalled', message: `the cluster version operator does not accept release ${wanted.version || wanted.image || ''}: ReleaseAccepted=False ${accepted.reason ?? ''}: ${oneLine(accepted.message ?? '')}` };
+    return {
+      ...base,
+      assessment: 'Stalled',
+      message: `the cluster version operator does not accept release ${wanted.version || wanted.image || ''}: ReleaseAccepted=False ${accepted.reason ?? ''}: ${oneLine(accepted.message ?? '')}`,
+    };
   }
   if (done) {
     const when = head.completionTime ? ` at ${head.completionTime}` : '';
     return { ...base, assessment: 'Completed', message: `Update to ${target} successfully completed${when}` };
   }
-  if (failing?.status === 'True') return { ...base, assessment: 'Stalled', message: `Failing=True ${failing.reason ?? ''}: ${oneLine(failing.message ?? '')}` };
-  if (progress.form === 'unable' || progress.form === 'errorReconciling') return { ...base, assessment: 'Stalled', message: oneLine(progressing?.message ?? '') };
+  if (failing?.status === 'True')
+    return {
+      ...base,
+      assessment: 'Stalled',
+      message: `Failing=True ${failing.reason ?? ''}: ${oneLine(failing.message ?? '')}`,
+    };
+  if (progress.form === 'unable' || progress.form === 'errorReconciling')
+    return { ...base, assessment: 'Stalled', message: oneLine(progressing?.message ?? '') };
   if (progress.slow || (failing?.status === 'Unknown' && failing.reason === 'SlowClusterOperator')) {
-    return { ...base, assessment: 'Slow', message: oneLine(progress.slow ? progressing?.message ?? '' : failing?.message ?? '') };
+    return {
+      ...base,
+      assessment: 'Slow',
+      message: oneLine(progress.slow ? (progressing?.message ?? '') : (failing?.message ?? '')),
+    };
   }
-  if (accepted?.status === 'Unknown') return { ...base, assessment: 'Progressing', message: `retrieving the release payload: ${oneLine(accepted.message ?? '')}` };
+  if (accepted?.status === 'Unknown')
+    return {
+      ...base,
+      assessment: 'Progressing',
+      message: `retrieving the release payload: ${oneLine(accepted.message ?? '')}`,
+    };
   return { ...base, assessment: 'Progressing', message: oneLine(progressing?.message ?? `Working towards ${target}`) };
 }

@@ -21,7 +21,8 @@ import { parseRfc3339 } from '../lib/rfc3339.js';
 // ---- Snapshot ------------------------------------------------------------------------------
 
 /** One part of the snapshot: read, absent (kind not served / object not found), or failed. */
-export type SnapshotPart<T> = { state: 'ok'; value: T } | { state: 'absent'; reason: string } | { state: 'error'; error: string };
+export type SnapshotPart<T> =
+  { state: 'ok'; value: T } | { state: 'absent'; reason: string } | { state: 'error'; error: string };
 
 /** Everything the assessment reads, as the command lists it (GET and LIST only). */
 export interface UpgradeStatusSnapshot {
@@ -146,7 +147,8 @@ export interface ControlPlaneStatus {
  * A node's assessment, after oc's: `Completed`, `Progressing`, `Outdated` (not started),
  * `Excluded` (its pool is paused), `Degraded`, `Unavailable`, `Unknown`.
  */
-export type NodeAssessment = 'Completed' | 'Progressing' | 'Outdated' | 'Excluded' | 'Degraded' | 'Unavailable' | 'Unknown';
+export type NodeAssessment =
+  'Completed' | 'Progressing' | 'Outdated' | 'Excluded' | 'Degraded' | 'Unavailable' | 'Unknown';
 /** Where a node is in its update. */
 export type NodePhase = 'Pending' | 'Draining' | 'Updating' | 'Rebooting' | 'Paused' | 'Updated' | 'Unknown';
 
@@ -319,7 +321,10 @@ export interface UpgradeOperatorStatus {
 // ---- Helpers -------------------------------------------------------------------------------
 
 /** The condition of a type in a ClusterVersion or ClusterOperator condition list. */
-export function cond(list: readonly ClusterOperatorStatusCondition[] | undefined, type: string): ClusterOperatorStatusCondition | undefined {
+export function cond(
+  list: readonly ClusterOperatorStatusCondition[] | undefined,
+  type: string,
+): ClusterOperatorStatusCondition | undefined {
   return list?.find((c) => c.type === type);
 }
 
@@ -354,5 +359,13 @@ export interface ConditionView {
 
 /** Reads a metav1.Condition for the report. */
 export function conditionView(condition: Condition | undefined): ConditionView | null {
-  return condition ? { type: condition.type, status: condition.status, reason: condition.reason ?? '', message: oneLine(condition.message ?? ''), lastTransitionTime: condition.lastTransitionTime ?? null } : null;
+  return condition
+    ? {
+        type: condition.type,
+        status: condition.status,
+        reason: condition.reason ?? '',
+        message: oneLine(condition.message ?? ''),
+        lastTransitionTime: condition.lastTransitionTime ?? null,
+      }
+    : null;
 }

@@ -11,7 +11,10 @@ import {
   MachineConfigPoolLabel,
   type MachineConfigPool,
 } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
-import { RenderedMachineConfigAnnotation, type MachineConfig } from '../api/openshift/machineconfiguration-v1/machine-config.js';
+import {
+  RenderedMachineConfigAnnotation,
+  type MachineConfig,
+} from '../api/openshift/machineconfiguration-v1/machine-config.js';
 import { evaluateLabelSelector } from '../lib/label-selector.js';
 import { isDaemonSetPod, pdbsSelecting } from '../managed/drain/pod-selection.js';
 import {
@@ -41,8 +44,15 @@ function configVersion(configs: ReadonlyMap<string, MachineConfig>, name: string
  * over any other.
  */
 export function poolOfNode(node: Node, pools: readonly MachineConfigPool[]): MachineConfigPool | undefined {
-  const matching = pools.filter((p) => p.spec.nodeSelector !== undefined && evaluateLabelSelector(p.spec.nodeSelector, node.metadata?.labels) === true);
-  return matching.find((p) => p.metadata?.name === 'master') ?? matching.find((p) => p.metadata?.name !== 'worker') ?? matching[0];
+  const matching = pools.filter(
+    (p) =>
+      p.spec.nodeSelector !== undefined && evaluateLabelSelector(p.spec.nodeSelector, node.metadata?.labels) === true,
+  );
+  return (
+    matching.find((p) => p.metadata?.name === 'master') ??
+    matching.find((p) => p.metadata?.name !== 'worker') ??
+    matching[0]
+  );
 }
 
 function isControlPlanePool(pool: MachineConfigPool): boolean {
@@ -76,7 +86,12 @@ function drainPending(node: Node): boolean {
  * `Outdated` when pending; an updated or pending node that is NotReady or cordoned is
  * `Unavailable`. `Unknown` without the MCO annotations.
  */
-export function assessNode(node: Node, pool: MachineConfigPool, configs: ReadonlyMap<string, MachineConfig>, releaseTarget: string | null): NodeStatus {
+export function assessNode(
+  node: Node,
+  pool: MachineConfigPool,
+  configs: ReadonlyMap<string, MachineConfig>,
+  releaseTarget: string | null,
+): NodeStatus {
   const a = node.metadata?.annotations ?? {};
   const current = a[A.CurrentConfig];
   const desired = a[A.DesiredConfig];
@@ -85,9 +100,24 @@ export function assessNode(node: Node, pool: MachineConfigPool, configs: Readonl
   const ready = readyOf(node);
   // Cordoned: spec.unschedulable (the taint that usually comes with it is not required).
   const cordoned = node.spec?.unschedulable === true;
-  const base = { name: node.metadata?.name ?? '', pool: pool.metadata?.name ?? '', version: configVersion(configs, current), currentConfig: current ?? null, desiredConfig: desired ?? null, state: state ?? null, ready, cordoned, drainBlockers: [] };
+  const base = {
+    name: node.metadata?.name ?? '',
+    pool: pool.metadata?.name ?? '',
+    version: configVersion(configs, current),
+    currentConfig: current ?? null,
+    desiredConfig: desired ?? null,
+    state: state ?? null,
+    ready,
+    cordoned,
+    drainBlockers: [],
+  };
   if (!current || !desired || !state || !target) {
-    return { ...base, assessment: 'Unknown', phase: 'Unknown', message: !target ? 'the pool has no target config' : 'the node has no machine-config annotations' };
+    return {
+      ...base,
+      assessment: 'Unknown',
+      phase: 'Unknown',
+      message: !target ? 'the pool has no target config' : 'the node has no machine-config annotations',
+    };
   }
   const targetVersion = configVersion(configs, target);
   const poolBehind = releaseTarget !== null && targetVersion !== null && targetVersion !== releaseTarget;
@@ -100,15 +130,26 @@ export function assessNode(node: Node, pool: MachineConfigPool, configs: Readonl
   if (updated) phase = 'Updated';
   else if (inProgress) phase = ready === false ? 'Rebooting' : drainPending(node) ? 'Draining' : 'Updating';
   else phase = pool.spec.paused === true ? 'Paused' : 'Pending';
-  if (failing) return { ...base, assessment: 'Degraded', phase, message: reason || `machine-config daemon state ${state}` };
+  if (failing)
+    return { ...base, assessment: 'Degraded', phase, message: reason || `machine-config daemon state ${state}` };
   if (inProgress) {
-    const message = phase === 'Rebooting' ? 'the node is rebooting (NotReady)' : phase === 'Draining' ? 'the node is being drained' : `updating to ${configVersion(configs, desired) ?? desired}`;
+    const message =
+      phase === 'Rebooting'
+        ? 'the node is rebooting (NotReady)'
+        : phase === 'Draining'
+          ? 'the node is being drained'
+          : `updating to ${configVersion(configs, desired) ?? desired}`;
     return { ...base, assessment: 'Progressing', phase, message };
   }
   const why = ready === false ? 'the node is NotReady' : cordoned ? 'the node is cordoned' : '';
   if (unavailable) return { ...base, assessment: 'Unavailable', phase, message: why };
   if (updated) return { ...base, assessment: 'Completed', phase, message: '' };
-  return { ...base, assessment: phase === 'Paused' ? 'Excluded' : 'Outdated', phase, message: phase === 'Paused' ? 'the pool is paused' : '' };
+  return {
+    ...base,
+    assessment: phase === 'Paused' ? 'Excluded' : 'Outdated',
+    phase,
+    message: phase === 'Paused' ? 'the pool is paused' : '',
+  };
 }
 
 /** True for pods a drain does not evict: DaemonSet pods (the operator's own drain rule), mirror (static) pods, finished pods. */
@@ -124,7 +165,11 @@ function ignoredByDrain(pod: Pod): boolean {
  * 429 for it (§5.6). The message is the API's cause text: `The disruption budget <pdb> needs
  * <desiredHealthy> healthy pods and has <currentHealthy> currently`.
  */
-export function drainBlockers(nodeName: string, pods: readonly Pod[], pdbs: readonly PodDisruptionBudget[]): DrainBlocker[] {
+export function drainBlockers(
+  nodeName: string,
+  pods: readonly Pod[],
+  pdbs: readonly PodDisruptionBudget[],
+): DrainBlocker[] {
   const out: DrainBlocker[] = [];
   for (const pod of pods) {
     if (pod.spec?.nodeName !== nodeName || ignoredByDrain(pod)) continue;
@@ -164,7 +209,15 @@ export function drainingNodeNames(snapshot: UpgradeStatusSnapshot): string[] {
     .sort(byName);
 }
 
-const NODE_ORDER: readonly NodeAssessment[] = ['Degraded', 'Unavailable', 'Progressing', 'Unknown', 'Outdated', 'Excluded', 'Completed'];
+const NODE_ORDER: readonly NodeAssessment[] = [
+  'Degraded',
+  'Unavailable',
+  'Progressing',
+  'Unknown',
+  'Outdated',
+  'Excluded',
+  'Completed',
+];
 
 /**
  * A pool's assessment from its nodes: `Degraded` if any node is; `Completed` when every node is
@@ -179,17 +232,42 @@ export function assessPools(snapshot: UpgradeStatusSnapshot): PoolStatus[] {
   const target = releaseTarget(snapshot);
   const pods = partValue(snapshot.pods);
   const pdbs = partValue(snapshot.podDisruptionBudgets);
-  const blockersUnknown = pods === undefined ? partProblem(snapshot.pods) : pdbs === undefined ? partProblem(snapshot.podDisruptionBudgets) : '';
-  const ordered = [...pools].sort((a, b) => Number(isControlPlanePool(b)) - Number(isControlPlanePool(a)) || byName(a.metadata?.name ?? '', b.metadata?.name ?? ''));
+  const blockersUnknown =
+    pods === undefined
+      ? partProblem(snapshot.pods)
+      : pdbs === undefined
+        ? partProblem(snapshot.podDisruptionBudgets)
+        : '';
+  const ordered = [...pools].sort(
+    (a, b) =>
+      Number(isControlPlanePool(b)) - Number(isControlPlanePool(a)) ||
+      byName(a.metadata?.name ?? '', b.metadata?.name ?? ''),
+  );
   return ordered.map((pool): PoolStatus => {
     const name = pool.metadata?.name ?? '';
     const paused = pool.spec.paused === true;
-    const head = { name, controlPlane: isControlPlanePool(pool), paused, targetConfig: pool.spec.configuration?.name ?? null, targetVersion: configVersion(configs, pool.spec.configuration?.name) };
+    const head = {
+      name,
+      controlPlane: isControlPlanePool(pool),
+      paused,
+      targetConfig: pool.spec.configuration?.name ?? null,
+      targetVersion: configVersion(configs, pool.spec.configuration?.name),
+    };
     if (!nodes) {
       const s = pool.status;
       return {
-        ...head, assessment: 'Unknown', total: s?.machineCount ?? 0, updated: s?.updatedMachineCount ?? 0, progressing: 0, draining: 0, degraded: s?.degradedMachineCount ?? 0,
-        unavailable: s?.unavailableMachineCount ?? 0, excluded: 0, percent: null, message: `nodes unknown: ${partProblem(snapshot.nodes)}`, nodes: [],
+        ...head,
+        assessment: 'Unknown',
+        total: s?.machineCount ?? 0,
+        updated: s?.updatedMachineCount ?? 0,
+        progressing: 0,
+        draining: 0,
+        degraded: s?.degradedMachineCount ?? 0,
+        unavailable: s?.unavailableMachineCount ?? 0,
+        excluded: 0,
+        percent: null,
+        message: `nodes unknown: ${partProblem(snapshot.nodes)}`,
+        nodes: [],
       };
     }
     const members = nodes
@@ -197,9 +275,16 @@ export function assessPools(snapshot: UpgradeStatusSnapshot): PoolStatus[] {
       .map((node) => {
         const s = assessNode(node, pool, configs, target);
         if (s.phase !== 'Draining') return s;
-        if (blockersUnknown) return { ...s, message: `the node is being drained; blockers unknown: ${blockersUnknown}` };
+        if (blockersUnknown)
+          return { ...s, message: `the node is being drained; blockers unknown: ${blockersUnknown}` };
         const blockers = drainBlockers(s.name, pods ?? [], pdbs ?? []);
-        return blockers.length === 0 ? s : { ...s, drainBlockers: blockers, message: `drain blocked: ${blockers.map((b) => `pod ${b.pod} (PodDisruptionBudget ${b.pdb})`).join(', ')}` };
+        return blockers.length === 0
+          ? s
+          : {
+              ...s,
+              drainBlockers: blockers,
+              message: `drain blocked: ${blockers.map((b) => `pod ${b.pod} (PodDisruptionBudget ${b.pdb})`).join(', ')}`,
+            };
       })
       .sort((a, b) => NODE_ORDER.indexOf(a.assessment) - NODE_ORDER.indexOf(b.assessment) || byName(a.name, b.name));
     const count = (f: (nodeStatus: NodeStatus) => boolean): number => members.filter(f).length;
@@ -217,10 +302,25 @@ export function assessPools(snapshot: UpgradeStatusSnapshot): PoolStatus[] {
     else if (progressing > 0 || updated > 0) assessment = 'Progressing';
     else assessment = 'Pending';
     const behind = target !== null && head.targetVersion !== null && head.targetVersion !== target;
-    const message = paused && updated < total ? `the pool is paused; ${nodeCount(total - updated)} will not update until it is unpaused` : behind ? `the pool's target config is for ${head.targetVersion}, not ${target} yet` : '';
+    const message =
+      paused && updated < total
+        ? `the pool is paused; ${nodeCount(total - updated)} will not update until it is unpaused`
+        : behind
+          ? `the pool's target config is for ${head.targetVersion}, not ${target} yet`
+          : '';
     return {
-      ...head, assessment, total, updated, progressing, draining: count((n) => n.phase === 'Draining'), degraded, unavailable: count((n) => n.assessment === 'Unavailable'), excluded,
-      percent: total === 0 ? 100 : Math.floor((100 * updated) / total), message, nodes: members,
+      ...head,
+      assessment,
+      total,
+      updated,
+      progressing,
+      draining: count((n) => n.phase === 'Draining'),
+      degraded,
+      unavailable: count((n) => n.assessment === 'Unavailable'),
+      excluded,
+      percent: total === 0 ? 100 : Math.floor((100 * updated) / total),
+      message,
+      nodes: members,
     };
   });
 }

@@ -34,7 +34,10 @@ function flowState(parts: ReadonlyArray<SnapshotPart<unknown>>): { state: FlowRe
   return { state: 'ok', reason: '' };
 }
 
-function ref(options: { metadata?: { namespace?: string; name?: string } | undefined }): { namespace: string; name: string } {
+function ref(options: { metadata?: { namespace?: string; name?: string } | undefined }): {
+  namespace: string;
+  name: string;
+} {
   return { namespace: options.metadata?.namespace ?? '', name: options.metadata?.name ?? '' };
 }
 
@@ -66,7 +69,16 @@ export function managedUpgradeView(uc: ManagedUpgradeConfig, nowMs: number): Man
     phase: entry?.phase ?? null,
     startedAt: entry?.startTime ?? null,
     completedAt: entry?.completeTime ?? null,
-    step: step ? { type: step.type, status: step.status, reason: step.reason ?? '', message: oneLine(step.message ?? ''), since, inStepMs: sinceMs === undefined ? null : Math.max(0, nowMs - sinceMs) } : null,
+    step: step
+      ? {
+          type: step.type,
+          status: step.status,
+          reason: step.reason ?? '',
+          message: oneLine(step.message ?? ''),
+          since,
+          inStepMs: sinceMs === undefined ? null : Math.max(0, nowMs - sinceMs),
+        }
+      : null,
     waiting: conditionView(uc.status?.conditions?.find((c) => c.type === 'Waiting')),
   };
 }
@@ -76,7 +88,13 @@ function hookJobView(job: Job): HookJobView {
   const c = job.status?.conditions ?? [];
   const failed = c.find((x) => x.type === 'Failed' && x.status === 'True');
   const complete = c.find((x) => x.type === 'Complete' && x.status === 'True');
-  const state: HookJobView['state'] = failed ? 'Failed' : complete ? 'Complete' : (job.status?.active ?? 0) > 0 ? 'Running' : 'Pending';
+  const state: HookJobView['state'] = failed
+    ? 'Failed'
+    : complete
+      ? 'Complete'
+      : (job.status?.active ?? 0) > 0
+        ? 'Running'
+        : 'Pending';
   return {
     name: job.metadata?.name ?? '',
     hook: l[HookJobLabel.UpgradeJobHook] ?? '',
@@ -95,7 +113,8 @@ function hookJobView(job: Job): HookJobView {
  */
 export function upgradeJobView(job: UpgradeJob, hookJobs: readonly Job[], nowMs: number): UpgradeJobView {
   const conditions = job.status?.conditions ?? [];
-  const isTrue = (type: string): Condition | undefined => conditions.find((c) => c.type === type && c.status === 'True');
+  const isTrue = (type: string): Condition | undefined =>
+    conditions.find((c) => c.type === type && c.status === 'True');
   const failed = isTrue('Failed');
   let state: UpgradeJobState;
   if (failed) state = 'Failed';
@@ -103,7 +122,9 @@ export function upgradeJobView(job: UpgradeJob, hookJobs: readonly Job[], nowMs:
   else if (isTrue('Paused')) state = 'Paused';
   else if (isTrue('Started')) state = 'Running';
   else state = (time(job.spec?.startAfter) ?? 0) > nowMs ? 'Scheduled' : 'Pending';
-  const latest = [...conditions].sort((a, b) => byName(b.lastTransitionTime ?? '', a.lastTransitionTime ?? '') || byName(a.type, b.type))[0];
+  const latest = [...conditions].sort(
+    (a, b) => byName(b.lastTransitionTime ?? '', a.lastTransitionTime ?? '') || byName(a.type, b.type),
+  )[0];
   const shown = failed ?? latest;
   const { namespace, name } = ref(job);
   return {
@@ -113,7 +134,9 @@ export function upgradeJobView(job: UpgradeJob, hookJobs: readonly Job[], nowMs:
     startAfter: job.spec?.startAfter ?? null,
     startBefore: job.spec?.startBefore ?? null,
     state,
-    message: shown ? oneLine(`${shown.type}=${shown.status} ${shown.reason ?? ''}${shown.message ? `: ${shown.message}` : ''}`) : '',
+    message: shown
+      ? oneLine(`${shown.type}=${shown.status} ${shown.reason ?? ''}${shown.message ? `: ${shown.message}` : ''}`)
+      : '',
     conditions: [...conditions].sort((a, b) => byName(a.type, b.type)).map((c) => conditionView(c)!),
     hooks: hookJobs
       .filter((j) => j.metadata?.namespace === namespace && j.metadata.labels?.[HookJobLabel.UpgradeJob] === name)
@@ -124,7 +147,9 @@ export function upgradeJobView(job: UpgradeJob, hookJobs: readonly Job[], nowMs:
 
 /** The upgrade operator's objects of both flows (each flow `absent` when its kinds are not installed). */
 export function assessUpgradeOperator(snapshot: UpgradeStatusSnapshot, nowMs: number): UpgradeOperatorStatus {
-  const managedConfigs = (partValue(snapshot.managedUpgradeConfigs) ?? []).map((uc) => managedUpgradeView(uc, nowMs)).sort(byRef);
+  const managedConfigs = (partValue(snapshot.managedUpgradeConfigs) ?? [])
+    .map((uc) => managedUpgradeView(uc, nowMs))
+    .sort(byRef);
   const scheduledConfigs = (partValue(snapshot.scheduledUpgradeConfigs) ?? [])
     .map((c): ScheduledConfigView => ({
       ...ref(c),
@@ -139,7 +164,8 @@ export function assessUpgradeOperator(snapshot: UpgradeStatusSnapshot, nowMs: nu
     .sort(byRef);
   const hookJobs = partValue(snapshot.hookJobs) ?? [];
   const jobs = (partValue(snapshot.upgradeJobs) ?? []).map((j) => upgradeJobView(j, hookJobs, nowMs));
-  const byStart = (a: UpgradeJobView, b: UpgradeJobView): number => byName(a.startAfter ?? '', b.startAfter ?? '') || byRef(a, b);
+  const byStart = (a: UpgradeJobView, b: UpgradeJobView): number =>
+    byName(a.startAfter ?? '', b.startAfter ?? '') || byRef(a, b);
   const finished = jobs.filter((j) => j.state === 'Succeeded' || j.state === 'Failed').sort(byStart);
   return {
     managed: { ...flowState([snapshot.managedUpgradeConfigs]), upgradeConfigs: managedConfigs },

@@ -4,24 +4,86 @@ import { stripVTControlCharacters } from 'node:util';
 import { assessUpgradeStatus } from './upgrade-status.js';
 import type { UpgradeStatusReport } from './upgrade-status-model.js';
 import { MAX_NODE_ROWS, renderStatusJson, renderStatusText, shortDuration } from './upgrade-status-render.js';
-import { at, c, CFG, clusterVersion, co, MASTERS_DONE, NEW, node, NOW, ok, OLD, PARTIAL, pdb, pod, snapshot } from './upgrade-status.test-support.js';
+import {
+  at,
+  c,
+  CFG,
+  clusterVersion,
+  co,
+  MASTERS_DONE,
+  NEW,
+  node,
+  NOW,
+  ok,
+  OLD,
+  PARTIAL,
+  pdb,
+  pod,
+  snapshot,
+} from './upgrade-status.test-support.js';
 
 /** Control plane waiting on machine-config, workers mid-rollout with a PDB-blocked drain, a managed UpgradeConfig. */
 function midUpdate(): UpgradeStatusReport {
-  const cv = clusterVersion({ head: PARTIAL, conditions: [c('Failing', 'False'), c('Progressing', 'True', 'ClusterOperatorUpdating', `Working towards ${NEW}: 762 of 880 done (86% complete), waiting on machine-config`, 62), c('ReleaseAccepted', 'True', 'PayloadLoaded')] });
+  const cv = clusterVersion({
+    head: PARTIAL,
+    conditions: [
+      c('Failing', 'False'),
+      c(
+        'Progressing',
+        'True',
+        'ClusterOperatorUpdating',
+        `Working towards ${NEW}: 762 of 880 done (86% complete), waiting on machine-config`,
+        62,
+      ),
+      c('ReleaseAccepted', 'True', 'PayloadLoaded'),
+    ],
+  });
   return assessUpgradeStatus(
     snapshot({
       clusterVersion: ok(cv),
-      clusterOperators: ok([co('etcd', NEW), co('kube-apiserver', NEW), co('machine-config', OLD, true), co('dns', NEW)]),
+      clusterOperators: ok([
+        co('etcd', NEW),
+        co('kube-apiserver', NEW),
+        co('machine-config', OLD, true),
+        co('dns', NEW),
+      ]),
       pods: ok([pod('shop', 'web-0', 'w1', { app: 'web' })]),
       podDisruptionBudgets: ok([pdb('shop', 'web-pdb', 'web', 0)]),
       managedUpgradeConfigs: ok([
         {
           metadata: { namespace: 'openshift-managed-upgrade-operator', name: 'managed-upgrade-config' },
-          spec: { desired: { version: NEW, channel: 'stable-4.15' }, upgradeAt: at(70), PDBForceDrainTimeout: 60, type: 'OSD' },
+          spec: {
+            desired: { version: NEW, channel: 'stable-4.15' },
+            upgradeAt: at(70),
+            PDBForceDrainTimeout: 60,
+            type: 'OSD',
+          },
           status: {
-            history: [{ version: NEW, phase: 'Upgrading', startTime: at(68), conditions: [{ type: 'ControlPlaneUpgraded', status: 'False', reason: 'ControlPlaneUpgraded not done', message: 'ControlPlaneUpgraded still in progress', startTime: at(62) }] }],
-            conditions: [{ type: 'Waiting', status: 'True', reason: 'WaitingForControlPlane', message: 'the cluster version operator waits on machine-config', lastTransitionTime: at(10) }],
+            history: [
+              {
+                version: NEW,
+                phase: 'Upgrading',
+                startTime: at(68),
+                conditions: [
+                  {
+                    type: 'ControlPlaneUpgraded',
+                    status: 'False',
+                    reason: 'ControlPlaneUpgraded not done',
+                    message: 'ControlPlaneUpgraded still in progress',
+                    startTime: at(62),
+                  },
+                ],
+              },
+            ],
+            conditions: [
+              {
+                type: 'Waiting',
+                status: 'True',
+                reason: 'WaitingForControlPlane',
+                message: 'the cluster version operator waits on machine-config',
+                lastTransitionTime: at(10),
+              },
+            ],
           },
         },
       ]),
@@ -86,7 +148,15 @@ void test('JSON: the report as assessed, pretty or one line for --watch', () => 
   const report = midUpdate();
   const text = renderStatusJson(report);
   assert.deepEqual(JSON.parse(text), report);
-  assert.deepEqual(Object.keys(JSON.parse(text) as object), ['generatedAt', 'updating', 'unknown', 'controlPlane', 'pools', 'health', 'upgradeOperator']);
+  assert.deepEqual(Object.keys(JSON.parse(text) as object), [
+    'generatedAt',
+    'updating',
+    'unknown',
+    'controlPlane',
+    'pools',
+    'health',
+    'upgradeOperator',
+  ]);
   const line = renderStatusJson(report, true);
   assert.equal(line.split('\n').length, 2, 'one line and its newline');
   assert.deepEqual(JSON.parse(line), report);
@@ -100,10 +170,18 @@ void test('colour only when asked; --details expands operators and health, nodes
   assert.equal(stripVTControlCharacters(coloured), GOLDEN, 'colour changes nothing else, padding included');
 
   const all = renderStatusText(report, { details: ['all'] });
-  assert.match(all, /Operators not done or not healthy\nNAME +VERSION +AVAILABLE +PROGRESSING +DEGRADED +SINCE +MESSAGE\nmachine-config +4\.14\.10 +True +True +False +10m +Working towards 4\.15\.3\n/);
-  assert.match(all, /Message: Node w1 cannot be drained: .*\n {2}Since: +-\n {2}Level: +Warning\n {2}Impact: +Update Stalled\n {2}Resources: +Node w1\n/);
+  assert.match(
+    all,
+    /Operators not done or not healthy\nNAME +VERSION +AVAILABLE +PROGRESSING +DEGRADED +SINCE +MESSAGE\nmachine-config +4\.14\.10 +True +True +False +10m +Working towards 4\.15\.3\n/,
+  );
+  assert.match(
+    all,
+    /Message: Node w1 cannot be drained: .*\n {2}Since: +-\n {2}Level: +Warning\n {2}Impact: +Update Stalled\n {2}Resources: +Node w1\n/,
+  );
 
-  const many = Array.from({ length: MAX_NODE_ROWS + 2 }, (_, i) => node(`w${String(i).padStart(2, '0')}`, 'worker', { current: CFG.workerOld }));
+  const many = Array.from({ length: MAX_NODE_ROWS + 2 }, (_, i) =>
+    node(`w${String(i).padStart(2, '0')}`, 'worker', { current: CFG.workerOld }),
+  );
   const big = assessUpgradeStatus(snapshot({ nodes: ok([...MASTERS_DONE, ...many]) }), NOW);
   assert.match(renderStatusText(big), /\.\.\. and 2 more nodes \(--details=nodes shows all\)\n/);
   const full = renderStatusText(big, { details: ['nodes'] });
@@ -122,12 +200,25 @@ Managed upgrades (upgrade.managed.openshift.io UpgradeConfig): not installed
 Scheduled upgrades (managedupgrade.appuio.io): not installed
 `,
   );
-  const unknown = assessUpgradeStatus(snapshot({ clusterOperators: { state: 'error', error: 'clusteroperators is forbidden' } }), NOW);
+  const unknown = assessUpgradeStatus(
+    snapshot({ clusterOperators: { state: 'error', error: 'clusteroperators is forbidden' } }),
+    NOW,
+  );
   const text = renderStatusText(unknown);
   assert.ok(text.startsWith('Warning: could not read clusterOperators: clusteroperators is forbidden\n\n'), text);
   assert.match(text, /Completion: +unknown \(ClusterOperators could not be read\)/);
 });
 
 void test('durations as oc prints them', () => {
-  assert.deepEqual([0, 999, 45_000, 60_000, 725_000, 3_600_000, 3_720_000, 3_725_000, -5].map(shortDuration), ['0s', '0s', '45s', '1m', '12m5s', '1h', '1h2m', '1h2m', '0s']);
+  assert.deepEqual([0, 999, 45_000, 60_000, 725_000, 3_600_000, 3_720_000, 3_725_000, -5].map(shortDuration), [
+    '0s',
+    '0s',
+    '45s',
+    '1m',
+    '12m5s',
+    '1h',
+    '1h2m',
+    '1h2m',
+    '0s',
+  ]);
 });

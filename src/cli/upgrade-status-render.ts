@@ -145,7 +145,9 @@ function durationLine(cp: ControlPlaneStatus): string {
   if (cp.completedAt !== null) return d;
   if (cp.estimate) {
     const e = cp.estimate;
-    return e.overdue ? `${d} (longer than the ${shortDuration(e.totalMs)} of earlier updates)` : `${d} (Est. Time Remaining: ${shortDuration(e.remainingMs)})`;
+    return e.overdue
+      ? `${d} (longer than the ${shortDuration(e.totalMs)} of earlier updates)`
+      : `${d} (Est. Time Remaining: ${shortDuration(e.remainingMs)})`;
   }
   return `${d} (Est. Time Remaining: unknown, ${cp.estimateUnknown ?? 'no estimate'})`;
 }
@@ -154,9 +156,16 @@ function nodeTable(writer: Writer, nodes: readonly NodeStatus[], all: boolean): 
   const shown = all ? nodes : nodes.slice(0, MAX_NODE_ROWS);
   writer.table(
     ['NAME', 'ASSESSMENT', 'PHASE', 'VERSION', 'MESSAGE'],
-    shown.map((n) => [n.name, { text: n.assessment, style: undefined }, { text: n.phase, style: undefined }, n.version ?? '?', n.message]),
+    shown.map((n) => [
+      n.name,
+      { text: n.assessment, style: undefined },
+      { text: n.phase, style: undefined },
+      n.version ?? '?',
+      n.message,
+    ]),
   );
-  if (shown.length < nodes.length) writer.line(`... and ${nodes.length - shown.length} more nodes (--details=nodes shows all)`);
+  if (shown.length < nodes.length)
+    writer.line(`... and ${nodes.length - shown.length} more nodes (--details=nodes shows all)`);
 }
 
 function poolStatusText(poolStatus: PoolStatus): string {
@@ -168,20 +177,37 @@ function poolStatusText(poolStatus: PoolStatus): string {
   return parts.join(', ');
 }
 
-function controlPlaneSection(writer: Writer, upgradeStatusReport: UpgradeStatusReport, details: ReadonlySet<string>): void {
+function controlPlaneSection(
+  writer: Writer,
+  upgradeStatusReport: UpgradeStatusReport,
+  details: ReadonlySet<string>,
+): void {
   const cp = upgradeStatusReport.controlPlane;
   writer.line('= Control Plane =');
   writer.field('Assessment', writer.paint(cp.assessment));
-  if (cp.targetVersion !== null) writer.field('Target Version', `${cp.targetVersion}${cp.previousVersion ? ` (from ${cp.previousVersion})` : ''}`);
+  if (cp.targetVersion !== null)
+    writer.field('Target Version', `${cp.targetVersion}${cp.previousVersion ? ` (from ${cp.previousVersion})` : ''}`);
   writer.field('Completion', operatorsLine(cp));
   writer.field('Duration', durationLine(cp));
   writer.field('Operator Health', healthLine(cp));
   if (cp.message) writer.field('Message', cp.message);
-  if (cp.operators && cp.operators.updatingNames.length > 0) writer.field('Updating', cp.operators.updatingNames.join(', '));
+  if (cp.operators && cp.operators.updatingNames.length > 0)
+    writer.field('Updating', cp.operators.updatingNames.join(', '));
   if (details.has('operators') && cp.operatorRows.length > 0) {
     writer.line();
     writer.line('Operators not done or not healthy');
-    writer.table(['NAME', 'VERSION', 'AVAILABLE', 'PROGRESSING', 'DEGRADED', 'SINCE', 'MESSAGE'], cp.operatorRows.map((o) => [o.name, o.version ?? '?', o.available, o.progressing, o.degraded, ago(upgradeStatusReport, o.since), o.message]));
+    writer.table(
+      ['NAME', 'VERSION', 'AVAILABLE', 'PROGRESSING', 'DEGRADED', 'SINCE', 'MESSAGE'],
+      cp.operatorRows.map((o) => [
+        o.name,
+        o.version ?? '?',
+        o.available,
+        o.progressing,
+        o.degraded,
+        ago(upgradeStatusReport, o.since),
+        o.message,
+      ]),
+    );
   }
   for (const p of upgradeStatusReport.pools.filter((x) => x.controlPlane)) {
     writer.line();
@@ -196,12 +222,21 @@ function workerSection(writer: Writer, upgradeStatusReport: UpgradeStatusReport,
   writer.line('= Worker Upgrade =');
   writer.line();
   if (pools.length === 0) {
-    writer.line(upgradeStatusReport.unknown.some((u) => u.part === 'machineConfigPools') ? 'MachineConfigPools unknown' : 'no worker pools');
+    writer.line(
+      upgradeStatusReport.unknown.some((u) => u.part === 'machineConfigPools')
+        ? 'MachineConfigPools unknown'
+        : 'no worker pools',
+    );
     return;
   }
   writer.table(
     ['WORKER POOL', 'ASSESSMENT', 'COMPLETION', 'STATUS'],
-    pools.map((p) => [p.name, { text: p.assessment, style: undefined }, p.percent === null ? `? (${p.updated}/${p.total})` : `${p.percent}% (${p.updated}/${p.total})`, poolStatusText(p)]),
+    pools.map((p) => [
+      p.name,
+      { text: p.assessment, style: undefined },
+      p.percent === null ? `? (${p.updated}/${p.total})` : `${p.percent}% (${p.updated}/${p.total})`,
+      poolStatusText(p),
+    ]),
   );
   for (const p of pools) {
     if (p.message) writer.line(`${p.name}: ${p.message}`);
@@ -213,7 +248,12 @@ function workerSection(writer: Writer, upgradeStatusReport: UpgradeStatusReport,
   }
 }
 
-function healthSection(writer: Writer, upgradeStatusReport: UpgradeStatusReport, insights: readonly HealthInsight[], details: ReadonlySet<string>): void {
+function healthSection(
+  writer: Writer,
+  upgradeStatusReport: UpgradeStatusReport,
+  insights: readonly HealthInsight[],
+  details: ReadonlySet<string>,
+): void {
   writer.line('= Update Health =');
   if (details.has('health')) {
     for (const i of insights) {
@@ -225,19 +265,40 @@ function healthSection(writer: Writer, upgradeStatusReport: UpgradeStatusReport,
     }
     return;
   }
-  writer.table(['SINCE', 'LEVEL', 'IMPACT', 'MESSAGE'], insights.map((i) => [ago(upgradeStatusReport, i.since), { text: i.level, style: undefined }, i.impact, i.message]));
+  writer.table(
+    ['SINCE', 'LEVEL', 'IMPACT', 'MESSAGE'],
+    insights.map((i) => [ago(upgradeStatusReport, i.since), { text: i.level, style: undefined }, i.impact, i.message]),
+  );
 }
 
-function jobLines(writer: Writer, upgradeStatusReport: UpgradeStatusReport, upgradeJobView: UpgradeJobView, prefix: string): void {
-  const window = [upgradeJobView.startAfter ? `start after ${upgradeJobView.startAfter}` : '', upgradeJobView.startBefore ? `before ${upgradeJobView.startBefore}` : ''].filter((s) => s !== '').join(', ');
-  writer.line(`${prefix}UpgradeJob ${upgradeJobView.namespace}/${upgradeJobView.name}: ${writer.paint(upgradeJobView.state)}, ${upgradeJobView.desiredVersion ?? 'no version'}${window ? ` (${window})` : ''}`);
+function jobLines(
+  writer: Writer,
+  upgradeStatusReport: UpgradeStatusReport,
+  upgradeJobView: UpgradeJobView,
+  prefix: string,
+): void {
+  const window = [
+    upgradeJobView.startAfter ? `start after ${upgradeJobView.startAfter}` : '',
+    upgradeJobView.startBefore ? `before ${upgradeJobView.startBefore}` : '',
+  ]
+    .filter((s) => s !== '')
+    .join(', ');
+  writer.line(
+    `${prefix}UpgradeJob ${upgradeJobView.namespace}/${upgradeJobView.name}: ${writer.paint(upgradeJobView.state)}, ${upgradeJobView.desiredVersion ?? 'no version'}${window ? ` (${window})` : ''}`,
+  );
   if (upgradeJobView.message) writer.line(`    ${upgradeJobView.message}`);
   for (const h of upgradeJobView.hooks) {
-    writer.line(`    Hook Job ${h.name} (hook ${h.hook}, event ${h.event}${h.trackingKey ? `, ${h.trackingKey}` : ''}): ${writer.paint(h.state)}${h.startedAt ? `, started ${ago(upgradeStatusReport, h.startedAt)} ago` : ''}${h.message ? `: ${h.message}` : ''}`);
+    writer.line(
+      `    Hook Job ${h.name} (hook ${h.hook}, event ${h.event}${h.trackingKey ? `, ${h.trackingKey}` : ''}): ${writer.paint(h.state)}${h.startedAt ? `, started ${ago(upgradeStatusReport, h.startedAt)} ago` : ''}${h.message ? `: ${h.message}` : ''}`,
+    );
   }
 }
 
-function operatorSection(writer: Writer, upgradeStatusReport: UpgradeStatusReport, upgradeOperatorStatus: UpgradeOperatorStatus): void {
+function operatorSection(
+  writer: Writer,
+  upgradeStatusReport: UpgradeStatusReport,
+  upgradeOperatorStatus: UpgradeOperatorStatus,
+): void {
   writer.line('= Upgrade Operator =');
   const m = upgradeOperatorStatus.managed;
   const head = 'Managed upgrades (upgrade.managed.openshift.io UpgradeConfig)';
@@ -246,10 +307,19 @@ function operatorSection(writer: Writer, upgradeStatusReport: UpgradeStatusRepor
   else {
     writer.line(`${head}:`);
     for (const u of m.upgradeConfigs) {
-      const when = u.upgradeAt ? `, upgrade at ${u.upgradeAt}${u.startsInMs !== null ? ` (in ${shortDuration(u.startsInMs)})` : ''}` : '';
-      writer.line(`  ${u.namespace}/${u.name}: ${u.desiredVersion ?? 'no version'}${u.type ? ` (${u.type})` : ''}${when}`);
-      writer.line(`    Phase:   ${u.phase === null ? 'not started' : writer.paint(u.phase)}${u.startedAt ? ` since ${u.startedAt}` : ''}${u.completedAt ? `, completed ${u.completedAt}` : ''}`);
-      if (u.step) writer.line(`    Step:    ${u.step.type}=${u.step.status}${u.step.inStepMs !== null ? ` for ${shortDuration(u.step.inStepMs)}` : ''}${u.step.reason ? ` (${u.step.reason})` : ''}${u.step.message ? `: ${u.step.message}` : ''}`);
+      const when = u.upgradeAt
+        ? `, upgrade at ${u.upgradeAt}${u.startsInMs !== null ? ` (in ${shortDuration(u.startsInMs)})` : ''}`
+        : '';
+      writer.line(
+        `  ${u.namespace}/${u.name}: ${u.desiredVersion ?? 'no version'}${u.type ? ` (${u.type})` : ''}${when}`,
+      );
+      writer.line(
+        `    Phase:   ${u.phase === null ? 'not started' : writer.paint(u.phase)}${u.startedAt ? ` since ${u.startedAt}` : ''}${u.completedAt ? `, completed ${u.completedAt}` : ''}`,
+      );
+      if (u.step)
+        writer.line(
+          `    Step:    ${u.step.type}=${u.step.status}${u.step.inStepMs !== null ? ` for ${shortDuration(u.step.inStepMs)}` : ''}${u.step.reason ? ` (${u.step.reason})` : ''}${u.step.message ? `: ${u.step.message}` : ''}`,
+        );
       if (u.waiting?.status === 'True') writer.line(`    Waiting: ${u.waiting.reason}: ${u.waiting.message}`);
     }
   }
@@ -266,7 +336,9 @@ function operatorSection(writer: Writer, upgradeStatusReport: UpgradeStatusRepor
   writer.line(`${shead}:`);
   for (const c of s.upgradeConfigs) {
     const week = c.isoWeek ? `, ISO week ${c.isoWeek}` : '';
-    writer.line(`  UpgradeConfig ${c.namespace}/${c.name}: "${c.cron}" (${c.location}${week})${c.suspended ? ', suspended' : ''}, next window ${c.nextWindow ?? 'unknown'}${c.lastScheduledUpgrade ? `, last scheduled ${c.lastScheduledUpgrade}` : ''}`);
+    writer.line(
+      `  UpgradeConfig ${c.namespace}/${c.name}: "${c.cron}" (${c.location}${week})${c.suspended ? ', suspended' : ''}, next window ${c.nextWindow ?? 'unknown'}${c.lastScheduledUpgrade ? `, last scheduled ${c.lastScheduledUpgrade}` : ''}`,
+    );
     if (c.waiting?.status === 'True') writer.line(`    Waiting: ${c.waiting.reason}: ${c.waiting.message}`);
   }
   for (const j of s.activeJobs) jobLines(writer, upgradeStatusReport, j, '  ');
@@ -285,7 +357,9 @@ export function renderStatusText(report: UpgradeStatusReport, options: RenderOpt
   if (!report.updating) {
     w.line('The cluster is not updating.');
     const took = cp.durationMs !== null ? `, took ${shortDuration(cp.durationMs)}` : '';
-    w.line(`Cluster version is ${cp.currentVersion ?? 'unknown'}${cp.completedAt ? ` (update${cp.previousVersion ? ` from ${cp.previousVersion}` : ''} completed at ${cp.completedAt}${took})` : ''}.`);
+    w.line(
+      `Cluster version is ${cp.currentVersion ?? 'unknown'}${cp.completedAt ? ` (update${cp.previousVersion ? ` from ${cp.previousVersion}` : ''} completed at ${cp.completedAt}${took})` : ''}.`,
+    );
     const problems = report.health.filter((i) => i.level !== 'Info');
     if (problems.length > 0) {
       w.line();

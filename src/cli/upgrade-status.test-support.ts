@@ -6,7 +6,11 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import type { ClusterOperator } from '../api/openshift/config-v1/cluster-operator.js';
-import type { ClusterVersion, ClusterOperatorStatusCondition, UpdateHistory } from '../api/openshift/config-v1/cluster-version.js';
+import type {
+  ClusterVersion,
+  ClusterOperatorStatusCondition,
+  UpdateHistory,
+} from '../api/openshift/config-v1/cluster-version.js';
 import type { MachineConfigPool } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import type { MachineConfig } from '../api/openshift/machineconfiguration-v1/machine-config.js';
 import type { SnapshotPart, UpgradeStatusSnapshot } from './upgrade-status-model.js';
@@ -15,7 +19,14 @@ export const NOW = Date.parse('2024-03-20T09:02:09Z');
 export const MIN = 60_000;
 export const OLD = '4.14.10';
 export const NEW = '4.15.3';
-export const CFG = { masterOld: 'rendered-master-old', masterNew: 'rendered-master-new', workerOld: 'rendered-worker-old', workerNew: 'rendered-worker-new', infraOld: 'rendered-infra-old', infraNew: 'rendered-infra-new' };
+export const CFG = {
+  masterOld: 'rendered-master-old',
+  masterNew: 'rendered-master-new',
+  workerOld: 'rendered-worker-old',
+  workerNew: 'rendered-worker-new',
+  infraOld: 'rendered-infra-old',
+  infraNew: 'rendered-infra-new',
+};
 
 export function ok<T>(value: T): SnapshotPart<T> {
   return { state: 'ok', value };
@@ -25,18 +36,51 @@ export function at(minutesBeforeNow: number): string {
   return new Date(NOW - minutesBeforeNow * MIN).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-export function c(type: string, status: 'True' | 'False' | 'Unknown', reason = '', message = '', since = 500): ClusterOperatorStatusCondition {
+export function c(
+  type: string,
+  status: 'True' | 'False' | 'Unknown',
+  reason = '',
+  message = '',
+  since = 500,
+): ClusterOperatorStatusCondition {
   return { type, status, reason, message, lastTransitionTime: at(since) };
 }
 
 /** Earlier updates: 4.14.8 → 4.14.10 took 80 min, 4.14.5 → 4.14.8 took 100 min; the install took 40. */
 export const EARLIER: UpdateHistory[] = [
-  { state: 'Completed', startedTime: at(30_000), completionTime: at(30_000 - 80), version: OLD, image: 'img-old', verified: true },
-  { state: 'Completed', startedTime: at(60_000), completionTime: at(60_000 - 100), version: '4.14.8', image: 'img-8', verified: true },
-  { state: 'Completed', startedTime: at(90_000), completionTime: at(90_000 - 40), version: '4.14.5', image: 'img-5', verified: true },
+  {
+    state: 'Completed',
+    startedTime: at(30_000),
+    completionTime: at(30_000 - 80),
+    version: OLD,
+    image: 'img-old',
+    verified: true,
+  },
+  {
+    state: 'Completed',
+    startedTime: at(60_000),
+    completionTime: at(60_000 - 100),
+    version: '4.14.8',
+    image: 'img-8',
+    verified: true,
+  },
+  {
+    state: 'Completed',
+    startedTime: at(90_000),
+    completionTime: at(90_000 - 40),
+    version: '4.14.5',
+    image: 'img-5',
+    verified: true,
+  },
 ];
 
-export function clusterVersion(o: { head?: UpdateHistory | undefined; conditions?: ClusterOperatorStatusCondition[]; desiredUpdate?: { version: string; image?: string } } = {}): ClusterVersion {
+export function clusterVersion(
+  o: {
+    head?: UpdateHistory | undefined;
+    conditions?: ClusterOperatorStatusCondition[];
+    desiredUpdate?: { version: string; image?: string };
+  } = {},
+): ClusterVersion {
   const head = o.head;
   return {
     apiVersion: 'config.openshift.io/v1',
@@ -49,34 +93,84 @@ export function clusterVersion(o: { head?: UpdateHistory | undefined; conditions
       observedGeneration: 2,
       versionHash: 'h',
       availableUpdates: null,
-      conditions: o.conditions ?? [c('Available', 'True'), c('Failing', 'False'), c('Progressing', 'False', '', `Cluster version is ${OLD}`), c('ReleaseAccepted', 'True', 'PayloadLoaded')],
+      conditions: o.conditions ?? [
+        c('Available', 'True'),
+        c('Failing', 'False'),
+        c('Progressing', 'False', '', `Cluster version is ${OLD}`),
+        c('ReleaseAccepted', 'True', 'PayloadLoaded'),
+      ],
     },
   };
 }
 
-export const PARTIAL: UpdateHistory = { state: 'Partial', startedTime: at(62), completionTime: null, version: NEW, image: 'img-new', verified: true };
+export const PARTIAL: UpdateHistory = {
+  state: 'Partial',
+  startedTime: at(62),
+  completionTime: null,
+  version: NEW,
+  image: 'img-new',
+  verified: true,
+};
 export const DONE: UpdateHistory = { ...PARTIAL, state: 'Completed', completionTime: at(5) };
 
-export function co(name: string, version: string, progressing = false, extra: ClusterOperatorStatusCondition[] = []): ClusterOperator {
-  const conditions = [c('Available', 'True', 'AsExpected'), c('Degraded', 'False', 'AsExpected'), c('Progressing', progressing ? 'True' : 'False', '', progressing ? `Working towards ${NEW}` : '', 10)];
-  for (const e of extra) conditions.splice(conditions.findIndex((x) => x.type === e.type), 1, e);
-  return { apiVersion: 'config.openshift.io/v1', kind: 'ClusterOperator', metadata: { name }, spec: {}, status: { conditions, versions: [{ name: 'operator', version }] } };
+export function co(
+  name: string,
+  version: string,
+  progressing = false,
+  extra: ClusterOperatorStatusCondition[] = [],
+): ClusterOperator {
+  const conditions = [
+    c('Available', 'True', 'AsExpected'),
+    c('Degraded', 'False', 'AsExpected'),
+    c('Progressing', progressing ? 'True' : 'False', '', progressing ? `Working towards ${NEW}` : '', 10),
+  ];
+  for (const e of extra)
+    conditions.splice(
+      conditions.findIndex((x) => x.type === e.type),
+      1,
+      e,
+    );
+  return {
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'ClusterOperator',
+    metadata: { name },
+    spec: {},
+    status: { conditions, versions: [{ name: 'operator', version }] },
+  };
 }
 
 export function pool(name: string, target: string, paused = false): MachineConfigPool {
   return {
     apiVersion: 'machineconfiguration.openshift.io/v1',
     kind: 'MachineConfigPool',
-    metadata: { name, labels: name === 'master' ? { 'operator.machineconfiguration.openshift.io/required-for-upgrade': '' } : {} },
-    spec: { nodeSelector: { matchLabels: { [`node-role.kubernetes.io/${name}`]: '' } }, paused, configuration: { name: target } },
+    metadata: {
+      name,
+      labels: name === 'master' ? { 'operator.machineconfiguration.openshift.io/required-for-upgrade': '' } : {},
+    },
+    spec: {
+      nodeSelector: { matchLabels: { [`node-role.kubernetes.io/${name}`]: '' } },
+      paused,
+      configuration: { name: target },
+    },
   };
 }
 
 export function rendered(name: string, version: string): MachineConfig {
-  return { apiVersion: 'machineconfiguration.openshift.io/v1', kind: 'MachineConfig', metadata: { name, annotations: { 'machineconfiguration.openshift.io/release-image-version': version } } };
+  return {
+    apiVersion: 'machineconfiguration.openshift.io/v1',
+    kind: 'MachineConfig',
+    metadata: { name, annotations: { 'machineconfiguration.openshift.io/release-image-version': version } },
+  };
 }
 
-export const CONFIGS = [rendered(CFG.masterOld, OLD), rendered(CFG.masterNew, NEW), rendered(CFG.workerOld, OLD), rendered(CFG.workerNew, NEW), rendered(CFG.infraOld, OLD), rendered(CFG.infraNew, NEW)];
+export const CONFIGS = [
+  rendered(CFG.masterOld, OLD),
+  rendered(CFG.masterNew, NEW),
+  rendered(CFG.workerOld, OLD),
+  rendered(CFG.workerNew, NEW),
+  rendered(CFG.infraOld, OLD),
+  rendered(CFG.infraNew, NEW),
+];
 
 export interface NodeOpts {
   current: string;
@@ -103,7 +197,9 @@ export function node(name: string, role: string, o: NodeOpts): Node {
   if (o.lastAppliedDrain) annotations['machineconfiguration.openshift.io/lastAppliedDrain'] = o.lastAppliedDrain;
   return {
     metadata: { name, labels, annotations },
-    spec: o.cordoned ? { unschedulable: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }] } : {},
+    spec: o.cordoned
+      ? { unschedulable: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }] }
+      : {},
     status: { conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }] },
   };
 }
@@ -113,19 +209,68 @@ export const MASTERS_DONE = ['m0', 'm1', 'm2'].map((n) => node(n, 'master', { cu
 /** Workers mid-rollout: one updated, one draining, one rebooting, one updating, one pending; an infra node in a paused pool. */
 export const WORKERS_MID = [
   node('w0', 'worker', { current: CFG.workerNew }),
-  node('w1', 'worker', { current: CFG.workerOld, desired: CFG.workerNew, state: 'Working', cordoned: true, desiredDrain: `drain-${CFG.workerNew}`, lastAppliedDrain: `uncordon-${CFG.workerOld}` }),
-  node('w2', 'worker', { current: CFG.workerOld, desired: CFG.workerNew, state: 'Working', cordoned: true, ready: false, desiredDrain: `drain-${CFG.workerNew}`, lastAppliedDrain: `drain-${CFG.workerNew}` }),
-  node('w3', 'worker', { current: CFG.workerOld, desired: CFG.workerNew, state: 'Working', cordoned: true, desiredDrain: `uncordon-${CFG.workerNew}`, lastAppliedDrain: `drain-${CFG.workerNew}` }),
+  node('w1', 'worker', {
+    current: CFG.workerOld,
+    desired: CFG.workerNew,
+    state: 'Working',
+    cordoned: true,
+    desiredDrain: `drain-${CFG.workerNew}`,
+    lastAppliedDrain: `uncordon-${CFG.workerOld}`,
+  }),
+  node('w2', 'worker', {
+    current: CFG.workerOld,
+    desired: CFG.workerNew,
+    state: 'Working',
+    cordoned: true,
+    ready: false,
+    desiredDrain: `drain-${CFG.workerNew}`,
+    lastAppliedDrain: `drain-${CFG.workerNew}`,
+  }),
+  node('w3', 'worker', {
+    current: CFG.workerOld,
+    desired: CFG.workerNew,
+    state: 'Working',
+    cordoned: true,
+    desiredDrain: `uncordon-${CFG.workerNew}`,
+    lastAppliedDrain: `drain-${CFG.workerNew}`,
+  }),
   node('w4', 'worker', { current: CFG.workerOld }),
   node('i0', 'infra', { current: CFG.infraOld, roles: ['worker'] }),
 ];
 
-export function pod(ns: string, name: string, nodeName: string, labels: Record<string, string>, daemonSet = false): Pod {
-  return { metadata: { namespace: ns, name, labels, ...(daemonSet ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: 'u', controller: true }] } : {}) }, spec: { nodeName, containers: [] }, status: { phase: 'Running' } };
+export function pod(
+  ns: string,
+  name: string,
+  nodeName: string,
+  labels: Record<string, string>,
+  daemonSet = false,
+): Pod {
+  return {
+    metadata: {
+      namespace: ns,
+      name,
+      labels,
+      ...(daemonSet
+        ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: 'u', controller: true }] }
+        : {}),
+    },
+    spec: { nodeName, containers: [] },
+    status: { phase: 'Running' },
+  };
 }
 
 export function pdb(ns: string, name: string, app: string, allowed: number, healthy = 2): PodDisruptionBudget {
-  return { metadata: { namespace: ns, name }, spec: { selector: { matchLabels: { app } }, minAvailable: healthy }, status: { disruptionsAllowed: allowed, currentHealthy: healthy, desiredHealthy: healthy, expectedPods: healthy, observedGeneration: 1 } };
+  return {
+    metadata: { namespace: ns, name },
+    spec: { selector: { matchLabels: { app } }, minAvailable: healthy },
+    status: {
+      disruptionsAllowed: allowed,
+      currentHealthy: healthy,
+      desiredHealthy: healthy,
+      expectedPods: healthy,
+      observedGeneration: 1,
+    },
+  };
 }
 
 export const OPERATORS_DONE = ['etcd', 'kube-apiserver', 'machine-config', 'dns'].map((n) => co(n, NEW));
@@ -133,18 +278,34 @@ export const OPERATORS_DONE = ['etcd', 'kube-apiserver', 'machine-config', 'dns'
 /** A complete snapshot; `over` replaces parts. */
 export function snapshot(over: Partial<UpgradeStatusSnapshot> = {}): UpgradeStatusSnapshot {
   return {
-    clusterVersion: ok(clusterVersion({ head: DONE, conditions: [c('Available', 'True', '', `Done applying ${NEW}`), c('Failing', 'False'), c('Progressing', 'False', '', `Cluster version is ${NEW}`, 5), c('ReleaseAccepted', 'True', 'PayloadLoaded')] })),
+    clusterVersion: ok(
+      clusterVersion({
+        head: DONE,
+        conditions: [
+          c('Available', 'True', '', `Done applying ${NEW}`),
+          c('Failing', 'False'),
+          c('Progressing', 'False', '', `Cluster version is ${NEW}`, 5),
+          c('ReleaseAccepted', 'True', 'PayloadLoaded'),
+        ],
+      }),
+    ),
     clusterOperators: ok(OPERATORS_DONE),
-    machineConfigPools: ok([pool('master', CFG.masterNew), pool('worker', CFG.workerNew), pool('infra', CFG.infraNew, true)]),
+    machineConfigPools: ok([
+      pool('master', CFG.masterNew),
+      pool('worker', CFG.workerNew),
+      pool('infra', CFG.infraNew, true),
+    ]),
     renderedMachineConfigs: ok(CONFIGS),
     nodes: ok([...MASTERS_DONE, ...WORKERS_MID]),
     pods: ok([]),
     podDisruptionBudgets: ok([]),
-    managedUpgradeConfigs: { state: 'absent', reason: 'upgradeconfigs.upgrade.managed.openshift.io is not served by this cluster' },
+    managedUpgradeConfigs: {
+      state: 'absent',
+      reason: 'upgradeconfigs.upgrade.managed.openshift.io is not served by this cluster',
+    },
     scheduledUpgradeConfigs: { state: 'absent', reason: 'not served' },
     upgradeJobs: { state: 'absent', reason: 'not served' },
     hookJobs: ok([]),
     ...over,
   };
 }
-

@@ -49,44 +49,154 @@ const SCOPE_ORDER: readonly string[] = ['ClusterVersion ', 'ClusterOperator ', '
  * (Warning, Unknown). With none while updating: Info, None, `Update is proceeding well`.
  * Ordered by level (Error, Warning, Info), then ClusterVersion, ClusterOperators, pools, nodes.
  */
-export function healthInsights(snapshot: UpgradeStatusSnapshot, cp: ControlPlaneStatus, pools: readonly PoolStatus[], unknown: readonly UnknownPart[], updating: boolean): HealthInsight[] {
+export function healthInsights(
+  snapshot: UpgradeStatusSnapshot,
+  cp: ControlPlaneStatus,
+  pools: readonly PoolStatus[],
+  unknown: readonly UnknownPart[],
+  updating: boolean,
+): HealthInsight[] {
   const out: HealthInsight[] = [];
   const cv = partValue(snapshot.clusterVersion);
   const c = cv?.status?.conditions;
   const failing = cond(c, 'Failing');
-  if (failing?.status === 'True') out.push({ level: 'Error', impact: 'Update Stalled', scope: 'ClusterVersion version', message: `Cluster Version version is failing to proceed with the update (${failing.reason ?? ''}): ${oneLine(failing.message ?? '')}`, since: failing.lastTransitionTime });
-  else if (cp.assessment === 'Slow') out.push({ level: 'Warning', impact: 'Update Speed', scope: 'ClusterVersion version', message: `The update is slower than expected: ${cp.message}`, since: failing?.lastTransitionTime ?? null });
-  if (cp.assessment === 'Stalled' && failing?.status !== 'True') out.push({ level: 'Error', impact: 'Update Stalled', scope: 'ClusterVersion version', message: cp.message, since: cond(c, 'ReleaseAccepted')?.lastTransitionTime ?? null });
+  if (failing?.status === 'True')
+    out.push({
+      level: 'Error',
+      impact: 'Update Stalled',
+      scope: 'ClusterVersion version',
+      message: `Cluster Version version is failing to proceed with the update (${failing.reason ?? ''}): ${oneLine(failing.message ?? '')}`,
+      since: failing.lastTransitionTime,
+    });
+  else if (cp.assessment === 'Slow')
+    out.push({
+      level: 'Warning',
+      impact: 'Update Speed',
+      scope: 'ClusterVersion version',
+      message: `The update is slower than expected: ${cp.message}`,
+      since: failing?.lastTransitionTime ?? null,
+    });
+  if (cp.assessment === 'Stalled' && failing?.status !== 'True')
+    out.push({
+      level: 'Error',
+      impact: 'Update Stalled',
+      scope: 'ClusterVersion version',
+      message: cp.message,
+      since: cond(c, 'ReleaseAccepted')?.lastTransitionTime ?? null,
+    });
   const progress = parseProgressMessage(cond(c, 'Progressing')?.message ?? '');
-  if (progress.degradedGrace) out.push({ level: 'Warning', impact: 'Update Speed', scope: 'ClusterVersion version', message: `The cluster version operator waits up to 40 minutes on degraded ${progress.operators.join(', ')}`, since: null });
-  if (cv && !specObserved(cv)) out.push({ level: 'Info', impact: 'None', scope: 'ClusterVersion version', message: `The cluster version operator has not observed the latest spec yet (generation ${cv.metadata?.generation ?? 0}, observed ${cv.status?.observedGeneration ?? 0})`, since: null });
-  for (const co of [...(partValue(snapshot.clusterOperators) ?? [])].sort((a, b) => byName(a.metadata?.name ?? '', b.metadata?.name ?? ''))) {
+  if (progress.degradedGrace)
+    out.push({
+      level: 'Warning',
+      impact: 'Update Speed',
+      scope: 'ClusterVersion version',
+      message: `The cluster version operator waits up to 40 minutes on degraded ${progress.operators.join(', ')}`,
+      since: null,
+    });
+  if (cv && !specObserved(cv))
+    out.push({
+      level: 'Info',
+      impact: 'None',
+      scope: 'ClusterVersion version',
+      message: `The cluster version operator has not observed the latest spec yet (generation ${cv.metadata?.generation ?? 0}, observed ${cv.status?.observedGeneration ?? 0})`,
+      since: null,
+    });
+  for (const co of [...(partValue(snapshot.clusterOperators) ?? [])].sort((a, b) =>
+    byName(a.metadata?.name ?? '', b.metadata?.name ?? ''),
+  )) {
     const name = co.metadata?.name ?? '';
     const available = cond(co.status?.conditions, 'Available');
     const degraded = cond(co.status?.conditions, 'Degraded');
-    if (available && available.status !== 'True') out.push({ level: 'Error', impact: 'API Availability', scope: `ClusterOperator ${name}`, message: `Cluster Operator ${name} is unavailable (${available.reason ?? ''}): ${oneLine(available.message ?? '')}`, since: available.lastTransitionTime });
-    else if (degraded?.status === 'True') out.push({ level: 'Error', impact: 'API Availability', scope: `ClusterOperator ${name}`, message: `Cluster Operator ${name} is degraded (${degraded.reason ?? ''}): ${oneLine(degraded.message ?? '')}`, since: degraded.lastTransitionTime });
+    if (available && available.status !== 'True')
+      out.push({
+        level: 'Error',
+        impact: 'API Availability',
+        scope: `ClusterOperator ${name}`,
+        message: `Cluster Operator ${name} is unavailable (${available.reason ?? ''}): ${oneLine(available.message ?? '')}`,
+        since: available.lastTransitionTime,
+      });
+    else if (degraded?.status === 'True')
+      out.push({
+        level: 'Error',
+        impact: 'API Availability',
+        scope: `ClusterOperator ${name}`,
+        message: `Cluster Operator ${name} is degraded (${degraded.reason ?? ''}): ${oneLine(degraded.message ?? '')}`,
+        since: degraded.lastTransitionTime,
+      });
   }
   for (const pool of pools) {
     for (const n of pool.nodes) {
-      if (n.assessment === 'Degraded') out.push({ level: 'Error', impact: 'Update Stalled', scope: `Node ${n.name}`, message: `Node ${n.name} is degraded: ${n.message}`, since: null });
-      else if (n.assessment === 'Unavailable') out.push({ level: 'Warning', impact: 'Cluster Capacity', scope: `Node ${n.name}`, message: `Node ${n.name} is unavailable: ${n.message}`, since: null });
-      for (const b of n.drainBlockers) out.push({ level: 'Warning', impact: 'Update Stalled', scope: `Node ${n.name}`, message: `Node ${n.name} cannot be drained: pod ${b.pod} is protected by PodDisruptionBudget ${b.pdb} (${b.message})`, since: null });
+      if (n.assessment === 'Degraded')
+        out.push({
+          level: 'Error',
+          impact: 'Update Stalled',
+          scope: `Node ${n.name}`,
+          message: `Node ${n.name} is degraded: ${n.message}`,
+          since: null,
+        });
+      else if (n.assessment === 'Unavailable')
+        out.push({
+          level: 'Warning',
+          impact: 'Cluster Capacity',
+          scope: `Node ${n.name}`,
+          message: `Node ${n.name} is unavailable: ${n.message}`,
+          since: null,
+        });
+      for (const b of n.drainBlockers)
+        out.push({
+          level: 'Warning',
+          impact: 'Update Stalled',
+          scope: `Node ${n.name}`,
+          message: `Node ${n.name} cannot be drained: pod ${b.pod} is protected by PodDisruptionBudget ${b.pdb} (${b.message})`,
+          since: null,
+        });
     }
     if (pool.paused && pool.updated < pool.total) {
       const blocking = pool.controlPlane && cp.assessment !== 'Completed';
-      out.push({ level: blocking ? 'Warning' : 'Info', impact: blocking ? 'Update Stalled' : 'Update Speed', scope: `MachineConfigPool ${pool.name}`, message: `Pool ${pool.name} is paused: ${pool.total - pool.updated} of ${nodeCount(pool.total)} will not update until it is unpaused`, since: null });
+      out.push({
+        level: blocking ? 'Warning' : 'Info',
+        impact: blocking ? 'Update Stalled' : 'Update Speed',
+        scope: `MachineConfigPool ${pool.name}`,
+        message: `Pool ${pool.name} is paused: ${pool.total - pool.updated} of ${nodeCount(pool.total)} will not update until it is unpaused`,
+        since: null,
+      });
     }
   }
-  for (const u of unknown) out.push({ level: 'Warning', impact: 'Unknown', scope: u.part, message: `Cannot read ${u.part}: ${u.reason}`, since: null });
+  for (const u of unknown)
+    out.push({
+      level: 'Warning',
+      impact: 'Unknown',
+      scope: u.part,
+      message: `Cannot read ${u.part}: ${u.reason}`,
+      since: null,
+    });
   const kind = (i: HealthInsight): number => SCOPE_ORDER.findIndex((k) => i.scope.startsWith(k));
-  out.sort((a, b) => LEVEL_ORDER.indexOf(a.level) - LEVEL_ORDER.indexOf(b.level) || kind(a) - kind(b) || byName(a.scope, b.scope) || byName(a.message, b.message));
-  if (out.length === 0 && updating) out.push({ level: 'Info', impact: 'None', scope: 'ClusterVersion version', message: 'Update is proceeding well', since: null });
+  out.sort(
+    (a, b) =>
+      LEVEL_ORDER.indexOf(a.level) - LEVEL_ORDER.indexOf(b.level) ||
+      kind(a) - kind(b) ||
+      byName(a.scope, b.scope) ||
+      byName(a.message, b.message),
+  );
+  if (out.length === 0 && updating)
+    out.push({
+      level: 'Info',
+      impact: 'None',
+      scope: 'ClusterVersion version',
+      message: 'Update is proceeding well',
+      since: null,
+    });
   return out;
 }
 
 /** Parts whose absence is not a problem: the upgrade operator's kinds may simply not be installed, and no pod list is needed without a drain. */
-const OPTIONAL_WHEN_ABSENT: ReadonlySet<SnapshotPartName> = new Set(['managedUpgradeConfigs', 'scheduledUpgradeConfigs', 'upgradeJobs', 'hookJobs', 'pods']);
+const OPTIONAL_WHEN_ABSENT: ReadonlySet<SnapshotPartName> = new Set([
+  'managedUpgradeConfigs',
+  'scheduledUpgradeConfigs',
+  'upgradeJobs',
+  'hookJobs',
+  'pods',
+]);
 
 /** The parts that could not be read (errors; absences that matter), in snapshot order. */
 export function unknownParts(snapshot: UpgradeStatusSnapshot): UnknownPart[] {
@@ -102,7 +212,9 @@ const DERIVED_PARTS: ReadonlySet<SnapshotPartName> = new Set(['renderedMachineCo
 
 /** True when no list or get of its own answered (the command then exits 1); derived parts do not count. */
 export function nothingRead(snapshot: UpgradeStatusSnapshot): boolean {
-  return (Object.keys(snapshot) as SnapshotPartName[]).every((k) => DERIVED_PARTS.has(k) || snapshot[k].state === 'error');
+  return (Object.keys(snapshot) as SnapshotPartName[]).every(
+    (k) => DERIVED_PARTS.has(k) || snapshot[k].state === 'error',
+  );
 }
 
 /**
@@ -114,7 +226,8 @@ export function assessUpgradeStatus(snapshot: UpgradeStatusSnapshot, nowMs: numb
   const unknown = unknownParts(snapshot);
   const controlPlane = assessControlPlane(snapshot, nowMs);
   const pools = assessPools(snapshot);
-  const updating = controlPlane.assessment !== 'Completed' || pools.some((p) => !p.paused && p.assessment !== 'Completed');
+  const updating =
+    controlPlane.assessment !== 'Completed' || pools.some((p) => !p.paused && p.assessment !== 'Completed');
   return {
     generatedAt: formatTime(nowMs),
     updating,

@@ -14,26 +14,46 @@
  * `nowMs`; async because the managed validation and jq are.
  */
 import { splitApiVersion } from '../api/resource.js';
-import { managedClusterVersionCrd, type ManagedClusterVersion } from '../api/managedupgrade.appuio.io/v1beta1/cluster-version.js';
+import {
+  managedClusterVersionCrd,
+  type ManagedClusterVersion,
+} from '../api/managedupgrade.appuio.io/v1beta1/cluster-version.js';
 import { APPUIO_GROUP } from '../api/managedupgrade.appuio.io/v1beta1/group.js';
 import { nodeForceDrainCrd, type NodeForceDrain } from '../api/managedupgrade.appuio.io/v1beta1/node-force-drain.js';
 import { ScheduledUpgradeConfigDefaults } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config-contract.js';
-import { scheduledUpgradeConfigCrd, type ScheduledUpgradeConfig } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
+import {
+  scheduledUpgradeConfigCrd,
+  type ScheduledUpgradeConfig,
+} from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
 import { UpgradeJobReason } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { upgradeJobHookCrd, type UpgradeJobHook } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook.js';
 import { upgradeJobCrd, type UpgradeJob } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { upgradeSuspensionWindowCrd } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
 import type { ClusterVersion } from '../api/openshift/config-v1/cluster-version.js';
-import { MANAGED_UPGRADE_CONFIGMAP_KEY, MANAGED_UPGRADE_CONFIGMAP_NAME, MANAGED_UPGRADE_GROUP } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
-import { managedUpgradeConfigCrd, type ManagedUpgradeConfig } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import {
+  MANAGED_UPGRADE_CONFIGMAP_KEY,
+  MANAGED_UPGRADE_CONFIGMAP_NAME,
+  MANAGED_UPGRADE_GROUP,
+} from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import {
+  managedUpgradeConfigCrd,
+  type ManagedUpgradeConfig,
+} from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import { fieldErrorMessage, goQuote } from '../apiserver/field-errors.js';
 import { formatConfigProblems } from '../managed/config/config-problem.js';
 import { parseManagedOperatorConfig, type ManagedOperatorConfig } from '../managed/config/managed-operator-config.js';
 import { acceptsUpgradeConfigName, defaultOperatorSettings } from '../managed/config/operator-settings.js';
-import { unrenderableMessage, ClusterVersionSyncEventReason } from '../scheduled/controllers/cluster-version-sync-controller.js';
+import {
+  unrenderableMessage,
+  ClusterVersionSyncEventReason,
+} from '../scheduled/controllers/cluster-version-sync-controller.js';
 import { ignoredUpgradeConfigMessage } from '../managed/controllers/upgrade-config-controller.js';
 import { upgradeWindowMissedMessage, validationRefusal } from '../managed/controllers/upgrade-config-pass.js';
-import { invalidForceDrainMessage, NodeForceDrainProblemReason, podJqSelectorProblem } from '../scheduled/controllers/node-force-drain-controller.js';
+import {
+  invalidForceDrainMessage,
+  NodeForceDrainProblemReason,
+  podJqSelectorProblem,
+} from '../scheduled/controllers/node-force-drain-controller.js';
 import { SUSPENSION_WINDOW_INVALID_REASON } from '../scheduled/controllers/upgrade-suspension-window-controller.js';
 import type { PodJqSelector } from '../integrations/jq-selector.js';
 import { isJsonObject, type JsonObject } from '../lib/json.js';
@@ -45,11 +65,21 @@ import { renderClusterVersion } from '../scheduled/cluster-version/cluster-versi
 import { parseForceDrainSpec } from '../scheduled/drain/force-drain.js';
 import { buildScheduledUpgradeJob } from '../scheduled/steps/scheduled-upgrade-job.js';
 import { suspensionWindowMatches } from '../scheduled/schedule/suspension-window-matching.js';
-import { desiredUpdateOf, isDesiredReleaseAvailable, poolDelays, sameDesiredUpdate } from '../scheduled/steps/upgrade-job-cluster.js';
+import {
+  desiredUpdateOf,
+  isDesiredReleaseAvailable,
+  poolDelays,
+  sameDesiredUpdate,
+} from '../scheduled/steps/upgrade-job-cluster.js';
 import { UpgradeJobMessage } from '../scheduled/steps/upgrade-job-conditions.js';
 import { jobTiming } from '../scheduled/steps/upgrade-job-gate.js';
 import { effectiveHealthCheckTimeout } from '../scheduled/steps/upgrade-job-health-step.js';
-import { currentClusterVersion, validateUpgradeConfig, type ValidationDeps, type ValidationReasonName } from '../managed/validation/upgrade-config-validation.js';
+import {
+  currentClusterVersion,
+  validateUpgradeConfig,
+  type ValidationDeps,
+  type ValidationReasonName,
+} from '../managed/validation/upgrade-config-validation.js';
 import { admitObjectDetailed, objectRef } from './object-file.js';
 
 /** Who would say it: the API server at admission, or the operator at run time. */
@@ -124,7 +154,11 @@ interface KindRules {
   rules(object: JsonObject, ctx: RunContext): Promise<Findings> | Findings;
 }
 
-function operatorProblem(severity: 'error' | 'warning', message: string, extra: { field?: string | undefined; reason?: string | undefined } = {}): ValidationProblem {
+function operatorProblem(
+  severity: 'error' | 'warning',
+  message: string,
+  extra: { field?: string | undefined; reason?: string | undefined } = {},
+): ValidationProblem {
   return {
     source: 'operator',
     ...(extra.field !== undefined ? { field: extra.field } : {}),
@@ -143,7 +177,12 @@ function leadingField(message: string): string | undefined {
  * Without `--cluster-version`: a ClusterVersion with no completed update, so the managed
  * validation stops (`UnknownCurrentVersion`) at the first check that needs the cluster.
  */
-const OFFLINE_CLUSTER_VERSION: ClusterVersion = { apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', metadata: { name: 'version' }, spec: { clusterID: '' } };
+const OFFLINE_CLUSTER_VERSION: ClusterVersion = {
+  apiVersion: 'config.openshift.io/v1',
+  kind: 'ClusterVersion',
+  metadata: { name: 'version' },
+  spec: { clusterID: '' },
+};
 
 const CHECK_NEEDS_CLUSTER = 'needs --cluster-version';
 
@@ -167,11 +206,23 @@ async function managedUpgradeConfigRules(object: JsonObject, ctx: RunContext): P
   const name = cr.metadata?.name ?? '';
   const settings = defaultOperatorSettings();
   if (!acceptsUpgradeConfigName(settings, name)) {
-    out.problems.push(operatorProblem('warning', ignoredUpgradeConfigMessage(settings.upgradeConfigNames, settings.watchNamespace, name), { field: 'metadata.name', reason: 'Ignored' }));
+    out.problems.push(
+      operatorProblem(
+        'warning',
+        ignoredUpgradeConfigMessage(settings.upgradeConfigNames, settings.watchNamespace, name),
+        { field: 'metadata.name', reason: 'Ignored' },
+      ),
+    );
   }
   const namespace = cr.metadata?.namespace;
   if (namespace !== undefined && namespace !== settings.watchNamespace) {
-    out.problems.push(operatorProblem('warning', `the operator watches UpgradeConfigs in ${settings.watchNamespace} only (WATCH_NAMESPACE) and never sees this one`, { field: 'metadata.namespace', reason: 'Ignored' }));
+    out.problems.push(
+      operatorProblem(
+        'warning',
+        `the operator watches UpgradeConfigs in ${settings.watchNamespace} only (WATCH_NAMESPACE) and never sees this one`,
+        { field: 'metadata.namespace', reason: 'Ignored' },
+      ),
+    );
   }
 
   // The operator's validation, with look-ups that only record that they were reached.
@@ -189,27 +240,50 @@ async function managedUpgradeConfigRules(object: JsonObject, ctx: RunContext): P
   };
   const cv = ctx.clusterVersion ?? OFFLINE_CLUSTER_VERSION;
   const cincinnati = ctx.operatorConfig.validation.cincinnati;
-  const v = await validateUpgradeConfig({ config: cr, clusterVersion: cv, cincinnatiEnabled: cincinnati, now: ctx.nowMs }, deps);
+  const v = await validateUpgradeConfig(
+    { config: cr, clusterVersion: cv, cincinnatiEnabled: cincinnati, now: ctx.nowMs },
+    deps,
+  );
   const desired = cr.spec?.desired ?? {};
   if (registryAsked) {
     out.skipped.push(`the version of the release image ${desired.image ?? ''} (needs the image registry)`);
-    out.skipped.push('comparing that version with the cluster’s: no downgrade, not the same version (needs the image registry and --cluster-version)');
+    out.skipped.push(
+      'comparing that version with the cluster’s: no downgrade, not the same version (needs the image registry and --cluster-version)',
+    );
   } else if (ctx.clusterVersion === undefined && v.reason === 'UnknownCurrentVersion') {
-    out.skipped.push(`comparing ${desired.version ?? ''} with the cluster’s current version: no downgrade, not the same version (${CHECK_NEEDS_CLUSTER})`);
-    out.skipped.push(`${desired.version ?? ''} among the ClusterVersion’s available or conditional updates, or with another channel than the cluster’s${cincinnati ? ' in the update graph' : ''} (${CHECK_NEEDS_CLUSTER})`);
+    out.skipped.push(
+      `comparing ${desired.version ?? ''} with the cluster’s current version: no downgrade, not the same version (${CHECK_NEEDS_CLUSTER})`,
+    );
+    out.skipped.push(
+      `${desired.version ?? ''} among the ClusterVersion’s available or conditional updates, or with another channel than the cluster’s${cincinnati ? ' in the update graph' : ''} (${CHECK_NEEDS_CLUSTER})`,
+    );
   } else if (graphAsked) {
     const from = currentClusterVersion(cv) ?? '';
-    out.skipped.push(`${desired.version ?? ''} reachable from ${from} in channel ${desired.channel ?? ''} of the update graph (needs the update service)`);
+    out.skipped.push(
+      `${desired.version ?? ''} reachable from ${from} in channel ${desired.channel ?? ''} of the update graph (needs the update service)`,
+    );
   } else {
     const refusal = validationRefusal(v);
-    if (refusal) out.problems.push(operatorProblem(v.valid ? 'warning' : 'error', refusal.message, { field: REASON_FIELD[v.reason], reason: refusal.reason }));
+    if (refusal)
+      out.problems.push(
+        operatorProblem(v.valid ? 'warning' : 'error', refusal.message, {
+          field: REASON_FIELD[v.reason],
+          reason: refusal.reason,
+        }),
+      );
   }
 
   // A past upgradeAt is a state, not an error: within the window the upgrade starts at once; past
   // it an OSD upgrade that has not commenced fails.
   const closes = upgradeWindowClosesAt({ upgradeConfig: cr, config: ctx.operatorConfig });
   if (cr.spec?.type !== 'ARO' && closes !== undefined && ctx.nowMs > closes) {
-    out.problems.push(operatorProblem('warning', upgradeWindowMissedMessage(ctx.operatorConfig.upgradeWindow.timeOutMs, cr.spec?.upgradeAt ?? ''), { field: 'spec.upgradeAt', reason: 'UpgradeFailed' }));
+    out.problems.push(
+      operatorProblem(
+        'warning',
+        upgradeWindowMissedMessage(ctx.operatorConfig.upgradeWindow.timeOutMs, cr.spec?.upgradeAt ?? ''),
+        { field: 'spec.upgradeAt', reason: 'UpgradeFailed' },
+      ),
+    );
   }
   return out;
 }
@@ -225,14 +299,21 @@ function operatorConfigText(object: JsonObject): string | undefined {
 function operatorConfigMapRules(object: JsonObject): Findings {
   const { problems } = parseManagedOperatorConfig(operatorConfigText(object));
   return {
-    problems: problems.map((p) => operatorProblem(p.severity, formatConfigProblems([p]), { field: `data[${MANAGED_UPGRADE_CONFIGMAP_KEY}]${p.key === MANAGED_UPGRADE_CONFIGMAP_KEY ? '' : `.${p.key}`}`, reason: 'InvalidOperatorConfig' })),
+    problems: problems.map((p) =>
+      operatorProblem(p.severity, formatConfigProblems([p]), {
+        field: `data[${MANAGED_UPGRADE_CONFIGMAP_KEY}]${p.key === MANAGED_UPGRADE_CONFIGMAP_KEY ? '' : `.${p.key}`}`,
+        reason: 'InvalidOperatorConfig',
+      }),
+    ),
     skipped: [],
   };
 }
 
 function isOperatorConfigMap(object: JsonObject): boolean {
   const m = isJsonObject(object['metadata']) ? object['metadata'] : {};
-  return object['apiVersion'] === 'v1' && object['kind'] === 'ConfigMap' && m['name'] === MANAGED_UPGRADE_CONFIGMAP_NAME;
+  return (
+    object['apiVersion'] === 'v1' && object['kind'] === 'ConfigMap' && m['name'] === MANAGED_UPGRADE_CONFIGMAP_NAME
+  );
 }
 
 // ---- managedupgrade.appuio.io/v1beta1 ------------------------------------------------------
@@ -244,13 +325,20 @@ function jobConfigProblems(job: UpgradeJob, fieldPrefix: (field: string) => stri
   if (!timing.ok) {
     out.push(operatorProblem('error', timing.error, { field: leadingField(timing.error), reason: 'InvalidSpec' }));
   } else {
-    for (const p of timing.timing.problems) out.push(operatorProblem('warning', fieldPrefix(p), { field: fieldPrefix(leadingField(p) ?? 'spec.config') }));
+    for (const p of timing.timing.problems)
+      out.push(operatorProblem('warning', fieldPrefix(p), { field: fieldPrefix(leadingField(p) ?? 'spec.config') }));
   }
   for (const phase of ['preUpgradeHealthChecks', 'postUpgradeHealthChecks'] as const) {
     const t = effectiveHealthCheckTimeout(job.spec?.config[phase] ?? {});
-    if (t.problem !== undefined) out.push(operatorProblem('warning', t.problem, { field: fieldPrefix(`spec.config.${phase}.timeout`) }));
+    if (t.problem !== undefined)
+      out.push(operatorProblem('warning', t.problem, { field: fieldPrefix(`spec.config.${phase}.timeout`) }));
   }
-  for (const p of poolDelays(job).problems) out.push(operatorProblem('warning', fieldPrefix(p), { field: fieldPrefix(leadingField(p) ?? 'spec.config.machineConfigPools') }));
+  for (const p of poolDelays(job).problems)
+    out.push(
+      operatorProblem('warning', fieldPrefix(p), {
+        field: fieldPrefix(leadingField(p) ?? 'spec.config.machineConfigPools'),
+      }),
+    );
   return out;
 }
 
@@ -262,12 +350,19 @@ function scheduledUpgradeConfigRules(object: JsonObject, ctx: RunContext): Findi
     const p = compiled.problem;
     out.problems.push(operatorProblem('error', `${p.field}: ${p.message}`, { field: p.field, reason: p.reason }));
   } else {
-    const next = nextScheduleTimes(compiled.policy.schedule, ctx.nowMs, ScheduledUpgradeConfigDefaults.nextPossibleSchedules);
-    if (next.times.length === 0 && next.error !== undefined) out.problems.push(operatorProblem('error', next.error, { field: 'spec.schedule', reason: 'NoNextSchedule' }));
+    const next = nextScheduleTimes(
+      compiled.policy.schedule,
+      ctx.nowMs,
+      ScheduledUpgradeConfigDefaults.nextPossibleSchedules,
+    );
+    if (next.times.length === 0 && next.error !== undefined)
+      out.problems.push(operatorProblem('error', next.error, { field: 'spec.schedule', reason: 'NoNextSchedule' }));
   }
   // The template's settings as each UpgradeJob made from it will carry them.
   const job = buildScheduledUpgradeJob(config, { startAfterMs: ctx.nowMs, startBeforeMs: ctx.nowMs });
-  out.problems.push(...jobConfigProblems(job, (text) => text.replace(/^spec\.config\b/, 'spec.jobTemplate.spec.config')));
+  out.problems.push(
+    ...jobConfigProblems(job, (text) => text.replace(/^spec\.config\b/, 'spec.jobTemplate.spec.config')),
+  );
   return out;
 }
 
@@ -278,9 +373,16 @@ function upgradeJobRules(object: JsonObject, ctx: RunContext): Findings {
   if (desired && job.spec?.desiredVersionCheckAvailability !== false) {
     const cv = ctx.clusterVersion;
     if (cv === undefined) {
-      out.skipped.push(`the desired release among the ClusterVersion’s available updates when the job starts (${CHECK_NEEDS_CLUSTER})`);
+      out.skipped.push(
+        `the desired release among the ClusterVersion’s available updates when the job starts (${CHECK_NEEDS_CLUSTER})`,
+      );
     } else if (!sameDesiredUpdate(cv.spec.desiredUpdate, desired) && !isDesiredReleaseAvailable(cv, desired)) {
-      out.problems.push(operatorProblem('warning', UpgradeJobMessage.withdrawn(desired.version ?? ''), { field: 'spec.desiredVersion', reason: UpgradeJobReason.UpgradeWithdrawn }));
+      out.problems.push(
+        operatorProblem('warning', UpgradeJobMessage.withdrawn(desired.version ?? ''), {
+          field: 'spec.desiredVersion',
+          reason: UpgradeJobReason.UpgradeWithdrawn,
+        }),
+      );
     }
   }
   return out;
@@ -292,9 +394,17 @@ function upgradeJobHookRules(object: JsonObject): Findings {
   const anyJob: UpgradeJob = { metadata: { labels: {} } };
   (hook.spec?.selector?.matchExpressions ?? []).forEach((labelSelectorRequirement, index) => {
     // One requirement at a time: the selector's verdict on a job is "invalid" whatever its labels.
-    const alone: UpgradeJobHook = { ...hook, spec: { ...hook.spec, selector: { matchExpressions: [labelSelectorRequirement] } } };
+    const alone: UpgradeJobHook = {
+      ...hook,
+      spec: { ...hook.spec, selector: { matchExpressions: [labelSelectorRequirement] } },
+    };
     if (selectorMatches(alone, anyJob) === 'invalid') {
-      problems.push(operatorProblem('error', 'hook skipped: its selector is invalid', { field: `spec.selector.matchExpressions[${index}]`, reason: 'invalidSelector' }));
+      problems.push(
+        operatorProblem('error', 'hook skipped: its selector is invalid', {
+          field: `spec.selector.matchExpressions[${index}]`,
+          reason: 'invalidSelector',
+        }),
+      );
     }
   });
   return { problems, skipped: [] };
@@ -302,13 +412,26 @@ function upgradeJobHookRules(object: JsonObject): Findings {
 
 function suspensionWindowRules(object: JsonObject): Findings {
   const { problems } = suspensionWindowMatches(object, [], []);
-  return { problems: problems.map((p) => operatorProblem('error', p, { field: leadingField(p), reason: SUSPENSION_WINDOW_INVALID_REASON })), skipped: [] };
+  return {
+    problems: problems.map((p) =>
+      operatorProblem('error', p, { field: leadingField(p), reason: SUSPENSION_WINDOW_INVALID_REASON }),
+    ),
+    skipped: [],
+  };
 }
 
 function managedClusterVersionRules(object: JsonObject, ctx: RunContext): Findings {
   const r = renderClusterVersion((object as unknown as ManagedClusterVersion).spec, ctx.nowMs);
   if (r.ok) return { problems: [], skipped: [] };
-  return { problems: r.errors.map((e) => operatorProblem('error', unrenderableMessage([e]), { field: leadingField(e), reason: ClusterVersionSyncEventReason.InvalidSpec })), skipped: [] };
+  return {
+    problems: r.errors.map((e) =>
+      operatorProblem('error', unrenderableMessage([e]), {
+        field: leadingField(e),
+        reason: ClusterVersionSyncEventReason.InvalidSpec,
+      }),
+    ),
+    skipped: [],
+  };
 }
 
 async function nodeForceDrainRules(object: JsonObject, ctx: RunContext): Promise<Findings> {
@@ -316,22 +439,57 @@ async function nodeForceDrainRules(object: JsonObject, ctx: RunContext): Promise
   const key = objectRef(object);
   const reason = NodeForceDrainProblemReason.Invalid;
   const parsed = parseForceDrainSpec(fd.spec);
-  if (!parsed.ok) return { problems: parsed.problems.map((p) => operatorProblem('error', invalidForceDrainMessage(key, [p]), { field: leadingField(p), reason })), skipped: [] };
+  if (!parsed.ok)
+    return {
+      problems: parsed.problems.map((p) =>
+        operatorProblem('error', invalidForceDrainMessage(key, [p]), { field: leadingField(p), reason }),
+      ),
+      skipped: [],
+    };
   const program = parsed.settings.podJQSelector;
   if (program === undefined) return { problems: [], skipped: [] };
   const compiled = await ctx.jq.compile(program);
   if (compiled.ok) return { problems: [], skipped: [] };
-  if (!compiled.compileError) return { problems: [], skipped: [`compiling spec.podJQSelector (jq could not be run: ${compiled.error})`] };
-  return { problems: [operatorProblem('error', invalidForceDrainMessage(key, [podJqSelectorProblem(compiled.error)]), { field: 'spec.podJQSelector', reason })], skipped: [] };
+  if (!compiled.compileError)
+    return { problems: [], skipped: [`compiling spec.podJQSelector (jq could not be run: ${compiled.error})`] };
+  return {
+    problems: [
+      operatorProblem('error', invalidForceDrainMessage(key, [podJqSelectorProblem(compiled.error)]), {
+        field: 'spec.podJQSelector',
+        reason,
+      }),
+    ],
+    skipped: [],
+  };
 }
 
 const KINDS: readonly KindRules[] = [
-  { apiVersion: `${MANAGED_UPGRADE_GROUP}/v1alpha1`, kind: 'UpgradeConfig', crd: managedUpgradeConfigCrd, rules: managedUpgradeConfigRules },
-  { apiVersion: `${APPUIO_GROUP}/v1beta1`, kind: 'UpgradeConfig', crd: scheduledUpgradeConfigCrd, rules: scheduledUpgradeConfigRules },
+  {
+    apiVersion: `${MANAGED_UPGRADE_GROUP}/v1alpha1`,
+    kind: 'UpgradeConfig',
+    crd: managedUpgradeConfigCrd,
+    rules: managedUpgradeConfigRules,
+  },
+  {
+    apiVersion: `${APPUIO_GROUP}/v1beta1`,
+    kind: 'UpgradeConfig',
+    crd: scheduledUpgradeConfigCrd,
+    rules: scheduledUpgradeConfigRules,
+  },
   { apiVersion: `${APPUIO_GROUP}/v1beta1`, kind: 'UpgradeJob', crd: upgradeJobCrd, rules: upgradeJobRules },
   { apiVersion: `${APPUIO_GROUP}/v1beta1`, kind: 'UpgradeJobHook', crd: upgradeJobHookCrd, rules: upgradeJobHookRules },
-  { apiVersion: `${APPUIO_GROUP}/v1beta1`, kind: 'UpgradeSuspensionWindow', crd: upgradeSuspensionWindowCrd, rules: suspensionWindowRules },
-  { apiVersion: `${APPUIO_GROUP}/v1beta1`, kind: 'ClusterVersion', crd: managedClusterVersionCrd, rules: managedClusterVersionRules },
+  {
+    apiVersion: `${APPUIO_GROUP}/v1beta1`,
+    kind: 'UpgradeSuspensionWindow',
+    crd: upgradeSuspensionWindowCrd,
+    rules: suspensionWindowRules,
+  },
+  {
+    apiVersion: `${APPUIO_GROUP}/v1beta1`,
+    kind: 'ClusterVersion',
+    crd: managedClusterVersionCrd,
+    rules: managedClusterVersionRules,
+  },
   { apiVersion: `${APPUIO_GROUP}/v1beta1`, kind: 'NodeForceDrain', crd: nodeForceDrainCrd, rules: nodeForceDrainRules },
 ];
 
@@ -348,7 +506,10 @@ function verdictOf(problems: readonly ValidationProblem[]): Verdict {
   return problems.length > 0 ? 'valid with warnings' : 'valid';
 }
 
-function admissionProblems(object: JsonObject, crd: JsonObject): { problems: ValidationProblem[]; admitted: JsonObject } {
+function admissionProblems(
+  object: JsonObject,
+  crd: JsonObject,
+): { problems: ValidationProblem[]; admitted: JsonObject } {
   const r = admitObjectDetailed(object, crd, { keepStatus: false });
   const seen = new Set<string>();
   const problems: ValidationProblem[] = [];
@@ -358,7 +519,8 @@ function admissionProblems(object: JsonObject, crd: JsonObject): { problems: Val
     seen.add(message);
     problems.push({ source: 'apiserver', field: e.field, reason: e.type, message, severity: 'error' });
   }
-  for (const f of r.unknownFields) problems.push({ source: 'apiserver', field: f, message: `unknown field ${goQuote(f)}`, severity: 'warning' });
+  for (const f of r.unknownFields)
+    problems.push({ source: 'apiserver', field: f, message: `unknown field ${goQuote(f)}`, severity: 'warning' });
   return { problems, admitted: r.object };
 }
 
@@ -369,13 +531,33 @@ async function validateOne(input: InputObject, ctx: RunContext): Promise<ObjectV
   const meta = isJsonObject(o['metadata']) ? o['metadata'] : {};
   const name = typeof meta['name'] === 'string' ? meta['name'] : '';
   const namespace = typeof meta['namespace'] === 'string' && meta['namespace'] !== '' ? meta['namespace'] : undefined;
-  const head = { file: input.file, document: input.document, apiVersion, kind, ...(namespace !== undefined ? { namespace } : {}), name };
-  const done = (problems: ValidationProblem[], skipped: string[], checked = true): ObjectValidation => ({ ...head, verdict: checked ? verdictOf(problems) : 'not checked', problems, skipped });
+  const head = {
+    file: input.file,
+    document: input.document,
+    apiVersion,
+    kind,
+    ...(namespace !== undefined ? { namespace } : {}),
+    name,
+  };
+  const done = (problems: ValidationProblem[], skipped: string[], checked = true): ObjectValidation => ({
+    ...head,
+    verdict: checked ? verdictOf(problems) : 'not checked',
+    problems,
+    skipped,
+  });
 
   if (apiVersion === '' || kind === '') {
     // kubectl's client-side check, before anything is sent.
     const missing = [...(apiVersion === '' ? ['apiVersion not set'] : []), ...(kind === '' ? ['kind not set'] : [])];
-    return done(missing.map((message) => ({ source: 'apiserver', field: message.split(' ')[0] ?? '', message, severity: 'error' })), []);
+    return done(
+      missing.map((message) => ({
+        source: 'apiserver',
+        field: message.split(' ')[0] ?? '',
+        message,
+        severity: 'error',
+      })),
+      [],
+    );
   }
   if (isOperatorConfigMap(o)) {
     const f = operatorConfigMapRules(o);
@@ -384,7 +566,16 @@ async function validateOne(input: InputObject, ctx: RunContext): Promise<ObjectV
   const rules = KINDS.find((k) => k.apiVersion === apiVersion && k.kind === kind);
   if (rules === undefined) {
     if (!isOurGroup(apiVersion)) return done([], [], false);
-    return done([{ source: 'apiserver', message: `no matches for kind ${goQuote(kind)} in version ${goQuote(apiVersion)}`, severity: 'error' }], []);
+    return done(
+      [
+        {
+          source: 'apiserver',
+          message: `no matches for kind ${goQuote(kind)} in version ${goQuote(apiVersion)}`,
+          severity: 'error',
+        },
+      ],
+      [],
+    );
   }
   const admission = admissionProblems(o, rules.crd());
   if (admission.problems.some((p) => p.severity === 'error')) {
@@ -400,9 +591,15 @@ async function validateOne(input: InputObject, ctx: RunContext): Promise<ObjectV
  * (`validation.cincinnati`, `upgradeWindow.timeOut`) are the ones the managed UpgradeConfigs are
  * judged with; without one, the documented defaults.
  */
-export async function validateObjects(objects: readonly InputObject[], options: ValidateObjectsOptions): Promise<ObjectValidation[]> {
+export async function validateObjects(
+  objects: readonly InputObject[],
+  options: ValidateObjectsOptions,
+): Promise<ObjectValidation[]> {
   const configMap = objects.find((o) => isOperatorConfigMap(o.object));
-  const ctx: RunContext = { ...options, operatorConfig: parseManagedOperatorConfig(configMap && operatorConfigText(configMap.object)).config };
+  const ctx: RunContext = {
+    ...options,
+    operatorConfig: parseManagedOperatorConfig(configMap && operatorConfigText(configMap.object)).config,
+  };
   const out: ObjectValidation[] = [];
   for (const o of objects) out.push(await validateOne(o, ctx));
   return out;

@@ -19,7 +19,13 @@ import { RealClock, type Clock } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
 import { loadZone, processZoneId } from '../time/zone.js';
 import { admitObject, objectsOfKind, readFileDocuments, readObjectFile } from './object-file.js';
-import { validateObjects, type InputObject, type ObjectValidation, type ValidateObjectsOptions, type ValidationProblem } from './validate-objects.js';
+import {
+  validateObjects,
+  type InputObject,
+  type ObjectValidation,
+  type ValidateObjectsOptions,
+  type ValidationProblem,
+} from './validate-objects.js';
 
 /** A file that cannot be read, or a document in it that is not a YAML object. */
 export interface InputError {
@@ -63,7 +69,11 @@ const MANIFEST_FILE = /\.(ya?ml|json)$/;
  * `*.yaml`, `*.yml` and `*.json` files sorted by name (its subdirectories too, depth first, with
  * `recursive`). A path that cannot be read is an error, the others are still read.
  */
-export function collectInputs(paths: readonly string[], recursive: boolean, io: ValidateIo): { files: { path: string; text: string }[]; errors: InputError[] } {
+export function collectInputs(
+  paths: readonly string[],
+  recursive: boolean,
+  io: ValidateIo,
+): { files: { path: string; text: string }[]; errors: InputError[] } {
   const files: { path: string; text: string }[] = [];
   const errors: InputError[] = [];
   const visit = (path: string, fromDir: boolean): void => {
@@ -100,8 +110,11 @@ export function collectInputs(paths: readonly string[], recursive: boolean, io: 
  */
 export function parseClusterVersionFile(path: string, text: string): ClusterVersion {
   const found = objectsOfKind(readObjectFile(text, path), 'config.openshift.io/v1', 'ClusterVersion');
-  if (found.length !== 1) throw new Error(`${path}: expected one ClusterVersion (config.openshift.io/v1), found ${found.length}`);
-  const crd = openshiftCustomResourceDefinitions().find((c) => (c['spec'] as { names: { kind: string } }).names.kind === 'ClusterVersion');
+  if (found.length !== 1)
+    throw new Error(`${path}: expected one ClusterVersion (config.openshift.io/v1), found ${found.length}`);
+  const crd = openshiftCustomResourceDefinitions().find(
+    (c) => (c['spec'] as { names: { kind: string } }).names.kind === 'ClusterVersion',
+  );
   if (crd === undefined) throw new Error('no CRD of ClusterVersion');
   const r = admitObject(found[0]!.object, crd, { keepStatus: true });
   if (!r.ok) throw new Error(`${path}: ${r.message}`);
@@ -137,8 +150,16 @@ function kindText(objectValidation: ObjectValidation): string {
 }
 
 function problemText(validationProblem: ValidationProblem): string {
-  const where = validationProblem.field !== undefined && validationProblem.field !== '' && !validationProblem.message.includes(validationProblem.field) ? `${validationProblem.field}: ` : '';
-  const tag = validationProblem.reason !== undefined ? `${validationProblem.source} ${validationProblem.reason}` : validationProblem.source;
+  const where =
+    validationProblem.field !== undefined &&
+    validationProblem.field !== '' &&
+    !validationProblem.message.includes(validationProblem.field)
+      ? `${validationProblem.field}: `
+      : '';
+  const tag =
+    validationProblem.reason !== undefined
+      ? `${validationProblem.source} ${validationProblem.reason}`
+      : validationProblem.source;
   return `  ${validationProblem.severity} [${tag}] ${where}${validationProblem.message}`;
 }
 
@@ -199,8 +220,14 @@ function collect(value: string, previous: string[] | undefined): string[] {
 }
 
 /** Runs the checks the flags ask for and renders them; throws a user-facing Error on an unusable `--cluster-version`. */
-export async function runValidate(flags: ValidateFlags, deps: ValidateDeps): Promise<{ report: ValidateReport; output: string }> {
-  const clusterVersion = flags.clusterVersion === undefined ? undefined : parseClusterVersionFile(flags.clusterVersion, readOrThrow(flags.clusterVersion, deps.io));
+export async function runValidate(
+  flags: ValidateFlags,
+  deps: ValidateDeps,
+): Promise<{ report: ValidateReport; output: string }> {
+  const clusterVersion =
+    flags.clusterVersion === undefined
+      ? undefined
+      : parseClusterVersionFile(flags.clusterVersion, readOrThrow(flags.clusterVersion, deps.io));
   const jq = new JqSelector();
   try {
     const report = await validateInputs(flags.filename, {
@@ -228,12 +255,27 @@ function readOrThrow(path: string, io: ValidateIo): string {
 /** The subcommand. Usage errors exit with 2, invalid objects or unreadable inputs with 1. */
 export function validateCommand(deps?: ValidateDeps): Command {
   return new Command('validate')
-    .description('Check UpgradeConfigs, UpgradeJobs, UpgradeJobHooks, UpgradeSuspensionWindows, ClusterVersions, NodeForceDrains and the operator ConfigMap offline, with the API server’s schema and the operator’s own rules.')
-    .requiredOption('-f, --filename <file>', 'a YAML or JSON file, a directory of them, or - for stdin (repeatable)', collect)
+    .description(
+      'Check UpgradeConfigs, UpgradeJobs, UpgradeJobHooks, UpgradeSuspensionWindows, ClusterVersions, NodeForceDrains and the operator ConfigMap offline, with the API server’s schema and the operator’s own rules.',
+    )
+    .requiredOption(
+      '-f, --filename <file>',
+      'a YAML or JSON file, a directory of them, or - for stdin (repeatable)',
+      collect,
+    )
     .option('-R, --recursive', 'with a directory: its subdirectories too')
-    .option('--cluster-version <file>', 'the cluster’s ClusterVersion (oc get clusterversion version -o yaml), for the checks that need it')
-    .option('--local-zone <zone>', 'what a schedule’s Local location means (default: this machine’s zone)', parseLocalZone)
-    .addOption(new Option('-o, --output <format>', 'text, or JSON for programs').choices(['text', 'json']).default('text'))
+    .option(
+      '--cluster-version <file>',
+      'the cluster’s ClusterVersion (oc get clusterversion version -o yaml), for the checks that need it',
+    )
+    .option(
+      '--local-zone <zone>',
+      'what a schedule’s Local location means (default: this machine’s zone)',
+      parseLocalZone,
+    )
+    .addOption(
+      new Option('-o, --output <format>', 'text, or JSON for programs').choices(['text', 'json']).default('text'),
+    )
     .exitOverride((err) => {
       throw err.exitCode === 0 ? err : new CommanderError(2, err.code, err.message);
     })

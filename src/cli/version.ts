@@ -7,7 +7,9 @@ let cached: string | undefined;
 export function version(): string {
   if (cached === undefined) {
     // src/cli/ and dist/cli/ are both two levels below the package root.
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
     cached = pkg.version ?? '0.0.0';
   }
   return cached;

@@ -25,10 +25,18 @@ const healthy = (name: string): ClusterOperator =>
 
 test('checkClusterOperators: all Available and not Degraded passes (Progressing and missing conditions do not matter)', () => {
   assert.deepEqual(checkClusterOperators([]), { check: 'cluster-operators', healthy: true });
-  assert.deepEqual(checkClusterOperators([healthy('dns'), healthy('etcd'), co('console', [{ type: 'Progressing', status: 'True' }]), { metadata: { name: 'new' }, spec: {} }]), {
-    check: 'cluster-operators',
-    healthy: true,
-  });
+  assert.deepEqual(
+    checkClusterOperators([
+      healthy('dns'),
+      healthy('etcd'),
+      co('console', [{ type: 'Progressing', status: 'True' }]),
+      { metadata: { name: 'new' }, spec: {} },
+    ]),
+    {
+      check: 'cluster-operators',
+      healthy: true,
+    },
+  );
 });
 
 test('checkClusterOperators: Degraded=True or Available=False fails, naming each operator with its conditions', () => {
@@ -47,7 +55,10 @@ test('checkClusterOperators: Degraded=True or Available=False fails, naming each
         message: 'Get "https://oauth.apps.example.com/healthz":\n  EOF',
       },
     ]),
-    co('ingress', [{ type: 'Available', status: 'Unknown' }, { type: 'Degraded', status: 'Unknown' }]),
+    co('ingress', [
+      { type: 'Available', status: 'Unknown' },
+      { type: 'Degraded', status: 'Unknown' },
+    ]),
     co('monitoring', [{ type: 'Available', status: 'False' }]),
   ]);
   assert.ok(!r.healthy);
@@ -63,14 +74,24 @@ test('checkClusterOperators: Degraded=True or Available=False fails, naming each
 });
 
 test('checkClusterOperators: a long condition message is cut', () => {
-  const r = checkClusterOperators([co('storage', [{ type: 'Degraded', status: 'True', reason: 'R', message: 'x'.repeat(1000) }])]);
+  const r = checkClusterOperators([
+    co('storage', [{ type: 'Degraded', status: 'True', reason: 'R', message: 'x'.repeat(1000) }]),
+  ]);
   assert.ok(!r.healthy);
   assert.equal(r.failure.message, `cluster operators degraded: storage: Degraded=True (R: ${'x'.repeat(299)}…)`);
 });
 
 test('degradedConditions: Available=False first, then Degraded=True', () => {
-  const c = degradedConditions(co('x', [{ type: 'Degraded', status: 'True' }, { type: 'Available', status: 'False' }]));
-  assert.deepEqual(c.map((x) => x.type), ['Available', 'Degraded']);
+  const c = degradedConditions(
+    co('x', [
+      { type: 'Degraded', status: 'True' },
+      { type: 'Available', status: 'False' },
+    ]),
+  );
+  assert.deepEqual(
+    c.map((x) => x.type),
+    ['Available', 'Degraded'],
+  );
 });
 
 test('clusterOperatorsUnknown: an unreadable list fails closed', () => {

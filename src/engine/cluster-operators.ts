@@ -16,10 +16,17 @@ export const CLUSTER_OPERATORS_MUO_TEXT = 'ClusterOperatorsHealthcheckFailed';
 const MAX_CONDITION_MESSAGE = 300;
 
 function describe(statusCondition: ClusterOperatorStatusCondition): string {
-  const detail = [statusCondition.reason, statusCondition.message === undefined ? undefined : truncate(oneLine(statusCondition.message), MAX_CONDITION_MESSAGE)]
+  const detail = [
+    statusCondition.reason,
+    statusCondition.message === undefined
+      ? undefined
+      : truncate(oneLine(statusCondition.message), MAX_CONDITION_MESSAGE),
+  ]
     .filter((s): s is string => s !== undefined && s !== '')
     .join(': ');
-  return detail === '' ? `${statusCondition.type}=${statusCondition.status}` : `${statusCondition.type}=${statusCondition.status} (${detail})`;
+  return detail === ''
+    ? `${statusCondition.type}=${statusCondition.status}`
+    : `${statusCondition.type}=${statusCondition.status} (${detail})`;
 }
 
 /**
@@ -45,7 +52,12 @@ export function checkClusterOperators(operators: readonly ClusterOperator[]): Ch
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (bad.length === 0) return passed('cluster-operators');
   const parts = bad.map((o) => `${o.name}: ${o.conditions.map(describe).join(', ')}`);
-  return failed('cluster-operators', HealthcheckReason.ClusterOperatorsDegraded, CLUSTER_OPERATORS_MUO_TEXT, `cluster operators degraded: ${parts.join('; ')}`);
+  return failed(
+    'cluster-operators',
+    HealthcheckReason.ClusterOperatorsDegraded,
+    CLUSTER_OPERATORS_MUO_TEXT,
+    `cluster operators degraded: ${parts.join('; ')}`,
+  );
 }
 
 /** The check's verdict when the ClusterOperators could not be read (fail closed). */

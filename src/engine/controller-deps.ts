@@ -19,6 +19,13 @@ export interface ControllerDeps {
 }
 
 /** The part `new Controller({ name, ...runtimeOf(o), reconcile })` takes. */
-export function runtimeOf(deps: Omit<ControllerDeps, 'client'>): Pick<ControllerOptions, 'informers' | 'clock' | 'logger' | 'activity'> {
-  return { informers: deps.informers, clock: deps.clock, logger: deps.logger, ...(deps.activity ? { activity: deps.activity } : {}) };
+export function runtimeOf(
+  deps: Omit<ControllerDeps, 'client'>,
+): Pick<ControllerOptions, 'informers' | 'clock' | 'logger' | 'activity'> {
+  return {
+    informers: deps.informers,
+    clock: deps.clock,
+    logger: deps.logger,
+    ...(deps.activity ? { activity: deps.activity } : {}),
+  };
 }

@@ -59,7 +59,9 @@ function operatorsIn(detail: string): { operators: string[]; degradedGrace: bool
   const slow = detail.endsWith('which is longer than expected');
   let m = /^waiting up to 40 minutes on (.+)$/s.exec(detail);
   if (m) return { operators: names(m[1]!).sort(), degradedGrace: true, slow };
-  m = /^waiting on (.+?) over 30 minutes and machine-config over 90 minutes which is longer than expected$/s.exec(detail);
+  m = /^waiting on (.+?) over 30 minutes and machine-config over 90 minutes which is longer than expected$/s.exec(
+    detail,
+  );
   if (m) return { operators: [...names(m[1]!), 'machine-config'].sort(), degradedGrace: false, slow };
   m = /^waiting on (.+?) over (?:30|90) minutes which is longer than expected$/s.exec(detail);
   if (m) return { operators: names(m[1]!).sort(), degradedGrace: false, slow };
@@ -74,7 +76,12 @@ function operatorsIn(detail: string): { operators: string[]; degradedGrace: bool
 
 /** Reads a ClusterVersion Progressing message in any of the CVO's forms. */
 export function parseProgressMessage(message: string): CvoProgress {
-  const base = (form: CvoProgress['form'], version: string | undefined, detail: string, counts?: ProgressCounts): CvoProgress => ({ form, version, counts, detail, ...operatorsIn(detail) });
+  const base = (
+    form: CvoProgress['form'],
+    version: string | undefined,
+    detail: string,
+    counts?: ProgressCounts,
+  ): CvoProgress => ({ form, version, counts, detail, ...operatorsIn(detail) });
   let m = WORKING.exec(message);
   if (m) {
     const rest = m[2] ?? '';
@@ -117,7 +124,10 @@ export type ControlPlaneProgress =
   /** The CVO works towards the target; Failing as it is (never a verdict by itself). */
   | { state: 'progressing'; progress: CvoProgress; failing: ConditionText | undefined };
 
-function matches(release: { version?: string | undefined; image?: string | undefined }, target: ControlPlaneTarget): boolean {
+function matches(
+  release: { version?: string | undefined; image?: string | undefined },
+  target: ControlPlaneTarget,
+): boolean {
   const v = target.version ?? '';
   const i = target.image ?? '';
   if (v === '' && i === '') return false;
@@ -146,7 +156,12 @@ export function targetCompleted(cv: ClusterVersion, target: ControlPlaneTarget):
 
 /** What the ClusterVersion says about `target` (read in the order of §8.6 behaviour 7). */
 export function controlPlaneProgress(cv: ClusterVersion, target: ControlPlaneTarget): ControlPlaneProgress {
-  if (!specObserved(cv)) return { state: 'specNotObserved', generation: cv.metadata?.generation ?? 0, observedGeneration: cv.status?.observedGeneration ?? 0 };
+  if (!specObserved(cv))
+    return {
+      state: 'specNotObserved',
+      generation: cv.metadata?.generation ?? 0,
+      observedGeneration: cv.status?.observedGeneration ?? 0,
+    };
   if (targetCompleted(cv, target)) return { state: 'completed' };
   const accepted = condition(cv, 'ReleaseAccepted');
   const desired = cv.status?.desired;
@@ -173,18 +188,27 @@ export function describeControlPlaneProgress(controlPlaneProgress: ControlPlaneP
       return `the cluster version operator has not yet observed the new spec (observedGeneration ${controlPlaneProgress.observedGeneration}, generation ${controlPlaneProgress.generation})`;
     case 'notAccepted': {
       const a = controlPlaneProgress.releaseAccepted;
-      const why = a ? `ReleaseAccepted=${a.status}${a.reason ? ` ${a.reason}` : ''}${a.message ? `: ${a.message}` : ''}` : 'no ReleaseAccepted condition yet';
+      const why = a
+        ? `ReleaseAccepted=${a.status}${a.reason ? ` ${a.reason}` : ''}${a.message ? `: ${a.message}` : ''}`
+        : 'no ReleaseAccepted condition yet';
       return `the release is not accepted yet, the cluster version operator still runs ${controlPlaneProgress.desired || 'the previous release'} (${why})`;
     }
     case 'progressing': {
       const { progress: g, failing } = controlPlaneProgress;
       const ops = g.operators.join(', ');
-      const failingText = failing ? `; Failing=${failing.status}${failing.reason ? ` ${failing.reason}` : ''}: ${failing.message}` : '';
-      if (g.form === 'unable' || g.form === 'errorReconciling') return `the cluster version operator is unable to apply ${g.version ?? ''}: ${g.detail}${failingText}; it keeps retrying`;
-      if (g.form !== 'working') return `the cluster version operator reports "${g.detail || g.version || ''}"${failingText}`;
-      if (g.degradedGrace) return `the cluster version operator waits up to 40 minutes on degraded ${ops}${failingText}`;
+      const failingText = failing
+        ? `; Failing=${failing.status}${failing.reason ? ` ${failing.reason}` : ''}: ${failing.message}`
+        : '';
+      if (g.form === 'unable' || g.form === 'errorReconciling')
+        return `the cluster version operator is unable to apply ${g.version ?? ''}: ${g.detail}${failingText}; it keeps retrying`;
+      if (g.form !== 'working')
+        return `the cluster version operator reports "${g.detail || g.version || ''}"${failingText}`;
+      if (g.degradedGrace)
+        return `the cluster version operator waits up to 40 minutes on degraded ${ops}${failingText}`;
       if (g.slow) return `the cluster version operator has waited on ${ops} longer than expected${failingText}`;
-      return failingText === '' ? '' : `the cluster version operator is working towards ${g.version ?? ''}${failingText}`;
+      return failingText === ''
+        ? ''
+        : `the cluster version operator is working towards ${g.version ?? ''}${failingText}`;
     }
   }
 }

@@ -78,7 +78,8 @@ export interface HealthFailure {
 }
 
 /** The outcome of one check. */
-export type CheckResult = { check: CheckName; healthy: true } | { check: CheckName; healthy: false; failure: HealthFailure };
+export type CheckResult =
+  { check: CheckName; healthy: true } | { check: CheckName; healthy: false; failure: HealthFailure };
 
 /** A passed check. */
 export function passed(check: CheckName): CheckResult {
@@ -86,8 +87,17 @@ export function passed(check: CheckName): CheckResult {
 }
 
 /** A failed check; `blocking` follows {@link BLOCKING_CHECKS}. */
-export function failed(check: CheckName, metricReason: HealthcheckReasonName, muoText: string, message: string): CheckResult {
-  return { check, healthy: false, failure: { check, metricReason, muoText, message: oneLine(message), blocking: BLOCKING_CHECKS.has(check) } };
+export function failed(
+  check: CheckName,
+  metricReason: HealthcheckReasonName,
+  muoText: string,
+  message: string,
+): CheckResult {
+  return {
+    check,
+    healthy: false,
+    failure: { check, metricReason, muoText, message: oneLine(message), blocking: BLOCKING_CHECKS.has(check) },
+  };
 }
 
 /** Collapses whitespace (condition messages and errors may span lines) so a message fits one line. */

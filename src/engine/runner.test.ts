@@ -22,8 +22,16 @@ function step(name: string, answer: () => StepOutcome | Promise<StepOutcome>, ru
 void test('walks from the first step and stops at the first that is not done', async () => {
   const runs: string[] = [];
   const rec = recorder();
-  const steps = [step('A', () => outcome.done(), runs), step('B', () => outcome.pending({ until: 5 }, 'waiting for B'), runs), step('C', () => outcome.done(), runs)];
-  const result = await runSteps(steps, {}, { recorder: rec, clock: new ManualClock(0), signal: new AbortController().signal });
+  const steps = [
+    step('A', () => outcome.done(), runs),
+    step('B', () => outcome.pending({ until: 5 }, 'waiting for B'), runs),
+    step('C', () => outcome.done(), runs),
+  ];
+  const result = await runSteps(
+    steps,
+    {},
+    { recorder: rec, clock: new ManualClock(0), signal: new AbortController().signal },
+  );
   assert.equal(result.finished, false);
   assert.deepEqual(runs, ['A', 'B']);
   assert.deepEqual(rec.log, ['begin A', 'done A', 'begin B', 'pending B waiting for B']);
@@ -41,8 +49,17 @@ void test('all done finishes; a second pass runs every step again (steps are ide
 
 void test('a step that throws is a failed step, not a crash', async () => {
   const rec = recorder();
-  const steps = [step('A', () => { throw new Error('boom'); }), step("B", () => outcome.done())];
-  const result = await runSteps(steps, {}, { recorder: rec, clock: new ManualClock(0), signal: new AbortController().signal });
+  const steps = [
+    step('A', () => {
+      throw new Error('boom');
+    }),
+    step('B', () => outcome.done()),
+  ];
+  const result = await runSteps(
+    steps,
+    {},
+    { recorder: rec, clock: new ManualClock(0), signal: new AbortController().signal },
+  );
   assert.equal(result.finished, false);
   assert.ok(!result.finished && result.outcome.status === 'failed' && result.outcome.error === 'boom');
   assert.deepEqual(rec.log, ['begin A', 'failed A boom']);
@@ -58,7 +75,10 @@ void test('an aborted signal stops the pass before the next step', async () => {
 });
 
 void test('mergeWaitFor keeps the earlier time and the union of kinds', () => {
-  assert.deepEqual(mergeWaitFor({ until: 10, kinds: ['Node'] }, { until: 5, kinds: ['ClusterVersion', 'Node'] }), { until: 5, kinds: ['ClusterVersion', 'Node'] });
+  assert.deepEqual(mergeWaitFor({ until: 10, kinds: ['Node'] }, { until: 5, kinds: ['ClusterVersion', 'Node'] }), {
+    until: 5,
+    kinds: ['ClusterVersion', 'Node'],
+  });
   assert.deepEqual(mergeWaitFor(undefined, { kinds: ['Node'] }), { kinds: ['Node'] });
   assert.deepEqual(mergeWaitFor({}, {}), {});
 });

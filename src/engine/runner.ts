@@ -27,16 +27,22 @@ export interface StepIdentity {
 }
 
 /** The result of one pass. */
-export type RunResult =
-  | { finished: true }
-  | { finished: false; step: StepIdentity; outcome: StepPending | StepFailed };
+export type RunResult = { finished: true } | { finished: false; step: StepIdentity; outcome: StepPending | StepFailed };
 
 /** Runs one pass over `steps`. Resolves when a step is not done or all are. */
-export async function runSteps<C>(steps: ReadonlyArray<Step<C>>, ctx: C, options: { recorder: StepRecorder; clock: Clock; signal: AbortSignal }): Promise<RunResult> {
+export async function runSteps<C>(
+  steps: ReadonlyArray<Step<C>>,
+  ctx: C,
+  options: { recorder: StepRecorder; clock: Clock; signal: AbortSignal },
+): Promise<RunResult> {
   const { recorder, clock, signal } = options;
   for (const step of steps) {
     if (signal.aborted) {
-      return { finished: false, step, outcome: { status: 'failed', error: 'the operator is stopping', reason: 'Stopping', waitFor: {} } };
+      return {
+        finished: false,
+        step,
+        outcome: { status: 'failed', error: 'the operator is stopping', reason: 'Stopping', waitFor: {} },
+      };
     }
     recorder.begin(step, clock.now());
     const answer = await runGuarded(step, ctx, signal);

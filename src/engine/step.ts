@@ -62,16 +62,31 @@ export const outcome = {
     return { status: 'done' };
   },
   pending(waitFor: WaitFor, why?: string, reason?: string): StepPending {
-    return { status: 'pending', waitFor, ...(why !== undefined ? { why } : {}), ...(reason !== undefined ? { reason } : {}) };
+    return {
+      status: 'pending',
+      waitFor,
+      ...(why !== undefined ? { why } : {}),
+      ...(reason !== undefined ? { reason } : {}),
+    };
   },
   failed(error: string, options: { reason?: string; waitFor?: WaitFor } = {}): StepFailed {
-    return { status: 'failed', error, ...(options.reason !== undefined ? { reason: options.reason } : {}), ...(options.waitFor ? { waitFor: options.waitFor } : {}) };
+    return {
+      status: 'failed',
+      error,
+      ...(options.reason !== undefined ? { reason: options.reason } : {}),
+      ...(options.waitFor ? { waitFor: options.waitFor } : {}),
+    };
   },
 } as const;
 
 /** The earlier of two wake-ups and the union of their kinds. */
 export function mergeWaitFor(left: WaitFor | undefined, right: WaitFor | undefined): WaitFor {
-  const until = left?.until === undefined ? right?.until : right?.until === undefined ? left.until : Math.min(left.until, right.until);
+  const until =
+    left?.until === undefined
+      ? right?.until
+      : right?.until === undefined
+        ? left.until
+        : Math.min(left.until, right.until);
   const kinds = [...new Set([...(left?.kinds ?? []), ...(right?.kinds ?? [])])].sort();
   return { ...(until !== undefined ? { until } : {}), ...(kinds.length > 0 ? { kinds } : {}) };
 }

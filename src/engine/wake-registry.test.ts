@@ -31,7 +31,11 @@ void test('a change of a waited-for kind during a pass is not lost: set() says t
   const since = w.snapshot();
   assert.deepEqual(w.changed('ClusterVersion'), [], 'nobody waits yet');
   assert.equal(w.set('ns/a', { kinds: ['ClusterVersion'] }, since), true);
-  assert.equal(w.set('ns/a', { kinds: ['MachineConfigPool'] }, since), false, 'a change of another kind does not matter');
+  assert.equal(
+    w.set('ns/a', { kinds: ['MachineConfigPool'] }, since),
+    false,
+    'a change of another kind does not matter',
+  );
   const later = w.snapshot();
   assert.equal(w.set('ns/a', { kinds: ['ClusterVersion'] }, later), false);
   assert.deepEqual(w.changed('ClusterVersion'), ['ns/a']);

@@ -5,7 +5,13 @@ import { SeededRandom } from '../lib/random.js';
 import type { HttpServer } from '../sim/http-server.js';
 import { SimAlertmanager } from '../sim/monitoring/alertmanager/alertmanager-server.js';
 import type { PostableSilence } from './alertmanager-api.js';
-import { AlertmanagerClient, formatAmTime, parseGettableSilence, parseRfc3339, toWireSilence } from './alertmanager-client.js';
+import {
+  AlertmanagerClient,
+  formatAmTime,
+  parseGettableSilence,
+  parseRfc3339,
+  toWireSilence,
+} from './alertmanager-client.js';
 import { NO_PROXY_CONFIG } from './http/proxy-env.js';
 import { IntegrationError } from './integration-error.js';
 import { startRealAlertmanager, type RealServer } from './test-support/monitoring.test-support.js';
@@ -68,13 +74,29 @@ test('create, list, expire: an expired silence stays listed, expiring it again i
     const listed = (await am.listSilences()).find((s) => s.id === id);
     assert.ok(listed, `${name}: created silence is listed`);
     assert.deepEqual(
-      { matchers: listed.matchers, endsAt: listed.endsAt, createdBy: listed.createdBy, comment: listed.comment, state: listed.status.state },
-      { matchers: cpSilence('x').matchers, endsAt: NOW + 2 * HOUR, createdBy: 'managed-upgrade-operator', comment: 'Silence for OSD control plane upgrade to version 4.15.3', state: 'active' },
+      {
+        matchers: listed.matchers,
+        endsAt: listed.endsAt,
+        createdBy: listed.createdBy,
+        comment: listed.comment,
+        state: listed.status.state,
+      },
+      {
+        matchers: cpSilence('x').matchers,
+        endsAt: NOW + 2 * HOUR,
+        createdBy: 'managed-upgrade-operator',
+        comment: 'Silence for OSD control plane upgrade to version 4.15.3',
+        state: 'active',
+      },
       name,
     );
     assert.ok(listed.startsAt <= listed.endsAt && listed.updatedAt > 0, name);
 
-    const pending = await am.createSilence({ ...cpSilence('4.15.4'), startsAt: NOW + HOUR, matchers: [{ name: 'alertname', value: 'Watchdog', isRegex: false }] });
+    const pending = await am.createSilence({
+      ...cpSilence('4.15.4'),
+      startsAt: NOW + HOUR,
+      matchers: [{ name: 'alertname', value: 'Watchdog', isRegex: false }],
+    });
     const p = (await am.listSilences()).find((s) => s.id === pending);
     assert.equal(p?.status.state, 'pending', name);
     assert.equal(p?.startsAt, NOW + HOUR, name);
@@ -98,8 +120,20 @@ test('errors: a bad silence is HttpStatus 400 with the reason; an unknown id is 
     assert.ok(err instanceof IntegrationError, name);
     assert.equal(err.reason, 'HttpStatus', name);
     assert.equal(err.status, 400, name);
-    assert.match(err.message, /^alertmanager: POST http:\/\/127\.0\.0\.1:\d+\/api\/v2\/silences: HTTP 400 Bad Request: .+/, name);
-    await assert.rejects(am.expireSilence('00000000-0000-4000-8000-000000000000'), (e: unknown) => e instanceof IntegrationError && e.reason === 'HttpStatus' && e.status === 500 && /silence not found/.test(e.message), name);
+    assert.match(
+      err.message,
+      /^alertmanager: POST http:\/\/127\.0\.0\.1:\d+\/api\/v2\/silences: HTTP 400 Bad Request: .+/,
+      name,
+    );
+    await assert.rejects(
+      am.expireSilence('00000000-0000-4000-8000-000000000000'),
+      (e: unknown) =>
+        e instanceof IntegrationError &&
+        e.reason === 'HttpStatus' &&
+        e.status === 500 &&
+        /silence not found/.test(e.message),
+      name,
+    );
   }
 });
 
@@ -108,9 +142,15 @@ test('faults of the simulated Alertmanager map to HttpStatus and Unreachable', a
   const am = client(simServer.url);
   try {
     sim.setFault({ kind: 'error', status: 503 });
-    await assert.rejects(am.listSilences(), (e: unknown) => e instanceof IntegrationError && e.reason === 'HttpStatus' && e.status === 503);
+    await assert.rejects(
+      am.listSilences(),
+      (e: unknown) => e instanceof IntegrationError && e.reason === 'HttpStatus' && e.status === 503,
+    );
     sim.setFault({ kind: 'down' });
-    await assert.rejects(am.listSilences(), (e: unknown) => e instanceof IntegrationError && e.reason === 'Unreachable');
+    await assert.rejects(
+      am.listSilences(),
+      (e: unknown) => e instanceof IntegrationError && e.reason === 'Unreachable',
+    );
   } finally {
     sim.setFault({ kind: 'none' });
   }
@@ -122,14 +162,24 @@ test('wire format: RFC 3339 both ways, isEqual only when set, malformed silences
   assert.equal(parseRfc3339('2024-03-20T08:00:00.123456789Z'), Date.UTC(2024, 2, 20, 8, 0, 0, 123));
   assert.equal(parseRfc3339('2024-03-20T10:30:00.5+02:30'), Date.UTC(2024, 2, 20, 8, 0, 0, 500));
   assert.equal(parseRfc3339('yesterday'), undefined);
-  assert.deepEqual(toWireSilence({ id: 'abc', matchers: [{ name: 'a', value: 'b', isRegex: false }], startsAt: 0, endsAt: 1000, createdBy: 'me', comment: 'c' }), {
-    id: 'abc',
-    matchers: [{ name: 'a', value: 'b', isRegex: false }],
-    startsAt: '1970-01-01T00:00:00.000Z',
-    endsAt: '1970-01-01T00:00:01.000Z',
-    createdBy: 'me',
-    comment: 'c',
-  });
+  assert.deepEqual(
+    toWireSilence({
+      id: 'abc',
+      matchers: [{ name: 'a', value: 'b', isRegex: false }],
+      startsAt: 0,
+      endsAt: 1000,
+      createdBy: 'me',
+      comment: 'c',
+    }),
+    {
+      id: 'abc',
+      matchers: [{ name: 'a', value: 'b', isRegex: false }],
+      startsAt: '1970-01-01T00:00:00.000Z',
+      endsAt: '1970-01-01T00:00:01.000Z',
+      createdBy: 'me',
+      comment: 'c',
+    },
+  );
   const wire = {
     id: 'x',
     status: { state: 'active' },
@@ -142,7 +192,15 @@ test('wire format: RFC 3339 both ways, isEqual only when set, malformed silences
   };
   assert.equal(parseGettableSilence(wire).matchers[0]?.isEqual, false);
   assert.equal(parseGettableSilence(wire).endsAt, Date.UTC(2024, 2, 20, 9));
-  for (const broken of [{ ...wire, status: { state: 'gone' } }, { ...wire, endsAt: 'later' }, { ...wire, matchers: null }, { ...wire, comment: 5 }]) {
-    assert.throws(() => parseGettableSilence(broken), (e: unknown) => e instanceof IntegrationError && e.reason === 'BadResponse');
+  for (const broken of [
+    { ...wire, status: { state: 'gone' } },
+    { ...wire, endsAt: 'later' },
+    { ...wire, matchers: null },
+    { ...wire, comment: 5 },
+  ]) {
+    assert.throws(
+      () => parseGettableSilence(broken),
+      (e: unknown) => e instanceof IntegrationError && e.reason === 'BadResponse',
+    );
   }
 });

@@ -25,26 +25,40 @@ export class AlertmanagerClient implements AlertmanagerApi {
 
   async listSilences(signal?: AbortSignal): Promise<GettableSilence[]> {
     const body = await this.#http.json(withSignal({ path: '/api/v2/silences' }, signal));
-    if (!Array.isArray(body)) throw new IntegrationError(API, 'BadResponse', 'GET /api/v2/silences: the answer is not a list');
+    if (!Array.isArray(body))
+      throw new IntegrationError(API, 'BadResponse', 'GET /api/v2/silences: the answer is not a list');
     return body.map((s: unknown) => parseGettableSilence(s));
   }
 
   async createSilence(silence: PostableSilence, signal?: AbortSignal): Promise<string> {
-    const body = await this.#http.json(withSignal({ method: 'POST', path: '/api/v2/silences', json: toWireSilence(silence) }, signal));
+    const body = await this.#http.json(
+      withSignal({ method: 'POST', path: '/api/v2/silences', json: toWireSilence(silence) }, signal),
+    );
     const id = (body as { silenceID?: unknown } | null)?.silenceID;
     if (typeof id !== 'string' || id === '') {
-      throw new IntegrationError(API, 'BadResponse', `POST /api/v2/silences: no silenceID in the answer: ${bodyExcerpt(JSON.stringify(body) ?? '')}`);
+      throw new IntegrationError(
+        API,
+        'BadResponse',
+        `POST /api/v2/silences: no silenceID in the answer: ${bodyExcerpt(JSON.stringify(body) ?? '')}`,
+      );
     }
     return id;
   }
 
   async expireSilence(id: string, signal?: AbortSignal): Promise<void> {
-    const res = await this.#http.request(withSignal({ method: 'DELETE', path: `/api/v2/silence/${encodeURIComponent(id)}`, acceptErrorStatus: true }, signal));
+    const res = await this.#http.request(
+      withSignal(
+        { method: 'DELETE', path: `/api/v2/silence/${encodeURIComponent(id)}`, acceptErrorStatus: true },
+        signal,
+      ),
+    );
     if (res.status < 400) return;
     // Alertmanager answers 500 "silence <id> already expired" for an expired silence: that is
     // the outcome the caller wants, not a failure.
     if (res.status === 500 && /already expired/.test(res.text)) return;
-    throw new IntegrationError(API, 'HttpStatus', `DELETE ${res.url}: HTTP ${res.status}: ${bodyExcerpt(res.text)}`, { status: res.status });
+    throw new IntegrationError(API, 'HttpStatus', `DELETE ${res.url}: HTTP ${res.status}: ${bodyExcerpt(res.text)}`, {
+      status: res.status,
+    });
   }
 
   /** Closes the connection pool. */
@@ -82,7 +96,12 @@ export function parseRfc3339(text: string): number | undefined {
 export function toWireSilence(postableSilence: PostableSilence): Record<string, unknown> {
   return {
     ...(postableSilence.id !== undefined ? { id: postableSilence.id } : {}),
-    matchers: postableSilence.matchers.map((m) => ({ name: m.name, value: m.value, isRegex: m.isRegex, ...(m.isEqual !== undefined ? { isEqual: m.isEqual } : {}) })),
+    matchers: postableSilence.matchers.map((m) => ({
+      name: m.name,
+      value: m.value,
+      isRegex: m.isRegex,
+      ...(m.isEqual !== undefined ? { isEqual: m.isEqual } : {}),
+    })),
     startsAt: formatAmTime(postableSilence.startsAt),
     endsAt: formatAmTime(postableSilence.endsAt),
     createdBy: postableSilence.createdBy,
@@ -120,7 +139,8 @@ export function parseGettableSilence(value: unknown): GettableSilence {
   if (typeof value !== 'object' || value === null) throw badSilence('not an object');
   const o = value as Record<string, unknown>;
   const state = (o['status'] as { state?: unknown } | undefined)?.state;
-  if (state !== 'active' && state !== 'pending' && state !== 'expired') throw badSilence(`unknown state ${JSON.stringify(state)}`);
+  if (state !== 'active' && state !== 'pending' && state !== 'expired')
+    throw badSilence(`unknown state ${JSON.stringify(state)}`);
   if (!Array.isArray(o['matchers'])) throw badSilence('matchers is not a list');
   return {
     id: str(o, 'id'),

@@ -25,7 +25,12 @@ export class IntegrationError extends Error {
   /** Which API (`prometheus`, `alertmanager`, `ocm`, …), for messages and metrics. */
   readonly api: string;
 
-  constructor(api: string, reason: IntegrationFailure, message: string, options: { status?: number; cause?: unknown } = {}) {
+  constructor(
+    api: string,
+    reason: IntegrationFailure,
+    message: string,
+    options: { status?: number; cause?: unknown } = {},
+  ) {
     super(`${api}: ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'IntegrationError';
     this.api = api;

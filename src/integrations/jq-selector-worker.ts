@@ -50,7 +50,8 @@ const factory = createJq as unknown as (moduleArg: { thisProgram: string }) => P
 export function stackCost(flags: readonly string[], filter: string): number {
   let bytes = CALL_OVERHEAD_BYTES;
   // jq-wasm adds `-M` when absent and the file name `/dev/stdin`; callMain adds argv[0].
-  for (const arg of [PROGRAM_NAME, '-M', ...flags, filter, '/dev/stdin']) bytes += Math.ceil((Buffer.byteLength(arg, 'utf8') + 1) / 16) * 16 + 4;
+  for (const arg of [PROGRAM_NAME, '-M', ...flags, filter, '/dev/stdin'])
+    bytes += Math.ceil((Buffer.byteLength(arg, 'utf8') + 1) / 16) * 16 + 4;
   return bytes;
 }
 
@@ -77,7 +78,11 @@ async function freshInstance(): Promise<JqModule> {
 async function run(req: JqWorkerRequest): Promise<JqWorkerResponse> {
   const cost = stackCost(req.flags, req.filter);
   if (cost > STACK_BUDGET_BYTES) {
-    return { id: req.id, ok: false, error: `the input is too large for jq-wasm (${cost} bytes of arguments; at most ${STACK_BUDGET_BYTES})` };
+    return {
+      id: req.id,
+      ok: false,
+      error: `the input is too large for jq-wasm (${cost} bytes of arguments; at most ${STACK_BUDGET_BYTES})`,
+    };
   }
   for (;;) {
     const jq = instance !== undefined && leaked + cost <= STACK_BUDGET_BYTES ? instance : await freshInstance();
@@ -110,7 +115,11 @@ async function serve(port: MessagePort): Promise<void> {
     if (!isRequest(message)) return;
     chain = chain
       .then(async () => run(message))
-      .catch((err: unknown): JqWorkerResponse => ({ id: message.id, ok: false, error: `jq-wasm failed: ${messageOf(err)}` }))
+      .catch((err: unknown): JqWorkerResponse => ({
+        id: message.id,
+        ok: false,
+        error: `jq-wasm failed: ${messageOf(err)}`,
+      }))
       .then((response) => port.postMessage(response));
   });
   await freshInstance();

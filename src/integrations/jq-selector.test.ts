@@ -6,28 +6,47 @@ import { STACK_BUDGET_BYTES, stackCost } from './jq-selector-worker.js';
 const pod = {
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name: 'web-1', namespace: 'shop', labels: { app: 'web', tier: 'frontend' }, annotations: { 'example.com/evict': 'yes' } },
+  metadata: {
+    name: 'web-1',
+    namespace: 'shop',
+    labels: { app: 'web', tier: 'frontend' },
+    annotations: { 'example.com/evict': 'yes' },
+  },
   spec: { nodeName: 'worker-1', containers: [{ name: 'main', image: 'registry.example/web:1' }] },
   status: { phase: 'Running' },
 };
 
 void test('pure helpers: the wrapper, true detection and error texts', () => {
-  const wrapped = '$__upgrade_operator_pod | label $__upgrade_operator_first_true | (.a\n\n) | select(. == true) | ., break $__upgrade_operator_first_true';
+  const wrapped =
+    '$__upgrade_operator_pod | label $__upgrade_operator_first_true | (.a\n\n) | select(. == true) | ., break $__upgrade_operator_first_true';
   assert.equal(selectorFilter('.a'), wrapped);
   assert.equal(compileCheckFilter('.a'), `if false then (${wrapped}) else empty end`);
   assert.equal(emitsTrue('1\n"true"\nfalse'), false);
   assert.equal(emitsTrue('1\ntrue'), true);
   assert.equal(emitsTrue(''), false);
-  assert.deepEqual(describeJqError('jq: error: syntax error, unexpected end of file (Unix shell quoting issues?) at <top-level>, line 1:\n$__upgrade_operator_pod | (.a[\njq: 1 compile error'), {
-    message: 'syntax error, unexpected end of file at <top-level>, line 1',
-    compileError: true,
-  });
-  assert.deepEqual(describeJqError('jq: error: nope/0 is not defined at <top-level>, line 1:\nnope\njq: error: $x is not defined at <top-level>, line 1:\n$x\njq: 2 compile errors'), {
-    message: 'nope/0 is not defined at <top-level>, line 1; $x is not defined at <top-level>, line 1',
-    compileError: true,
-  });
+  assert.deepEqual(
+    describeJqError(
+      'jq: error: syntax error, unexpected end of file (Unix shell quoting issues?) at <top-level>, line 1:\n$__upgrade_operator_pod | (.a[\njq: 1 compile error',
+    ),
+    {
+      message: 'syntax error, unexpected end of file at <top-level>, line 1',
+      compileError: true,
+    },
+  );
+  assert.deepEqual(
+    describeJqError(
+      'jq: error: nope/0 is not defined at <top-level>, line 1:\nnope\njq: error: $x is not defined at <top-level>, line 1:\n$x\njq: 2 compile errors',
+    ),
+    {
+      message: 'nope/0 is not defined at <top-level>, line 1; $x is not defined at <top-level>, line 1',
+      compileError: true,
+    },
+  );
   assert.deepEqual(describeJqError('jq: error (at <unknown>): boom'), { message: 'boom', compileError: false });
-  assert.deepEqual(describeJqError('jq: error (at <unknown>) (not a string): {"a":1}'), { message: '{"a":1}', compileError: false });
+  assert.deepEqual(describeJqError('jq: error (at <unknown>) (not a string): {"a":1}'), {
+    message: '{"a":1}',
+    compileError: false,
+  });
   assert.deepEqual(describeJqError('halted here'), { message: 'halted here', compileError: false });
 });
 
@@ -76,29 +95,57 @@ void test('a compile error is reported, cached and never matches', async (t) => 
   const jq = new JqSelector();
   t.after(() => jq.close());
   assert.deepEqual(await jq.compile('.metadata.labels.app == "web"'), { ok: true });
-  assert.deepEqual(await jq.compile('.metadata | nosuchfn'), { ok: false, error: 'nosuchfn/0 is not defined at <top-level>, line 1', compileError: true });
-  assert.deepEqual(await jq.compile('.metadata.labels['), { ok: false, error: 'syntax error, unexpected end of file at <top-level>, line 1', compileError: true });
+  assert.deepEqual(await jq.compile('.metadata | nosuchfn'), {
+    ok: false,
+    error: 'nosuchfn/0 is not defined at <top-level>, line 1',
+    compileError: true,
+  });
+  assert.deepEqual(await jq.compile('.metadata.labels['), {
+    ok: false,
+    error: 'syntax error, unexpected end of file at <top-level>, line 1',
+    compileError: true,
+  });
   // A program that would never end compiles fine: the check does not run it.
   assert.deepEqual(await jq.compile('repeat(1)'), { ok: true });
-  assert.deepEqual(await jq.matches('.metadata | nosuchfn', pod), { matched: false, error: 'nosuchfn/0 is not defined at <top-level>, line 1' });
+  assert.deepEqual(await jq.matches('.metadata | nosuchfn', pod), {
+    matched: false,
+    error: 'nosuchfn/0 is not defined at <top-level>, line 1',
+  });
   // Also found when matches() meets it first.
-  assert.deepEqual(await jq.matches('$undefined', pod), { matched: false, error: '$undefined is not defined at <top-level>, line 1' });
-  assert.deepEqual(await jq.compile('$undefined'), { ok: false, error: '$undefined is not defined at <top-level>, line 1', compileError: true });
+  assert.deepEqual(await jq.matches('$undefined', pod), {
+    matched: false,
+    error: '$undefined is not defined at <top-level>, line 1',
+  });
+  assert.deepEqual(await jq.compile('$undefined'), {
+    ok: false,
+    error: '$undefined is not defined at <top-level>, line 1',
+    compileError: true,
+  });
 });
 
 void test('an endless program times out, and the selector keeps working with a new worker', async (t) => {
   const jq = new JqSelector({ timeoutMs: 200 });
   t.after(() => jq.close());
   assert.deepEqual(await jq.matches('true', pod), { matched: true });
-  assert.deepEqual(await jq.matches('repeat(1)', pod), { matched: false, error: 'the jq program did not finish within 200ms' });
-  assert.deepEqual(await jq.matches('def f: f; f', pod), { matched: false, error: 'the jq program did not finish within 200ms' });
+  assert.deepEqual(await jq.matches('repeat(1)', pod), {
+    matched: false,
+    error: 'the jq program did not finish within 200ms',
+  });
+  assert.deepEqual(await jq.matches('def f: f; f', pod), {
+    matched: false,
+    error: 'the jq program did not finish within 200ms',
+  });
   assert.deepEqual(await jq.matches('.metadata.labels.app == "web"', pod), { matched: true });
   // Calls queued behind a stuck one run after it.
-  const results = await Promise.all([jq.matches('repeat(true)', pod), jq.matches('true', pod), jq.matches('false', pod)]);
+  const results = await Promise.all([
+    jq.matches('repeat(true)', pod),
+    jq.matches('true', pod),
+    jq.matches('false', pod),
+  ]);
   assert.deepEqual(results, [{ matched: true }, { matched: true }, { matched: false }]);
 });
 
-void test('evaluations outlive jq-wasm\'s per-instance stack leak (about 40 of these would exhaust one instance)', async (t) => {
+void test("evaluations outlive jq-wasm's per-instance stack leak (about 40 of these would exhaust one instance)", async (t) => {
   const jq = new JqSelector();
   t.after(() => jq.close());
   const big = { ...pod, metadata: { ...pod.metadata, annotations: { blob: 'x'.repeat(20_000) } } };

@@ -127,7 +127,12 @@ function spawnWorker(): Worker {
 }
 
 function isResponse(message: unknown): message is JqWorkerResponse {
-  return typeof message === 'object' && message !== null && typeof (message as { id?: unknown }).id === 'number' && typeof (message as { ok?: unknown }).ok === 'boolean';
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    typeof (message as { id?: unknown }).id === 'number' &&
+    typeof (message as { ok?: unknown }).ok === 'boolean'
+  );
 }
 
 function isReady(message: unknown): boolean {
@@ -157,7 +162,9 @@ export class JqSelector implements PodJqSelector {
     if (!r.ok && !r.ran) return { ok: false, error: r.error, compileError: false };
     const d = r.ok ? undefined : describeJqError(r.error);
     if (d && !d.compileError) return { ok: false, error: d.message, compileError: false };
-    const result: JqCompileResult = d ? { ok: false, error: await this.#syntaxErrorOfRawProgram(program, d.message), compileError: true } : { ok: true };
+    const result: JqCompileResult = d
+      ? { ok: false, error: await this.#syntaxErrorOfRawProgram(program, d.message), compileError: true }
+      : { ok: true };
     this.#remember(program, result);
     return result;
   }
@@ -235,10 +242,13 @@ export class JqSelector implements PodJqSelector {
         resolve(runResult);
       };
       const onMessage = (match: unknown): void => {
-        if (isResponse(match) && match.id === id) finish(match.ok ? { ok: true, stdout: match.stdout } : { ok: false, error: match.error, ran: true });
+        if (isResponse(match) && match.id === id)
+          finish(match.ok ? { ok: true, stdout: match.stdout } : { ok: false, error: match.error, ran: true });
       };
-      const onError = (err: Error): void => finish({ ok: false, error: `the jq worker failed: ${err.message}`, ran: false });
-      const onExit = (code: number): void => finish({ ok: false, error: `the jq worker stopped (exit code ${code})`, ran: false });
+      const onError = (err: Error): void =>
+        finish({ ok: false, error: `the jq worker failed: ${err.message}`, ran: false });
+      const onExit = (code: number): void =>
+        finish({ ok: false, error: `the jq worker stopped (exit code ${code})`, ran: false });
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
@@ -246,7 +256,11 @@ export class JqSelector implements PodJqSelector {
       // finish() runs only from worker events or this timer, all after this line.
       const timer = this.#clock.setTimer(this.#timeoutMs, () => {
         this.#discard(running);
-        finish({ ok: false, error: `the jq program did not finish within ${formatGoDurationMs(this.#timeoutMs)}`, ran: false });
+        finish({
+          ok: false,
+          error: `the jq program did not finish within ${formatGoDurationMs(this.#timeoutMs)}`,
+          ran: false,
+        });
       });
       worker.postMessage({ id, filter, flags } satisfies JqWorkerRequest);
     });

@@ -57,7 +57,12 @@ export interface OcmApi {
   /** Every upgrade policy of the cluster (OCM's internal id), all pages. */
   upgradePolicies(clusterId: string, signal?: AbortSignal): Promise<OcmUpgradePolicy[]>;
   policyState(clusterId: string, policyId: string, signal?: AbortSignal): Promise<OcmPolicyState>;
-  setPolicyState(clusterId: string, policyId: string, state: OcmPolicyState, signal?: AbortSignal): Promise<OcmPolicyState>;
+  setPolicyState(
+    clusterId: string,
+    policyId: string,
+    state: OcmPolicyState,
+    signal?: AbortSignal,
+  ): Promise<OcmPolicyState>;
   postServiceLog(log: OcmServiceLog, signal?: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }
@@ -121,7 +126,10 @@ export class OcmClient implements OcmApi {
   async findCluster(externalId: string, signal?: AbortSignal): Promise<OcmCluster | undefined> {
     if (this.#agent) return parseCluster(this.api, await this.#json({ path: '/', ...sig(signal) }));
     const query = { search: `external_id = '${externalId.replaceAll("'", "''")}'`, size: '1' };
-    const page = parseListPage(this.api, await this.#json({ path: `${CLUSTERS_MGMT}/clusters`, query, ...sig(signal) }));
+    const page = parseListPage(
+      this.api,
+      await this.#json({ path: `${CLUSTERS_MGMT}/clusters`, query, ...sig(signal) }),
+    );
     const first = page.items[0];
     if ((page.total ?? page.items.length) !== 1 || first === undefined) return undefined;
     return parseCluster(this.api, first);
@@ -131,7 +139,10 @@ export class OcmClient implements OcmApi {
     const path = `${CLUSTERS_MGMT}/clusters/${encodeURIComponent(clusterId)}/upgrade_policies`;
     const all: OcmUpgradePolicy[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const res = parseListPage(this.api, await this.#json({ path, query: { page: String(page), size: String(PAGE_SIZE) }, ...sig(signal) }));
+      const res = parseListPage(
+        this.api,
+        await this.#json({ path, query: { page: String(page), size: String(PAGE_SIZE) }, ...sig(signal) }),
+      );
       for (const item of res.items) all.push(parsePolicy(this.api, item));
       if (res.items.length < PAGE_SIZE || (res.total !== undefined && all.length >= res.total)) return all;
     }
@@ -142,13 +153,26 @@ export class OcmClient implements OcmApi {
     return parsePolicyState(this.api, await this.#json({ path: statePath(clusterId, policyId), ...sig(signal) }));
   }
 
-  async setPolicyState(clusterId: string, policyId: string, state: OcmPolicyState, signal?: AbortSignal): Promise<OcmPolicyState> {
+  async setPolicyState(
+    clusterId: string,
+    policyId: string,
+    state: OcmPolicyState,
+    signal?: AbortSignal,
+  ): Promise<OcmPolicyState> {
     const body = { value: state.value, description: state.description };
-    return parsePolicyState(this.api, await this.#json({ method: 'PATCH', path: statePath(clusterId, policyId), json: body, ...sig(signal) }));
+    return parsePolicyState(
+      this.api,
+      await this.#json({ method: 'PATCH', path: statePath(clusterId, policyId), json: body, ...sig(signal) }),
+    );
   }
 
   async postServiceLog(log: OcmServiceLog, signal?: AbortSignal): Promise<void> {
-    await this.#json({ method: 'POST', path: `${SERVICE_LOGS}/cluster_logs`, json: serviceLogJson(log), ...sig(signal) });
+    await this.#json({
+      method: 'POST',
+      path: `${SERVICE_LOGS}/cluster_logs`,
+      json: serviceLogJson(log),
+      ...sig(signal),
+    });
   }
 
   async close(): Promise<void> {
@@ -160,10 +184,20 @@ export class OcmClient implements OcmApi {
     const policy = this.#o.retry ?? OCM_RETRY;
     const res = await retry(
       async (_attempt, signal) => {
-        const r = await this.#http.request({ ...call, ...sig(signal), acceptErrorStatus: true, headers: { accept: 'application/json' } });
+        const r = await this.#http.request({
+          ...call,
+          ...sig(signal),
+          acceptErrorStatus: true,
+          headers: { accept: 'application/json' },
+        });
         if (r.status >= 400) {
           const where = `${call.method ?? 'GET'} ${r.url}`;
-          throw new IntegrationError(this.api, 'HttpStatus', this.#http.redact(`${where}: HTTP ${r.status}: ${ocmErrorDetail(r.text)}`), { status: r.status });
+          throw new IntegrationError(
+            this.api,
+            'HttpStatus',
+            this.#http.redact(`${where}: HTTP ${r.status}: ${ocmErrorDetail(r.text)}`),
+            { status: r.status },
+          );
         }
         return r;
       },
@@ -173,14 +207,26 @@ export class OcmClient implements OcmApi {
         random: this.#o.random,
         retryable: isTransientHttpFailure,
         ...sig(call.signal),
-        onRetry: (n) => this.#o.logger?.warn({ api: this.api, attempt: n.attempt, delayMs: n.delayMs, err: n.error instanceof Error ? n.error.message : String(n.error) }, 'OCM request failed; retrying'),
+        onRetry: (n) =>
+          this.#o.logger?.warn(
+            {
+              api: this.api,
+              attempt: n.attempt,
+              delayMs: n.delayMs,
+              err: n.error instanceof Error ? n.error.message : String(n.error),
+            },
+            'OCM request failed; retrying',
+          ),
       },
     );
     if (res.status === 204 || res.text.trim() === '') return {};
     try {
       return JSON.parse(res.text) as unknown;
     } catch (err) {
-      throw new IntegrationError(this.api, 'BadResponse', `${res.url}: the answer is not JSON`, { status: res.status, cause: err });
+      throw new IntegrationError(this.api, 'BadResponse', `${res.url}: the answer is not JSON`, {
+        status: res.status,
+        cause: err,
+      });
     }
   }
 }

@@ -8,7 +8,15 @@
 import { IntegrationError } from './integration-error.js';
 
 /** The values of an upgrade policy state. */
-export const OCM_POLICY_STATES = ['pending', 'scheduled', 'started', 'delayed', 'completed', 'failed', 'cancelled'] as const;
+export const OCM_POLICY_STATES = [
+  'pending',
+  'scheduled',
+  'started',
+  'delayed',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 /** One of {@link OCM_POLICY_STATES}. */
 export type OcmPolicyStateValue = (typeof OCM_POLICY_STATES)[number];
 
@@ -121,7 +129,8 @@ export function parsePolicyState(api: string, json: unknown): OcmPolicyState {
 /** One page of a list: `{page, size, total, items}`. */
 export function parseListPage(api: string, value: unknown): { items: unknown[]; total: number | undefined } {
   if (Array.isArray(value)) return { items: value, total: value.length };
-  if (!isObject(value) || !('items' in value || 'total' in value || 'kind' in value)) throw bad(api, 'the answer is not a list');
+  if (!isObject(value) || !('items' in value || 'total' in value || 'kind' in value))
+    throw bad(api, 'the answer is not a list');
   const items = Array.isArray(value['items']) ? value['items'] : [];
   return { items, total: typeof value['total'] === 'number' ? value['total'] : undefined };
 }

@@ -30,7 +30,13 @@ export interface OcmFixture {
 /** Starts the simulated OCM and its agent on loopback; closed after the test. */
 export async function startOcmFixture(t: TestContext, clock: Clock, activity?: ActivityTracker): Promise<OcmFixture> {
   const ocm = new SimOcm({ clock, random: new SeededRandom(7), auth: { tokens: [OCM_TOKEN] } });
-  ocm.state.addCluster({ id: OCM_CLUSTER_ID, externalId: EXTERNAL_ID, name: 'prod-1', version: '4.14.10', nodeDrainGracePeriod: { value: 45, unit: 'minutes' } });
+  ocm.state.addCluster({
+    id: OCM_CLUSTER_ID,
+    externalId: EXTERNAL_ID,
+    name: 'prod-1',
+    version: '4.14.10',
+    nodeDrainGracePeriod: { value: 45, unit: 'minutes' },
+  });
   const server = await ocm.listen(activity ? { activity } : {});
   const agent = await ocm.listenAgent({ clusterId: OCM_CLUSTER_ID, ...(activity ? { activity } : {}) });
   t.after(async () => {
@@ -54,10 +60,19 @@ export async function startForwardingProxy(t: TestContext, target: string): Prom
   const server = createServer((req: IncomingMessage, res) => {
     seen.push(req.url ?? '');
     const url = new URL(req.url ?? '/', 'http://unused');
-    const out = httpRequest({ host: to.hostname, port: to.port, method: req.method, path: `${url.pathname}${url.search}`, headers: { ...req.headers, host: to.host } }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const out = httpRequest(
+      {
+        host: to.hostname,
+        port: to.port,
+        method: req.method,
+        path: `${url.pathname}${url.search}`,
+        headers: { ...req.headers, host: to.host },
+      },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     out.on('error', () => {
       res.writeHead(502);
       res.end();
@@ -73,7 +88,10 @@ export async function startForwardingProxy(t: TestContext, target: string): Prom
 }
 
 /** Runs the virtual clock (jumping only while nothing is in flight) until `p` settles; returns its outcome. */
-export async function settleOnClock<T>(clock: VirtualClock, p: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+export async function settleOnClock<T>(
+  clock: VirtualClock,
+  p: Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
   p.then(
     (value) => (outcome = { ok: true, value }),

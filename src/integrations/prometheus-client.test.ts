@@ -46,8 +46,16 @@ before(async () => {
         name: 'test',
         file: 'rules.yml',
         rules: [
-          { name: 'TestCritical', expr: 'vector(1)', labels: { severity: 'critical', namespace: 'openshift-monitoring' } },
-          { name: 'TestWarning', expr: 'vector(1)', labels: { severity: 'warning', namespace: 'openshift-monitoring' } },
+          {
+            name: 'TestCritical',
+            expr: 'vector(1)',
+            labels: { severity: 'critical', namespace: 'openshift-monitoring' },
+          },
+          {
+            name: 'TestWarning',
+            expr: 'vector(1)',
+            labels: { severity: 'warning', namespace: 'openshift-monitoring' },
+          },
         ],
       },
     ],
@@ -79,7 +87,17 @@ test('a firing alert is found by the critical-alert query (real and simulated Pr
     const samples = await client(url).query(FIRING);
     assert.equal(samples.length, 1, name);
     const [s] = samples;
-    assert.deepEqual(s?.metric, { __name__: 'ALERTS', alertname: 'TestCritical', alertstate: 'firing', severity: 'critical', namespace: 'openshift-monitoring' }, name);
+    assert.deepEqual(
+      s?.metric,
+      {
+        __name__: 'ALERTS',
+        alertname: 'TestCritical',
+        alertstate: 'firing',
+        severity: 'critical',
+        namespace: 'openshift-monitoring',
+      },
+      name,
+    );
     assert.equal(s?.value, 1, name);
     assert.deepEqual(await client(url).query('ALERTS{alertname="NoSuchAlert"}'), [], name);
   }
@@ -88,7 +106,11 @@ test('a firing alert is found by the critical-alert query (real and simulated Pr
 test('evaluation time, scalars, NaN and infinities (real and simulated Prometheus)', async () => {
   for (const [name, url] of targets()) {
     const c = client(url);
-    assert.deepEqual(await c.query('vector(2.5)', { time: T0 + 1500 }), [{ metric: {}, value: 2.5, timestamp: T0 + 1500 }], name);
+    assert.deepEqual(
+      await c.query('vector(2.5)', { time: T0 + 1500 }),
+      [{ metric: {}, value: 2.5, timestamp: T0 + 1500 }],
+      name,
+    );
     assert.deepEqual(await c.query('1/0', { time: T0 }), [{ metric: {}, value: Infinity, timestamp: T0 }], name);
     assert.deepEqual(await c.query('-1/0', { time: T0 }), [{ metric: {}, value: -Infinity, timestamp: T0 }], name);
     const [nan] = await c.query('vector(0/0)', { time: T0 });
@@ -107,7 +129,11 @@ test('a query error is BadResponse with errorType: error; other result types are
     assert.equal(err.reason, 'BadResponse', name);
     assert.equal(err.status, 400, name);
     assert.match(err.message, /^prometheus: bad_data: .*parse error/, name);
-    await assert.rejects(c.query('ALERTS[5m]'), (e: unknown) => e instanceof IntegrationError && e.reason === 'BadResponse' && /got "matrix"/.test(e.message), name);
+    await assert.rejects(
+      c.query('ALERTS[5m]'),
+      (e: unknown) => e instanceof IntegrationError && e.reason === 'BadResponse' && /got "matrix"/.test(e.message),
+      name,
+    );
   }
 });
 
@@ -116,7 +142,10 @@ test('faults of the simulated Prometheus: 5xx is HttpStatus, a reset connection 
   const c = client(sim.url);
   try {
     sim.setFault({ mode: '5xx' });
-    await assert.rejects(c.query('up'), (e: unknown) => e instanceof IntegrationError && e.reason === 'HttpStatus' && e.status === 503);
+    await assert.rejects(
+      c.query('up'),
+      (e: unknown) => e instanceof IntegrationError && e.reason === 'HttpStatus' && e.status === 503,
+    );
     sim.setFault({ mode: 'down' });
     await assert.rejects(c.query('up'), (e: unknown) => e instanceof IntegrationError && e.reason === 'Unreachable');
   } finally {
@@ -141,15 +170,29 @@ test('parseQueryResponse reads vectors and scalars and rejects malformed bodies'
   const samples = parseQueryResponse(vector, 200);
   assert.deepEqual(samples[0], { metric: { __name__: 'up', job: 'a' }, value: 1, timestamp: 1710923456789 });
   assert.ok(Number.isNaN(samples[1]?.value));
-  assert.deepEqual(samples.slice(2).map((s) => s.value), [Infinity, -Infinity, 0.001]);
-  assert.deepEqual(parseQueryResponse({ status: 'success', data: { resultType: 'scalar', result: [1, '3'] } }, 200), [{ metric: {}, value: 3, timestamp: 1000 }]);
+  assert.deepEqual(
+    samples.slice(2).map((s) => s.value),
+    [Infinity, -Infinity, 0.001],
+  );
+  assert.deepEqual(parseQueryResponse({ status: 'success', data: { resultType: 'scalar', result: [1, '3'] } }, 200), [
+    { metric: {}, value: 3, timestamp: 1000 },
+  ]);
   const bad = (body: unknown, re: RegExp): void => {
-    assert.throws(() => parseQueryResponse(body, 200), (e: unknown) => e instanceof IntegrationError && e.reason === 'BadResponse' && re.test(e.message));
+    assert.throws(
+      () => parseQueryResponse(body, 200),
+      (e: unknown) => e instanceof IntegrationError && e.reason === 'BadResponse' && re.test(e.message),
+    );
   };
   bad({ status: 'error', errorType: 'execution', error: 'query timed out' }, /execution: query timed out/);
   bad({ status: 'success', data: { resultType: 'string', result: [1, 'x'] } }, /got "string"/);
-  bad({ status: 'success', data: { resultType: 'vector', result: [{ metric: {}, value: [1, 'abc'] }] } }, /malformed sample value/);
-  bad({ status: 'success', data: { resultType: 'vector', result: [{ metric: { a: 1 }, value: [1, '1'] }] } }, /malformed label a/);
+  bad(
+    { status: 'success', data: { resultType: 'vector', result: [{ metric: {}, value: [1, 'abc'] }] } },
+    /malformed sample value/,
+  );
+  bad(
+    { status: 'success', data: { resultType: 'vector', result: [{ metric: { a: 1 }, value: [1, '1'] }] } },
+    /malformed label a/,
+  );
   bad([], /not a Prometheus API object|unexpected status/);
   assert.equal(parsePromValue(''), undefined);
   assert.equal(formatPromTime(T0 + 250), '1710921600.25');

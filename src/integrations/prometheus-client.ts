@@ -35,8 +35,14 @@ export class PrometheusClient implements PrometheusApi {
     try {
       body = JSON.parse(res.text);
     } catch (err) {
-      if (res.status >= 400) throw new IntegrationError(API, 'HttpStatus', `${res.url}: HTTP ${res.status}: ${bodyExcerpt(res.text)}`, { status: res.status });
-      throw new IntegrationError(API, 'BadResponse', `${res.url}: the answer is not JSON: ${bodyExcerpt(res.text)}`, { status: res.status, cause: err });
+      if (res.status >= 400)
+        throw new IntegrationError(API, 'HttpStatus', `${res.url}: HTTP ${res.status}: ${bodyExcerpt(res.text)}`, {
+          status: res.status,
+        });
+      throw new IntegrationError(API, 'BadResponse', `${res.url}: the answer is not JSON: ${bodyExcerpt(res.text)}`, {
+        status: res.status,
+        cause: err,
+      });
     }
     return parseQueryResponse(body, res.status);
   }
@@ -76,7 +82,8 @@ function bad(message: string, status: number): IntegrationError {
 }
 
 function parsePoint(point: unknown, status: number): { value: number; timestamp: number } {
-  if (!Array.isArray(point) || point.length !== 2 || typeof point[0] !== 'number') throw bad(`malformed sample ${bodyExcerpt(JSON.stringify(point) ?? '')}`, status);
+  if (!Array.isArray(point) || point.length !== 2 || typeof point[0] !== 'number')
+    throw bad(`malformed sample ${bodyExcerpt(JSON.stringify(point) ?? '')}`, status);
   const value = parsePromValue(point[1]);
   if (value === undefined) throw bad(`malformed sample value ${JSON.stringify(point[1])}`, status);
   return { value, timestamp: Math.round(point[0] * 1000) };
@@ -84,7 +91,8 @@ function parsePoint(point: unknown, status: number): { value: number; timestamp:
 
 function parseMetric(metric: unknown, status: number): Record<string, string> {
   if (metric === undefined) return {};
-  if (typeof metric !== 'object' || metric === null || Array.isArray(metric)) throw bad('malformed series labels', status);
+  if (typeof metric !== 'object' || metric === null || Array.isArray(metric))
+    throw bad('malformed series labels', status);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(metric)) {
     if (typeof v !== 'string') throw bad(`malformed label ${k}`, status);
@@ -102,7 +110,10 @@ export function parseQueryResponse(body: unknown, status: number): PromSample[] 
   if (typeof body !== 'object' || body === null) throw bad('the answer is not a Prometheus API object', status);
   const b = body as { status?: unknown; errorType?: unknown; error?: unknown; data?: unknown };
   if (b.status === 'error') {
-    throw bad(`${typeof b.errorType === 'string' ? b.errorType : 'error'}: ${typeof b.error === 'string' ? b.error : 'unknown error'}`, status);
+    throw bad(
+      `${typeof b.errorType === 'string' ? b.errorType : 'error'}: ${typeof b.error === 'string' ? b.error : 'unknown error'}`,
+      status,
+    );
   }
   if (b.status !== 'success') throw bad(`unexpected status ${JSON.stringify(b.status)}`, status);
   if (status >= 400) throw new IntegrationError(API, 'HttpStatus', `HTTP ${status} with a success body`, { status });

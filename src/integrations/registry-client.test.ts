@@ -37,7 +37,12 @@ test('parsePullSpec names the missing part', () => {
     [`ocp-release@${DIGEST}`, /has no registry/],
     [`quay.io//ocp-release@${DIGEST}`, /empty path component/],
   ];
-  for (const [spec, re] of cases) assert.throws(() => parsePullSpec(spec), (e: unknown) => e instanceof ImageReferenceError && re.test(e.message), spec);
+  for (const [spec, re] of cases)
+    assert.throws(
+      () => parsePullSpec(spec),
+      (e: unknown) => e instanceof ImageReferenceError && re.test(e.message),
+      spec,
+    );
 });
 
 test('reads the release label through the simulated registry (MUO image mode), reporting activity', async () => {
@@ -56,9 +61,19 @@ test('reads the release label through the simulated registry (MUO image mode), r
     assert.equal(activity.busy, 0);
 
     const unknown = `quay.io/openshift-release-dev/ocp-release@sha256:${'0'.repeat(64)}`;
-    await assert.rejects(client.imageLabels(unknown), (e: unknown) => e instanceof IntegrationError && e.reason === 'HttpStatus' && e.status === 404 && /MANIFEST_UNKNOWN: manifest unknown/.test(e.message));
+    await assert.rejects(
+      client.imageLabels(unknown),
+      (e: unknown) =>
+        e instanceof IntegrationError &&
+        e.reason === 'HttpStatus' &&
+        e.status === 404 &&
+        /MANIFEST_UNKNOWN: manifest unknown/.test(e.message),
+    );
     const otherRepo = `quay.io/someone/else@${release.digest}`;
-    await assert.rejects(client.imageLabels(otherRepo), (e: unknown) => e instanceof IntegrationError && e.status === 404 && /NAME_UNKNOWN/.test(e.message));
+    await assert.rejects(
+      client.imageLabels(otherRepo),
+      (e: unknown) => e instanceof IntegrationError && e.status === 404 && /NAME_UNKNOWN/.test(e.message),
+    );
   } finally {
     await client.close();
     await registry.close();
@@ -72,7 +87,13 @@ test('sends the Docker v2 Accept header, follows a blob redirect, and refuses a 
     seen.push({ url: req.url ?? '', accept: req.headers.accept });
     if (req.url === `/v2/ns/name/manifests/${DIGEST}`) {
       res.writeHead(200, { 'content-type': DOCKER_MANIFEST_V2 });
-      res.end(JSON.stringify({ schemaVersion: 2, mediaType: DOCKER_MANIFEST_V2, config: { digest: `sha256:${'cd'.repeat(32)}` } }));
+      res.end(
+        JSON.stringify({
+          schemaVersion: 2,
+          mediaType: DOCKER_MANIFEST_V2,
+          config: { digest: `sha256:${'cd'.repeat(32)}` },
+        }),
+      );
     } else if (req.url === `/v2/ns/name/blobs/sha256:${'cd'.repeat(32)}`) {
       res.writeHead(307, { location: '/cdn/blob' });
       res.end();
@@ -81,7 +102,13 @@ test('sends the Docker v2 Accept header, follows a blob redirect, and refuses a 
       res.end(config);
     } else if (req.url?.startsWith('/v2/ns/list/')) {
       res.writeHead(200, { 'content-type': 'application/vnd.docker.distribution.manifest.list.v2+json' });
-      res.end(JSON.stringify({ schemaVersion: 2, mediaType: 'application/vnd.docker.distribution.manifest.list.v2+json', manifests: [] }));
+      res.end(
+        JSON.stringify({
+          schemaVersion: 2,
+          mediaType: 'application/vnd.docker.distribution.manifest.list.v2+json',
+          manifests: [],
+        }),
+      );
     } else {
       res.writeHead(404);
       res.end('not here');
@@ -94,8 +121,17 @@ test('sends the Docker v2 Accept header, follows a blob redirect, and refuses a 
     const labels = await client.imageLabels(`mirror.example:5000/ns/name@${DIGEST}`);
     assert.deepEqual(labels.labels, { 'io.openshift.release': '4.16.1' });
     assert.equal(seen[0]?.accept, DOCKER_MANIFEST_V2);
-    assert.deepEqual(seen.map((s) => s.url), [`/v2/ns/name/manifests/${DIGEST}`, `/v2/ns/name/blobs/sha256:${'cd'.repeat(32)}`, '/cdn/blob']);
-    await assert.rejects(client.imageLabels(`mirror.example:5000/ns/list@${DIGEST}`), (e: unknown) => e instanceof IntegrationError && e.reason === 'BadResponse' && /manifest\.list\.v2\+json\) has no config digest/.test(e.message));
+    assert.deepEqual(
+      seen.map((s) => s.url),
+      [`/v2/ns/name/manifests/${DIGEST}`, `/v2/ns/name/blobs/sha256:${'cd'.repeat(32)}`, '/cdn/blob'],
+    );
+    await assert.rejects(
+      client.imageLabels(`mirror.example:5000/ns/list@${DIGEST}`),
+      (e: unknown) =>
+        e instanceof IntegrationError &&
+        e.reason === 'BadResponse' &&
+        /manifest\.list\.v2\+json\) has no config digest/.test(e.message),
+    );
     assert.equal(client.baseUrl('quay.io'), 'https://quay.io');
   } finally {
     await client.close();

@@ -6,7 +6,13 @@
  * `io.openshift.release`. A host override maps a registry to another base URL (the simulated
  * registry at `http://127.0.0.1:<port>`, a mirror).
  */
-import { HttpClient, bodyExcerpt, parseJsonBody, type HttpResult, type HttpTransportOptions } from './http/http-client.js';
+import {
+  HttpClient,
+  bodyExcerpt,
+  parseJsonBody,
+  type HttpResult,
+  type HttpTransportOptions,
+} from './http/http-client.js';
 import { IntegrationError } from './integration-error.js';
 
 const API = 'registry';
@@ -47,7 +53,10 @@ export function parsePullSpec(spec: string): ImageReference {
   const at = s.indexOf('@');
   const digest = at >= 0 ? s.slice(at + 1) : '';
   let path = at >= 0 ? s.slice(0, at) : s;
-  if (digest === '') throw new ImageReferenceError(`image ${spec} has no digest (expected <registry>/<namespace>/<name>@sha256:<digest>)`);
+  if (digest === '')
+    throw new ImageReferenceError(
+      `image ${spec} has no digest (expected <registry>/<namespace>/<name>@sha256:<digest>)`,
+    );
   if (!DIGEST.test(digest)) throw new ImageReferenceError(`image ${spec} has an invalid digest ${digest}`);
   let tag: string | undefined;
   const lastSlash = path.lastIndexOf('/');
@@ -60,7 +69,8 @@ export function parsePullSpec(spec: string): ImageReference {
   if (parts.some((p) => p === '')) throw new ImageReferenceError(`image ${spec} has an empty path component`);
   const looksLikeRegistry = (p: string): boolean => p.includes('.') || p.includes(':') || p === 'localhost';
   if (parts.length < 3) {
-    if (parts.length === 2 && looksLikeRegistry(parts[0]!)) throw new ImageReferenceError(`image ${spec} has no namespace`);
+    if (parts.length === 2 && looksLikeRegistry(parts[0]!))
+      throw new ImageReferenceError(`image ${spec} has no namespace`);
     throw new ImageReferenceError(`image ${spec} has no registry`);
   }
   const [registry, namespace, ...rest] = parts as [string, string, ...string[]];
@@ -110,13 +120,20 @@ export class RegistryClient {
     const configDigest = manifest?.config?.digest;
     if (typeof configDigest !== 'string' || !DIGEST.test(configDigest)) {
       const type = typeof manifest?.mediaType === 'string' ? ` (${manifest.mediaType})` : '';
-      throw new IntegrationError(API, 'BadResponse', `${manifestRes.url}: the manifest${type} has no config digest`, { status: manifestRes.status });
+      throw new IntegrationError(API, 'BadResponse', `${manifestRes.url}: the manifest${type} has no config digest`, {
+        status: manifestRes.status,
+      });
     }
     const configRes = await this.#get(`${repo}/blobs/${configDigest}`, 'application/json, */*', signal);
-    const config = parseJsonBody(API, configRes) as { config?: { Labels?: unknown }; container_config?: { Labels?: unknown } } | null;
+    const config = parseJsonBody(API, configRes) as {
+      config?: { Labels?: unknown };
+      container_config?: { Labels?: unknown };
+    } | null;
     const raw = config?.config?.Labels ?? config?.container_config?.Labels ?? {};
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-      throw new IntegrationError(API, 'BadResponse', `${configRes.url}: the image config's labels are not an object`, { status: configRes.status });
+      throw new IntegrationError(API, 'BadResponse', `${configRes.url}: the image config's labels are not an object`, {
+        status: configRes.status,
+      });
     }
     const labels: Record<string, string> = {};
     for (const [k, v] of Object.entries(raw as Record<string, unknown>)) if (typeof v === 'string') labels[k] = v;
@@ -132,14 +149,24 @@ export class RegistryClient {
   async #get(url: string, accept: string, signal: AbortSignal | undefined): Promise<HttpResult> {
     let target = url;
     for (let hop = 0; ; hop++) {
-      const res = await this.#http.request({ path: target, headers: { accept }, acceptErrorStatus: true, ...(signal ? { signal } : {}) });
+      const res = await this.#http.request({
+        path: target,
+        headers: { accept },
+        acceptErrorStatus: true,
+        ...(signal ? { signal } : {}),
+      });
       const location = res.headers['location'];
       if ([301, 302, 303, 307, 308].includes(res.status) && typeof location === 'string' && hop < MAX_REDIRECTS) {
         target = new URL(location, target).toString();
         continue;
       }
       if (res.status >= 300) {
-        throw new IntegrationError(API, 'HttpStatus', `GET ${res.url}: HTTP ${res.status}: ${registryErrorText(res.text)}`, { status: res.status });
+        throw new IntegrationError(
+          API,
+          'HttpStatus',
+          `GET ${res.url}: HTTP ${res.status}: ${registryErrorText(res.text)}`,
+          { status: res.status },
+        );
       }
       return res;
     }
@@ -151,7 +178,8 @@ function registryErrorText(text: string): string {
   try {
     const body = JSON.parse(text) as { errors?: Array<{ code?: unknown; message?: unknown }> };
     const first = body.errors?.[0];
-    if (first && typeof first.code === 'string') return `${first.code}: ${typeof first.message === 'string' ? first.message : ''}`;
+    if (first && typeof first.code === 'string')
+      return `${first.code}: ${typeof first.message === 'string' ? first.message : ''}`;
   } catch {
     // not JSON: fall through
   }

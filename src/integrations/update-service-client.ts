@@ -132,13 +132,26 @@ export class UpdateServiceClient {
     try {
       body = JSON.parse(res.text);
     } catch (err) {
-      if (res.status >= 400) throw new IntegrationError(API, 'HttpStatus', `GET ${res.url}: HTTP ${res.status}: ${bodyExcerpt(res.text)}`, { status: res.status });
-      throw new IntegrationError(API, 'BadResponse', `GET ${res.url}: the answer is not JSON: ${bodyExcerpt(res.text)}`, { status: res.status, cause: err });
+      if (res.status >= 400)
+        throw new IntegrationError(API, 'HttpStatus', `GET ${res.url}: HTTP ${res.status}: ${bodyExcerpt(res.text)}`, {
+          status: res.status,
+        });
+      throw new IntegrationError(
+        API,
+        'BadResponse',
+        `GET ${res.url}: the answer is not JSON: ${bodyExcerpt(res.text)}`,
+        { status: res.status, cause: err },
+      );
     }
     if (res.status !== 200) {
       const e = body as { kind?: unknown; value?: unknown } | null;
-      const detail = typeof e?.kind === 'string' ? `${e.kind}: ${typeof e.value === 'string' ? e.value : ''}` : bodyExcerpt(res.text);
-      throw new IntegrationError(API, 'HttpStatus', `GET ${res.url}: HTTP ${res.status}: ${detail}`, { status: res.status });
+      const detail =
+        typeof e?.kind === 'string'
+          ? `${e.kind}: ${typeof e.value === 'string' ? e.value : ''}`
+          : bodyExcerpt(res.text);
+      throw new IntegrationError(API, 'HttpStatus', `GET ${res.url}: HTTP ${res.status}: ${detail}`, {
+        status: res.status,
+      });
     }
     return parseGraph(body, res.url);
   }
@@ -155,7 +168,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Validates a graph body; `BadResponse` naming the first problem. */
 export function parseGraph(body: unknown, where = 'graph'): UpdateGraph {
-  const bad = (what: string): IntegrationError => new IntegrationError(API, 'BadResponse', `${where}: malformed graph: ${what}`);
+  const bad = (what: string): IntegrationError =>
+    new IntegrationError(API, 'BadResponse', `${where}: malformed graph: ${what}`);
   const str = (options: Record<string, unknown>, key: string, ctx: string): string => {
     const v = options[key];
     if (typeof v !== 'string') throw bad(`${ctx}.${key} is not a string`);
@@ -170,20 +184,26 @@ export function parseGraph(body: unknown, where = 'graph'): UpdateGraph {
       if (!isRecord(node['metadata'])) throw bad(`nodes[${index}].metadata is not an object`);
       for (const [k, v] of Object.entries(node['metadata'])) if (typeof v === 'string') metadata[k] = v;
     }
-    return { version: str(node, 'version', `nodes[${index}]`), payload: str(node, 'payload', `nodes[${index}]`), metadata };
+    return {
+      version: str(node, 'version', `nodes[${index}]`),
+      payload: str(node, 'payload', `nodes[${index}]`),
+      metadata,
+    };
   });
   const rawEdges = body['edges'] ?? [];
   if (!Array.isArray(rawEdges)) throw bad('edges is not a list');
   const edges = rawEdges.map((error: unknown, index): [number, number] => {
     const ok = (x: unknown): x is number => Number.isInteger(x) && (x as number) >= 0 && (x as number) < nodes.length;
-    if (!Array.isArray(error) || error.length !== 2 || !ok(error[0]) || !ok(error[1])) throw bad(`edges[${index}] is not a pair of node indexes`);
+    if (!Array.isArray(error) || error.length !== 2 || !ok(error[0]) || !ok(error[1]))
+      throw bad(`edges[${index}] is not a pair of node indexes`);
     return [error[0], error[1]];
   });
   const rawConditional = body['conditionalEdges'] ?? [];
   if (!Array.isArray(rawConditional)) throw bad('conditionalEdges is not a list');
   const conditionalEdges = rawConditional.map((edges: unknown, index): GraphConditionalEdges => {
     const ctx = `conditionalEdges[${index}]`;
-    if (!isRecord(edges) || !Array.isArray(edges['edges']) || !Array.isArray(edges['risks'])) throw bad(`${ctx} needs edges and risks lists`);
+    if (!isRecord(edges) || !Array.isArray(edges['edges']) || !Array.isArray(edges['risks']))
+      throw bad(`${ctx} needs edges and risks lists`);
     return {
       edges: edges['edges'].map((error: unknown, index) => {
         if (!isRecord(error)) throw bad(`${ctx}.edges[${index}] is not an object`);
@@ -198,7 +218,10 @@ export function parseGraph(body: unknown, where = 'graph'): UpdateGraph {
           name: str(risk, 'name', rctx),
           message: str(risk, 'message', rctx),
           matchingRules: rules.filter(isRecord).map((rule): GraphMatchingRule => {
-            const promql = isRecord(rule['promql']) && typeof rule['promql']['promql'] === 'string' ? { promql: { promql: rule['promql']['promql'] } } : {};
+            const promql =
+              isRecord(rule['promql']) && typeof rule['promql']['promql'] === 'string'
+                ? { promql: { promql: rule['promql']['promql'] } }
+                : {};
             return { type: typeof rule['type'] === 'string' ? rule['type'] : '', ...promql };
           }),
         };
@@ -224,7 +247,8 @@ function pruneRules(rules: readonly GraphMatchingRule[]): ConditionalUpdateRisk[
   const out: ConditionalUpdateRisk['matchingRules'] = [];
   for (const r of rules) {
     if (r.type === 'Always') out.push({ type: 'Always' });
-    else if (r.type === 'PromQL' && r.promql && r.promql.promql !== '') out.push({ type: 'PromQL', promql: { promql: r.promql.promql } });
+    else if (r.type === 'PromQL' && r.promql && r.promql.promql !== '')
+      out.push({ type: 'PromQL', promql: { promql: r.promql.promql } });
   }
   return out;
 }
@@ -248,7 +272,12 @@ export function updatesFrom(graph: UpdateGraph, version: string): GraphUpdates |
       if (edge.from !== version) continue;
       const target = graph.nodes.find((n) => n.version === edge.to);
       if (!target) throw new IntegrationError(API, 'BadResponse', `no node for conditional update ${edge.to}`);
-      const risks = group.risks.map((r) => ({ url: r.url, name: r.name, message: r.message, matchingRules: pruneRules(r.matchingRules) }));
+      const risks = group.risks.map((r) => ({
+        url: r.url,
+        name: r.name,
+        message: r.message,
+        matchingRules: pruneRules(r.matchingRules),
+      }));
       if (risks.some((r) => r.matchingRules.length === 0) || seen.has(edge.to)) continue;
       seen.add(edge.to);
       conditionalUpdates.push({ release: releaseOf(target), risks });

@@ -11,12 +11,18 @@ import { eventually, fakeApiFixture, type Loose, testClient } from './test-helpe
 import { isAlreadyExists, isConflict, isNotFound, isTooManyRequests, KubeApiError } from './status-error.js';
 import type { WatchEvent } from './watch-decoder.js';
 
-const pod = (name: string, extra: Record<string, unknown> = {}): Loose => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns' }, spec: { containers: [] }, ...extra });
+const pod = (name: string, extra: Record<string, unknown> = {}): Loose => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'ns' },
+  spec: { containers: [] },
+  ...extra,
+});
 
 void test('CRUD keeps unknown fields, reports conflicts and not-found as typed errors', async (t) => {
   const { api, client } = await fakeApiFixture(t);
   const created = await client.create(PodResource, pod('a', { futureField: { x: 1 } }));
-  assert.deepEqual((created).futureField, { x: 1 });
+  assert.deepEqual(created.futureField, { x: 1 });
   assert.ok(api.requests.some((r) => r === 'POST /api/v1/namespaces/ns/pods?fieldManager=upgrade-operator'));
   await assert.rejects(client.create(PodResource, pod('a')), (e) => isAlreadyExists(e));
   const got = await client.get(PodResource, 'ns', 'a');
@@ -30,11 +36,23 @@ void test('CRUD keeps unknown fields, reports conflicts and not-found as typed e
   assert.match(err.message, /has been modified/);
   const status = await client.updateStatus(PodResource, { ...updated, status: { phase: 'Running' } });
   assert.equal(status.status?.phase, 'Running');
-  const patched = await client.patch(PodResource, 'ns', 'a', { metadata: {}, status: { phase: 'Succeeded' } }, { type: 'merge', subresource: 'status' });
+  const patched = await client.patch(
+    PodResource,
+    'ns',
+    'a',
+    { metadata: {}, status: { phase: 'Succeeded' } },
+    { type: 'merge', subresource: 'status' },
+  );
   assert.equal(patched.status?.phase, 'Succeeded');
   // The fake answers 415 to anything but merge patch: the content type follows the patch type.
-  await assert.rejects(client.patch(PodResource, 'ns', 'a', [], { type: 'json' }), (e) => e instanceof KubeApiError && e.code === 415);
-  await client.delete(PodResource, 'ns', 'a', { propagationPolicy: 'Foreground', preconditions: { uid: created.metadata?.uid ?? '' } });
+  await assert.rejects(
+    client.patch(PodResource, 'ns', 'a', [], { type: 'json' }),
+    (e) => e instanceof KubeApiError && e.code === 415,
+  );
+  await client.delete(PodResource, 'ns', 'a', {
+    propagationPolicy: 'Foreground',
+    preconditions: { uid: created.metadata?.uid ?? '' },
+  });
   await assert.rejects(client.get(PodResource, 'ns', 'a'), (e) => isNotFound(e));
   await assert.rejects(client.create(PodResource, { metadata: { name: 'x' } }), /metadata.namespace is required/);
 });
@@ -43,7 +61,10 @@ void test('list follows continue tokens and fills apiVersion/kind; one page on r
   const { api, client } = await fakeApiFixture(t);
   for (let i = 0; i < 5; i++) api.put('/api/v1/nodes', { metadata: { name: `n${i}` } });
   const all = await client.list(NodeResource, { limit: 2 });
-  assert.deepEqual(all.items.map((n) => n.metadata?.name), ['n0', 'n1', 'n2', 'n3', 'n4']);
+  assert.deepEqual(
+    all.items.map((n) => n.metadata?.name),
+    ['n0', 'n1', 'n2', 'n3', 'n4'],
+  );
   assert.equal(all.items[0]?.kind, 'Node');
   assert.equal(all.items[0]?.apiVersion, 'v1');
   assert.equal(all.metadata.continue, undefined);
@@ -68,7 +89,10 @@ void test('reads are retried on 429 after Retry-After (on the clock); writes are
   await clock.advance(1);
   assert.equal((await p).metadata?.name, 'a');
   api.failNext('POST /api/v1/namespaces/ns/pods', 429, 1, 1);
-  await assert.rejects(client.create(PodResource, pod('b')), (e) => isTooManyRequests(e) && e instanceof KubeApiError && e.retryAfterSeconds === 1);
+  await assert.rejects(
+    client.create(PodResource, pod('b')),
+    (e) => isTooManyRequests(e) && e instanceof KubeApiError && e.retryAfterSeconds === 1,
+  );
 });
 
 void test('a 401 drops cached credentials and retries once', async (t) => {
@@ -85,7 +109,10 @@ void test('a 401 drops cached credentials and retries once', async (t) => {
   assert.equal((await client.get(PodResource, 'ns', 'a')).metadata?.name, 'a');
   assert.equal(invalidations, 1);
   api.failNext('GET /api/v1', 401, 2);
-  await assert.rejects(client.get(PodResource, 'ns', 'a'), (e) => e instanceof KubeApiError && e.reason === 'Unauthorized');
+  await assert.rejects(
+    client.get(PodResource, 'ns', 'a'),
+    (e) => e instanceof KubeApiError && e.reason === 'Unauthorized',
+  );
 });
 
 void test('watch streams events from a resourceVersion and stops quietly on abort', async (t) => {
@@ -94,7 +121,13 @@ void test('watch streams events from a resourceVersion and stops quietly on abor
   const abort = new AbortController();
   const seen: WatchEvent<Loose>[] = [];
   const done = (async () => {
-    for await (const ev of client.watch(PodResource, { namespace: 'ns', resourceVersion: first.metadata && (first.metadata as Loose).resourceVersion, allowWatchBookmarks: true, timeoutSeconds: 300, signal: abort.signal })) {
+    for await (const ev of client.watch(PodResource, {
+      namespace: 'ns',
+      resourceVersion: first.metadata && (first.metadata as Loose).resourceVersion,
+      allowWatchBookmarks: true,
+      timeoutSeconds: 300,
+      signal: abort.signal,
+    })) {
       seen.push(ev);
     }
   })();
@@ -103,13 +136,19 @@ void test('watch streams events from a resourceVersion and stops quietly on abor
   api.put('/api/v1/pods', pod('b'));
   api.remove('/api/v1/pods', 'ns', 'a');
   await eventually(() => seen.length === 2);
-  assert.deepEqual(seen.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED b', 'DELETED a']);
+  assert.deepEqual(
+    seen.map((e) => `${e.type} ${e.object.metadata.name}`),
+    ['ADDED b', 'DELETED a'],
+  );
   abort.abort();
   await done;
   api.compactedBelow = 10_000;
-  await assert.rejects(async () => {
-    for await (const _ of client.watch(PodResource, { resourceVersion: '5' })) void _;
-  }, (e) => e instanceof KubeApiError && e.code === 410);
+  await assert.rejects(
+    async () => {
+      for await (const _ of client.watch(PodResource, { resourceVersion: '5' })) void _;
+    },
+    (e) => e instanceof KubeApiError && e.code === 410,
+  );
 });
 
 void test('every request carries a client-go-like User-Agent whose program is the field manager', async (t) => {
@@ -123,12 +162,28 @@ void test('every request carries a client-go-like User-Agent whose program is th
   t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const { port } = server.address() as AddressInfo;
   const clock = new ManualClock();
-  const config = { server: `http://127.0.0.1:${port}`, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: 'default' };
+  const config = {
+    server: `http://127.0.0.1:${port}`,
+    insecureSkipTLSVerify: false,
+    auth: () => Promise.resolve(undefined),
+    namespace: 'default',
+  };
   const byManager = new KubeClient({ config, clock, logger: silentLogger(), fieldManager: 'my-controller' });
-  const explicit = new KubeClient({ config, clock, logger: silentLogger(), userAgent: 'kubectl/v1.32.0 (linux/amd64) kubernetes/abcdef0' });
+  const explicit = new KubeClient({
+    config,
+    clock,
+    logger: silentLogger(),
+    userAgent: 'kubectl/v1.32.0 (linux/amd64) kubernetes/abcdef0',
+  });
   t.after(() => Promise.all([byManager.close(), explicit.close()]));
   await byManager.list(NodeResource);
   await explicit.list(NodeResource);
-  assert.deepEqual(seen, [`my-controller/unknown (${process.platform}/${process.arch}) kubernetes/unknown`, 'kubectl/v1.32.0 (linux/amd64) kubernetes/abcdef0']);
-  assert.equal(defaultUserAgent('upgrade-operator', 'v0.1.0', '0123456789abcdef'), `upgrade-operator/v0.1.0 (${process.platform}/${process.arch}) kubernetes/0123456`);
+  assert.deepEqual(seen, [
+    `my-controller/unknown (${process.platform}/${process.arch}) kubernetes/unknown`,
+    'kubectl/v1.32.0 (linux/amd64) kubernetes/abcdef0',
+  ]);
+  assert.equal(
+    defaultUserAgent('upgrade-operator', 'v0.1.0', '0123456789abcdef'),
+    `upgrade-operator/v0.1.0 (${process.platform}/${process.arch}) kubernetes/0123456`,
+  );
 });

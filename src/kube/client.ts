@@ -141,12 +141,27 @@ export class KubeClient {
   }
 
   /** Reads one object. */
-  async get<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, namespace: string | undefined, name: string, options: { signal?: AbortSignal } = {}): Promise<T> {
-    return (await this.#call('GET', resourcePath(resourceDescriptor, { namespace, name }), undefined, options.signal)) as T;
+  async get<T extends KubeObjectLike>(
+    resourceDescriptor: ResourceDescriptor<T>,
+    namespace: string | undefined,
+    name: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<T> {
+    return (await this.#call(
+      'GET',
+      resourcePath(resourceDescriptor, { namespace, name }),
+      undefined,
+      options.signal,
+    )) as T;
   }
 
   /** Reads one object; undefined when it does not exist (404). */
-  async getIfExists<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, namespace: string | undefined, name: string, options: { signal?: AbortSignal } = {}): Promise<T | undefined> {
+  async getIfExists<T extends KubeObjectLike>(
+    resourceDescriptor: ResourceDescriptor<T>,
+    namespace: string | undefined,
+    name: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<T | undefined> {
     try {
       return await this.get(resourceDescriptor, namespace, name, options);
     } catch (err) {
@@ -156,7 +171,10 @@ export class KubeClient {
   }
 
   /** Lists objects, following continue tokens unless `allPages: false`. Items get apiVersion and kind. */
-  async list<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, options: ListOptions = {}): Promise<KubeList<T>> {
+  async list<T extends KubeObjectLike>(
+    resourceDescriptor: ResourceDescriptor<T>,
+    options: ListOptions = {},
+  ): Promise<KubeList<T>> {
     const items: T[] = [];
     let cont = options.continue;
     for (;;) {
@@ -168,7 +186,12 @@ export class KubeClient {
         resourceVersion: cont ? undefined : options.resourceVersion,
         resourceVersionMatch: cont ? undefined : options.resourceVersionMatch,
       };
-      const page = (await this.#call('GET', resourcePath(resourceDescriptor, { namespace: options.namespace, query }), undefined, options.signal)) as JsonObject;
+      const page = (await this.#call(
+        'GET',
+        resourcePath(resourceDescriptor, { namespace: options.namespace, query }),
+        undefined,
+        options.signal,
+      )) as JsonObject;
       const meta = isJsonObject(page.metadata) ? page.metadata : {};
       const pageItems = Array.isArray(page.items) ? page.items : [];
       const apiVersion = apiVersionOf(resourceDescriptor);
@@ -189,38 +212,81 @@ export class KubeClient {
   }
 
   /** Creates an object in its metadata.namespace. */
-  async create<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, obj: T, options: WriteOptions = {}): Promise<T> {
-    const path = resourcePath(resourceDescriptor, { namespace: namespaceOf(resourceDescriptor, obj), query: this.#writeQuery(options) });
+  async create<T extends KubeObjectLike>(
+    resourceDescriptor: ResourceDescriptor<T>,
+    obj: T,
+    options: WriteOptions = {},
+  ): Promise<T> {
+    const path = resourcePath(resourceDescriptor, {
+      namespace: namespaceOf(resourceDescriptor, obj),
+      query: this.#writeQuery(options),
+    });
     return (await this.#call('POST', path, withTypeMeta(resourceDescriptor, obj), options.signal)) as T;
   }
 
   /** Replaces an object (PUT); metadata.resourceVersion makes it conditional. */
-  async update<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, obj: T, options: WriteOptions = {}): Promise<T> {
-    const path = resourcePath(resourceDescriptor, { namespace: namespaceOf(resourceDescriptor, obj), name: nameOf(obj), query: this.#writeQuery(options) });
+  async update<T extends KubeObjectLike>(
+    resourceDescriptor: ResourceDescriptor<T>,
+    obj: T,
+    options: WriteOptions = {},
+  ): Promise<T> {
+    const path = resourcePath(resourceDescriptor, {
+      namespace: namespaceOf(resourceDescriptor, obj),
+      name: nameOf(obj),
+      query: this.#writeQuery(options),
+    });
     return (await this.#call('PUT', path, withTypeMeta(resourceDescriptor, obj), options.signal)) as T;
   }
 
   /** Replaces the status subresource (PUT …/status). */
-  async updateStatus<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, obj: T, options: WriteOptions = {}): Promise<T> {
-    const path = resourcePath(resourceDescriptor, { namespace: namespaceOf(resourceDescriptor, obj), name: nameOf(obj), subresource: 'status', query: this.#writeQuery(options) });
+  async updateStatus<T extends KubeObjectLike>(
+    resourceDescriptor: ResourceDescriptor<T>,
+    obj: T,
+    options: WriteOptions = {},
+  ): Promise<T> {
+    const path = resourcePath(resourceDescriptor, {
+      namespace: namespaceOf(resourceDescriptor, obj),
+      name: nameOf(obj),
+      subresource: 'status',
+      query: this.#writeQuery(options),
+    });
     return (await this.#call('PUT', path, withTypeMeta(resourceDescriptor, obj), options.signal)) as T;
   }
 
   /** Patches an object with an explicit patch type (the content type always matches it). */
-  async patch<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, namespace: string | undefined, name: string, patch: JsonValue, options: PatchOptions): Promise<T> {
-    const query: Query = { ...this.#writeQuery(options), force: options.type === 'apply' && options.force ? true : undefined };
+  async patch<T extends KubeObjectLike>(
+    resourceDescriptor: ResourceDescriptor<T>,
+    namespace: string | undefined,
+    name: string,
+    patch: JsonValue,
+    options: PatchOptions,
+  ): Promise<T> {
+    const query: Query = {
+      ...this.#writeQuery(options),
+      force: options.type === 'apply' && options.force ? true : undefined,
+    };
     const path = resourcePath(resourceDescriptor, { namespace, name, subresource: options.subresource, query });
     return (await this.#call('PATCH', path, patch, options.signal, PATCH_CONTENT_TYPES[options.type])) as T;
   }
 
   /** Deletes an object; returns the server's answer (the object while finalizers hold it, else a Status). */
-  async delete(resourceDescriptor: ResourceDescriptor, namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<JsonObject> {
+  async delete(
+    resourceDescriptor: ResourceDescriptor,
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions = {},
+  ): Promise<JsonObject> {
     const body: JsonObject = { kind: 'DeleteOptions', apiVersion: 'v1' };
     if (options.propagationPolicy) body.propagationPolicy = options.propagationPolicy;
     if (options.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = options.gracePeriodSeconds;
     if (options.preconditions) body.preconditions = { ...options.preconditions };
     if (options.dryRun) body.dryRun = ['All'];
-    return (await this.#call('DELETE', resourcePath(resourceDescriptor, { namespace, name }), body, options.signal)) as JsonObject;
+    return (await this.#call(
+      'DELETE',
+      resourcePath(resourceDescriptor, { namespace, name }),
+      body,
+      options.signal,
+    )) as JsonObject;
   }
 
   /**
@@ -228,7 +294,10 @@ export class KubeClient {
    * (then the iteration just stops). An HTTP error (for example 410 Gone) throws a
    * KubeApiError; ERROR events are yielded for the caller to judge.
    */
-  async *watch<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, options: WatchOptions = {}): AsyncGenerator<WatchEvent<T>> {
+  async *watch<T extends KubeObjectLike>(
+    resourceDescriptor: ResourceDescriptor<T>,
+    options: WatchOptions = {},
+  ): AsyncGenerator<WatchEvent<T>> {
     const query: Query = {
       watch: true,
       labelSelector: options.labelSelector || undefined,
@@ -289,11 +358,21 @@ export class KubeClient {
     return headers;
   }
 
-  async #call(method: HttpRequest['method'], path: string, body: unknown, signal: AbortSignal | undefined, contentType?: string): Promise<JsonValue> {
+  async #call(
+    method: HttpRequest['method'],
+    path: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+    contentType?: string,
+  ): Promise<JsonValue> {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     let reauthed = false;
     for (let attempt = 0; ; attempt++) {
-      const req: HttpRequest = { method, path, headers: await this.#headers(payload === undefined ? undefined : (contentType ?? 'application/json')) };
+      const req: HttpRequest = {
+        method,
+        path,
+        headers: await this.#headers(payload === undefined ? undefined : (contentType ?? 'application/json')),
+      };
       if (payload !== undefined) req.body = payload;
       if (signal) req.signal = signal;
       const res: HttpResponse = await this.#transport.request(req);
@@ -307,7 +386,10 @@ export class KubeClient {
       }
       if (method === 'GET' && (res.statusCode === 429 || res.statusCode === 503) && attempt < this.#maxReadRetries) {
         const waitS = err.retryAfterSeconds ?? 1;
-        this.#log.debug({ method, path, code: res.statusCode, retryAfterSeconds: waitS }, 'kube request throttled; retrying');
+        this.#log.debug(
+          { method, path, code: res.statusCode, retryAfterSeconds: waitS },
+          'kube request throttled; retrying',
+        );
         await this.#clock.sleep(Math.min(Math.max(waitS, 0), 60) * 1000, signal);
         continue;
       }
@@ -338,13 +420,20 @@ function nameOf(obj: KubeObjectLike): string {
 function namespaceOf(resourceDescriptor: ResourceDescriptor, obj: KubeObjectLike): string | undefined {
   if (!resourceDescriptor.namespaced) return undefined;
   const ns = obj.metadata?.namespace;
-  if (ns === undefined || ns === '') throw new Error(`${resourceDescriptor.kind} ${obj.metadata?.name ?? obj.metadata?.generateName ?? ''}: metadata.namespace is required`);
+  if (ns === undefined || ns === '')
+    throw new Error(
+      `${resourceDescriptor.kind} ${obj.metadata?.name ?? obj.metadata?.generateName ?? ''}: metadata.namespace is required`,
+    );
   return ns;
 }
 
 function withTypeMeta<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, obj: T): T {
   if (obj.apiVersion !== undefined && obj.kind !== undefined) return obj;
-  return { ...obj, apiVersion: obj.apiVersion ?? apiVersionOf(resourceDescriptor), kind: obj.kind ?? resourceDescriptor.kind };
+  return {
+    ...obj,
+    apiVersion: obj.apiVersion ?? apiVersionOf(resourceDescriptor),
+    kind: obj.kind ?? resourceDescriptor.kind,
+  };
 }
 
 export { KubeApiError };

@@ -44,8 +44,20 @@ void test('controller: for/owns/watches map events to keys; errors requeue with 
   await eventually(() => calls.includes('ns/a'));
   // A status-only change (same generation) is filtered out; a spec change is not.
   api.put('/api/v1/pods', { metadata: { name: 'a', namespace: 'ns', generation: 1 }, status: { phase: 'Running' } });
-  api.put('/api/v1/configmaps', { metadata: { name: 'owned', namespace: 'ns', ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'owner', uid: 'u', controller: true }] } });
-  api.put('/api/v1/configmaps', { metadata: { name: 'notmine', namespace: 'ns', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', uid: 'u', controller: true }] } });
+  api.put('/api/v1/configmaps', {
+    metadata: {
+      name: 'owned',
+      namespace: 'ns',
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'owner', uid: 'u', controller: true }],
+    },
+  });
+  api.put('/api/v1/configmaps', {
+    metadata: {
+      name: 'notmine',
+      namespace: 'ns',
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', uid: 'u', controller: true }],
+    },
+  });
   api.put('/api/v1/nodes', { metadata: { name: 'n1', labels: { pod: 'fromnode' } } });
   await eventually(() => calls.includes('ns/owner') && calls.includes('ns/fromnode'));
   assert.equal(calls.filter((k) => k === 'ns/a').length, 1, 'status-only update filtered');
@@ -78,9 +90,21 @@ void test('manager with leader election: only the leader runs controllers; the o
   api.put('/api/v1/pods', { metadata: { name: 'p', namespace: 'ns' } });
   const reconciledBy: string[] = [];
   const make = (id: string): Manager => {
-    const m = new Manager({ client, clock, logger: silentLogger(), random: testRandom(), leaderElection: { namespace: 'ns', name: 'op-lock', identity: id } });
+    const m = new Manager({
+      client,
+      clock,
+      logger: silentLogger(),
+      random: testRandom(),
+      leaderElection: { namespace: 'ns', name: 'op-lock', identity: id },
+    });
     m.add(
-      new Controller({ name: `c-${id}`, informers: m.informers, clock, logger: silentLogger(), reconcile: async () => void reconciledBy.push(id) }).for(PodResource),
+      new Controller({
+        name: `c-${id}`,
+        informers: m.informers,
+        clock,
+        logger: silentLogger(),
+        reconcile: async () => void reconciledBy.push(id),
+      }).for(PodResource),
     );
     return m;
   };

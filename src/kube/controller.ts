@@ -111,24 +111,41 @@ export class Controller {
     const ownerApiVersion = apiVersion(owner);
     return this.#add(resourceDescriptor, options, (options) => {
       const ref = options.metadata?.ownerReferences?.find((r) => r.controller === true);
-      if (!ref || ref.kind !== owner.kind || splitApiVersion(ref.apiVersion).group !== splitApiVersion(ownerApiVersion).group) return [];
+      if (
+        !ref ||
+        ref.kind !== owner.kind ||
+        splitApiVersion(ref.apiVersion).group !== splitApiVersion(ownerApiVersion).group
+      )
+        return [];
       const ns = owner.namespaced ? (options.metadata?.namespace ?? '') : '';
       return [ns ? `${ns}/${ref.name}` : ref.name];
     });
   }
 
   /** Any kind, mapped to keys by a function (for example all configs that reference a node). */
-  watches<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, map: (obj: T) => string[], options: WatchOptions<T> = {}): this {
+  watches<T extends KubeObjectLike>(
+    resourceDescriptor: ResourceDescriptor<T>,
+    map: (obj: T) => string[],
+    options: WatchOptions<T> = {},
+  ): this {
     return this.#add(resourceDescriptor, options, map);
   }
 
-  #add<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, options: WatchOptions<T>, toKeys: (obj: T) => string[]): this {
+  #add<T extends KubeObjectLike>(
+    resourceDescriptor: ResourceDescriptor<T>,
+    options: WatchOptions<T>,
+    toKeys: (obj: T) => string[],
+  ): this {
     if (this.#running) throw new Error(`controller ${this.name}: watches must be declared before start()`);
     this.#sources.push({
       descriptor: resourceDescriptor,
-      scope: { namespace: options.namespace, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector },
+      scope: {
+        namespace: options.namespace,
+        labelSelector: options.labelSelector,
+        fieldSelector: options.fieldSelector,
+      },
       toKeys: toKeys as (obj: KubeObjectLike) => string[],
-      predicates: (options.predicates ?? []),
+      predicates: options.predicates ?? [],
     });
     return this;
   }
@@ -205,7 +222,10 @@ export class Controller {
       result = await this.#o.reconcile(key, unit?.signal ?? signal);
     } catch (err) {
       if (signal.aborted) return;
-      this.#log.error({ key, err: errorMessage(err), requeues: queue.numRequeues(key) }, 'reconcile failed; will retry');
+      this.#log.error(
+        { key, err: errorMessage(err), requeues: queue.numRequeues(key) },
+        'reconcile failed; will retry',
+      );
       queue.addRateLimited(key);
       return;
     } finally {

@@ -5,11 +5,21 @@ import { silentLogger } from '../lib/log.js';
 import { startFakeApi, type FakeApi } from './fake-api.test-support.js';
 import type { KubeClient } from './client.js';
 import { testClient, type Loose } from './test-helpers.test-support.js';
-import { EVENT_RETRY_MS, EventCorrelator, EventRecorder, isRetryableEventFailure, SpamFilter } from './event-recorder.js';
+import {
+  EVENT_RETRY_MS,
+  EventCorrelator,
+  EventRecorder,
+  isRetryableEventFailure,
+  SpamFilter,
+} from './event-recorder.js';
 import { kubeApiErrorFrom } from './status-error.js';
 import { ActivityCounter } from '../lib/activity.js';
 
-const involved = { apiVersion: 'upgrade.managed.openshift.io/v1alpha1', kind: 'UpgradeConfig', metadata: { name: 'cfg', namespace: 'ns', uid: 'u1', resourceVersion: '7' } };
+const involved = {
+  apiVersion: 'upgrade.managed.openshift.io/v1alpha1',
+  kind: 'UpgradeConfig',
+  metadata: { name: 'cfg', namespace: 'ns', uid: 'u1', resourceVersion: '7' },
+};
 
 void test('correlator aggregates identical events within 10 minutes', () => {
   const c = new EventCorrelator();
@@ -43,7 +53,13 @@ async function fakeApiClient(t: TestContext): Promise<{ api: FakeApi; clock: Man
 
 void test('recorder creates, then patches count and lastTimestamp, and never throws', async (t) => {
   const { api, clock, client } = await fakeApiClient(t);
-  const r = new EventRecorder({ client, clock, logger: silentLogger(), component: 'upgrade-operator', instance: 'pod-1' });
+  const r = new EventRecorder({
+    client,
+    clock,
+    logger: silentLogger(),
+    component: 'upgrade-operator',
+    instance: 'pod-1',
+  });
   r.event(involved, 'Normal', 'UpgradeStarted', 'Started upgrade to 4.15.3');
   await r.flush();
   await clock.advance(60_000);
@@ -58,7 +74,14 @@ void test('recorder creates, then patches count and lastTimestamp, and never thr
   assert.equal(started.lastTimestamp, '2026-01-01T00:01:00Z');
   assert.match(started.metadata.name, /^cfg\.[0-9a-f]+$/);
   assert.equal(BigInt(`0x${started.metadata.name.split('.')[1]}`) / 1_000_000n, BigInt(Date.UTC(2026, 0, 1)));
-  assert.deepEqual(started.involvedObject, { apiVersion: involved.apiVersion, kind: 'UpgradeConfig', namespace: 'ns', name: 'cfg', uid: 'u1', resourceVersion: '7' });
+  assert.deepEqual(started.involvedObject, {
+    apiVersion: involved.apiVersion,
+    kind: 'UpgradeConfig',
+    namespace: 'ns',
+    name: 'cfg',
+    uid: 'u1',
+    resourceVersion: '7',
+  });
   assert.deepEqual(started.source, { component: 'upgrade-operator', host: 'pod-1' });
   assert.equal(started.reportingComponent, 'upgrade-operator');
   assert.equal(started.reportingInstance, 'pod-1');
@@ -94,7 +117,9 @@ void test('recorder: a server-side failure is tried again 10 s later, the wait i
   await clock.advance(EVENT_RETRY_MS);
   await r.flush();
   assert.deepEqual(
-    [...api.objects.values()].filter((o: Loose) => o.kind === 'Event').map((e: Loose): [unknown, unknown] => [e.reason, e.count]),
+    [...api.objects.values()]
+      .filter((o: Loose) => o.kind === 'Event')
+      .map((e: Loose): [unknown, unknown] => [e.reason, e.count]),
     [
       ['UpgradeCompleted', 1],
       ['Later', 1],
@@ -105,7 +130,8 @@ void test('recorder: a server-side failure is tried again 10 s later, the wait i
   // Closing ends the wait: an event still failing is given up.
   api.failNext('POST /api/v1/namespaces/ns/events', 500, 100);
   r.event(involved, 'Warning', 'Lost', 'the API server keeps failing');
-  while (activity.busy > 0 || !api.requests.at(-1)?.startsWith('POST /api/v1/namespaces/ns/events')) await new Promise((resolve) => setImmediate(resolve));
+  while (activity.busy > 0 || !api.requests.at(-1)?.startsWith('POST /api/v1/namespaces/ns/events'))
+    await new Promise((resolve) => setImmediate(resolve));
   r.close();
   await r.flush();
   assert.equal([...api.objects.values()].filter((o: Loose) => o.reason === 'Lost').length, 0);

@@ -73,7 +73,8 @@ export class EventCorrelator {
 
   decide(key: string, now: number): Correlation {
     const s = this.#seen.get(key);
-    if (s && now - s.lastAt <= AGGREGATE_WINDOW_MS) return { action: 'patch', name: s.name, namespace: s.namespace, count: s.count + 1 };
+    if (s && now - s.lastAt <= AGGREGATE_WINDOW_MS)
+      return { action: 'patch', name: s.name, namespace: s.namespace, count: s.count + 1 };
     return { action: 'create' };
   }
 
@@ -138,7 +139,12 @@ export class EventRecorder {
     this.#refreshActivity();
     this.#chain = this.#chain
       .then(() => this.#writeWithRetries(key, ref, type, reason, message, now))
-      .catch((err: unknown) => this.#log.warn({ reason, object: `${ref.kind}/${ref.name}`, err: err instanceof Error ? err.message : String(err) }, 'failed to record event'))
+      .catch((err: unknown) =>
+        this.#log.warn(
+          { reason, object: `${ref.kind}/${ref.name}`, err: err instanceof Error ? err.message : String(err) },
+          'failed to record event',
+        ),
+      )
       .finally(() => {
         this.#pending--;
         this.#refreshActivity();
@@ -155,7 +161,14 @@ export class EventRecorder {
     return this.#chain;
   }
 
-  async #writeWithRetries(key: string, ref: ObjectReference, type: EventType, reason: string, message: string, now: number): Promise<void> {
+  async #writeWithRetries(
+    key: string,
+    ref: ObjectReference,
+    type: EventType,
+    reason: string,
+    message: string,
+    now: number,
+  ): Promise<void> {
     // One name for every try, so that a try whose answer was lost is found as AlreadyExists.
     const nanos = BigInt(Math.floor(now)) * 1_000_000n + BigInt(this.#seq++ % 1_000_000);
     const name = `${ref.name ?? ''}.${nanos.toString(16)}`;
@@ -165,7 +178,10 @@ export class EventRecorder {
         return;
       } catch (err) {
         if (attempt >= EVENT_WRITE_TRIES || !isRetryableEventFailure(err) || this.#closing.signal.aborted) throw err;
-        this.#log.debug({ reason, object: `${ref.kind}/${ref.name}`, attempt, err: err instanceof Error ? err.message : String(err) }, 'event not written; trying again');
+        this.#log.debug(
+          { reason, object: `${ref.kind}/${ref.name}`, attempt, err: err instanceof Error ? err.message : String(err) },
+          'event not written; trying again',
+        );
       }
       this.#waiting = true;
       this.#refreshActivity();
@@ -188,11 +204,25 @@ export class EventRecorder {
     }
   }
 
-  async #write(key: string, name: string, ref: ObjectReference, type: EventType, reason: string, message: string, now: number): Promise<void> {
+  async #write(
+    key: string,
+    name: string,
+    ref: ObjectReference,
+    type: EventType,
+    reason: string,
+    message: string,
+    now: number,
+  ): Promise<void> {
     const c = this.#correlator.decide(key, now);
     if (c.action === 'patch') {
       try {
-        await this.#o.client.patch(EventResource, c.namespace, c.name, { count: c.count, lastTimestamp: formatTime(now) }, { type: 'merge' });
+        await this.#o.client.patch(
+          EventResource,
+          c.namespace,
+          c.name,
+          { count: c.count, lastTimestamp: formatTime(now) },
+          { type: 'merge' },
+        );
         this.#correlator.record(key, { name: c.name, namespace: c.namespace, count: c.count, lastAt: now });
         return;
       } catch (err) {

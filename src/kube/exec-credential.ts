@@ -49,9 +49,12 @@ export class ExecCredentialAuth {
 
   constructor(config: ExecConfig, options: ExecCredentialOptions) {
     if (!(EXEC_API_VERSIONS as readonly string[]).includes(config.apiVersion)) {
-      throw new Error(`exec plugin: unsupported apiVersion ${JSON.stringify(config.apiVersion)} (supported: ${EXEC_API_VERSIONS.join(', ')})`);
+      throw new Error(
+        `exec plugin: unsupported apiVersion ${JSON.stringify(config.apiVersion)} (supported: ${EXEC_API_VERSIONS.join(', ')})`,
+      );
     }
-    if (config.interactiveMode === 'Always') throw new Error('exec plugin: interactiveMode Always needs a terminal, and the operator has none');
+    if (config.interactiveMode === 'Always')
+      throw new Error('exec plugin: interactiveMode Always needs a terminal, and the operator has none');
     this.#config = config;
     this.#options = options;
   }
@@ -82,15 +85,23 @@ export class ExecCredentialAuth {
     for (const e of c.env) env[e.name] = e.value;
     env.KUBERNETES_EXEC_INFO = execInfo;
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(c.command, c.args, { env, timeout: this.#options.timeoutMs ?? 60_000, maxBuffer: 4 * 1024 * 1024, windowsHide: true }, (err, out, errOut) => {
-        if (err) {
-          const hint = c.installHint !== undefined && (err as NodeJS.ErrnoException).code === 'ENOENT' ? `\n${c.installHint}` : '';
-          const detail = errOut.trim() === '' ? err.message : `${err.message}: ${errOut.trim().slice(0, 500)}`;
-          reject(new Error(`exec plugin ${c.command} failed: ${detail}${hint}`, { cause: err }));
-        } else {
-          resolve(out);
-        }
-      });
+      execFile(
+        c.command,
+        c.args,
+        { env, timeout: this.#options.timeoutMs ?? 60_000, maxBuffer: 4 * 1024 * 1024, windowsHide: true },
+        (err, out, errOut) => {
+          if (err) {
+            const hint =
+              c.installHint !== undefined && (err as NodeJS.ErrnoException).code === 'ENOENT'
+                ? `\n${c.installHint}`
+                : '';
+            const detail = errOut.trim() === '' ? err.message : `${err.message}: ${errOut.trim().slice(0, 500)}`;
+            reject(new Error(`exec plugin ${c.command} failed: ${detail}${hint}`, { cause: err }));
+          } else {
+            resolve(out);
+          }
+        },
+      );
     });
     const cred = parseExecCredential(stdout, c.apiVersion);
     this.#token = cred.token;
@@ -100,29 +111,38 @@ export class ExecCredentialAuth {
 }
 
 /** Parses an ExecCredential printed by a plugin. Pure; throws a descriptive error on bad output. */
-export function parseExecCredential(stdout: string, expectedApiVersion: string): { token: string; expiresAt: number | undefined } {
+export function parseExecCredential(
+  stdout: string,
+  expectedApiVersion: string,
+): { token: string; expiresAt: number | undefined } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(stdout);
   } catch (err) {
     throw new Error('exec plugin: output is not an ExecCredential (not JSON)', { cause: err });
   }
-  if (!isJsonObject(parsed) || parsed.kind !== 'ExecCredential') throw new Error('exec plugin: output is not an ExecCredential');
+  if (!isJsonObject(parsed) || parsed.kind !== 'ExecCredential')
+    throw new Error('exec plugin: output is not an ExecCredential');
   if (parsed.apiVersion !== expectedApiVersion) {
-    throw new Error(`exec plugin: output apiVersion ${JSON.stringify(parsed.apiVersion)} does not match ${expectedApiVersion}`);
+    throw new Error(
+      `exec plugin: output apiVersion ${JSON.stringify(parsed.apiVersion)} does not match ${expectedApiVersion}`,
+    );
   }
   const status = parsed.status;
   if (!isJsonObject(status)) throw new Error('exec plugin: output has no status');
   if (typeof status.token !== 'string' || status.token === '') {
     if (typeof status.clientCertificateData === 'string') {
-      throw new Error('exec plugin: client certificates from exec plugins are not supported; the plugin must return a token');
+      throw new Error(
+        'exec plugin: client certificates from exec plugins are not supported; the plugin must return a token',
+      );
     }
     throw new Error('exec plugin: status.token is missing');
   }
   let expiresAt: number | undefined;
   if (typeof status.expirationTimestamp === 'string' && status.expirationTimestamp !== '') {
     expiresAt = Date.parse(status.expirationTimestamp);
-    if (Number.isNaN(expiresAt)) throw new Error(`exec plugin: invalid expirationTimestamp ${JSON.stringify(status.expirationTimestamp)}`);
+    if (Number.isNaN(expiresAt))
+      throw new Error(`exec plugin: invalid expirationTimestamp ${JSON.stringify(status.expirationTimestamp)}`);
   }
   return { token: status.token, expiresAt };
 }

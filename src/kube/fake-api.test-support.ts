@@ -46,11 +46,19 @@ export async function startFakeApi(): Promise<FakeApi> {
   const failures: Array<{ prefix: string; code: number; times: number; retryAfter: number | undefined }> = [];
   const requests: string[] = [];
 
-  const keyOf = (collection: string, ns: string | undefined, name: string): string => `${collection}|${ns ? `${ns}/` : ''}${name}`;
+  const keyOf = (collection: string, ns: string | undefined, name: string): string =>
+    `${collection}|${ns ? `${ns}/` : ''}${name}`;
   const emit = (collection: string, type: string, object: JsonObject): void => {
-    const entry = { rv: Number((object.metadata as JsonObject).resourceVersion), collection, type, object: structuredClone(object) };
+    const entry = {
+      rv: Number((object.metadata as JsonObject).resourceVersion),
+      collection,
+      type,
+      object: structuredClone(object),
+    };
     history.push(entry);
-    for (const w of watchers) if (w.collection === collection && (!w.namespace || (object.metadata as JsonObject).namespace === w.namespace)) w.res.write(`${JSON.stringify({ type, object })}\n`);
+    for (const w of watchers)
+      if (w.collection === collection && (!w.namespace || (object.metadata as JsonObject).namespace === w.namespace))
+        w.res.write(`${JSON.stringify({ type, object })}\n`);
   };
   const store = (collection: string, obj: JsonObject, type: 'ADDED' | 'MODIFIED'): JsonObject => {
     const meta = obj.metadata as JsonObject;
@@ -85,7 +93,10 @@ export async function startFakeApi(): Promise<FakeApi> {
       emit(collection, 'DELETED', obj);
     },
     bookmark: () => {
-      for (const w of watchers) w.res.write(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: String(rv) } } })}\n`);
+      for (const w of watchers)
+        w.res.write(
+          `${JSON.stringify({ type: 'BOOKMARK', object: { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: String(rv) } } })}\n`,
+        );
     },
     rv: () => rv,
     close: async () => {
@@ -94,9 +105,17 @@ export async function startFakeApi(): Promise<FakeApi> {
     },
   };
 
-  const status = (res: ServerResponse, code: number, reason: string, message: string, headers: Record<string, string> = {}): void => {
+  const status = (
+    res: ServerResponse,
+    code: number,
+    reason: string,
+    message: string,
+    headers: Record<string, string> = {},
+  ): void => {
     res.writeHead(code, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code }));
+    res.end(
+      JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code }),
+    );
   };
   const json = (res: ServerResponse, code: number, body: unknown): void => {
     res.writeHead(code, { 'content-type': 'application/json' });
@@ -110,7 +129,15 @@ export async function startFakeApi(): Promise<FakeApi> {
     const fail = failures.find((f) => `${method} ${url.pathname}`.startsWith(f.prefix) && f.times > 0);
     if (fail) {
       fail.times--;
-      status(res, fail.code, ({ 401: 'Unauthorized', 429: 'TooManyRequests', 503: 'ServiceUnavailable' } as Record<number, string>)[fail.code] ?? 'InternalError', `injected ${fail.code}`, fail.retryAfter !== undefined ? { 'retry-after': String(fail.retryAfter) } : {});
+      status(
+        res,
+        fail.code,
+        ({ 401: 'Unauthorized', 429: 'TooManyRequests', 503: 'ServiceUnavailable' } as Record<number, string>)[
+          fail.code
+        ] ?? 'InternalError',
+        `injected ${fail.code}`,
+        fail.retryAfter !== undefined ? { 'retry-after': String(fail.retryAfter) } : {},
+      );
       return;
     }
     let body: JsonObject | undefined;
@@ -133,30 +160,43 @@ export async function startFakeApi(): Promise<FakeApi> {
     if (name === undefined && method === 'GET' && q.get('watch') === 'true') {
       const from = Number(q.get('resourceVersion') ?? '0');
       if (from && from < api.compactedBelow) {
-        if (api.goneMode === 'http') return status(res, 410, 'Expired', `too old resource version: ${from} (${api.compactedBelow})`);
+        if (api.goneMode === 'http')
+          return status(res, 410, 'Expired', `too old resource version: ${from} (${api.compactedBelow})`);
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version', reason: 'Expired', code: 410 } })}\n`);
+        res.end(
+          `${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version', reason: 'Expired', code: 410 } })}\n`,
+        );
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
       res.flushHeaders();
-      for (const h of history) if (h.collection === collection && h.rv > from && (!ns || (h.object.metadata as JsonObject).namespace === ns)) res.write(`${JSON.stringify({ type: h.type, object: h.object })}\n`);
+      for (const h of history)
+        if (h.collection === collection && h.rv > from && (!ns || (h.object.metadata as JsonObject).namespace === ns))
+          res.write(`${JSON.stringify({ type: h.type, object: h.object })}\n`);
       const w: Watcher = { collection, namespace: ns, res };
       watchers.add(w);
       req.on('close', () => watchers.delete(w));
       return;
     }
     if (name === undefined && method === 'GET') {
-      const all = [...objects].filter(([k, o]) => k.startsWith(`${collection}|`) && (!ns || (o.metadata as JsonObject).namespace === ns)).map(([, o]) => o);
+      const all = [...objects]
+        .filter(([k, o]) => k.startsWith(`${collection}|`) && (!ns || (o.metadata as JsonObject).namespace === ns))
+        .map(([, o]) => o);
       const start = Number(q.get('continue') ?? '0');
       const limit = Number(q.get('limit') ?? '0') || all.length;
       const page = all.slice(start, start + limit);
       const more = start + limit < all.length;
-      return json(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: String(rv), ...(more ? { continue: String(start + limit) } : {}) }, items: page });
+      return json(res, 200, {
+        kind: 'List',
+        apiVersion: 'v1',
+        metadata: { resourceVersion: String(rv), ...(more ? { continue: String(start + limit) } : {}) },
+        items: page,
+      });
     }
     if (name === undefined && method === 'POST' && body) {
       const meta = body.metadata as JsonObject;
-      if (objects.has(keyOf(collection, ns, meta.name as string))) return status(res, 409, 'AlreadyExists', `${plural} "${JSON.stringify(meta.name)}" already exists`);
+      if (objects.has(keyOf(collection, ns, meta.name as string)))
+        return status(res, 409, 'AlreadyExists', `${plural} "${JSON.stringify(meta.name)}" already exists`);
       meta.namespace = ns ?? null;
       if (!ns) delete meta.namespace;
       meta.uid = `uid-${rv}`;
@@ -169,17 +209,26 @@ export async function startFakeApi(): Promise<FakeApi> {
     if (method === 'PUT' && body) {
       const want = (body.metadata as JsonObject).resourceVersion;
       if (want !== undefined && want !== (current.metadata as JsonObject).resourceVersion) {
-        return status(res, 409, 'Conflict', `Operation cannot be fulfilled on ${plural} "${name ?? ''}": the object has been modified; please apply your changes to the latest version and try again`);
+        return status(
+          res,
+          409,
+          'Conflict',
+          `Operation cannot be fulfilled on ${plural} "${name ?? ''}": the object has been modified; please apply your changes to the latest version and try again`,
+        );
       }
       const next: JsonObject = rest[2] === 'status' ? { ...current } : { ...body };
       const newStatus = rest[2] === 'status' ? body.status : current.status;
       if (newStatus === undefined) delete next.status;
       else next.status = newStatus;
-      next.metadata = { ...(current.metadata as JsonObject), ...(rest[2] === 'status' ? {} : (body.metadata as JsonObject)) };
+      next.metadata = {
+        ...(current.metadata as JsonObject),
+        ...(rest[2] === 'status' ? {} : (body.metadata as JsonObject)),
+      };
       return json(res, 200, store(collection, next, 'MODIFIED'));
     }
     if (method === 'PATCH' && body) {
-      if (req.headers['content-type'] !== 'application/merge-patch+json') return status(res, 415, 'UnsupportedMediaType', 'fake supports merge patch only');
+      if (req.headers['content-type'] !== 'application/merge-patch+json')
+        return status(res, 415, 'UnsupportedMediaType', 'fake supports merge patch only');
       return json(res, 200, store(collection, { ...current, ...body, metadata: current.metadata ?? {} }, 'MODIFIED'));
     }
     if (method === 'DELETE') {

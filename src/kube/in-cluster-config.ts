@@ -20,7 +20,11 @@ export interface InClusterOptions {
 /** True when the environment looks like a pod's (both service variables and the token file exist). */
 export function isInCluster(options: Omit<InClusterOptions, 'clock'> = {}): boolean {
   const env = options.env ?? process.env;
-  return Boolean(env.KUBERNETES_SERVICE_HOST) && Boolean(env.KUBERNETES_SERVICE_PORT) && existsSync(join(options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR, 'token'));
+  return (
+    Boolean(env.KUBERNETES_SERVICE_HOST) &&
+    Boolean(env.KUBERNETES_SERVICE_PORT) &&
+    existsSync(join(options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR, 'token'))
+  );
 }
 
 /** The RestConfig of the pod's service account. Throws when not running in a cluster. */
@@ -28,7 +32,10 @@ export function loadInClusterConfig(options: InClusterOptions): RestConfig {
   const env = options.env ?? process.env;
   const host = env.KUBERNETES_SERVICE_HOST;
   const port = env.KUBERNETES_SERVICE_PORT;
-  if (!host || !port) throw new Error('unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined');
+  if (!host || !port)
+    throw new Error(
+      'unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined',
+    );
   const dir = options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR;
   const tokenPath = join(dir, 'token');
   if (!existsSync(tokenPath)) throw new Error(`unable to load in-cluster configuration: ${tokenPath} does not exist`);

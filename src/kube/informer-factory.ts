@@ -16,7 +16,10 @@ export interface InformerFactoryOptions {
   logger: Logger;
   random: Random;
   /** Defaults for every informer (page size, watch timeouts, backoff). */
-  defaults?: Pick<InformerOptions<KubeObjectLike>, 'pageSize' | 'minWatchTimeoutSeconds' | 'inactivityTimeoutMs' | 'backoffInitialMs' | 'backoffMaxMs'>;
+  defaults?: Pick<
+    InformerOptions<KubeObjectLike>,
+    'pageSize' | 'minWatchTimeoutSeconds' | 'inactivityTimeoutMs' | 'backoffInitialMs' | 'backoffMaxMs'
+  >;
 }
 
 export interface InformerRequest<T extends KubeObjectLike> extends InformerScope {
@@ -37,8 +40,18 @@ export class InformerFactory {
   }
 
   /** The shared informer of a resource in a scope (made on first request). */
-  informerFor<T extends KubeObjectLike>(resourceDescriptor: ResourceDescriptor<T>, request: InformerRequest<T> = {}): Informer<T> {
-    const key = [resourceDescriptor.group, resourceDescriptor.version, resourceDescriptor.plural, request.namespace ?? '', request.labelSelector ?? '', request.fieldSelector ?? ''].join('|');
+  informerFor<T extends KubeObjectLike>(
+    resourceDescriptor: ResourceDescriptor<T>,
+    request: InformerRequest<T> = {},
+  ): Informer<T> {
+    const key = [
+      resourceDescriptor.group,
+      resourceDescriptor.version,
+      resourceDescriptor.plural,
+      request.namespace ?? '',
+      request.labelSelector ?? '',
+      request.fieldSelector ?? '',
+    ].join('|');
     let inf = this.#informers.get(key) as Informer<T> | undefined;
     if (!inf) {
       inf = new Informer<T>({

@@ -29,7 +29,10 @@ interface Harness {
   run: Promise<void>;
 }
 
-async function harness(t: { after(fn: () => Promise<void>): void }, options: { inactivityTimeoutMs?: number } = {}): Promise<Harness> {
+async function harness(
+  t: { after(fn: () => Promise<void>): void },
+  options: { inactivityTimeoutMs?: number } = {},
+): Promise<Harness> {
   const api = await startFakeApi();
   const clock = new ManualClock();
   const client = testClient(api.url, clock);
@@ -46,7 +49,8 @@ async function harness(t: { after(fn: () => Promise<void>): void }, options: { i
   const log: string[] = [];
   informer.addHandlers({
     onAdd: (o) => log.push(`add ${o.metadata?.name}`),
-    onUpdate: (o, n) => log.push(`update ${n.metadata?.name} ${o.metadata?.resourceVersion}->${n.metadata?.resourceVersion}`),
+    onUpdate: (o, n) =>
+      log.push(`update ${n.metadata?.name} ${o.metadata?.resourceVersion}->${n.metadata?.resourceVersion}`),
     onDelete: (o) => log.push(`delete ${o.metadata?.name} ${o.metadata?.resourceVersion}`),
   });
   const abort = new AbortController();
@@ -67,7 +71,13 @@ void test('diffRelist reports adds, updates with old and new, and deletes', () =
   const b1 = { metadata: { name: 'b', namespace: 'ns', resourceVersion: '2' } };
   const b2 = { metadata: { name: 'b', namespace: 'ns', resourceVersion: '5' } };
   const c = { metadata: { name: 'c', namespace: 'ns', resourceVersion: '6' } };
-  const d = diffRelist(new Map([['ns/a', a1], ['ns/b', b1]]), [b2, c]);
+  const d = diffRelist(
+    new Map([
+      ['ns/a', a1],
+      ['ns/b', b1],
+    ]),
+    [b2, c],
+  );
   assert.deepEqual(d.added, [c]);
   assert.deepEqual(d.updated, [[b1, b2]]);
   assert.deepEqual(d.deleted, [a1]);
@@ -83,10 +93,18 @@ void test('lists in pages, watches with bookmarks and a 5–10 min timeout, keep
   const h = await harness(t);
   for (const n of ['a', 'b', 'c']) h.api.put(PODS, pod(n, n === 'c' ? 'n2' : 'n1'));
   // The informer was started before the objects existed; it may have listed already. Wait for sync + all three.
-  await eventually(() => h.informer.hasSynced() && h.informer.list().length === 3 && watchCount(h.api) === 1, { what: 'synced' });
+  await eventually(() => h.informer.hasSynced() && h.informer.list().length === 3 && watchCount(h.api) === 1, {
+    what: 'synced',
+  });
   assert.equal(await h.informer.waitForSync(), true);
   assert.equal(h.informer.get('ns', 'a')?.metadata?.managedFields, undefined, 'transform strips managedFields');
-  assert.deepEqual(h.informer.byIndex('byNode', 'n1').map((p) => p.metadata?.name).sort(), ['a', 'b']);
+  assert.deepEqual(
+    h.informer
+      .byIndex('byNode', 'n1')
+      .map((p) => p.metadata?.name)
+      .sort(),
+    ['a', 'b'],
+  );
   const watchReq = h.api.requests.find((r) => r.includes('watch=true')) ?? '';
   assert.match(watchReq, /allowWatchBookmarks=true/);
   const timeout = Number(/timeoutSeconds=(\d+)/.exec(watchReq)?.[1]);
@@ -100,7 +118,13 @@ void test('lists in pages, watches with bookmarks and a 5–10 min timeout, keep
   h.api.remove(PODS, 'ns', 'a');
   await eventually(() => h.log.some((l) => l.startsWith('delete a')));
   assert.ok(h.log.includes(`delete a ${lastA}`), 'delete carries the last known object');
-  assert.deepEqual(h.informer.list('ns').map((p) => p.metadata?.name).sort(), ['b', 'c']);
+  assert.deepEqual(
+    h.informer
+      .list('ns')
+      .map((p) => p.metadata?.name)
+      .sort(),
+    ['b', 'c'],
+  );
 });
 
 void test('resumes from the last resourceVersion (bookmarks included) when the server ends a watch', async (t) => {
@@ -114,8 +138,15 @@ void test('resumes from the last resourceVersion (bookmarks included) when the s
   const lists = h.api.requests.filter((r) => r.startsWith('GET /api/v1/pods?') && !r.includes('watch')).length;
   h.api.closeWatches();
   await eventually(() => watchCount(h.api) === 2, { what: 're-watch' });
-  assert.match(h.api.requests.filter((r) => r.includes('watch=true'))[1] ?? '', new RegExp(`resourceVersion=${h.api.rv()}`));
-  assert.equal(h.api.requests.filter((r) => r.startsWith('GET /api/v1/pods?') && !r.includes('watch')).length, lists, 'no re-list');
+  assert.match(
+    h.api.requests.filter((r) => r.includes('watch=true'))[1] ?? '',
+    new RegExp(`resourceVersion=${h.api.rv()}`),
+  );
+  assert.equal(
+    h.api.requests.filter((r) => r.startsWith('GET /api/v1/pods?') && !r.includes('watch')).length,
+    lists,
+    'no re-list',
+  );
 });
 
 for (const mode of ['http', 'event'] as const) {
@@ -131,12 +162,21 @@ for (const mode of ['http', 'event'] as const) {
     h.api.objects.delete(`${PODS}|ns/a`);
     const b = h.api.objects.get(`${PODS}|ns/b`) as Loose;
     h.api.objects.set(`${PODS}|ns/b`, { ...b, metadata: { ...b.metadata, resourceVersion: '9000' } });
-    h.api.objects.set(`${PODS}|ns/c`, { ...pod('c'), metadata: { name: 'c', namespace: 'ns', resourceVersion: '9001' } });
+    h.api.objects.set(`${PODS}|ns/c`, {
+      ...pod('c'),
+      metadata: { name: 'c', namespace: 'ns', resourceVersion: '9001' },
+    });
     h.api.compactedBelow = 1_000_000;
     h.api.closeWatches();
     await eventually(() => h.log.length === 3, { clock: h.clock, stepMs: 500, what: 'relist events' });
     assert.deepEqual(h.log.sort(), [`add c`, `delete a ${oldA}`, `update b ${b.metadata.resourceVersion}->9000`]);
-    assert.deepEqual(h.informer.list().map((p) => p.metadata?.name).sort(), ['b', 'c']);
+    assert.deepEqual(
+      h.informer
+        .list()
+        .map((p) => p.metadata?.name)
+        .sort(),
+      ['b', 'c'],
+    );
   });
 }
 
@@ -151,7 +191,10 @@ void test('restarts after other failures with backoff on the clock, never stoppi
   // A failing watch is retried too.
   h.api.failNext('GET /api/v1/pods', 503, 2);
   h.api.closeWatches();
-  await eventually(() => watchCount(h.api) >= 2 && h.api.requests.at(-1)?.includes('watch=true') === true, { clock: h.clock, stepMs: 500 });
+  await eventually(() => watchCount(h.api) >= 2 && h.api.requests.at(-1)?.includes('watch=true') === true, {
+    clock: h.clock,
+    stepMs: 500,
+  });
   h.api.put(PODS, pod('z'));
   await eventually(() => h.informer.get('ns', 'z') !== undefined, { clock: h.clock, stepMs: 500 });
 });

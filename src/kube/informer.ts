@@ -64,7 +64,10 @@ export function stripManagedFields<T extends KubeObjectLike>(obj: T): T {
 }
 
 /** What a relist changed, against the cache (pure). Unchanged objects (same resourceVersion) are left out. */
-export function diffRelist<T extends KubeObjectLike>(cached: ReadonlyMap<string, T>, listed: readonly T[]): { added: T[]; updated: Array<[T, T]>; deleted: T[] } {
+export function diffRelist<T extends KubeObjectLike>(
+  cached: ReadonlyMap<string, T>,
+  listed: readonly T[],
+): { added: T[]; updated: Array<[T, T]>; deleted: T[] } {
   const added: T[] = [];
   const updated: Array<[T, T]> = [];
   const seen = new Set<string>();
@@ -97,8 +100,15 @@ export class Informer<T extends KubeObjectLike> {
   constructor(options: InformerOptions<T>) {
     this.#o = options;
     this.descriptor = options.descriptor;
-    this.scope = { namespace: options.namespace, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector };
-    this.#log = options.logger.child({ informer: options.descriptor.plural, ...(options.namespace ? { namespace: options.namespace } : {}) });
+    this.scope = {
+      namespace: options.namespace,
+      labelSelector: options.labelSelector,
+      fieldSelector: options.fieldSelector,
+    };
+    this.#log = options.logger.child({
+      informer: options.descriptor.plural,
+      ...(options.namespace ? { namespace: options.namespace } : {}),
+    });
     this.#cache = new Indexer<T>(options.indexers ?? {});
     this.#transform = options.transform ?? stripManagedFields;
   }
@@ -316,4 +326,3 @@ export class Informer<T extends KubeObjectLike> {
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
-

@@ -19,7 +19,9 @@ import { updateStatusWithRetry } from './status-writer.js';
 import { eventually, startProxy, testRandom, type Loose } from './test-helpers.test-support.js';
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 
-async function setup(t: { after(fn: () => Promise<void>): void }): Promise<{ server: Awaited<ReturnType<typeof startApiServer>>; clock: ManualClock; client: KubeClient }> {
+async function setup(t: {
+  after(fn: () => Promise<void>): void;
+}): Promise<{ server: Awaited<ReturnType<typeof startApiServer>>; clock: ManualClock; client: KubeClient }> {
   const clock = new ManualClock();
   const server = await startApiServer({ port: 0, clock });
   const dir = mkdtempSync(join(tmpdir(), 'kube-int-'));
@@ -34,19 +36,39 @@ async function setup(t: { after(fn: () => Promise<void>): void }): Promise<{ ser
   return { server, clock, client };
 }
 
-const pod = (name: string): Loose => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'registry.example/app:1' }] } });
+const pod = (name: string): Loose => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'default' },
+  spec: { containers: [{ name: 'c', image: 'registry.example/app:1' }] },
+});
 
 void test('real server: CRUD, conflicts, merge patch on status, delete', async (t) => {
   const { client } = await setup(t);
   const created = await client.create(PodResource, pod('a'));
   assert.ok(created.metadata?.uid);
   assert.equal(created.metadata?.managedFields?.[0]?.manager, 'upgrade-operator');
-  const updated = await client.update(PodResource, { ...created, metadata: { ...created.metadata, labels: { x: 'y' } } });
+  const updated = await client.update(PodResource, {
+    ...created,
+    metadata: { ...created.metadata, labels: { x: 'y' } },
+  });
   await assert.rejects(client.update(PodResource, created), (e) => isConflict(e));
-  const patched = await client.patch(PodResource, 'default', 'a', { status: { phase: 'Running' } }, { type: 'merge', subresource: 'status' });
+  const patched = await client.patch(
+    PodResource,
+    'default',
+    'a',
+    { status: { phase: 'Running' } },
+    { type: 'merge', subresource: 'status' },
+  );
   assert.equal(patched.status?.phase, 'Running');
   assert.equal(patched.metadata?.labels?.x, 'y');
-  const applied = await client.patch(PodResource, 'default', 'a', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', annotations: { owner: 'me' } } }, { type: 'apply', force: true });
+  const applied = await client.patch(
+    PodResource,
+    'default',
+    'a',
+    { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', annotations: { owner: 'me' } } },
+    { type: 'apply', force: true },
+  );
   assert.equal(applied.metadata?.annotations?.owner, 'me');
   const list = await client.list(PodResource, { namespace: 'default', limit: 1 });
   assert.equal(list.items.length, 1);
@@ -84,8 +106,16 @@ void test('real server: informer lists, watches, and re-lists after 410 with a d
   const { client, server, clock } = await setup(t);
   const proxy = await startProxy(new URL(server.url));
   const viaProxy = new KubeClient({ config: { ...client.config, server: proxy.url }, clock, logger: silentLogger() });
-  for (const n of ['keep', 'drop', 'change']) await client.create(ConfigMapResource, { metadata: { name: n, namespace: 'default' }, data: { v: '0' } });
-  const inf = new Informer<ConfigMap>({ client: viaProxy, descriptor: ConfigMapResource, clock, logger: silentLogger(), random: testRandom(), namespace: 'default' });
+  for (const n of ['keep', 'drop', 'change'])
+    await client.create(ConfigMapResource, { metadata: { name: n, namespace: 'default' }, data: { v: '0' } });
+  const inf = new Informer<ConfigMap>({
+    client: viaProxy,
+    descriptor: ConfigMapResource,
+    clock,
+    logger: silentLogger(),
+    random: testRandom(),
+    namespace: 'default',
+  });
   const log: string[] = [];
   inf.addHandlers({
     onAdd: (o) => log.push(`add ${o.metadata?.name}`),
@@ -111,16 +141,36 @@ void test('real server: informer lists, watches, and re-lists after 410 with a d
   for (let i = 1; i <= 10_001; i++) cm = server.store.update(configMapType, { ...cm, data: { v: String(i) } });
   log.length = 0;
   proxy.resume();
-  await eventually(() => log.length >= 3, { clock, stepMs: 1000, limitMs: 15_000, what: `relist ${JSON.stringify(log)}` });
+  await eventually(() => log.length >= 3, {
+    clock,
+    stepMs: 1000,
+    limitMs: 15_000,
+    what: `relist ${JSON.stringify(log)}`,
+  });
   assert.deepEqual(log.sort(), ['add new', 'delete drop', 'update change 10001']);
-  assert.deepEqual(inf.list().map((c) => c.metadata?.name).sort(), ['change', 'keep', 'new', ...(inf.get('default', 'kube-root-ca.crt') ? ['kube-root-ca.crt'] : [])].sort());
+  assert.deepEqual(
+    inf
+      .list()
+      .map((c) => c.metadata?.name)
+      .sort(),
+    ['change', 'keep', 'new', ...(inf.get('default', 'kube-root-ca.crt') ? ['kube-root-ca.crt'] : [])].sort(),
+  );
 });
 
 void test('real server: two electors, one leads, the other takes over after release and after the holder dies', async (t) => {
   const { client, clock } = await setup(t);
   const leading = new Set<string>();
   const make = (id: string, releaseOnCancel: boolean): LeaderElector =>
-    new LeaderElector({ client, clock, logger: silentLogger(), random: testRandom(), namespace: 'default', name: 'lock', identity: id, releaseOnCancel });
+    new LeaderElector({
+      client,
+      clock,
+      logger: silentLogger(),
+      random: testRandom(),
+      namespace: 'default',
+      name: 'lock',
+      identity: id,
+      releaseOnCancel,
+    });
   const run = (e: LeaderElector, id: string, signal: AbortSignal): Promise<boolean> =>
     e.run(signal, {
       onStartedLeading: async (s) => {

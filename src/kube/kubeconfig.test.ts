@@ -21,7 +21,9 @@ void test('KUBECONFIG files merge with the first definition and current-context 
   mkdirSync(join(dir, 'a'));
   mkdirSync(join(dir, 'b'));
   writeFileSync(join(dir, 'a', 'ca.pem'), 'CA-A');
-  writeFileSync(join(dir, 'a', 'config'), `
+  writeFileSync(
+    join(dir, 'a', 'config'),
+    `
 apiVersion: v1
 kind: Config
 current-context: first
@@ -34,8 +36,11 @@ clusters:
 users:
 - name: u1
   user: { token: tok-a }
-`);
-  writeFileSync(join(dir, 'b', 'config'), `
+`,
+  );
+  writeFileSync(
+    join(dir, 'b', 'config'),
+    `
 current-context: second
 contexts:
 - name: first
@@ -50,8 +55,11 @@ clusters:
 users:
 - name: u2
   user: { username: admin, password: secret }
-`);
-  const env = { KUBECONFIG: [join(dir, 'a', 'config'), join(dir, 'missing'), join(dir, 'b', 'config')].join(delimiter) };
+`,
+  );
+  const env = {
+    KUBECONFIG: [join(dir, 'a', 'config'), join(dir, 'missing'), join(dir, 'b', 'config')].join(delimiter),
+  };
   assert.deepEqual(kubeconfigPaths({ env }), [join(dir, 'a', 'config'), join(dir, 'b', 'config')]);
   const clock = new ManualClock();
   const c = loadRestConfig({ env, clock });
@@ -165,9 +173,26 @@ users:
 void test('parseExecCredential rejects bad output', () => {
   const v1 = 'client.authentication.k8s.io/v1';
   assert.throws(() => parseExecCredential('nope', v1), /not JSON/);
-  assert.throws(() => parseExecCredential(JSON.stringify({ kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1beta1', status: { token: 't' } }), v1), /does not match/);
-  assert.throws(() => parseExecCredential(JSON.stringify({ kind: 'ExecCredential', apiVersion: v1, status: {} }), v1), /token is missing/);
-  assert.deepEqual(parseExecCredential(JSON.stringify({ kind: 'ExecCredential', apiVersion: v1, status: { token: 't' } }), v1), { token: 't', expiresAt: undefined });
+  assert.throws(
+    () =>
+      parseExecCredential(
+        JSON.stringify({
+          kind: 'ExecCredential',
+          apiVersion: 'client.authentication.k8s.io/v1beta1',
+          status: { token: 't' },
+        }),
+        v1,
+      ),
+    /does not match/,
+  );
+  assert.throws(
+    () => parseExecCredential(JSON.stringify({ kind: 'ExecCredential', apiVersion: v1, status: {} }), v1),
+    /token is missing/,
+  );
+  assert.deepEqual(
+    parseExecCredential(JSON.stringify({ kind: 'ExecCredential', apiVersion: v1, status: { token: 't' } }), v1),
+    { token: 't', expiresAt: undefined },
+  );
 });
 
 void test('in-cluster config: service variables, bracketed IPv6, service-account files', async (t) => {
@@ -176,7 +201,11 @@ void test('in-cluster config: service variables, bracketed IPv6, service-account
   writeFileSync(join(dir, 'ca.crt'), 'SA-CA');
   writeFileSync(join(dir, 'namespace'), 'operators\n');
   const clock = new ManualClock();
-  const c = loadInClusterConfig({ clock, serviceAccountDir: dir, env: { KUBERNETES_SERVICE_HOST: 'fd00::1', KUBERNETES_SERVICE_PORT: '443' } });
+  const c = loadInClusterConfig({
+    clock,
+    serviceAccountDir: dir,
+    env: { KUBERNETES_SERVICE_HOST: 'fd00::1', KUBERNETES_SERVICE_PORT: '443' },
+  });
   assert.equal(c.server, 'https://[fd00::1]:443');
   assert.equal(c.ca, 'SA-CA');
   assert.equal(c.namespace, 'operators');
@@ -184,7 +213,15 @@ void test('in-cluster config: service variables, bracketed IPv6, service-account
   assert.throws(() => loadInClusterConfig({ clock, serviceAccountDir: dir, env: {} }), /KUBERNETES_SERVICE_HOST/);
   // Without any kubeconfig, loadRestConfig falls back to in-cluster.
   const home = tempDir(t);
-  const fallback = loadRestConfig({ clock, homeDir: home, serviceAccountDir: dir, env: { HOME: home, KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '6443' } });
+  const fallback = loadRestConfig({
+    clock,
+    homeDir: home,
+    serviceAccountDir: dir,
+    env: { HOME: home, KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '6443' },
+  });
   assert.equal(fallback.server, 'https://10.0.0.1:6443');
-  assert.throws(() => loadRestConfig({ clock, homeDir: home, serviceAccountDir: join(dir, 'none'), env: { HOME: home } }), /no configuration/);
+  assert.throws(
+    () => loadRestConfig({ clock, homeDir: home, serviceAccountDir: join(dir, 'none'), env: { HOME: home } }),
+    /no configuration/,
+  );
 });

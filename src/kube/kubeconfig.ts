@@ -77,7 +77,8 @@ export interface KubeconfigOptions {
 /** Builds the RestConfig of a context of a merged kubeconfig. */
 export function restConfigFromKubeconfig(kc: Kubeconfig, options: KubeconfigOptions): RestConfig {
   const contextName = options.context ?? kc.currentContext;
-  if (contextName === undefined || contextName === '') throw new Error('invalid configuration: no current context is set and no context was given');
+  if (contextName === undefined || contextName === '')
+    throw new Error('invalid configuration: no current context is set and no context was given');
   const ctx = kc.contexts.get(contextName);
   if (!ctx) throw new Error(`context "${contextName}" does not exist`);
   const clusterName = str(ctx.body.cluster);
@@ -106,7 +107,8 @@ export function restConfigFromKubeconfig(kc: Kubeconfig, options: KubeconfigOpti
   const u = user.body;
   const cert = dataOrFile(u, 'client-certificate', user.dir);
   const key = dataOrFile(u, 'client-key', user.dir);
-  if ((cert === undefined) !== (key === undefined)) throw new Error(`user "${userName ?? ''}": client-certificate and client-key must be given together`);
+  if ((cert === undefined) !== (key === undefined))
+    throw new Error(`user "${userName ?? ''}": client-certificate and client-key must be given together`);
   if (cert !== undefined && key !== undefined) {
     config.cert = cert;
     config.key = key;
@@ -147,7 +149,11 @@ function execConfig(exec: JsonObject, dir: string): ExecConfig {
     command: command.includes('/') && !isAbsolute(command) ? resolve(dir, command) : command,
     args: Array.isArray(exec.args) ? exec.args.filter((a): a is string => typeof a === 'string') : [],
     env: Array.isArray(exec.env)
-      ? exec.env.filter(isJsonObject).flatMap((v) => (typeof v.name === 'string' && typeof v.value === 'string' ? [{ name: v.name, value: v.value }] : []))
+      ? exec.env
+          .filter(isJsonObject)
+          .flatMap((v) =>
+            typeof v.name === 'string' && typeof v.value === 'string' ? [{ name: v.name, value: v.value }] : [],
+          )
       : [],
     provideClusterInfo: exec.provideClusterInfo === true,
   };

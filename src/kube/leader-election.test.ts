@@ -21,7 +21,13 @@ const rec = (holder: string, extra: Partial<LeaderElectionRecord> = {}): LeaderE
 void test('decide: create when there is no lease', () => {
   assert.deepEqual(decide(undefined, undefined, T0, 'me', 15), {
     action: 'create',
-    record: { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTime: formatMicroTime(T0), renewTime: formatMicroTime(T0), leaseTransitions: 0 },
+    record: {
+      holderIdentity: 'me',
+      leaseDurationSeconds: 15,
+      acquireTime: formatMicroTime(T0),
+      renewTime: formatMicroTime(T0),
+      leaseTransitions: 0,
+    },
   });
 });
 
@@ -52,7 +58,16 @@ void test('observe: the observation time moves only when the record changes', ()
 });
 
 function elector(client: KubeClient, clock: ManualClock, identity: string, releaseOnCancel = true): LeaderElector {
-  return new LeaderElector({ client, clock, logger: silentLogger(), random: new SeededRandom(identity), namespace: 'ns', name: 'lock', identity, releaseOnCancel });
+  return new LeaderElector({
+    client,
+    clock,
+    logger: silentLogger(),
+    random: new SeededRandom(identity),
+    namespace: 'ns',
+    name: 'lock',
+    identity,
+    releaseOnCancel,
+  });
 }
 
 void test('two electors: one leads; the other takes over after a release, and after the holder stops renewing', async (t) => {
@@ -83,7 +98,10 @@ void test('two electors: one leads; the other takes over after a release, and af
   await eventually(() => leading.has('a'), { clock, stepMs: 200 });
   const runB = run(b, 'b', stopB.signal);
   // b keeps campaigning for a whole lease duration and more while a renews.
-  await eventually(() => api.requests.filter((r) => r.startsWith('GET') && r.includes('leases/lock')).length > 20, { clock, stepMs: 500 });
+  await eventually(() => api.requests.filter((r) => r.startsWith('GET') && r.includes('leases/lock')).length > 20, {
+    clock,
+    stepMs: 500,
+  });
   assert.deepEqual([...leading], ['a']);
   assert.equal(b.leader(), 'a');
 

@@ -39,12 +39,28 @@ export type Decision =
  * The pure core of tryAcquireOrRenew: given the record on the server (undefined: no Lease)
  * and our last observation (already refreshed by {@link observe}), what to write.
  */
-export function decide(current: LeaderElectionRecord | undefined, observed: Observation | undefined, now: number, identity: string, leaseDurationSeconds: number): Decision {
+export function decide(
+  current: LeaderElectionRecord | undefined,
+  observed: Observation | undefined,
+  now: number,
+  identity: string,
+  leaseDurationSeconds: number,
+): Decision {
   const nowTime = formatMicroTime(now);
-  const desired: LeaderElectionRecord = { holderIdentity: identity, leaseDurationSeconds, acquireTime: nowTime, renewTime: nowTime, leaseTransitions: 0 };
+  const desired: LeaderElectionRecord = {
+    holderIdentity: identity,
+    leaseDurationSeconds,
+    acquireTime: nowTime,
+    renewTime: nowTime,
+    leaseTransitions: 0,
+  };
   if (!current) return { action: 'create', record: desired };
   const observedAt = observed?.observedAt ?? now;
-  if (current.holderIdentity !== '' && current.holderIdentity !== identity && observedAt + current.leaseDurationSeconds * 1000 > now) {
+  if (
+    current.holderIdentity !== '' &&
+    current.holderIdentity !== identity &&
+    observedAt + current.leaseDurationSeconds * 1000 > now
+  ) {
     return { action: 'wait', holder: current.holderIdentity };
   }
   if (current.holderIdentity === identity) {
@@ -65,14 +81,24 @@ export function observe(previous: Observation | undefined, current: LeaderElecti
 /** Reads the record from a Lease (missing fields are zero values, as in client-go). */
 export function recordFromLease(lease: Lease): LeaderElectionRecord {
   const s = lease.spec ?? {};
-  const r: LeaderElectionRecord = { holderIdentity: s.holderIdentity ?? '', leaseDurationSeconds: s.leaseDurationSeconds ?? 0, leaseTransitions: s.leaseTransitions ?? 0 };
+  const r: LeaderElectionRecord = {
+    holderIdentity: s.holderIdentity ?? '',
+    leaseDurationSeconds: s.leaseDurationSeconds ?? 0,
+    leaseTransitions: s.leaseTransitions ?? 0,
+  };
   if (s.acquireTime) r.acquireTime = s.acquireTime;
   if (s.renewTime) r.renewTime = s.renewTime;
   return r;
 }
 
 function specFromRecord(leaderElectionRecord: LeaderElectionRecord): NonNullable<Lease['spec']> {
-  return { holderIdentity: leaderElectionRecord.holderIdentity, leaseDurationSeconds: leaderElectionRecord.leaseDurationSeconds, leaseTransitions: leaderElectionRecord.leaseTransitions, ...(leaderElectionRecord.acquireTime ? { acquireTime: leaderElectionRecord.acquireTime } : {}), ...(leaderElectionRecord.renewTime ? { renewTime: leaderElectionRecord.renewTime } : {}) };
+  return {
+    holderIdentity: leaderElectionRecord.holderIdentity,
+    leaseDurationSeconds: leaderElectionRecord.leaseDurationSeconds,
+    leaseTransitions: leaderElectionRecord.leaseTransitions,
+    ...(leaderElectionRecord.acquireTime ? { acquireTime: leaderElectionRecord.acquireTime } : {}),
+    ...(leaderElectionRecord.renewTime ? { renewTime: leaderElectionRecord.renewTime } : {}),
+  };
 }
 
 export interface LeaderCallbacks {
@@ -146,7 +172,9 @@ export class LeaderElector {
     this.#log.info('became leader');
     const work = Promise.resolve()
       .then(() => callbacks.onStartedLeading(leading.signal))
-      .catch((err: unknown) => this.#log.error({ err: err instanceof Error ? err.message : String(err) }, 'leading work failed'));
+      .catch((err: unknown) =>
+        this.#log.error({ err: err instanceof Error ? err.message : String(err) }, 'leading work failed'),
+      );
     const lost = await this.#renewLoop(leading.signal, callbacks);
     this.#leading = false;
     signal.removeEventListener('abort', onAbort);
@@ -173,7 +201,9 @@ export class LeaderElector {
       let renewed = false;
       while (!signal.aborted && this.#o.clock.now() < deadline) {
         const timeout = new AbortController();
-        const timer = this.#o.clock.setTimer(deadline - this.#o.clock.now(), () => timeout.abort(new Error('renew deadline passed')));
+        const timer = this.#o.clock.setTimer(deadline - this.#o.clock.now(), () =>
+          timeout.abort(new Error('renew deadline passed')),
+        );
         const ok = await this.#tryAcquireOrRenew(AbortSignal.any([signal, timeout.signal]), callbacks);
         timer.cancel();
         if (ok) {
@@ -206,16 +236,28 @@ export class LeaderElector {
       }
       const d = decide(current, this.#observed, now, identity, Math.round(this.#leaseMs / 1000));
       if (d.action === 'wait') return false;
-      const body: Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { namespace, name }, spec: specFromRecord(d.record) };
+      const body: Lease = {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { namespace, name },
+        spec: specFromRecord(d.record),
+      };
       const written =
         d.action === 'create'
           ? await client.create(LeaseResource, body, { signal })
-          : await client.update(LeaseResource, { ...body, metadata: { ...lease?.metadata, namespace, name } }, { signal });
+          : await client.update(
+              LeaseResource,
+              { ...body, metadata: { ...lease?.metadata, namespace, name } },
+              { signal },
+            );
       this.#observed = { record: recordFromLease(written), observedAt: this.#o.clock.now() };
       this.#reportLeader(identity, callbacks);
       return true;
     } catch (err) {
-      this.#log.debug({ err: err instanceof Error ? err.message : String(err) }, 'failed to acquire or renew the lease');
+      this.#log.debug(
+        { err: err instanceof Error ? err.message : String(err) },
+        'failed to acquire or renew the lease',
+      );
       return false;
     }
   }
@@ -232,7 +274,13 @@ export class LeaderElector {
         const current = recordFromLease(lease);
         if (current.holderIdentity !== identity) return;
         const now = formatMicroTime(this.#o.clock.now());
-        const record: LeaderElectionRecord = { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: current.leaseTransitions };
+        const record: LeaderElectionRecord = {
+          holderIdentity: '',
+          leaseDurationSeconds: 1,
+          acquireTime: now,
+          renewTime: now,
+          leaseTransitions: current.leaseTransitions,
+        };
         const written = await client.update(LeaseResource, { ...lease, spec: specFromRecord(record) });
         this.#observed = { record: recordFromLease(written), observedAt: this.#o.clock.now() };
         this.#log.info('released the lease');

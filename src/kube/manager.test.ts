@@ -11,10 +11,14 @@ function recorder(name: string, log: string[]): Runnable {
     start: (signal) =>
       new Promise<void>((resolve) => {
         log.push(`${name} started`);
-        signal.addEventListener('abort', () => {
-          log.push(`${name} stopped`);
-          resolve();
-        }, { once: true });
+        signal.addEventListener(
+          'abort',
+          () => {
+            log.push(`${name} stopped`);
+            resolve();
+          },
+          { once: true },
+        );
       }),
   };
 }
@@ -23,7 +27,13 @@ void test('a runnable runs only while its manager leads, and stops with it', asy
   const { clock, client } = await fakeApiFixture(t);
   const log: string[] = [];
   const make = (id: string): Manager =>
-    new Manager({ client, clock, logger: silentLogger(), random: testRandom(), leaderElection: { namespace: 'ns', name: 'runnable-lock', identity: id } }).add(recorder(`loop-${id}`, log));
+    new Manager({
+      client,
+      clock,
+      logger: silentLogger(),
+      random: testRandom(),
+      leaderElection: { namespace: 'ns', name: 'runnable-lock', identity: id },
+    }).add(recorder(`loop-${id}`, log));
   const a = make('a');
   const b = make('b');
   const runA = a.start();

@@ -14,7 +14,10 @@ import type { KubeClient } from './client.js';
 import { InformerFactory, type InformerFactoryOptions } from './informer-factory.js';
 import { LeaderElector, type LeaderElectorOptions } from './leader-election.js';
 
-export interface ManagerLeaderElection extends Pick<LeaderElectorOptions, 'namespace' | 'name' | 'identity' | 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs' | 'releaseOnCancel'> {
+export interface ManagerLeaderElection extends Pick<
+  LeaderElectorOptions,
+  'namespace' | 'name' | 'identity' | 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs' | 'releaseOnCancel'
+> {
   /** After losing leadership: 'exit' (start() rejects with LeadershipLostError; default) or 'recampaign'. */
   onLost?: 'exit' | 'recampaign';
   onNewLeader?(identity: string): void;
@@ -74,7 +77,13 @@ export class Manager {
     const le = options.leaderElection;
     this.#le = le;
     if (le) {
-      this.#elector = new LeaderElector({ ...le, client: options.client, clock: options.clock, logger: options.logger, random: options.random });
+      this.#elector = new LeaderElector({
+        ...le,
+        client: options.client,
+        clock: options.clock,
+        logger: options.logger,
+        random: options.random,
+      });
     }
   }
 
@@ -130,7 +139,8 @@ export class Manager {
     this.#log.info({ controllers: this.#controllers.map((c) => c.name) }, 'starting controllers');
     try {
       await Promise.all(this.#controllers.map((c) => c.start(signal)));
-      if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      if (!signal.aborted)
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     } finally {
       this.#leading = false;
       this.#log.info('controllers stopped');

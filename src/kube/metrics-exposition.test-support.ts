@@ -68,7 +68,8 @@ function parseSample(text: string, line: number): ParsedSample {
   }
   if (text[i] !== ' ') throw new Error(`line ${line}: expected a space before the value`);
   const [value, timestamp, ...rest] = text.slice(i + 1).split(' ');
-  if (rest.length > 0 || (timestamp !== undefined && !/^-?\d+$/.test(timestamp))) throw new Error(`line ${line}: trailing text`);
+  if (rest.length > 0 || (timestamp !== undefined && !/^-?\d+$/.test(timestamp)))
+    throw new Error(`line ${line}: trailing text`);
   return { name, labels, value: parseValue(value ?? '', line) };
 }
 
@@ -118,7 +119,11 @@ export function samplesOf(families: Map<string, ParsedFamily>, name: string): Pa
 }
 
 /** The value of the one sample of `name` whose labels equal `labels` exactly, or undefined. */
-export function valueOf(families: Map<string, ParsedFamily>, name: string, labels: Record<string, string>): number | undefined {
+export function valueOf(
+  families: Map<string, ParsedFamily>,
+  name: string,
+  labels: Record<string, string>,
+): number | undefined {
   const want = JSON.stringify(Object.entries(labels).sort());
   return samplesOf(families, name).find((s) => JSON.stringify(Object.entries(s.labels).sort()) === want)?.value;
 }

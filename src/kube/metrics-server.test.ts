@@ -7,7 +7,10 @@ import { ManagedUpgradeCollector } from '../managed/metrics/managed-upgrade-coll
 import { startMetricsServer, type HealthState } from './metrics-server.js';
 import { parseExposition, valueOf } from './metrics-exposition.test-support.js';
 
-async function get(url: string, method: 'GET' | 'HEAD' | 'POST' = 'GET'): Promise<{ status: number; type: string; body: string }> {
+async function get(
+  url: string,
+  method: 'GET' | 'HEAD' | 'POST' = 'GET',
+): Promise<{ status: number; type: string; body: string }> {
   const res = await request(url, { method });
   const body = await res.body.text();
   return { status: res.statusCode, type: String(res.headers['content-type'] ?? ''), body };
@@ -36,7 +39,12 @@ test('serves each registry on its path, probes, and errors, on 127.0.0.1:0', asy
   const m = await get(`${server.url}/metrics`);
   assert.equal(m.status, 200);
   assert.equal(m.type, 'text/plain; version=0.0.4; charset=utf-8');
-  assert.equal(valueOf(parseExposition(m.body), 'upgradeoperator_upgradeconfig_validation_failed', { upgradeconfig_name: 'managed-upgrade-config' }), 1);
+  assert.equal(
+    valueOf(parseExposition(m.body), 'upgradeoperator_upgradeconfig_validation_failed', {
+      upgradeconfig_name: 'managed-upgrade-config',
+    }),
+    1,
+  );
   assert.ok(!m.body.includes('managed_upgrade_'), 'the collector is not on /metrics');
 
   const c = await get(`${server.url}/custom/metrics?x=1`);
@@ -59,8 +67,15 @@ test('serves each registry on its path, probes, and errors, on 127.0.0.1:0', asy
 });
 
 test('a registry that fails to render answers 500, the server keeps serving', async (t) => {
-  const broken = { contentType: 'text/plain; version=0.0.4; charset=utf-8', metrics: async (): Promise<string> => Promise.reject(new Error('boom')) };
-  const server = await startMetricsServer({ port: 0, registries: [{ path: '/metrics', registry: broken }], health: () => ({ ready: true, live: true }) });
+  const broken = {
+    contentType: 'text/plain; version=0.0.4; charset=utf-8',
+    metrics: async (): Promise<string> => Promise.reject(new Error('boom')),
+  };
+  const server = await startMetricsServer({
+    port: 0,
+    registries: [{ path: '/metrics', registry: broken }],
+    health: () => ({ ready: true, live: true }),
+  });
   t.after(() => server.close());
   const r = await get(`${server.url}/metrics`);
   assert.equal(r.status, 500);
@@ -79,5 +94,8 @@ test('an address in use is reported, not swallowed', async (t) => {
   const first = await startMetricsServer({ port: 0, registries: [], health: () => ({ ready: true, live: true }) });
   t.after(() => first.close());
   const port = Number(new URL(first.url).port);
-  await assert.rejects(startMetricsServer({ port, registries: [], health: () => ({ ready: true, live: true }) }), /EADDRINUSE/);
+  await assert.rejects(
+    startMetricsServer({ port, registries: [], health: () => ({ ready: true, live: true }) }),
+    /EADDRINUSE/,
+  );
 });

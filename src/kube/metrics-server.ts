@@ -43,7 +43,13 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-function send(res: ServerResponse, status: number, body: string, contentType = 'text/plain; charset=utf-8', headOnly = false): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  contentType = 'text/plain; charset=utf-8',
+  headOnly = false,
+): void {
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
   res.end(headOnly ? undefined : body);
 }

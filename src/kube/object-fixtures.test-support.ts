@@ -6,10 +6,26 @@ import { formatTime } from '../lib/clock.js';
 import type { KubeClient } from './client.js';
 
 /** Creates a node; `cordonedAt` cordons it with the taint's timeAdded. */
-export async function createNode(client: KubeClient, name: string, o: { cordonedAt?: number; labels?: Record<string, string>; annotations?: Record<string, string> } = {}): Promise<Node> {
+export async function createNode(
+  client: KubeClient,
+  name: string,
+  o: { cordonedAt?: number; labels?: Record<string, string>; annotations?: Record<string, string> } = {},
+): Promise<Node> {
   const node: Node = {
-    metadata: { name, labels: { 'node-role.kubernetes.io/worker': '', ...o.labels }, annotations: { ...o.annotations } },
-    spec: o.cordonedAt === undefined ? {} : { unschedulable: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: formatTime(o.cordonedAt) }] },
+    metadata: {
+      name,
+      labels: { 'node-role.kubernetes.io/worker': '', ...o.labels },
+      annotations: { ...o.annotations },
+    },
+    spec:
+      o.cordonedAt === undefined
+        ? {}
+        : {
+            unschedulable: true,
+            taints: [
+              { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: formatTime(o.cordonedAt) },
+            ],
+          },
   };
   return client.create(NodeResource, node);
 }
@@ -19,7 +35,13 @@ export async function createNamespace(client: KubeClient, name: string): Promise
 }
 
 /** Creates a pod bound to a node. */
-export async function createPod(client: KubeClient, ns: string, name: string, nodeName: string, o: { labels?: Record<string, string>; finalizers?: string[] } = {}): Promise<Pod> {
+export async function createPod(
+  client: KubeClient,
+  ns: string,
+  name: string,
+  nodeName: string,
+  o: { labels?: Record<string, string>; finalizers?: string[] } = {},
+): Promise<Pod> {
   return client.create(PodResource, {
     metadata: { name, namespace: ns, labels: { ...o.labels }, ...(o.finalizers ? { finalizers: o.finalizers } : {}) },
     spec: { nodeName, containers: [{ name: 'main', image: 'registry.example/app:1' }] },
@@ -27,6 +49,14 @@ export async function createPod(client: KubeClient, ns: string, name: string, no
 }
 
 /** Creates a policy/v1 PDB with maxUnavailable 0 (blocks every eviction). */
-export async function createBlockingPdb(client: KubeClient, ns: string, name: string, matchLabels: Record<string, string>): Promise<PodDisruptionBudget> {
-  return client.create(PodDisruptionBudgetResource, { metadata: { name, namespace: ns }, spec: { maxUnavailable: 0, selector: { matchLabels } } });
+export async function createBlockingPdb(
+  client: KubeClient,
+  ns: string,
+  name: string,
+  matchLabels: Record<string, string>,
+): Promise<PodDisruptionBudget> {
+  return client.create(PodDisruptionBudgetResource, {
+    metadata: { name, namespace: ns },
+    spec: { maxUnavailable: 0, selector: { matchLabels } },
+  });
 }

@@ -6,7 +6,10 @@ import { drainPodTransform } from './pod-transform.js';
 
 test('drainPodTransform keeps what drain logic reads and drops the rest', () => {
   const pod = realisticPod(3, { namespaces: 5, nodes: 5 }) as unknown as Pod;
-  const slim = drainPodTransform({ ...pod, metadata: { ...pod.metadata, resourceVersion: '42', deletionTimestamp: '2025-01-06T10:00:00Z' } });
+  const slim = drainPodTransform({
+    ...pod,
+    metadata: { ...pod.metadata, resourceVersion: '42', deletionTimestamp: '2025-01-06T10:00:00Z' },
+  });
   assert.equal(slim.metadata?.name, pod.metadata?.name);
   assert.equal(slim.metadata?.namespace, pod.metadata?.namespace);
   assert.equal(slim.metadata?.resourceVersion, '42');
@@ -24,7 +27,13 @@ test('drainPodTransform keeps what drain logic reads and drops the rest', () => 
 test('drainPodTransform keeps emptyDir volumes and the mirror-pod annotation', () => {
   const pod: Pod = {
     metadata: { name: 'p', namespace: 'n', annotations: { 'kubernetes.io/config.mirror': 'abc', other: 'x' } },
-    spec: { containers: [{ name: 'c' }], volumes: [{ name: 'scratch', emptyDir: {} }, { name: 'cfg', configMap: { name: 'c' } }] },
+    spec: {
+      containers: [{ name: 'c' }],
+      volumes: [
+        { name: 'scratch', emptyDir: {} },
+        { name: 'cfg', configMap: { name: 'c' } },
+      ],
+    },
   };
   const slim = drainPodTransform(pod);
   assert.deepEqual(slim.metadata?.annotations, { 'kubernetes.io/config.mirror': 'abc' });

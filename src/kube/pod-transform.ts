@@ -39,6 +39,13 @@ function slim(pod: Pod): Pod {
       ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}),
       ...(pod.spec?.volumes?.some((v) => v.emptyDir) ? { volumes: pod.spec.volumes.filter((v) => v.emptyDir) } : {}),
     },
-    ...(pod.status ? { status: { ...(pod.status.phase ? { phase: pod.status.phase } : {}), ...(ready ? { conditions: [ready] } : {}) } } : {}),
+    ...(pod.status
+      ? {
+          status: {
+            ...(pod.status.phase ? { phase: pod.status.phase } : {}),
+            ...(ready ? { conditions: [ready] } : {}),
+          },
+        }
+      : {}),
   };
 }

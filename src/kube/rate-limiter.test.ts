@@ -1,11 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../lib/clock.js';
-import { BucketRateLimiter, defaultControllerRateLimiter, ItemExponentialRateLimiter, MaxOfRateLimiter } from './rate-limiter.js';
+import {
+  BucketRateLimiter,
+  defaultControllerRateLimiter,
+  ItemExponentialRateLimiter,
+  MaxOfRateLimiter,
+} from './rate-limiter.js';
 
 void test('exponential limiter doubles per item from 5 ms and caps at 1000 s', () => {
   const l = new ItemExponentialRateLimiter<string>(5, 1000_000);
-  assert.deepEqual([1, 2, 3, 4, 5].map(() => l.when('a')), [5, 10, 20, 40, 80]);
+  assert.deepEqual(
+    [1, 2, 3, 4, 5].map(() => l.when('a')),
+    [5, 10, 20, 40, 80],
+  );
   assert.equal(l.when('b'), 5, 'items are independent');
   assert.equal(l.numRequeues('a'), 5);
   for (let i = 0; i < 40; i++) l.when('a');

@@ -104,5 +104,8 @@ export class MaxOfRateLimiter<K> implements RateLimiter<K> {
 
 /** client-go's DefaultControllerRateLimiter: max(5 ms·2^n capped at 1000 s, 10 qps / burst 100). */
 export function defaultControllerRateLimiter<K>(clock: Clock): RateLimiter<K> {
-  return new MaxOfRateLimiter<K>(new ItemExponentialRateLimiter<K>(5, 1000_000), new BucketRateLimiter<K>({ qps: 10, burst: 100, clock }));
+  return new MaxOfRateLimiter<K>(
+    new ItemExponentialRateLimiter<K>(5, 1000_000),
+    new BucketRateLimiter<K>({ qps: 10, burst: 100, clock }),
+  );
 }

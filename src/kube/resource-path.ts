@@ -17,9 +17,16 @@ export interface ResourcePathOptions {
  * `/api/v1/namespaces/ns/pods/name/status?x=y` for the core group, `/apis/<group>/<version>/…`
  * otherwise. A namespace given for a cluster-scoped kind is ignored.
  */
-export function resourcePath(resourceDescriptor: Pick<ResourceDescriptor, 'group' | 'version' | 'plural' | 'namespaced'>, options: ResourcePathOptions = {}): string {
-  let path = resourceDescriptor.group === '' ? `/api/${seg(resourceDescriptor.version)}` : `/apis/${seg(resourceDescriptor.group)}/${seg(resourceDescriptor.version)}`;
-  if (resourceDescriptor.namespaced && options.namespace !== undefined && options.namespace !== '') path += `/namespaces/${seg(options.namespace)}`;
+export function resourcePath(
+  resourceDescriptor: Pick<ResourceDescriptor, 'group' | 'version' | 'plural' | 'namespaced'>,
+  options: ResourcePathOptions = {},
+): string {
+  let path =
+    resourceDescriptor.group === ''
+      ? `/api/${seg(resourceDescriptor.version)}`
+      : `/apis/${seg(resourceDescriptor.group)}/${seg(resourceDescriptor.version)}`;
+  if (resourceDescriptor.namespaced && options.namespace !== undefined && options.namespace !== '')
+    path += `/namespaces/${seg(options.namespace)}`;
   path += `/${seg(resourceDescriptor.plural)}`;
   if (options.name !== undefined) {
     if (options.name === '') throw new Error(`resource name may not be empty (${resourceDescriptor.plural})`);

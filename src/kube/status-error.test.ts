@@ -16,7 +16,13 @@ void test('ignoreNotFound resolves undefined on 404, also when the body carried 
 });
 
 void test('ignoreNotFound rethrows everything else, the same error object', async () => {
-  for (const err of [statusError(409, 'Conflict'), statusError(409, 'AlreadyExists'), statusError(410, 'Gone'), statusError(500, 'InternalError'), new Error('network down')]) {
+  for (const err of [
+    statusError(409, 'Conflict'),
+    statusError(409, 'AlreadyExists'),
+    statusError(410, 'Gone'),
+    statusError(500, 'InternalError'),
+    new Error('network down'),
+  ]) {
     await assert.rejects(ignoreNotFound(Promise.reject(err)), (e) => e === err);
   }
 });
@@ -32,7 +38,12 @@ void test('ignoreNotFoundOrConflict resolves undefined on 404 NotFound and 409 C
 });
 
 void test('ignoreNotFoundOrConflict rethrows 409 AlreadyExists, 410 Gone and anything else', async () => {
-  for (const err of [statusError(409, 'AlreadyExists'), statusError(410, 'Gone'), statusError(422, 'Invalid'), new TypeError('bug')]) {
+  for (const err of [
+    statusError(409, 'AlreadyExists'),
+    statusError(410, 'Gone'),
+    statusError(422, 'Invalid'),
+    new TypeError('bug'),
+  ]) {
     await assert.rejects(ignoreNotFoundOrConflict(Promise.reject(err)), (e) => e === err);
   }
 });

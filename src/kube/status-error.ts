@@ -31,7 +31,10 @@ export class KubeApiError extends Error {
   readonly retryAfterSeconds: number | undefined;
 
   constructor(code: number, status: KubeStatus, options: { retryAfterSeconds?: number; cause?: unknown } = {}) {
-    super(status.message ?? `the server responded with HTTP ${code}`, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      status.message ?? `the server responded with HTTP ${code}`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'KubeApiError';
     this.code = code;
     this.status = status;
@@ -54,7 +57,11 @@ export function kubeApiErrorFrom(code: number, body: string, retryAfterHeader?: 
     status = { message: body.trim() === '' ? `the server responded with HTTP ${code}` : trimBody(body) };
   }
   const header = retryAfterHeader === undefined ? undefined : Number.parseInt(retryAfterHeader, 10);
-  return new KubeApiError(code, status, header !== undefined && Number.isFinite(header) && header >= 0 ? { retryAfterSeconds: header } : {});
+  return new KubeApiError(
+    code,
+    status,
+    header !== undefined && Number.isFinite(header) && header >= 0 ? { retryAfterSeconds: header } : {},
+  );
 }
 
 /** Reads a Status from a JSON object (for example a watch ERROR event's object). */

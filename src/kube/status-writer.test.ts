@@ -7,7 +7,12 @@ import { isConflict } from './status-error.js';
 
 void test('status writer re-reads and re-applies the mutation after a conflict; undefined means no write', async (t) => {
   const { api, clock, client } = await fakeApiFixture(t);
-  api.put('/api/v1/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'ns' }, status: { phase: 'Pending' } });
+  api.put('/api/v1/pods', {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'a', namespace: 'ns' },
+    status: { phase: 'Pending' },
+  });
   let calls = 0;
   const p = updateStatusWithRetry(
     client,
@@ -16,7 +21,12 @@ void test('status writer re-reads and re-applies the mutation after a conflict; 
     (pod) => {
       calls++;
       // Someone else writes between our GET and PUT, once.
-      if (calls === 1) api.put('/api/v1/pods', { ...(api.objects.get('/api/v1/pods|ns/a') as Loose), metadata: { name: 'a', namespace: 'ns' }, spec: { x: 1 } });
+      if (calls === 1)
+        api.put('/api/v1/pods', {
+          ...(api.objects.get('/api/v1/pods|ns/a') as Loose),
+          metadata: { name: 'a', namespace: 'ns' },
+          spec: { x: 1 },
+        });
       return { ...pod, status: { ...pod.status, message: `attempt ${calls}` } };
     },
     { clock },

@@ -41,10 +41,18 @@ export async function updateStatusWithRetry<T extends KubeObjectLike>(
   const attempts = Math.max(1, options.attempts ?? 5);
   let delay = options.backoffMs ?? 0;
   for (let attempt = 1; ; attempt++) {
-    const current = await client.get(descriptor, namespace || undefined, name, options.signal ? { signal: options.signal } : {});
+    const current = await client.get(
+      descriptor,
+      namespace || undefined,
+      name,
+      options.signal ? { signal: options.signal } : {},
+    );
     const next = mutate(structuredClone(current));
     if (next === undefined) return current;
-    const toWrite = { ...next, metadata: { ...next.metadata, resourceVersion: current.metadata?.resourceVersion } } as T;
+    const toWrite = {
+      ...next,
+      metadata: { ...next.metadata, resourceVersion: current.metadata?.resourceVersion },
+    } as T;
     try {
       return await client.updateStatus(descriptor, toWrite, options.signal ? { signal: options.signal } : {});
     } catch (err) {

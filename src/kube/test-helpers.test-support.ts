@@ -13,7 +13,10 @@ import { startFakeApi, type FakeApi } from './fake-api.test-support.js';
 export type Loose = ReturnType<typeof JSON.parse>;
 
 /** Waits (real time, at most `limitMs`) until cond() holds; with a clock, advances it by `stepMs` between checks. */
-export async function eventually(cond: () => boolean, options: { clock?: ManualClock; stepMs?: number; limitMs?: number; what?: string } = {}): Promise<void> {
+export async function eventually(
+  cond: () => boolean,
+  options: { clock?: ManualClock; stepMs?: number; limitMs?: number; what?: string } = {},
+): Promise<void> {
   const end = performance.now() + (options.limitMs ?? 5000);
   while (!cond()) {
     if (performance.now() > end) throw new Error(`condition not met in time${options.what ? `: ${options.what}` : ''}`);
@@ -24,12 +27,20 @@ export async function eventually(cond: () => boolean, options: { clock?: ManualC
 
 /** A client on a plain-HTTP test server. */
 export function testClient(url: string, clock: ManualClock, extra: Partial<RestConfig> = {}): KubeClient {
-  const config: RestConfig = { server: url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: 'default', ...extra };
+  const config: RestConfig = {
+    server: url,
+    insecureSkipTLSVerify: false,
+    auth: () => Promise.resolve(undefined),
+    namespace: 'default',
+    ...extra,
+  };
   return new KubeClient({ config, clock, logger: silentLogger() });
 }
 
 /** A fake API server, a ManualClock and a client on it, all closed when the test ends. */
-export async function fakeApiFixture(t: TestContext): Promise<{ api: FakeApi; clock: ManualClock; client: KubeClient }> {
+export async function fakeApiFixture(
+  t: TestContext,
+): Promise<{ api: FakeApi; clock: ManualClock; client: KubeClient }> {
   const api = await startFakeApi();
   const clock = new ManualClock();
   const client = testClient(api.url, clock);

@@ -53,7 +53,8 @@ export class Transport {
 
   constructor(config: RestConfig, options: TransportOptions = {}) {
     const url = new URL(config.server);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`unsupported server URL ${config.server}`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new Error(`unsupported server URL ${config.server}`);
     this.#origin = url.origin;
     this.#prefix = url.pathname.replace(/\/+$/, '');
     this.#activity = options.activity ?? NO_ACTIVITY;

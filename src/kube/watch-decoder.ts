@@ -44,7 +44,12 @@ export function parseWatchLine(line: string): WatchEvent {
   } catch (err) {
     throw new Error(`watch: undecodable line: ${line.slice(0, 200)}`, { cause: err });
   }
-  if (!isJsonObject(parsed) || typeof parsed.type !== 'string' || !TYPES.has(parsed.type) || !isJsonObject(parsed.object)) {
+  if (
+    !isJsonObject(parsed) ||
+    typeof parsed.type !== 'string' ||
+    !TYPES.has(parsed.type) ||
+    !isJsonObject(parsed.object)
+  ) {
     throw new Error(`watch: not a watch event: ${line.slice(0, 200)}`);
   }
   return { type: parsed.type as WatchEventType, object: parsed.object };

@@ -4,7 +4,10 @@ import { ActivityCounter } from '../lib/activity.js';
 import { flushMicrotasks, ManualClock } from '../lib/clock.js';
 import { WorkQueue } from './work-queue.js';
 
-function queue(clock = new ManualClock(), activity = new ActivityCounter()): { q: WorkQueue; clock: ManualClock; activity: ActivityCounter } {
+function queue(
+  clock = new ManualClock(),
+  activity = new ActivityCounter(),
+): { q: WorkQueue; clock: ManualClock; activity: ActivityCounter } {
   return { q: new WorkQueue({ name: 'test', clock, activity }), clock, activity };
 }
 

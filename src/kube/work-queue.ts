@@ -191,7 +191,13 @@ export class WorkQueue<K = string> {
     const now = this.#clock.now();
     let longest = 0;
     for (const started of this.#processing.values()) longest = Math.max(longest, now - started);
-    return { ...this.#stats, depth: this.#queue.length, processing: this.#processing.size, waiting: this.#waiting.size, longestRunningMs: longest };
+    return {
+      ...this.#stats,
+      depth: this.#queue.length,
+      processing: this.#processing.size,
+      waiting: this.#waiting.size,
+      longestRunningMs: longest,
+    };
   }
 
   /** True while the queue has work that needs no time to pass (see the module comment). */

@@ -23,7 +23,10 @@ const suspenders = new WeakMap<AbortSignal, () => () => void>();
  * function that resumes it), so that a virtual clock waiting for quiet can let the sleep end.
  * Call `release` when the unit ends.
  */
-export function signalOfActivity(parent: AbortSignal, suspend: () => () => void): { signal: AbortSignal; release: () => void } {
+export function signalOfActivity(
+  parent: AbortSignal,
+  suspend: () => () => void,
+): { signal: AbortSignal; release: () => void } {
   const controller = new AbortController();
   const onAbort = (): void => controller.abort(parent.reason);
   if (parent.aborted) onAbort();

@@ -62,7 +62,9 @@ test('a sleep with the signal of a unit of work suspends the unit until the slee
   await slept;
   assert.deepEqual(events, ['suspend', 'resume', 'woke']);
   // Aborted sleeps resume the unit too; the parent's abort reaches the unit's signal.
-  const aborted = clock.sleep(1000, unit.signal).catch((err: unknown) => events.push(`aborted: ${(err as Error).message}`));
+  const aborted = clock
+    .sleep(1000, unit.signal)
+    .catch((err: unknown) => events.push(`aborted: ${(err as Error).message}`));
   parent.abort(new Error('stopping'));
   await aborted;
   assert.deepEqual(events.slice(3), ['suspend', 'resume', 'aborted: stopping']);

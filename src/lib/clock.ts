@@ -39,9 +39,12 @@ export class RealClock implements Clock {
       if (left > MAX_TIMEOUT_MS) {
         handle = setTimeout(arm, MAX_TIMEOUT_MS);
       } else {
-        handle = setTimeout(() => {
-          if (!cancelled) fn();
-        }, Math.max(0, left));
+        handle = setTimeout(
+          () => {
+            if (!cancelled) fn();
+          },
+          Math.max(0, left),
+        );
       }
     };
     arm();
@@ -182,7 +185,8 @@ let lastFormatted = { second: Number.NaN, text: '' };
 export function formatTime(ms: number): string {
   const second = Math.floor(ms / 1000);
   // Writes come in bursts within one second: keep the last answer (a hot path of the API server).
-  if (second !== lastFormatted.second) lastFormatted = { second, text: new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+  if (second !== lastFormatted.second)
+    lastFormatted = { second, text: new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
   return lastFormatted.text;
 }
 

@@ -73,7 +73,11 @@ test('matchGlob follows Go path.Match on its documented cases', () => {
   for (const [pattern, name, matched, bad] of cases) {
     const got = matchGlob(pattern, name);
     assert.equal(got.matched, matched, `Match(${JSON.stringify(pattern)}, ${JSON.stringify(name)}) matched`);
-    assert.equal(got.error !== undefined, bad, `Match(${JSON.stringify(pattern)}, ${JSON.stringify(name)}) bad pattern`);
+    assert.equal(
+      got.error !== undefined,
+      bad,
+      `Match(${JSON.stringify(pattern)}, ${JSON.stringify(name)}) bad pattern`,
+    );
     assert.equal(globMatches(pattern, name), matched);
   }
 });

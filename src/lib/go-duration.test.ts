@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { HOUR, MINUTE, SECOND, formatGoDuration, formatGoDurationMs, normalizeGoDuration, parseGoDuration, parseGoDurationMs } from './go-duration.js';
+import {
+  HOUR,
+  MINUTE,
+  SECOND,
+  formatGoDuration,
+  formatGoDurationMs,
+  normalizeGoDuration,
+  parseGoDuration,
+  parseGoDurationMs,
+} from './go-duration.js';
 
 function ns(text: string): bigint {
   const r = parseGoDuration(text);

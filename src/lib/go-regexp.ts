@@ -95,7 +95,8 @@ function translate(source: string): { pattern: string; flags: string } {
       }
     } else if (c === '{') {
       const m = /^\{(\d+)(?:,(\d*))?\}/.exec(chars.slice(i, i + 20).join(''));
-      if (m && (Number(m[1]) > 1000 || Number(m[2] ?? 0) > 1000)) throw new Reject(`invalid repeat count ${m[0]} (at most 1000)`);
+      if (m && (Number(m[1]) > 1000 || Number(m[2] ?? 0) > 1000))
+        throw new Reject(`invalid repeat count ${m[0]} (at most 1000)`);
       out += c;
       i++;
     } else {
@@ -107,7 +108,11 @@ function translate(source: string): { pattern: string; flags: string } {
 }
 
 /** Translates the escape at `chars[at]` (a backslash), inside a class or not. */
-function escape(chars: readonly string[], at: number, inClass: boolean): { text: string; next: number; unicode: boolean } {
+function escape(
+  chars: readonly string[],
+  at: number,
+  inClass: boolean,
+): { text: string; next: number; unicode: boolean } {
   const c = chars[at + 1];
   if (c === undefined) throw new Reject('trailing backslash at end of expression');
   const next = at + 2;

@@ -10,7 +10,10 @@ import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
  * True or false for whether `labels` satisfy `selector` (`{}` selects everything);
  * `'invalid'` when the selector has an unknown operator or `In`/`NotIn` without values.
  */
-export function evaluateLabelSelector(selector: LabelSelector, labels: Readonly<Record<string, string>> | undefined): boolean | 'invalid' {
+export function evaluateLabelSelector(
+  selector: LabelSelector,
+  labels: Readonly<Record<string, string>> | undefined,
+): boolean | 'invalid' {
   const l = labels ?? {};
   for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (l[k] !== v) return false;
   for (const e of selector.matchExpressions ?? []) {

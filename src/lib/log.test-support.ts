@@ -3,7 +3,9 @@ import { Writable } from 'node:stream';
 import { createLogger, type Logger } from './log.js';
 
 /** A pino logger at `level` writing into `lines` (one parsed object per line, of the shape the test expects). */
-export function capturedLogger<T extends object = Record<string, unknown>>(level = 'info'): { logger: Logger; lines: T[] } {
+export function capturedLogger<T extends object = Record<string, unknown>>(
+  level = 'info',
+): { logger: Logger; lines: T[] } {
   const lines: T[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done): void {

@@ -14,7 +14,15 @@ export interface LoggerOptions {
   base?: Record<string, unknown>;
 }
 
-const redactPaths = ['token', 'password', 'authorization', 'headers.authorization', '*.token', '*.password', '*.authorization'];
+const redactPaths = [
+  'token',
+  'password',
+  'authorization',
+  'headers.authorization',
+  '*.token',
+  '*.password',
+  '*.authorization',
+];
 
 /** A root logger. */
 export function createLogger(options: LoggerOptions = {}): Logger {

@@ -5,15 +5,21 @@ import { SeededRandom } from './random.js';
 
 void test('triangular draws stay within [min, max] for any parameters and seed', () => {
   fc.assert(
-    fc.property(fc.integer(), fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.double({ min: 0, max: 1e6, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (seed, min, span, at) => {
-      const max = min + span;
-      const mode = Math.min(max, Math.max(min, min + span * at));
-      const r = new SeededRandom(seed);
-      for (let i = 0; i < 20; i++) {
-        const v = r.triangular(min, mode, max);
-        assert.ok(v >= min && v <= max, `${v} outside [${min}, ${max}]`);
-      }
-    }),
+    fc.property(
+      fc.integer(),
+      fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+      fc.double({ min: 0, max: 1e6, noNaN: true }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      (seed, min, span, at) => {
+        const max = min + span;
+        const mode = Math.min(max, Math.max(min, min + span * at));
+        const r = new SeededRandom(seed);
+        for (let i = 0; i < 20; i++) {
+          const v = r.triangular(min, mode, max);
+          assert.ok(v >= min && v <= max, `${v} outside [${min}, ${max}]`);
+        }
+      },
+    ),
   );
 });
 

@@ -45,7 +45,8 @@ export class SeededRandom implements Random {
    * one next() per draw), as the simulation's (min, mode, max) durations use.
    */
   triangular(min: number, mode: number, max: number): number {
-    if (!(min <= mode && mode <= max)) throw new RangeError(`triangular: need min <= mode <= max, got (${min}, ${mode}, ${max})`);
+    if (!(min <= mode && mode <= max))
+      throw new RangeError(`triangular: need min <= mode <= max, got (${min}, ${mode}, ${max})`);
     const u = this.next();
     const span = max - min;
     if (span === 0) return min;

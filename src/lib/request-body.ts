@@ -38,6 +38,8 @@ export function readRequestBody(req: IncomingMessage, maxBytes = Number.POSITIVE
     req.on('data', onData);
     req.once('error', reject);
     // A small body arrives in one chunk: decode it without concatenating a copy first.
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    req.once('end', () =>
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')),
+    );
   });
 }

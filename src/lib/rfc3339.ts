@@ -14,7 +14,14 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:
 export function parseRfc3339(text: string): number | undefined {
   const m = RFC3339.exec(text);
   if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 59) return undefined;
   let offsetMin = 0;

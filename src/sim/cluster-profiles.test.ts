@@ -29,7 +29,11 @@ function watchNodes(run: ScenarioRun, history: NodeHistory): void {
   const observe = (n: Node): void => {
     const name = n.metadata?.name ?? '';
     history.names.add(name);
-    if (n.spec?.unschedulable === true || (n.spec?.taints ?? []).some((t) => t.key === 'node.kubernetes.io/unschedulable')) history.cordoned.add(name);
+    if (
+      n.spec?.unschedulable === true ||
+      (n.spec?.taints ?? []).some((t) => t.key === 'node.kubernetes.io/unschedulable')
+    )
+      history.cordoned.add(name);
     if (n.status?.conditions?.some((c) => c.type === 'Ready' && c.status !== 'True')) history.notReady.add(name);
   };
   const informer = run.env.ctx.informers.informerFor(NodeResource);
@@ -37,7 +41,11 @@ function watchNodes(run: ScenarioRun, history: NodeHistory): void {
   for (const n of informer.list()) observe(n);
 }
 
-async function run(t: TestContext, file: ScenarioFile, onStart?: (run: ScenarioRun) => void): Promise<ScenarioOutcome & { nodes: NodeHistory }> {
+async function run(
+  t: TestContext,
+  file: ScenarioFile,
+  onStart?: (run: ScenarioRun) => void,
+): Promise<ScenarioOutcome & { nodes: NodeHistory }> {
   const env = await startSimEnvironment({ seed: 1 });
   t.after(() => env.close());
   const nodes: NodeHistory = { cordoned: new Set(), notReady: new Set(), names: new Set() };
@@ -66,12 +74,23 @@ void test('sno-manual-upgrade: one node rebooted, never cordoned or drained; Sin
   assert.deepEqual([...outcome.nodes.notReady], ['sno-0'], 'the node rebooted once into the new OS');
   assert.deepEqual([...outcome.nodes.cordoned], [], 'the node was never cordoned');
   const events = (await client.list(EventResource)).items.map((e) => e.reason);
-  assert.ok(!events.includes('Cordon') && !events.includes('Drain'), `no cordon or drain: ${[...new Set(events)].join(', ')}`);
+  assert.ok(
+    !events.includes('Cordon') && !events.includes('Drain'),
+    `no cordon or drain: ${[...new Set(events)].join(', ')}`,
+  );
 
-  const pools = Object.fromEntries((await client.list(MachineConfigPoolResource)).items.map((p) => [p.metadata?.name, [p.status?.updatedMachineCount, p.status?.machineCount]]));
+  const pools = Object.fromEntries(
+    (await client.list(MachineConfigPoolResource)).items.map((p) => [
+      p.metadata?.name,
+      [p.status?.updatedMachineCount, p.status?.machineCount],
+    ]),
+  );
   assert.deepEqual(pools, { master: [1, 1], worker: [0, 0] });
   const minutes = Number(outcome.report['virtualMinutes']);
-  assert.ok(minutes > 35 && minutes < 90, `a single-node minor upgrade takes about 45–60 virtual minutes, took ${minutes}`);
+  assert.ok(
+    minutes > 35 && minutes < 90,
+    `a single-node minor upgrade takes about 45–60 virtual minutes, took ${minutes}`,
+  );
 });
 
 void test('bare-metal-managed-upgrade: the operator upgrades a cluster without MachineSets; platform BareMetal; slow reboots', async (t) => {
@@ -86,7 +105,14 @@ void test('bare-metal-managed-upgrade: the operator upgrades a cluster without M
 
   assert.equal((await client.list(MachineSetResource)).items.length, 0);
   assert.equal((await client.list(MachineResource)).items.length, 0);
-  assert.deepEqual([...outcome.nodes.names].sort(), ['master-0', 'master-1', 'master-2', 'worker-0', 'worker-1', 'worker-2']);
+  assert.deepEqual([...outcome.nodes.names].sort(), [
+    'master-0',
+    'master-1',
+    'master-2',
+    'worker-0',
+    'worker-1',
+    'worker-2',
+  ]);
   // Every node was cordoned for its drain and rebooted.
   assert.equal(outcome.nodes.cordoned.size, 6);
   assert.equal(outcome.nodes.notReady.size, 6);
@@ -109,10 +135,17 @@ void test('100 workers install over three zones and all roll to the new release'
   let mostUnavailable = 0;
   // What an administrator of a large cluster does: roll a quarter of the workers at a time.
   const outcome = await run(t, file, (r) => {
-    widened = r.env.client.patch(MachineConfigPoolResource, undefined, 'worker', { spec: { maxUnavailable: '25%' } }, { type: 'merge' });
+    widened = r.env.client.patch(
+      MachineConfigPoolResource,
+      undefined,
+      'worker',
+      { spec: { maxUnavailable: '25%' } },
+      { type: 'merge' },
+    );
     r.env.ctx.informers.informerFor(MachineConfigPoolResource).addHandlers({
       onUpdate: (_old, p) => {
-        if (p.metadata?.name === 'worker') mostUnavailable = Math.max(mostUnavailable, p.status?.unavailableMachineCount ?? 0);
+        if (p.metadata?.name === 'worker')
+          mostUnavailable = Math.max(mostUnavailable, p.status?.unavailableMachineCount ?? 0);
       },
     });
   });
@@ -125,15 +158,24 @@ void test('100 workers install over three zones and all roll to the new release'
   const workers = nodes.filter((n) => n.metadata?.labels?.['node-role.kubernetes.io/worker'] !== undefined);
   assert.equal(workers.length, 100);
   const zones = new Map<string, number>();
-  for (const w of workers) zones.set(w.metadata?.labels?.['topology.kubernetes.io/zone'] ?? '', (zones.get(w.metadata?.labels?.['topology.kubernetes.io/zone'] ?? '') ?? 0) + 1);
+  for (const w of workers)
+    zones.set(
+      w.metadata?.labels?.['topology.kubernetes.io/zone'] ?? '',
+      (zones.get(w.metadata?.labels?.['topology.kubernetes.io/zone'] ?? '') ?? 0) + 1,
+    );
   assert.deepEqual([...zones.values()].sort(), [33, 33, 34]);
   const sets = (await client.list(MachineSetResource)).items.map((m) => m.spec?.replicas);
   assert.deepEqual(sets.sort(), [33, 33, 34]);
   assert.equal((await client.list(MachineResource)).items.length, 100);
 
-  const worker = (await client.get(MachineConfigPoolResource, undefined, 'worker'));
+  const worker = await client.get(MachineConfigPoolResource, undefined, 'worker');
   assert.deepEqual([worker.status?.updatedMachineCount, worker.status?.machineCount], [100, 100]);
-  for (const w of workers) assert.equal(w.metadata?.annotations?.['machineconfiguration.openshift.io/currentConfig'], worker.spec.configuration?.name, w.metadata?.name);
+  for (const w of workers)
+    assert.equal(
+      w.metadata?.annotations?.['machineconfiguration.openshift.io/currentConfig'],
+      worker.spec.configuration?.name,
+      w.metadata?.name,
+    );
   assert.equal(outcome.nodes.notReady.size, 103, 'every node rebooted');
   // A quarter of the workers at a time, never more.
   assert.ok(mostUnavailable > 1 && mostUnavailable <= 25, `at most ${mostUnavailable} workers unavailable at once`);
@@ -144,17 +186,33 @@ void test('infraNodes install an infra pool with its nodes and one infra Machine
   const sim = createSimulatedCluster(c.ctx, { profile: 'ha-cloud', workers: 4, infraNodes: 3, serveMonitoring: false });
   t.after(() => sim.close());
   await sim.start(c.signal);
-  const pools = Object.fromEntries((await c.client.list(MachineConfigPoolResource)).items.map((p) => [p.metadata?.name, [p.status?.updatedMachineCount, p.status?.machineCount]]));
+  const pools = Object.fromEntries(
+    (await c.client.list(MachineConfigPoolResource)).items.map((p) => [
+      p.metadata?.name,
+      [p.status?.updatedMachineCount, p.status?.machineCount],
+    ]),
+  );
   assert.deepEqual(pools, { master: [3, 3], worker: [4, 4], infra: [3, 3] });
   const infraPool = await c.client.get(MachineConfigPoolResource, undefined, 'infra');
   assert.match(infraPool.spec.configuration?.name ?? '', /^rendered-infra-/);
-  const sets = (await c.client.list(MachineSetResource)).items.map((m) => `${m.metadata?.name}=${m.spec?.replicas}:${m.metadata?.labels?.['hive.openshift.io/machine-pool']}`);
+  const sets = (await c.client.list(MachineSetResource)).items.map(
+    (m) => `${m.metadata?.name}=${m.spec?.replicas}:${m.metadata?.labels?.['hive.openshift.io/machine-pool']}`,
+  );
   assert.deepEqual(sets.sort(), [
-    'sim-x7k2p-infra-us-east-1a=1:infra', 'sim-x7k2p-infra-us-east-1b=1:infra', 'sim-x7k2p-infra-us-east-1c=1:infra',
-    'sim-x7k2p-worker-us-east-1a=2:worker', 'sim-x7k2p-worker-us-east-1b=1:worker', 'sim-x7k2p-worker-us-east-1c=1:worker',
+    'sim-x7k2p-infra-us-east-1a=1:infra',
+    'sim-x7k2p-infra-us-east-1b=1:infra',
+    'sim-x7k2p-infra-us-east-1c=1:infra',
+    'sim-x7k2p-worker-us-east-1a=2:worker',
+    'sim-x7k2p-worker-us-east-1b=1:worker',
+    'sim-x7k2p-worker-us-east-1c=1:worker',
   ]);
-  const infraMachines = (await c.client.list(MachineResource)).items.filter((m) => m.metadata?.labels?.['machine.openshift.io/cluster-api-machine-role'] === 'infra');
+  const infraMachines = (await c.client.list(MachineResource)).items.filter(
+    (m) => m.metadata?.labels?.['machine.openshift.io/cluster-api-machine-role'] === 'infra',
+  );
   assert.equal(infraMachines.length, 3);
   const infra = await c.client.get(InfrastructureResource, undefined, INFRASTRUCTURE_NAME);
-  assert.deepEqual([infra.status?.platformStatus?.type, infra.status?.controlPlaneTopology, infra.status?.infrastructureName], ['AWS', 'HighlyAvailable', 'sim-x7k2p']);
+  assert.deepEqual(
+    [infra.status?.platformStatus?.type, infra.status?.controlPlaneTopology, infra.status?.infrastructureName],
+    ['AWS', 'HighlyAvailable', 'sim-x7k2p'],
+  );
 });

@@ -97,14 +97,21 @@ export function createSimulatedCluster(ctx: SimContext, options: SimulatedCluste
   const drain = createDrainController(ctx, { timeScale, durations: d.drain });
   const components: SimulatedClusterComponents = {
     machineConfigOperator: createMachineConfigOperator(ctx, { timeScale, durations: d.machineConfigOperator }),
-    daemons: createMachineConfigDaemons(ctx, { timeScale, durations: d.daemon, controlPlaneTopology: profile.controlPlaneTopology }),
+    daemons: createMachineConfigDaemons(ctx, {
+      timeScale,
+      durations: d.daemon,
+      controlPlaneTopology: profile.controlPlaneTopology,
+    }),
     drain,
     machineApi: createMachineApi(ctx, { timeScale, durations: d.machineApi }),
     workloads: createWorkloads(ctx, { timeScale }),
     jobs: createJobController(ctx, { timeScale, ...(options.jobRules ? { rules: options.jobRules } : {}) }),
     operators: createOperatorActors(ctx, { timeScale, catalogue, durations: d.operators }),
     clusterVersionOperator: createClusterVersionOperator(ctx, { catalogue, timeScale, durations: d.cvo }),
-    monitoring: createClusterMonitoring(ctx, { drainErrorNodes: () => drain.drainErrorNodes(), serve: options.serveMonitoring ?? true }),
+    monitoring: createClusterMonitoring(ctx, {
+      drainErrorNodes: () => drain.drainErrorNodes(),
+      serve: options.serveMonitoring ?? true,
+    }),
   };
 
   const requireService = (): UpdateService => {
@@ -133,9 +140,19 @@ export function createSimulatedCluster(ctx: SimContext, options: SimulatedCluste
       await installInfrastructure(ctx, profile);
       await installNodes(ctx, profile);
       await installMachines(ctx, profile);
-      await installMachineConfigState(ctx, { version, pools: profile.pools, controlPlaneTopology: profile.controlPlaneTopology });
+      await installMachineConfigState(ctx, {
+        version,
+        pools: profile.pools,
+        controlPlaneTopology: profile.controlPlaneTopology,
+      });
       await installClusterOperators(ctx, version, { catalogue, signal });
-      await installState(ctx, { version, channel, catalogue, upstream: service.graphUrl, clusterID: clusterIdFor(options.seed ?? 1) });
+      await installState(ctx, {
+        version,
+        channel,
+        catalogue,
+        upstream: service.graphUrl,
+        clusterID: clusterIdFor(options.seed ?? 1),
+      });
       // Order matters only for readability: every component waits for its own caches.
       const order: SimComponent[] = [
         components.machineConfigOperator,
@@ -158,8 +175,10 @@ export function createSimulatedCluster(ctx: SimContext, options: SimulatedCluste
 
 /** The profile of the options: a named one built with the size options, or the one given (then without size options). */
 function resolveProfile(options: SimulatedClusterOptions): ClusterProfile {
-  if (typeof options.profile === 'string') return profileByName(options.profile, { workers: options.workers, infraNodes: options.infraNodes });
-  if (options.workers !== undefined || options.infraNodes !== undefined) throw new Error('workers and infraNodes apply to a named profile; size a ClusterProfile when building it');
+  if (typeof options.profile === 'string')
+    return profileByName(options.profile, { workers: options.workers, infraNodes: options.infraNodes });
+  if (options.workers !== undefined || options.infraNodes !== undefined)
+    throw new Error('workers and infraNodes apply to a named profile; size a ClusterProfile when building it');
   return options.profile;
 }
 
@@ -208,7 +227,12 @@ async function installNodes(ctx: SimContext, profile: ClusterProfile): Promise<v
 async function installMachines(ctx: SimContext, profile: ClusterProfile): Promise<void> {
   if (profile.machineSets.length === 0) return;
   await createOrGet(
-    () => ctx.client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: MACHINE_API_NAMESPACE } }),
+    () =>
+      ctx.client.create(NamespaceResource, {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: MACHINE_API_NAMESPACE },
+      }),
     () => ctx.client.get(NamespaceResource, undefined, MACHINE_API_NAMESPACE),
   );
   const now = formatTime(ctx.clock.now());

@@ -29,7 +29,10 @@ export interface SimComponent {
 }
 
 /** A controller of the simulated cluster on the context's informers, clock and activity tracker. */
-export function simController(ctx: SimContext, options: { name: string; reconcile: Reconcile; logger?: Logger; workers?: number }): Controller {
+export function simController(
+  ctx: SimContext,
+  options: { name: string; reconcile: Reconcile; logger?: Logger; workers?: number },
+): Controller {
   return new Controller({
     name: options.name,
     reconcile: options.reconcile,

@@ -22,7 +22,11 @@ export interface RequestActivity {
 }
 
 /** Handles one request; a thrown error or a rejected promise becomes a 500. */
-export type HttpHandler = (req: IncomingMessage, res: ServerResponse, activity: RequestActivity) => void | Promise<void>;
+export type HttpHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  activity: RequestActivity,
+) => void | Promise<void>;
 
 export interface HttpServerOptions {
   handler: HttpHandler;

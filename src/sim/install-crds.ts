@@ -24,7 +24,11 @@ export interface InstallCrdOptions {
 }
 
 /** Creates the CRDs (skipping existing ones) and resolves once discovery lists each resource. */
-export async function installCustomResourceDefinitions(client: KubeClient, crds: KubeObjectLike[], options: InstallCrdOptions = {}): Promise<void> {
+export async function installCustomResourceDefinitions(
+  client: KubeClient,
+  crds: KubeObjectLike[],
+  options: InstallCrdOptions = {},
+): Promise<void> {
   for (const crd of crds) {
     try {
       await client.create(CustomResourceDefinitionResource, crd);
@@ -38,8 +42,15 @@ export async function installCustomResourceDefinitions(client: KubeClient, crds:
     const version = spec.versions.find((v) => v.served)?.name;
     if (version === undefined) continue;
     for (let attempt = 0; ; attempt++) {
-      const res = await client.request({ method: 'GET', path: `/apis/${spec.group}/${version}` }).catch(() => undefined);
-      if ((res as { resources?: Array<{ name: string }> } | undefined)?.resources?.some((r) => r.name === spec.names.plural)) break;
+      const res = await client
+        .request({ method: 'GET', path: `/apis/${spec.group}/${version}` })
+        .catch(() => undefined);
+      if (
+        (res as { resources?: Array<{ name: string }> } | undefined)?.resources?.some(
+          (r) => r.name === spec.names.plural,
+        )
+      )
+        break;
       if (attempt > attempts) throw new Error(`CRD ${spec.names.plural}.${spec.group} was not served in time`);
       // Registration is asynchronous on any API server; this waits on I/O, not on simulated time.
       await (options.pause ? options.pause() : new Promise<void>((resolve) => setImmediate(resolve)));

@@ -9,9 +9,21 @@
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { NodeResource } from '../api/builtin.js';
 import { ClusterOperatorResource, type ClusterOperator } from '../api/openshift/config-v1/cluster-operator.js';
-import { CLUSTER_VERSION_NAME, ClusterVersionResource, type ClusterVersion } from '../api/openshift/config-v1/cluster-version.js';
-import { MachineConfigPoolResource, type MachineConfigPool } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
-import { clusterVersionTransitionViolations, clusterVersionViolations, completionViolations, headCompleted } from './cvo/invariants.js';
+import {
+  CLUSTER_VERSION_NAME,
+  ClusterVersionResource,
+  type ClusterVersion,
+} from '../api/openshift/config-v1/cluster-version.js';
+import {
+  MachineConfigPoolResource,
+  type MachineConfigPool,
+} from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  clusterVersionTransitionViolations,
+  clusterVersionViolations,
+  completionViolations,
+  headCompleted,
+} from './cvo/invariants.js';
 import { poolStatusViolations, poolTransitionViolations, UpdatingNodesTracker } from './mco/invariants.js';
 import { alertTransitionViolations, newAlertCheckState } from './monitoring/invariants.js';
 import type { AlertTransition } from './monitoring/rules.js';
@@ -48,7 +60,10 @@ export interface InvariantMonitor {
 /** Starts checking the §8.7 invariants on `ctx`'s shared informers (and `monitoring`'s alert log). */
 export function startInvariantMonitor(ctx: SimContext, monitoring?: AlertLogSource): InvariantMonitor {
   const { clock, informers } = ctx;
-  const found = new Map<string, { kind: InvariantKind; message: string; firstAt: number; lastAt: number; count: number }>();
+  const found = new Map<
+    string,
+    { kind: InvariantKind; message: string; firstAt: number; lastAt: number; count: number }
+  >();
   const record = (kind: InvariantKind, messages: readonly string[], at = clock.now()): void => {
     for (const message of messages) {
       const key = `${kind}\u0000${message}`;
@@ -76,7 +91,10 @@ export function startInvariantMonitor(ctx: SimContext, monitoring?: AlertLogSour
     }
   };
   const membershipChanged = (before: MachineConfigPool | undefined, after: MachineConfigPool | undefined): boolean =>
-    !before || !after || JSON.stringify(before.spec.nodeSelector ?? null) !== JSON.stringify(after.spec.nodeSelector ?? null) || before.metadata?.deletionTimestamp !== after.metadata?.deletionTimestamp;
+    !before ||
+    !after ||
+    JSON.stringify(before.spec.nodeSelector ?? null) !== JSON.stringify(after.spec.nodeSelector ?? null) ||
+    before.metadata?.deletionTimestamp !== after.metadata?.deletionTimestamp;
   const onPool = (before: MachineConfigPool | undefined, after: MachineConfigPool | undefined): void => {
     if (membershipChanged(before, after)) {
       updating.reset(nodes.list(), pools.list());
@@ -93,7 +111,9 @@ export function startInvariantMonitor(ctx: SimContext, monitoring?: AlertLogSour
   // ClusterOperators.
   const tracks = new Map<string, OperatorTrack>();
   const updateStartedSince = (version: string, since: number): boolean =>
-    (cvs.get(undefined, CLUSTER_VERSION_NAME)?.status?.history ?? []).some((h) => h.version === version && Date.parse(h.startedTime) > since - 1000);
+    (cvs.get(undefined, CLUSTER_VERSION_NAME)?.status?.history ?? []).some(
+      (h) => h.version === version && Date.parse(h.startedTime) > since - 1000,
+    );
   const onOperator = (co: ClusterOperator): void => {
     const name = co.metadata?.name ?? '';
     const r = trackOperatorVersion(name, tracks.get(name), operatorState(co), clock.now(), updateStartedSince);
@@ -123,8 +143,16 @@ export function startInvariantMonitor(ctx: SimContext, monitoring?: AlertLogSour
 
   const unsubscribe = [
     pools.addHandlers({ onAdd: (p) => onPool(undefined, p), onUpdate: onPool, onDelete: (p) => onPool(p, undefined) }),
-    nodes.addHandlers({ onAdd: onNode, onUpdate: (_b, n) => onNode(n), onDelete: (n) => checkPools(updating.deleteNode(n.metadata?.name ?? '')) }),
-    cos.addHandlers({ onAdd: onOperator, onUpdate: (_b, co) => onOperator(co), onDelete: (co) => void tracks.delete(co.metadata?.name ?? '') }),
+    nodes.addHandlers({
+      onAdd: onNode,
+      onUpdate: (_b, n) => onNode(n),
+      onDelete: (n) => checkPools(updating.deleteNode(n.metadata?.name ?? '')),
+    }),
+    cos.addHandlers({
+      onAdd: onOperator,
+      onUpdate: (_b, co) => onOperator(co),
+      onDelete: (co) => void tracks.delete(co.metadata?.name ?? ''),
+    }),
     cvs.addHandlers({ onAdd: (cv) => onClusterVersion(undefined, cv), onUpdate: onClusterVersion }),
   ];
 

@@ -43,7 +43,12 @@ async function simulate(seed: number, counters: number, virtualMs: number): Prom
   const activity = clock.activity;
   const logger = silentLogger();
   const server = await startApiServer({ port: 0, clock, activity });
-  const client = new KubeClient({ config: { server: server.url, insecureSkipTLSVerify: false, auth: noAuth, namespace: NS }, clock, logger, activity });
+  const client = new KubeClient({
+    config: { server: server.url, insecureSkipTLSVerify: false, auth: noAuth, namespace: NS },
+    clock,
+    logger,
+    activity,
+  });
   const informers = new InformerFactory({ client, clock, logger, random: new SeededRandom(`${seed}/informers`) });
   const stop = new AbortController();
 
@@ -56,7 +61,10 @@ async function simulate(seed: number, counters: number, virtualMs: number): Prom
   let writes = 0;
 
   for (let i = 0; i < counters; i++) {
-    await client.create(ConfigMapResource, { metadata: { name: `counter-${i}`, namespace: NS, labels: { role: 'counter' } }, data: { count: '0' } });
+    await client.create(ConfigMapResource, {
+      metadata: { name: `counter-${i}`, namespace: NS, labels: { role: 'counter' } },
+      data: { count: '0' },
+    });
   }
 
   const counterInformer = informers.informerFor(ConfigMapResource, { namespace: NS, labelSelector: 'role=counter' });
@@ -72,10 +80,15 @@ async function simulate(seed: number, counters: number, virtualMs: number): Prom
       if (!cached) throw new Error(`${key} missing from the cache`);
       const mine = lastWrite.get(key);
       if (mine && cached.metadata?.resourceVersion !== mine.rv) {
-        violations.push(`${clock.now() - T0}: writer saw ${key} at rv ${cached.metadata?.resourceVersion}, wrote rv ${mine.rv} at ${mine.at - T0}`);
+        violations.push(
+          `${clock.now() - T0}: writer saw ${key} at rv ${cached.metadata?.resourceVersion}, wrote rv ${mine.rv} at ${mine.at - T0}`,
+        );
       }
       const count = Number(cached.data?.count ?? '0') + 1;
-      const updated = await client.update(ConfigMapResource, { ...cached, data: { ...cached.data, count: String(count) } });
+      const updated = await client.update(ConfigMapResource, {
+        ...cached,
+        data: { ...cached.data, count: String(count) },
+      });
       lastWrite.set(key, { rv: updated.metadata?.resourceVersion ?? '', count, at: clock.now() });
       writes++;
       log(`write ${key} ${count}`);
@@ -83,7 +96,11 @@ async function simulate(seed: number, counters: number, virtualMs: number): Prom
     },
   });
   // Only creations enqueue; the cadence afterwards comes from requeueAfter.
-  writer.for(ConfigMapResource, { namespace: NS, labelSelector: 'role=counter', predicates: [{ update: () => false }] });
+  writer.for(ConfigMapResource, {
+    namespace: NS,
+    labelSelector: 'role=counter',
+    predicates: [{ update: () => false }],
+  });
 
   const echoRandom = new SeededRandom(`${seed}/echo`);
   counterInformer.addHandlers({
@@ -99,7 +116,12 @@ async function simulate(seed: number, counters: number, virtualMs: number): Prom
       const delay = Math.round(echoRandom.triangular(5, 20, 90) * 1000);
       clock.setTimer(delay, () => {
         const name = `echo-${obj.metadata?.name}`;
-        const apply = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS, labels: { role: 'echo' } }, data: { count: String(count) } };
+        const apply = {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name, namespace: NS, labels: { role: 'echo' } },
+          data: { count: String(count) },
+        };
         client.patch(ConfigMapResource, NS, name, apply, { type: 'apply', force: true, fieldManager: 'echo' }).then(
           () => log(`echo ${name} ${count}`),
           (err: unknown) => violations.push(`echo write failed: ${String(err)}`),
@@ -114,7 +136,10 @@ async function simulate(seed: number, counters: number, virtualMs: number): Prom
       await clock.sleep(15_000, stop.signal);
       for (const [key, mine] of lastWrite) {
         const cached = counterInformer.getByKey(key);
-        if (cached?.metadata?.resourceVersion !== mine.rv) violations.push(`${clock.now() - T0}: audit found ${key} stale (rv ${cached?.metadata?.resourceVersion}, wrote ${mine.rv})`);
+        if (cached?.metadata?.resourceVersion !== mine.rv)
+          violations.push(
+            `${clock.now() - T0}: audit found ${key} stale (rv ${cached?.metadata?.resourceVersion}, wrote ${mine.rv})`,
+          );
       }
       audits++;
     }
@@ -175,12 +200,31 @@ void test('event clock: a reconcile whose read is throttled sleeps Retry-After o
   const logger = silentLogger();
   const server = await startApiServer({ port: 0, clock, activity });
   // Every read of the controller's client is throttled (429, Retry-After: 1) with probability ½.
-  server.faults.configure({ errorRate: 0.5, errors: ['throttled'], clients: '^throttled-reader' }, new SeededRandom('throttle'));
-  const setup = new KubeClient({ config: { server: server.url, insecureSkipTLSVerify: false, auth: noAuth, namespace: NS }, clock, logger, activity });
-  const client = new KubeClient({ config: { server: server.url, insecureSkipTLSVerify: false, auth: noAuth, namespace: NS }, clock, logger, activity, userAgent: 'throttled-reader/v0', maxReadRetries: 20 });
+  server.faults.configure(
+    { errorRate: 0.5, errors: ['throttled'], clients: '^throttled-reader' },
+    new SeededRandom('throttle'),
+  );
+  const setup = new KubeClient({
+    config: { server: server.url, insecureSkipTLSVerify: false, auth: noAuth, namespace: NS },
+    clock,
+    logger,
+    activity,
+  });
+  const client = new KubeClient({
+    config: { server: server.url, insecureSkipTLSVerify: false, auth: noAuth, namespace: NS },
+    clock,
+    logger,
+    activity,
+    userAgent: 'throttled-reader/v0',
+    maxReadRetries: 20,
+  });
   const informers = new InformerFactory({ client: setup, clock, logger, random: new SeededRandom('informers') });
   const stop = new AbortController();
-  for (let i = 0; i < 4; i++) await setup.create(ConfigMapResource, { metadata: { name: `item-${i}`, namespace: NS, labels: { role: 'item' } }, data: { n: String(i) } });
+  for (let i = 0; i < 4; i++)
+    await setup.create(ConfigMapResource, {
+      metadata: { name: `item-${i}`, namespace: NS, labels: { role: 'item' } },
+      data: { n: String(i) },
+    });
 
   const readAt = new Map<string, number>();
   const reader = new Controller({
@@ -212,7 +256,11 @@ void test('event clock: a reconcile whose read is throttled sleeps Retry-After o
   await setup.close();
   await server.close();
 
-  assert.notEqual(result, 'stalled', `virtual time stopped at ${clock.now() - T0}; read ${JSON.stringify([...readAt])}, throttled ${throttled}`);
+  assert.notEqual(
+    result,
+    'stalled',
+    `virtual time stopped at ${clock.now() - T0}; read ${JSON.stringify([...readAt])}, throttled ${throttled}`,
+  );
   assert.deepEqual([...readAt.keys()].sort(), ['item-0', 'item-1', 'item-2', 'item-3']);
   // Each 429 cost its reader one virtual second: the reads that were throttled ended later.
   assert.ok(throttled > 0, 'no read was throttled');

@@ -24,7 +24,13 @@ void test('event mode: timers fire in due order, then creation order, and time j
   assert.equal(clock.pendingTimers, 4);
   assert.equal(clock.nextDue(), T0 + 100);
   const r = await clock.run();
-  assert.deepEqual(fired, [['a1', 100], ['a2', 100], ['a3', 100], ['b', 150], ['c', 300]]);
+  assert.deepEqual(fired, [
+    ['a1', 100],
+    ['a2', 100],
+    ['a3', 100],
+    ['b', 150],
+    ['c', 300],
+  ]);
   assert.deepEqual(r, { reason: 'no-timers', now: T0 + 300, events: 5 });
   assert.equal(clock.pendingTimers, 0);
   assert.equal(clock.nextDue(), undefined);

@@ -137,7 +137,8 @@ export class VirtualClock implements Clock {
     const start = options.start ?? DEFAULT_START;
     this.#start = typeof start === 'number' ? start : new Date(start).getTime();
     this.#now = this.#start;
-    if (options.mode === 'scaled' && !(options.scale > 0)) throw new Error(`VirtualClock: scale must be positive, got ${options.scale}`);
+    if (options.mode === 'scaled' && !(options.scale > 0))
+      throw new Error(`VirtualClock: scale must be positive, got ${options.scale}`);
     this.#realOrigin = options.mode === 'scaled' ? (options.realOrigin ?? this.#wall.now()) : 0;
   }
 
@@ -197,7 +198,9 @@ export class VirtualClock implements Clock {
     if (this.#running) throw new Error('VirtualClock.run() is already running');
     this.#running = true;
     try {
-      return this.#o.mode === 'event' ? await this.#runEvents(options, this.#o) : await this.#runScaled(options, this.#o);
+      return this.#o.mode === 'event'
+        ? await this.#runEvents(options, this.#o)
+        : await this.#runScaled(options, this.#o);
     } finally {
       this.#running = false;
     }
@@ -236,7 +239,10 @@ export class VirtualClock implements Clock {
     const check = (): void => {
       const waited = this.#wall.now() - this.#quietAt;
       if (waited >= stallMs) {
-        this.#log.warn({ busy: this.busySnapshot(), virtualTime: new Date(this.#now).toISOString(), waitingMs: waited }, 'system not quiet; virtual time cannot move');
+        this.#log.warn(
+          { busy: this.busySnapshot(), virtualTime: new Date(this.#now).toISOString(), waitingMs: waited },
+          'system not quiet; virtual time cannot move',
+        );
       }
       stall = this.#wall.setTimer(stallMs, check);
     };

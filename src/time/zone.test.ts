@@ -2,7 +2,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Zone } from './zone.js';
-import { UTC_ZONE, addDate, formatGoTime, formatRfc3339InZone, loadZone, offsetSecondsAt, wallClock, zonedDate } from './zone.js';
+import {
+  UTC_ZONE,
+  addDate,
+  formatGoTime,
+  formatRfc3339InZone,
+  loadZone,
+  offsetSecondsAt,
+  wallClock,
+  zonedDate,
+} from './zone.js';
 
 function zone(name: string, local = 'Europe/Zurich'): Zone {
   const r = loadZone(name, local);
@@ -18,7 +27,10 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 test('loadZone follows Go’s LoadLocation', () => {
   assert.deepEqual(loadZone('', 'Europe/Zurich'), { ok: true, zone: UTC_ZONE });
   assert.deepEqual(loadZone('UTC', 'Europe/Zurich'), { ok: true, zone: UTC_ZONE });
-  assert.deepEqual(loadZone('Local', 'Europe/Zurich'), { ok: true, zone: { name: 'Local', id: 'Europe/Zurich', local: true } });
+  assert.deepEqual(loadZone('Local', 'Europe/Zurich'), {
+    ok: true,
+    zone: { name: 'Local', id: 'Europe/Zurich', local: true },
+  });
   assert.deepEqual(loadZone('Local', 'Not/AZone'), { ok: true, zone: { name: 'Local', id: 'UTC', local: true } });
   assert.equal(zone('Europe/Zurich').name, 'Europe/Zurich');
   assert.equal(zone('US/Eastern').local, false);
@@ -51,7 +63,15 @@ test('offsets at instants, exact to the second of a change', () => {
 
 test('wall clock fields', () => {
   assert.deepEqual(wallClock(zurich, Date.UTC(2024, 9, 27, 0, 30, 5, 250)), {
-    year: 2024, month: 10, day: 27, hour: 2, minute: 30, second: 5, millisecond: 250, weekday: 0, offsetSeconds: 7200,
+    year: 2024,
+    month: 10,
+    day: 27,
+    hour: 2,
+    minute: 30,
+    second: 5,
+    millisecond: 250,
+    weekday: 0,
+    offsetSeconds: 7200,
   });
   assert.equal(wallClock(zurich, Date.UTC(2024, 9, 27, 1, 30)).hour, 2);
   assert.equal(wallClock(newYork, Date.UTC(2024, 0, 1, 3)).day, 31);
@@ -104,13 +124,17 @@ test('formats like Go', () => {
 test('zonedDate of an instant’s own wall clock lands on the same wall clock', () => {
   const zones = [zurich, newYork, london, zone('Australia/Lord_Howe'), zone('America/Sao_Paulo'), UTC_ZONE];
   fc.assert(
-    fc.property(fc.integer({ min: Date.UTC(1970, 0, 1), max: Date.UTC(2040, 0, 1) }), fc.constantFrom(...zones), (ms, z) => {
-      const w = wallClock(z, ms);
-      const back = zonedDate(z, w);
-      const { offsetSeconds: _a, ...fields } = w;
-      const { offsetSeconds: _b, ...again } = wallClock(z, back);
-      assert.deepEqual(again, fields);
-      assert.ok(Math.abs(back - ms) <= 3_600_000);
-    }),
+    fc.property(
+      fc.integer({ min: Date.UTC(1970, 0, 1), max: Date.UTC(2040, 0, 1) }),
+      fc.constantFrom(...zones),
+      (ms, z) => {
+        const w = wallClock(z, ms);
+        const back = zonedDate(z, w);
+        const { offsetSeconds: _a, ...fields } = w;
+        const { offsetSeconds: _b, ...again } = wallClock(z, back);
+        assert.deepEqual(again, fields);
+        assert.ok(Math.abs(back - ms) <= 3_600_000);
+      },
+    ),
   );
 });

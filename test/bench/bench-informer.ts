@@ -24,14 +24,25 @@ const TARGET_BYTES = 128 * 1024 * 1024;
 const SYNC_TIMEOUT_MS = 60_000;
 
 /** Starts a runtime process, syncs its informers, reads its memory, and kills it. */
-async function measureRuntime(ctx: BenchContext, children: Set<RpcChild>, slimPods: boolean): Promise<{ before: ProcessMemory; sync: SyncResult }> {
+async function measureRuntime(
+  ctx: BenchContext,
+  children: Set<RpcChild>,
+  slimPods: boolean,
+): Promise<{ before: ProcessMemory; sync: SyncResult }> {
   // The runtime as the managed flow's Deployment runs it: its NODE_OPTIONS (V8 heap settings).
   const deployed = operatorNodeOptions(MAX_OLD_SPACE_MIB).split(' ');
-  const child = new RpcChild(join(ctx.compiledBenchDir, 'informer-child.js'), { execArgv: [...ctx.childFlags, ...deployed], timeoutMs: SYNC_TIMEOUT_MS + 10_000 });
+  const child = new RpcChild(join(ctx.compiledBenchDir, 'informer-child.js'), {
+    execArgv: [...ctx.childFlags, ...deployed],
+    timeoutMs: SYNC_TIMEOUT_MS + 10_000,
+  });
   children.add(child);
   try {
     const before = await child.call<ProcessMemory>('memory', { gc: true });
-    const sync = await child.call<SyncResult>('sync', { kubeconfigPath: ctx.kubeconfigPath, timeoutMs: SYNC_TIMEOUT_MS, slimPods });
+    const sync = await child.call<SyncResult>('sync', {
+      kubeconfigPath: ctx.kubeconfigPath,
+      timeoutMs: SYNC_TIMEOUT_MS,
+      slimPods,
+    });
     return { before, sync };
   } finally {
     await child.close();
@@ -42,10 +53,14 @@ async function measureRuntime(ctx: BenchContext, children: Set<RpcChild>, slimPo
 /** Seeds the cluster, measures the informer process, and kills it. `children` tracks it for the runner's emergency kill. */
 export async function runInformerBench(ctx: BenchContext, children: Set<RpcChild>): Promise<BenchResult> {
   ctx.log(`informer: seeding ${NODES} Nodes and ${PODS} Pods`);
-  const seed = await ctx.server.call<SeedResult>('seedCluster', { nodes: NODES, pods: PODS, namespaces: NAMESPACES }, 120_000);
+  const seed = await ctx.server.call<SeedResult>(
+    'seedCluster',
+    { nodes: NODES, pods: PODS, namespaces: NAMESPACES },
+    120_000,
+  );
   ctx.log('informer: timing a LIST of every Pod');
   const podList = await timeHttpList(ctx.url, '/api/v1/pods', PODS, 2, 0);
-  ctx.log('informer: syncing Node and Pod informers in a runtime process, with the operator\'s Pod transform');
+  ctx.log("informer: syncing Node and Pod informers in a runtime process, with the operator's Pod transform");
   const { before, sync } = await measureRuntime(ctx, children, true);
   ctx.log('informer: again, caching whole Pods (no target)');
   const whole = await measureRuntime(ctx, children, false);
@@ -70,7 +85,9 @@ export async function runInformerBench(ctx: BenchContext, children: Set<RpcChild
       'with the Pod cache transform the operator uses (`src/kube/pod-transform.ts`: identity, labels, owners, deletion state, node, emptyDir volumes, phase, conditions); ' +
       'its RSS is read after two full GCs (`--expose-gc`) with the runtime loaded but nothing cached ("before") and once both caches have synced ("after").',
     target: `≤ ${formatMiB(TARGET_BYTES)} RSS with the caches synced`,
-    result: complete ? `${formatMiB(after.rss)} RSS after sync (${formatMiB(before.rss)} before)` : `caches incomplete: ${sync.nodes} Nodes, ${sync.pods} Pods`,
+    result: complete
+      ? `${formatMiB(after.rss)} RSS after sync (${formatMiB(before.rss)} before)`
+      : `caches incomplete: ${sync.nodes} Nodes, ${sync.pods} Pods`,
     pass,
     measurements: [
       { label: 'Objects cached', value: `${formatCount(sync.nodes)} Nodes, ${formatCount(sync.pods)} Pods` },
@@ -80,12 +97,19 @@ export async function runInformerBench(ctx: BenchContext, children: Set<RpcChild
         label: 'Caching whole Pods instead (no Pod transform; no target)',
         value: `${formatMiB(whole.sync.memory.rss)} RSS after sync (heap used ${formatMiB(whole.sync.memory.heapUsed)}, peak RSS ${formatMiB(whole.sync.memory.maxRss)}); ${formatCount(whole.sync.pods)} Pods in ${formatMs(whole.sync.ms)}`,
       },
-      { label: `HTTP LIST of all ${formatCount(PODS)} Pods in one response (median of ${podList.fetchMs.length}; no target)`, value: `${formatMs(list.median)} for ${formatMiB(podList.bytes)}` },
+      {
+        label: `HTTP LIST of all ${formatCount(PODS)} Pods in one response (median of ${podList.fetchMs.length}; no target)`,
+        value: `${formatMs(list.median)} for ${formatMiB(podList.bytes)}`,
+      },
     ],
     memory: [
       { process: 'operator runtime', when: 'runtime loaded, nothing cached', memory: before },
       { process: 'operator runtime', when: 'caches synced', memory: after },
-      { process: 'API server', when: `holding ${NODES} Nodes and ${formatCount(PODS)} Pods (and the earlier benchmarks' objects)`, memory: server },
+      {
+        process: 'API server',
+        when: `holding ${NODES} Nodes and ${formatCount(PODS)} Pods (and the earlier benchmarks' objects)`,
+        memory: server,
+      },
     ],
     notes: [],
   };

@@ -25,7 +25,13 @@ export interface HttpListTiming {
 }
 
 /** Lists `path` `runs` times after warm-up runs (bounded by a deadline); checks every answer has `expected` items. */
-export async function timeHttpList(url: string, path: string, expected: number, runs: number, warmup: number): Promise<HttpListTiming> {
+export async function timeHttpList(
+  url: string,
+  path: string,
+  expected: number,
+  runs: number,
+  warmup: number,
+): Promise<HttpListTiming> {
   const pool = new Pool(url, { connections: 1, keepAliveTimeout: 60_000 });
   const fetchMs: number[] = [];
   const parseMs: number[] = [];
@@ -60,7 +66,12 @@ export async function runListBench(ctx: BenchContext, namespace: string, count: 
   const path = `/api/v1/namespaces/${namespace}/configmaps`;
   ctx.log(`list: ${WARMUP_RUNS} + ${RUNS} lists of ${count} ConfigMaps`);
   const http = await timeHttpList(ctx.url, path, count, RUNS, WARMUP_RUNS);
-  const store = await ctx.server.call<StoreListResult>('storeList', { group: '', resource: 'configmaps', namespace, runs: RUNS });
+  const store = await ctx.server.call<StoreListResult>('storeList', {
+    group: '',
+    resource: 'configmaps',
+    namespace,
+    runs: RUNS,
+  });
   const after = await serverMemory(ctx, false);
   const fetch = summarize(http.fetchMs);
   const parse = summarize(http.parseMs);
@@ -74,16 +85,28 @@ export async function runListBench(ctx: BenchContext, namespace: string, count: 
       `\`GET ${path}\` (the ${formatCount(count)} ConfigMaps of the write benchmark, managedFields included) on one keep-alive connection: ` +
       `${WARMUP_RUNS} warm-up requests, then ${http.fetchMs.length} timed ones, each from sending the request to having the whole JSON body ` +
       `(${formatMiB(http.bytes)}); every answer is parsed and must hold ${formatCount(count)} items. The in-process figures time ` +
-      "`store.list()` alone, and `store.list()` plus `JSON.stringify` of the list, inside the server process.",
+      '`store.list()` alone, and `store.list()` plus `JSON.stringify` of the list, inside the server process.',
     target: `≤ ${TARGET_MS} ms (median and p95, over HTTP)`,
     result: `${formatMs(fetch.median)} median, ${formatMs(fetch.p95)} p95`,
     pass,
     measurements: [
-      { label: 'HTTP list, full body (median / p95 / max)', value: `**${formatMs(fetch.median)}** / **${formatMs(fetch.p95)}** / ${formatMs(fetch.max)}` },
+      {
+        label: 'HTTP list, full body (median / p95 / max)',
+        value: `**${formatMs(fetch.median)}** / **${formatMs(fetch.p95)}** / ${formatMs(fetch.max)}`,
+      },
       { label: 'Client JSON.parse of the body (median)', value: formatMs(parse.median) },
-      { label: 'Response size', value: `${formatMiB(http.bytes)} (${formatCount(http.bytes / count)} bytes per object)` },
-      { label: 'In-process `store.list()` (median / p95)', value: `${formatMs(storeList.median)} / ${formatMs(storeList.p95)}` },
-      { label: 'In-process `store.list()` + `JSON.stringify` (median / p95)', value: `${formatMs(storeSer.median)} / ${formatMs(storeSer.p95)}` },
+      {
+        label: 'Response size',
+        value: `${formatMiB(http.bytes)} (${formatCount(http.bytes / count)} bytes per object)`,
+      },
+      {
+        label: 'In-process `store.list()` (median / p95)',
+        value: `${formatMs(storeList.median)} / ${formatMs(storeList.p95)}`,
+      },
+      {
+        label: 'In-process `store.list()` + `JSON.stringify` (median / p95)',
+        value: `${formatMs(storeSer.median)} / ${formatMs(storeSer.p95)}`,
+      },
     ],
     memory: [{ process: 'API server', when: 'after the lists', memory: after }],
     notes: [],

@@ -47,7 +47,10 @@ function upgradeConfigSpec(file: ScenarioFile): { version: string } {
 }
 
 /** Records triggers and reactions during one upgrade; returns the samples. */
-async function measureReactions(seed: number, log: (line: string) => void): Promise<{ samples: Sample[]; minutes: number }> {
+async function measureReactions(
+  seed: number,
+  log: (line: string) => void,
+): Promise<{ samples: Sample[]; minutes: number }> {
   const env = await startSimEnvironment({ seed });
   const file = loadScenario('managed-osd-upgrade').file;
   const target = upgradeConfigSpec(file).version;
@@ -65,12 +68,14 @@ async function measureReactions(seed: number, log: (line: string) => void): Prom
         inf.informerFor(ClusterVersionResource).addHandlers({
           onUpdate: (_o, cv) => {
             const h = cv.metadata?.name === CLUSTER_VERSION_NAME ? cv.status?.history?.[0] : undefined;
-            if (h?.version === target && h.state === 'Completed') mark(triggers, 'control plane Completed → ControlPlaneUpgraded');
+            if (h?.version === target && h.state === 'Completed')
+              mark(triggers, 'control plane Completed → ControlPlaneUpgraded');
           },
         });
         inf.informerFor(MachineConfigPoolResource).addHandlers({
           onUpdate: (_o, p) => {
-            if (p.metadata?.name !== 'worker' || !triggers.has('control plane Completed → ControlPlaneUpgraded')) return;
+            if (p.metadata?.name !== 'worker' || !triggers.has('control plane Completed → ControlPlaneUpgraded'))
+              return;
             const pending = (p.status?.machineCount ?? 0) - (p.status?.updatedMachineCount ?? 0);
             if (pending > 0) mark(triggers, `worker pending ${pending} → step message`);
             if (poolFullyUpdated(p)) mark(triggers, 'worker pool updated → WorkerNodesUpgraded');
@@ -81,8 +86,10 @@ async function measureReactions(seed: number, log: (line: string) => void): Prom
             const h = uc.status?.history?.[0];
             if (h?.phase === 'Upgrading') mark(reactions, 'upgradeAt → Upgrading');
             for (const c of h?.conditions ?? []) {
-              if (c.type === 'ControlPlaneUpgraded' && c.status === 'True') mark(reactions, 'control plane Completed → ControlPlaneUpgraded');
-              if (c.type === 'WorkerNodesUpgraded' && c.status === 'True') mark(reactions, 'worker pool updated → WorkerNodesUpgraded');
+              if (c.type === 'ControlPlaneUpgraded' && c.status === 'True')
+                mark(reactions, 'control plane Completed → ControlPlaneUpgraded');
+              if (c.type === 'WorkerNodesUpgraded' && c.status === 'True')
+                mark(reactions, 'worker pool updated → WorkerNodesUpgraded');
             }
             // The Waiting condition explains the pending step: "… (N machine(s) left)".
             const waiting = uc.status?.conditions?.find((c) => c.type === 'Waiting')?.message ?? '';
@@ -91,7 +98,10 @@ async function measureReactions(seed: number, log: (line: string) => void): Prom
           },
         });
         // The due time (upgradeAt is "{{ +10m }}" in the file), seen when the virtual clock reaches it.
-        void r.env.clock.sleep(10 * MINUTE, r.env.signal).then(() => mark(triggers, 'upgradeAt → Upgrading'), () => undefined);
+        void r.env.clock.sleep(10 * MINUTE, r.env.signal).then(
+          () => mark(triggers, 'upgradeAt → Upgrading'),
+          () => undefined,
+        );
       },
     });
     const samples: Sample[] = [];
@@ -110,12 +120,18 @@ async function measureReactions(seed: number, log: (line: string) => void): Prom
 }
 
 /** Requests the operator makes over IDLE_MINUTES of virtual time after `until` holds. */
-async function measureIdle(label: string, upgradeAt: string, endPhase: string): Promise<{ label: string; requests: Map<string, number> }> {
+async function measureIdle(
+  label: string,
+  upgradeAt: string,
+  endPhase: string,
+): Promise<{ label: string; requests: Map<string, number> }> {
   const env = await startSimEnvironment({ seed: 1 });
   const base = loadScenario('managed-osd-upgrade').file;
   const file: ScenarioFile = {
     ...base,
-    manifests: (base.manifests ?? []).map((m) => (m['kind'] === 'UpgradeConfig' ? { ...m, spec: { ...(m['spec'] as object), upgradeAt } } : m)),
+    manifests: (base.manifests ?? []).map((m) =>
+      m['kind'] === 'UpgradeConfig' ? { ...m, spec: { ...(m['spec'] as object), upgradeAt } } : m,
+    ),
     end: { phase: [endPhase] },
   };
   let counting = false;
@@ -153,11 +169,17 @@ export async function runReactionBench(log: (line: string) => void): Promise<Ben
   }
   if (samples.length === 0) throw new Error('no reaction was measured');
   const wall = summarize(samples.map((x) => x.wallMs));
-  const wallP99 = quantileSorted([...samples.map((x) => x.wallMs)].sort((a, b) => a - b), 0.99);
+  const wallP99 = quantileSorted(
+    [...samples.map((x) => x.wallMs)].sort((a, b) => a - b),
+    0.99,
+  );
   const virtualMax = Math.max(...samples.map((x) => x.virtualMs));
   const byKind = new Map<string, number[]>();
-  for (const x of samples) byKind.set(x.what.replace(/\d+/, 'N'), [...(byKind.get(x.what.replace(/\d+/, 'N')) ?? []), x.wallMs]);
-  notes.push('Wall time includes the API server, the whole simulated cluster and the bench’s own watches running in the same process on 2 cores; it is an upper bound of the operator’s own processing time.');
+  for (const x of samples)
+    byKind.set(x.what.replace(/\d+/, 'N'), [...(byKind.get(x.what.replace(/\d+/, 'N')) ?? []), x.wallMs]);
+  notes.push(
+    'Wall time includes the API server, the whole simulated cluster and the bench’s own watches running in the same process on 2 cores; it is an upper bound of the operator’s own processing time.',
+  );
   return {
     id: 'reaction',
     title: 'Reaction delay of the managed flow',
@@ -166,9 +188,18 @@ export async function runReactionBench(log: (line: string) => void): Promise<Ben
     result: `p99 ${formatMs(wallP99)} over ${samples.length} reactions (virtual delay at most ${formatMs(virtualMax)})`,
     pass: wallP99 <= 1000,
     measurements: [
-      { label: 'wall delay', value: `median ${formatMs(wall.median)}, p95 ${formatMs(wall.p95)}, p99 **${formatMs(wallP99)}**, max ${formatMs(wall.max)}` },
-      { label: 'virtual delay (time the operator waited before acting)', value: `max **${formatMs(virtualMax)}** (MUO’s design: up to 60 s at every pending step)` },
-      ...[...byKind].map(([what, ms]) => ({ label: what, value: `${ms.length} samples, max ${formatMs(Math.max(...ms))}` })),
+      {
+        label: 'wall delay',
+        value: `median ${formatMs(wall.median)}, p95 ${formatMs(wall.p95)}, p99 **${formatMs(wallP99)}**, max ${formatMs(wall.max)}`,
+      },
+      {
+        label: 'virtual delay (time the operator waited before acting)',
+        value: `max **${formatMs(virtualMax)}** (MUO’s design: up to 60 s at every pending step)`,
+      },
+      ...[...byKind].map(([what, ms]) => ({
+        label: what,
+        value: `${ms.length} samples, max ${formatMs(Math.max(...ms))}`,
+      })),
     ],
     memory: [],
     notes,
@@ -189,7 +220,10 @@ export async function runIdleBench(log: (line: string) => void): Promise<BenchRe
     const total = other.reduce((n, [, v]) => n + v, 0);
     worst = Math.max(worst, total);
     log(`${c.label}: ${total} requests, ${watches} watch re-establishments in ${IDLE_MINUTES} virtual minutes`);
-    return { label: c.label, value: `**${perMinute(total)}** requests/min${other.length > 0 ? ` (${other.map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}; watch re-establishment ${perMinute(watches)}/min` };
+    return {
+      label: c.label,
+      value: `**${perMinute(total)}** requests/min${other.length > 0 ? ` (${other.map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}; watch re-establishment ${perMinute(watches)}/min`,
+    };
   });
   return {
     id: 'idle',

@@ -24,7 +24,13 @@ interface SimBench {
   targetS: number;
 }
 
-const SCALE: SimBench = { id: 'sim-scale', title: 'Simulated cluster of 250 nodes', workers: 247, maxUnavailable: '10%', targetS: 30 };
+const SCALE: SimBench = {
+  id: 'sim-scale',
+  title: 'Simulated cluster of 250 nodes',
+  workers: 247,
+  maxUnavailable: '10%',
+  targetS: 30,
+};
 const SMALL: SimBench = { id: 'sim-small', title: 'Simulated minor upgrade of ha-cloud 3+3', workers: 3, targetS: 5 };
 
 function scenarioOf(b: SimBench): ScenarioFile {
@@ -61,7 +67,14 @@ async function runSimBench(b: SimBench, log: (line: string) => void): Promise<Be
       beforeManifests: (r) => {
         installedS = (performance.now() - started) / 1000;
         log(`${b.id}: ${nodes} nodes installed in ${installedS.toFixed(1)} s`);
-        if (b.maxUnavailable !== undefined) widened = r.env.client.patch(MachineConfigPoolResource, undefined, 'worker', { spec: { maxUnavailable: b.maxUnavailable } }, { type: 'merge' });
+        if (b.maxUnavailable !== undefined)
+          widened = r.env.client.patch(
+            MachineConfigPoolResource,
+            undefined,
+            'worker',
+            { spec: { maxUnavailable: b.maxUnavailable } },
+            { type: 'merge' },
+          );
       },
     });
     await widened;
@@ -70,7 +83,9 @@ async function runSimBench(b: SimBench, log: (line: string) => void): Promise<Be
     const memory = processMemory(false);
     await run.close();
     const completed = run.ended === 'end condition';
-    log(`${b.id}: ${completed ? 'upgraded' : `stopped (${run.ended})`} after ${(p.elapsedMs / 60_000).toFixed(0)} virtual minutes in ${totalS.toFixed(1)} s`);
+    log(
+      `${b.id}: ${completed ? 'upgraded' : `stopped (${run.ended})`} after ${(p.elapsedMs / 60_000).toFixed(0)} virtual minutes in ${totalS.toFixed(1)} s`,
+    );
     return {
       id: b.id,
       title: b.title,
@@ -79,9 +94,20 @@ async function runSimBench(b: SimBench, log: (line: string) => void): Promise<Be
       result: completed ? `${totalS.toFixed(1)} s` : `did not complete (${run.ended})`,
       pass: completed && totalS <= b.targetS,
       measurements: [
-        { label: 'install (Nodes, Machines, pools, ClusterOperators, ClusterVersion)', value: `**${installedS.toFixed(1)} s**` },
-        { label: 'install and upgrade', value: `**${totalS.toFixed(1)} s** for ${(p.elapsedMs / 60_000).toFixed(0)} virtual minutes` },
-        { label: 'pools at the end', value: Object.entries(p.pools).map(([name, [updated, total]]) => `${name} ${updated}/${total}`).join(', ') },
+        {
+          label: 'install (Nodes, Machines, pools, ClusterOperators, ClusterVersion)',
+          value: `**${installedS.toFixed(1)} s**`,
+        },
+        {
+          label: 'install and upgrade',
+          value: `**${totalS.toFixed(1)} s** for ${(p.elapsedMs / 60_000).toFixed(0)} virtual minutes`,
+        },
+        {
+          label: 'pools at the end',
+          value: Object.entries(p.pools)
+            .map(([name, [updated, total]]) => `${name} ${updated}/${total}`)
+            .join(', '),
+        },
       ],
       memory: [{ process: 'the bench runner (API server and simulated cluster)', when: 'after the upgrade', memory }],
       notes: [],

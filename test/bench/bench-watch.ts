@@ -30,7 +30,11 @@ interface WatcherState {
 }
 
 /** Consumes one watch stream and checks every event against the expected sequence cm-0 … cm-9999, sentinel. */
-async function consume(body: AsyncIterable<Buffer | string>, state: WatcherState, startedAt: () => number): Promise<void> {
+async function consume(
+  body: AsyncIterable<Buffer | string>,
+  state: WatcherState,
+  startedAt: () => number,
+): Promise<void> {
   const lines = new LineSplitter();
   for await (const chunk of body) {
     for (const line of lines.push(chunk)) {
@@ -40,7 +44,8 @@ async function consume(body: AsyncIterable<Buffer | string>, state: WatcherState
       const name = meta?.name ?? '';
       const rv = Number(meta?.resourceVersion ?? 'NaN');
       if (ev.type !== 'ADDED') throw new Error(`unexpected ${ev.type} event for ${name}`);
-      if (!(rv > state.lastRv)) throw new Error(`resourceVersion ${meta?.resourceVersion ?? '?'} after ${state.lastRv}: out of order`);
+      if (!(rv > state.lastRv))
+        throw new Error(`resourceVersion ${meta?.resourceVersion ?? '?'} after ${state.lastRv}: out of order`);
       state.lastRv = rv;
       if (state.received === EVENTS) {
         if (name !== SENTINEL) throw new Error(`event ${state.received + 1} is ${name}, expected the sentinel`);
@@ -48,7 +53,10 @@ async function consume(body: AsyncIterable<Buffer | string>, state: WatcherState
         return;
       }
       const expected = `cm-${state.received}`;
-      if (name !== expected) throw new Error(`event ${state.received + 1} is ${name}, expected ${expected} (dropped, duplicated or reordered)`);
+      if (name !== expected)
+        throw new Error(
+          `event ${state.received + 1} is ${name}, expected ${expected} (dropped, duplicated or reordered)`,
+        );
       state.received++;
       if (state.received === EVENTS) state.allAtMs = performance.now() - startedAt();
     }
@@ -64,16 +72,34 @@ export async function runWatchBench(ctx: BenchContext): Promise<BenchResult> {
   // One abort listener per watch request is expected here.
   setMaxListeners(WATCHERS + 10, abort.signal);
   const deadline = setTimeout(() => abort.abort(new Error(`deadline of ${DEADLINE_MS / 1000} s passed`)), DEADLINE_MS);
-  const states: WatcherState[] = Array.from({ length: WATCHERS }, () => ({ received: 0, lastRv: 0, allAtMs: undefined, sawSentinel: false, error: undefined }));
+  const states: WatcherState[] = Array.from({ length: WATCHERS }, () => ({
+    received: 0,
+    lastRv: 0,
+    allAtMs: undefined,
+    sawSentinel: false,
+    error: undefined,
+  }));
   let burstStart = 0;
   try {
-    const listRes = await pool.request({ path: `/api/v1/namespaces/${NAMESPACE}/configmaps`, method: 'GET', headers: { accept: 'application/json' } });
+    const listRes = await pool.request({
+      path: `/api/v1/namespaces/${NAMESPACE}/configmaps`,
+      method: 'GET',
+      headers: { accept: 'application/json' },
+    });
     const list = (await listRes.body.json()) as { metadata: { resourceVersion: string } };
     const rv = list.metadata.resourceVersion;
     ctx.log(`watch: opening ${WATCHERS} watches from resourceVersion ${rv}`);
     const path = `/api/v1/namespaces/${NAMESPACE}/configmaps?watch=true&resourceVersion=${rv}&allowWatchBookmarks=true&timeoutSeconds=600`;
     const responses = await Promise.all(
-      states.map(() => pool.request({ path, method: 'GET', headers: { accept: 'application/json' }, bodyTimeout: 0, signal: abort.signal })),
+      states.map(() =>
+        pool.request({
+          path,
+          method: 'GET',
+          headers: { accept: 'application/json' },
+          bodyTimeout: 0,
+          signal: abort.signal,
+        }),
+      ),
     );
     for (const r of responses) if (r.statusCode !== 200) throw new Error(`watch: HTTP ${r.statusCode}`);
     const consumers = responses.map((r, i) =>
@@ -86,7 +112,11 @@ export async function runWatchBench(ctx: BenchContext): Promise<BenchResult> {
     const before = await serverMemory(ctx, true);
     ctx.log(`watch: committing ${EVENTS} changes`);
     burstStart = performance.now();
-    const burst = await ctx.server.call<BurstResult>('burst', { namespace: NAMESPACE, count: EVENTS, chunk: CHUNK, sentinel: SENTINEL }, DEADLINE_MS);
+    const burst = await ctx.server.call<BurstResult>(
+      'burst',
+      { namespace: NAMESPACE, count: EVENTS, chunk: CHUNK, sentinel: SENTINEL },
+      DEADLINE_MS,
+    );
     await Promise.all(consumers);
     const totalMs = Math.max(...states.map((s) => s.allAtMs ?? Number.NaN));
     const after = await serverMemory(ctx, false);
@@ -106,14 +136,35 @@ export async function runWatchBench(ctx: BenchContext): Promise<BenchResult> {
         `resourceVersion, then the sentinel: nothing dropped, duplicated, reordered or inserted. The total time runs from the start of the changes ` +
         `to the moment the last watcher has its ${formatCount(EVENTS)}th event.`,
       target: `every watcher gets all ${formatCount(EVENTS)} events, in order, none dropped`,
-      result: pass ? `${WATCHERS}/${WATCHERS} watchers complete and in order, in ${formatMs(totalMs)}` : `${failed.length} of ${WATCHERS} watchers incomplete: ${firstError ?? 'missing events'}`,
+      result: pass
+        ? `${WATCHERS}/${WATCHERS} watchers complete and in order, in ${formatMs(totalMs)}`
+        : `${failed.length} of ${WATCHERS} watchers incomplete: ${firstError ?? 'missing events'}`,
       pass,
       measurements: [
-        { label: 'Watchers complete (all events, in order, then the sentinel)', value: `${WATCHERS - failed.length} / ${WATCHERS}` },
+        {
+          label: 'Watchers complete (all events, in order, then the sentinel)',
+          value: `${WATCHERS - failed.length} / ${WATCHERS}`,
+        },
         { label: 'Events delivered', value: formatCount(states.reduce((a, s) => a + s.received, 0)) },
-        ...(pass ? [{ label: 'Total time (first change → last watcher has every event)', value: `**${formatMs(totalMs)}**` }] : []),
-        ...(perWatcher ? [{ label: 'Per-watcher completion time (median / p95 / max)', value: `${formatMs(perWatcher.median)} / ${formatMs(perWatcher.p95)} / ${formatMs(perWatcher.max)}` }] : []),
-        ...(pass ? [{ label: 'Delivery rate, all watchers together', value: `${formatRate((WATCHERS * EVENTS) / (totalMs / 1000))} events` }] : []),
+        ...(pass
+          ? [{ label: 'Total time (first change → last watcher has every event)', value: `**${formatMs(totalMs)}**` }]
+          : []),
+        ...(perWatcher
+          ? [
+              {
+                label: 'Per-watcher completion time (median / p95 / max)',
+                value: `${formatMs(perWatcher.median)} / ${formatMs(perWatcher.p95)} / ${formatMs(perWatcher.max)}`,
+              },
+            ]
+          : []),
+        ...(pass
+          ? [
+              {
+                label: 'Delivery rate, all watchers together',
+                value: `${formatRate((WATCHERS * EVENTS) / (totalMs / 1000))} events`,
+              },
+            ]
+          : []),
         { label: 'Time the server spent committing the changes', value: formatMs(burst.ms) },
       ],
       memory: [

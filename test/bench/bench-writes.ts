@@ -59,7 +59,8 @@ export async function runWriteBench(ctx: BenchContext): Promise<BenchResult> {
     });
     const text = await res.body.text();
     if (res.statusCode !== 201) throw new Error(`create cm-${i}: HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
-    if (record) resourceVersions[i] = (JSON.parse(text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    if (record)
+      resourceVersions[i] = (JSON.parse(text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
   };
   const put = async (i: number): Promise<void> => {
     const cm = smallConfigMap(WRITES_NAMESPACE, i);
@@ -75,18 +76,33 @@ export async function runWriteBench(ctx: BenchContext): Promise<BenchResult> {
     if (res.statusCode !== 200) throw new Error(`update cm-${i}: HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
   };
   const deleteAll = async (): Promise<void> => {
-    const res = await pool.request({ path: `/api/v1/namespaces/${WRITES_NAMESPACE}/configmaps`, method: 'DELETE', headers: { accept: 'application/json' } });
+    const res = await pool.request({
+      path: `/api/v1/namespaces/${WRITES_NAMESPACE}/configmaps`,
+      method: 'DELETE',
+      headers: { accept: 'application/json' },
+    });
     await res.body.text();
     if (res.statusCode !== 200) throw new Error(`deleting the ConfigMaps: HTTP ${res.statusCode}`);
   };
   const round = async (): Promise<Round> => {
     const cpu0 = await serverCpu(ctx);
-    const creates = await runConcurrent({ count: WRITE_COUNT, concurrency: CONCURRENCY, deadlineMs: DEADLINE_MS }, (i) => post(WRITES_NAMESPACE, i, true));
+    const creates = await runConcurrent(
+      { count: WRITE_COUNT, concurrency: CONCURRENCY, deadlineMs: DEADLINE_MS },
+      (i) => post(WRITES_NAMESPACE, i, true),
+    );
     const cpu1 = await serverCpu(ctx);
     const createProblem = problem(creates, WRITE_COUNT);
-    const updates = createProblem === undefined ? await runConcurrent({ count: WRITE_COUNT, concurrency: CONCURRENCY, deadlineMs: DEADLINE_MS }, put) : undefined;
+    const updates =
+      createProblem === undefined
+        ? await runConcurrent({ count: WRITE_COUNT, concurrency: CONCURRENCY, deadlineMs: DEADLINE_MS }, put)
+        : undefined;
     const cpu2 = await serverCpu(ctx);
-    return { creates, updates, problem: createProblem ?? (updates ? problem(updates, WRITE_COUNT) : undefined), cpu: [cpu0, cpu1, cpu2] };
+    return {
+      creates,
+      updates,
+      problem: createProblem ?? (updates ? problem(updates, WRITE_COUNT) : undefined),
+      cpu: [cpu0, cpu1, cpu2],
+    };
   };
   try {
     await ctx.server.call('namespace', { name: WRITES_NAMESPACE });
@@ -100,7 +116,9 @@ export async function runWriteBench(ctx: BenchContext): Promise<BenchResult> {
     for (let r = 0; r < ROUNDS; r++) {
       // The last round's objects stay: the list benchmark reads them.
       if (r > 0) await deleteAll();
-      ctx.log(`writes: round ${r + 1} of ${ROUNDS}: ${WRITE_COUNT} creates, then ${WRITE_COUNT} updates, ${CONCURRENCY} in flight`);
+      ctx.log(
+        `writes: round ${r + 1} of ${ROUNDS}: ${WRITE_COUNT} creates, then ${WRITE_COUNT} updates, ${CONCURRENCY} in flight`,
+      );
       const measured = await round();
       rounds.push(measured);
       if (measured.problem !== undefined) break;
@@ -114,16 +132,58 @@ export async function runWriteBench(ctx: BenchContext): Promise<BenchResult> {
     const cpuPerUpdateUs = median(rounds.map((x) => (x.updates ? cpuPerOp(x.cpu[1], x.cpu[2], x.updates.done) : 0)));
     const pass = failed === undefined && createRate >= TARGET_PER_S && updateRate >= TARGET_PER_S;
     const perRound = (pick: (x: Round) => ConcurrentRun | undefined): string =>
-      rounds.map((x) => { const run = pick(x); return run ? `${formatCount(run.done)} in ${formatMs(run.elapsedMs)} = ${formatRate(rateOf(run))}` : 'not run'; }).join('; ');
-    const latencies = (pick: (x: Round) => ConcurrentRun | undefined): number[] => rounds.flatMap((x) => pick(x)?.latenciesMs ?? []);
+      rounds
+        .map((x) => {
+          const run = pick(x);
+          return run
+            ? `${formatCount(run.done)} in ${formatMs(run.elapsedMs)} = ${formatRate(rateOf(run))}`
+            : 'not run';
+        })
+        .join('; ');
+    const latencies = (pick: (x: Round) => ConcurrentRun | undefined): number[] =>
+      rounds.flatMap((x) => pick(x)?.latenciesMs ?? []);
     const first = rounds[0];
     const measurements = [
-      { label: 'Creates (median of the rounds)', value: failed?.problem ?? `**${formatRate(createRate)}** (rounds: ${perRound((x) => x.creates)})` },
-      ...(first ? [{ label: 'API-server CPU during the first round\'s creates', value: describeCpu(first.cpu[0], first.cpu[1], first.creates.elapsedMs) }] : []),
-      ...(latencies((x) => x.creates).length > 0 ? [{ label: 'Create latency (median / p95, all rounds)', value: `${formatMs(summarize(latencies((x) => x.creates)).median)} / ${formatMs(summarize(latencies((x) => x.creates)).p95)}` }] : []),
-      { label: 'Updates (median of the rounds)', value: failed ? 'not measured' : `**${formatRate(updateRate)}** (rounds: ${perRound((x) => x.updates)})` },
-      ...(first?.updates ? [{ label: 'API-server CPU during the first round\'s updates', value: describeCpu(first.cpu[1], first.cpu[2], first.updates.elapsedMs) }] : []),
-      ...(latencies((x) => x.updates).length > 0 ? [{ label: 'Update latency (median / p95, all rounds)', value: `${formatMs(summarize(latencies((x) => x.updates)).median)} / ${formatMs(summarize(latencies((x) => x.updates)).p95)}` }] : []),
+      {
+        label: 'Creates (median of the rounds)',
+        value: failed?.problem ?? `**${formatRate(createRate)}** (rounds: ${perRound((x) => x.creates)})`,
+      },
+      ...(first
+        ? [
+            {
+              label: "API-server CPU during the first round's creates",
+              value: describeCpu(first.cpu[0], first.cpu[1], first.creates.elapsedMs),
+            },
+          ]
+        : []),
+      ...(latencies((x) => x.creates).length > 0
+        ? [
+            {
+              label: 'Create latency (median / p95, all rounds)',
+              value: `${formatMs(summarize(latencies((x) => x.creates)).median)} / ${formatMs(summarize(latencies((x) => x.creates)).p95)}`,
+            },
+          ]
+        : []),
+      {
+        label: 'Updates (median of the rounds)',
+        value: failed ? 'not measured' : `**${formatRate(updateRate)}** (rounds: ${perRound((x) => x.updates)})`,
+      },
+      ...(first?.updates
+        ? [
+            {
+              label: "API-server CPU during the first round's updates",
+              value: describeCpu(first.cpu[1], first.cpu[2], first.updates.elapsedMs),
+            },
+          ]
+        : []),
+      ...(latencies((x) => x.updates).length > 0
+        ? [
+            {
+              label: 'Update latency (median / p95, all rounds)',
+              value: `${formatMs(summarize(latencies((x) => x.updates)).median)} / ${formatMs(summarize(latencies((x) => x.updates)).p95)}`,
+            },
+          ]
+        : []),
     ];
     return {
       id: 'writes',
@@ -140,7 +200,7 @@ export async function runWriteBench(ctx: BenchContext): Promise<BenchResult> {
       measurements,
       memory: [
         { process: 'API server', when: 'after the warm-up round (its objects deleted)', memory: before },
-        { process: 'API server', when: 'after the last round\'s updates', memory: after },
+        { process: 'API server', when: "after the last round's updates", memory: after },
       ],
       notes: [
         `The API server's CPU time per write depends much less on other work on the machine than the wall-clock rate does: ${Math.round(cpuPerCreateUs)} µs per create` +

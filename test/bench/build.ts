@@ -13,7 +13,10 @@ export async function compileBenchChildren(root: string): Promise<string> {
   const outDir = join(root, 'node_modules', '.cache', 'bench', 'out');
   const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [tsc, '-p', join(root, 'tsconfig.bench.json')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, [tsc, '-p', join(root, 'tsconfig.bench.json')], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.once('error', reject);
     child.once('exit', (code, signal) => {

@@ -17,7 +17,10 @@ test('runs every operation once with at most `concurrency` in flight', async () 
   assert.equal(run.timedOut, false);
   assert.equal(run.error, undefined);
   assert.equal(peak, 4);
-  assert.deepEqual([...seen].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i));
+  assert.deepEqual(
+    [...seen].sort((a, b) => a - b),
+    Array.from({ length: 50 }, (_, i) => i),
+  );
 });
 
 test('stops at the first failure', async () => {

@@ -25,7 +25,10 @@ export interface ConcurrentOptions {
 }
 
 /** Runs op(0) … op(count-1), `concurrency` at a time, until done, failed or past the deadline. */
-export async function runConcurrent(options: ConcurrentOptions, op: (i: number) => Promise<void>): Promise<ConcurrentRun> {
+export async function runConcurrent(
+  options: ConcurrentOptions,
+  op: (i: number) => Promise<void>,
+): Promise<ConcurrentRun> {
   const latenciesMs: number[] = [];
   let next = 0;
   let error: Error | undefined;

@@ -6,7 +6,13 @@ const placement = { namespaces: 50, nodes: 500 };
 
 test('fixtures are deterministic and distinct by index', () => {
   assert.deepEqual(realisticPod(7, placement), realisticPod(7, placement));
-  const names = new Set(Array.from({ length: 10_000 }, (_, i) => `${podNamespace(i, placement)}/${String((realisticPod(i, placement).metadata as { name: string }).name)}`));
+  const names = new Set(
+    Array.from(
+      { length: 10_000 },
+      (_, i) =>
+        `${podNamespace(i, placement)}/${String((realisticPod(i, placement).metadata as { name: string }).name)}`,
+    ),
+  );
   assert.equal(names.size, 10_000);
   const nodes = new Set(Array.from({ length: 500 }, (_, i) => (realisticNode(i).metadata as { name: string }).name));
   assert.equal(nodes.size, 500);

@@ -65,7 +65,13 @@ function container(app: string, k: number, i: number): JsonObject {
       { name: 'config', mountPath: '/etc/config', readOnly: true },
       { name: 'kube-api-access', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true },
     ],
-    readinessProbe: { httpGet: { path: '/readyz', port: 8080 + k, scheme: 'HTTP' }, periodSeconds: 10, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 },
+    readinessProbe: {
+      httpGet: { path: '/readyz', port: 8080 + k, scheme: 'HTTP' },
+      periodSeconds: 10,
+      timeoutSeconds: 1,
+      successThreshold: 1,
+      failureThreshold: 3,
+    },
     terminationMessagePath: '/dev/termination-log',
     terminationMessagePolicy: 'FallbackToLogsOnError',
     imagePullPolicy: 'IfNotPresent',
@@ -90,13 +96,36 @@ export function realisticPod(i: number, placement: PodPlacement, containers = 3)
       name: `${rs}-${hex(i, 5)}`,
       generateName: `${rs}-`,
       namespace: podNamespace(i, placement),
-      labels: { app, 'app.kubernetes.io/name': app, 'app.kubernetes.io/part-of': 'bench', 'pod-template-hash': hex(i % PLACEMENT_CYCLE, 10) },
+      labels: {
+        app,
+        'app.kubernetes.io/name': app,
+        'app.kubernetes.io/part-of': 'bench',
+        'pod-template-hash': hex(i % PLACEMENT_CYCLE, 10),
+      },
       annotations: {
         'openshift.io/scc': 'restricted-v2',
         'seccomp.security.alpha.kubernetes.io/pod': 'runtime/default',
-        'k8s.v1.cni.cncf.io/network-status': JSON.stringify([{ name: 'ovn-kubernetes', interface: 'eth0', ips: [`10.128.${(i >> 8) & 255}.${i & 255}`], mac: `0a:58:0a:80:${hex(i >> 8, 2)}:${hex(i, 2)}`, default: true, dns: {} }]),
+        'k8s.v1.cni.cncf.io/network-status': JSON.stringify([
+          {
+            name: 'ovn-kubernetes',
+            interface: 'eth0',
+            ips: [`10.128.${(i >> 8) & 255}.${i & 255}`],
+            mac: `0a:58:0a:80:${hex(i >> 8, 2)}:${hex(i, 2)}`,
+            default: true,
+            dns: {},
+          },
+        ]),
       },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs, uid: fakeUid(i % PLACEMENT_CYCLE), controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: rs,
+          uid: fakeUid(i % PLACEMENT_CYCLE),
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: {
       containers: names.map((_, k) => container(app, k, i)),
@@ -128,7 +157,9 @@ export function realisticPod(i: number, placement: PodPlacement, containers = 3)
     },
     status: {
       phase: 'Running',
-      conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: TIME })),
+      conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(
+        (type) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: TIME }),
+      ),
       hostIP: `10.0.${(i >> 8) % placement.nodes}.${i % 250}`,
       podIP: `10.128.${(i >> 8) & 255}.${i & 255}`,
       podIPs: [{ ip: `10.128.${(i >> 8) & 255}.${i & 255}` }],
@@ -154,7 +185,14 @@ export function realisticNode(i: number): JsonObject {
   const name = nodeName(i);
   const master = i % 3 === 0 && i < 9;
   const role = master ? 'master' : 'worker';
-  const capacity = { cpu: '16', 'ephemeral-storage': '125293548Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '65851340Ki', pods: '250' };
+  const capacity = {
+    cpu: '16',
+    'ephemeral-storage': '125293548Ki',
+    'hugepages-1Gi': '0',
+    'hugepages-2Mi': '0',
+    memory: '65851340Ki',
+    pods: '250',
+  };
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -193,7 +231,14 @@ export function realisticNode(i: number): JsonObject {
         ['DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],
         ['PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'],
         ['Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'],
-      ].map(([type, status, reason, message]) => ({ type: type!, status: status!, lastHeartbeatTime: TIME, lastTransitionTime: TIME, reason: reason!, message: message! })),
+      ].map(([type, status, reason, message]) => ({
+        type: type!,
+        status: status!,
+        lastHeartbeatTime: TIME,
+        lastTransitionTime: TIME,
+        reason: reason!,
+        message: message!,
+      })),
       addresses: [
         { type: 'InternalIP', address: `10.0.${i >> 8}.${i & 255}` },
         { type: 'Hostname', address: name },

@@ -30,13 +30,20 @@ let client: KubeClient | undefined;
 serveRpc({
   memory: async (p): Promise<ProcessMemory> => processMemory((p as { gc?: boolean }).gc === true),
   sync: async (p): Promise<SyncResult> => {
-    const { kubeconfigPath, timeoutMs, slimPods } = p as { kubeconfigPath: string; timeoutMs: number; slimPods?: boolean };
+    const { kubeconfigPath, timeoutMs, slimPods } = p as {
+      kubeconfigPath: string;
+      timeoutMs: number;
+      slimPods?: boolean;
+    };
     const clock = new RealClock();
     const logger = silentLogger();
     client = new KubeClient({ config: loadRestConfig({ kubeconfig: kubeconfigPath, clock }), clock, logger });
     const factory = new InformerFactory({ client, clock, logger, random: new SeededRandom(1) });
     const nodes = factory.informerFor(NodeResource);
-    const pods = factory.informerFor(PodResource, { indexers: { byNode: (pod) => [pod.spec?.nodeName ?? ''] }, ...(slimPods === true ? { transform: drainPodTransform } : {}) });
+    const pods = factory.informerFor(PodResource, {
+      indexers: { byNode: (pod) => [pod.spec?.nodeName ?? ''] },
+      ...(slimPods === true ? { transform: drainPodTransform } : {}),
+    });
     const t = performance.now();
     factory.start(stop.signal);
     const synced = await factory.waitForSync(AbortSignal.timeout(timeoutMs));

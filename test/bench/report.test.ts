@@ -3,7 +3,17 @@ import assert from 'node:assert/strict';
 import { renderReport, type MachineFacts } from './report.js';
 import { verdictLine, type BenchResult } from './result.js';
 
-const machine: MachineFacts = { date: '2025-01-06T09:00:00.000Z', node: 'v20.19.0', platform: 'linux x64', cpuModel: 'Test CPU', cores: 2, totalMemoryBytes: 4 * 2 ** 30, durationS: 42, loadStart: [0.5, 0.4, 0.3], loadEnd: [1, 0.5, 0.25] };
+const machine: MachineFacts = {
+  date: '2025-01-06T09:00:00.000Z',
+  node: 'v20.19.0',
+  platform: 'linux x64',
+  cpuModel: 'Test CPU',
+  cores: 2,
+  totalMemoryBytes: 4 * 2 ** 30,
+  durationS: 42,
+  loadStart: [0.5, 0.4, 0.3],
+  loadEnd: [1, 0.5, 0.25],
+};
 
 function result(pass: boolean): BenchResult {
   return {
@@ -14,7 +24,13 @@ function result(pass: boolean): BenchResult {
     result: '23.1 ms median',
     pass,
     measurements: [{ label: 'a | b', value: '1' }],
-    memory: [{ process: 'API server', when: 'after', memory: { rss: 100 * 2 ** 20, heapUsed: 50 * 2 ** 20, maxRss: 120 * 2 ** 20, gc: true } }],
+    memory: [
+      {
+        process: 'API server',
+        when: 'after',
+        memory: { rss: 100 * 2 ** 20, heapUsed: 50 * 2 ** 20, maxRss: 120 * 2 ** 20, gc: true },
+      },
+    ],
     notes: ['a note'],
   };
 }
@@ -33,14 +49,20 @@ test('report: machine facts, summary, sections, escaped cells', () => {
   assert.match(md, /Every target is met\./);
   assert.match(md, /\| List 10,000 objects \| ≤ 100 ms \| 23\.1 ms median \| PASS \|/);
   assert.match(md, /\| a \\\| b \| 1 \|/);
-  assert.match(md, /RSS of API server, after \| 100\.0 MiB \(heap used 50\.0 MiB, peak RSS 120\.0 MiB, after full GC\)/);
+  assert.match(
+    md,
+    /RSS of API server, after \| 100\.0 MiB \(heap used 50\.0 MiB, peak RSS 120\.0 MiB, after full GC\)/,
+  );
   assert.match(md, /- a note/);
   assert.match(md, /\| Load average \(1 \/ 5 \/ 15 min\), end \| 1\.00 \/ 0\.50 \/ 0\.25 \|/);
   assert.doesNotMatch(md, /busy with other work/);
 });
 
 test('report: the hand-written analysis is appended when given', () => {
-  assert.match(renderReport([result(false)], machine, 'The cause is X.\n'), /## Analysis\n\n_Written by hand[^\n]*\n\nThe cause is X\.\n/);
+  assert.match(
+    renderReport([result(false)], machine, 'The cause is X.\n'),
+    /## Analysis\n\n_Written by hand[^\n]*\n\nThe cause is X\.\n/,
+  );
   assert.doesNotMatch(renderReport([result(false)], machine, '  '), /Analysis/);
 });
 

@@ -40,7 +40,7 @@ export function renderReport(results: readonly BenchResult[], machine: MachineFa
   lines.push(
     'Set-up: the embedded API server runs in its own process, compiled to JavaScript (no tsx), on 127.0.0.1 with a random port; ' +
       'the runner drives it over HTTP/1.1 with keep-alive, like any client, from a separate process (so the load generator does not ' +
-      'share the server\'s event loop or count in its memory). The operator-runtime footprint is measured in a third process that ' +
+      "share the server's event loop or count in its memory). The operator-runtime footprint is measured in a third process that " +
       'loads only `src/kube` (and the `lib/` and `api/` pieces it imports), also compiled. RSS is the resident set size of the process ' +
       'named; "peak" is the highest RSS the process reached so far.',
     '',
@@ -67,7 +67,10 @@ export function renderReport(results: readonly BenchResult[], machine: MachineFa
   lines.push('## Summary', '');
   lines.push(allPass ? 'Every target is met.' : `**${results.filter((r) => !r.pass).length} target(s) missed.**`, '');
   lines.push('| Benchmark | Target | Result | |', '|---|---|---|---|');
-  for (const r of results) lines.push(`| ${escapeCell(r.title)} | ${escapeCell(r.target)} | ${escapeCell(r.result)} | ${r.pass ? 'PASS' : '**FAIL**'} |`);
+  for (const r of results)
+    lines.push(
+      `| ${escapeCell(r.title)} | ${escapeCell(r.target)} | ${escapeCell(r.result)} | ${r.pass ? 'PASS' : '**FAIL**'} |`,
+    );
   lines.push('');
   for (const r of results) {
     lines.push(`## ${r.title}`, '');
@@ -76,7 +79,9 @@ export function renderReport(results: readonly BenchResult[], machine: MachineFa
     lines.push('| Measurement | Value |', '|---|---|');
     for (const m of r.measurements) lines.push(`| ${escapeCell(m.label)} | ${escapeCell(m.value)} |`);
     for (const m of r.memory) {
-      lines.push(`| RSS of ${escapeCell(m.process)}, ${escapeCell(m.when)} | ${formatMiB(m.memory.rss)} (heap used ${formatMiB(m.memory.heapUsed)}, peak RSS ${formatMiB(m.memory.maxRss)}${m.memory.gc ? ', after full GC' : ''}) |`);
+      lines.push(
+        `| RSS of ${escapeCell(m.process)}, ${escapeCell(m.when)} | ${formatMiB(m.memory.rss)} (heap used ${formatMiB(m.memory.heapUsed)}, peak RSS ${formatMiB(m.memory.maxRss)}${m.memory.gc ? ', after full GC' : ''}) |`,
+      );
     }
     lines.push('');
     for (const n of r.notes) lines.push(`- ${n}`);
@@ -84,7 +89,10 @@ export function renderReport(results: readonly BenchResult[], machine: MachineFa
   }
   if (analysis !== undefined && analysis.trim() !== '') {
     lines.push('## Analysis', '');
-    lines.push('_Written by hand from profiles of earlier runs (`test/bench/analysis.md`); the figures above are from this run._', '');
+    lines.push(
+      '_Written by hand from profiles of earlier runs (`test/bench/analysis.md`); the figures above are from this run._',
+      '',
+    );
     lines.push(analysis.trim(), '');
   }
   return lines.join('\n');

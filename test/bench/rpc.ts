@@ -36,7 +36,8 @@ export function serveRpc(handlers: RpcHandlers): void {
     }
     handler(raw.params).then(
       (result) => reply({ id: raw.id, ok: true, result }),
-      (err: unknown) => reply({ id: raw.id, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+      (err: unknown) =>
+        reply({ id: raw.id, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
     );
   });
   process.on('disconnect', () => process.exit(0));
@@ -53,7 +54,10 @@ export interface SpawnOptions {
 /** Parent side: one forked child and its calls. */
 export class RpcChild {
   readonly #child: ChildProcess;
-  readonly #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  readonly #pending = new Map<
+    number,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+  >();
   readonly #timeoutMs: number;
   #nextId = 1;
   #exited: Promise<void>;
@@ -61,7 +65,10 @@ export class RpcChild {
 
   constructor(modulePath: string, options: SpawnOptions = {}) {
     this.#timeoutMs = options.timeoutMs ?? 60_000;
-    this.#child = fork(modulePath, options.args ?? [], { execArgv: options.execArgv ?? [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.#child = fork(modulePath, options.args ?? [], {
+      execArgv: options.execArgv ?? [],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     this.#child.on('message', (m: RpcResponse) => {
       const p = this.#pending.get(m.id);
       if (!p) return;

@@ -35,7 +35,8 @@ function type(group: string, resource: string): ResourceType {
 
 function ensureNamespace(name: string): void {
   const ns = type('', 'namespaces');
-  if (!api().store.get(ns, '', name)) api().store.create(ns, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  if (!api().store.get(ns, '', name))
+    api().store.create(ns, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 }
 
 /** Lets the event loop run (watch streams flush) between chunks of a burst. */
@@ -87,7 +88,12 @@ serveRpc({
     return {};
   },
   storeList: async (p): Promise<StoreListResult> => {
-    const { group, resource, namespace, runs } = p as { group: string; resource: string; namespace?: string; runs: number };
+    const { group, resource, namespace, runs } = p as {
+      group: string;
+      resource: string;
+      namespace?: string;
+      runs: number;
+    };
     const rt = type(group, resource);
     const listMs: number[] = [];
     const listAndSerializeMs: number[] = [];
@@ -99,25 +105,37 @@ serveRpc({
       listMs.push(performance.now() - t);
       count = items.length;
       t = performance.now();
-      const text = JSON.stringify({ kind: rt.listKind, apiVersion: 'v1', metadata: { resourceVersion: api().store.currentResourceVersion() }, items: api().store.list(rt, namespace) });
+      const text = JSON.stringify({
+        kind: rt.listKind,
+        apiVersion: 'v1',
+        metadata: { resourceVersion: api().store.currentResourceVersion() },
+        items: api().store.list(rt, namespace),
+      });
       listAndSerializeMs.push(performance.now() - t);
       bytes = text.length;
     }
     return { count, listMs, listAndSerializeMs, bytes };
   },
   burst: async (p): Promise<BurstResult> => {
-    const { namespace, count, chunk, sentinel } = p as { namespace: string; count: number; chunk: number; sentinel?: string };
+    const { namespace, count, chunk, sentinel } = p as {
+      namespace: string;
+      count: number;
+      chunk: number;
+      sentinel?: string;
+    };
     ensureNamespace(namespace);
     const rt = type('', 'configmaps');
     const from = api().store.currentResourceVersion();
     const t = performance.now();
     for (let i = 0; i < count; i += chunk) {
-      for (let j = i; j < Math.min(count, i + chunk); j++) api().store.create(rt, smallConfigMap(namespace, j) as unknown as KubeObject, { fieldManager: 'bench' });
+      for (let j = i; j < Math.min(count, i + chunk); j++)
+        api().store.create(rt, smallConfigMap(namespace, j) as unknown as KubeObject, { fieldManager: 'bench' });
       await yieldToLoop();
     }
     const to = api().store.currentResourceVersion();
     const ms = performance.now() - t;
-    if (sentinel !== undefined) api().store.create(rt, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: sentinel, namespace } });
+    if (sentinel !== undefined)
+      api().store.create(rt, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: sentinel, namespace } });
     return { fromResourceVersion: from, toResourceVersion: to, ms };
   },
   seedCluster: async (p): Promise<SeedResult> => {
@@ -126,7 +144,8 @@ serveRpc({
     const nodeType = type('', 'nodes');
     const podType = type('', 'pods');
     for (let i = 0; i < namespaces; i++) ensureNamespace(`bench-ns-${i}`);
-    for (let i = 0; i < nodes; i++) api().store.create(nodeType, realisticNode(i) as unknown as KubeObject, { fieldManager: 'kubelet' });
+    for (let i = 0; i < nodes; i++)
+      api().store.create(nodeType, realisticNode(i) as unknown as KubeObject, { fieldManager: 'kubelet' });
     // Computing managedFields for 10,000 large pods dominates seeding (seconds to minutes on a
     // loaded machine). Pods with the same i % PLACEMENT_CYCLE have the same field structure, so
     // the first of each is written with field managers (the server computes managedFields) and
@@ -139,9 +158,21 @@ serveRpc({
       const known = managed.get(i % PLACEMENT_CYCLE);
       if (known) pod.metadata.managedFields = known.create;
       const created = api().store.create(podType, pod, known ? {} : { fieldManager: 'kube-controller-manager' });
-      const withStatus: KubeObject = { ...created, metadata: { ...created.metadata, ...(known ? { managedFields: known.status } : {}) }, status };
-      const updated = api().store.update(podType, withStatus, known ? { subresource: 'status' } : { fieldManager: 'kubelet', subresource: 'status' });
-      if (!known) managed.set(i % PLACEMENT_CYCLE, { create: created.metadata.managedFields!, status: updated.metadata.managedFields! });
+      const withStatus: KubeObject = {
+        ...created,
+        metadata: { ...created.metadata, ...(known ? { managedFields: known.status } : {}) },
+        status,
+      };
+      const updated = api().store.update(
+        podType,
+        withStatus,
+        known ? { subresource: 'status' } : { fieldManager: 'kubelet', subresource: 'status' },
+      );
+      if (!known)
+        managed.set(i % PLACEMENT_CYCLE, {
+          create: created.metadata.managedFields!,
+          status: updated.metadata.managedFields!,
+        });
       if (i % 1000 === 999) await yieldToLoop();
     }
     return { ms: performance.now() - t, nodes, pods };

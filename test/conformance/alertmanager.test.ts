@@ -58,7 +58,9 @@ class Session {
   async call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Answer> {
     const res = await request(`${this.#base}${path}`, {
       method: method as 'GET',
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': contentType } }),
+      ...(body === undefined
+        ? {}
+        : { body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': contentType } }),
     });
     const text = await res.body.text();
     let parsed: unknown;
@@ -98,7 +100,13 @@ function matcher(name: string, value: string, isRegex: boolean, isEqual?: boolea
 /** The request sequence; returns named answers. `loose` answers compare status and code only. */
 async function scenario(s: Session): Promise<Record<string, Answer>> {
   const out: Record<string, Answer> = {};
-  const silence = (matchers: unknown[], from: number, to: number, comment: string, id?: string): Record<string, unknown> => ({
+  const silence = (
+    matchers: unknown[],
+    from: number,
+    to: number,
+    comment: string,
+    id?: string,
+  ): Record<string, unknown> => ({
     ...(id === undefined ? {} : { id }),
     matchers,
     startsAt: s.at(from),
@@ -106,18 +114,54 @@ async function scenario(s: Session): Promise<Record<string, Answer>> {
     createdBy: 'managed-upgrade-operator',
     comment,
   });
-  const cp = [matcher('severity', '(warning|info)', true, true), matcher('namespace', '(^openshift.*|^kube.*|^redhat.*|^default$)', true, true)];
-  out['create cp'] = await s.call('POST', '/api/v2/silences', silence(cp, 0, 60, 'Silence for OSD control plane upgrade to version 4.15.3'));
-  out['create crit'] = await s.call('POST', '/api/v2/silences', silence([matcher('alertname', 'KubeAPIDown|etcdMembersDown', true)], 0, 120, 'criticals'));
-  out['create neq'] = await s.call('POST', '/api/v2/silences', silence([matcher('alertname', 'KubeNodeNotReady', false), matcher('node', 'n1', false, false)], -5, 180, 'neq'));
-  out['create nre'] = await s.call('POST', '/api/v2/silences', silence([matcher('b', 'y', false), matcher('a', 'x.*', true, false)], 0, 240, 'nre'));
-  out['create pending'] = await s.call('POST', '/api/v2/silences', silence([matcher('alertname', 'Watchdog', false)], 60, 300, 'pending'));
+  const cp = [
+    matcher('severity', '(warning|info)', true, true),
+    matcher('namespace', '(^openshift.*|^kube.*|^redhat.*|^default$)', true, true),
+  ];
+  out['create cp'] = await s.call(
+    'POST',
+    '/api/v2/silences',
+    silence(cp, 0, 60, 'Silence for OSD control plane upgrade to version 4.15.3'),
+  );
+  out['create crit'] = await s.call(
+    'POST',
+    '/api/v2/silences',
+    silence([matcher('alertname', 'KubeAPIDown|etcdMembersDown', true)], 0, 120, 'criticals'),
+  );
+  out['create neq'] = await s.call(
+    'POST',
+    '/api/v2/silences',
+    silence([matcher('alertname', 'KubeNodeNotReady', false), matcher('node', 'n1', false, false)], -5, 180, 'neq'),
+  );
+  out['create nre'] = await s.call(
+    'POST',
+    '/api/v2/silences',
+    silence([matcher('b', 'y', false), matcher('a', 'x.*', true, false)], 0, 240, 'nre'),
+  );
+  out['create pending'] = await s.call(
+    'POST',
+    '/api/v2/silences',
+    silence([matcher('alertname', 'Watchdog', false)], 60, 300, 'pending'),
+  );
 
   out['list'] = await s.call('GET', '/api/v2/silences');
-  for (const f of ['alertname="KubeNodeNotReady"', 'severity=~"(warning|info)"', 'node!="n1"', 'node!=n1', 'alertname=~"KubeAPIDown|etcdMembersDown"', 'a!~"x.*"', 'a=~"x.*"', 'b=y', 'zzz=""']) {
+  for (const f of [
+    'alertname="KubeNodeNotReady"',
+    'severity=~"(warning|info)"',
+    'node!="n1"',
+    'node!=n1',
+    'alertname=~"KubeAPIDown|etcdMembersDown"',
+    'a!~"x.*"',
+    'a=~"x.*"',
+    'b=y',
+    'zzz=""',
+  ]) {
     out[`list filter ${f}`] = await s.call('GET', `/api/v2/silences?filter=${encodeURIComponent(f)}`);
   }
-  out['list two filters'] = await s.call('GET', `/api/v2/silences?filter=${encodeURIComponent('b="y"')}&filter=${encodeURIComponent('a!~"x.*"')}`);
+  out['list two filters'] = await s.call(
+    'GET',
+    `/api/v2/silences?filter=${encodeURIComponent('b="y"')}&filter=${encodeURIComponent('a!~"x.*"')}`,
+  );
   out['list bad filter'] = await s.call('GET', `/api/v2/silences?filter=${encodeURIComponent('bad matcher')}`);
   out['list bad filter regex'] = await s.call('GET', `/api/v2/silences?filter=${encodeURIComponent('a=~"("')}`);
   out['list bad filter quote'] = await s.call('GET', `/api/v2/silences?filter=${encodeURIComponent('a="x')}`);
@@ -128,29 +172,79 @@ async function scenario(s: Session): Promise<Record<string, Answer>> {
 
   // Updates: in place (same matchers, same start), replace (matchers changed), pending moved later.
   const cpStart = await startOf(s, 'sil1');
-  out['update cp in place'] = await s.call('POST', '/api/v2/silences', { ...silence(cp, 0, 90, 'cp extended', s.id('sil1')), startsAt: cpStart });
+  out['update cp in place'] = await s.call('POST', '/api/v2/silences', {
+    ...silence(cp, 0, 90, 'cp extended', s.id('sil1')),
+    startsAt: cpStart,
+  });
   out['get cp after update'] = await s.call('GET', `/api/v2/silence/${s.id('sil1')}`);
-  out['update crit matchers'] = await s.call('POST', '/api/v2/silences', silence([matcher('alertname', 'KubeAPIDown', false)], 0, 125, 'crit v2', s.id('sil2')));
+  out['update crit matchers'] = await s.call(
+    'POST',
+    '/api/v2/silences',
+    silence([matcher('alertname', 'KubeAPIDown', false)], 0, 125, 'crit v2', s.id('sil2')),
+  );
   out['get crit after replace'] = await s.call('GET', `/api/v2/silence/${s.id('sil2')}`);
-  out['update pending later'] = await s.call('POST', '/api/v2/silences', silence([matcher('alertname', 'Watchdog', false)], 90, 300, 'pending v2', s.id('sil5')));
-  out['update pending to start now'] = await s.call('POST', '/api/v2/silences', silence([matcher('alertname', 'Watchdog', false)], -1, 310, 'pending v3', s.id('sil5')));
-  out['update active start changed'] = await s.call('POST', '/api/v2/silences', silence([matcher('b', 'y', false), matcher('a', 'x.*', true, false)], 30, 250, 'nre later', s.id('sil4')));
-  out['update unknown id'] = await s.call('POST', '/api/v2/silences', silence([matcher('a', 'x', false)], 0, 60, 'x', '00000000-0000-4000-8000-000000000000'));
-  out['update unknown id bad times'] = await s.call('POST', '/api/v2/silences', silence([matcher('a', 'x', false)], 60, 0, 'x', 'nope'));
+  out['update pending later'] = await s.call(
+    'POST',
+    '/api/v2/silences',
+    silence([matcher('alertname', 'Watchdog', false)], 90, 300, 'pending v2', s.id('sil5')),
+  );
+  out['update pending to start now'] = await s.call(
+    'POST',
+    '/api/v2/silences',
+    silence([matcher('alertname', 'Watchdog', false)], -1, 310, 'pending v3', s.id('sil5')),
+  );
+  out['update active start changed'] = await s.call(
+    'POST',
+    '/api/v2/silences',
+    silence([matcher('b', 'y', false), matcher('a', 'x.*', true, false)], 30, 250, 'nre later', s.id('sil4')),
+  );
+  out['update unknown id'] = await s.call(
+    'POST',
+    '/api/v2/silences',
+    silence([matcher('a', 'x', false)], 0, 60, 'x', '00000000-0000-4000-8000-000000000000'),
+  );
+  out['update unknown id bad times'] = await s.call(
+    'POST',
+    '/api/v2/silences',
+    silence([matcher('a', 'x', false)], 60, 0, 'x', 'nope'),
+  );
 
   // Bad input.
   const good = silence([matcher('a', 'x', false)], 0, 60, 'bad');
   out['bad no matchers'] = await s.call('POST', '/api/v2/silences', { ...good, matchers: undefined });
   out['bad empty matchers'] = await s.call('POST', '/api/v2/silences', { ...good, matchers: [] });
-  out['bad end before start'] = await s.call('POST', '/api/v2/silences', silence([matcher('a', 'x', false)], 60, 30, 'bad'));
-  out['bad end in past'] = await s.call('POST', '/api/v2/silences', silence([matcher('a', 'x', false)], -60, -30, 'bad'));
-  out['bad regex'] = await s.call('POST', '/api/v2/silences', silence([matcher('a', 'x', false), matcher('b', '[', true)], 0, 60, 'bad'));
-  out['bad nested repeat'] = await s.call('POST', '/api/v2/silences', silence([matcher('b', 'x**', true)], 0, 60, 'bad'));
+  out['bad end before start'] = await s.call(
+    'POST',
+    '/api/v2/silences',
+    silence([matcher('a', 'x', false)], 60, 30, 'bad'),
+  );
+  out['bad end in past'] = await s.call(
+    'POST',
+    '/api/v2/silences',
+    silence([matcher('a', 'x', false)], -60, -30, 'bad'),
+  );
+  out['bad regex'] = await s.call(
+    'POST',
+    '/api/v2/silences',
+    silence([matcher('a', 'x', false), matcher('b', '[', true)], 0, 60, 'bad'),
+  );
+  out['bad nested repeat'] = await s.call(
+    'POST',
+    '/api/v2/silences',
+    silence([matcher('b', 'x**', true)], 0, 60, 'bad'),
+  );
   out['bad lookahead'] = await s.call('POST', '/api/v2/silences', silence([matcher('b', '(?=x)', true)], 0, 60, 'bad'));
-  out['bad matches empty'] = await s.call('POST', '/api/v2/silences', silence([matcher('a', '.*', true), matcher('b', '', false)], 0, 60, 'bad'));
+  out['bad matches empty'] = await s.call(
+    'POST',
+    '/api/v2/silences',
+    silence([matcher('a', '.*', true), matcher('b', '', false)], 0, 60, 'bad'),
+  );
   out['bad label name'] = await s.call('POST', '/api/v2/silences', silence([matcher('a-b', 'x', false)], 0, 60, 'bad'));
   out['bad missing comment'] = await s.call('POST', '/api/v2/silences', { ...good, comment: undefined });
-  out['bad missing isRegex'] = await s.call('POST', '/api/v2/silences', { ...good, matchers: [{ name: 'a', value: 'x' }] });
+  out['bad missing isRegex'] = await s.call('POST', '/api/v2/silences', {
+    ...good,
+    matchers: [{ name: 'a', value: 'x' }],
+  });
   out['bad missing startsAt'] = await s.call('POST', '/api/v2/silences', { ...good, startsAt: undefined });
   out['bad time'] = await s.call('POST', '/api/v2/silences', { ...good, startsAt: 'soon' });
   out['bad type'] = await s.call('POST', '/api/v2/silences', { ...good, createdBy: 5 });
@@ -167,26 +261,49 @@ async function scenario(s: Session): Promise<Record<string, Answer>> {
   out['list after'] = await s.call('GET', '/api/v2/silences');
 
   // Alerts.
-  const alert = (labels: Record<string, string>, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ labels, ...extra });
+  const alert = (labels: Record<string, string>, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+    labels,
+    ...extra,
+  });
   out['post alerts'] = await s.call('POST', '/api/v2/alerts', [
-    alert({ alertname: 'KubeNodeNotReady', node: 'n1', severity: 'warning', namespace: 'openshift-monitoring' }, { annotations: { summary: 'node not ready' }, generatorURL: 'http://prometheus/graph' }),
+    alert(
+      { alertname: 'KubeNodeNotReady', node: 'n1', severity: 'warning', namespace: 'openshift-monitoring' },
+      { annotations: { summary: 'node not ready' }, generatorURL: 'http://prometheus/graph' },
+    ),
     alert({ alertname: 'KubeNodeNotReady', node: 'n2', severity: 'critical' }, { startsAt: s.at(-10) }),
     alert({ alertname: 'KubeAPIDown', severity: 'critical' }, { startsAt: s.at(-10), endsAt: s.at(30) }),
     alert({ alertname: 'Resolved', severity: 'info' }, { startsAt: s.at(-10), endsAt: s.at(-5) }),
     alert({ alertname: 'OnlyEnd', b: 'y', empty: '' }, { endsAt: s.at(30) }),
     alert({ alertname: 'Watchdog', severity: 'none' }),
   ]);
-  out['post alerts again (merge)'] = await s.call('POST', '/api/v2/alerts', [alert({ alertname: 'KubeAPIDown', severity: 'critical' }, { startsAt: s.at(-5), endsAt: s.at(20) })]);
-  out['post bad alerts'] = await s.call('POST', '/api/v2/alerts', [alert({}), alert({ 'a-b': 'x' }), alert({ zz: '1' }, { startsAt: s.at(10), endsAt: s.at(5) }), alert({ ok: 'stored' })]);
-  out['post alerts bad url'] = await s.call('POST', '/api/v2/alerts', [alert({ a: 'x' }, { generatorURL: 'not a url' })]);
+  out['post alerts again (merge)'] = await s.call('POST', '/api/v2/alerts', [
+    alert({ alertname: 'KubeAPIDown', severity: 'critical' }, { startsAt: s.at(-5), endsAt: s.at(20) }),
+  ]);
+  out['post bad alerts'] = await s.call('POST', '/api/v2/alerts', [
+    alert({}),
+    alert({ 'a-b': 'x' }),
+    alert({ zz: '1' }, { startsAt: s.at(10), endsAt: s.at(5) }),
+    alert({ ok: 'stored' }),
+  ]);
+  out['post alerts bad url'] = await s.call('POST', '/api/v2/alerts', [
+    alert({ a: 'x' }, { generatorURL: 'not a url' }),
+  ]);
   out['post alerts no labels'] = await s.call('POST', '/api/v2/alerts', [{ annotations: {} }]);
   out['post alerts object'] = await s.call('POST', '/api/v2/alerts', {});
-  out['post alerts bad annotations'] = await s.call('POST', '/api/v2/alerts', [alert({ a: 'x' }, { annotations: { 'b-c': 'y' } })]);
+  out['post alerts bad annotations'] = await s.call('POST', '/api/v2/alerts', [
+    alert({ a: 'x' }, { annotations: { 'b-c': 'y' } }),
+  ]);
   out['alerts'] = await s.call('GET', '/api/v2/alerts');
   out['alerts not silenced'] = await s.call('GET', '/api/v2/alerts?silenced=false');
   out['alerts not active'] = await s.call('GET', '/api/v2/alerts?active=false');
-  out['alerts filter'] = await s.call('GET', `/api/v2/alerts?filter=${encodeURIComponent('severity=~"warning|critical"')}&filter=${encodeURIComponent('node!="n2"')}`);
-  out['alerts filter braces'] = await s.call('GET', `/api/v2/alerts?filter=${encodeURIComponent('{alertname="KubeNodeNotReady",node="n2"}')}`);
+  out['alerts filter'] = await s.call(
+    'GET',
+    `/api/v2/alerts?filter=${encodeURIComponent('severity=~"warning|critical"')}&filter=${encodeURIComponent('node!="n2"')}`,
+  );
+  out['alerts filter braces'] = await s.call(
+    'GET',
+    `/api/v2/alerts?filter=${encodeURIComponent('{alertname="KubeNodeNotReady",node="n2"}')}`,
+  );
   out['alerts filter bad'] = await s.call('GET', `/api/v2/alerts?filter=${encodeURIComponent('alertname=~"("')}`);
   out['alerts receiver null'] = await s.call('GET', '/api/v2/alerts?receiver=nu.*');
   out['alerts receiver other'] = await s.call('GET', '/api/v2/alerts?receiver=Critical');
@@ -201,7 +318,12 @@ async function scenario(s: Session): Promise<Record<string, Answer>> {
   const sb = status.body as Record<string, Record<string, unknown>>;
   out['status shape'] = {
     status: status.status,
-    body: { keys: Object.keys(sb).sort(), cluster: sb['cluster'], config: typeof sb['config']?.['original'], version: Object.keys(sb['versionInfo'] ?? {}).sort() },
+    body: {
+      keys: Object.keys(sb).sort(),
+      cluster: sb['cluster'],
+      config: typeof sb['config']?.['original'],
+      version: Object.keys(sb['versionInfo'] ?? {}).sort(),
+    },
   };
   return out;
 }
@@ -215,7 +337,10 @@ async function startOf(s: Session, placeholder: string): Promise<string> {
 
 function loosen(answers: Record<string, Answer>): Record<string, Answer> {
   return Object.fromEntries(
-    Object.entries(answers).map(([k, a]) => [k, k.includes('(loose)') && isObject(a.body) ? { status: a.status, body: { code: a.body['code'] } } : a]),
+    Object.entries(answers).map(([k, a]) => [
+      k,
+      k.includes('(loose)') && isObject(a.body) ? { status: a.status, body: { code: a.body['code'] } } : a,
+    ]),
   );
 }
 

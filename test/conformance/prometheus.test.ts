@@ -66,7 +66,14 @@ function dataset(): Row[] {
     labels: { __name__: 'up', job: 'kubelet', metrics_path: '/metrics/cadvisor', instance: 'n1' },
     value: (i) => (i < 45 ? 1 : undefined),
   });
-  const alert = (alertname: string, alertstate: string, severity: string, namespace: string, from: number, to: number): Row => ({
+  const alert = (
+    alertname: string,
+    alertstate: string,
+    severity: string,
+    namespace: string,
+    from: number,
+    to: number,
+  ): Row => ({
     labels: { __name__: 'ALERTS', alertname, alertstate, severity, namespace },
     value: (i) => (i >= from && i < to ? 1 : undefined),
   });
@@ -77,14 +84,29 @@ function dataset(): Row[] {
   rows.push(alert('etcdMembersDown', 'firing', 'critical', 'openshift-etcd', 30, 36));
   rows.push(alert('UserAlert', 'firing', 'critical', 'my-app', 10, STEPS));
   rows.push({
-    labels: { __name__: 'cluster_version', type: 'current', version: '4.14.10', image: 'quay.io/x@sha256:aa', from_version: '' },
+    labels: {
+      __name__: 'cluster_version',
+      type: 'current',
+      version: '4.14.10',
+      image: 'quay.io/x@sha256:aa',
+      from_version: '',
+    },
     value: (i) => (i < 50 ? T0 / 1000 - 86400 : undefined),
   });
   rows.push({
-    labels: { __name__: 'cluster_version', type: 'current', version: '4.15.3', image: 'quay.io/x@sha256:bb', from_version: '4.14.10' },
+    labels: {
+      __name__: 'cluster_version',
+      type: 'current',
+      version: '4.15.3',
+      image: 'quay.io/x@sha256:bb',
+      from_version: '4.14.10',
+    },
     value: (i) => (i >= 50 ? T0 / 1000 + 1500 : undefined),
   });
-  rows.push({ labels: { __name__: 'cluster_version_available_updates', channel: 'stable-4.15', upstream: '<default>' }, value: () => 2 });
+  rows.push({
+    labels: { __name__: 'cluster_version_available_updates', channel: 'stable-4.15', upstream: '<default>' },
+    value: () => 2,
+  });
   rows.push({
     labels: { __name__: 'cluster_operator_up', name: 'etcd', version: '4.14.10', reason: 'AsExpected' },
     value: (i) => (i >= 10 && i < 14 ? 0 : i >= 16 && i < 18 ? 0 : 1),
@@ -142,7 +164,11 @@ before(async () => {
   const rows = dataset();
   await writeFile(join(dir, 'data.om'), openMetrics(rows));
   await run('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', join(dir, 'data.om'), join(dir, 'data')]);
-  real = await startRealPrometheus({ evaluationInterval: '1h', storagePath: join(dir, 'data'), args: ['--storage.tsdb.retention.time=100y'] });
+  real = await startRealPrometheus({
+    evaluationInterval: '1h',
+    storagePath: join(dir, 'data'),
+    args: ['--storage.tsdb.retention.time=100y'],
+  });
   realUrl = real.url;
   const clock = new ManualClock(T0 + STEPS * STEP);
   const db = loadOurs(rows);
@@ -176,13 +202,18 @@ function close(a: string, b: string): boolean {
 }
 
 /** Sorted canonical form of a result, values kept as strings for the tolerant comparison. */
-function canonical(data: { resultType: string; result: unknown }): { type: string; items: Array<{ key: string; values: Array<[number, string]> }> } {
+function canonical(data: { resultType: string; result: unknown }): {
+  type: string;
+  items: Array<{ key: string; values: Array<[number, string]> }>;
+} {
   const type = data.resultType;
   if (type === 'scalar' || type === 'string') {
     const [t, v] = data.result as [number, string];
     return { type, items: [{ key: '', values: [[t, v]] }] };
   }
-  const items = (data.result as Array<{ metric: Record<string, string>; value?: [number, string]; values?: Array<[number, string]> }>).map((r) => ({
+  const items = (
+    data.result as Array<{ metric: Record<string, string>; value?: [number, string]; values?: Array<[number, string]> }>
+  ).map((r) => ({
     key: JSON.stringify(Object.entries(r.metric).sort(([a], [b]) => (a < b ? -1 : 1))),
     values: r.values ?? (r.value ? [r.value] : []),
   }));
@@ -191,7 +222,11 @@ function canonical(data: { resultType: string; result: unknown }): { type: strin
 }
 
 function assertSame(query: string, realBody: ApiBody, ourBody: ApiBody): void {
-  assert.equal(ourBody.status, realBody.status, `${query}: status (real error: ${realBody.error ?? ''}; ours: ${ourBody.error ?? ''})`);
+  assert.equal(
+    ourBody.status,
+    realBody.status,
+    `${query}: status (real error: ${realBody.error ?? ''}; ours: ${ourBody.error ?? ''})`,
+  );
   if (realBody.status !== 'success') {
     assert.equal(ourBody.errorType, realBody.errorType, `${query}: errorType`);
     return;
@@ -200,7 +235,11 @@ function assertSame(query: string, realBody: ApiBody, ourBody: ApiBody): void {
   const r = canonical(realBody.data);
   const o = canonical(ourBody.data);
   assert.equal(o.type, r.type, `${query}: resultType`);
-  assert.deepEqual(o.items.map((i) => i.key), r.items.map((i) => i.key), `${query}: label sets`);
+  assert.deepEqual(
+    o.items.map((i) => i.key),
+    r.items.map((i) => i.key),
+    `${query}: label sets`,
+  );
   r.items.forEach((ri, idx) => {
     const oi = o.items[idx];
     assert.ok(oi);
@@ -223,7 +262,10 @@ const INSTANT: Array<[string, number]> = [
   ['kube_node_status_condition{node=~"n[12]",status="true"}', 12],
   ['kube_node_status_condition{node!~"n1|n2"}', 12],
   ['{__name__=~"kube_node_spec.*"}', 10],
-  ['ALERTS{alertstate="firing",severity="critical",namespace=~"^openshift.*|^kube-.*|^default$",namespace!="openshift-etcd",alertname!="Watchdog"}', 16],
+  [
+    'ALERTS{alertstate="firing",severity="critical",namespace=~"^openshift.*|^kube-.*|^default$",namespace!="openshift-etcd",alertname!="Watchdog"}',
+    16,
+  ],
   ['ALERTS{alertstate="firing"}', 28.2],
   ['sum by (alertname) (max_over_time(ALERTS{alertstate="firing",severity="critical"}[10m] offset 5m))', 25],
   ['sum by (status) (kube_node_status_condition)', 12],
@@ -307,14 +349,20 @@ test('range queries give the same results from the real and the simulated Promet
   assert.ok(ours);
   for (const query of RANGE) {
     const params = { query, start: at(0), end: at(30), step: '60' };
-    const [r, o] = await Promise.all([get(realUrl, '/api/v1/query_range', params), get(ours.url, '/api/v1/query_range', params)]);
+    const [r, o] = await Promise.all([
+      get(realUrl, '/api/v1/query_range', params),
+      get(ours.url, '/api/v1/query_range', params),
+    ]);
     assertSame(query, r, o);
   }
   for (const params of [
     { query: 'up[5m]', start: at(0), end: at(30), step: '60' },
     { query: 'up', start: at(30), end: at(0), step: '60' },
   ]) {
-    const [r, o] = await Promise.all([get(realUrl, '/api/v1/query_range', params), get(ours.url, '/api/v1/query_range', params)]);
+    const [r, o] = await Promise.all([
+      get(realUrl, '/api/v1/query_range', params),
+      get(ours.url, '/api/v1/query_range', params),
+    ]);
     assertSame(params.query, r, o);
   }
 });

@@ -44,13 +44,18 @@ test('every family exposed is documented, and every documented family is exposed
   const custom = new Registry();
   new ManagedUpgradeMetrics(gauges);
   new ManagedUpgradeCollector(custom, () => ({}));
-  const exposed = [...parseExposition(await gauges.metrics()).keys(), ...parseExposition(await custom.metrics()).keys()];
+  const exposed = [
+    ...parseExposition(await gauges.metrics()).keys(),
+    ...parseExposition(await custom.metrics()).keys(),
+  ];
   for (const name of exposed) {
     const conditionX = /^managed_upgrade_condition_(.+)_timestamp$/.exec(name)?.[1];
     if (conditionX) assert.ok(doc.includes(`\`${conditionX}\``), name);
     else assert.ok(doc.includes(`\`${name}\``), name);
   }
-  const documented = new Set([...doc.matchAll(/^\| `((?:upgradeoperator|upgrade|managed_upgrade)_[a-z_]+)`/gm)].map((m) => m[1]!));
+  const documented = new Set(
+    [...doc.matchAll(/^\| `((?:upgradeoperator|upgrade|managed_upgrade)_[a-z_]+)`/gm)].map((m) => m[1]!),
+  );
   for (const name of documented) {
     if (name !== 'managed_upgrade_condition_') assert.ok(exposed.includes(name), name);
   }
@@ -64,19 +69,31 @@ function appuioRegistry(): Registry {
   const registry = new Registry();
   const log = silentLogger();
   const meta = { name: 'x', namespace: 'appuio' };
-  new ScheduledUpgradeConfigCollector(registry, () => [
-    {
-      metadata: meta,
-      spec: {
-        schedule: { cron: '0 22 * * 2', location: 'UTC' },
-        pinVersionWindow: '1h',
-        maxSchedulingDelay: '1h',
-        maxUpgradeStartDelay: '1h',
-        jobTemplate: { spec: { config: { upgradeTimeout: '12h', preUpgradeHealthChecks: { timeout: '1h' }, postUpgradeHealthChecks: { timeout: '1h' } } } },
+  new ScheduledUpgradeConfigCollector(
+    registry,
+    () => [
+      {
+        metadata: meta,
+        spec: {
+          schedule: { cron: '0 22 * * 2', location: 'UTC' },
+          pinVersionWindow: '1h',
+          maxSchedulingDelay: '1h',
+          maxUpgradeStartDelay: '1h',
+          jobTemplate: {
+            spec: {
+              config: {
+                upgradeTimeout: '12h',
+                preUpgradeHealthChecks: { timeout: '1h' },
+                postUpgradeHealthChecks: { timeout: '1h' },
+              },
+            },
+          },
+        },
+        status: { nextPossibleSchedules: [{ time: '2024-03-05T22:00:00Z' }] },
       },
-      status: { nextPossibleSchedules: [{ time: '2024-03-05T22:00:00Z' }] },
-    },
-  ], { log });
+    ],
+    { log },
+  );
   new UpgradeJobCollector(
     registry,
     {
@@ -86,7 +103,11 @@ function appuioRegistry(): Registry {
           spec: {
             startAfter: '2024-03-05T22:00:00Z',
             startBefore: '2024-03-05T23:00:00Z',
-            config: { upgradeTimeout: '12h', preUpgradeHealthChecks: { timeout: '1h' }, postUpgradeHealthChecks: { timeout: '1h' } },
+            config: {
+              upgradeTimeout: '12h',
+              preUpgradeHealthChecks: { timeout: '1h' },
+              postUpgradeHealthChecks: { timeout: '1h' },
+            },
           },
         },
       ],
@@ -94,8 +115,25 @@ function appuioRegistry(): Registry {
     },
     { log },
   );
-  new SuspensionWindowCollector(registry, () => [{ metadata: meta, spec: { start: '2024-01-01T00:00:00Z', end: '2024-01-02T00:00:00Z', reason: 'r' }, status: { matchingConfigs: [{ name: 'x' }] } }], { log });
-  new ClusterVersionCollector(registry, () => ({ metadata: meta, status: { current: { clusterID: 'id' }, overlays: [{ from: '2024-01-01T00:00:00Z', preview: {} }] } }), { log });
+  new SuspensionWindowCollector(
+    registry,
+    () => [
+      {
+        metadata: meta,
+        spec: { start: '2024-01-01T00:00:00Z', end: '2024-01-02T00:00:00Z', reason: 'r' },
+        status: { matchingConfigs: [{ name: 'x' }] },
+      },
+    ],
+    { log },
+  );
+  new ClusterVersionCollector(
+    registry,
+    () => ({
+      metadata: meta,
+      status: { current: { clusterID: 'id' }, overlays: [{ from: '2024-01-01T00:00:00Z', preview: {} }] },
+    }),
+    { log },
+  );
   new ClusterStateCollector(
     registry,
     {

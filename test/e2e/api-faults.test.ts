@@ -22,7 +22,10 @@ interface LogLine {
 }
 
 /** Runs a named scenario with seed 1, keeping the log lines (as `kubectl logs` would show them). */
-async function runWithLog(t: TestContext, name: string): Promise<ScenarioOutcome & { log: LogLine[]; faults: ApiFaultCounts }> {
+async function runWithLog(
+  t: TestContext,
+  name: string,
+): Promise<ScenarioOutcome & { log: LogLine[]; faults: ApiFaultCounts }> {
   const { file } = loadScenario(name);
   const { logger, lines: log } = capturedLogger<LogLine>('info');
   const env = await startSimEnvironment({ ...environmentFor(file, 1), logger });
@@ -43,19 +46,32 @@ void test('managed-api-faults: Upgraded through 5 % failing requests and cut wat
   // The faults did happen, of every kind asked for.
   const errors = Object.values(faults.errors).reduce((a, b) => a + b, 0);
   assert.ok(errors >= 20, `errors injected: ${JSON.stringify(faults)}`);
-  for (const kind of ['internal', 'unavailable', 'throttled', 'timeout'] as const) assert.ok((faults.errors[kind] ?? 0) > 0, `${kind}: ${JSON.stringify(faults)}`);
+  for (const kind of ['internal', 'unavailable', 'throttled', 'timeout'] as const)
+    assert.ok((faults.errors[kind] ?? 0) > 0, `${kind}: ${JSON.stringify(faults)}`);
   assert.ok(faults.disconnects > 10 && faults.gone > 0, JSON.stringify(faults));
 
   // Side effects carry an identity: one control-plane silence, worker windows never duplicated, all ended.
   const ours = (await silences(run)).filter((s) => s.createdBy === 'managed-upgrade-operator');
-  assert.equal(ours.filter((s) => s.comment === 'Silence for OSD control plane upgrade to version 4.15.38').length, 1, JSON.stringify(ours.map((s) => s.comment)));
-  const workers = ours.filter((s) => s.comment.startsWith('Silence for OSD worker node upgrade to version 4.15.38')).map((s) => s.comment);
+  assert.equal(
+    ours.filter((s) => s.comment === 'Silence for OSD control plane upgrade to version 4.15.38').length,
+    1,
+    JSON.stringify(ours.map((s) => s.comment)),
+  );
+  const workers = ours
+    .filter((s) => s.comment.startsWith('Silence for OSD worker node upgrade to version 4.15.38'))
+    .map((s) => s.comment);
   assert.equal(new Set(workers).size, workers.length, JSON.stringify(workers));
-  assert.deepEqual(ours.filter((s) => s.status.state === 'active'), []);
+  assert.deepEqual(
+    ours.filter((s) => s.status.state === 'active'),
+    [],
+  );
 
   // Capacity: exactly one clone per worker MachineSet joined the pool (three), and none is left.
   assert.equal(Math.max(...run.timeline.map((p) => p.pools['worker']?.[1] ?? 0)), 6);
-  const clones = await run.env.client.list(MachineSetResource, { namespace: 'openshift-machine-api', labelSelector: 'upgrade.managed.openshift.io=true' });
+  const clones = await run.env.client.list(MachineSetResource, {
+    namespace: 'openshift-machine-api',
+    labelSelector: 'upgrade.managed.openshift.io=true',
+  });
   assert.equal(clones.items.length, 0);
 
   // No Event storm: the operator's Events stay few, and the completion is told once.
@@ -65,14 +81,26 @@ void test('managed-api-faults: Upgraded through 5 % failing requests and cut wat
   // …and a step that failed on a request says which in its StepError Event (whether a step's own
   // request draws a fault depends on the seed's timing; failures elsewhere are in the log, below).
   const stepErrors = ev.filter((e) => e.reason === 'StepError').map((e) => e.message);
-  const injected = /etcdserver: request timed out|Timeout: request did not complete|apiserver is shutting down|Too many requests|the object has been modified/;
+  const injected =
+    /etcdserver: request timed out|Timeout: request did not complete|apiserver is shutting down|Too many requests|the object has been modified/;
   for (const m of stepErrors) assert.match(m, injected);
 
   // The log names the failures and says they are retried.
-  const retried = log.filter((l) => l.msg === 'reconcile failed; will retry' && l.controller === 'upgradeconfig').map((l) => l.err ?? '');
-  assert.ok(retried.some((e) => e.startsWith('Internal error occurred: etcdserver: request timed out')), retried.join('\n'));
-  assert.ok(retried.some((e) => e.startsWith('Timeout: request did not complete within requested timeout')), retried.join('\n'));
-  assert.ok(log.some((l) => l.msg === 'resourceVersion expired; re-listing' && l.informer !== undefined), 'an informer re-listed after a 410');
+  const retried = log
+    .filter((l) => l.msg === 'reconcile failed; will retry' && l.controller === 'upgradeconfig')
+    .map((l) => l.err ?? '');
+  assert.ok(
+    retried.some((e) => e.startsWith('Internal error occurred: etcdserver: request timed out')),
+    retried.join('\n'),
+  );
+  assert.ok(
+    retried.some((e) => e.startsWith('Timeout: request did not complete within requested timeout')),
+    retried.join('\n'),
+  );
+  assert.ok(
+    log.some((l) => l.msg === 'resourceVersion expired; re-listing' && l.informer !== undefined),
+    'an informer re-listed after a 410',
+  );
 });
 
 void test('sno-managed-upgrade: the API server is down for the operator while the single node reboots; the operator carries on to Upgraded', async (t) => {
@@ -80,7 +108,10 @@ void test('sno-managed-upgrade: the API server is down for the operator while th
   assert.ok(ok, summary);
   const h = run.upgradeConfig()?.status?.history?.[0];
   assert.equal(h?.phase, 'Upgraded');
-  assert.ok((h?.conditions ?? []).every((c) => c.status === 'True'), JSON.stringify(h?.conditions));
+  assert.ok(
+    (h?.conditions ?? []).every((c) => c.status === 'True'),
+    JSON.stringify(h?.conditions),
+  );
   assert.equal(run.operatorStarts, 1, 'the same operator process throughout');
   assert.deepEqual(Object.keys(faults.errors), [], 'no errors at a rate in this scenario');
 
@@ -92,7 +123,12 @@ void test('sno-managed-upgrade: the API server is down for the operator while th
   const outageAt = log.findIndex((l) => l.msg === 'API outage begins');
   const backAt = log.findIndex((l) => l.msg === 'API outage ends');
   const during = log.slice(outageAt, backAt);
-  assert.ok(during.some((l) => l.msg === 'list/watch failed; retrying' && /other side closed|socket|ECONNRESET/i.test(l.err ?? '')), 'the informers saw the connections drop');
+  assert.ok(
+    during.some(
+      (l) => l.msg === 'list/watch failed; retrying' && /other side closed|socket|ECONNRESET/i.test(l.err ?? ''),
+    ),
+    'the informers saw the connections drop',
+  );
   // After the outage the operator went on: its completion came after the API was back.
   const completedAt = log.findIndex((l) => l.msg.startsWith('Upgrade-State: StateCompleted'));
   assert.ok(completedAt > backAt, `completion (${completedAt}) after the outage (${backAt})`);

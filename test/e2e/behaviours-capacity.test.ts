@@ -37,14 +37,27 @@ async function getJson(url: string): Promise<unknown> {
 /** Reads Prometheus and Alertmanager over HTTP, as a user would. */
 async function readAlerts(run: ScenarioRun): Promise<AlertsSeen> {
   const m = run.sim.components.monitoring;
-  const prom = (await getJson(`${m.prometheusUrl ?? ''}/api/v1/query?query=${encodeURIComponent('ALERTS{alertstate="firing"}')}`)) as { data: { result: Array<{ metric: Record<string, string> }> } };
-  const alerts = (await getJson(`${m.alertmanagerUrl ?? ''}/api/v2/alerts`)) as Array<{ labels: Record<string, string>; status: { state: string; silencedBy: string[] } }>;
-  const silences = (await getJson(`${m.alertmanagerUrl ?? ''}/api/v2/silences`)) as Array<{ id: string; comment: string; status: { state: string } }>;
+  const prom = (await getJson(
+    `${m.prometheusUrl ?? ''}/api/v1/query?query=${encodeURIComponent('ALERTS{alertstate="firing"}')}`,
+  )) as { data: { result: Array<{ metric: Record<string, string> }> } };
+  const alerts = (await getJson(`${m.alertmanagerUrl ?? ''}/api/v2/alerts`)) as Array<{
+    labels: Record<string, string>;
+    status: { state: string; silencedBy: string[] };
+  }>;
+  const silences = (await getJson(`${m.alertmanagerUrl ?? ''}/api/v2/silences`)) as Array<{
+    id: string;
+    comment: string;
+    status: { state: string };
+  }>;
   const key = (l: Record<string, string>): string => `${l['alertname'] ?? ''}/${l['namespace'] ?? ''}`;
   return {
     prometheus: prom.data.result.map((r) => key(r.metric)),
-    alertmanager: new Map(alerts.map((a) => [key(a.labels), { state: a.status.state, silencedBy: a.status.silencedBy }])),
-    controlPlaneSilence: silences.find((s) => s.status.state === 'active' && s.comment.startsWith('Silence for OSD control plane upgrade'))?.id,
+    alertmanager: new Map(
+      alerts.map((a) => [key(a.labels), { state: a.status.state, silencedBy: a.status.silencedBy }]),
+    ),
+    controlPlaneSilence: silences.find(
+      (s) => s.status.state === 'active' && s.comment.startsWith('Silence for OSD control plane upgrade'),
+    )?.id,
   };
 }
 
@@ -71,13 +84,19 @@ void test('managed-capacity-mid-update (§8.6 behaviours 10 and 9): nodes join o
       const pdbs = inf.informerFor(PodDisruptionBudgetResource, { namespace: 'shop' });
       const nodes = inf.informerFor(NodeResource);
       const cvs = inf.informerFor(ClusterVersionResource);
-      const bound = (node: string): Pod[] => pods.list().filter((p) => p.spec?.nodeName === node && !p.metadata?.deletionTimestamp);
+      const bound = (node: string): Pod[] =>
+        pods.list().filter((p) => p.spec?.nodeName === node && !p.metadata?.deletionTimestamp);
       nodes.addHandlers({
         onUpdate: (old, now) => {
           const name = now.metadata?.name ?? '';
-          if (now.spec?.unschedulable === true && old.spec?.unschedulable !== true) podsAtCordon.set(name, bound(name).length);
+          if (now.spec?.unschedulable === true && old.spec?.unschedulable !== true)
+            podsAtCordon.set(name, bound(name).length);
         },
-        onDelete: (n) => void leftOnRemovedNode.set(n.metadata?.name ?? '', bound(n.metadata?.name ?? '').map((p) => p.metadata?.name ?? '')),
+        onDelete: (n) =>
+          void leftOnRemovedNode.set(
+            n.metadata?.name ?? '',
+            bound(n.metadata?.name ?? '').map((p) => p.metadata?.name ?? ''),
+          ),
       });
       pdbs.addHandlers({
         onUpdate: (_old, pdb) => {
@@ -91,9 +110,18 @@ void test('managed-capacity-mid-update (§8.6 behaviours 10 and 9): nodes join o
       // Once ClusterVersion shows the upgrade under way (inside the control-plane window), read the alerting APIs once.
       cvs.addHandlers({
         onUpdate: (_old, cv) => {
-          if (probes.length > 0 || cv.metadata?.name !== CLUSTER_VERSION_NAME || cv.status?.history?.[0]?.state !== 'Partial') return;
+          if (
+            probes.length > 0 ||
+            cv.metadata?.name !== CLUSTER_VERSION_NAME ||
+            cv.status?.history?.[0]?.state !== 'Partial'
+          )
+            return;
           const done = run.env.clock.activity.begin('test probe: alerting APIs');
-          probes.push(readAlerts(run).then((r) => void (seen = r)).finally(done));
+          probes.push(
+            readAlerts(run)
+              .then((r) => void (seen = r))
+              .finally(done),
+          );
         },
       });
     },
@@ -117,7 +145,8 @@ void test('managed-capacity-mid-update (§8.6 behaviours 10 and 9): nodes join o
       newest = String(x.to);
       poolSpec.push([x.elapsedMs, newest]);
     }
-    if (x.kind === 'MachineConfigPool' && x.name === 'worker' && x.field === 'status.configuration.name') current = String(x.to);
+    if (x.kind === 'MachineConfigPool' && x.name === 'worker' && x.field === 'status.configuration.name')
+      current = String(x.to);
     if (x.kind !== 'Node' || x.field !== CURRENT) continue;
     if (x.from === null && typeof x.to === 'string' && x.to.startsWith('rendered-worker-')) {
       const anyUpdated = newest !== '' && [...running.values()].includes(newest);
@@ -126,14 +155,32 @@ void test('managed-capacity-mid-update (§8.6 behaviours 10 and 9): nodes join o
     if (typeof x.to === 'string') running.set(x.name, x.to);
   }
   assert.equal(poolSpec.length, 1, 'the worker pool got its new config once');
-  const mid = joins.filter((j) => tr.some((x) => x.kind === 'MachineConfigPool' && x.field === 'spec.configuration.name' && x.name === 'worker' && x.at <= tr.find((y) => y.kind === 'Node' && y.name === j.node && y.field === 'object')!.at));
+  const mid = joins.filter((j) =>
+    tr.some(
+      (x) =>
+        x.kind === 'MachineConfigPool' &&
+        x.field === 'spec.configuration.name' &&
+        x.name === 'worker' &&
+        x.at <= tr.find((y) => y.kind === 'Node' && y.name === j.node && y.field === 'object')!.at,
+    ),
+  );
   assert.equal(joins.length, 5, `three clones and two machines added mid-update: ${JSON.stringify(joins)}`);
   assert.equal(mid.length, 2, JSON.stringify(joins));
   for (const j of joins) assert.equal(j.config, j.expected, `${j.node} joined with ${j.config}`);
-  assert.deepEqual(mid.map((j) => [j.anyUpdated, j.config === newest]), [[false, false], [true, true]], 'one joined before the first node updated (old config), one after (new config)');
+  assert.deepEqual(
+    mid.map((j) => [j.anyUpdated, j.config === newest]),
+    [
+      [false, false],
+      [true, true],
+    ],
+    'one joined before the first node updated (old config), one after (new config)',
+  );
   // The one that joined on the old config was updated like any other.
   const early = mid[0]!.node;
-  assert.ok(tr.some((x) => x.kind === 'Node' && x.name === early && x.field === CURRENT && x.to === newest), `${early} was updated`);
+  assert.ok(
+    tr.some((x) => x.kind === 'Node' && x.name === early && x.field === CURRENT && x.to === newest),
+    `${early} was updated`,
+  );
 
   // Behaviour 10, removing: every clone's node was cordoned, emptied of cart pods by evictions
   // that respected the budget (never fewer healthy pods than it requires), then removed.
@@ -141,19 +188,38 @@ void test('managed-capacity-mid-update (§8.6 behaviours 10 and 9): nodes join o
   assert.equal(removed.length, 3, JSON.stringify(removed));
   for (const node of removed) {
     const gone = tr.find((x) => x.kind === 'Node' && x.name === node && x.field === 'object' && x.to === 'absent')!;
-    const cordoned = tr.filter((x) => x.kind === 'Node' && x.name === node && x.field === 'spec.unschedulable' && x.to === true).at(-1);
+    const cordoned = tr
+      .filter((x) => x.kind === 'Node' && x.name === node && x.field === 'spec.unschedulable' && x.to === true)
+      .at(-1);
     assert.ok(cordoned && cordoned.elapsedMs <= gone.elapsedMs, `${node} was cordoned before it was removed`);
     assert.deepEqual(leftOnRemovedNode.get(node), [], `${node} was drained before it was removed`);
   }
-  assert.ok(removed.some((n) => (podsAtCordon.get(n) ?? 0) > 0), `some cart pods had to be evicted from the clones: ${JSON.stringify([...podsAtCordon])}`);
+  assert.ok(
+    removed.some((n) => (podsAtCordon.get(n) ?? 0) > 0),
+    `some cart pods had to be evicted from the clones: ${JSON.stringify([...podsAtCordon])}`,
+  );
   assert.ok(fewestHealthy >= 0, `the PDB never had fewer healthy pods than it requires (${fewestHealthy})`);
   assert.ok(budgetExhausted, 'the budget was used up at times: evictions waited for it');
-  const cart = (await run.env.client.list(PodResource, { namespace: 'shop' })).items.filter((p) => !p.metadata?.deletionTimestamp);
+  const cart = (await run.env.client.list(PodResource, { namespace: 'shop' })).items.filter(
+    (p) => !p.metadata?.deletionTimestamp,
+  );
   assert.equal(cart.length, 9);
 
   // Behaviour 9: an alert silenced by the control-plane window is still in Prometheus' ALERTS.
   assert.ok(seen, 'the alerting APIs were read during the control-plane upgrade');
-  const silenced = [...seen.alertmanager].filter(([, a]) => a.state === 'suppressed' && seen!.controlPlaneSilence !== undefined && a.silencedBy.includes(seen!.controlPlaneSilence));
-  assert.ok(silenced.length > 0, `an alert was silenced by the control-plane window: ${JSON.stringify([...seen.alertmanager])}`);
-  for (const [key] of silenced) assert.ok(seen.prometheus.includes(key), `${key} is silenced in Alertmanager and still firing in ALERTS: ${JSON.stringify(seen.prometheus)}`);
+  const silenced = [...seen.alertmanager].filter(
+    ([, a]) =>
+      a.state === 'suppressed' &&
+      seen!.controlPlaneSilence !== undefined &&
+      a.silencedBy.includes(seen!.controlPlaneSilence),
+  );
+  assert.ok(
+    silenced.length > 0,
+    `an alert was silenced by the control-plane window: ${JSON.stringify([...seen.alertmanager])}`,
+  );
+  for (const [key] of silenced)
+    assert.ok(
+      seen.prometheus.includes(key),
+      `${key} is silenced in Alertmanager and still firing in ALERTS: ${JSON.stringify(seen.prometheus)}`,
+    );
 });

@@ -17,13 +17,25 @@ void test('managed-pdb-blocked-drain: the NodeKeeper deletes PDB-blocked pods af
   assert.ok(ok, summary);
   const deleted = await events(run, 'default', 'ForceDrainPodDeleted');
   assert.ok(deleted.length > 0 && deleted.every((e) => e.object.startsWith('Node/')), JSON.stringify(deleted));
-  assert.ok(deleted.some((e) => e.message.includes('shop/checkout-')), JSON.stringify(deleted));
+  assert.ok(
+    deleted.some((e) => e.message.includes('shop/checkout-')),
+    JSON.stringify(deleted),
+  );
   // §8.6 behaviour 2, as far as this operator (like MUO) goes: the blocked pods are found by the
   // PodDisruptionBudget that selects them on a cordoned node, and the configured policy (PDB-DELETE
   // once PDBForceDrainTimeout + expectedNodeDrainTime passed since the cordon) is applied before the
   // MCO's own one-hour drain timeout could mark any node Degraded; no blind upgrade timeout fails it.
-  assert.ok(deleted.every((e) => /^Drain strategy PDB-DELETE deleted pod shop\/checkout-\S+: pod is covered by PodDisruptionBudget checkout; node \S+ has been cordoned for 23m0s \(PDBForceDrainTimeout 15m0s \+ nodeDrain\.expectedNodeDrainTime 8m0s\)$/.test(e.message)), JSON.stringify(deleted));
-  const degraded = run.recorder.transitions(run.startedAt).filter((x) => x.kind === 'Node' && x.field === 'machineconfiguration.openshift.io/state' && x.to === 'Degraded');
+  assert.ok(
+    deleted.every((e) =>
+      /^Drain strategy PDB-DELETE deleted pod shop\/checkout-\S+: pod is covered by PodDisruptionBudget checkout; node \S+ has been cordoned for 23m0s \(PDBForceDrainTimeout 15m0s \+ nodeDrain\.expectedNodeDrainTime 8m0s\)$/.test(
+        e.message,
+      ),
+    ),
+    JSON.stringify(deleted),
+  );
+  const degraded = run.recorder
+    .transitions(run.startedAt)
+    .filter((x) => x.kind === 'Node' && x.field === 'machineconfiguration.openshift.io/state' && x.to === 'Degraded');
   assert.deepEqual(degraded, [], 'no node reached the MCO drain timeout');
   const h = run.upgradeConfig()?.status?.history?.[0];
   assert.equal(h?.phase, 'Upgraded');
@@ -34,9 +46,14 @@ void test('managed-pdb-blocked-drain: the NodeKeeper deletes PDB-blocked pods af
   assert.equal(pods.items.length, 2, 'the Deployment keeps its two replicas');
   assert.doesNotMatch(await scrape(run, '/metrics'), /upgradeoperator_node_drain_timeout\{[^}]*\} 1/);
   // PDB-DELETE sends MUO's "delayed" notification (KCS 7075425), once.
-  const sent: unknown = JSON.parse(run.upgradeConfig()?.metadata?.annotations?.['upgrade-operator.io/notifications-sent'] ?? '[]');
+  const sent: unknown = JSON.parse(
+    run.upgradeConfig()?.metadata?.annotations?.['upgrade-operator.io/notifications-sent'] ?? '[]',
+  );
   assert.ok(Array.isArray(sent) && sent.filter((k) => k === 'StateDelayed@4.15.38').length === 1, JSON.stringify(sent));
-  assert.match(await scrape(run, '/metrics'), /upgradeoperator_upgrade_notification\{[^}]*event="StateDelayed"[^}]*\} 1/);
+  assert.match(
+    await scrape(run, '/metrics'),
+    /upgradeoperator_upgrade_notification\{[^}]*event="StateDelayed"[^}]*\} 1/,
+  );
 });
 
 void test('managed-degraded-operator: the pre-upgrade health check refuses with the reason, then goes on once the operator recovers', async (t) => {
@@ -44,13 +61,21 @@ void test('managed-degraded-operator: the pre-upgrade health check refuses with 
   assert.ok(ok, summary);
   const refused = run.timeline.filter((p) => p.waiting.includes('authentication: Degraded=True'));
   assert.ok(refused.length > 0, 'the Waiting condition named the degraded operator');
-  assert.ok(refused.every((p) => p.clusterVersion.version === '4.14.30' && !p.doneSteps.includes('UpgradeCommenced')), 'nothing was commenced while it refused');
-  const why = (await events(run, run.namespace)).filter((e) => e.object === 'UpgradeConfig/managed-upgrade-config' && e.message.includes('authentication: Degraded=True'));
+  assert.ok(
+    refused.every((p) => p.clusterVersion.version === '4.14.30' && !p.doneSteps.includes('UpgradeCommenced')),
+    'nothing was commenced while it refused',
+  );
+  const why = (await events(run, run.namespace)).filter(
+    (e) => e.object === 'UpgradeConfig/managed-upgrade-config' && e.message.includes('authentication: Degraded=True'),
+  );
   assert.ok(why.length > 0, 'an Event on the UpgradeConfig says why');
   const recovered = run.actionsRun.find((a) => a.name === 'authentication recovers');
   const commenced = run.upgradeConfig()?.status?.history?.[0]?.conditions?.find((c) => c.type === 'UpgradeCommenced');
   const createdAt = Date.parse(run.upgradeConfig()?.metadata?.creationTimestamp ?? '');
-  assert.ok(recovered && Date.parse(commenced?.startTime ?? '') >= createdAt + recovered.elapsedMs, 'commenced only after the recovery');
+  assert.ok(
+    recovered && Date.parse(commenced?.startTime ?? '') >= createdAt + recovered.elapsedMs,
+    'commenced only after the recovery',
+  );
   assert.equal(run.upgradeConfig()?.status?.history?.[0]?.phase, 'Upgraded');
 });
 
@@ -61,13 +86,25 @@ void test('managed-failure-window: Alertmanager down, the window passes before c
   assert.equal(h?.phase, 'Failed');
   const failed = h?.conditions?.find((c) => c.type === 'FailedUpgrade');
   assert.deepEqual([failed?.status, failed?.message], ['True', 'FailedUpgrade notification sent']);
-  assert.ok(run.timeline.some((p) => p.waiting.includes('ControlPlaneMaintenanceWindowCreated: Alertmanager unavailable')), 'the wait named Alertmanager');
+  assert.ok(
+    run.timeline.some((p) => p.waiting.includes('ControlPlaneMaintenanceWindowCreated: Alertmanager unavailable')),
+    'the wait named Alertmanager',
+  );
   assert.equal(Math.max(...run.timeline.map((p) => p.pools['worker']?.[1] ?? 0)), 6, 'capacity had been added');
-  const clones = await run.env.client.list(MachineSetResource, { namespace: 'openshift-machine-api', labelSelector: 'upgrade.managed.openshift.io=true' });
+  const clones = await run.env.client.list(MachineSetResource, {
+    namespace: 'openshift-machine-api',
+    labelSelector: 'upgrade.managed.openshift.io=true',
+  });
   assert.equal(clones.items.length, 0, 'and was removed');
   const cv = await run.env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME);
   assert.equal(cv.spec?.desiredUpdate, undefined, 'the cluster was never told to upgrade');
-  assert.match(await scrape(run, '/metrics'), /upgradeoperator_upgrade_window_breached\{upgradeconfig_name="managed-upgrade-config"\} 1/);
+  assert.match(
+    await scrape(run, '/metrics'),
+    /upgradeoperator_upgrade_window_breached\{upgradeconfig_name="managed-upgrade-config"\} 1/,
+  );
   assert.equal((await events(run, run.namespace, 'UpgradeFailed')).length, 1);
-  assert.match(run.upgradeConfig()?.metadata?.annotations?.['upgrade-operator.io/notifications-sent'] ?? '', /StateFailed|failed/i);
+  assert.match(
+    run.upgradeConfig()?.metadata?.annotations?.['upgrade-operator.io/notifications-sent'] ?? '',
+    /StateFailed|failed/i,
+  );
 });

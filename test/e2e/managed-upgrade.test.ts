@@ -10,9 +10,22 @@ import { MachineSetResource } from '../../src/api/openshift/machine-v1beta1/mach
 import { events, runScenario, scrape, silences } from './scenario.test-support.js';
 
 const OSD_CONDITIONS = [
-  'StartedNotificationSent', 'IsClusterUpgradable', 'ClusterHealthyBeforeUpgrade', 'ExternalDependenciesAvailable', 'ComputeCapacityReserved',
-  'ControlPlaneMaintenanceWindowCreated', 'UpgradeCommenced', 'ControlPlaneUpgraded', 'ControlPlaneMaintenanceWindowRemoved', 'WorkersMaintenanceWindowCreated',
-  'WorkerNodesUpgraded', 'ComputeCapacityRemoved', 'WorkersMaintenanceWindowRemoved', 'ClusterHealthyAfterUpgrade', 'PostUpgradeTasksCompleted', 'CompletedNotificationSent',
+  'StartedNotificationSent',
+  'IsClusterUpgradable',
+  'ClusterHealthyBeforeUpgrade',
+  'ExternalDependenciesAvailable',
+  'ComputeCapacityReserved',
+  'ControlPlaneMaintenanceWindowCreated',
+  'UpgradeCommenced',
+  'ControlPlaneUpgraded',
+  'ControlPlaneMaintenanceWindowRemoved',
+  'WorkersMaintenanceWindowCreated',
+  'WorkerNodesUpgraded',
+  'ComputeCapacityRemoved',
+  'WorkersMaintenanceWindowRemoved',
+  'ClusterHealthyAfterUpgrade',
+  'PostUpgradeTasksCompleted',
+  'CompletedNotificationSent',
 ];
 
 void test('managed-osd-upgrade: 17 steps to Upgraded, capacity and silences created then removed, worker times, metrics', async (t) => {
@@ -22,19 +35,43 @@ void test('managed-osd-upgrade: 17 steps to Upgraded, capacity and silences crea
   const h = cr?.status?.history?.[0];
   assert.equal(h?.phase, 'Upgraded');
   assert.equal(h?.precedingVersion, '4.14.30');
-  assert.ok(run.timeline.some((p) => p.phase === 'Pending'), 'the upgrade waited in Pending');
-  assert.ok(Date.parse(h?.startTime ?? '') >= Date.parse(cr?.spec?.upgradeAt ?? ''), 'it did not start before upgradeAt');
-  assert.deepEqual([...(h?.conditions ?? [])].reverse().map((c) => `${c.type}=${c.status}`), OSD_CONDITIONS.map((c) => `${c}=True`));
+  assert.ok(
+    run.timeline.some((p) => p.phase === 'Pending'),
+    'the upgrade waited in Pending',
+  );
+  assert.ok(
+    Date.parse(h?.startTime ?? '') >= Date.parse(cr?.spec?.upgradeAt ?? ''),
+    'it did not start before upgradeAt',
+  );
+  assert.deepEqual(
+    [...(h?.conditions ?? [])].reverse().map((c) => `${c.type}=${c.status}`),
+    OSD_CONDITIONS.map((c) => `${c}=True`),
+  );
   assert.equal(h?.conditions?.[0]?.message, 'CompletedNotificationSent is completed');
   assert.equal(cr?.status?.conditions?.find((c) => c.type === 'Waiting')?.reason, 'Upgraded');
 
   // The MachineConfigPool controller's times, in order, inside the upgrade.
-  const [start, workersStart, workersDone, end] = [h?.startTime, h?.workerStartTime, h?.workerCompleteTime, h?.completeTime].map((x) => Date.parse(x ?? ''));
-  assert.ok(start! <= workersStart! && workersStart! < workersDone! && workersDone! <= end!, JSON.stringify(h, null, 1));
+  const [start, workersStart, workersDone, end] = [
+    h?.startTime,
+    h?.workerStartTime,
+    h?.workerCompleteTime,
+    h?.completeTime,
+  ].map((x) => Date.parse(x ?? ''));
+  assert.ok(
+    start! <= workersStart! && workersStart! < workersDone! && workersDone! <= end!,
+    JSON.stringify(h, null, 1),
+  );
 
   // ClusterVersion Completed while the workers still rolled: the upgrade waited for them.
   assert.ok(
-    run.timeline.some((p) => p.clusterVersion.state === 'Completed' && p.clusterVersion.version === '4.15.38' && p.phase === 'Upgrading' && !p.doneSteps.includes('WorkerNodesUpgraded') && (p.pools['worker']?.[0] ?? 0) < (p.pools['worker']?.[1] ?? 0)),
+    run.timeline.some(
+      (p) =>
+        p.clusterVersion.state === 'Completed' &&
+        p.clusterVersion.version === '4.15.38' &&
+        p.phase === 'Upgrading' &&
+        !p.doneSteps.includes('WorkerNodesUpgraded') &&
+        (p.pools['worker']?.[0] ?? 0) < (p.pools['worker']?.[1] ?? 0),
+    ),
     'a moment with the control plane Completed and workers still rolling',
   );
   const cv = await run.env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME);
@@ -42,33 +79,68 @@ void test('managed-osd-upgrade: 17 steps to Upgraded, capacity and silences crea
 
   // Capacity: three clones (one per worker MachineSet) joined the pool, and are gone.
   assert.equal(Math.max(...run.timeline.map((p) => p.pools['worker']?.[1] ?? 0)), 6);
-  const clones = await run.env.client.list(MachineSetResource, { namespace: 'openshift-machine-api', labelSelector: 'upgrade.managed.openshift.io=true' });
+  const clones = await run.env.client.list(MachineSetResource, {
+    namespace: 'openshift-machine-api',
+    labelSelector: 'upgrade.managed.openshift.io=true',
+  });
   assert.equal(clones.items.length, 0);
 
   const ours = (await silences(run)).filter((s) => s.createdBy === 'managed-upgrade-operator');
   assert.equal(ours.filter((s) => s.comment === 'Silence for OSD control plane upgrade to version 4.15.38').length, 1);
   // The worker window is replaced (never duplicated) as the count of remaining nodes falls.
-  const workers = ours.filter((s) => s.comment.startsWith('Silence for OSD worker node upgrade to version 4.15.38 with remaining ')).map((s) => s.comment);
+  const workers = ours
+    .filter((s) => s.comment.startsWith('Silence for OSD worker node upgrade to version 4.15.38 with remaining '))
+    .map((s) => s.comment);
   assert.ok(workers.length >= 1 && new Set(workers).size === workers.length, JSON.stringify(workers));
-  assert.deepEqual(ours.filter((s) => s.status.state === 'active'), [], 'every maintenance silence ended');
+  assert.deepEqual(
+    ours.filter((s) => s.status.state === 'active'),
+    [],
+    'every maintenance silence ended',
+  );
   // §8.6 behaviour 9: every silence ended as expired; the control-plane silence was in force from
   // commencement until ClusterVersion completed (kept open while the CVO took longer than
   // `controlPlaneTime`, unlike MUO's), and a worker silence when the last worker finished.
-  assert.ok(ours.every((s) => s.status.state === 'expired'), JSON.stringify(ours.map((s) => s.status.state)));
+  assert.ok(
+    ours.every((s) => s.status.state === 'expired'),
+    JSON.stringify(ours.map((s) => s.status.state)),
+  );
   const commencedAt = Date.parse(h?.conditions?.find((c) => c.type === 'UpgradeCommenced')?.completeTime ?? '');
   const cpCompletedAt = Date.parse(cv.status?.history?.[0]?.completionTime ?? '');
   const cp = ours.filter((s) => s.comment === 'Silence for OSD control plane upgrade to version 4.15.38');
-  assert.ok(cp.length === 1 && Math.floor(cp[0]!.startsAt / 1000) * 1000 <= commencedAt, 'the control-plane silence was in force when the CVO was told to upgrade');
-  assert.ok(cpCompletedAt - commencedAt > 90 * 60_000, 'the control plane took longer than controlPlaneTime (90 min): the case MUO got wrong');
-  assert.ok(cp[0]!.endsAt >= cpCompletedAt, `the control-plane silence was in force until ClusterVersion completed (${cv.status?.history?.[0]?.completionTime ?? '?'}), ended at ${new Date(cp[0]!.endsAt).toISOString()}`);
+  assert.ok(
+    cp.length === 1 && Math.floor(cp[0]!.startsAt / 1000) * 1000 <= commencedAt,
+    'the control-plane silence was in force when the CVO was told to upgrade',
+  );
+  assert.ok(
+    cpCompletedAt - commencedAt > 90 * 60_000,
+    'the control plane took longer than controlPlaneTime (90 min): the case MUO got wrong',
+  );
+  assert.ok(
+    cp[0]!.endsAt >= cpCompletedAt,
+    `the control-plane silence was in force until ClusterVersion completed (${cv.status?.history?.[0]?.completionTime ?? '?'}), ended at ${new Date(cp[0]!.endsAt).toISOString()}`,
+  );
   assert.ok(cp[0]!.endsAt - cpCompletedAt < 5 * 60_000, 'and removed right after');
   const extended = await events(run, run.namespace, 'MaintenanceWindowExtended');
-  assert.ok(extended.length >= 1 && extended.every((e) => e.message.startsWith(`silence ${cp[0]!.id}: Silence for OSD control plane upgrade to version 4.15.38, now until `)), JSON.stringify(extended));
+  assert.ok(
+    extended.length >= 1 &&
+      extended.every((e) =>
+        e.message.startsWith(
+          `silence ${cp[0]!.id}: Silence for OSD control plane upgrade to version 4.15.38, now until `,
+        ),
+      ),
+    JSON.stringify(extended),
+  );
   const workerSilences = ours.filter((s) => s.comment.startsWith('Silence for OSD worker node upgrade'));
-  assert.ok(workerSilences.some((s) => s.startsAt <= workersDone! && s.endsAt >= workersDone!), 'a worker silence was in force when the last worker finished');
+  assert.ok(
+    workerSilences.some((s) => s.startsAt <= workersDone! && s.endsAt >= workersDone!),
+    'a worker silence was in force when the last worker finished',
+  );
 
   assert.match(await scrape(run, '/metrics'), /upgradeoperator_upgrade_completed_timestamp\{[^}]*version="4\.15\.38"/);
-  assert.match(await scrape(run, '/collector'), /managed_upgrade_condition_workers_upgraded_timestamp\{[^}]*condition="True"/);
+  assert.match(
+    await scrape(run, '/collector'),
+    /managed_upgrade_condition_workers_upgraded_timestamp\{[^}]*condition="True"/,
+  );
   assert.equal((await events(run, run.namespace, 'UpgradeCompleted')).length, 1);
 });
 
@@ -77,11 +149,20 @@ void test('managed-aro-upgrade: the 14 ARO steps to Upgraded, no capacity reserv
   assert.ok(ok, summary);
   const h = run.upgradeConfig()?.status?.history?.[0];
   const aro = OSD_CONDITIONS.filter((c) => c !== 'IsClusterUpgradable' && c !== 'PostUpgradeTasksCompleted');
-  assert.deepEqual([...(h?.conditions ?? [])].reverse().map((c) => `${c.type}=${c.status}`), aro.map((c) => `${c}=True`));
+  assert.deepEqual(
+    [...(h?.conditions ?? [])].reverse().map((c) => `${c.type}=${c.status}`),
+    aro.map((c) => `${c}=True`),
+  );
   assert.equal(Math.max(...run.timeline.map((p) => p.pools['worker']?.[1] ?? 0)), 3, 'no extra machine');
   const ours = (await silences(run)).filter((s) => s.createdBy === 'managed-upgrade-operator');
-  assert.ok(ours.some((s) => s.comment === 'Silence for OSD control plane upgrade to version 4.14.45'), JSON.stringify(ours.map((s) => s.comment)));
-  assert.deepEqual(ours.filter((s) => s.status.state === 'active'), []);
+  assert.ok(
+    ours.some((s) => s.comment === 'Silence for OSD control plane upgrade to version 4.14.45'),
+    JSON.stringify(ours.map((s) => s.comment)),
+  );
+  assert.deepEqual(
+    ours.filter((s) => s.status.state === 'active'),
+    [],
+  );
 });
 
 void test('managed-conditional-update: a conditional target is commenced with its release image and completes', async (t) => {
@@ -89,14 +170,23 @@ void test('managed-conditional-update: a conditional target is commenced with it
   assert.ok(ok, summary);
   const cv = await run.env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME);
   assert.equal(cv.spec?.desiredUpdate?.version, '4.15.2');
-  assert.match(cv.spec?.desiredUpdate?.image ?? '', /^quay\.io\/openshift-release-dev\/ocp-release@sha256:[0-9a-f]{64}$/);
+  assert.match(
+    cv.spec?.desiredUpdate?.image ?? '',
+    /^quay\.io\/openshift-release-dev\/ocp-release@sha256:[0-9a-f]{64}$/,
+  );
   assert.deepEqual([cv.status?.history?.[0]?.version, cv.status?.history?.[0]?.state], ['4.15.2', 'Completed']);
   assert.equal(run.upgradeConfig()?.status?.history?.[0]?.precedingVersion, '4.14.10');
   // §8.6 behaviour 4: the target was taken while its Recommended condition was False, because the
   // UpgradeConfig accepts that risk by name (the CVO recorded the risk it accepted).
   const told = await events(run, run.namespace, 'UpgradeCommenced');
-  assert.match(told[0]?.message ?? '', /conditional update 4\.15\.2 .*\(risks accepted by the UpgradeConfig: PreRelease\)$/);
-  assert.match(cv.status?.history?.[0]?.acceptedRisks ?? '', /^Precondition "ClusterVersionRecommendedUpdate" failed because of "[A-Za-z0-9_,:]+": Update from 4\.14\.10 to 4\.15\.2 is not recommended:/);
+  assert.match(
+    told[0]?.message ?? '',
+    /conditional update 4\.15\.2 .*\(risks accepted by the UpgradeConfig: PreRelease\)$/,
+  );
+  assert.match(
+    cv.status?.history?.[0]?.acceptedRisks ?? '',
+    /^Precondition "ClusterVersionRecommendedUpdate" failed because of "[A-Za-z0-9_,:]+": Update from 4\.14\.10 to 4\.15\.2 is not recommended:/,
+  );
 });
 
 void test('ocm-policy-upgrade: an OCM policy becomes the UpgradeConfig, the upgrade runs at next_run, each state goes back to OCM once', async (t) => {
@@ -107,11 +197,21 @@ void test('ocm-policy-upgrade: an OCM policy becomes the UpgradeConfig, the upgr
   assert.equal(cr?.spec?.desired.channel, 'stable-4.15', '<channel_group>-<major>.<minor>');
   assert.equal(cr?.spec?.PDBForceDrainTimeout, 60, 'node_drain_grace_period of 1 hour, in minutes');
   const policy = run.ocm?.ocm.state.policies(run.ocm.clusterId)[0];
-  assert.equal(cr?.spec?.upgradeAt, policy ? new Date(policy.nextRun).toISOString().replace('.000Z', 'Z') : '', 'upgradeAt is the policy’s next_run');
+  assert.equal(
+    cr?.spec?.upgradeAt,
+    policy ? new Date(policy.nextRun).toISOString().replace('.000Z', 'Z') : '',
+    'upgradeAt is the policy’s next_run',
+  );
   assert.equal(cr?.status?.history?.[0]?.phase, 'Upgraded');
   const changes = policy ? (run.ocm?.ocm.state.stateHistory(policy.id) ?? []) : [];
-  assert.deepEqual(changes.map((c) => c.value), ['scheduled', 'started', 'completed']);
-  assert.ok(changes.slice(1).every((c) => c.source === 'api'), 'started and completed were reported by the operator through the API');
+  assert.deepEqual(
+    changes.map((c) => c.value),
+    ['scheduled', 'started', 'completed'],
+  );
+  assert.ok(
+    changes.slice(1).every((c) => c.source === 'api'),
+    'started and completed were reported by the operator through the API',
+  );
   assert.equal((await events(run, run.namespace, 'PolicyApplied')).length, 1);
 });
 
@@ -119,12 +219,30 @@ void test('ocm-kill-switch: a policy rescheduled between syncs stops the start a
   const { ok, summary, run } = await runScenario(t, 'ocm-kill-switch');
   assert.ok(ok, summary);
   const changed = await events(run, run.namespace, 'PolicyChanged');
-  assert.ok(changed.some((e) => e.message.startsWith('not starting: ')), JSON.stringify(changed));
+  assert.ok(
+    changed.some((e) => e.message.startsWith('not starting: ')),
+    JSON.stringify(changed),
+  );
   const cr = run.upgradeConfig();
   const created = Date.parse(cr?.metadata?.creationTimestamp ?? '');
   const h = cr?.status?.history?.[0];
-  assert.ok(Date.parse(h?.startTime ?? '') >= created + 85 * 60_000, `started at the new time (${h?.startTime ?? '?'})`);
-  assert.ok(run.timeline.some((p) => p.elapsedMs >= 30 * 60_000 && p.elapsedMs < 31 * 60_000 && p.phase === 'Pending' && p.waiting.includes('01:30:00Z')), 'back to waiting, for the new time');
+  assert.ok(
+    Date.parse(h?.startTime ?? '') >= created + 85 * 60_000,
+    `started at the new time (${h?.startTime ?? '?'})`,
+  );
+  assert.ok(
+    run.timeline.some(
+      (p) =>
+        p.elapsedMs >= 30 * 60_000 &&
+        p.elapsedMs < 31 * 60_000 &&
+        p.phase === 'Pending' &&
+        p.waiting.includes('01:30:00Z'),
+    ),
+    'back to waiting, for the new time',
+  );
   const policy = run.ocm?.ocm.state.policies(run.ocm.clusterId)[0];
-  assert.deepEqual((policy ? (run.ocm?.ocm.state.stateHistory(policy.id) ?? []) : []).map((c) => c.value), ['scheduled', 'started', 'completed']);
+  assert.deepEqual(
+    (policy ? (run.ocm?.ocm.state.stateHistory(policy.id) ?? []) : []).map((c) => c.value),
+    ['scheduled', 'started', 'completed'],
+  );
 });

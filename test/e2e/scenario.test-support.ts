@@ -8,7 +8,12 @@ import { request } from 'undici';
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import { EventResource, JobResource } from '../../src/api/builtin.js';
 import { HookJobLabel } from '../../src/api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
-import { environmentFor, loadScenario, runScenario as runScenarioFile, type ScenarioOutcome } from '../../src/cli/scenarios/catalog.js';
+import {
+  environmentFor,
+  loadScenario,
+  runScenario as runScenarioFile,
+  type ScenarioOutcome,
+} from '../../src/cli/scenarios/catalog.js';
 import type { ScenarioRun } from '../../src/cli/scenarios/scenario-runner.js';
 import { startSimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
 import type { GettableSilence } from '../../src/integrations/alertmanager-api.js';
@@ -27,7 +32,11 @@ export async function runScenario(t: TestContext, name: string): Promise<Scenari
 
 /** The silences in the simulated cluster's Alertmanager. */
 export async function silences(run: ScenarioRun): Promise<GettableSilence[]> {
-  const am = new AlertmanagerClient({ url: run.sim.components.monitoring.alertmanagerUrl ?? '', proxy: NO_PROXY_CONFIG, clock: run.env.clock });
+  const am = new AlertmanagerClient({
+    url: run.sim.components.monitoring.alertmanagerUrl ?? '',
+    proxy: NO_PROXY_CONFIG,
+    clock: run.env.clock,
+  });
   try {
     return await am.listSilences();
   } finally {
@@ -43,11 +52,20 @@ export async function scrape(run: ScenarioRun, path: '/metrics' | '/collector'):
 }
 
 /** Events in a namespace (with this reason, when given), with their counts. */
-export async function events(run: ScenarioRun, namespace: string, reason?: string): Promise<Array<{ object: string; reason: string; message: string; count: number }>> {
+export async function events(
+  run: ScenarioRun,
+  namespace: string,
+  reason?: string,
+): Promise<Array<{ object: string; reason: string; message: string; count: number }>> {
   const list = await run.env.client.list(EventResource, { namespace });
   return list.items
     .filter((e) => reason === undefined || e.reason === reason)
-    .map((e) => ({ reason: e.reason ?? '', object: `${e.involvedObject.kind ?? ''}/${e.involvedObject.name ?? ''}`, message: e.message ?? '', count: e.count ?? 1 }));
+    .map((e) => ({
+      reason: e.reason ?? '',
+      object: `${e.involvedObject.kind ?? ''}/${e.involvedObject.name ?? ''}`,
+      message: e.message ?? '',
+      count: e.count ?? 1,
+    }));
 }
 
 /** The scheduled flow's hook Jobs in a namespace by `<hook>/<event>[/<tracking key>]`, read from their labels. */
@@ -55,7 +73,11 @@ export async function hookJobsByRun(run: ScenarioRun, namespace: string): Promis
   const out = new Map<string, Job[]>();
   for (const j of (await run.env.client.list(JobResource, { namespace })).items) {
     const l = j.metadata?.labels ?? {};
-    const key = [l[HookJobLabel.UpgradeJobHook] ?? '', l[HookJobLabel.Event] ?? '', ...(l[HookJobLabel.TrackingKey] ? [l[HookJobLabel.TrackingKey]] : [])].join('/');
+    const key = [
+      l[HookJobLabel.UpgradeJobHook] ?? '',
+      l[HookJobLabel.Event] ?? '',
+      ...(l[HookJobLabel.TrackingKey] ? [l[HookJobLabel.TrackingKey]] : []),
+    ].join('/');
     out.set(key, [...(out.get(key) ?? []), j]);
   }
   return out;

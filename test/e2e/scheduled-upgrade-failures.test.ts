@@ -24,7 +24,10 @@ async function onlyJob(run: ScenarioRun): Promise<UpgradeJob> {
   return jobs[0]!;
 }
 
-function condition(job: UpgradeJob, type: string): { status?: string; reason?: string; message?: string; lastTransitionTime?: string } | undefined {
+function condition(
+  job: UpgradeJob,
+  type: string,
+): { status?: string; reason?: string; message?: string; lastTransitionTime?: string } | undefined {
   return job.status?.conditions?.find((c) => c.type === type);
 }
 
@@ -32,7 +35,10 @@ function condition(job: UpgradeJob, type: string): { status?: string; reason?: s
 async function assertUntouched(run: ScenarioRun): Promise<void> {
   const cv = await run.env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME);
   assert.notEqual(cv.spec?.desiredUpdate?.version, '4.14.45', 'no upgrade was requested');
-  assert.deepEqual(cv.status?.history?.map((h) => `${h.version} ${h.state}`), ['4.14.30 Completed']);
+  assert.deepEqual(
+    cv.status?.history?.map((h) => `${h.version} ${h.state}`),
+    ['4.14.30 Completed'],
+  );
   assert.equal(cv.metadata?.annotations?.['managedupgrade.appuio.io/upgrade-job'], undefined, 'no lock left');
 }
 
@@ -42,13 +48,18 @@ void test('scheduled-hook-failed: a failing Start hook with failurePolicy Abort 
   const job = await onlyJob(run);
   assert.equal(condition(job, 'Started')?.status, 'True');
   const failed = condition(job, 'Failed');
-  assert.deepEqual([failed?.status, failed?.reason, failed?.message], ['True', 'HookFailed', 'hook "preflight" failed: Job has reached the specified backoff limit']);
+  assert.deepEqual(
+    [failed?.status, failed?.reason, failed?.message],
+    ['True', 'HookFailed', 'hook "preflight" failed: Job has reached the specified backoff limit'],
+  );
   assert.equal(condition(job, 'Succeeded'), undefined);
   assert.equal(condition(job, 'PreHealthCheckDone'), undefined, 'health checks come after the Start hooks');
   await assertUntouched(run);
   const runs = await hookJobsByRun(run, NS);
   assert.deepEqual([...runs.keys()].sort(), ['notify/Failure', 'notify/Finish', 'preflight/Start']);
-  assert.ok(runs.get('preflight/Start')?.[0]?.status?.conditions?.some((c) => c.type === 'Failed' && c.status === 'True'));
+  assert.ok(
+    runs.get('preflight/Start')?.[0]?.status?.conditions?.some((c) => c.type === 'Failed' && c.status === 'True'),
+  );
   assert.equal(hookJobEnv(runs.get('notify/Failure')?.[0]).get('EVENT_reason'), '"HookFailed"');
 });
 
@@ -57,7 +68,14 @@ void test('scheduled-suspension-window: a window covering startAfter skips the j
   assert.ok(ok, summary);
   const job = await onlyJob(run);
   const succeeded = condition(job, 'Succeeded');
-  assert.deepEqual([succeeded?.status, succeeded?.reason, succeeded?.message], ['True', 'Skipped', 'Upgrade job skipped by UpgradeSuspensionWindow "year-end-freeze", reason: "Change freeze: quarter-end closing"']);
+  assert.deepEqual(
+    [succeeded?.status, succeeded?.reason, succeeded?.message],
+    [
+      'True',
+      'Skipped',
+      'Upgrade job skipped by UpgradeSuspensionWindow "year-end-freeze", reason: "Change freeze: quarter-end closing"',
+    ],
+  );
   assert.equal(Date.parse(succeeded?.lastTransitionTime ?? ''), WINDOW, 'skipped at startAfter, not before');
   assert.equal(condition(job, 'Started'), undefined);
   await assertUntouched(run);
@@ -71,8 +89,15 @@ void test('scheduled-job-expired: with the operator down across the window, the 
   assert.ok(ok, summary);
   const job = await onlyJob(run);
   const failed = condition(job, 'Failed');
-  assert.deepEqual([failed?.status, failed?.reason, failed?.message], ['True', 'Expired', 'Job could not be started before 2026-03-02T02:00:00Z']);
-  assert.equal(Date.parse(failed?.lastTransitionTime ?? ''), WINDOW + 2 * 60 * MINUTE, 'decided when the operator came back');
+  assert.deepEqual(
+    [failed?.status, failed?.reason, failed?.message],
+    ['True', 'Expired', 'Job could not be started before 2026-03-02T02:00:00Z'],
+  );
+  assert.equal(
+    Date.parse(failed?.lastTransitionTime ?? ''),
+    WINDOW + 2 * 60 * MINUTE,
+    'decided when the operator came back',
+  );
   assert.equal(condition(job, 'Started'), undefined);
   await assertUntouched(run);
 });
@@ -90,11 +115,19 @@ void test('scheduled-pool-delay: the delayed infra pool stays paused for delayMi
   assert.equal(env.get('EVENT_pool'), '"infra"');
   assert.equal(env.get('EVENT_reason'), '"DelayReached"');
   // While paused, the job said so; the infra nodes updated only after the unpause.
-  assert.ok(run.timeline.some((p) => p.upgradeJob.state === 'paused' && p.pools['infra']?.[0] === 0 && p.pools['worker']?.[0] === 3), 'paused with the workers done and infra waiting');
+  assert.ok(
+    run.timeline.some(
+      (p) => p.upgradeJob.state === 'paused' && p.pools['infra']?.[0] === 0 && p.pools['worker']?.[0] === 3,
+    ),
+    'paused with the workers done and infra waiting',
+  );
   // The infra pool drops to 0 updated when the new release renders its config, and rises again only after the unpause.
   const dropped = run.timeline.findIndex((p) => p.pools['infra']?.[0] === 0);
   const firstInfraUpdate = run.timeline.slice(dropped).find((p) => (p.pools['infra']?.[0] ?? 0) > 0);
-  assert.ok(dropped >= 0 && firstInfraUpdate && firstInfraUpdate.elapsedMs > 180 * MINUTE, `infra updated from ${firstInfraUpdate?.elapsedMs ?? NaN} ms`);
+  assert.ok(
+    dropped >= 0 && firstInfraUpdate && firstInfraUpdate.elapsedMs > 180 * MINUTE,
+    `infra updated from ${firstInfraUpdate?.elapsedMs ?? NaN} ms`,
+  );
   const infra = await run.env.client.get(MachineConfigPoolResource, undefined, 'infra');
   assert.equal(infra.spec?.paused ?? false, false, 'unpaused');
   assert.equal(infra.status?.updatedMachineCount, 2);
@@ -107,10 +140,19 @@ void test('scheduled-operator-restart: four restarts mid-job; the job Succeeds o
   const job = await onlyJob(run);
   assert.equal(condition(job, 'Succeeded')?.reason, 'Succeeded');
   const runs = await hookJobsByRun(run, NS);
-  assert.deepEqual([...runs.keys()].sort(), ['notify/Create', 'notify/Finish', 'notify/Start', 'notify/Success', 'notify/UpgradeComplete']);
+  assert.deepEqual([...runs.keys()].sort(), [
+    'notify/Create',
+    'notify/Finish',
+    'notify/Start',
+    'notify/Success',
+    'notify/UpgradeComplete',
+  ]);
   for (const [key, list] of runs) assert.equal(list.length, 1, `${key} ran once`);
   const cv = await run.env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME);
-  assert.deepEqual(cv.status?.history?.map((h) => `${h.version} ${h.state}`), ['4.14.45 Completed', '4.14.30 Completed']);
+  assert.deepEqual(
+    cv.status?.history?.map((h) => `${h.version} ${h.state}`),
+    ['4.14.45 Completed', '4.14.30 Completed'],
+  );
 });
 
 void test('scheduled-health-check-failed: a Degraded operator at the window fails the pre-upgrade check after its timeout; the Events say why; nothing is upgraded', async (t) => {
@@ -122,7 +164,10 @@ void test('scheduled-health-check-failed: a Degraded operator at the window fail
   assert.equal(Date.parse(failed?.lastTransitionTime ?? ''), WINDOW + 15 * MINUTE, 'after the 15-minute timeout');
   assert.equal(condition(job, 'PreHealthCheckDone')?.status, 'False');
   await assertUntouched(run);
-  const said = (await events(run, NS)).filter((e) => e.object === `UpgradeJob/${job.metadata?.name ?? ''}`).map((e) => e.message).join('\n');
+  const said = (await events(run, NS))
+    .filter((e) => e.object === `UpgradeJob/${job.metadata?.name ?? ''}`)
+    .map((e) => e.message)
+    .join('\n');
   assert.match(said, /authentication/, `an Event names the degraded operator:\n${said}`);
 });
 
@@ -138,12 +183,22 @@ void test('scheduled-force-drain: a PDB blocks every worker drain; the NodeForce
     assert.match(e.message, /^Deleting pod "checkout-[a-z0-9-]+" in namespace "shop"$/);
   }
   const metrics = await scrape(run, '/metrics');
-  const deleted = [...metrics.matchAll(/^openshift_upgrade_controller_node_force_drain_pod_deletions_total\{node_force_drain="workers",node="([^"]+)",namespace="shop",pod_name="checkout-[^"]+",pod_uid="[^"]+"\} 1$/gm)];
-  assert.equal(deleted.length, deletes.reduce((n, e) => n + e.count, 0), 'one counted deletion per Event');
+  const deleted = [
+    ...metrics.matchAll(
+      /^openshift_upgrade_controller_node_force_drain_pod_deletions_total\{node_force_drain="workers",node="([^"]+)",namespace="shop",pod_name="checkout-[^"]+",pod_uid="[^"]+"\} 1$/gm,
+    ),
+  ];
+  assert.equal(
+    deleted.length,
+    deletes.reduce((n, e) => n + e.count, 0),
+    'one counted deletion per Event',
+  );
   // §8.6 behaviour 2, as far as APPUiO's NodeForceDrain goes: the drain is observed from the node
   // annotations and the pods are deleted after the configured grace, before the MCO's own one-hour
   // drain timeout could mark any node Degraded.
-  const degraded = run.recorder.transitions(run.startedAt).filter((x) => x.kind === 'Node' && x.field === 'machineconfiguration.openshift.io/state' && x.to === 'Degraded');
+  const degraded = run.recorder
+    .transitions(run.startedAt)
+    .filter((x) => x.kind === 'Node' && x.field === 'machineconfiguration.openshift.io/state' && x.to === 'Degraded');
   assert.deepEqual(degraded, [], 'no node reached the MCO drain timeout');
   const fd = (await run.env.client.list(NodeForceDrainResource, { namespace: NS })).items[0];
   assert.deepEqual(fd?.status?.lastObservedNodeDrain ?? [], [], 'no drain left observed');

@@ -22,7 +22,11 @@ void test('scheduled-upgrade: the window creates the UpgradeJob at window − pi
   assert.equal(jobs.length, 1, jobs.map((j) => j.metadata?.name).join(', '));
   const job = jobs[0]!;
   assert.equal(job.metadata?.name, `nightly-4-14-45-${window / 1000}`);
-  assert.equal(Date.parse(job.metadata?.creationTimestamp ?? ''), window - 30 * MINUTE, 'created and pinned 30 minutes before the window');
+  assert.equal(
+    Date.parse(job.metadata?.creationTimestamp ?? ''),
+    window - 30 * MINUTE,
+    'created and pinned 30 minutes before the window',
+  );
   assert.equal(job.metadata?.ownerReferences?.[0]?.name, 'nightly');
   assert.equal(job.metadata?.labels?.['upgrade-config'], 'nightly');
   assert.equal(job.spec?.desiredVersion?.version, '4.14.45', 'the newest available z-stream');
@@ -34,12 +38,21 @@ void test('scheduled-upgrade: the window creates the UpgradeJob at window − pi
   assert.equal(cond('PostHealthCheckDone')?.status, 'True');
 
   const hookJobs = (await client.list(JobResource, { namespace: NS })).items;
-  assert.equal(hookJobs.length, 2, `one hook Job for Create, one for Finish: ${hookJobs.map((j) => j.metadata?.name).join(', ')}`);
-  const byEvent = new Map(hookJobs.map((j) => [j.spec?.template.spec?.containers[0]?.env?.find((e) => e.name === 'EVENT_name')?.value, j]));
+  assert.equal(
+    hookJobs.length,
+    2,
+    `one hook Job for Create, one for Finish: ${hookJobs.map((j) => j.metadata?.name).join(', ')}`,
+  );
+  const byEvent = new Map(
+    hookJobs.map((j) => [j.spec?.template.spec?.containers[0]?.env?.find((e) => e.name === 'EVENT_name')?.value, j]),
+  );
   assert.deepEqual([...byEvent.keys()].sort(), ['"Create"', '"Finish"']);
   // The Create hook ran to completion before the job started; the Finish hook starts once the job is final.
   assert.ok(byEvent.get('"Create"')?.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True'));
-  assert.ok(Date.parse(byEvent.get('"Finish"')?.metadata?.creationTimestamp ?? '') >= Date.parse(cond('Succeeded')?.lastTransitionTime ?? ''));
+  assert.ok(
+    Date.parse(byEvent.get('"Finish"')?.metadata?.creationTimestamp ?? '') >=
+      Date.parse(cond('Succeeded')?.lastTransitionTime ?? ''),
+  );
 
   const cv = await client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME);
   assert.equal(cv.spec?.desiredUpdate?.version, '4.14.45');
@@ -49,5 +62,8 @@ void test('scheduled-upgrade: the window creates the UpgradeJob at window − pi
   const config = await client.get(ScheduledUpgradeConfigResource, NS, 'nightly');
   assert.equal(Date.parse(config.status?.lastScheduledUpgrade ?? ''), window);
   assert.equal(config.status?.nextPossibleSchedules.length, 10);
-  assert.match(await scrape(run, '/metrics'), /openshift_upgrade_controller_upgradeconfig_info\{upgradeconfig="nightly",cron="0 1 \* \* \*",location="UTC",suspended="false"\} 1/);
+  assert.match(
+    await scrape(run, '/metrics'),
+    /openshift_upgrade_controller_upgradeconfig_info\{upgradeconfig="nightly",cron="0 1 \* \* \*",location="UTC",suspended="false"\} 1/,
+  );
 });

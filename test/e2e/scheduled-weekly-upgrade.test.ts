@@ -34,7 +34,13 @@ void test('scheduled-weekly-upgrade: Tuesday 22:00 Zurich in an odd ISO week pin
 
   // Five hook Jobs, one per hook and event, with the event in the environment.
   const runs = await hookJobsByRun(run, NS);
-  assert.deepEqual([...runs.keys()].sort(), ['maintenance/Start', 'maintenance/UpgradeComplete', 'notify/Create', 'notify/Finish', 'notify/Success']);
+  assert.deepEqual([...runs.keys()].sort(), [
+    'maintenance/Start',
+    'maintenance/UpgradeComplete',
+    'notify/Create',
+    'notify/Finish',
+    'notify/Success',
+  ]);
   for (const [key, list] of runs) {
     assert.equal(list.length, 1, `${key} ran once`);
     const env = hookJobEnv(list[0]);
@@ -45,7 +51,10 @@ void test('scheduled-weekly-upgrade: Tuesday 22:00 Zurich in an odd ISO week pin
   const created = (key: string): number => Date.parse(runs.get(key)?.[0]?.metadata?.creationTimestamp ?? '');
   assert.ok(created('notify/Create') <= window - HOUR + 60_000, 'Create runs when the job is created');
   assert.ok(created('maintenance/Start') >= window, 'Start runs at the window');
-  assert.ok(created('maintenance/UpgradeComplete') >= Date.parse(cond('UpgradeCompleted')?.lastTransitionTime ?? ''), 'UpgradeComplete after the upgrade');
+  assert.ok(
+    created('maintenance/UpgradeComplete') >= Date.parse(cond('UpgradeCompleted')?.lastTransitionTime ?? ''),
+    'UpgradeComplete after the upgrade',
+  );
   assert.equal(created('notify/Success'), created('notify/Finish'), 'Success and Finish start in the same pass');
 
   const cv = await client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME);
@@ -56,12 +65,29 @@ void test('scheduled-weekly-upgrade: Tuesday 22:00 Zurich in an odd ISO week pin
   const config = await client.get(ScheduledUpgradeConfigResource, NS, 'weekly');
   assert.equal(Date.parse(config.status?.lastScheduledUpgrade ?? ''), window);
   // The next windows: Tuesdays of odd weeks, 21:00 UTC until the end of March, 20:00 UTC in summer time.
-  assert.deepEqual(config.status?.nextPossibleSchedules.slice(0, 3).map((s) => s.time), ['2026-03-24T21:00:00Z', '2026-04-07T20:00:00Z', '2026-04-21T20:00:00Z']);
+  assert.deepEqual(
+    config.status?.nextPossibleSchedules.slice(0, 3).map((s) => s.time),
+    ['2026-03-24T21:00:00Z', '2026-04-07T20:00:00Z', '2026-04-21T20:00:00Z'],
+  );
   const metrics = await scrape(run, '/metrics');
-  assert.match(metrics, /openshift_upgrade_controller_upgradeconfig_info\{upgradeconfig="weekly",cron="0 22 \* \* 2",location="Europe\/Zurich",suspended="false"\} 1/);
-  const state = metrics.split('\n').find((l) => l.startsWith(`openshift_upgrade_controller_upgradejob_state{upgradejob="${job.metadata?.name ?? ''}"`));
+  assert.match(
+    metrics,
+    /openshift_upgrade_controller_upgradeconfig_info\{upgradeconfig="weekly",cron="0 22 \* \* 2",location="Europe\/Zurich",suspended="false"\} 1/,
+  );
+  const state = metrics
+    .split('\n')
+    .find((l) =>
+      l.startsWith(`openshift_upgrade_controller_upgradejob_state{upgradejob="${job.metadata?.name ?? ''}"`),
+    );
   assert.ok(state, 'the job has a state series');
-  for (const label of ['start_after="2026-03-10T21:00:00Z"', 'start_before="2026-03-10T22:00:00Z"', `desired_version_version="${version}"`, 'state="succeeded"', 'reason="Succeeded"', 'matches_disruptive_hooks="true"']) {
+  for (const label of [
+    'start_after="2026-03-10T21:00:00Z"',
+    'start_before="2026-03-10T22:00:00Z"',
+    `desired_version_version="${version}"`,
+    'state="succeeded"',
+    'reason="Succeeded"',
+    'matches_disruptive_hooks="true"',
+  ]) {
     assert.ok(state.includes(label), `${label} in ${state}`);
   }
   assert.match(metrics, /^openshift_upgrade_controller_cluster_upgrading 0$/m, 'the cluster is no longer upgrading');

@@ -60,7 +60,24 @@ let servers: ExternalServer[] = [];
 /** Starts `upgrade-operator apiserver` as a child process; resolves once its kubeconfig is written. */
 function startApiServerProcess(name: string): Promise<ExternalServer> {
   const kubeconfig = join(dir, `${name}.kubeconfig`);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'apiserver', '--port', '0', '--pod-termination', 'kubelet', '--log-level', 'warn', '--kubeconfig-out', kubeconfig], { cwd: ROOT });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/main.ts',
+      'apiserver',
+      '--port',
+      '0',
+      '--pod-termination',
+      'kubelet',
+      '--log-level',
+      'warn',
+      '--kubeconfig-out',
+      kubeconfig,
+    ],
+    { cwd: ROOT },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -84,9 +101,14 @@ async function stop(s: ExternalServer): Promise<void> {
 
 function kubectl(kubeconfig: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('/usr/bin/kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      '/usr/bin/kubectl',
+      ['--kubeconfig', kubeconfig, ...args],
+      { timeout: 30_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -113,67 +135,200 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-void test('simulate --kubeconfig installs the CRDs on the external server and upgrades the simulated cluster there on scaled time', { timeout: 240_000 }, async () => {
-  const s = servers[0];
-  assert.ok(s);
-  const r = await runBinary(['simulate', '--kubeconfig', s.kubeconfig, '--scenario', scenarioFile, '--time-scale', String(TIME_SCALE), '-o', 'json']);
-  assert.equal(r.status, 0, `simulate failed:\n${r.stdout}\n${r.stderr}`);
-  const report = JSON.parse(r.stdout) as { ok: boolean; apiServer: string; timeMode: string; timeScale: number; reproducible: boolean; ended: string };
-  assert.deepEqual(
-    { ok: report.ok, apiServer: report.apiServer, timeMode: report.timeMode, timeScale: report.timeScale, reproducible: report.reproducible, ended: report.ended },
-    { ok: true, apiServer: s.url, timeMode: 'scaled', timeScale: TIME_SCALE, reproducible: false, ended: 'end condition' },
-  );
+void test(
+  'simulate --kubeconfig installs the CRDs on the external server and upgrades the simulated cluster there on scaled time',
+  { timeout: 240_000 },
+  async () => {
+    const s = servers[0];
+    assert.ok(s);
+    const r = await runBinary([
+      'simulate',
+      '--kubeconfig',
+      s.kubeconfig,
+      '--scenario',
+      scenarioFile,
+      '--time-scale',
+      String(TIME_SCALE),
+      '-o',
+      'json',
+    ]);
+    assert.equal(r.status, 0, `simulate failed:\n${r.stdout}\n${r.stderr}`);
+    const report = JSON.parse(r.stdout) as {
+      ok: boolean;
+      apiServer: string;
+      timeMode: string;
+      timeScale: number;
+      reproducible: boolean;
+      ended: string;
+    };
+    assert.deepEqual(
+      {
+        ok: report.ok,
+        apiServer: report.apiServer,
+        timeMode: report.timeMode,
+        timeScale: report.timeScale,
+        reproducible: report.reproducible,
+        ended: report.ended,
+      },
+      {
+        ok: true,
+        apiServer: s.url,
+        timeMode: 'scaled',
+        timeScale: TIME_SCALE,
+        reproducible: false,
+        ended: 'end condition',
+      },
+    );
 
-  const crds = await kubectlOk(s.kubeconfig, ['get', 'crd', 'clusterversions.config.openshift.io', 'machineconfigpools.machineconfiguration.openshift.io', 'upgradeconfigs.upgrade.managed.openshift.io', '-o', 'name']);
-  assert.equal(crds.trim().split('\n').length, 3);
+    const crds = await kubectlOk(s.kubeconfig, [
+      'get',
+      'crd',
+      'clusterversions.config.openshift.io',
+      'machineconfigpools.machineconfiguration.openshift.io',
+      'upgradeconfigs.upgrade.managed.openshift.io',
+      '-o',
+      'name',
+    ]);
+    assert.equal(crds.trim().split('\n').length, 3);
 
-  const cv = JSON.parse(await kubectlOk(s.kubeconfig, ['get', 'clusterversion', 'version', '-o', 'json'])) as { status: { desired: { version: string }; history: Array<{ state: string; version: string }> } };
-  const target = cv.status.desired.version;
-  assert.match(target, /^4\.14\.\d+$/);
-  assert.notEqual(target, '4.14.30');
-  assert.deepEqual(cv.status.history.map((h) => [h.state, h.version]), [['Completed', target], ['Completed', '4.14.30']]);
+    const cv = JSON.parse(await kubectlOk(s.kubeconfig, ['get', 'clusterversion', 'version', '-o', 'json'])) as {
+      status: { desired: { version: string }; history: Array<{ state: string; version: string }> };
+    };
+    const target = cv.status.desired.version;
+    assert.match(target, /^4\.14\.\d+$/);
+    assert.notEqual(target, '4.14.30');
+    assert.deepEqual(
+      cv.status.history.map((h) => [h.state, h.version]),
+      [
+        ['Completed', target],
+        ['Completed', '4.14.30'],
+      ],
+    );
 
-  const pools = JSON.parse(await kubectlOk(s.kubeconfig, ['get', 'machineconfigpools', '-o', 'json'])) as { items: Array<{ metadata: { name: string }; status: { machineCount: number; updatedMachineCount: number; conditions: Conditioned[] } }> };
-  const master = pools.items.find((p) => p.metadata.name === 'master');
-  assert.equal(master?.status.machineCount, 3);
-  for (const p of pools.items) {
-    assert.equal(p.status.updatedMachineCount, p.status.machineCount, p.metadata.name);
-    assert.equal(p.status.conditions.find((c) => c.type === 'Updated')?.status, 'True', p.metadata.name);
-  }
+    const pools = JSON.parse(await kubectlOk(s.kubeconfig, ['get', 'machineconfigpools', '-o', 'json'])) as {
+      items: Array<{
+        metadata: { name: string };
+        status: { machineCount: number; updatedMachineCount: number; conditions: Conditioned[] };
+      }>;
+    };
+    const master = pools.items.find((p) => p.metadata.name === 'master');
+    assert.equal(master?.status.machineCount, 3);
+    for (const p of pools.items) {
+      assert.equal(p.status.updatedMachineCount, p.status.machineCount, p.metadata.name);
+      assert.equal(p.status.conditions.find((c) => c.type === 'Updated')?.status, 'True', p.metadata.name);
+    }
 
-  // Every master was drained; with no kubelet behind the simulated Nodes, the evicted pods are
-  // gone only because the simulation removed them after their grace period.
-  const drains = await kubectlOk(s.kubeconfig, ['get', 'events', '-n', 'default', '--field-selector', 'reason=Drain', '-o', 'name']);
-  assert.ok(drains.trim().split('\n').length >= 3, drains);
-  const pods = JSON.parse(await kubectlOk(s.kubeconfig, ['get', 'pods', '-n', 'shop', '-o', 'json'])) as { items: Array<{ metadata: { name: string; deletionTimestamp?: string } }> };
-  assert.equal(pods.items.length, 2);
-  assert.deepEqual(pods.items.filter((p) => p.metadata.deletionTimestamp !== undefined), []);
-});
+    // Every master was drained; with no kubelet behind the simulated Nodes, the evicted pods are
+    // gone only because the simulation removed them after their grace period.
+    const drains = await kubectlOk(s.kubeconfig, [
+      'get',
+      'events',
+      '-n',
+      'default',
+      '--field-selector',
+      'reason=Drain',
+      '-o',
+      'name',
+    ]);
+    assert.ok(drains.trim().split('\n').length >= 3, drains);
+    const pods = JSON.parse(await kubectlOk(s.kubeconfig, ['get', 'pods', '-n', 'shop', '-o', 'json'])) as {
+      items: Array<{ metadata: { name: string; deletionTimestamp?: string } }>;
+    };
+    assert.equal(pods.items.length, 2);
+    assert.deepEqual(
+      pods.items.filter((p) => p.metadata.deletionTimestamp !== undefined),
+      [],
+    );
+  },
+);
 
-void test('an earlier run\'s cluster and a foreign ClusterVersion are refused before anything is written', { timeout: 120_000 }, async () => {
-  const [earlier, foreign] = servers;
-  assert.ok(earlier && foreign);
-  // A real cluster's ClusterVersion: created by someone else (kubectl here), not the simulator.
-  const crd = openshiftCustomResourceDefinitions().find((c) => (c.metadata as { name?: string }).name === 'clusterversions.config.openshift.io');
-  writeFileSync(join(dir, 'crd.json'), JSON.stringify(crd));
-  await kubectlOk(foreign.kubeconfig, ['create', '-f', join(dir, 'crd.json')]);
-  await kubectlOk(foreign.kubeconfig, ['wait', '--for=condition=Established', '--timeout=30s', 'crd/clusterversions.config.openshift.io']);
-  writeFileSync(join(dir, 'cv.json'), JSON.stringify({ apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', metadata: { name: 'version' }, spec: { clusterID: '5bd1b4a0-2c11-4f3e-9b0e-6d1f2a3b4c5d', channel: 'stable-4.16' } }));
-  await kubectlOk(foreign.kubeconfig, ['create', '-f', join(dir, 'cv.json')]);
-  const cvBefore = await kubectlOk(earlier.kubeconfig, ['get', 'clusterversion', 'version', '-o', 'jsonpath={.metadata.resourceVersion}']);
+void test(
+  "an earlier run's cluster and a foreign ClusterVersion are refused before anything is written",
+  { timeout: 120_000 },
+  async () => {
+    const [earlier, foreign] = servers;
+    assert.ok(earlier && foreign);
+    // A real cluster's ClusterVersion: created by someone else (kubectl here), not the simulator.
+    const crd = openshiftCustomResourceDefinitions().find(
+      (c) => (c.metadata as { name?: string }).name === 'clusterversions.config.openshift.io',
+    );
+    writeFileSync(join(dir, 'crd.json'), JSON.stringify(crd));
+    await kubectlOk(foreign.kubeconfig, ['create', '-f', join(dir, 'crd.json')]);
+    await kubectlOk(foreign.kubeconfig, [
+      'wait',
+      '--for=condition=Established',
+      '--timeout=30s',
+      'crd/clusterversions.config.openshift.io',
+    ]);
+    writeFileSync(
+      join(dir, 'cv.json'),
+      JSON.stringify({
+        apiVersion: 'config.openshift.io/v1',
+        kind: 'ClusterVersion',
+        metadata: { name: 'version' },
+        spec: { clusterID: '5bd1b4a0-2c11-4f3e-9b0e-6d1f2a3b4c5d', channel: 'stable-4.16' },
+      }),
+    );
+    await kubectlOk(foreign.kubeconfig, ['create', '-f', join(dir, 'cv.json')]);
+    const cvBefore = await kubectlOk(earlier.kubeconfig, [
+      'get',
+      'clusterversion',
+      'version',
+      '-o',
+      'jsonpath={.metadata.resourceVersion}',
+    ]);
 
-  const [again, refused] = await Promise.all([
-    runBinary(['simulate', '--kubeconfig', earlier.kubeconfig, '--scenario', scenarioFile, '--time-scale', String(TIME_SCALE), '--force']),
-    runBinary(['simulate', '--kubeconfig', foreign.kubeconfig, '--scenario', scenarioFile, '--time-scale', String(TIME_SCALE), '--force']),
-  ]);
-  assert.equal(again.status, 1, again.stdout);
-  assert.match(again.stderr, /refusing to run the simulated cluster here:\n {2}- http:\/\/127\.0\.0\.1:\d+ still holds the simulated cluster of an earlier run \(ClusterVersion "version" and 3 Node\(s\) written by simulated-cluster\)/);
-  assert.equal(await kubectlOk(earlier.kubeconfig, ['get', 'clusterversion', 'version', '-o', 'jsonpath={.metadata.resourceVersion}']), cvBefore, 'the earlier run\'s ClusterVersion is untouched');
+    const [again, refused] = await Promise.all([
+      runBinary([
+        'simulate',
+        '--kubeconfig',
+        earlier.kubeconfig,
+        '--scenario',
+        scenarioFile,
+        '--time-scale',
+        String(TIME_SCALE),
+        '--force',
+      ]),
+      runBinary([
+        'simulate',
+        '--kubeconfig',
+        foreign.kubeconfig,
+        '--scenario',
+        scenarioFile,
+        '--time-scale',
+        String(TIME_SCALE),
+        '--force',
+      ]),
+    ]);
+    assert.equal(again.status, 1, again.stdout);
+    assert.match(
+      again.stderr,
+      /refusing to run the simulated cluster here:\n {2}- http:\/\/127\.0\.0\.1:\d+ still holds the simulated cluster of an earlier run \(ClusterVersion "version" and 3 Node\(s\) written by simulated-cluster\)/,
+    );
+    assert.equal(
+      await kubectlOk(earlier.kubeconfig, [
+        'get',
+        'clusterversion',
+        'version',
+        '-o',
+        'jsonpath={.metadata.resourceVersion}',
+      ]),
+      cvBefore,
+      "the earlier run's ClusterVersion is untouched",
+    );
 
-  assert.equal(refused.status, 1, refused.stdout);
-  assert.match(refused.stderr, /holds a ClusterVersion "version" that the simulator did not write \(field managers: kubectl-create\); it looks like a real OpenShift cluster, and simulate never writes to one/);
-  assert.equal((await kubectlOk(foreign.kubeconfig, ['get', 'nodes', '-o', 'name'])).trim(), '', 'no Node created');
-  const mcp = await kubectl(foreign.kubeconfig, ['get', 'crd', 'machineconfigpools.machineconfiguration.openshift.io']);
-  assert.notEqual(mcp.code, 0, 'no other CRD installed');
-  assert.match(mcp.stderr, /NotFound/);
-});
+    assert.equal(refused.status, 1, refused.stdout);
+    assert.match(
+      refused.stderr,
+      /holds a ClusterVersion "version" that the simulator did not write \(field managers: kubectl-create\); it looks like a real OpenShift cluster, and simulate never writes to one/,
+    );
+    assert.equal((await kubectlOk(foreign.kubeconfig, ['get', 'nodes', '-o', 'name'])).trim(), '', 'no Node created');
+    const mcp = await kubectl(foreign.kubeconfig, [
+      'get',
+      'crd',
+      'machineconfigpools.machineconfiguration.openshift.io',
+    ]);
+    assert.notEqual(mcp.code, 0, 'no other CRD installed');
+    assert.match(mcp.stderr, /NotFound/);
+  },
+);

@@ -44,14 +44,19 @@ function manualMinorUpgrade(): Promise<Run> {
   return manualRun;
 }
 
-async function assertReproducible(name: string, seed: number, firstRun?: Promise<Run>): Promise<Record<string, unknown>> {
+async function assertReproducible(
+  name: string,
+  seed: number,
+  firstRun?: Promise<Run>,
+): Promise<Record<string, unknown>> {
   const first = await (firstRun ?? reportOf(name, seed));
   const second = await reportOf(name, seed);
   assert.ok(first.ok, first.summary);
   const { final: finalA, ...restA } = first.report;
   const { final: finalB, ...restB } = second.report;
   // Transitions, alerts and silences first, for a readable failure.
-  for (const key of ['transitions', 'alerts', 'silences'] as const) assert.deepEqual(restB[key], restA[key], `${name}: ${key} differ`);
+  for (const key of ['transitions', 'alerts', 'silences'] as const)
+    assert.deepEqual(restB[key], restA[key], `${name}: ${key} differ`);
   assert.deepEqual(restB, restA);
   assert.deepEqual(finalB, finalA, `${name}: final objects differ`);
   assert.deepEqual(second.lines, first.lines);
@@ -70,32 +75,64 @@ void test('same seed, same report: managed-aro-upgrade (the operator in the loop
   // The operator's control-plane maintenance silence is in the report, ended by the time it is Upgraded.
   const silences = report['silences'] as SilenceRecord[];
   const ours = silences.filter((s) => s.createdBy === 'managed-upgrade-operator');
-  assert.ok(ours.some((s) => s.comment === 'Silence for OSD control plane upgrade to version 4.14.45'), JSON.stringify(silences));
-  assert.deepEqual(ours.filter((s) => s.state !== 'expired'), []);
+  assert.ok(
+    ours.some((s) => s.comment === 'Silence for OSD control plane upgrade to version 4.14.45'),
+    JSON.stringify(silences),
+  );
+  assert.deepEqual(
+    ours.filter((s) => s.state !== 'expired'),
+    [],
+  );
   assert.ok(ours.every((s) => s.matchers.length > 0 && s.startsAt < s.endsAt));
 });
 
 void test('simulate --scenario manual-minor-upgrade -o json: transitions of all four kinds, alerts that fired, the final objects; the same report as in this process', async () => {
   const r = await runBinary(['simulate', '--scenario', 'manual-minor-upgrade', '-o', 'json']);
   assert.equal(r.status, 0, r.stderr);
-  const out = JSON.parse(r.stdout) as Record<string, unknown> & { ok: boolean; seed: number; transitions: Transition[]; alerts: AlertEpisode[]; silences: SilenceRecord[]; final: FinalObjects; timeline: unknown[] };
+  const out = JSON.parse(r.stdout) as Record<string, unknown> & {
+    ok: boolean;
+    seed: number;
+    transitions: Transition[];
+    alerts: AlertEpisode[];
+    silences: SilenceRecord[];
+    final: FinalObjects;
+    timeline: unknown[];
+  };
   assert.equal(out.ok, true);
   assert.equal(out.seed, 1);
   // The binary (its own process, its own ports) and a run in this process tell one story.
   const here = await manualMinorUpgrade();
   for (const [key, value] of Object.entries(here.report)) assert.deepEqual(out[key], value, `${key} differs`);
-  assert.deepEqual(out.timeline.map((l) => JSON.stringify(l)), here.lines);
+  assert.deepEqual(
+    out.timeline.map((l) => JSON.stringify(l)),
+    here.lines,
+  );
   const t = out.transitions;
-  assert.deepEqual([...new Set(t.map((x) => x.kind))].sort(), ['ClusterOperator', 'ClusterVersion', 'MachineConfigPool', 'Node']);
+  assert.deepEqual([...new Set(t.map((x) => x.kind))].sort(), [
+    'ClusterOperator',
+    'ClusterVersion',
+    'MachineConfigPool',
+    'Node',
+  ]);
   // In time order, each with its virtual time and the time since the start.
   for (let i = 1; i < t.length; i++) assert.ok(t[i - 1]!.elapsedMs <= t[i]!.elapsedMs && t[i - 1]!.at <= t[i]!.at);
   assert.ok(t.every((x) => Date.parse(x.at) - x.elapsedMs === Date.parse(t[0]!.at) - t[0]!.elapsedMs));
-  const has = (kind: string, field: string, to: unknown): boolean => t.some((x) => x.kind === kind && x.field === field && x.to === to);
+  const has = (kind: string, field: string, to: unknown): boolean =>
+    t.some((x) => x.kind === kind && x.field === field && x.to === to);
   assert.ok(has('ClusterVersion', 'spec.desiredUpdate.version', '4.15.38'));
   assert.ok(has('ClusterVersion', 'status.history[0].state', 'Completed'));
-  assert.ok(t.some((x) => x.kind === 'ClusterVersion' && x.field === 'condition/Progressing.message' && String(x.to).startsWith('Working towards 4.15.38: ')));
+  assert.ok(
+    t.some(
+      (x) =>
+        x.kind === 'ClusterVersion' &&
+        x.field === 'condition/Progressing.message' &&
+        String(x.to).startsWith('Working towards 4.15.38: '),
+    ),
+  );
   assert.ok(has('ClusterOperator', 'status.versions[operator]', '4.15.38'));
-  assert.ok(t.some((x) => x.kind === 'MachineConfigPool' && x.name === 'worker' && x.field === 'status.updatedMachineCount'));
+  assert.ok(
+    t.some((x) => x.kind === 'MachineConfigPool' && x.name === 'worker' && x.field === 'status.updatedMachineCount'),
+  );
   assert.ok(has('Node', 'machineconfiguration.openshift.io/state', 'Working'));
   assert.ok(has('Node', 'spec.unschedulable', true));
 
@@ -107,8 +144,16 @@ void test('simulate --scenario manual-minor-upgrade -o json: transitions of all 
 
   assert.equal(out.final.clusterVersion?.status?.history?.[0]?.version, '4.15.38');
   assert.equal(out.final.clusterVersion.metadata?.managedFields, undefined);
-  assert.ok(out.final.clusterOperators.length > 20 && out.final.clusterOperators.every((co) => co.status?.versions?.find((v) => v.name === 'operator')?.version === '4.15.38'));
-  assert.deepEqual(out.final.machineConfigPools.map((p) => p.metadata?.name), ['master', 'worker']);
+  assert.ok(
+    out.final.clusterOperators.length > 20 &&
+      out.final.clusterOperators.every(
+        (co) => co.status?.versions?.find((v) => v.name === 'operator')?.version === '4.15.38',
+      ),
+  );
+  assert.deepEqual(
+    out.final.machineConfigPools.map((p) => p.metadata?.name),
+    ['master', 'worker'],
+  );
   assert.equal(out.final.nodes.length, 6);
   assert.ok(out.final.nodes.every((n) => n.kind === 'Node' && n.status?.conditions?.some((c) => c.type === 'Ready')));
 });

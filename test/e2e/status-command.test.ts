@@ -13,7 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeResource } from '../../src/api/builtin.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../src/api/openshift/config-v1/cluster-version.js';
-import { MachineConfigNodeAnnotation as A, MachineConfigPoolResource } from '../../src/api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  MachineConfigNodeAnnotation as A,
+  MachineConfigPoolResource,
+} from '../../src/api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { runBinary } from '../../src/cli/binary.test-support.js';
 import { startSimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
 import type { UpgradeStatusReport } from '../../src/cli/upgrade-status-model.js';
@@ -26,7 +29,14 @@ void test('status: control plane Completed, worker pool part-way; every node pha
   const env = await startSimEnvironment({ seed: 1 });
   t.after(() => env.close());
   const catalogue = buildCatalogue();
-  const sim = createSimulatedCluster(env.ctx, { profile: 'ha-cloud', version: '4.14.30', channel: 'stable-4.14', workers: 6, catalogue, seed: 1 });
+  const sim = createSimulatedCluster(env.ctx, {
+    profile: 'ha-cloud',
+    version: '4.14.30',
+    channel: 'stable-4.14',
+    workers: 6,
+    catalogue,
+    seed: 1,
+  });
   await sim.start(env.signal);
   t.after(() => sim.close());
   const inf = env.ctx.informers;
@@ -35,23 +45,42 @@ void test('status: control plane Completed, worker pool part-way; every node pha
   inf.start(env.signal);
   await inf.waitForSync(env.signal);
   const cv = () => cvs.get(undefined, CLUSTER_VERSION_NAME);
-  const offered = (): string[] => (cv()?.status?.availableUpdates ?? []).map((r) => r.version).filter((v) => v.startsWith('4.14.'));
+  const offered = (): string[] =>
+    (cv()?.status?.availableUpdates ?? []).map((r) => r.version).filter((v) => v.startsWith('4.14.'));
   const installed = env.clock.now();
-  await env.clock.run({ until: () => offered().length > 0 || env.clock.now() > installed + 30 * MINUTE, signal: env.signal });
+  await env.clock.run({
+    until: () => offered().length > 0 || env.clock.now() > installed + 30 * MINUTE,
+    signal: env.signal,
+  });
   const target = offered().sort((a, b) => Number(b.split('.')[2]) - Number(a.split('.')[2]))[0];
   assert.ok(target, 'the update service offers a 4.14 z-stream');
-  await env.client.patch(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { spec: { desiredUpdate: { version: target, image: findRelease(catalogue, target)!.pullSpec } } }, { type: 'merge' });
+  await env.client.patch(
+    ClusterVersionResource,
+    undefined,
+    CLUSTER_VERSION_NAME,
+    { spec: { desiredUpdate: { version: target, image: findRelease(catalogue, target)!.pullSpec } } },
+    { type: 'merge' },
+  );
 
   // Stop once ClusterVersion is Completed and the workers are part-way (the clock then stands still).
   const worker = () => pools.get(undefined, 'worker')?.status;
   const midWorkers = (): boolean => {
     const h = cv()?.status?.history?.[0];
     const w = worker();
-    return h?.version === target && h.state === 'Completed' && w !== undefined && w.updatedMachineCount >= 1 && w.updatedMachineCount < w.machineCount;
+    return (
+      h?.version === target &&
+      h.state === 'Completed' &&
+      w !== undefined &&
+      w.updatedMachineCount >= 1 &&
+      w.updatedMachineCount < w.machineCount
+    );
   };
   const started = env.clock.now();
   await env.clock.run({ until: () => midWorkers() || env.clock.now() > started + 6 * 60 * MINUTE, signal: env.signal });
-  assert.ok(midWorkers(), `stopped with ClusterVersion ${JSON.stringify(cv()?.status?.history?.[0])} and worker ${JSON.stringify(worker())}`);
+  assert.ok(
+    midWorkers(),
+    `stopped with ClusterVersion ${JSON.stringify(cv()?.status?.history?.[0])} and worker ${JSON.stringify(worker())}`,
+  );
 
   const dir = mkdtempSync(join(tmpdir(), 'status-e2e-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -66,7 +95,11 @@ void test('status: control plane Completed, worker pool part-way; every node pha
   assert.equal(report.controlPlane.assessment, 'Completed');
   assert.equal(report.controlPlane.targetVersion, target);
   assert.equal(report.controlPlane.previousVersion, '4.14.30');
-  assert.equal(report.controlPlane.operators?.updated, report.controlPlane.operators?.total, 'every ClusterOperator reached the target');
+  assert.equal(
+    report.controlPlane.operators?.updated,
+    report.controlPlane.operators?.total,
+    'every ClusterOperator reached the target',
+  );
 
   const master = report.pools.find((p) => p.name === 'master');
   assert.equal(master?.assessment, 'Completed');
@@ -77,7 +110,10 @@ void test('status: control plane Completed, worker pool part-way; every node pha
   assert.equal(w.targetVersion, target);
   assert.equal(w.total, worker()?.machineCount);
   assert.equal(w.updated, worker()?.updatedMachineCount, 'updated nodes as the MCO counts them');
-  assert.ok(w.nodes.some((n) => n.assessment === 'Progressing'), 'a worker is in progress');
+  assert.ok(
+    w.nodes.some((n) => n.assessment === 'Progressing'),
+    'a worker is in progress',
+  );
   assert.equal(report.upgradeOperator.managed.state, 'absent', 'no upgrade-operator CRDs on this cluster');
 
   // Each node's phase, from the Node object itself.
@@ -93,18 +129,31 @@ void test('status: control plane Completed, worker pool part-way; every node pha
     const ready = node.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
     const done = a[A.CurrentConfig] === a[A.DesiredConfig] && a[A.State] === 'Done';
     assert.equal(r.currentConfig, a[A.CurrentConfig]);
-    if (r.pool === 'master') assert.equal(r.phase, 'Updated', `${name}: masters are done when ClusterVersion completed`);
+    if (r.pool === 'master')
+      assert.equal(r.phase, 'Updated', `${name}: masters are done when ClusterVersion completed`);
     else if (done && a[A.CurrentConfig] === workerTarget) assert.equal(r.phase, 'Updated', name);
     else if (done) assert.equal(r.phase, 'Pending', name);
     else if (!ready) assert.equal(r.phase, 'Rebooting', name);
-    else if (a[A.DesiredDrain] === `drain-${a[A.DesiredConfig]}` && a[A.LastAppliedDrain] !== a[A.DesiredDrain]) assert.equal(r.phase, 'Draining', name);
+    else if (a[A.DesiredDrain] === `drain-${a[A.DesiredConfig]}` && a[A.LastAppliedDrain] !== a[A.DesiredDrain])
+      assert.equal(r.phase, 'Draining', name);
     else assert.equal(r.phase, 'Updating', name);
-    assert.equal(r.version, r.phase === 'Updated' ? target : '4.14.30', `${name} runs the release of its current config`);
+    assert.equal(
+      r.version,
+      r.phase === 'Updated' ? target : '4.14.30',
+      `${name} runs the release of its current config`,
+    );
   }
 
   const text = await runBinary(['status', '--kubeconfig', kubeconfig], { KUBECONFIG: '', NO_COLOR: '1' });
   assert.equal(text.status, 0, text.stderr);
-  for (const heading of ['= Control Plane =', '= Worker Upgrade =', '= Update Health =', '= Upgrade Operator =', 'Worker Pool Nodes: worker']) assert.ok(text.stdout.includes(heading), `${heading} in:\n${text.stdout}`);
+  for (const heading of [
+    '= Control Plane =',
+    '= Worker Upgrade =',
+    '= Update Health =',
+    '= Upgrade Operator =',
+    'Worker Pool Nodes: worker',
+  ])
+    assert.ok(text.stdout.includes(heading), `${heading} in:\n${text.stdout}`);
   assert.match(text.stdout, new RegExp(`worker\\s+Progressing\\s+${w.percent}% \\(${w.updated}/${w.total}\\)`));
   assert.ok(!text.stdout.includes('\x1b['), 'no colour codes when stdout is not a TTY');
 });

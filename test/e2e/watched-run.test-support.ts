@@ -8,9 +8,17 @@
 import type { TestContext } from 'node:test';
 import { UpgradeJobResource } from '../../src/api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { ClusterOperatorResource } from '../../src/api/openshift/config-v1/cluster-operator.js';
-import { CLUSTER_VERSION_NAME, ClusterVersionResource, type ClusterOperatorStatusCondition } from '../../src/api/openshift/config-v1/cluster-version.js';
+import {
+  CLUSTER_VERSION_NAME,
+  ClusterVersionResource,
+  type ClusterOperatorStatusCondition,
+} from '../../src/api/openshift/config-v1/cluster-version.js';
 import { MachineConfigPoolResource } from '../../src/api/openshift/machineconfiguration-v1/machine-config-pool.js';
-import { MANAGED_UPGRADE_CONFIG_NAME, MANAGED_UPGRADE_OPERATOR_NAMESPACE, ManagedUpgradeConfigResource } from '../../src/api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import {
+  MANAGED_UPGRADE_CONFIG_NAME,
+  MANAGED_UPGRADE_OPERATOR_NAMESPACE,
+  ManagedUpgradeConfigResource,
+} from '../../src/api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { environmentFor, loadScenario, runScenario, type ScenarioOutcome } from '../../src/cli/scenarios/catalog.js';
 import type { ScenarioRun } from '../../src/cli/scenarios/scenario-runner.js';
 import { startSimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
@@ -26,13 +34,31 @@ export interface Cond {
 export interface Sample {
   /** Virtual epoch ms. */
   at: number;
-  cv: { version: string; state: string; desiredUpdate: string; channel: string; progressing: string; upgradeable: Cond | undefined; releaseAccepted: Cond | undefined };
+  cv: {
+    version: string;
+    state: string;
+    desiredUpdate: string;
+    channel: string;
+    progressing: string;
+    upgradeable: Cond | undefined;
+    releaseAccepted: Cond | undefined;
+  };
   /** Pool name → counts and pause. */
   pools: Record<string, { updated: number; total: number; paused: boolean }>;
   /** The machine-config ClusterOperator's Degraded condition. */
   mcoDegraded: Cond | undefined;
   /** The managed UpgradeConfig: newest history entry, its newest condition, the Waiting condition, and every entry's phase by version. */
-  uc: { version: string; phase: string; step: string; stepMessage: string; waiting: Cond | undefined; phases: Record<string, string>; done: string[] } | undefined;
+  uc:
+    | {
+        version: string;
+        phase: string;
+        step: string;
+        stepMessage: string;
+        waiting: Cond | undefined;
+        phases: Record<string, string>;
+        done: string[];
+      }
+    | undefined;
   /** The scheduled flow's UpgradeJobs: name → True condition types. */
   jobs: Record<string, string[]>;
 }
@@ -80,7 +106,9 @@ export async function runWatched(t: TestContext, name: string, probes: readonly 
       const pools = inf.informerFor(MachineConfigPoolResource);
       const cos = inf.informerFor(ClusterOperatorResource);
       const ucs = inf.informerFor(ManagedUpgradeConfigResource, { namespace: MANAGED_UPGRADE_OPERATOR_NAMESPACE });
-      const jobs = inf.informerFor(UpgradeJobResource, { namespace: file.operator?.namespace ?? 'appuio-openshift-upgrade-controller' });
+      const jobs = inf.informerFor(UpgradeJobResource, {
+        namespace: file.operator?.namespace ?? 'appuio-openshift-upgrade-controller',
+      });
       const sample = (): void => {
         const cv = cvs.get(undefined, CLUSTER_VERSION_NAME);
         const h0 = cv?.status?.history?.[0];
@@ -98,7 +126,16 @@ export async function runWatched(t: TestContext, name: string, probes: readonly 
             upgradeable: cond(cv?.status?.conditions, 'Upgradeable'),
             releaseAccepted: cond(cv?.status?.conditions, 'ReleaseAccepted'),
           },
-          pools: Object.fromEntries(pools.list().map((p) => [p.metadata?.name ?? '', { updated: p.status?.updatedMachineCount ?? 0, total: p.status?.machineCount ?? 0, paused: p.spec.paused === true }])),
+          pools: Object.fromEntries(
+            pools.list().map((p) => [
+              p.metadata?.name ?? '',
+              {
+                updated: p.status?.updatedMachineCount ?? 0,
+                total: p.status?.machineCount ?? 0,
+                paused: p.spec.paused === true,
+              },
+            ]),
+          ),
           mcoDegraded: cond(cos.get(undefined, 'machine-config')?.status?.conditions, 'Degraded'),
           uc: uc
             ? {
@@ -106,12 +143,21 @@ export async function runWatched(t: TestContext, name: string, probes: readonly 
                 phase: uh?.phase ?? '',
                 step: uh?.conditions?.[0] ? `${uh.conditions[0].type}=${uh.conditions[0].status}` : '',
                 stepMessage: uh?.conditions?.[0]?.message ?? '',
-                waiting: waiting ? { status: waiting.status, reason: waiting.reason ?? '', message: waiting.message ?? '' } : undefined,
+                waiting: waiting
+                  ? { status: waiting.status, reason: waiting.reason ?? '', message: waiting.message ?? '' }
+                  : undefined,
                 phases: Object.fromEntries((uc.status?.history ?? []).map((h) => [h.version ?? '', h.phase])),
                 done: (uh?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.type),
               }
             : undefined,
-          jobs: Object.fromEntries(jobs.list().map((j) => [j.metadata?.name ?? '', (j.status?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.type)])),
+          jobs: Object.fromEntries(
+            jobs
+              .list()
+              .map((j) => [
+                j.metadata?.name ?? '',
+                (j.status?.conditions ?? []).filter((c) => c.status === 'True').map((c) => c.type),
+              ]),
+          ),
         };
         samples.push(s);
         for (const p of pending.filter((x) => x.when(s))) {
@@ -119,8 +165,12 @@ export async function runWatched(t: TestContext, name: string, probes: readonly 
           // The clock stands still while the read is in flight.
           const done = run.env.clock.activity.begin(`test probe ${p.name}`);
           inFlight.push(
-            p.read(run, s)
-              .then((r) => void results.set(p.name, r), (err: unknown) => void failures.push(err))
+            p
+              .read(run, s)
+              .then(
+                (r) => void results.set(p.name, r),
+                (err: unknown) => void failures.push(err),
+              )
               .finally(done),
           );
         }
@@ -135,7 +185,11 @@ export async function runWatched(t: TestContext, name: string, probes: readonly 
 }
 
 /** The first sample for which `f` holds (index and sample), or undefined. */
-export function first(samples: readonly Sample[], f: (s: Sample) => boolean, from = 0): { i: number; s: Sample } | undefined {
+export function first(
+  samples: readonly Sample[],
+  f: (s: Sample) => boolean,
+  from = 0,
+): { i: number; s: Sample } | undefined {
   for (let i = from; i < samples.length; i++) if (f(samples[i]!)) return { i, s: samples[i]! };
   return undefined;
 }

@@ -122,7 +122,17 @@ void test('create, get as table, json and yaml; label selectors', async () => {
 
 void test('get -w receives an event', async () => {
   // --watch-only prints nothing from the initial list: whatever it prints came as a watch event.
-  const child = spawn('kubectl', ['--kubeconfig', kubeconfig, 'get', 'configmaps', '-w', '--watch-only', '-o', 'name', '--request-timeout=20s']);
+  const child = spawn('kubectl', [
+    '--kubeconfig',
+    kubeconfig,
+    'get',
+    'configmaps',
+    '-w',
+    '--watch-only',
+    '-o',
+    'name',
+    '--request-timeout=20s',
+  ]);
   let stdout = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   const closed = new Promise((resolve) => child.on('close', resolve));
@@ -148,8 +158,19 @@ void test('apply client-side twice, server-side, and patches of every type', asy
   assert.match(conflict.stderr, /Apply failed with 1 conflict: conflict with "kubectl": \.spec\.replicas/);
   await ok(['patch', 'deploy', 'web', '--type', 'merge', '-p', '{"spec":{"replicas":4}}']);
   await ok(['patch', 'deploy', 'web', '--type', 'json', '-p', '[{"op":"replace","path":"/spec/replicas","value":6}]']);
-  await ok(['patch', 'deploy', 'web', '--type', 'strategic', '-p', '{"spec":{"template":{"spec":{"containers":[{"name":"c","image":"nginx:2"}]}}}}']);
-  assert.equal(await ok(['get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image}']), '6 nginx:2');
+  await ok([
+    'patch',
+    'deploy',
+    'web',
+    '--type',
+    'strategic',
+    '-p',
+    '{"spec":{"template":{"spec":{"containers":[{"name":"c","image":"nginx:2"}]}}}}',
+  ]);
+  assert.equal(
+    await ok(['get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image}']),
+    '6 nginx:2',
+  );
 });
 
 void test('delete with --cascade=orphan, foreground and background', async () => {
@@ -178,7 +199,10 @@ void test('replace with a stale resourceVersion is a 409', async () => {
   await ok(['label', 'configmap', 'stale', 'x=y']);
   const r = await kubectl(['replace', '-f', '-'], old);
   assert.notEqual(r.code, 0);
-  assert.match(r.stderr, /Error from server \(Conflict\).*the object has been modified; please apply your changes to the latest version and try again/);
+  assert.match(
+    r.stderr,
+    /Error from server \(Conflict\).*the object has been modified; please apply your changes to the latest version and try again/,
+  );
 });
 
 void test('a CRD is served at once: printer columns, explain, validation', async () => {
@@ -191,9 +215,15 @@ void test('a CRD is served at once: printer columns, explain, validation', async
   const explain = await ok(['explain', 'widget.spec']);
   assert.match(explain, /The widget's wishes\./);
   assert.match(explain, /How big the widget is\./);
-  const unknown = await kubectl(['apply', '-f', '-'], 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w2}\nspec: {size: 3, bogus: 1}\n');
+  const unknown = await kubectl(
+    ['apply', '-f', '-'],
+    'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w2}\nspec: {size: 3, bogus: 1}\n',
+  );
   assert.match(unknown.stderr, /strict decoding error: unknown field "spec.bogus"/);
-  const invalid = await kubectl(['apply', '-f', '-'], 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w3}\nspec: {size: 0}\n');
+  const invalid = await kubectl(
+    ['apply', '-f', '-'],
+    'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w3}\nspec: {size: 0}\n',
+  );
   assert.match(invalid.stderr, /spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1/);
   await ok(['patch', 'widget', 'w1', '--type', 'merge', '-p', '{"spec":{"size":5}}']);
   const smp = await kubectl(['patch', 'widget', 'w1', '--type', 'strategic', '-p', '{"spec":{"size":6}}']);
@@ -207,7 +237,15 @@ void test('kubeconfig file works for a second context with a namespace', async (
   const file = join(dir, 'ns-kubeconfig');
   writeFileSync(file, server.kubeconfig({ contextName: 'other', namespace: 'kube-system' }));
   const r = await new Promise<string>((resolve, reject) => {
-    const child = spawn('kubectl', ['--kubeconfig', file, 'config', 'view', '--minify', '-o', 'jsonpath={.contexts[0].context.namespace}']);
+    const child = spawn('kubectl', [
+      '--kubeconfig',
+      file,
+      'config',
+      'view',
+      '--minify',
+      '-o',
+      'jsonpath={.contexts[0].context.namespace}',
+    ]);
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);

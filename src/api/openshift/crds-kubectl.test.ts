@@ -15,7 +15,10 @@ import { ManualClock } from '../../lib/clock.js';
 import { startApiServer, type ApiServer } from '../../apiserver/server.js';
 import { openshiftCustomResourceDefinitions } from './crds.js';
 
-const examples = JSON.parse(readFileSync(new URL('./testdata/examples.json', import.meta.url), 'utf8')) as Record<string, JsonObject>;
+const examples = JSON.parse(readFileSync(new URL('./testdata/examples.json', import.meta.url), 'utf8')) as Record<
+  string,
+  JsonObject
+>;
 const MS_NAME = 'mycluster-x7k2p-worker-us-east-1a';
 const MS_NS = 'openshift-machine-api';
 
@@ -35,9 +38,14 @@ async function call(method: string, path: string, body?: unknown): Promise<{ sta
 
 function kubectl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('/usr/bin/kubectl', [...args, `--kubeconfig=${kubeconfig}`, `--cache-dir=${join(dir, 'cache')}`], { timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      '/usr/bin/kubectl',
+      [...args, `--kubeconfig=${kubeconfig}`, `--cache-dir=${join(dir, 'cache')}`],
+      { timeout: 60_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -63,12 +71,23 @@ before(async () => {
     assert.equal(r.status, 201, JSON.stringify(r.body));
   }
   // The CRD registry serves new kinds asynchronously: wait until the last group is discovered.
-  for (let i = 0; i < 200 && (await call('GET', '/apis/fileintegrity.openshift.io/v1alpha1')).status !== 200; i++) await sleep(10);
-  assert.equal((await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: MS_NS } })).status, 201);
+  for (let i = 0; i < 200 && (await call('GET', '/apis/fileintegrity.openshift.io/v1alpha1')).status !== 200; i++)
+    await sleep(10);
+  assert.equal(
+    (await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: MS_NS } }))
+      .status,
+    201,
+  );
   await createWithStatus('/apis/config.openshift.io/v1/clusterversions', examples['clusterversion-updating']!);
   await createWithStatus('/apis/config.openshift.io/v1/clusteroperators', examples['clusteroperator-rolling']!);
-  await createWithStatus('/apis/machineconfiguration.openshift.io/v1/machineconfigpools', examples['machineconfigpool-worker']!);
-  await createWithStatus(`/apis/machine.openshift.io/v1beta1/namespaces/${MS_NS}/machinesets`, examples['machineset-worker']!);
+  await createWithStatus(
+    '/apis/machineconfiguration.openshift.io/v1/machineconfigpools',
+    examples['machineconfigpool-worker']!,
+  );
+  await createWithStatus(
+    `/apis/machine.openshift.io/v1beta1/namespaces/${MS_NS}/machinesets`,
+    examples['machineset-worker']!,
+  );
 });
 
 after(async () => {
@@ -97,21 +116,49 @@ void test('kubectl get -o wide shows the oc get columns', async () => {
   const cv = tableOf(all, 'clusterversion.config.openshift.io/');
   assert.deepEqual(cv[0], ['NAME', 'VERSION', 'AVAILABLE', 'PROGRESSING', 'SINCE', 'STATUS']);
   assert.deepEqual(cv[1], [
-    'clusterversion.config.openshift.io/version', '4.14.10', 'True', 'True', '61m', 'Working towards 4.15.3: 762 of 880 done (86% complete), waiting on machine-config',
+    'clusterversion.config.openshift.io/version',
+    '4.14.10',
+    'True',
+    'True',
+    '61m',
+    'Working towards 4.15.3: 762 of 880 done (86% complete), waiting on machine-config',
   ]);
 
   const co = tableOf(all, 'clusteroperator.config.openshift.io/');
   assert.deepEqual(co[0], ['NAME', 'VERSION', 'AVAILABLE', 'PROGRESSING', 'DEGRADED', 'SINCE', 'MESSAGE']);
   const coRow = co[1]!;
-  assert.deepEqual(coRow.slice(0, 5), ['clusteroperator.config.openshift.io/kube-apiserver', '4.14.10', 'True', 'True', 'False']);
+  assert.deepEqual(coRow.slice(0, 5), [
+    'clusteroperator.config.openshift.io/kube-apiserver',
+    '4.14.10',
+    'True',
+    'True',
+    'False',
+  ]);
   assert.equal(coRow[6], 'NodeInstallerProgressing: 1 node is at revision 14; 2 nodes are at revision 15');
 
   const mcp = tableOf(all, 'machineconfigpool.machineconfiguration.openshift.io/');
   assert.deepEqual(mcp[0], [
-    'NAME', 'CONFIG', 'UPDATED', 'UPDATING', 'DEGRADED', 'MACHINECOUNT', 'READYMACHINECOUNT', 'UPDATEDMACHINECOUNT', 'DEGRADEDMACHINECOUNT', 'AGE',
+    'NAME',
+    'CONFIG',
+    'UPDATED',
+    'UPDATING',
+    'DEGRADED',
+    'MACHINECOUNT',
+    'READYMACHINECOUNT',
+    'UPDATEDMACHINECOUNT',
+    'DEGRADEDMACHINECOUNT',
+    'AGE',
   ]);
   assert.deepEqual(mcp[1]!.slice(0, 9), [
-    'machineconfigpool.machineconfiguration.openshift.io/worker', 'rendered-worker-3b8f0c6d1e2a4957b8c0d9e1f2a3b4c5', 'False', 'True', 'False', '3', '1', '1', '0',
+    'machineconfigpool.machineconfiguration.openshift.io/worker',
+    'rendered-worker-3b8f0c6d1e2a4957b8c0d9e1f2a3b4c5',
+    'False',
+    'True',
+    'False',
+    '3',
+    '1',
+    '1',
+    '0',
   ]);
 
   const ms = tableOf(all, 'machineset.machine.openshift.io/');
@@ -135,8 +182,14 @@ void test('kubectl scale machineset goes through the scale subresource', async (
   const obj = await call('GET', `/apis/machine.openshift.io/v1beta1/namespaces/${MS_NS}/machinesets/${MS_NAME}`);
   assert.equal((obj.body['spec'] as { replicas: number }).replicas, 3);
   assert.equal((obj.body['status'] as { replicas: number }).replicas, 2, 'status is the controller’s');
-  const scale = await call('GET', `/apis/machine.openshift.io/v1beta1/namespaces/${MS_NS}/machinesets/${MS_NAME}/scale`);
-  assert.deepEqual([scale.body['kind'], scale.body['spec'], (scale.body['status'] as JsonObject)['replicas']], ['Scale', { replicas: 3 }, 2]);
+  const scale = await call(
+    'GET',
+    `/apis/machine.openshift.io/v1beta1/namespaces/${MS_NS}/machinesets/${MS_NAME}/scale`,
+  );
+  assert.deepEqual(
+    [scale.body['kind'], scale.body['spec'], (scale.body['status'] as JsonObject)['replicas']],
+    ['Scale', { replicas: 3 }, 2],
+  );
   const guarded = await kubectl(['scale', 'machineset', MS_NAME, '-n', MS_NS, '--current-replicas=2', '--replicas=4']);
   assert.notEqual(guarded.code, 0, 'the precondition on current replicas fails');
 });

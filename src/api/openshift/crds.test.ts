@@ -14,7 +14,10 @@ import { fieldErrorMessage } from '../../apiserver/field-errors.js';
 import { pruneUnknownFields } from '../../apiserver/crd/prune.js';
 import { openshiftCustomResourceDefinitions } from './crds.js';
 
-const examples = JSON.parse(readFileSync(new URL('./testdata/examples.json', import.meta.url), 'utf8')) as Record<string, JsonObject>;
+const examples = JSON.parse(readFileSync(new URL('./testdata/examples.json', import.meta.url), 'utf8')) as Record<
+  string,
+  JsonObject
+>;
 const crds = openshiftCustomResourceDefinitions();
 
 interface Version {
@@ -25,7 +28,12 @@ interface Version {
 }
 interface Crd {
   metadata: { name: string };
-  spec: { group: string; scope: string; names: { kind: string; plural: string; singular: string; listKind: string; shortNames?: string[] }; versions: Version[] };
+  spec: {
+    group: string;
+    scope: string;
+    names: { kind: string; plural: string; singular: string; listKind: string; shortNames?: string[] };
+    versions: Version[];
+  };
 }
 
 function byName(name: string): Crd {
@@ -85,7 +93,14 @@ void test('scopes, short names and subresources are openshift/api’s', () => {
     assert.equal(crd.spec.names.listKind, `${crd.spec.names.kind}List`);
     const subresources = crd.spec.versions[0]!.subresources;
     if (name.startsWith('machinesets.')) {
-      assert.deepEqual(subresources, { scale: { labelSelectorPath: '.status.labelSelector', specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' }, status: {} });
+      assert.deepEqual(subresources, {
+        scale: {
+          labelSelectorPath: '.status.labelSelector',
+          specReplicasPath: '.spec.replicas',
+          statusReplicasPath: '.status.replicas',
+        },
+        status: {},
+      });
     } else assert.deepEqual(subresources, { status: {} }, name);
   }
   assert.equal(byName('clusterversions.config.openshift.io').spec.versions[0]!.name, 'v1');
@@ -107,12 +122,31 @@ void test('printer columns are those of oc get', () => {
   );
   assert.deepEqual(
     columns('machineconfigpools.machineconfiguration.openshift.io').map((c) => c.split('=')[0]),
-    ['Config', 'Updated', 'Updating', 'Degraded', 'MachineCount', 'ReadyMachineCount', 'UpdatedMachineCount', 'DegradedMachineCount', 'Age'],
+    [
+      'Config',
+      'Updated',
+      'Updating',
+      'Degraded',
+      'MachineCount',
+      'ReadyMachineCount',
+      'UpdatedMachineCount',
+      'DegradedMachineCount',
+      'Age',
+    ],
   );
-  assert.deepEqual(columns('machinesets.machine.openshift.io').map((c) => c.split('=')[0]), ['Desired', 'Current', 'Ready', 'Available', 'Age']);
+  assert.deepEqual(
+    columns('machinesets.machine.openshift.io').map((c) => c.split('=')[0]),
+    ['Desired', 'Current', 'Ready', 'Available', 'Age'],
+  );
   const machine = byName('machines.machine.openshift.io').spec.versions[0]!.additionalPrinterColumns!;
-  assert.deepEqual(machine.filter((c) => c.priority === undefined).map((c) => c.name), ['Phase', 'Type', 'Region', 'Zone', 'Age']);
-  assert.deepEqual(machine.filter((c) => c.priority === 1).map((c) => c.name), ['Node', 'ProviderID', 'State']);
+  assert.deepEqual(
+    machine.filter((c) => c.priority === undefined).map((c) => c.name),
+    ['Phase', 'Type', 'Region', 'Zone', 'Age'],
+  );
+  assert.deepEqual(
+    machine.filter((c) => c.priority === 1).map((c) => c.name),
+    ['Node', 'ProviderID', 'State'],
+  );
 });
 
 void test('the reference examples validate and survive pruning unchanged', () => {
@@ -141,12 +175,17 @@ void test('preserved blobs stay as written; unknown fields elsewhere are pruned'
   spec.bogus = 1;
   const pruned = pruneUnknownFields(ms, schemaOf('machinesets.machine.openshift.io'));
   assert.deepEqual(pruned.unknownFields, ['spec.bogus']);
-  assert.deepEqual((pruned.object['spec'] as typeof spec).template.spec.providerSpec.value['anything'], { deeply: ['nested'] });
+  assert.deepEqual((pruned.object['spec'] as typeof spec).template.spec.providerSpec.value['anything'], {
+    deeply: ['nested'],
+  });
   const mc: JsonObject = {
     apiVersion: 'machineconfiguration.openshift.io/v1',
     kind: 'MachineConfig',
     metadata: { name: '00-worker' },
-    spec: { config: { ignition: { version: '3.4.0' }, storage: { files: [{ path: '/etc/x', mode: 420 }] } }, kernelArguments: ['nosmt'] },
+    spec: {
+      config: { ignition: { version: '3.4.0' }, storage: { files: [{ path: '/etc/x', mode: 420 }] } },
+      kernelArguments: ['nosmt'],
+    },
   };
   assert.deepEqual(messages(mc, 'machineconfigs.machineconfiguration.openshift.io'), []);
   assert.deepEqual(pruneUnknownFields(mc, schemaOf('machineconfigs.machineconfiguration.openshift.io')).object, mc);
@@ -158,19 +197,38 @@ void test('the API server rejects what openshift/api rejects', () => {
   const cvd = 'clusterversions.config.openshift.io';
   const { clusterID: _id, ...noId } = cv['spec'] as JsonObject;
   assert.deepEqual(messages({ ...cv, spec: noId }, cvd), ['spec.clusterID: Required value']);
-  assert.deepEqual(messages(withSpec({ desiredUpdate: { architecture: 'Multi', image: 'quay.io/x@sha256:1', version: '4.15.3' } }), cvd), ['spec.desiredUpdate: Invalid value: "object": cannot set both Architecture and Image']);
-  assert.ok(messages(withSpec({ capabilities: { baselineCapabilitySet: 'v4.99' } }), cvd).some((m) => m.startsWith('spec.capabilities.baselineCapabilitySet: Unsupported value')));
+  assert.deepEqual(
+    messages(
+      withSpec({ desiredUpdate: { architecture: 'Multi', image: 'quay.io/x@sha256:1', version: '4.15.3' } }),
+      cvd,
+    ),
+    ['spec.desiredUpdate: Invalid value: "object": cannot set both Architecture and Image'],
+  );
+  assert.ok(
+    messages(withSpec({ capabilities: { baselineCapabilitySet: 'v4.99' } }), cvd).some((m) =>
+      m.startsWith('spec.capabilities.baselineCapabilitySet: Unsupported value'),
+    ),
+  );
   const status = cv['status'] as JsonObject;
   const risky = structuredClone(status['conditionalUpdates']) as { risks: { matchingRules: JsonObject[] }[] }[];
   risky[0]!.risks[0]!.matchingRules = [];
-  assert.ok(messages({ ...cv, status: { ...status, conditionalUpdates: risky } }, cvd).some((m) => m.includes('matchingRules')));
+  assert.ok(
+    messages({ ...cv, status: { ...status, conditionalUpdates: risky } }, cvd).some((m) => m.includes('matchingRules')),
+  );
   const { availableUpdates: _a, ...noUpdates } = status;
   assert.deepEqual(messages({ ...cv, status: noUpdates }, cvd), ['status.availableUpdates: Required value']);
   const ms = examples['machineset-worker']!;
-  assert.ok(messages({ ...ms, spec: { ...(ms['spec'] as JsonObject), deletePolicy: 'Largest' } }, 'machinesets.machine.openshift.io').some((m) => m.startsWith('spec.deletePolicy: Unsupported value')));
+  assert.ok(
+    messages(
+      { ...ms, spec: { ...(ms['spec'] as JsonObject), deletePolicy: 'Largest' } },
+      'machinesets.machine.openshift.io',
+    ).some((m) => m.startsWith('spec.deletePolicy: Unsupported value')),
+  );
   const mcp = examples['machineconfigpool-worker']!;
   const { machineCount: _m, ...noCount } = mcp['status'] as JsonObject;
-  assert.deepEqual(messages({ ...mcp, status: noCount }, 'machineconfigpools.machineconfiguration.openshift.io'), ['status.machineCount: Required value']);
+  assert.deepEqual(messages({ ...mcp, status: noCount }, 'machineconfigpools.machineconfiguration.openshift.io'), [
+    'status.machineCount: Required value',
+  ]);
   const co = examples['clusteroperator-rolling']!;
   const { spec: _s, ...noSpec } = co;
   assert.deepEqual(messages(noSpec, 'clusteroperators.config.openshift.io'), ['spec: Required value']);

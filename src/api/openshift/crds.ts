@@ -10,9 +10,19 @@ import { crdFor, type PrinterColumn } from '../schema.js';
 import { CLUSTER_VERSION_PRINTER_COLUMNS, ClusterVersionSchema } from './config-v1/cluster-version-schema.js';
 import { CLUSTER_OPERATOR_PRINTER_COLUMNS, ClusterOperatorSchema } from './config-v1/cluster-operator-schema.js';
 import { InfrastructureSchema } from './config-v1/infrastructure-schema.js';
-import { MACHINE_CONFIG_POOL_PRINTER_COLUMNS, MachineConfigPoolSchema } from './machineconfiguration-v1/machine-config-pool-schema.js';
-import { MACHINE_CONFIG_PRINTER_COLUMNS, MachineConfigSchema } from './machineconfiguration-v1/machine-config-schema.js';
-import { MACHINE_SET_PRINTER_COLUMNS, MACHINE_SET_SCALE, MachineSetSchema } from './machine-v1beta1/machine-set-schema.js';
+import {
+  MACHINE_CONFIG_POOL_PRINTER_COLUMNS,
+  MachineConfigPoolSchema,
+} from './machineconfiguration-v1/machine-config-pool-schema.js';
+import {
+  MACHINE_CONFIG_PRINTER_COLUMNS,
+  MachineConfigSchema,
+} from './machineconfiguration-v1/machine-config-schema.js';
+import {
+  MACHINE_SET_PRINTER_COLUMNS,
+  MACHINE_SET_SCALE,
+  MachineSetSchema,
+} from './machine-v1beta1/machine-set-schema.js';
 import { MACHINE_PRINTER_COLUMNS, MachineSchema } from './machine-v1beta1/machine-schema.js';
 import { FileIntegritySchema } from './fileintegrity-v1alpha1/file-integrity-schema.js';
 
@@ -56,7 +66,15 @@ const MACHINE = 'machine.openshift.io';
  */
 export function openshiftCustomResourceDefinitions(): JsonObject[] {
   return [
-    crd({ group: CONFIG, version: 'v1', kind: 'ClusterVersion', plural: 'clusterversions', scope: 'Cluster', schema: ClusterVersionSchema, printerColumns: CLUSTER_VERSION_PRINTER_COLUMNS }),
+    crd({
+      group: CONFIG,
+      version: 'v1',
+      kind: 'ClusterVersion',
+      plural: 'clusterversions',
+      scope: 'Cluster',
+      schema: ClusterVersionSchema,
+      printerColumns: CLUSTER_VERSION_PRINTER_COLUMNS,
+    }),
     crd({
       group: CONFIG,
       version: 'v1',
@@ -67,7 +85,14 @@ export function openshiftCustomResourceDefinitions(): JsonObject[] {
       schema: ClusterOperatorSchema,
       printerColumns: CLUSTER_OPERATOR_PRINTER_COLUMNS,
     }),
-    crd({ group: CONFIG, version: 'v1', kind: 'Infrastructure', plural: 'infrastructures', scope: 'Cluster', schema: InfrastructureSchema }),
+    crd({
+      group: CONFIG,
+      version: 'v1',
+      kind: 'Infrastructure',
+      plural: 'infrastructures',
+      scope: 'Cluster',
+      schema: InfrastructureSchema,
+    }),
     crd({
       group: MCO,
       version: 'v1',
@@ -78,7 +103,16 @@ export function openshiftCustomResourceDefinitions(): JsonObject[] {
       schema: MachineConfigPoolSchema,
       printerColumns: MACHINE_CONFIG_POOL_PRINTER_COLUMNS,
     }),
-    crd({ group: MCO, version: 'v1', kind: 'MachineConfig', plural: 'machineconfigs', scope: 'Cluster', shortNames: ['mc'], schema: MachineConfigSchema, printerColumns: MACHINE_CONFIG_PRINTER_COLUMNS }),
+    crd({
+      group: MCO,
+      version: 'v1',
+      kind: 'MachineConfig',
+      plural: 'machineconfigs',
+      scope: 'Cluster',
+      shortNames: ['mc'],
+      schema: MachineConfigSchema,
+      printerColumns: MACHINE_CONFIG_PRINTER_COLUMNS,
+    }),
     crd({
       group: MACHINE,
       version: 'v1beta1',
@@ -90,7 +124,22 @@ export function openshiftCustomResourceDefinitions(): JsonObject[] {
       printerColumns: MACHINE_SET_PRINTER_COLUMNS,
       scale: MACHINE_SET_SCALE,
     }),
-    crd({ group: MACHINE, version: 'v1beta1', kind: 'Machine', plural: 'machines', scope: 'Namespaced', schema: MachineSchema, printerColumns: MACHINE_PRINTER_COLUMNS }),
-    crd({ group: 'fileintegrity.openshift.io', version: 'v1alpha1', kind: 'FileIntegrity', plural: 'fileintegrities', scope: 'Namespaced', schema: FileIntegritySchema }),
+    crd({
+      group: MACHINE,
+      version: 'v1beta1',
+      kind: 'Machine',
+      plural: 'machines',
+      scope: 'Namespaced',
+      schema: MachineSchema,
+      printerColumns: MACHINE_PRINTER_COLUMNS,
+    }),
+    crd({
+      group: 'fileintegrity.openshift.io',
+      version: 'v1alpha1',
+      kind: 'FileIntegrity',
+      plural: 'fileintegrities',
+      scope: 'Namespaced',
+      schema: FileIntegritySchema,
+    }),
   ];
 }

@@ -38,8 +38,12 @@ export function coreObjectReferenceSchema(description: string): TUnsafe<ObjectRe
       name: Type.Optional(Type.String({ description: 'Name of the referent.' })),
       namespace: Type.Optional(Type.String({ description: 'Namespace of the referent.' })),
       uid: Type.Optional(Type.String({ description: 'UID of the referent.' })),
-      resourceVersion: Type.Optional(Type.String({ description: 'Resource version of the referent this reference was made at.' })),
-      fieldPath: Type.Optional(Type.String({ description: 'Path of a part of the referent, e.g. spec.containers{name}.' })),
+      resourceVersion: Type.Optional(
+        Type.String({ description: 'Resource version of the referent this reference was made at.' }),
+      ),
+      fieldPath: Type.Optional(
+        Type.String({ description: 'Path of a part of the referent, e.g. spec.containers{name}.' }),
+      ),
     },
     { description, 'x-kubernetes-map-type': 'atomic' },
   );

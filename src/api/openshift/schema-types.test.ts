@@ -5,14 +5,34 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Static } from 'typebox';
-import type { ClusterVersionSchema, ClusterVersionStatusSchema, ConditionalUpdateSchema, ReleaseSchema, UpdateHistorySchema } from './config-v1/cluster-version-schema.js';
-import type { ClusterVersion, ClusterVersionStatus, ConditionalUpdate, Release, UpdateHistory } from './config-v1/cluster-version.js';
+import type {
+  ClusterVersionSchema,
+  ClusterVersionStatusSchema,
+  ConditionalUpdateSchema,
+  ReleaseSchema,
+  UpdateHistorySchema,
+} from './config-v1/cluster-version-schema.js';
+import type {
+  ClusterVersion,
+  ClusterVersionStatus,
+  ConditionalUpdate,
+  Release,
+  UpdateHistory,
+} from './config-v1/cluster-version.js';
 import type { ClusterOperatorSchema, ClusterOperatorStatusSchema } from './config-v1/cluster-operator-schema.js';
 import type { ClusterOperator, ClusterOperatorStatus } from './config-v1/cluster-operator.js';
 import type { InfrastructureSchema } from './config-v1/infrastructure-schema.js';
 import type { Infrastructure } from './config-v1/infrastructure.js';
-import type { MachineConfigPoolConditionSchema, MachineConfigPoolSchema, MachineConfigPoolStatusSchema } from './machineconfiguration-v1/machine-config-pool-schema.js';
-import type { MachineConfigPool, MachineConfigPoolCondition, MachineConfigPoolStatus } from './machineconfiguration-v1/machine-config-pool.js';
+import type {
+  MachineConfigPoolConditionSchema,
+  MachineConfigPoolSchema,
+  MachineConfigPoolStatusSchema,
+} from './machineconfiguration-v1/machine-config-pool-schema.js';
+import type {
+  MachineConfigPool,
+  MachineConfigPoolCondition,
+  MachineConfigPoolStatus,
+} from './machineconfiguration-v1/machine-config-pool.js';
 import type { MachineConfigSchema } from './machineconfiguration-v1/machine-config-schema.js';
 import type { MachineConfig } from './machineconfiguration-v1/machine-config.js';
 import type { MachineSetSchema } from './machine-v1beta1/machine-set-schema.js';

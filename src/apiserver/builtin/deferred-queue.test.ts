@@ -37,7 +37,13 @@ void test('DeferredQueue keeps one entry per key, runs outside the caller, and r
   const clock = new ManualClock('2026-01-01T00:00:00Z');
   const activity = new ActivityCounter();
   const seen: string[] = [];
-  const q = new DeferredQueue<string>({ name: 'test', clock, logger: silentLogger(), activity, process: (item) => seen.push(item) });
+  const q = new DeferredQueue<string>({
+    name: 'test',
+    clock,
+    logger: silentLogger(),
+    activity,
+    process: (item) => seen.push(item),
+  });
   q.add('k', 'first');
   q.add('k', 'second');
   q.add('j', 'other');

@@ -113,7 +113,10 @@ export class DeferredQueue<T> {
       runs.set(key, n);
       if (n > MAX_RUNS_PER_DRAIN) {
         // A key that keeps re-queueing itself would never let the queue go idle: let time pass.
-        this.#opts.logger.error({ key }, `${this.#opts.name}: item re-queued itself ${MAX_RUNS_PER_DRAIN} times; deferring it`);
+        this.#opts.logger.error(
+          { key },
+          `${this.#opts.name}: item re-queued itself ${MAX_RUNS_PER_DRAIN} times; deferring it`,
+        );
         this.addAfter(key, item, RETRY_MAX_MS);
         continue;
       }

@@ -28,28 +28,57 @@ function deployment(store: MemoryStore, name: string, replicas: number): KubeObj
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, namespace: 'default' },
-    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'i:1' }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'i:1' }] } },
+    },
   });
 }
 
-function pod(store: MemoryStore, name: string, opts: { labels?: Record<string, string>; owner?: KubeObject; ready?: boolean; phase?: string } = {}): KubeObject {
+function pod(
+  store: MemoryStore,
+  name: string,
+  opts: { labels?: Record<string, string>; owner?: KubeObject; ready?: boolean; phase?: string } = {},
+): KubeObject {
   const metadata: JsonObject = { name, namespace: 'default', labels: opts.labels ?? { app: 'web' } };
   if (opts.owner) {
     metadata.ownerReferences = [
-      { apiVersion: opts.owner.apiVersion, kind: opts.owner.kind, name: opts.owner.metadata.name as string, uid: opts.owner.metadata.uid as string, controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: opts.owner.apiVersion,
+        kind: opts.owner.kind,
+        name: opts.owner.metadata.name as string,
+        uid: opts.owner.metadata.uid as string,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ];
   }
-  const created = store.create(podType, { apiVersion: 'v1', kind: 'Pod', metadata, spec: { containers: [{ name: 'c', image: 'i:1' }] } });
+  const created = store.create(podType, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata,
+    spec: { containers: [{ name: 'c', image: 'i:1' }] },
+  });
   return setReady(store, created, opts.ready ?? true, opts.phase ?? 'Running');
 }
 
 function setReady(store: MemoryStore, p: KubeObject, ready: boolean, phase = 'Running'): KubeObject {
   const cur = store.get(podType, 'default', p.metadata.name as string)!;
-  return store.update(podType, { ...cur, status: { phase, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } }, { subresource: 'status' });
+  return store.update(
+    podType,
+    { ...cur, status: { phase, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } },
+    { subresource: 'status' },
+  );
 }
 
 function pdb(store: MemoryStore, name: string, spec: JsonObject): KubeObject {
-  return store.create(pdbType, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name, namespace: 'default' }, spec });
+  return store.create(pdbType, {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name, namespace: 'default' },
+    spec,
+  });
 }
 
 function status(store: MemoryStore, name: string): JsonObject {
@@ -81,7 +110,16 @@ void test('minAvailable as a number: expected pods are the selected pods', async
     currentHealthy: 3,
     desiredHealthy: 2,
     expectedPods: 3,
-    conditions: [{ type: 'DisruptionAllowed', status: 'True', observedGeneration: 1, lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'SufficientPods', message: '' }],
+    conditions: [
+      {
+        type: 'DisruptionAllowed',
+        status: 'True',
+        observedGeneration: 1,
+        lastTransitionTime: '2026-01-01T00:00:00Z',
+        reason: 'SufficientPods',
+        message: '',
+      },
+    ],
   });
 });
 
@@ -92,13 +130,25 @@ void test('minAvailable percentage rounds up against the controller scale', asyn
   pod(store, 'b', { owner: d });
   pdb(store, 'web', { minAvailable: '50%', selector: { matchLabels: { app: 'web' } } });
   await dc.idle();
-  assert.deepEqual(summary(store, 'web'), { currentHealthy: 2, desiredHealthy: 2, expectedPods: 3, disruptionsAllowed: 0, reason: 'InsufficientPods' });
+  assert.deepEqual(summary(store, 'web'), {
+    currentHealthy: 2,
+    desiredHealthy: 2,
+    expectedPods: 3,
+    disruptionsAllowed: 0,
+    reason: 'InsufficientPods',
+  });
 
   // Scaling the Deployment down re-evaluates the budget.
   const cur = store.get(deploymentType, 'default', 'web')!;
   store.update(deploymentType, { ...cur, spec: { ...(cur.spec as JsonObject), replicas: 1 } });
   await dc.idle();
-  assert.deepEqual(summary(store, 'web'), { currentHealthy: 2, desiredHealthy: 1, expectedPods: 1, disruptionsAllowed: 1, reason: 'SufficientPods' });
+  assert.deepEqual(summary(store, 'web'), {
+    currentHealthy: 2,
+    desiredHealthy: 1,
+    expectedPods: 1,
+    disruptionsAllowed: 1,
+    reason: 'SufficientPods',
+  });
 });
 
 void test('maxUnavailable as a number and as a percentage (rounded up)', async () => {
@@ -108,8 +158,20 @@ void test('maxUnavailable as a number and as a percentage (rounded up)', async (
   pdb(store, 'one', { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } });
   pdb(store, 'pct', { maxUnavailable: '34%', selector: { matchLabels: { app: 'web' } } });
   await dc.idle();
-  assert.deepEqual(summary(store, 'one'), { currentHealthy: 3, desiredHealthy: 2, expectedPods: 3, disruptionsAllowed: 1, reason: 'SufficientPods' });
-  assert.deepEqual(summary(store, 'pct'), { currentHealthy: 3, desiredHealthy: 1, expectedPods: 3, disruptionsAllowed: 2, reason: 'SufficientPods' });
+  assert.deepEqual(summary(store, 'one'), {
+    currentHealthy: 3,
+    desiredHealthy: 2,
+    expectedPods: 3,
+    disruptionsAllowed: 1,
+    reason: 'SufficientPods',
+  });
+  assert.deepEqual(summary(store, 'pct'), {
+    currentHealthy: 3,
+    desiredHealthy: 1,
+    expectedPods: 3,
+    disruptionsAllowed: 2,
+    reason: 'SufficientPods',
+  });
 });
 
 void test('unready and terminating pods are not healthy; the condition flips with a new transition time', async () => {
@@ -123,7 +185,13 @@ void test('unready and terminating pods are not healthy; the condition flips wit
   await clock.advance(60_000);
   setReady(store, pods[0]!, false);
   await dc.idle();
-  assert.deepEqual(summary(store, 'web'), { currentHealthy: 2, desiredHealthy: 2, expectedPods: 3, disruptionsAllowed: 0, reason: 'InsufficientPods' });
+  assert.deepEqual(summary(store, 'web'), {
+    currentHealthy: 2,
+    desiredHealthy: 2,
+    expectedPods: 3,
+    disruptionsAllowed: 0,
+    reason: 'InsufficientPods',
+  });
   const cond = (status(store, 'web').conditions as JsonObject[])[0]!;
   assert.equal(cond.lastTransitionTime, '2026-01-01T00:01:00Z');
   assert.equal(cond.status, 'False');
@@ -145,8 +213,20 @@ void test('selectors: empty matches every pod in the namespace, missing matches 
   pdb(store, 'none', { minAvailable: 1 });
   pdb(store, 'bad', { minAvailable: 1, selector: { matchExpressions: [{ key: 'app', operator: 'In', values: [] }] } });
   await dc.idle();
-  assert.deepEqual(summary(store, 'all'), { currentHealthy: 2, desiredHealthy: 1, expectedPods: 2, disruptionsAllowed: 1, reason: 'SufficientPods' });
-  assert.deepEqual(summary(store, 'none'), { currentHealthy: 0, desiredHealthy: 1, expectedPods: 0, disruptionsAllowed: 0, reason: 'InsufficientPods' });
+  assert.deepEqual(summary(store, 'all'), {
+    currentHealthy: 2,
+    desiredHealthy: 1,
+    expectedPods: 2,
+    disruptionsAllowed: 1,
+    reason: 'SufficientPods',
+  });
+  assert.deepEqual(summary(store, 'none'), {
+    currentHealthy: 0,
+    desiredHealthy: 1,
+    expectedPods: 0,
+    disruptionsAllowed: 0,
+    reason: 'InsufficientPods',
+  });
   const bad = status(store, 'bad');
   assert.equal(bad.disruptionsAllowed, 0);
   assert.deepEqual((bad.conditions as JsonObject[])[0], {
@@ -165,15 +245,30 @@ void test('percentages ignore unmanaged pods; controllers without a scale count 
     apiVersion: 'apps/v1',
     kind: 'DaemonSet',
     metadata: { name: 'agent', namespace: 'default' },
-    spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'c', image: 'i:1' }] } } },
+    spec: {
+      selector: { matchLabels: { app: 'agent' } },
+      template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'c', image: 'i:1' }] } },
+    },
   });
   pod(store, 'agent-1', { labels: { app: 'agent' }, owner: ds });
   pod(store, 'agent-2', { labels: { app: 'agent' }, owner: ds });
   pdb(store, 'bare', { maxUnavailable: '50%', selector: { matchLabels: { app: 'web' } } });
   pdb(store, 'agents', { maxUnavailable: 1, selector: { matchLabels: { app: 'agent' } } });
   await dc.idle();
-  assert.deepEqual(summary(store, 'bare'), { currentHealthy: 1, desiredHealthy: 0, expectedPods: 0, disruptionsAllowed: 0, reason: 'InsufficientPods' });
-  assert.deepEqual(summary(store, 'agents'), { currentHealthy: 2, desiredHealthy: 1, expectedPods: 2, disruptionsAllowed: 1, reason: 'SufficientPods' });
+  assert.deepEqual(summary(store, 'bare'), {
+    currentHealthy: 1,
+    desiredHealthy: 0,
+    expectedPods: 0,
+    disruptionsAllowed: 0,
+    reason: 'InsufficientPods',
+  });
+  assert.deepEqual(summary(store, 'agents'), {
+    currentHealthy: 2,
+    desiredHealthy: 1,
+    expectedPods: 2,
+    disruptionsAllowed: 1,
+    reason: 'SufficientPods',
+  });
 });
 
 void test('disruptedPods entries keep a pod out of the healthy count until they expire after 2 minutes', async () => {
@@ -187,7 +282,14 @@ void test('disruptedPods entries keep a pod out of the healthy count until they 
   const cur = store.get(pdbType, 'default', 'web')!;
   store.update(
     pdbType,
-    { ...cur, status: { ...(cur.status as JsonObject), disruptionsAllowed: 1, disruptedPods: { a: '2026-01-01T00:00:00Z', gone: '2026-01-01T00:00:00Z' } } },
+    {
+      ...cur,
+      status: {
+        ...(cur.status as JsonObject),
+        disruptionsAllowed: 1,
+        disruptedPods: { a: '2026-01-01T00:00:00Z', gone: '2026-01-01T00:00:00Z' },
+      },
+    },
     { subresource: 'status' },
   );
   await dc.idle();

@@ -14,7 +14,13 @@ import { formatTime } from '../../lib/clock.js';
 import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../lib/json.js';
 import type { KubeObject, ResourceType, Store, StoreEvent } from '../types.js';
 import { StoreDrivenQueue, type BuiltinControllerOptions, type DeferredQueue } from './deferred-queue.js';
-import { isApiError, metaString, ownerReferencesOf, resourceTypeForKind, type OwnerReference } from './garbage-collector.js';
+import {
+  isApiError,
+  metaString,
+  ownerReferencesOf,
+  resourceTypeForKind,
+  type OwnerReference,
+} from './garbage-collector.js';
 
 /** How long an evicted pod may take to get its deletionTimestamp before the PDB stops waiting. */
 export const DELETION_TIMEOUT_MS = 2 * 60 * 1000;
@@ -53,9 +59,13 @@ export function labelSelectorMatcher(selector: JsonValue | undefined): LabelMatc
     switch (op) {
       case 'In':
       case 'NotIn': {
-        if (values.length === 0) throw new Error('for \'in\', \'notin\' operators, values set can\'t be empty');
+        if (values.length === 0) throw new Error("for 'in', 'notin' operators, values set can't be empty");
         const set = new Set(values);
-        tests.push(op === 'In' ? (l) => l[key] !== undefined && set.has(l[key]) : (l) => l[key] === undefined || !set.has(l[key]));
+        tests.push(
+          op === 'In'
+            ? (l) => l[key] !== undefined && set.has(l[key])
+            : (l) => l[key] === undefined || !set.has(l[key]),
+        );
         break;
       }
       case 'Exists':
@@ -74,9 +84,11 @@ export function labelSelectorMatcher(selector: JsonValue | undefined): LabelMatc
 export function scaledValue(value: JsonValue | undefined, total: number, roundUp: boolean): number {
   if (typeof value === 'number') return value;
   if (typeof value === 'string') {
-    if (!value.endsWith('%')) throw new Error('invalid value for IntOrString: invalid type: string is not a percentage');
+    if (!value.endsWith('%'))
+      throw new Error('invalid value for IntOrString: invalid type: string is not a percentage');
     const n = Number(value.slice(0, -1));
-    if (!Number.isInteger(n) || value.length === 1) throw new Error(`invalid value for IntOrString: invalid value ${JSON.stringify(value)}`);
+    if (!Number.isInteger(n) || value.length === 1)
+      throw new Error(`invalid value for IntOrString: invalid value ${JSON.stringify(value)}`);
     return roundUp ? Math.ceil((n * total) / 100) : Math.floor((n * total) / 100);
   }
   throw new Error('invalid value for IntOrString: invalid type: neither int nor percentage');
@@ -103,7 +115,11 @@ export interface ControllerScale {
 export type ScaleFinder = (ref: OwnerReference, namespace: string) => ControllerScale | undefined;
 
 /** expectedPods and desiredHealthy, as kube's getExpectedPodCount computes them. */
-export function expectedPodCount(spec: JsonObject, pods: KubeObject[], findScale: ScaleFinder): { expectedCount: number; desiredHealthy: number } {
+export function expectedPodCount(
+  spec: JsonObject,
+  pods: KubeObject[],
+  findScale: ScaleFinder,
+): { expectedCount: number; desiredHealthy: number } {
   const { minAvailable, maxUnavailable } = spec;
   if (maxUnavailable !== undefined && maxUnavailable !== null) {
     const expectedCount = expectedScale(pods, findScale);
@@ -144,7 +160,11 @@ function expectedScale(pods: KubeObject[], findScale: ScaleFinder): number {
  * kube's buildDisruptedPodMap: keeps the entries of selected, not yet terminating pods whose
  * 2-minute wait has not passed, and says when to look again.
  */
-export function buildDisruptedPodMap(pods: KubeObject[], disrupted: JsonValue | undefined, now: number): { map: Record<string, string>; recheckAt: number | undefined } {
+export function buildDisruptedPodMap(
+  pods: KubeObject[],
+  disrupted: JsonValue | undefined,
+  now: number,
+): { map: Record<string, string>; recheckAt: number | undefined } {
   const map: Record<string, string> = {};
   let recheckAt: number | undefined;
   if (!isJsonObject(disrupted)) return { map, recheckAt };
@@ -173,7 +193,11 @@ export function countHealthyPods(pods: KubeObject[], disrupted: Record<string, s
 }
 
 /** apimeta.SetStatusCondition on a copy of the list. */
-export function setStatusCondition(conditions: JsonObject[], cond: { type: string; status: string; reason: string; message: string; observedGeneration: number }, now: number): JsonObject[] {
+export function setStatusCondition(
+  conditions: JsonObject[],
+  cond: { type: string; status: string; reason: string; message: string; observedGeneration: number },
+  now: number,
+): JsonObject[] {
   const out = conditions.map((c) => ({ ...c }));
   const existing = out.find((c) => c.type === cond.type);
   if (!existing) {
@@ -216,7 +240,9 @@ function conditionsUpToDate(pdb: KubeObject, status: JsonObject): boolean {
   const conds = Array.isArray(status.conditions) ? status.conditions.filter(isJsonObject) : [];
   const c = conds.find((x) => x.type === 'DisruptionAllowed');
   if (!c || num(status.observedGeneration) !== num(pdb.metadata.generation)) return false;
-  return num(status.disruptionsAllowed) > 0 ? c.status === 'True' && c.reason === 'SufficientPods' : c.status === 'False' && c.reason === 'InsufficientPods';
+  return num(status.disruptionsAllowed) > 0
+    ? c.status === 'True' && c.reason === 'SufficientPods'
+    : c.status === 'False' && c.reason === 'InsufficientPods';
 }
 
 /** Reads `.spec.replicas`-style paths. */
@@ -295,7 +321,12 @@ export class DisruptionController {
       return;
     }
     // A controller's scale changed: budgets in its namespace may expect a different count.
-    if (storeEvent.type === 'MODIFIED' && storeEvent.oldObject && rt.subresources.includes('scale') && !jsonEqual(readPath(storeEvent.object, 'spec.replicas'), readPath(storeEvent.oldObject, 'spec.replicas'))) {
+    if (
+      storeEvent.type === 'MODIFIED' &&
+      storeEvent.oldObject &&
+      rt.subresources.includes('scale') &&
+      !jsonEqual(readPath(storeEvent.object, 'spec.replicas'), readPath(storeEvent.oldObject, 'spec.replicas'))
+    ) {
       for (const pdb of this.#store.list(pdbType, ns)) this.#enqueue(pdb);
     }
   }
@@ -320,7 +351,9 @@ export class DisruptionController {
     const podType = this.#store.resourceType('', 'pods');
     const ns = metaString(pdb, 'namespace');
     const pods = (podType ? this.#store.list(podType, ns) : []).filter((p) => matches(labelsOf(p)));
-    const { expectedCount, desiredHealthy } = expectedPodCount(spec, pods, (ref, namespace) => this.#findScale(ref, namespace));
+    const { expectedCount, desiredHealthy } = expectedPodCount(spec, pods, (ref, namespace) =>
+      this.#findScale(ref, namespace),
+    );
     const now = this.#clock.now();
     const status = isJsonObject(pdb.status) ? pdb.status : {};
     const { map: disruptedPods, recheckAt } = buildDisruptedPodMap(pods, status.disruptedPods, now);
@@ -356,7 +389,13 @@ export class DisruptionController {
     const conds = Array.isArray(status.conditions) ? status.conditions.filter(isJsonObject) : [];
     status.conditions = setStatusCondition(
       conds,
-      { type: 'DisruptionAllowed', status: 'False', reason: 'SyncFailed', message, observedGeneration: num(status.observedGeneration) },
+      {
+        type: 'DisruptionAllowed',
+        status: 'False',
+        reason: 'SyncFailed',
+        message,
+        observedGeneration: num(status.observedGeneration),
+      },
       this.#clock.now(),
     );
     this.#writeStatus(pdbType, pdb, status);
@@ -380,7 +419,8 @@ export class DisruptionController {
       if (owner?.kind === 'Deployment') {
         const depType = resourceTypeForKind(this.#store, owner.apiVersion, owner.kind);
         const dep = depType ? this.#store.get(depType, namespace, owner.name) : undefined;
-        if (dep && metaString(dep, 'uid') === owner.uid) return { uid: owner.uid, scale: num(readPath(dep, 'spec.replicas')) };
+        if (dep && metaString(dep, 'uid') === owner.uid)
+          return { uid: owner.uid, scale: num(readPath(dep, 'spec.replicas')) };
       }
     }
     if (!rt.subresources.includes('scale')) return undefined;

@@ -25,7 +25,11 @@ function setup(): Fixture {
   return { store, clock, dc };
 }
 
-function pod(store: MemoryStore, name: string, opts: { labels?: Record<string, string>; ready?: boolean; phase?: string } = {}): KubeObject {
+function pod(
+  store: MemoryStore,
+  name: string,
+  opts: { labels?: Record<string, string>; ready?: boolean; phase?: string } = {},
+): KubeObject {
   const created = store.create(podType, {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -34,17 +38,33 @@ function pod(store: MemoryStore, name: string, opts: { labels?: Record<string, s
   });
   return store.update(
     podType,
-    { ...created, status: { phase: opts.phase ?? 'Running', conditions: [{ type: 'Ready', status: opts.ready === false ? 'False' : 'True' }] } },
+    {
+      ...created,
+      status: {
+        phase: opts.phase ?? 'Running',
+        conditions: [{ type: 'Ready', status: opts.ready === false ? 'False' : 'True' }],
+      },
+    },
     { subresource: 'status' },
   );
 }
 
 function pdb(store: MemoryStore, name: string, spec: JsonObject): KubeObject {
-  return store.create(pdbType, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name, namespace: 'default' }, spec });
+  return store.create(pdbType, {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name, namespace: 'default' },
+    spec,
+  });
 }
 
 function eviction(name: string, deleteOptions?: JsonObject, apiVersion = 'policy/v1'): JsonObject {
-  return { apiVersion, kind: 'Eviction', metadata: { name, namespace: 'default' }, ...(deleteOptions ? { deleteOptions } : {}) };
+  return {
+    apiVersion,
+    kind: 'Eviction',
+    metadata: { name, namespace: 'default' },
+    ...(deleteOptions ? { deleteOptions } : {}),
+  };
 }
 
 function apiError(fn: () => unknown): ApiError {
@@ -97,7 +117,11 @@ void test('an allowed eviction spends the budget, records the pod and deletes it
     status: 'Failure',
     message: "Cannot evict pod as it would violate the pod's disruption budget.",
     reason: 'TooManyRequests',
-    details: { causes: [{ reason: 'DisruptionBudget', message: 'The disruption budget web needs 2 healthy pods and has 2 currently' }] },
+    details: {
+      causes: [
+        { reason: 'DisruptionBudget', message: 'The disruption budget web needs 2 healthy pods and has 2 currently' },
+      ],
+    },
     code: 429,
   });
   assert.equal(store.get(podType, 'default', 'b')?.metadata.deletionTimestamp, undefined);
@@ -138,7 +162,8 @@ void test('terminating, pending and finished pods are deleted without looking at
   pdb(store, 'web', { minAvailable: 10, selector: { matchLabels: { app: 'web' } } });
   await dc.idle();
   assert.equal(pdbStatus(store, 'web').disruptionsAllowed, 0);
-  for (const name of ['done', 'waiting', 'going']) assert.deepEqual(evictPod(store, clock, 'default', name, eviction(name)), SUCCESS, name);
+  for (const name of ['done', 'waiting', 'going'])
+    assert.deepEqual(evictPod(store, clock, 'default', name, eviction(name)), SUCCESS, name);
   assert.equal(store.get(podType, 'default', 'done'), undefined);
   assert.ok(store.get(podType, 'default', 'waiting')?.metadata.deletionTimestamp);
   assert.deepEqual(pdbStatus(store, 'web').disruptedPods, undefined, 'the budget is not used');
@@ -157,7 +182,12 @@ void test('a budget whose status is behind its generation answers 429 "still bei
     status: 'Failure',
     message: "Cannot evict pod as it would violate the pod's disruption budget.",
     reason: 'TooManyRequests',
-    details: { retryAfterSeconds: 10, causes: [{ reason: 'DisruptionBudget', message: 'The disruption budget web is still being processed by the server.' }] },
+    details: {
+      retryAfterSeconds: 10,
+      causes: [
+        { reason: 'DisruptionBudget', message: 'The disruption budget web is still being processed by the server.' },
+      ],
+    },
     code: 429,
   });
 });
@@ -169,13 +199,21 @@ void test('unready pods: IfHealthyBudget deletes while the budget is met; Always
   pdb(store, 'web', { minAvailable: 3, selector: { matchLabels: { app: 'web' } } });
   await dc.idle();
   assert.equal(pdbStatus(store, 'web').disruptionsAllowed, 0);
-  assert.deepEqual(evictPod(store, clock, 'default', 'sick', eviction('sick')), SUCCESS, 'healthy budget: unready pod may go');
+  assert.deepEqual(
+    evictPod(store, clock, 'default', 'sick', eviction('sick')),
+    SUCCESS,
+    'healthy budget: unready pod may go',
+  );
   assert.equal(pdbStatus(store, 'web').disruptedPods, undefined, 'without spending the budget');
   await dc.idle();
 
   // Budget not met (one healthy pod lost): an unready pod is protected under IfHealthyBudget...
   const a = store.get(podType, 'default', 'a')!;
-  store.update(podType, { ...a, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] } }, { subresource: 'status' });
+  store.update(
+    podType,
+    { ...a, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] } },
+    { subresource: 'status' },
+  );
   await dc.idle();
   assert.equal(apiError(() => evictPod(store, clock, 'default', 'a', eviction('a'))).code, 429);
 
@@ -201,10 +239,16 @@ void test('request errors: missing pod, name mismatch, failed precondition; dry 
   assert.equal(mismatch.message, 'name in URL does not match name in Eviction object');
 
   assert.deepEqual(evictPod(store, clock, 'default', 'a', eviction('a', { dryRun: ['All'] })), SUCCESS);
-  assert.equal(store.get(podType, 'default', 'a')?.metadata.resourceVersion, a.metadata.resourceVersion, 'dry run: pod untouched');
+  assert.equal(
+    store.get(podType, 'default', 'a')?.metadata.resourceVersion,
+    a.metadata.resourceVersion,
+    'dry run: pod untouched',
+  );
   assert.equal(pdbStatus(store, 'web').disruptionsAllowed, 1, 'dry run: budget untouched');
 
-  const conflict = apiError(() => evictPod(store, clock, 'default', 'a', eviction('a', { preconditions: { uid: 'other-uid' } })));
+  const conflict = apiError(() =>
+    evictPod(store, clock, 'default', 'a', eviction('a', { preconditions: { uid: 'other-uid' } })),
+  );
   assert.equal(conflict.code, 409);
   assert.equal(
     conflict.message,

@@ -37,8 +37,10 @@ function parseDeleteOptions(raw: JsonValue | undefined): EvictionDeleteOptions {
   const out: DeleteOptions = {};
   if (typeof o.gracePeriodSeconds === 'number') out.gracePeriodSeconds = o.gracePeriodSeconds;
   const policy = o.propagationPolicy;
-  if (policy === 'Background' || policy === 'Foreground' || policy === 'Orphan') out.propagationPolicy = policy satisfies PropagationPolicy;
-  else if (typeof o.orphanDependents === 'boolean') out.propagationPolicy = o.orphanDependents ? 'Orphan' : 'Background';
+  if (policy === 'Background' || policy === 'Foreground' || policy === 'Orphan')
+    out.propagationPolicy = policy satisfies PropagationPolicy;
+  else if (typeof o.orphanDependents === 'boolean')
+    out.propagationPolicy = o.orphanDependents ? 'Orphan' : 'Background';
   if (isJsonObject(o.preconditions)) {
     const pre: NonNullable<DeleteOptions['preconditions']> = {};
     if (typeof o.preconditions.uid === 'string') pre.uid = o.preconditions.uid;
@@ -60,7 +62,9 @@ function phaseOf(pod: KubeObject): string {
 /** Terminal, pending or terminating pods: deleting them disrupts nothing a PDB guards. */
 function canIgnorePDB(pod: KubeObject): boolean {
   const phase = phaseOf(pod);
-  return phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || pod.metadata.deletionTimestamp !== undefined;
+  return (
+    phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || pod.metadata.deletionTimestamp !== undefined
+  );
 }
 
 function shouldEnforceResourceVersion(pod: KubeObject): boolean {
@@ -91,7 +95,13 @@ function requireType(store: Store, group: string, resource: string): ResourceTyp
  * caller. Returns the Status to send, with its HTTP code in `code` (201 on success; 500 when
  * several budgets select the pod); throws an ApiError for the other failures (404, 409, 429, ...).
  */
-export function evictPod(store: Store, clock: Clock, namespace: string, name: string, eviction: JsonObject): JsonObject {
+export function evictPod(
+  store: Store,
+  clock: Clock,
+  namespace: string,
+  name: string,
+  eviction: JsonObject,
+): JsonObject {
   const meta = isJsonObject(eviction.metadata) ? eviction.metadata : {};
   if (meta.name !== name) throw apiErrors.badRequest('name in URL does not match name in Eviction object');
   if (typeof meta.namespace === 'string' && meta.namespace !== '' && meta.namespace !== namespace) {
@@ -106,7 +116,8 @@ export function evictPod(store: Store, clock: Clock, namespace: string, name: st
 
   if (canIgnorePDB(pod)) {
     let options = original.store;
-    if (shouldEnforceResourceVersion(pod) && !userSetResourceVersion) options = withResourceVersion(options, metaString(pod, 'resourceVersion'));
+    if (shouldEnforceResourceVersion(pod) && !userSetResourceVersion)
+      options = withResourceVersion(options, metaString(pod, 'resourceVersion'));
     addConditionAndDeletePod(store, clock, podType, pod, options, original.dryRun);
     return success();
   }
@@ -139,7 +150,9 @@ export function evictPod(store: Store, clock: Clock, namespace: string, name: st
     const status = isJsonObject(pdb.status) ? pdb.status : {};
     const unready = !isPodReady(pod);
     const skipBudget =
-      unready && (spec.unhealthyPodEvictionPolicy === 'AlwaysAllow' || (num(status.currentHealthy) >= num(status.desiredHealthy) && num(status.desiredHealthy) > 0));
+      unready &&
+      (spec.unhealthyPodEvictionPolicy === 'AlwaysAllow' ||
+        (num(status.currentHealthy) >= num(status.desiredHealthy) && num(status.desiredHealthy) > 0));
     if (skipBudget) {
       // Delete only if the pod is still the unready one we looked at.
       options = withResourceVersion(options, metaString(pod, 'resourceVersion'));
@@ -161,7 +174,14 @@ function success(): JsonObject {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
 }
 
-function checkAndDecrementWithRetry(store: Store, clock: Clock, pdbType: ResourceType, first: KubeObject, podName: string, dryRun: boolean): void {
+function checkAndDecrementWithRetry(
+  store: Store,
+  clock: Clock,
+  pdbType: ResourceType,
+  first: KubeObject,
+  podName: string,
+  dryRun: boolean,
+): void {
   const ns = metaString(first, 'namespace');
   const pdbName = metaString(first, 'name');
   let pdb: KubeObject | undefined = first;
@@ -179,7 +199,14 @@ function checkAndDecrementWithRetry(store: Store, clock: Clock, pdbType: Resourc
 }
 
 /** kube's checkAndDecrement: verifies the budget allows one more disruption and records it. */
-function checkAndDecrement(store: Store, clock: Clock, pdbType: ResourceType, pdb: KubeObject, podName: string, dryRun: boolean): void {
+function checkAndDecrement(
+  store: Store,
+  clock: Clock,
+  pdbType: ResourceType,
+  pdb: KubeObject,
+  podName: string,
+  dryRun: boolean,
+): void {
   const name = metaString(pdb, 'name');
   const status = isJsonObject(pdb.status) ? pdb.status : {};
   if (num(status.observedGeneration) < num(pdb.metadata.generation)) throw stillProcessing(name);
@@ -188,7 +215,11 @@ function checkAndDecrement(store: Store, clock: Clock, pdbType: ResourceType, pd
   if (allowed < 0) throw apiErrors.forbidden(gr, name, 'pdb disruptions allowed is negative');
   const disrupted = isJsonObject(status.disruptedPods) ? status.disruptedPods : {};
   if (Object.keys(disrupted).length > MAX_DISRUPTED_POD_SIZE) {
-    throw apiErrors.forbidden(gr, name, 'DisruptedPods map too big - too many evictions not confirmed by PDB controller');
+    throw apiErrors.forbidden(
+      gr,
+      name,
+      'DisruptedPods map too big - too many evictions not confirmed by PDB controller',
+    );
   }
   if (allowed === 0) {
     throw apiErrors.tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", 0, [
@@ -200,7 +231,11 @@ function checkAndDecrement(store: Store, clock: Clock, pdbType: ResourceType, pd
   }
   if (dryRun) return;
   const next = cloneJson(pdb);
-  const nextStatus: JsonObject = { ...status, disruptionsAllowed: allowed - 1, disruptedPods: { ...disrupted, [podName]: formatTime(clock.now()) } };
+  const nextStatus: JsonObject = {
+    ...status,
+    disruptionsAllowed: allowed - 1,
+    disruptedPods: { ...disrupted, [podName]: formatTime(clock.now()) },
+  };
   if (allowed - 1 === 0) updateDisruptionAllowedCondition(nextStatus, clock.now());
   next.status = nextStatus;
   store.update(pdbType, next, { subresource: 'status' });
@@ -210,7 +245,14 @@ function checkAndDecrement(store: Store, clock: Clock, pdbType: ResourceType, pd
  * Marks the pod with the DisruptionTarget condition (reason EvictionByEvictionAPI) and deletes
  * it, honouring the delete preconditions against the latest pod as kube does.
  */
-function addConditionAndDeletePod(store: Store, clock: Clock, podType: ResourceType, pod: KubeObject, options: DeleteOptions, dryRun: boolean): void {
+function addConditionAndDeletePod(
+  store: Store,
+  clock: Clock,
+  podType: ResourceType,
+  pod: KubeObject,
+  options: DeleteOptions,
+  dryRun: boolean,
+): void {
   const ns = metaString(pod, 'namespace');
   const name = metaString(pod, 'name');
   const latest = store.get(podType, ns, name);
@@ -239,7 +281,14 @@ function addConditionAndDeletePod(store: Store, clock: Clock, podType: ResourceT
   const conditions = Array.isArray(status.conditions) ? status.conditions.filter(isJsonObject) : [];
   const existing = conditions.find((c) => c.type === 'DisruptionTarget');
   const now = formatTime(clock.now());
-  const wanted: JsonObject = { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: now, reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' };
+  const wanted: JsonObject = {
+    type: 'DisruptionTarget',
+    status: 'True',
+    lastProbeTime: null,
+    lastTransitionTime: now,
+    reason: 'EvictionByEvictionAPI',
+    message: 'Eviction API: evicting',
+  };
   if (existing) {
     if (existing.status === 'True') wanted.lastTransitionTime = existing.lastTransitionTime ?? now;
     Object.assign(existing, wanted);
@@ -250,6 +299,7 @@ function addConditionAndDeletePod(store: Store, clock: Clock, podType: ResourceT
   next.status = status;
   const updated = store.update(podType, next, { subresource: 'status' });
   let deleteOptions = options;
-  if (pre?.resourceVersion !== undefined) deleteOptions = withResourceVersion(options, metaString(updated, 'resourceVersion'));
+  if (pre?.resourceVersion !== undefined)
+    deleteOptions = withResourceVersion(options, metaString(updated, 'resourceVersion'));
   store.delete(podType, ns, name, deleteOptions);
 }

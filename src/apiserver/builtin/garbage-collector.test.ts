@@ -28,15 +28,31 @@ interface Ref {
 }
 
 function refTo(owner: KubeObject, extra: Partial<Ref> = {}): Ref {
-  return { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name as string, uid: owner.metadata.uid as string, ...extra };
+  return {
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    name: owner.metadata.name as string,
+    uid: owner.metadata.uid as string,
+    ...extra,
+  };
 }
 
-function obj(rt: ResourceType, name: string, owners: Ref[] = [], extra: Record<string, unknown> = {}, namespace = 'default'): KubeObject {
+function obj(
+  rt: ResourceType,
+  name: string,
+  owners: Ref[] = [],
+  extra: Record<string, unknown> = {},
+  namespace = 'default',
+): KubeObject {
   const metadata: Record<string, unknown> = { name, ...extra };
   if (rt.namespaced) metadata.namespace = namespace;
   if (owners.length > 0) metadata.ownerReferences = owners;
   const o = { apiVersion: rt.group ? `${rt.group}/${rt.version}` : rt.version, kind: rt.kind, metadata } as KubeObject;
-  if (rt === deploymentType) o.spec = { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'i:1' }] } } };
+  if (rt === deploymentType)
+    o.spec = {
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'i:1' }] } },
+    };
   return o;
 }
 
@@ -79,7 +95,10 @@ void test('foreground: the owner waits for blocking dependents, which are delete
   const { store, gc } = setup();
   const d = store.create(deploymentType, obj(deploymentType, 'web'));
   const a = store.create(configMapType, obj(configMapType, 'a', [refTo(d, { blockOwnerDeletion: true })]));
-  store.create(secretType, obj(secretType, 'b', [refTo(a, { blockOwnerDeletion: true })], { finalizers: ['example.com/hold'] }));
+  store.create(
+    secretType,
+    obj(secretType, 'b', [refTo(a, { blockOwnerDeletion: true })], { finalizers: ['example.com/hold'] }),
+  );
   store.create(secretType, obj(secretType, 'loose', [refTo(d)]));
   await gc.idle();
 
@@ -114,7 +133,10 @@ void test('orphan: dependents lose the owner reference and stay; the owner goes'
   const { store, gc } = setup();
   const d = store.create(deploymentType, obj(deploymentType, 'web'));
   const other = store.create(configMapType, obj(configMapType, 'other'));
-  const a = store.create(configMapType, obj(configMapType, 'a', [refTo(d, { controller: true, blockOwnerDeletion: true })]));
+  const a = store.create(
+    configMapType,
+    obj(configMapType, 'a', [refTo(d, { controller: true, blockOwnerDeletion: true })]),
+  );
   store.create(secretType, obj(secretType, 'b', [refTo(a)]));
   store.create(secretType, obj(secretType, 'both', [refTo(d), refTo(other)]));
   await gc.idle();
@@ -135,8 +157,16 @@ void test('orphan: dependents lose the owner reference and stay; the owner goes'
 void test('dangling references: unknown uid, or a name whose uid differs, are collected', async () => {
   const { store, gc } = setup();
   const real = store.create(configMapType, obj(configMapType, 'real'));
-  store.create(secretType, obj(secretType, 'ghost-owner', [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'never', uid: '00000000-0000-4000-8000-000000000000' }]));
-  store.create(secretType, obj(secretType, 'uid-mismatch', [{ ...refTo(real), uid: '11111111-1111-4111-8111-111111111111' }]));
+  store.create(
+    secretType,
+    obj(secretType, 'ghost-owner', [
+      { apiVersion: 'v1', kind: 'ConfigMap', name: 'never', uid: '00000000-0000-4000-8000-000000000000' },
+    ]),
+  );
+  store.create(
+    secretType,
+    obj(secretType, 'uid-mismatch', [{ ...refTo(real), uid: '11111111-1111-4111-8111-111111111111' }]),
+  );
   store.create(secretType, obj(secretType, 'fine', [refTo(real)]));
   await gc.idle();
   assert.equal(exists(store, secretType, 'ghost-owner'), false);
@@ -169,7 +199,12 @@ void test('namespaced dependents of a cluster-scoped owner are collected with it
 
 void test('references to kinds that are not served are left alone', async () => {
   const { store, gc } = setup();
-  store.create(secretType, obj(secretType, 'keep', [{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', uid: '22222222-2222-4222-8222-222222222222' }]));
+  store.create(
+    secretType,
+    obj(secretType, 'keep', [
+      { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', uid: '22222222-2222-4222-8222-222222222222' },
+    ]),
+  );
   await gc.idle();
   assert.ok(exists(store, secretType, 'keep'));
 });
@@ -179,7 +214,12 @@ void test('start() collects what was already dangling and finishes pending propa
   const store = new MemoryStore({ clock, random: new SeededRandom(3) });
   const owner = store.create(configMapType, obj(configMapType, 'owner'));
   store.create(secretType, obj(secretType, 'dep', [refTo(owner)]));
-  store.create(secretType, obj(secretType, 'stale', [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'gone', uid: '33333333-3333-4333-8333-333333333333' }]));
+  store.create(
+    secretType,
+    obj(secretType, 'stale', [
+      { apiVersion: 'v1', kind: 'ConfigMap', name: 'gone', uid: '33333333-3333-4333-8333-333333333333' },
+    ]),
+  );
   store.delete(configMapType, 'default', 'owner', { propagationPolicy: 'Orphan' });
   assert.ok(exists(store, configMapType, 'owner'), 'waits for the orphan finalizer');
   const gc = new GarbageCollector({ store, clock, logger: silentLogger() });

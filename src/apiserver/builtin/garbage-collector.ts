@@ -48,7 +48,13 @@ export function ownerReferencesOf(obj: KubeObject): OwnerReference[] {
   for (const r of refs) {
     if (!isJsonObject(r)) continue;
     const { apiVersion, kind, name, uid, controller, blockOwnerDeletion } = r;
-    if (typeof apiVersion !== 'string' || typeof kind !== 'string' || typeof name !== 'string' || typeof uid !== 'string') continue;
+    if (
+      typeof apiVersion !== 'string' ||
+      typeof kind !== 'string' ||
+      typeof name !== 'string' ||
+      typeof uid !== 'string'
+    )
+      continue;
     const ref: OwnerReference = { apiVersion, kind, name, uid };
     if (typeof controller === 'boolean') ref.controller = controller;
     if (typeof blockOwnerDeletion === 'boolean') ref.blockOwnerDeletion = blockOwnerDeletion;
@@ -139,7 +145,12 @@ export class GarbageCollector {
   }
 
   #keyOf(rt: ResourceType, obj: KubeObject): ObjectKey {
-    return { rt, namespace: rt.namespaced ? metaString(obj, 'namespace') : '', name: metaString(obj, 'name'), uid: metaString(obj, 'uid') };
+    return {
+      rt,
+      namespace: rt.namespaced ? metaString(obj, 'namespace') : '',
+      name: metaString(obj, 'name'),
+      uid: metaString(obj, 'uid'),
+    };
   }
 
   #enqueue(key: ObjectKey): void {
@@ -166,7 +177,13 @@ export class GarbageCollector {
       // An owner waiting in foreground for this dependent may now be free.
       for (const ref of ownerReferencesOf(obj)) {
         const ownerRt = resourceTypeForKind(this.#store, ref.apiVersion, ref.kind);
-        if (ownerRt) this.#enqueue({ rt: ownerRt, namespace: ownerRt.namespaced ? key.namespace : '', name: ref.name, uid: ref.uid });
+        if (ownerRt)
+          this.#enqueue({
+            rt: ownerRt,
+            namespace: ownerRt.namespaced ? key.namespace : '',
+            name: ref.name,
+            uid: ref.uid,
+          });
       }
       this.#index(key, []);
       this.#dependents.delete(key.uid);
@@ -176,7 +193,8 @@ export class GarbageCollector {
     const refs = ownerReferencesOf(obj);
     const oldRefs = storeEvent.oldObject ? ownerReferencesOf(storeEvent.oldObject) : [];
     this.#index(key, refs);
-    if (refs.length > 0 && (storeEvent.type === 'ADDED' || refsSignature(refs) !== refsSignature(oldRefs))) this.#enqueue(key);
+    if (refs.length > 0 && (storeEvent.type === 'ADDED' || refsSignature(refs) !== refsSignature(oldRefs)))
+      this.#enqueue(key);
     if (this.#needsFinalizerWork(obj)) {
       this.#enqueue(key);
       if (isDeletingDependents(obj) && !(storeEvent.oldObject && isDeletingDependents(storeEvent.oldObject))) {
@@ -233,7 +251,10 @@ export class GarbageCollector {
       const ownerRt = resourceTypeForKind(this.#store, ref.apiVersion, ref.kind);
       if (!ownerRt) {
         // kube retries a reference to an unknown kind forever rather than deleting: so do we.
-        this.#log.debug({ item: `${key.namespace}/${key.name}`, owner: ref }, 'owner kind is not served; waiting for it');
+        this.#log.debug(
+          { item: `${key.namespace}/${key.name}`, owner: ref },
+          'owner kind is not served; waiting for it',
+        );
         this.#parked.set(key.uid, key);
         return;
       }
@@ -249,8 +270,16 @@ export class GarbageCollector {
     if (solid.length > 0) {
       if (dangling.length === 0 && waiting.length === 0) return;
       const drop = new Set([...dangling, ...waiting].map((r) => r.uid));
-      this.#log.debug({ item: `${key.namespace}/${key.name}`, drop: [...drop] }, 'removing references to absent or deleting owners');
-      this.#mutate(key, (o) => setOwnerReferences(o, ownerReferencesOf(o).filter((r) => !drop.has(r.uid))));
+      this.#log.debug(
+        { item: `${key.namespace}/${key.name}`, drop: [...drop] },
+        'removing references to absent or deleting owners',
+      );
+      this.#mutate(key, (o) =>
+        setOwnerReferences(
+          o,
+          ownerReferencesOf(o).filter((r) => !drop.has(r.uid)),
+        ),
+      );
       return;
     }
     const dependents = [...(this.#dependents.get(key.uid)?.values() ?? [])];
@@ -272,14 +301,26 @@ export class GarbageCollector {
       return;
     }
     const finalizers = finalizersOf(obj);
-    const policy: PropagationPolicy = finalizers.includes(FINALIZER_ORPHAN) ? 'Orphan' : finalizers.includes(FINALIZER_FOREGROUND) ? 'Foreground' : 'Background';
-    this.#log.debug({ item: `${key.rt.resource}/${key.namespace}/${key.name}`, policy }, 'deleting object whose owners are all gone');
+    const policy: PropagationPolicy = finalizers.includes(FINALIZER_ORPHAN)
+      ? 'Orphan'
+      : finalizers.includes(FINALIZER_FOREGROUND)
+        ? 'Foreground'
+        : 'Background';
+    this.#log.debug(
+      { item: `${key.rt.resource}/${key.namespace}/${key.name}`, policy },
+      'deleting object whose owners are all gone',
+    );
     this.#delete(key, policy);
   }
 
   #orphanDependents(owner: ObjectKey): void {
     for (const dep of [...(this.#dependents.get(owner.uid)?.values() ?? [])]) {
-      this.#mutate(dep, (o) => setOwnerReferences(o, ownerReferencesOf(o).filter((r) => r.uid !== owner.uid)));
+      this.#mutate(dep, (o) =>
+        setOwnerReferences(
+          o,
+          ownerReferencesOf(o).filter((r) => r.uid !== owner.uid),
+        ),
+      );
     }
     this.#removeFinalizer(owner, FINALIZER_ORPHAN);
   }
@@ -334,7 +375,10 @@ export class GarbageCollector {
 
   #delete(key: ObjectKey, policy: PropagationPolicy): void {
     try {
-      this.#store.delete(key.rt, key.namespace, key.name, { propagationPolicy: policy, preconditions: { uid: key.uid } });
+      this.#store.delete(key.rt, key.namespace, key.name, {
+        propagationPolicy: policy,
+        preconditions: { uid: key.uid },
+      });
     } catch (err) {
       // Gone already, or replaced by a new incarnation (uid precondition): nothing to collect.
       if (isApiError(err, 404) || isApiError(err, 409)) return;

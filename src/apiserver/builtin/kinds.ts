@@ -50,25 +50,54 @@ function rt(
   };
 }
 
-export const namespaceType = rt('', 'v1', 'Namespace', 'namespaces', false, { shortNames: ['ns'], subresources: ['status', 'finalize'] });
+export const namespaceType = rt('', 'v1', 'Namespace', 'namespaces', false, {
+  shortNames: ['ns'],
+  subresources: ['status', 'finalize'],
+});
 export const nodeType = rt('', 'v1', 'Node', 'nodes', false, { shortNames: ['no'], subresources: ['status'] });
-export const podType = rt('', 'v1', 'Pod', 'pods', true, { shortNames: ['po'], categories: ['all'], subresources: ['status', 'eviction'] });
+export const podType = rt('', 'v1', 'Pod', 'pods', true, {
+  shortNames: ['po'],
+  categories: ['all'],
+  subresources: ['status', 'eviction'],
+});
 export const configMapType = rt('', 'v1', 'ConfigMap', 'configmaps', true, { shortNames: ['cm'] });
 export const secretType = rt('', 'v1', 'Secret', 'secrets', true);
 export const serviceAccountType = rt('', 'v1', 'ServiceAccount', 'serviceaccounts', true, { shortNames: ['sa'] });
-export const serviceType = rt('', 'v1', 'Service', 'services', true, { shortNames: ['svc'], categories: ['all'], subresources: ['status'] });
-export const eventType = rt('', 'v1', 'Event', 'events', true, { shortNames: ['ev'] });
-export const eventsV1Type = rt('events.k8s.io', 'v1', 'Event', 'events', true, { shortNames: ['ev'] });
-export const pdbType = rt('policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets', true, { shortNames: ['pdb'], subresources: ['status'] });
-export const jobType = rt('batch', 'v1', 'Job', 'jobs', true, { categories: ['all'], subresources: ['status'] });
-export const leaseType = rt('coordination.k8s.io', 'v1', 'Lease', 'leases', true);
-export const deploymentType = rt('apps', 'v1', 'Deployment', 'deployments', true, { shortNames: ['deploy'], categories: ['all'], subresources: ['status', 'scale'] });
-export const daemonSetType = rt('apps', 'v1', 'DaemonSet', 'daemonsets', true, { shortNames: ['ds'], categories: ['all'], subresources: ['status'] });
-export const crdType = rt('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, {
-  shortNames: ['crd', 'crds'],
-  categories: ['api-extensions'],
+export const serviceType = rt('', 'v1', 'Service', 'services', true, {
+  shortNames: ['svc'],
+  categories: ['all'],
   subresources: ['status'],
 });
+export const eventType = rt('', 'v1', 'Event', 'events', true, { shortNames: ['ev'] });
+export const eventsV1Type = rt('events.k8s.io', 'v1', 'Event', 'events', true, { shortNames: ['ev'] });
+export const pdbType = rt('policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets', true, {
+  shortNames: ['pdb'],
+  subresources: ['status'],
+});
+export const jobType = rt('batch', 'v1', 'Job', 'jobs', true, { categories: ['all'], subresources: ['status'] });
+export const leaseType = rt('coordination.k8s.io', 'v1', 'Lease', 'leases', true);
+export const deploymentType = rt('apps', 'v1', 'Deployment', 'deployments', true, {
+  shortNames: ['deploy'],
+  categories: ['all'],
+  subresources: ['status', 'scale'],
+});
+export const daemonSetType = rt('apps', 'v1', 'DaemonSet', 'daemonsets', true, {
+  shortNames: ['ds'],
+  categories: ['all'],
+  subresources: ['status'],
+});
+export const crdType = rt(
+  'apiextensions.k8s.io',
+  'v1',
+  'CustomResourceDefinition',
+  'customresourcedefinitions',
+  false,
+  {
+    shortNames: ['crd', 'crds'],
+    categories: ['api-extensions'],
+    subresources: ['status'],
+  },
+);
 
 /** Every built-in type, in discovery order. */
 export const builtinTypes: readonly ResourceType[] = [
@@ -199,7 +228,8 @@ const strategies = new Map<string, KindStrategy>([
         const spec = ensure(kubeObject, 'spec');
         setDefault(spec, 'type', 'ClusterIP');
         setDefault(spec, 'sessionAffinity', 'None');
-        if (Array.isArray(spec.ports)) for (const p of spec.ports) if (isJsonObject(p)) setDefault(p, 'protocol', 'TCP');
+        if (Array.isArray(spec.ports))
+          for (const p of spec.ports) if (isJsonObject(p)) setDefault(p, 'protocol', 'TCP');
       },
     },
   ],
@@ -253,7 +283,10 @@ const strategies = new Map<string, KindStrategy>([
       defaults: (kubeObject) => {
         const spec = ensure(kubeObject, 'spec');
         setDefault(spec, 'replicas', 1);
-        setDefault(spec, 'strategy', { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } });
+        setDefault(spec, 'strategy', {
+          type: 'RollingUpdate',
+          rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' },
+        });
         setDefault(spec, 'revisionHistoryLimit', 10);
         setDefault(spec, 'progressDeadlineSeconds', 600);
         podTemplateDefaults(spec);
@@ -265,16 +298,27 @@ const strategies = new Map<string, KindStrategy>([
     {
       nameRule: 'subdomain',
       generation: 'spec',
-      statusOnCreate: () => ({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }),
+      statusOnCreate: () => ({
+        currentNumberScheduled: 0,
+        numberMisscheduled: 0,
+        desiredNumberScheduled: 0,
+        numberReady: 0,
+      }),
       defaults: (kubeObject) => {
         const spec = ensure(kubeObject, 'spec');
-        setDefault(spec, 'updateStrategy', { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } });
+        setDefault(spec, 'updateStrategy', {
+          type: 'RollingUpdate',
+          rollingUpdate: { maxUnavailable: 1, maxSurge: 0 },
+        });
         setDefault(spec, 'revisionHistoryLimit', 10);
         podTemplateDefaults(spec);
       },
     },
   ],
-  ['apiextensions.k8s.io/customresourcedefinitions', { nameRule: 'subdomain', generation: 'spec', statusOnCreate: () => ({}), defaults: crdDefaults }],
+  [
+    'apiextensions.k8s.io/customresourcedefinitions',
+    { nameRule: 'subdomain', generation: 'spec', statusOnCreate: () => ({}), defaults: crdDefaults },
+  ],
 ]);
 
 /** apiextensions' SetDefaults: names.singular and names.listKind from the kind, conversion None. */
@@ -295,7 +339,8 @@ function qosClass(kubeObject: KubeObject): string {
   let any = false;
   for (const c of containers) {
     const res = isJsonObject(c) ? obj(c.resources) : undefined;
-    if (res && (Object.keys(obj(res.requests) ?? {}).length > 0 || Object.keys(obj(res.limits) ?? {}).length > 0)) any = true;
+    if (res && (Object.keys(obj(res.requests) ?? {}).length > 0 || Object.keys(obj(res.limits) ?? {}).length > 0))
+      any = true;
   }
   return any ? 'Burstable' : 'BestEffort';
 }

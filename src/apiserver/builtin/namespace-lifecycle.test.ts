@@ -27,10 +27,29 @@ function item(kind: 'ConfigMap' | 'Secret', name: string, namespace: string, fin
   return { apiVersion: 'v1', kind, metadata: { name, namespace, ...(finalizers ? { finalizers } : {}) } };
 }
 
-function conditions(store: MemoryStore, name: string): Record<string, { status: string; reason: string; message: string; lastTransitionTime: string }> {
+function conditions(
+  store: MemoryStore,
+  name: string,
+): Record<string, { status: string; reason: string; message: string; lastTransitionTime: string }> {
   const o = store.get(namespaceType, '', name);
-  const list = ((o?.status as { conditions?: Array<{ type: string; status: string; reason: string; message: string; lastTransitionTime: string }> }).conditions ?? []);
-  return Object.fromEntries(list.map((c) => [c.type, { status: c.status, reason: c.reason, message: c.message, lastTransitionTime: c.lastTransitionTime }]));
+  const list =
+    (
+      o?.status as {
+        conditions?: Array<{
+          type: string;
+          status: string;
+          reason: string;
+          message: string;
+          lastTransitionTime: string;
+        }>;
+      }
+    ).conditions ?? [];
+  return Object.fromEntries(
+    list.map((c) => [
+      c.type,
+      { status: c.status, reason: c.reason, message: c.message, lastTransitionTime: c.lastTransitionTime },
+    ]),
+  );
 }
 
 function apiError(fn: () => unknown): ApiError {
@@ -64,19 +83,35 @@ void test('deleting a namespace deletes its content, reports what remains, and f
   assert.ok(store.get(configMapType, 'default', 'elsewhere'), 'other namespaces are untouched');
   const t0 = '2026-01-01T00:00:00Z';
   assert.deepEqual(conditions(store, 'app'), {
-    NamespaceDeletionDiscoveryFailure: { status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered', lastTransitionTime: t0 },
-    NamespaceDeletionGroupVersionParsingFailure: { status: 'False', reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed', lastTransitionTime: t0 },
+    NamespaceDeletionDiscoveryFailure: {
+      status: 'False',
+      reason: 'ResourcesDiscovered',
+      message: 'All resources successfully discovered',
+      lastTransitionTime: t0,
+    },
+    NamespaceDeletionGroupVersionParsingFailure: {
+      status: 'False',
+      reason: 'ParsedGroupVersions',
+      message: 'All legacy kube types successfully parsed',
+      lastTransitionTime: t0,
+    },
     NamespaceDeletionContentFailure: {
       status: 'False',
       reason: 'ContentDeleted',
       message: 'All content successfully deleted, may be waiting on finalization',
       lastTransitionTime: t0,
     },
-    NamespaceContentRemaining: { status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: secrets. has 2 resource instances', lastTransitionTime: t0 },
+    NamespaceContentRemaining: {
+      status: 'True',
+      reason: 'SomeResourcesRemain',
+      message: 'Some resources are remaining: secrets. has 2 resource instances',
+      lastTransitionTime: t0,
+    },
     NamespaceFinalizersRemaining: {
       status: 'True',
       reason: 'SomeFinalizersRemain',
-      message: 'Some content in the namespace has finalizers remaining: example.com/hold in 2 resource instances, example.com/other in 1 resource instances',
+      message:
+        'Some content in the namespace has finalizers remaining: example.com/hold in 2 resource instances, example.com/other in 1 resource instances',
       lastTransitionTime: t0,
     },
   });
@@ -118,13 +153,21 @@ void test('running pods are waited for through their grace period', async () => 
   const { store, clock, nc } = setup();
   store.create(nodeType, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } });
   store.create(namespaceType, ns('work'));
-  const pod = store.create(podType, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'work' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'i:1' }] } });
+  const pod = store.create(podType, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: 'work' },
+    spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'i:1' }] },
+  });
   store.update(podType, { ...pod, status: { phase: 'Running' } }, { subresource: 'status' });
   store.delete(namespaceType, '', 'work');
   await nc.idle();
   assert.ok(store.get(podType, 'work', 'p')?.metadata.deletionTimestamp, 'pod is terminating');
   assert.ok(store.get(namespaceType, '', 'work'), 'namespace waits for the pod');
-  assert.equal(conditions(store, 'work').NamespaceContentRemaining?.message, 'Some resources are remaining: pods. has 1 resource instances');
+  assert.equal(
+    conditions(store, 'work').NamespaceContentRemaining?.message,
+    'Some resources are remaining: pods. has 1 resource instances',
+  );
   await clock.advance(30_000);
   await nc.idle();
   assert.equal(store.get(podType, 'work', 'p'), undefined);
@@ -146,10 +189,21 @@ void test('start() picks up namespaces already terminating', async () => {
 
 void test('mergeNamespaceConditions moves lastTransitionTime only when the status flips', () => {
   const t0 = Date.UTC(2026, 0, 1);
-  const first = mergeNamespaceConditions([], [{ type: 'NamespaceContentRemaining', reason: 'SomeResourcesRemain', message: 'x' }], t0);
+  const first = mergeNamespaceConditions(
+    [],
+    [{ type: 'NamespaceContentRemaining', reason: 'SomeResourcesRemain', message: 'x' }],
+    t0,
+  );
   assert.ok(first);
   assert.equal(first.length, 5);
-  assert.equal(mergeNamespaceConditions(first, [{ type: 'NamespaceContentRemaining', reason: 'SomeResourcesRemain', message: 'x' }], t0 + 1000), undefined);
+  assert.equal(
+    mergeNamespaceConditions(
+      first,
+      [{ type: 'NamespaceContentRemaining', reason: 'SomeResourcesRemain', message: 'x' }],
+      t0 + 1000,
+    ),
+    undefined,
+  );
   const flipped = mergeNamespaceConditions(first, [], t0 + 60_000);
   assert.ok(flipped);
   const remaining = flipped.find((c) => c.type === 'NamespaceContentRemaining');
@@ -160,7 +214,10 @@ void test('mergeNamespaceConditions moves lastTransitionTime only when the statu
     reason: 'ContentRemoved',
     message: 'All content successfully removed',
   });
-  assert.equal(flipped.find((c) => c.type === 'NamespaceDeletionDiscoveryFailure')?.lastTransitionTime, '2026-01-01T00:00:00Z');
+  assert.equal(
+    flipped.find((c) => c.type === 'NamespaceDeletionDiscoveryFailure')?.lastTransitionTime,
+    '2026-01-01T00:00:00Z',
+  );
 });
 
 void test('admitNamespace: 404 for a missing namespace, 403 while terminating, nothing otherwise', () => {
@@ -184,24 +241,42 @@ void test('admitNamespace: 404 for a missing namespace, 403 while terminating, n
     code: 404,
   });
 
-  const forbidden = apiError(() => admitNamespace(store, podType, 'dying', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'dying' } }));
+  const forbidden = apiError(() =>
+    admitNamespace(store, podType, 'dying', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web-1', namespace: 'dying' },
+    }),
+  );
   assert.deepEqual(forbidden.toStatus(), {
     kind: 'Status',
     apiVersion: 'v1',
     metadata: {},
     status: 'Failure',
-    message: 'pods "web-1" is forbidden: unable to create new content in namespace dying because it is being terminated',
+    message:
+      'pods "web-1" is forbidden: unable to create new content in namespace dying because it is being terminated',
     reason: 'Forbidden',
     details: {
       name: 'web-1',
       group: '',
       kind: 'pods',
-      causes: [{ reason: 'NamespaceTerminating', message: 'namespace dying is being terminated', field: 'metadata.namespace' }],
+      causes: [
+        { reason: 'NamespaceTerminating', message: 'namespace dying is being terminated', field: 'metadata.namespace' },
+      ],
     },
     code: 403,
   });
-  const generated = apiError(() => admitNamespace(store, configMapType, 'dying', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'cfg-' } }));
-  assert.equal(generated.message, 'configmaps "cfg-" is forbidden: unable to create new content in namespace dying because it is being terminated');
+  const generated = apiError(() =>
+    admitNamespace(store, configMapType, 'dying', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { generateName: 'cfg-' },
+    }),
+  );
+  assert.equal(
+    generated.message,
+    'configmaps "cfg-" is forbidden: unable to create new content in namespace dying because it is being terminated',
+  );
 });
 
 void test('with the garbage collector: owners held in foreground deletion are waited for, then everything goes', async () => {
@@ -214,8 +289,17 @@ void test('with the garbage collector: owners held in foreground deletion are wa
   gc.start();
   store.create(namespaceType, ns('team'));
   const owner = store.create(configMapType, item('ConfigMap', 'owner', 'team'));
-  const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid as string, blockOwnerDeletion: true };
-  store.create(secretType, { ...item('Secret', 'child', 'team', ['example.com/hold']), metadata: { name: 'child', namespace: 'team', finalizers: ['example.com/hold'], ownerReferences: [ref] } });
+  const ref = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    name: 'owner',
+    uid: owner.metadata.uid as string,
+    blockOwnerDeletion: true,
+  };
+  store.create(secretType, {
+    ...item('Secret', 'child', 'team', ['example.com/hold']),
+    metadata: { name: 'child', namespace: 'team', finalizers: ['example.com/hold'], ownerReferences: [ref] },
+  });
   store.delete(configMapType, 'team', 'owner', { propagationPolicy: 'Foreground' });
   store.delete(namespaceType, '', 'team');
   await activity.idle();

@@ -31,11 +31,23 @@ const CONDITION_TYPES = [
 type ConditionType = (typeof CONDITION_TYPES)[number];
 
 const OK_CONDITION: Record<ConditionType, { reason: string; message: string }> = {
-  NamespaceDeletionDiscoveryFailure: { reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' },
-  NamespaceDeletionGroupVersionParsingFailure: { reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed' },
-  NamespaceDeletionContentFailure: { reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization' },
+  NamespaceDeletionDiscoveryFailure: {
+    reason: 'ResourcesDiscovered',
+    message: 'All resources successfully discovered',
+  },
+  NamespaceDeletionGroupVersionParsingFailure: {
+    reason: 'ParsedGroupVersions',
+    message: 'All legacy kube types successfully parsed',
+  },
+  NamespaceDeletionContentFailure: {
+    reason: 'ContentDeleted',
+    message: 'All content successfully deleted, may be waiting on finalization',
+  },
   NamespaceContentRemaining: { reason: 'ContentRemoved', message: 'All content successfully removed' },
-  NamespaceFinalizersRemaining: { reason: 'ContentHasNoFinalizers', message: 'All content-preserving finalizers finished' },
+  NamespaceFinalizersRemaining: {
+    reason: 'ContentHasNoFinalizers',
+    message: 'All content-preserving finalizers finished',
+  },
 };
 
 /** kube's default wait for finalizers found on remaining content. */
@@ -75,9 +87,15 @@ export function failingConditions(result: ContentDeletion): FailingCondition[] {
       message: `Failed to delete all resource types, ${msgs.length} remaining: ${msgs.join(', ')}`,
     });
   }
-  const remaining = [...result.remaining].filter(([, n]) => n > 0).map(([gr, n]) => `${gr} has ${n} resource instances`);
+  const remaining = [...result.remaining]
+    .filter(([, n]) => n > 0)
+    .map(([gr, n]) => `${gr} has ${n} resource instances`);
   if (result.remaining.size > 0) {
-    out.push({ type: 'NamespaceContentRemaining', reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${remaining.sort().join(', ')}` });
+    out.push({
+      type: 'NamespaceContentRemaining',
+      reason: 'SomeResourcesRemain',
+      message: `Some resources are remaining: ${remaining.sort().join(', ')}`,
+    });
   }
   const finalizers = [...result.finalizers].filter(([, n]) => n > 0).map(([f, n]) => `${f} in ${n} resource instances`);
   if (result.finalizers.size > 0) {
@@ -96,15 +114,27 @@ export function failingConditions(result: ContentDeletion): FailingCondition[] {
  * lastTransitionTime moves only when the status flips. Returns the new list, or undefined when
  * nothing changed.
  */
-export function mergeNamespaceConditions(existing: JsonObject[], failing: FailingCondition[], now: number): JsonObject[] | undefined {
+export function mergeNamespaceConditions(
+  existing: JsonObject[],
+  failing: FailingCondition[],
+  now: number,
+): JsonObject[] | undefined {
   const conditions = existing.map((c) => ({ ...c }));
   let changed = false;
   for (const type of CONDITION_TYPES) {
     const fail = failing.find((f) => f.type === type);
-    const want = fail ? { status: 'True', reason: fail.reason, message: fail.message } : { status: 'False', ...OK_CONDITION[type] };
+    const want = fail
+      ? { status: 'True', reason: fail.reason, message: fail.message }
+      : { status: 'False', ...OK_CONDITION[type] };
     const old = conditions.find((c) => c.type === type);
     if (!old) {
-      conditions.push({ type, status: want.status, lastTransitionTime: formatTime(now), reason: want.reason, message: want.message });
+      conditions.push({
+        type,
+        status: want.status,
+        lastTransitionTime: formatTime(now),
+        reason: want.reason,
+        message: want.message,
+      });
       changed = true;
     } else if (old.status !== want.status || old.reason !== want.reason || old.message !== want.message) {
       if (old.status !== want.status) old.lastTransitionTime = formatTime(now);
@@ -134,9 +164,18 @@ export function admitNamespace(store: Store, rt: ResourceType, namespace: string
   if (phase !== 'Terminating' && ns.metadata.deletionTimestamp === undefined) return;
   let name = 'Unknown';
   if (object) name = metaString(object, 'name') || metaString(object, 'generateName') || name;
-  throw apiErrors.forbidden({ group: rt.group, resource: rt.resource }, name, `unable to create new content in namespace ${namespace} because it is being terminated`, [
-    { reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' },
-  ]);
+  throw apiErrors.forbidden(
+    { group: rt.group, resource: rt.resource },
+    name,
+    `unable to create new content in namespace ${namespace} because it is being terminated`,
+    [
+      {
+        reason: 'NamespaceTerminating',
+        message: `namespace ${namespace} is being terminated`,
+        field: 'metadata.namespace',
+      },
+    ],
+  );
 }
 
 function specFinalizers(ns: KubeObject): string[] {
@@ -270,8 +309,12 @@ export class NamespaceController {
           withFinalizers = true;
         }
       }
-      if (estimate === 0 && withFinalizers) result.estimateSeconds = Math.max(result.estimateSeconds, FINALIZER_ESTIMATE_SECONDS);
-      else if (estimate === 0) result.errors.push(`unexpected items still remain in namespace: ${ns} for gvr: ${rt.group}/${rt.version}, Resource=${rt.resource}`);
+      if (estimate === 0 && withFinalizers)
+        result.estimateSeconds = Math.max(result.estimateSeconds, FINALIZER_ESTIMATE_SECONDS);
+      else if (estimate === 0)
+        result.errors.push(
+          `unexpected items still remain in namespace: ${ns} for gvr: ${rt.group}/${rt.version}, Resource=${rt.resource}`,
+        );
     }
     return result;
   }

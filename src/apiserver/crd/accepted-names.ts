@@ -37,7 +37,8 @@ function strs(value: JsonValue | undefined): string[] {
 /** Adds the names of a `CustomResourceDefinitionNames` object to a claim set. */
 export function claimNames(claimed: ClaimedNames, names: JsonValue | undefined): void {
   if (!isJsonObject(names)) return;
-  for (const n of [str(names.plural), str(names.singular), ...strs(names.shortNames)]) if (n !== '') claimed.resources.add(n);
+  for (const n of [str(names.plural), str(names.singular), ...strs(names.shortNames)])
+    if (n !== '') claimed.resources.add(n);
   for (const n of [str(names.kind), str(names.listKind)]) if (n !== '') claimed.kinds.add(n);
 }
 
@@ -55,7 +56,11 @@ function sameList(left: string[], right: string[]): boolean {
  * Decides the accepted names of a CRD from its requested names (`spec.names`, after defaulting),
  * the names it has accepted so far (`status.acceptedNames`) and what the group claims.
  */
-export function calculateAcceptedNames(requested: JsonObject, accepted: JsonObject, claimed: ClaimedNames): NamingResult {
+export function calculateAcceptedNames(
+  requested: JsonObject,
+  accepted: JsonObject,
+  claimed: ClaimedNames,
+): NamingResult {
   let failure: { reason: string; message: string } | undefined;
   const pick = (key: string, used: Set<string>, reason: string): string => {
     const err = taken(str(requested[key]), str(accepted[key]), used);
@@ -70,7 +75,8 @@ export function calculateAcceptedNames(requested: JsonObject, accepted: JsonObje
   if (!sameList(wanted, shortNames)) {
     const mine = new Set(shortNames);
     const errs = wanted.filter((n) => !mine.has(n)).flatMap((n) => taken(n, '', claimed.resources) ?? []);
-    if (errs.length > 0) failure = { reason: 'ShortNamesConflict', message: errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]` };
+    if (errs.length > 0)
+      failure = { reason: 'ShortNamesConflict', message: errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]` };
     else shortNames = wanted;
   }
   const kind = pick('kind', claimed.kinds, 'KindConflict');
@@ -82,6 +88,8 @@ export function calculateAcceptedNames(requested: JsonObject, accepted: JsonObje
   acceptedNames.kind = kind;
   if (listKind !== '') acceptedNames.listKind = listKind;
   if (categories.length > 0) acceptedNames.categories = categories;
-  const condition: NamesAcceptedCondition = failure ? { status: 'False', ...failure } : { status: 'True', reason: 'NoConflicts', message: 'no conflicts found' };
+  const condition: NamesAcceptedCondition = failure
+    ? { status: 'False', ...failure }
+    : { status: 'True', reason: 'NoConflicts', message: 'no conflicts found' };
   return { acceptedNames, condition };
 }

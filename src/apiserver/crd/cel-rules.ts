@@ -13,13 +13,24 @@ import type { CelEnv, CelInput, CelList, CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import type { JsonValue } from '../../lib/json.js';
 import { kubernetesUrlFuncs } from './cel-url.js';
-import { isObject, schemaAdditional, schemaFlag, schemaItems, schemaProperties, schemaString, type SchemaNode } from './schema-node.js';
+import {
+  isObject,
+  schemaAdditional,
+  schemaFlag,
+  schemaItems,
+  schemaProperties,
+  schemaString,
+  type SchemaNode,
+} from './schema-node.js';
 
 const DYN = CelScalar.DYN;
 const LIST = listType(DYN);
 
 function compare(left: CelValue, right: CelValue): number {
-  if ((typeof left === 'bigint' || typeof left === 'number') && (typeof right === 'bigint' || typeof right === 'number')) {
+  if (
+    (typeof left === 'bigint' || typeof left === 'number') &&
+    (typeof right === 'bigint' || typeof right === 'number')
+  ) {
     const x = Number(left);
     const y = Number(right);
     return x < y ? -1 : x > y ? 1 : 0;
@@ -74,10 +85,16 @@ const kubernetesListFuncs = [
   celMethod('findAll', CelScalar.STRING, [CelScalar.STRING], LIST, function (this: string, re: string) {
     return [...this.matchAll(new RegExp(re, 'gu'))].map((m) => m[0]);
   }),
-  celMethod('findAll', CelScalar.STRING, [CelScalar.STRING, CelScalar.INT], LIST, function (this: string, re: string, limit: bigint) {
-    const all = [...this.matchAll(new RegExp(re, 'gu'))].map((m) => m[0]);
-    return limit < 0n ? all : all.slice(0, Number(limit));
-  }),
+  celMethod(
+    'findAll',
+    CelScalar.STRING,
+    [CelScalar.STRING, CelScalar.INT],
+    LIST,
+    function (this: string, re: string, limit: bigint) {
+      const all = [...this.matchAll(new RegExp(re, 'gu'))].map((m) => m[0]);
+      return limit < 0n ? all : all.slice(0, Number(limit));
+    },
+  ),
 ];
 
 let sharedEnv: CelEnv | undefined;
@@ -124,7 +141,8 @@ export function compileRule(expression: string): CompiledRule | { compileError: 
 function celErrorText(message: string): string {
   const missing = /^field not found: (.*)$/.exec(message);
   if (missing) return `no such key: ${missing[1]}`;
-  if (message.startsWith('found no matching overload')) return message.replace('found no matching overload', 'no such overload');
+  if (message.startsWith('found no matching overload'))
+    return message.replace('found no matching overload', 'no such overload');
   return message;
 }
 
@@ -165,7 +183,13 @@ export function toCel(value: JsonValue, schema: SchemaNode | undefined, resource
       continue;
     }
     const sub = props?.[k] ?? additional;
-    if (sub === undefined && props !== undefined && !schemaFlag(schema, 'x-kubernetes-preserve-unknown-fields') && !embedded) continue;
+    if (
+      sub === undefined &&
+      props !== undefined &&
+      !schemaFlag(schema, 'x-kubernetes-preserve-unknown-fields') &&
+      !embedded
+    )
+      continue;
     out.set(k, toCel(v, sub));
   }
   return out;

@@ -16,7 +16,10 @@ const STRING = CelScalar.STRING;
 /** The parsed URL behind a CEL value made by url(), or a 'no such overload' error. */
 function urlOf(celValue: CelValue, method: string): GoUrl {
   const text = isCelMap(celValue) ? celValue.get(URL_KEY) : undefined;
-  if (typeof text !== 'string') throw new Error(`found no matching overload for '${method}' applied to '(${isCelMap(celValue) ? 'map' : typeof celValue})'`);
+  if (typeof text !== 'string')
+    throw new Error(
+      `found no matching overload for '${method}' applied to '(${isCelMap(celValue) ? 'map' : typeof celValue})'`,
+    );
   return parseUrl(text);
 }
 
@@ -26,7 +29,9 @@ function toUrl(text: string): CelValue {
     parseRequestUri(text);
     parseUrl(text);
   } catch (e) {
-    throw new Error(`URL parse error during conversion from string: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new Error(`URL parse error during conversion from string: ${e instanceof Error ? e.message : String(e)}`, {
+      cause: e,
+    });
   }
   return celMap(new Map([[URL_KEY, text]]));
 }

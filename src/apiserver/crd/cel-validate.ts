@@ -82,7 +82,14 @@ function reasonError(reason: string, path: string, value: JsonValue, detail: str
   }
 }
 
-function runRules(current: JsonValue, old: JsonValue | undefined, schemaNode: SchemaNode, path: string, root: boolean, out: FieldError[]): void {
+function runRules(
+  current: JsonValue,
+  old: JsonValue | undefined,
+  schemaNode: SchemaNode,
+  path: string,
+  root: boolean,
+  out: FieldError[],
+): void {
   const rules = rulesOf(schemaNode);
   if (rules.length === 0) return;
   const typeName = schemaString(schemaNode, 'type');
@@ -100,8 +107,16 @@ function runRules(current: JsonValue, old: JsonValue | undefined, schemaNode: Sc
     const bindings = oldSelf === undefined ? { self } : { self, oldSelf };
     const result = compiled.run(bindings);
     if ('error' in result) {
-      const prefix = result.error.startsWith('no such overload') ? `'${result.error}': call arguments did not match a supported operator, function or macro signature for rule: ` : '';
-      out.push(fieldError.invalid(shown, typeName, prefix ? `${prefix}${ruleErrorString(r)}` : `${result.error} evaluating rule: ${ruleErrorString(r)}`));
+      const prefix = result.error.startsWith('no such overload')
+        ? `'${result.error}': call arguments did not match a supported operator, function or macro signature for rule: `
+        : '';
+      out.push(
+        fieldError.invalid(
+          shown,
+          typeName,
+          prefix ? `${prefix}${ruleErrorString(r)}` : `${result.error} evaluating rule: ${ruleErrorString(r)}`,
+        ),
+      );
       continue;
     }
     if (result.value === true) continue;
@@ -113,7 +128,14 @@ function runRules(current: JsonValue, old: JsonValue | undefined, schemaNode: Sc
         if ('value' in m && typeof m.value === 'string' && m.value.trim() !== '') detail = m.value.trim();
       }
     }
-    const at = r.fieldPath.trim() === '' ? shown : shownPath(path === '' ? normalizeFieldPath(r.fieldPath, schemaNode) : `${path}.${normalizeFieldPath(r.fieldPath, schemaNode)}`.replace(/\.\[/g, '['));
+    const at =
+      r.fieldPath.trim() === ''
+        ? shown
+        : shownPath(
+            path === ''
+              ? normalizeFieldPath(r.fieldPath, schemaNode)
+              : `${path}.${normalizeFieldPath(r.fieldPath, schemaNode)}`.replace(/\.\[/g, '['),
+          );
     out.push(reasonError(r.reason, at, typeName, detail));
   }
 }
@@ -123,14 +145,24 @@ function listMapKey(item: JsonValue, keys: string[]): string | undefined {
   return JSON.stringify(keys.map((k) => item[k] ?? null));
 }
 
-function walk(value: JsonValue, old: JsonValue | undefined, schemaNode: SchemaNode, path: string, root: boolean, out: FieldError[]): void {
+function walk(
+  value: JsonValue,
+  old: JsonValue | undefined,
+  schemaNode: SchemaNode,
+  path: string,
+  root: boolean,
+  out: FieldError[],
+): void {
   if (value === null) return;
   runRules(value, old, schemaNode, path, root, out);
   for (const sub of schemaList(schemaNode, 'allOf')) runRules(value, old, sub, path, root, out);
   if (Array.isArray(value)) {
     const items = schemaItems(schemaNode);
     if (!items) return;
-    const keys = schemaString(schemaNode, 'x-kubernetes-list-type') === 'map' ? schemaStrings(schemaNode, 'x-kubernetes-list-map-keys') : [];
+    const keys =
+      schemaString(schemaNode, 'x-kubernetes-list-type') === 'map'
+        ? schemaStrings(schemaNode, 'x-kubernetes-list-map-keys')
+        : [];
     const oldByKey = new Map<string, JsonValue>();
     if (keys.length > 0 && Array.isArray(old)) {
       for (const o of old) {
@@ -156,7 +188,8 @@ function walk(value: JsonValue, old: JsonValue | undefined, schemaNode: SchemaNo
   const additional = schemaAdditional(schemaNode);
   if (additional) {
     const atomic = schemaString(schemaNode, 'x-kubernetes-map-type') === 'atomic';
-    for (const [k, x] of Object.entries(value)) walk(x, atomic ? undefined : oldObj?.[k], additional, keyPath(path, k), false, out);
+    for (const [k, x] of Object.entries(value))
+      walk(x, atomic ? undefined : oldObj?.[k], additional, keyPath(path, k), false, out);
   }
 }
 
@@ -165,7 +198,11 @@ function walk(value: JsonValue, old: JsonValue | undefined, schemaNode: SchemaNo
  * resource when `resourceRoot`). `old` is the previous object on update; transition rules
  * (those using oldSelf) run only where it has a correlated value.
  */
-export function validateCelRules(value: JsonValue, schema: SchemaNode, options: { old?: JsonValue; rootPath?: string; resourceRoot?: boolean } = {}): FieldError[] {
+export function validateCelRules(
+  value: JsonValue,
+  schema: SchemaNode,
+  options: { old?: JsonValue; rootPath?: string; resourceRoot?: boolean } = {},
+): FieldError[] {
   const out: FieldError[] = [];
   walk(value, options.old, schema, options.rootPath ?? '', options.resourceRoot ?? true, out);
   return out;

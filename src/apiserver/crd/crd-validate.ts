@@ -35,7 +35,10 @@ function validateNames(names: JsonObject, path: string, out: FieldError[]): void
   for (const k of ['kind', 'listKind'] as const) {
     const v = str(names[k]);
     const errs = dns1035LabelErrors(v.toLowerCase());
-    if (v !== '' && errs.length > 0) out.push(fieldError.invalid(childPath(path, k), v, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
+    if (v !== '' && errs.length > 0)
+      out.push(
+        fieldError.invalid(childPath(path, k), v, `may have mixed case, but should otherwise match: ${errs.join(',')}`),
+      );
   }
   for (const k of ['shortNames', 'categories'] as const) {
     const list = names[k];
@@ -45,20 +48,26 @@ function validateNames(names: JsonObject, path: string, out: FieldError[]): void
       if (errs.length > 0) out.push(fieldError.invalid(indexPath(childPath(path, k), index), value, errs.join(',')));
     });
   }
-  if (str(names['kind']) !== '' && names['kind'] === names['listKind']) out.push(fieldError.invalid(childPath(path, 'listKind'), str(names['listKind']), 'kind and listKind may not be the same'));
+  if (str(names['kind']) !== '' && names['kind'] === names['listKind'])
+    out.push(
+      fieldError.invalid(childPath(path, 'listKind'), str(names['listKind']), 'kind and listKind may not be the same'),
+    );
 }
 
 function validateColumn(col: JsonObject, path: string, out: FieldError[]): void {
   if (str(col['name']) === '') out.push(fieldError.required(childPath(path, 'name')));
   const type = str(col['type']);
   if (type === '') out.push(fieldError.required(childPath(path, 'type'), `must be one of ${COLUMN_TYPES.join(',')}`));
-  else if (!COLUMN_TYPES.includes(type)) out.push(fieldError.invalid(childPath(path, 'type'), type, `must be one of ${COLUMN_TYPES.join(',')}`));
+  else if (!COLUMN_TYPES.includes(type))
+    out.push(fieldError.invalid(childPath(path, 'type'), type, `must be one of ${COLUMN_TYPES.join(',')}`));
   const format = str(col['format']);
-  if (format !== '' && !COLUMN_FORMATS.includes(format)) out.push(fieldError.invalid(childPath(path, 'format'), format, `must be one of ${COLUMN_FORMATS.join(',')}`));
+  if (format !== '' && !COLUMN_FORMATS.includes(format))
+    out.push(fieldError.invalid(childPath(path, 'format'), format, `must be one of ${COLUMN_FORMATS.join(',')}`));
   const jsonPath = str(col['jsonPath']);
   const at = childPath(path, 'JSONPath');
   if (jsonPath === '') out.push(fieldError.required(at));
-  else if (!jsonPath.startsWith('.')) out.push(fieldError.invalid(at, jsonPath, 'must be a simple json path starting with .'));
+  else if (!jsonPath.startsWith('.'))
+    out.push(fieldError.invalid(at, jsonPath, 'must be a simple json path starting with .'));
 }
 
 /** Each `default` must validate against its own schema and carry no unknown fields. */
@@ -72,7 +81,8 @@ function validateDefaults(schemaNode: SchemaNode, path: string, out: FieldError[
     }
     out.push(...validateOpenApiValue(value, rest, at));
   }
-  for (const [k, p] of Object.entries(schemaProperties(schemaNode) ?? {})) validateDefaults(p, keyPath(childPath(path, 'properties'), k), out);
+  for (const [k, p] of Object.entries(schemaProperties(schemaNode) ?? {}))
+    validateDefaults(p, keyPath(childPath(path, 'properties'), k), out);
   const items = schemaItems(schemaNode);
   if (items) validateDefaults(items, childPath(path, 'items'), out);
   const additional = schemaNode['additionalProperties'];
@@ -85,11 +95,13 @@ function validateSpec(spec: JsonObject, out: FieldError[]): void {
   else {
     const errs = dns1123SubdomainErrors(group);
     if (errs.length > 0) out.push(fieldError.invalid('spec.group', group, errs.join(',')));
-    else if (group.split('.').length < 2) out.push(fieldError.invalid('spec.group', group, 'should be a domain with at least one dot'));
+    else if (group.split('.').length < 2)
+      out.push(fieldError.invalid('spec.group', group, 'should be a domain with at least one dot'));
   }
   const scope = str(spec['scope']);
   if (scope === '') out.push(fieldError.required('spec.scope'));
-  else if (scope !== 'Cluster' && scope !== 'Namespaced') out.push(fieldError.notSupported('spec.scope', scope, ['Cluster', 'Namespaced']));
+  else if (scope !== 'Cluster' && scope !== 'Namespaced')
+    out.push(fieldError.notSupported('spec.scope', scope, ['Cluster', 'Namespaced']));
   const versions = Array.isArray(spec['versions']) ? spec['versions'] : [];
   let storage = 0;
   const seen = new Set<string>();
@@ -109,21 +121,26 @@ function validateSpec(spec: JsonObject, out: FieldError[]): void {
     out.push(...schemaErrs);
     if (schemaErrs.length === 0 && isJsonObject(schema)) validateDefaults(schema, schemaPath, out);
     const columns = v['additionalPrinterColumns'];
-    if (Array.isArray(columns)) columns.forEach((c, j) => validateColumn(obj(c), indexPath(childPath(path, 'additionalPrinterColumns'), j), out));
+    if (Array.isArray(columns))
+      columns.forEach((c, j) => validateColumn(obj(c), indexPath(childPath(path, 'additionalPrinterColumns'), j), out));
   });
   if (!unique) out.push(fieldError.invalid('spec.versions', versions, 'must contain unique version names'));
-  if (storage !== 1) out.push(fieldError.invalid('spec.versions', versions, 'must have exactly one version marked as storage version'));
+  if (storage !== 1)
+    out.push(fieldError.invalid('spec.versions', versions, 'must have exactly one version marked as storage version'));
   const names = obj(spec['names']);
   for (const k of ['plural', 'singular', 'kind', 'listKind'] as const) {
     if (str(names[k]) === '') out.push(fieldError.required(`spec.names.${k}`));
   }
   validateNames(names, 'spec.names', out);
-  if (spec['preserveUnknownFields'] === true) out.push(fieldError.invalid('spec.preserveUnknownFields', true, 'must be false'));
+  if (spec['preserveUnknownFields'] === true)
+    out.push(fieldError.invalid('spec.preserveUnknownFields', true, 'must be false'));
 }
 
 function isEstablished(crd: JsonObject): boolean {
   const conds = obj(crd['status'])['conditions'];
-  return Array.isArray(conds) && conds.some((c) => isJsonObject(c) && c['type'] === 'Established' && c['status'] === 'True');
+  return (
+    Array.isArray(conds) && conds.some((c) => isJsonObject(c) && c['type'] === 'Established' && c['status'] === 'True')
+  );
 }
 
 /**
@@ -138,14 +155,16 @@ export function validateCustomResourceDefinition(crd: JsonObject, old?: JsonObje
   if (name === '') out.push(fieldError.required('metadata.name', 'name or generateName is required'));
   else {
     for (const e of dns1123SubdomainErrors(name)) out.push(fieldError.invalid('metadata.name', name, e));
-    if (name !== `${str(names['plural'])}.${str(spec['group'])}`) out.push(fieldError.invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'));
+    if (name !== `${str(names['plural'])}.${str(spec['group'])}`)
+      out.push(fieldError.invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'));
   }
   validateSpec(spec, out);
   if (old) {
     const oldSpec = obj(old['spec']);
     const oldNames = obj(oldSpec['names']);
     const immutable = (path: string, now: JsonValue | undefined, before: JsonValue | undefined): void => {
-      if (!jsonEqual(now ?? null, before ?? null)) out.push(fieldError.invalid(path, now ?? null, 'field is immutable'));
+      if (!jsonEqual(now ?? null, before ?? null))
+        out.push(fieldError.invalid(path, now ?? null, 'field is immutable'));
     };
     if (isEstablished(old)) {
       immutable('spec.scope', spec['scope'], oldSpec['scope']);

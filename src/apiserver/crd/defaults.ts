@@ -6,7 +6,14 @@
  * null values of non-nullable fields without a default are dropped.
  */
 import { cloneJson, type JsonObject, type JsonValue } from '../../lib/json.js';
-import { isObject, schemaAdditional, schemaFlag, schemaItems, schemaProperties, type SchemaNode } from './schema-node.js';
+import {
+  isObject,
+  schemaAdditional,
+  schemaFlag,
+  schemaItems,
+  schemaProperties,
+  type SchemaNode,
+} from './schema-node.js';
 
 function nonNullableNull(value: JsonValue | undefined, schemaNode: SchemaNode | undefined): boolean {
   return value === null && schemaNode !== undefined && !schemaFlag(schemaNode, 'nullable');
@@ -37,7 +44,8 @@ function fill(value: JsonValue, schemaNode: SchemaNode | undefined): void {
     const ps = props?.[k];
     if (ps) fill(value[k]!, ps);
     else if (additional) {
-      if (nonNullableNull(value[k], additional) && additional['default'] !== undefined) value[k] = cloneJson(additional['default']);
+      if (nonNullableNull(value[k], additional) && additional['default'] !== undefined)
+        value[k] = cloneJson(additional['default']);
       fill(value[k]!, additional);
     }
   }

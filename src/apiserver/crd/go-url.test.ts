@@ -12,10 +12,28 @@ function accepted(s: string): boolean {
 }
 
 void test('ParseRequestURI accepts absolute URIs and absolute paths only', () => {
-  for (const s of ['https://example.com', 'https://example.com:80/path?query=val#fragment', '/absolute-path', 'https://[::1]:80/', 'mailto:someone@example.com', '*']) {
+  for (const s of [
+    'https://example.com',
+    'https://example.com:80/path?query=val#fragment',
+    '/absolute-path',
+    'https://[::1]:80/',
+    'mailto:someone@example.com',
+    '*',
+  ]) {
     assert.equal(accepted(s), true, s);
   }
-  for (const s of ['', '../relative-path', 'example.com', 'https://a:b:c/', 'https://[::1', 'https://example.com:8o/', 'https://exa mple.com/', 'http://x/%zz', 'https://e.com/\n', ':foo']) {
+  for (const s of [
+    '',
+    '../relative-path',
+    'example.com',
+    'https://a:b:c/',
+    'https://[::1',
+    'https://example.com:8o/',
+    'https://exa mple.com/',
+    'http://x/%zz',
+    'https://e.com/\n',
+    ':foo',
+  ]) {
     assert.equal(accepted(s), false, JSON.stringify(s));
   }
 });
@@ -23,7 +41,9 @@ void test('ParseRequestURI accepts absolute URIs and absolute paths only', () =>
 void test('errors read like Go url.Error', () => {
   assert.throws(() => parseRequestUri('../x'), { message: 'parse "../x": invalid URI for request' });
   assert.throws(() => parseRequestUri('https://[::1'), { message: `parse "https://[::1": missing ']' in host` });
-  assert.throws(() => parseRequestUri('https://a:b:c/'), { message: 'parse "https://a:b:c/": invalid port ":c" after host' });
+  assert.throws(() => parseRequestUri('https://a:b:c/'), {
+    message: 'parse "https://a:b:c/": invalid port ":c" after host',
+  });
   assert.throws(() => parseRequestUri('http://x/%zz'), { message: 'parse "http://x/%zz": invalid URL escape "%zz"' });
 });
 
@@ -35,7 +55,11 @@ void test('accessors: host, hostname, port, escaped path, query', () => {
   assert.equal(portOf(u), '8443');
   assert.equal(u.path, '/a/b/c');
   assert.equal(escapedPathOf(u), '/a%2Fb/c', 'a valid raw encoding is kept');
-  assert.equal(escapedPathOf(parseUrl('http://h/a%2Fb/c d')), '/a/b/c%20d', 'an invalid one is re-encoded from the decoded path, as Go does');
+  assert.equal(
+    escapedPathOf(parseUrl('http://h/a%2Fb/c d')),
+    '/a/b/c%20d',
+    'an invalid one is re-encoded from the decoded path, as Go does',
+  );
   assert.deepEqual(Object.fromEntries(queryOf(u)), { k1: ['a'], k2: ['b', 'c d'] });
   assert.equal(u.fragment, 'frag');
   const plain = parseUrl('https://example.com/path with spaces/');

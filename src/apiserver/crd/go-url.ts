@@ -66,7 +66,8 @@ function unescape(text: string, mode: Mode): string {
     } else if (mode === 'query' && c === 0x2b) {
       out.push(0x20);
     } else {
-      if (mode === 'host' && c < 0x80 && shouldEscape(c, 'host')) throw new Error(`invalid character ${JSON.stringify(String.fromCharCode(c))} in host name`);
+      if (mode === 'host' && c < 0x80 && shouldEscape(c, 'host'))
+        throw new Error(`invalid character ${JSON.stringify(String.fromCharCode(c))} in host name`);
       out.push(c);
     }
   }
@@ -76,7 +77,8 @@ function unescape(text: string, mode: Mode): string {
 /** Go's escape in path mode. */
 function escapePath(text: string): string {
   let out = '';
-  for (const c of Buffer.from(text, 'utf8')) out += shouldEscape(c, 'path') ? `%${c.toString(16).toUpperCase().padStart(2, '0')}` : String.fromCharCode(c);
+  for (const c of Buffer.from(text, 'utf8'))
+    out += shouldEscape(c, 'path') ? `%${c.toString(16).toUpperCase().padStart(2, '0')}` : String.fromCharCode(c);
   return out;
 }
 
@@ -100,7 +102,8 @@ function parseHost(host: string): string {
     if (!validOptionalPort(colonPort)) throw new Error(`invalid port ${JSON.stringify(colonPort)} after host`);
   } else {
     const i = host.lastIndexOf(':');
-    if (i >= 0 && !validOptionalPort(host.slice(i))) throw new Error(`invalid port ${JSON.stringify(host.slice(i))} after host`);
+    if (i >= 0 && !validOptionalPort(host.slice(i)))
+      throw new Error(`invalid port ${JSON.stringify(host.slice(i))} after host`);
   }
   return unescape(host, 'host');
 }

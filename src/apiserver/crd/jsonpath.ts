@@ -6,7 +6,11 @@
  */
 import { isJsonObject, type JsonValue } from '../../lib/json.js';
 
-type Step = { kind: 'field'; name: string } | { kind: 'index'; index: number } | { kind: 'all' } | { kind: 'filter'; path: Step[]; op: '==' | '!=' | 'exists'; value: JsonValue };
+type Step =
+  | { kind: 'field'; name: string }
+  | { kind: 'index'; index: number }
+  | { kind: 'all' }
+  | { kind: 'filter'; path: Step[]; op: '==' | '!=' | 'exists'; value: JsonValue };
 
 /** Parses a path into steps; throws on syntax it does not support. */
 export function parsePrinterPath(jsonPath: string): Step[] {

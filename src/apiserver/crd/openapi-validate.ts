@@ -81,7 +81,10 @@ function validateNode(value: JsonValue, schemaNode: SchemaNode, name: string, ou
     const stringish = actual === 'string' || actual === 'array';
     if (!stringish && keptFormat !== '' && !typeOk) {
       out.push(invalidType(name, keptFormat, actual === 'integer' ? 'int64' : actual === 'number' ? 'float64' : ''));
-    } else if (!(keptFormat !== '' && stringish && !types.includes('number') && !types.includes('integer')) && !typeOk) {
+    } else if (
+      !(keptFormat !== '' && stringish && !types.includes('number') && !types.includes('integer')) &&
+      !typeOk
+    ) {
       out.push(invalidType(name, types.join(','), actual));
     }
   }
@@ -102,11 +105,15 @@ function validateString(value: string, schemaNode: SchemaNode, name: string, for
   const length = [...value].length;
   const maxLength = schemaNumber(schemaNode, 'maxLength');
   const minLength = schemaNumber(schemaNode, 'minLength');
-  if (maxLength !== undefined && length > maxLength) out.push({ name, make: (p) => fieldError.tooLong(p, value, maxLength) });
-  if (minLength !== undefined && length < minLength) out.push(invalid(name, value, `${name} in body should be at least ${minLength} chars long`));
+  if (maxLength !== undefined && length > maxLength)
+    out.push({ name, make: (p) => fieldError.tooLong(p, value, maxLength) });
+  if (minLength !== undefined && length < minLength)
+    out.push(invalid(name, value, `${name} in body should be at least ${minLength} chars long`));
   const pattern = schemaString(schemaNode, 'pattern');
-  if (pattern !== '' && !patternMatches(pattern, value)) out.push(invalid(name, value, `${name} in body should match '${pattern}'`));
-  if (format !== '' && checkFormat(format, value) === false) out.push({ name, make: (p) => fieldError.typeInvalid(p, value, typeMessage(name, format, value)) });
+  if (pattern !== '' && !patternMatches(pattern, value))
+    out.push(invalid(name, value, `${name} in body should match '${pattern}'`));
+  if (format !== '' && checkFormat(format, value) === false)
+    out.push({ name, make: (p) => fieldError.typeInvalid(p, value, typeMessage(name, format, value)) });
 }
 
 const patternCache = new Map<string, RegExp | null>();
@@ -127,20 +134,33 @@ function validateNumber(value: number, schemaNode: SchemaNode, name: string, out
   const multipleOf = schemaNumber(schemaNode, 'multipleOf');
   if (multipleOf !== undefined && multipleOf > 0) {
     const q = value / multipleOf;
-    if (Math.abs(q - Math.round(q)) > 1e-9) out.push(invalid(name, value, `${name} in body should be a multiple of ${goNumber(multipleOf)}`));
+    if (Math.abs(q - Math.round(q)) > 1e-9)
+      out.push(invalid(name, value, `${name} in body should be a multiple of ${goNumber(multipleOf)}`));
   }
   const maximum = schemaNumber(schemaNode, 'maximum');
   if (maximum !== undefined) {
     const exclusive = schemaFlag(schemaNode, 'exclusiveMaximum');
     if (exclusive ? value >= maximum : value > maximum) {
-      out.push(invalid(name, value, `${name} in body should be less than ${exclusive ? '' : 'or equal to '}${goNumber(maximum)}`));
+      out.push(
+        invalid(
+          name,
+          value,
+          `${name} in body should be less than ${exclusive ? '' : 'or equal to '}${goNumber(maximum)}`,
+        ),
+      );
     }
   }
   const minimum = schemaNumber(schemaNode, 'minimum');
   if (minimum !== undefined) {
     const exclusive = schemaFlag(schemaNode, 'exclusiveMinimum');
     if (exclusive ? value <= minimum : value < minimum) {
-      out.push(invalid(name, value, `${name} in body should be greater than ${exclusive ? '' : 'or equal to '}${goNumber(minimum)}`));
+      out.push(
+        invalid(
+          name,
+          value,
+          `${name} in body should be greater than ${exclusive ? '' : 'or equal to '}${goNumber(minimum)}`,
+        ),
+      );
     }
   }
 }
@@ -150,8 +170,10 @@ function validateArray(values: JsonValue[], schemaNode: SchemaNode, name: string
   if (items) values.forEach((x, i) => validateNode(x, items, `${name}[${i}]`, out));
   const minItems = schemaNumber(schemaNode, 'minItems');
   const maxItems = schemaNumber(schemaNode, 'maxItems');
-  if (minItems !== undefined && values.length < minItems) out.push(invalid(name, values.length, `${name} in body should have at least ${minItems} items`));
-  if (maxItems !== undefined && values.length > maxItems) out.push({ name, make: (p) => fieldError.tooMany(p, values.length, maxItems) });
+  if (minItems !== undefined && values.length < minItems)
+    out.push(invalid(name, values.length, `${name} in body should have at least ${minItems} items`));
+  if (maxItems !== undefined && values.length > maxItems)
+    out.push({ name, make: (p) => fieldError.tooMany(p, values.length, maxItems) });
 }
 
 function validateObject(value: Record<string, JsonValue>, schemaNode: SchemaNode, name: string, out: RawError[]): void {
@@ -214,7 +236,8 @@ function validateComposition(value: JsonValue, schemaNode: SchemaNode, name: str
     const results = allOf.map(run);
     const valid = results.filter((r) => r.length === 0).length;
     for (const r of results) out.push(...r);
-    if (valid !== allOf.length) out.push(composite(`${quoted} must validate all the schemas (allOf)${valid === 0 ? '. None validated' : ''}`));
+    if (valid !== allOf.length)
+      out.push(composite(`${quoted} must validate all the schemas (allOf)${valid === 0 ? '. None validated' : ''}`));
   }
   const not = schemaNode['not'];
   if (isObject(not) && run(not).length === 0) out.push(composite(`${quoted} must not validate the schema (not)`));

@@ -35,15 +35,35 @@ const schema: JsonObject = {
       description: 'UpgradeConfigSpec defines the desired state of UpgradeConfig',
       required: ['desired', 'upgradeAt', 'type'],
       properties: {
-        desired: { type: 'object', description: 'Specify the desired OpenShift release', properties: { version: { type: 'string', description: 'Version of openshift release' }, channel: { type: 'string' } } },
+        desired: {
+          type: 'object',
+          description: 'Specify the desired OpenShift release',
+          properties: {
+            version: { type: 'string', description: 'Version of openshift release' },
+            channel: { type: 'string' },
+          },
+        },
         upgradeAt: { type: 'string', description: 'Specify the upgrade start time' },
-        type: { type: 'string', enum: ['OSD', 'ARO'], description: 'Type indicates the ClusterUpgrader implementation to use to perform an upgrade of the cluster' },
-        PDBForceDrainTimeout: { type: 'integer', format: 'int32', description: 'The maximum grace period granted to a node whose drain is blocked' },
+        type: {
+          type: 'string',
+          enum: ['OSD', 'ARO'],
+          description: 'Type indicates the ClusterUpgrader implementation to use to perform an upgrade of the cluster',
+        },
+        PDBForceDrainTimeout: {
+          type: 'integer',
+          format: 'int32',
+          description: 'The maximum grace period granted to a node whose drain is blocked',
+        },
         maxUnavailable: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] },
         note: { type: 'string', nullable: true },
       },
     },
-    status: { type: 'object', properties: { history: { type: 'array', items: { type: 'object', properties: { version: { type: 'string' } } } } } },
+    status: {
+      type: 'object',
+      properties: {
+        history: { type: 'array', items: { type: 'object', properties: { version: { type: 'string' } } } },
+      },
+    },
   },
 };
 
@@ -54,23 +74,37 @@ void describe('openApiV3Document', () => {
     assert.equal(schemaName('', 'v1', 'Pod'), 'io.k8s.api.core.v1.Pod');
     const schemas = (doc['components'] as JsonObject)['schemas'] as JsonObject;
     const kind = schemas['io.openshift.managed.upgrade.v1alpha1.UpgradeConfig'] as JsonObject;
-    assert.deepEqual(kind['x-kubernetes-group-version-kind'], [{ group: GROUP, kind: 'UpgradeConfig', version: VERSION }]);
-    assert.deepEqual(((kind['properties'] as JsonObject)['metadata'] as JsonObject)['allOf'], [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }]);
+    assert.deepEqual(kind['x-kubernetes-group-version-kind'], [
+      { group: GROUP, kind: 'UpgradeConfig', version: VERSION },
+    ]);
+    assert.deepEqual(((kind['properties'] as JsonObject)['metadata'] as JsonObject)['allOf'], [
+      { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' },
+    ]);
     assert.ok(schemas['io.openshift.managed.upgrade.v1alpha1.UpgradeConfigList']);
     assert.ok(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']);
   });
   void it('declares fieldValidation on PATCH so kubectl validates on the server', () => {
     const paths = doc['paths'] as JsonObject;
-    const item = paths['/apis/upgrade.managed.openshift.io/v1alpha1/namespaces/{namespace}/upgradeconfigs/{name}'] as JsonObject;
+    const item = paths[
+      '/apis/upgrade.managed.openshift.io/v1alpha1/namespaces/{namespace}/upgradeconfigs/{name}'
+    ] as JsonObject;
     const patch = item['patch'] as JsonObject;
-    assert.deepEqual(patch['x-kubernetes-group-version-kind'], { group: GROUP, kind: 'UpgradeConfig', version: VERSION });
+    assert.deepEqual(patch['x-kubernetes-group-version-kind'], {
+      group: GROUP,
+      kind: 'UpgradeConfig',
+      version: VERSION,
+    });
     assert.ok((patch['parameters'] as JsonObject[]).some((p) => p['name'] === 'fieldValidation'));
     assert.ok(paths['/apis/upgrade.managed.openshift.io/v1alpha1/namespaces/{namespace}/upgradeconfigs/{name}/status']);
   });
   void it('writes Swagger 2.0 without nullable and with int-or-string as a format', () => {
     const v2 = openApiV2Document([{ rt, version: VERSION, schema }]);
     const defs = v2['definitions'] as JsonObject;
-    const spec = (((defs['io.openshift.managed.upgrade.v1alpha1.UpgradeConfig'] as JsonObject)['properties'] as JsonObject)['spec'] as JsonObject)['properties'] as JsonObject;
+    const spec = (
+      ((defs['io.openshift.managed.upgrade.v1alpha1.UpgradeConfig'] as JsonObject)['properties'] as JsonObject)[
+        'spec'
+      ] as JsonObject
+    )['properties'] as JsonObject;
     assert.deepEqual(spec['maxUnavailable'], { 'x-kubernetes-int-or-string': true, format: 'int-or-string' });
     assert.deepEqual(spec['note'], { type: 'string' });
   });
@@ -82,23 +116,48 @@ function fakeApiServer(): Server {
   const v2 = openApiV2Document([{ rt, version: VERSION, schema }]);
   const routes: Record<string, JsonObject> = {
     '/version': { major: '1', minor: '29', gitVersion: 'v1.29.0', platform: 'linux/amd64' },
-    '/api': { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] },
+    '/api': {
+      kind: 'APIVersions',
+      versions: ['v1'],
+      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }],
+    },
     '/api/v1': { kind: 'APIResourceList', groupVersion: 'v1', resources: [] },
     '/apis': {
       kind: 'APIGroupList',
       apiVersion: 'v1',
-      groups: [{ name: GROUP, versions: [{ groupVersion: `${GROUP}/${VERSION}`, version: VERSION }], preferredVersion: { groupVersion: `${GROUP}/${VERSION}`, version: VERSION } }],
+      groups: [
+        {
+          name: GROUP,
+          versions: [{ groupVersion: `${GROUP}/${VERSION}`, version: VERSION }],
+          preferredVersion: { groupVersion: `${GROUP}/${VERSION}`, version: VERSION },
+        },
+      ],
     },
     [`/apis/${GROUP}/${VERSION}`]: {
       kind: 'APIResourceList',
       apiVersion: 'v1',
       groupVersion: `${GROUP}/${VERSION}`,
       resources: [
-        { name: 'upgradeconfigs', singularName: 'upgradeconfig', namespaced: true, kind: 'UpgradeConfig', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], storageVersionHash: 'x' },
-        { name: 'upgradeconfigs/status', singularName: '', namespaced: true, kind: 'UpgradeConfig', verbs: ['get', 'patch', 'update'] },
+        {
+          name: 'upgradeconfigs',
+          singularName: 'upgradeconfig',
+          namespaced: true,
+          kind: 'UpgradeConfig',
+          verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+          storageVersionHash: 'x',
+        },
+        {
+          name: 'upgradeconfigs/status',
+          singularName: '',
+          namespaced: true,
+          kind: 'UpgradeConfig',
+          verbs: ['get', 'patch', 'update'],
+        },
       ],
     },
-    '/openapi/v3': { paths: { [`apis/${GROUP}/${VERSION}`]: { serverRelativeURL: `/openapi/v3/apis/${GROUP}/${VERSION}?hash=0123` } } },
+    '/openapi/v3': {
+      paths: { [`apis/${GROUP}/${VERSION}`]: { serverRelativeURL: `/openapi/v3/apis/${GROUP}/${VERSION}?hash=0123` } },
+    },
     [`/openapi/v3/apis/${GROUP}/${VERSION}`]: v3,
     '/openapi/v2': v2,
   };
@@ -108,18 +167,37 @@ function fakeApiServer(): Server {
     res.setHeader('Content-Type', 'application/json');
     if (!body) {
       res.statusCode = 404;
-      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', code: 404 }));
+      res.end(
+        JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: 'the server could not find the requested resource',
+          reason: 'NotFound',
+          code: 404,
+        }),
+      );
       return;
     }
     res.end(JSON.stringify(body));
   });
 }
 
-function kubectl(args: string[], kubeconfig: string, cacheDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function kubectl(
+  args: string[],
+  kubeconfig: string,
+  cacheDir: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('/usr/bin/kubectl', [...args, `--kubeconfig=${kubeconfig}`, `--cache-dir=${cacheDir}`], { timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      '/usr/bin/kubectl',
+      [...args, `--kubeconfig=${kubeconfig}`, `--cache-dir=${cacheDir}`],
+      { timeout: 60_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -166,7 +244,10 @@ void describe('real kubectl against the OpenAPI documents', () => {
 
   void it('kubectl create --dry-run=client accepts an UpgradeConfig (validation left to the server)', async () => {
     const file = join(dir, 'uc.yaml');
-    writeFileSync(file, `apiVersion: ${GROUP}/${VERSION}\nkind: UpgradeConfig\nmetadata:\n  name: osd\nspec:\n  type: OSD\n  upgradeAt: "2024-01-01T00:00:00Z"\n  desired:\n    version: 4.15.1\n`);
+    writeFileSync(
+      file,
+      `apiVersion: ${GROUP}/${VERSION}\nkind: UpgradeConfig\nmetadata:\n  name: osd\nspec:\n  type: OSD\n  upgradeAt: "2024-01-01T00:00:00Z"\n  desired:\n    version: 4.15.1\n`,
+    );
     const r = await kubectl(['create', '--dry-run=client', '-o', 'name', '-f', file], kubeconfig, join(dir, 'cache'));
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.trim(), 'upgradeconfig.upgrade.managed.openshift.io/osd');

@@ -18,12 +18,23 @@ export function schemaName(group: string, version: string, kind: string): string
 }
 
 function metaSchemas(ref: (name: string) => JsonObject): Record<string, JsonObject> {
-  const time: JsonObject = { type: 'string', format: 'date-time', description: 'Time is an RFC 3339 timestamp in UTC, at second precision.' };
+  const time: JsonObject = {
+    type: 'string',
+    format: 'date-time',
+    description: 'Time is an RFC 3339 timestamp in UTC, at second precision.',
+  };
   const str = (description: string): JsonObject => ({ type: 'string', description });
-  const map = (description: string): JsonObject => ({ type: 'object', additionalProperties: { type: 'string', default: '' }, description });
+  const map = (description: string): JsonObject => ({
+    type: 'object',
+    additionalProperties: { type: 'string', default: '' },
+    description,
+  });
   return {
     [`${META}.Time`]: time,
-    [`${META}.FieldsV1`]: { type: 'object', description: 'FieldsV1 stores a set of fields in a data structure like a Trie, in JSON.' },
+    [`${META}.FieldsV1`]: {
+      type: 'object',
+      description: 'FieldsV1 stores a set of fields in a data structure like a Trie, in JSON.',
+    },
     [`${META}.OwnerReference`]: {
       type: 'object',
       description: 'OwnerReference names an object that owns this one.',
@@ -34,13 +45,17 @@ function metaSchemas(ref: (name: string) => JsonObject): Record<string, JsonObje
         name: str('Name of the referent.'),
         uid: str('UID of the referent.'),
         controller: { type: 'boolean', description: 'True when this reference points to the managing controller.' },
-        blockOwnerDeletion: { type: 'boolean', description: 'True when the owner cannot be deleted before this object is removed.' },
+        blockOwnerDeletion: {
+          type: 'boolean',
+          description: 'True when the owner cannot be deleted before this object is removed.',
+        },
       },
       'x-kubernetes-map-type': 'atomic',
     },
     [`${META}.ManagedFieldsEntry`]: {
       type: 'object',
-      description: 'ManagedFieldsEntry is a workflow-id, a FieldSet and the group version of the resource that the fieldset applies to.',
+      description:
+        'ManagedFieldsEntry is a workflow-id, a FieldSet and the group version of the resource that the fieldset applies to.',
       properties: {
         apiVersion: str('Version of the resource this field set applies to.'),
         fieldsType: str('Format of the fields: FieldsV1.'),
@@ -57,13 +72,30 @@ function metaSchemas(ref: (name: string) => JsonObject): Record<string, JsonObje
       properties: {
         annotations: map('Unstructured key value map stored with a resource.'),
         creationTimestamp: ref('Time'),
-        deletionGracePeriodSeconds: { type: 'integer', format: 'int64', description: 'Seconds allowed for graceful termination before removal.' },
+        deletionGracePeriodSeconds: {
+          type: 'integer',
+          format: 'int64',
+          description: 'Seconds allowed for graceful termination before removal.',
+        },
         deletionTimestamp: ref('Time'),
-        finalizers: { type: 'array', items: { type: 'string', default: '' }, description: 'Must be empty before the object is deleted from the registry.', 'x-kubernetes-list-type': 'set' },
+        finalizers: {
+          type: 'array',
+          items: { type: 'string', default: '' },
+          description: 'Must be empty before the object is deleted from the registry.',
+          'x-kubernetes-list-type': 'set',
+        },
         generateName: str('Prefix used by the server to generate a unique name when name is not provided.'),
-        generation: { type: 'integer', format: 'int64', description: 'A sequence number representing a specific generation of the desired state.' },
+        generation: {
+          type: 'integer',
+          format: 'int64',
+          description: 'A sequence number representing a specific generation of the desired state.',
+        },
         labels: map('Map of string keys and values used to organize and categorize objects.'),
-        managedFields: { type: 'array', items: ref('ManagedFieldsEntry'), description: 'Maps workflow-id and version to the set of fields managed by that workflow.' },
+        managedFields: {
+          type: 'array',
+          items: ref('ManagedFieldsEntry'),
+          description: 'Maps workflow-id and version to the set of fields managed by that workflow.',
+        },
         name: str('Name must be unique within a namespace.'),
         namespace: str('Namespace defines the space within which each name must be unique.'),
         ownerReferences: {
@@ -83,7 +115,11 @@ function metaSchemas(ref: (name: string) => JsonObject): Record<string, JsonObje
       description: 'ListMeta describes metadata that synthetic resources must have.',
       properties: {
         continue: str('Set when more items are available for the list.'),
-        remainingItemCount: { type: 'integer', format: 'int64', description: 'Number of subsequent items in the list.' },
+        remainingItemCount: {
+          type: 'integer',
+          format: 'int64',
+          description: 'Number of subsequent items in the list.',
+        },
         resourceVersion: str('Identifies the server-internal version of this list.'),
         selfLink: str('Deprecated: selfLink is a legacy read-only field.'),
       },
@@ -119,10 +155,19 @@ function kindSchema(flavor: Flavor, rt: ResourceType, version: string, schema: J
   const metaRef = refTo(flavor, `${META}.ObjectMeta`);
   s['type'] = 'object';
   s['properties'] = {
-    apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
-    kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
+    apiVersion: {
+      type: 'string',
+      description: 'APIVersion defines the versioned schema of this representation of an object.',
+    },
+    kind: {
+      type: 'string',
+      description: 'Kind is a string value representing the REST resource this object represents.',
+    },
     ...props,
-    metadata: flavor === 'v3' ? { allOf: [metaRef], default: {}, description: 'Standard object metadata.' } : { ...metaRef, description: 'Standard object metadata.' },
+    metadata:
+      flavor === 'v3'
+        ? { allOf: [metaRef], default: {}, description: 'Standard object metadata.' }
+        : { ...metaRef, description: 'Standard object metadata.' },
   };
   s['x-kubernetes-group-version-kind'] = [{ group: rt.group, kind: rt.kind, version }];
   return s;
@@ -135,10 +180,23 @@ function listSchema(flavor: Flavor, rt: ResourceType, version: string): JsonObje
     description: `${rt.listKind} is a list of ${rt.kind}`,
     required: ['items'],
     properties: {
-      apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
-      items: { type: 'array', description: `List of ${rt.resource}.`, items: refTo(flavor, schemaName(rt.group, version, rt.kind)) },
-      kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
-      metadata: flavor === 'v3' ? { allOf: [listMeta], default: {}, description: 'Standard list metadata.' } : { ...listMeta, description: 'Standard list metadata.' },
+      apiVersion: {
+        type: 'string',
+        description: 'APIVersion defines the versioned schema of this representation of an object.',
+      },
+      items: {
+        type: 'array',
+        description: `List of ${rt.resource}.`,
+        items: refTo(flavor, schemaName(rt.group, version, rt.kind)),
+      },
+      kind: {
+        type: 'string',
+        description: 'Kind is a string value representing the REST resource this object represents.',
+      },
+      metadata:
+        flavor === 'v3'
+          ? { allOf: [listMeta], default: {}, description: 'Standard list metadata.' }
+          : { ...listMeta, description: 'Standard list metadata.' },
     },
     'x-kubernetes-group-version-kind': [{ group: rt.group, kind: rt.listKind, version }],
   };
@@ -148,22 +206,40 @@ function queryParam(name: string, description: string): JsonObject {
   return { name, in: 'query', description, schema: { type: 'string', uniqueItems: true } };
 }
 
-function operation(rt: ResourceType, version: string, action: string, verb: string, responseRef: string, extra: JsonObject[] = []): JsonObject {
+function operation(
+  rt: ResourceType,
+  version: string,
+  action: string,
+  verb: string,
+  responseRef: string,
+  extra: JsonObject[] = [],
+): JsonObject {
   const gvk: JsonObject = { group: rt.group, kind: rt.kind, version };
   const kindName = rt.kind;
   const params = [...extra];
   if (action === 'patch' || action === 'put' || action === 'post') {
     params.push(queryParam('dryRun', 'When present, modifications are not persisted.'));
     params.push(queryParam('fieldManager', 'Name of the actor making the change.'));
-    params.push(queryParam('fieldValidation', 'How the server handles unknown or duplicate fields: Ignore, Warn or Strict.'));
+    params.push(
+      queryParam('fieldValidation', 'How the server handles unknown or duplicate fields: Ignore, Warn or Strict.'),
+    );
   }
-  if (action === 'patch') params.push({ name: 'force', in: 'query', description: 'Force apply requests.', schema: { type: 'boolean', uniqueItems: true } });
+  if (action === 'patch')
+    params.push({
+      name: 'force',
+      in: 'query',
+      description: 'Force apply requests.',
+      schema: { type: 'boolean', uniqueItems: true },
+    });
   return {
     description: `${verb} ${kindName}`,
     operationId: `${verb}${kindName}`,
     tags: [rt.group === '' ? 'core_v1' : `${rt.group.split('.').join('')}_${version}`],
     parameters: params,
-    responses: { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: responseRef } } } }, '401': { description: 'Unauthorized' } },
+    responses: {
+      '200': { description: 'OK', content: { 'application/json': { schema: { $ref: responseRef } } } },
+      '401': { description: 'Unauthorized' },
+    },
     'x-kubernetes-action': action,
     'x-kubernetes-group-version-kind': gvk,
   };
@@ -174,8 +250,24 @@ function pathsFor(rt: ResourceType, version: string): JsonObject {
   const base = rt.namespaced ? `${prefix}/namespaces/{namespace}/${rt.resource}` : `${prefix}/${rt.resource}`;
   const kindRef = `#/components/schemas/${schemaName(rt.group, version, rt.kind)}`;
   const listRef = `#/components/schemas/${schemaName(rt.group, version, rt.listKind)}`;
-  const nsParam: JsonObject[] = rt.namespaced ? [{ name: 'namespace', in: 'path', required: true, description: 'object name and auth scope', schema: { type: 'string', uniqueItems: true } }] : [];
-  const nameParam: JsonObject = { name: 'name', in: 'path', required: true, description: `name of the ${rt.kind}`, schema: { type: 'string', uniqueItems: true } };
+  const nsParam: JsonObject[] = rt.namespaced
+    ? [
+        {
+          name: 'namespace',
+          in: 'path',
+          required: true,
+          description: 'object name and auth scope',
+          schema: { type: 'string', uniqueItems: true },
+        },
+      ]
+    : [];
+  const nameParam: JsonObject = {
+    name: 'name',
+    in: 'path',
+    required: true,
+    description: `name of the ${rt.kind}`,
+    schema: { type: 'string', uniqueItems: true },
+  };
   const item = {
     parameters: [nameParam, ...nsParam],
     get: operation(rt, version, 'get', 'read', kindRef),
@@ -184,7 +276,11 @@ function pathsFor(rt: ResourceType, version: string): JsonObject {
     delete: operation(rt, version, 'delete', 'delete', kindRef),
   };
   const paths: JsonObject = {
-    [base]: { parameters: nsParam, get: operation(rt, version, 'list', 'list', listRef), post: operation(rt, version, 'post', 'create', kindRef) },
+    [base]: {
+      parameters: nsParam,
+      get: operation(rt, version, 'list', 'list', listRef),
+      post: operation(rt, version, 'post', 'create', kindRef),
+    },
     [`${base}/{name}`]: item,
   };
   if (rt.subresources.includes('status')) {
@@ -195,12 +291,17 @@ function pathsFor(rt: ResourceType, version: string): JsonObject {
       patch: operation(rt, version, 'patch', 'patchStatus', kindRef),
     };
   }
-  if (rt.namespaced) paths[`${prefix}/${rt.resource}`] = { get: operation(rt, version, 'list', 'listForAllNamespaces', listRef) };
+  if (rt.namespaced)
+    paths[`${prefix}/${rt.resource}`] = { get: operation(rt, version, 'list', 'listForAllNamespaces', listRef) };
   return paths;
 }
 
 /** The OpenAPI 3.0 document of one group/version (`/openapi/v3/apis/<group>/<version>`). */
-export function openApiV3Document(group: string, version: string, resources: { rt: ResourceType; schema: JsonObject }[]): JsonObject {
+export function openApiV3Document(
+  group: string,
+  version: string,
+  resources: { rt: ResourceType; schema: JsonObject }[],
+): JsonObject {
   const schemas: JsonObject = metaSchemas((n) => ({ allOf: [refTo('v3', `${META}.${n}`)] }));
   let paths: JsonObject = {};
   for (const { rt, schema } of resources) {

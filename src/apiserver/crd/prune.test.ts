@@ -11,11 +11,29 @@ const schema: JsonObject = {
       type: 'object',
       properties: {
         type: { type: 'string', default: 'OSD' },
-        drain: { type: 'object', default: {}, properties: { timeout: { type: 'integer', default: 60 }, force: { type: 'boolean' } } },
-        hooks: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, retries: { type: 'integer', default: 3 } } } },
-        labels: { type: 'object', additionalProperties: { type: 'object', properties: { v: { type: 'string', default: 'x' } } } },
-        extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { known: { type: 'object', properties: { a: { type: 'string' } } } } },
-        template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { data: { type: 'object', additionalProperties: { type: 'string' } } } },
+        drain: {
+          type: 'object',
+          default: {},
+          properties: { timeout: { type: 'integer', default: 60 }, force: { type: 'boolean' } },
+        },
+        hooks: {
+          type: 'array',
+          items: { type: 'object', properties: { name: { type: 'string' }, retries: { type: 'integer', default: 3 } } },
+        },
+        labels: {
+          type: 'object',
+          additionalProperties: { type: 'object', properties: { v: { type: 'string', default: 'x' } } },
+        },
+        extra: {
+          type: 'object',
+          'x-kubernetes-preserve-unknown-fields': true,
+          properties: { known: { type: 'object', properties: { a: { type: 'string' } } } },
+        },
+        template: {
+          type: 'object',
+          'x-kubernetes-embedded-resource': true,
+          properties: { data: { type: 'object', additionalProperties: { type: 'string' } } },
+        },
         note: { type: 'string', nullable: true },
         count: { type: 'integer' },
         mode: { type: 'string', default: 'auto' },
@@ -35,23 +53,50 @@ void describe('pruneUnknownFields', () => {
     };
     const { object, unknownFields } = pruneUnknownFields(obj, schema);
     assert.deepEqual(unknownFields, ['metadata.bogus', 'spec.drain.zap', 'spec.foo', 'spec.hooks[0].bar', 'status']);
-    assert.deepEqual(object, { apiVersion: 'g/v1', kind: 'K', metadata: { name: 'a' }, spec: { type: 'OSD', hooks: [{ name: 'h' }], drain: { force: true } } });
+    assert.deepEqual(object, {
+      apiVersion: 'g/v1',
+      kind: 'K',
+      metadata: { name: 'a' },
+      spec: { type: 'OSD', hooks: [{ name: 'h' }], drain: { force: true } },
+    });
     assert.equal((obj['spec'] as JsonObject)['foo'], 1, 'input untouched');
   });
 
   void it('keeps unknown fields under x-kubernetes-preserve-unknown-fields but prunes specified children', () => {
-    const { object, unknownFields } = pruneUnknownFields({ spec: { extra: { anything: { deep: 1 }, known: { a: 'x', b: 'y' } } } }, schema);
+    const { object, unknownFields } = pruneUnknownFields(
+      { spec: { extra: { anything: { deep: 1 }, known: { a: 'x', b: 'y' } } } },
+      schema,
+    );
     assert.deepEqual(unknownFields, ['spec.extra.known.b']);
     assert.deepEqual(object, { spec: { extra: { anything: { deep: 1 }, known: { a: 'x' } } } });
   });
 
   void it('keeps apiVersion/kind/metadata of embedded resources and prunes their metadata to ObjectMeta', () => {
     const { object, unknownFields } = pruneUnknownFields(
-      { spec: { template: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', labels: { a: 'b' }, junk: 1 }, data: { k: 'v' }, other: 2 } } },
+      {
+        spec: {
+          template: {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: 'c', labels: { a: 'b' }, junk: 1 },
+            data: { k: 'v' },
+            other: 2,
+          },
+        },
+      },
       schema,
     );
     assert.deepEqual(unknownFields, ['spec.template.metadata.junk', 'spec.template.other']);
-    assert.deepEqual(object, { spec: { template: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', labels: { a: 'b' } }, data: { k: 'v' } } } });
+    assert.deepEqual(object, {
+      spec: {
+        template: {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'c', labels: { a: 'b' } },
+          data: { k: 'v' },
+        },
+      },
+    });
   });
 
   void it('keeps map entries and prunes inside their values', () => {
@@ -63,9 +108,21 @@ void describe('pruneUnknownFields', () => {
 
 void describe('applySchemaDefaults', () => {
   void it('fills missing fields, defaults inside defaults, items and map values', () => {
-    const out = applySchemaDefaults({ spec: { hooks: [{ name: 'a' }, { name: 'b', retries: 0 }], labels: { x: {} } } }, schema);
+    const out = applySchemaDefaults(
+      { spec: { hooks: [{ name: 'a' }, { name: 'b', retries: 0 }], labels: { x: {} } } },
+      schema,
+    );
     assert.deepEqual(out, {
-      spec: { type: 'OSD', mode: 'auto', drain: { timeout: 60 }, hooks: [{ name: 'a', retries: 3 }, { name: 'b', retries: 0 }], labels: { x: { v: 'x' } } },
+      spec: {
+        type: 'OSD',
+        mode: 'auto',
+        drain: { timeout: 60 },
+        hooks: [
+          { name: 'a', retries: 3 },
+          { name: 'b', retries: 0 },
+        ],
+        labels: { x: { v: 'x' } },
+      },
     });
   });
 

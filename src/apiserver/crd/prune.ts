@@ -7,7 +7,15 @@
  * `spec.list[0].bar`, `metadata.foo`, sorted.
  */
 import { cloneJson, type JsonObject, type JsonValue } from '../../lib/json.js';
-import { isObject, OBJECT_META_FIELDS, schemaAdditional, schemaFlag, schemaItems, schemaProperties, type SchemaNode } from './schema-node.js';
+import {
+  isObject,
+  OBJECT_META_FIELDS,
+  schemaAdditional,
+  schemaFlag,
+  schemaItems,
+  schemaProperties,
+  type SchemaNode,
+} from './schema-node.js';
 
 const META = new Set(['apiVersion', 'kind', 'metadata']);
 
@@ -29,14 +37,22 @@ function pruneMetadata(meta: JsonValue, path: string, walk: Walk): void {
   }
 }
 
-function prune(value: JsonValue, schemaNode: SchemaNode | undefined, path: string, embedded: boolean, walk: Walk): void {
+function prune(
+  value: JsonValue,
+  schemaNode: SchemaNode | undefined,
+  path: string,
+  embedded: boolean,
+  walk: Walk,
+): void {
   if (schemaNode && schemaFlag(schemaNode, 'x-kubernetes-preserve-unknown-fields')) {
     skipPrune(value, schemaNode, path, embedded, walk);
     return;
   }
   if (Array.isArray(value)) {
     const items = schemaItems(schemaNode);
-    value.forEach((v, i) => prune(v, items, `${path}[${i}]`, items ? schemaFlag(items, 'x-kubernetes-embedded-resource') : false, walk));
+    value.forEach((v, i) =>
+      prune(v, items, `${path}[${i}]`, items ? schemaFlag(items, 'x-kubernetes-embedded-resource') : false, walk),
+    );
     return;
   }
   if (!isObject(value)) return;
@@ -49,8 +65,10 @@ function prune(value: JsonValue, schemaNode: SchemaNode | undefined, path: strin
       continue;
     }
     const ps = props?.[k];
-    if (schemaNode && ps !== undefined) prune(v, ps, join(path, k), schemaFlag(ps, 'x-kubernetes-embedded-resource'), walk);
-    else if (schemaNode && additional) prune(v, additional, join(path, k), schemaFlag(additional, 'x-kubernetes-embedded-resource'), walk);
+    if (schemaNode && ps !== undefined)
+      prune(v, ps, join(path, k), schemaFlag(ps, 'x-kubernetes-embedded-resource'), walk);
+    else if (schemaNode && additional)
+      prune(v, additional, join(path, k), schemaFlag(additional, 'x-kubernetes-embedded-resource'), walk);
     else {
       walk.pruned.push(join(path, k));
       delete value[k];
@@ -61,7 +79,10 @@ function prune(value: JsonValue, schemaNode: SchemaNode | undefined, path: strin
 function skipPrune(value: JsonValue, schemaNode: SchemaNode, path: string, embedded: boolean, walk: Walk): void {
   if (Array.isArray(value)) {
     const items = schemaItems(schemaNode);
-    if (items) value.forEach((v, i) => prune(v, items, `${path}[${i}]`, schemaFlag(items, 'x-kubernetes-embedded-resource'), walk));
+    if (items)
+      value.forEach((v, i) =>
+        prune(v, items, `${path}[${i}]`, schemaFlag(items, 'x-kubernetes-embedded-resource'), walk),
+      );
     return;
   }
   if (!isObject(value)) return;
@@ -74,7 +95,8 @@ function skipPrune(value: JsonValue, schemaNode: SchemaNode, path: string, embed
     }
     const ps = props?.[k];
     if (ps !== undefined) prune(v, ps, join(path, k), schemaFlag(ps, 'x-kubernetes-embedded-resource'), walk);
-    else if (additional) prune(v, additional, join(path, k), schemaFlag(additional, 'x-kubernetes-embedded-resource'), walk);
+    else if (additional)
+      prune(v, additional, join(path, k), schemaFlag(additional, 'x-kubernetes-embedded-resource'), walk);
   }
 }
 
@@ -82,7 +104,10 @@ function skipPrune(value: JsonValue, schemaNode: SchemaNode, path: string, embed
  * Prunes a whole custom resource (treated as an embedded resource at its root) against its
  * version's schema. Returns a pruned copy and the dropped paths; the input is not changed.
  */
-export function pruneUnknownFields(obj: JsonObject, schema: JsonObject): { object: JsonObject; unknownFields: string[] } {
+export function pruneUnknownFields(
+  obj: JsonObject,
+  schema: JsonObject,
+): { object: JsonObject; unknownFields: string[] } {
   const copy = cloneJson(obj);
   const w: Walk = { pruned: [] };
   prune(copy, schema, '', true, w);

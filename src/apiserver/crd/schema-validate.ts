@@ -22,23 +22,42 @@ export interface SchemaValidateOptions {
   rootPath?: string;
 }
 
-const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
+const BLOCKING = new Set([
+  'FieldValueNotSupported',
+  'FieldValueRequired',
+  'FieldValueTooLong',
+  'FieldValueTooMany',
+  'FieldValueTypeInvalid',
+]);
 
 /**
  * Validates `obj` against a structural schema and returns the field errors kube-apiserver
  * would report (empty when valid). Metadata of a root object is not validated here beyond
  * what its schema says.
  */
-export function validateAgainstSchema(obj: JsonValue, schema: JsonObject, options: SchemaValidateOptions = {}): FieldError[] {
+export function validateAgainstSchema(
+  obj: JsonValue,
+  schema: JsonObject,
+  options: SchemaValidateOptions = {},
+): FieldError[] {
   const rootPath = options.rootPath ?? '';
   const errs = [...validateOpenApiValue(obj, schema, rootPath), ...validateStructure(obj, schema, rootPath)];
   if (errs.some((e) => BLOCKING.has(e.type))) {
     if (hasRules(schema)) {
-      errs.push(fieldError.invalid(shownPath(''), null, 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation'));
+      errs.push(
+        fieldError.invalid(
+          shownPath(''),
+          null,
+          'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+        ),
+      );
     }
     return errs;
   }
-  const celOptions: { old?: JsonValue; rootPath: string; resourceRoot: boolean } = { rootPath, resourceRoot: rootPath === '' };
+  const celOptions: { old?: JsonValue; rootPath: string; resourceRoot: boolean } = {
+    rootPath,
+    resourceRoot: rootPath === '',
+  };
   if (options.oldObject !== undefined) celOptions.old = options.oldObject;
   errs.push(...validateCelRules(obj, schema, celOptions));
   return errs;

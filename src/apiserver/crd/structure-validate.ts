@@ -6,13 +6,27 @@
 import { fieldError, type FieldError } from '../field-errors.js';
 import { jsonEqual, type JsonObject, type JsonValue } from '../../lib/json.js';
 import { dns1035LabelErrors } from './names.js';
-import { childPath, indexPath, isObject, keyPath, schemaAdditional, schemaFlag, schemaItems, schemaProperties, schemaString, schemaStrings, shownPath, type SchemaNode } from './schema-node.js';
+import {
+  childPath,
+  indexPath,
+  isObject,
+  keyPath,
+  schemaAdditional,
+  schemaFlag,
+  schemaItems,
+  schemaProperties,
+  schemaString,
+  schemaStrings,
+  shownPath,
+  type SchemaNode,
+} from './schema-node.js';
 
 function validateList(values: JsonValue[], schemaNode: SchemaNode, path: string, out: FieldError[]): void {
   const listType = schemaString(schemaNode, 'x-kubernetes-list-type');
   if (listType === 'set') {
     values.forEach((value, index) => {
-      if (values.slice(0, index).some((y) => jsonEqual(value, y))) out.push(fieldError.duplicate(shownPath(indexPath(path, index)), value));
+      if (values.slice(0, index).some((y) => jsonEqual(value, y)))
+        out.push(fieldError.duplicate(shownPath(indexPath(path, index)), value));
     });
   } else if (listType === 'map') {
     const keys = schemaStrings(schemaNode, 'x-kubernetes-list-map-keys');
@@ -35,7 +49,8 @@ function validateEmbedded(value: JsonObject, path: string, out: FieldError[]): v
   if (apiVersion !== undefined) {
     if (typeof apiVersion !== 'string') out.push(fieldError.invalid(at('apiVersion'), apiVersion, 'must be a string'));
     else if (apiVersion === '') out.push(fieldError.invalid(at('apiVersion'), apiVersion, 'must not be empty'));
-    else if (apiVersion.split('/').length > 2) out.push(fieldError.invalid(at('apiVersion'), apiVersion, `unexpected GroupVersion string: ${apiVersion}`));
+    else if (apiVersion.split('/').length > 2)
+      out.push(fieldError.invalid(at('apiVersion'), apiVersion, `unexpected GroupVersion string: ${apiVersion}`));
   }
   const kind = value['kind'];
   if (kind !== undefined) {
@@ -43,11 +58,15 @@ function validateEmbedded(value: JsonObject, path: string, out: FieldError[]): v
     else if (kind === '') out.push(fieldError.invalid(at('kind'), kind, 'must not be empty'));
     else {
       const errs = dns1035LabelErrors(kind.toLowerCase());
-      if (errs.length > 0) out.push(fieldError.invalid(at('kind'), kind, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
+      if (errs.length > 0)
+        out.push(
+          fieldError.invalid(at('kind'), kind, `may have mixed case, but should otherwise match: ${errs.join(',')}`),
+        );
     }
   }
   const metadata = value['metadata'];
-  if (metadata !== undefined && metadata !== null && !isObject(metadata)) out.push(fieldError.invalid(at('metadata'), metadata, 'must be an object'));
+  if (metadata !== undefined && metadata !== null && !isObject(metadata))
+    out.push(fieldError.invalid(at('metadata'), metadata, 'must be an object'));
 }
 
 function walk(value: JsonValue, schemaNode: SchemaNode, path: string, root: boolean, out: FieldError[]): void {

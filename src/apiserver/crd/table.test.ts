@@ -42,7 +42,13 @@ void describe('humanDuration', () => {
 void describe('evaluatePrinterColumn', () => {
   const obj: JsonObject = {
     metadata: { name: 'a', labels: { 'app.kubernetes.io/name': 'x' } },
-    status: { conditions: [{ type: 'Started', status: 'True' }, { type: 'Succeeded', status: 'False', reason: 'Failed' }], history: [{ version: '4.14' }, { version: '4.15' }] },
+    status: {
+      conditions: [
+        { type: 'Started', status: 'True' },
+        { type: 'Succeeded', status: 'False', reason: 'Failed' },
+      ],
+      history: [{ version: '4.14' }, { version: '4.15' }],
+    },
   };
   const cases: [string, unknown][] = [
     ['.metadata.name', 'a'],
@@ -61,7 +67,21 @@ void describe('evaluatePrinterColumn', () => {
 });
 
 function rt(p: Partial<ResourceType>): ResourceType {
-  return { group: '', version: 'v1', versions: ['v1'], resource: 'x', singular: 'x', kind: 'X', listKind: 'XList', namespaced: true, shortNames: [], categories: [], subresources: [], custom: false, ...p };
+  return {
+    group: '',
+    version: 'v1',
+    versions: ['v1'],
+    resource: 'x',
+    singular: 'x',
+    kind: 'X',
+    listKind: 'XList',
+    namespaced: true,
+    shortNames: [],
+    categories: [],
+    subresources: [],
+    custom: false,
+    ...p,
+  };
 }
 
 function obj(name: string, extra: JsonObject = {}, created = '2024-05-01T11:55:00Z'): KubeObject {
@@ -70,15 +90,28 @@ function obj(name: string, extra: JsonObject = {}, created = '2024-05-01T11:55:0
 
 void describe('toTable', () => {
   void it('custom resources without printer columns get Name and Age, rows carry PartialObjectMetadata', () => {
-    const t = toTable(rt({ group: 'g.io', custom: true, kind: 'UpgradeConfig' }), [obj('a')], { listMeta: { resourceVersion: '7' }, now: NOW });
+    const t = toTable(rt({ group: 'g.io', custom: true, kind: 'UpgradeConfig' }), [obj('a')], {
+      listMeta: { resourceVersion: '7' },
+      now: NOW,
+    });
     assert.equal(t['kind'], 'Table');
     assert.equal(t['apiVersion'], 'meta.k8s.io/v1');
     assert.deepEqual(t['metadata'], { resourceVersion: '7' });
     const cols = t['columnDefinitions'] as JsonObject[];
-    assert.deepEqual(cols.map((c) => [c['name'], c['type'], c['format'], c['priority']]), [['Name', 'string', 'name', 0], ['Age', 'date', '', 0]]);
+    assert.deepEqual(
+      cols.map((c) => [c['name'], c['type'], c['format'], c['priority']]),
+      [
+        ['Name', 'string', 'name', 0],
+        ['Age', 'date', '', 0],
+      ],
+    );
     const rows = t['rows'] as JsonObject[];
     assert.deepEqual(rows[0]!['cells'], ['a', '5m']);
-    assert.deepEqual(rows[0]!['object'], { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'a', namespace: 'ns', creationTimestamp: '2024-05-01T11:55:00Z' } });
+    assert.deepEqual(rows[0]!['object'], {
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { name: 'a', namespace: 'ns', creationTimestamp: '2024-05-01T11:55:00Z' },
+    });
   });
 
   void it('custom resources use their printer columns with typed cells', () => {
@@ -90,11 +123,25 @@ void describe('toTable', () => {
       { name: 'Started', type: 'date', jsonPath: '.status.startedAt', description: 'When it started' },
       { name: 'Missing', type: 'string', jsonPath: '.status.nothing' },
     ];
-    const o = obj('a', { spec: { desired: { version: '4.15.1' }, force: true }, status: { retries: 2.7, ratio: 0.5, startedAt: '2024-04-29T12:00:00Z' } });
-    const t = toTable(rt({ group: 'g.io', custom: true }), [o], { printerColumns: columns, includeObject: 'None', listMeta: {}, now: NOW });
+    const o = obj('a', {
+      spec: { desired: { version: '4.15.1' }, force: true },
+      status: { retries: 2.7, ratio: 0.5, startedAt: '2024-04-29T12:00:00Z' },
+    });
+    const t = toTable(rt({ group: 'g.io', custom: true }), [o], {
+      printerColumns: columns,
+      includeObject: 'None',
+      listMeta: {},
+      now: NOW,
+    });
     const cols = t['columnDefinitions'] as JsonObject[];
-    assert.deepEqual(cols.map((c) => c['name']), ['Name', 'Desired', 'Retries', 'Ratio', 'Forced', 'Started', 'Missing']);
-    assert.equal(cols[1]!['description'], 'Custom resource definition column (in JSONPath format): .spec.desired.version');
+    assert.deepEqual(
+      cols.map((c) => c['name']),
+      ['Name', 'Desired', 'Retries', 'Ratio', 'Forced', 'Started', 'Missing'],
+    );
+    assert.equal(
+      cols[1]!['description'],
+      'Custom resource definition column (in JSONPath format): .spec.desired.version',
+    );
     assert.equal(cols[2]!['priority'], 1);
     assert.equal(cols[5]!['description'], 'When it started');
     const row = (t['rows'] as JsonObject[])[0]!;
@@ -109,46 +156,121 @@ void describe('toTable', () => {
         phase: 'Running',
         podIP: '10.0.0.5',
         containerStatuses: [
-          { name: 'a', ready: true, restartCount: 2, state: { running: {} }, lastState: { terminated: { finishedAt: '2024-05-01T11:58:00Z' } } },
+          {
+            name: 'a',
+            ready: true,
+            restartCount: 2,
+            state: { running: {} },
+            lastState: { terminated: { finishedAt: '2024-05-01T11:58:00Z' } },
+          },
           { name: 'b', ready: false, restartCount: 0, state: { waiting: { reason: 'CrashLoopBackOff' } } },
         ],
       },
     });
-    const t = toTable(rt({ kind: 'Pod', resource: 'pods' }), [pod], { listMeta: {}, now: NOW, includeObject: 'Object' });
+    const t = toTable(rt({ kind: 'Pod', resource: 'pods' }), [pod], {
+      listMeta: {},
+      now: NOW,
+      includeObject: 'Object',
+    });
     const cols = t['columnDefinitions'] as JsonObject[];
-    assert.deepEqual(cols.map((c) => `${c['name'] as string}:${c['priority'] as number}`), ['Name:0', 'Ready:0', 'Status:0', 'Restarts:0', 'Age:0', 'IP:1', 'Node:1', 'Nominated Node:1', 'Readiness Gates:1']);
+    assert.deepEqual(
+      cols.map((c) => `${c['name'] as string}:${c['priority'] as number}`),
+      [
+        'Name:0',
+        'Ready:0',
+        'Status:0',
+        'Restarts:0',
+        'Age:0',
+        'IP:1',
+        'Node:1',
+        'Nominated Node:1',
+        'Readiness Gates:1',
+      ],
+    );
     const row = (t['rows'] as JsonObject[])[0]!;
-    assert.deepEqual(row['cells'], ['web-1', '1/2', 'CrashLoopBackOff', '2 (2m ago)', '5m', '10.0.0.5', 'worker-0', '<none>', '<none>']);
+    assert.deepEqual(row['cells'], [
+      'web-1',
+      '1/2',
+      'CrashLoopBackOff',
+      '2 (2m ago)',
+      '5m',
+      '10.0.0.5',
+      'worker-0',
+      '<none>',
+      '<none>',
+    ]);
     assert.deepEqual(row['object'], pod);
   });
 
   void it('nodes, namespaces, configmaps, leases, events and CRDs print their kube columns', () => {
-    const names = (r: ResourceType): string[] => (toTable(r, [], { listMeta: {}, now: NOW })['columnDefinitions'] as JsonObject[]).filter((c) => c['priority'] === 0).map((c) => c['name'] as string);
+    const names = (r: ResourceType): string[] =>
+      (toTable(r, [], { listMeta: {}, now: NOW })['columnDefinitions'] as JsonObject[])
+        .filter((c) => c['priority'] === 0)
+        .map((c) => c['name'] as string);
     assert.deepEqual(names(rt({ kind: 'Node', namespaced: false })), ['Name', 'Status', 'Roles', 'Age', 'Version']);
     assert.deepEqual(names(rt({ kind: 'Namespace', namespaced: false })), ['Name', 'Status', 'Age']);
-    assert.deepEqual(names(rt({ group: 'apps', kind: 'Deployment' })), ['Name', 'Ready', 'Up-to-date', 'Available', 'Age']);
+    assert.deepEqual(names(rt({ group: 'apps', kind: 'Deployment' })), [
+      'Name',
+      'Ready',
+      'Up-to-date',
+      'Available',
+      'Age',
+    ]);
     assert.deepEqual(names(rt({ group: 'batch', kind: 'Job' })), ['Name', 'Completions', 'Duration', 'Age']);
-    assert.deepEqual(names(rt({ group: 'policy', kind: 'PodDisruptionBudget' })), ['Name', 'Min Available', 'Max Unavailable', 'Allowed Disruptions', 'Age']);
+    assert.deepEqual(names(rt({ group: 'policy', kind: 'PodDisruptionBudget' })), [
+      'Name',
+      'Min Available',
+      'Max Unavailable',
+      'Allowed Disruptions',
+      'Age',
+    ]);
     assert.deepEqual(names(rt({ kind: 'Event' })), ['Last Seen', 'Type', 'Reason', 'Object', 'Message']);
     assert.deepEqual(names(rt({ kind: 'ConfigMap' })), ['Name', 'Data', 'Age']);
     assert.deepEqual(names(rt({ kind: 'Secret' })), ['Name', 'Type', 'Data', 'Age']);
     assert.deepEqual(names(rt({ group: 'coordination.k8s.io', kind: 'Lease' })), ['Name', 'Holder', 'Age']);
-    assert.deepEqual(names(rt({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', namespaced: false })), ['Name', 'Created At']);
+    assert.deepEqual(
+      names(rt({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', namespaced: false })),
+      ['Name', 'Created At'],
+    );
     assert.deepEqual(names(rt({ group: 'other.io', kind: 'Thing' })), ['Name', 'Created At']);
   });
 
   void it('computes node, configmap and event cells', () => {
     const node = obj('w0', {
-      metadata: { name: 'w0', creationTimestamp: '2024-04-01T12:00:00Z', labels: { 'node-role.kubernetes.io/worker': '', 'node-role.kubernetes.io/infra': '' } },
+      metadata: {
+        name: 'w0',
+        creationTimestamp: '2024-04-01T12:00:00Z',
+        labels: { 'node-role.kubernetes.io/worker': '', 'node-role.kubernetes.io/infra': '' },
+      },
       spec: { unschedulable: true },
       status: { conditions: [{ type: 'Ready', status: 'True' }], nodeInfo: { kubeletVersion: 'v1.29.5' } },
     });
-    const nodeRow = (toTable(rt({ kind: 'Node', namespaced: false }), [node], { listMeta: {}, now: NOW })['rows'] as JsonObject[])[0]!;
-    assert.deepEqual((nodeRow['cells'] as unknown[]).slice(0, 5), ['w0', 'Ready,SchedulingDisabled', 'infra,worker', '30d', 'v1.29.5']);
+    const nodeRow = (
+      toTable(rt({ kind: 'Node', namespaced: false }), [node], { listMeta: {}, now: NOW })['rows'] as JsonObject[]
+    )[0]!;
+    assert.deepEqual((nodeRow['cells'] as unknown[]).slice(0, 5), [
+      'w0',
+      'Ready,SchedulingDisabled',
+      'infra,worker',
+      '30d',
+      'v1.29.5',
+    ]);
     const cm = obj('c', { data: { a: '1', b: '2' }, binaryData: { c: 'AA==' } });
-    assert.deepEqual((toTable(rt({ kind: 'ConfigMap' }), [cm], { listMeta: {}, now: NOW })['rows'] as JsonObject[])[0]!['cells'], ['c', 3, '5m']);
-    const ev = obj('e1', { type: 'Normal', reason: 'Started', message: 'upgrade started', involvedObject: { kind: 'UpgradeConfig', name: 'osd' }, lastTimestamp: '2024-05-01T11:59:30Z', count: 2 });
-    const evCells = (toTable(rt({ kind: 'Event' }), [ev], { listMeta: {}, now: NOW })['rows'] as JsonObject[])[0]!['cells'] as unknown[];
+    assert.deepEqual(
+      (toTable(rt({ kind: 'ConfigMap' }), [cm], { listMeta: {}, now: NOW })['rows'] as JsonObject[])[0]!['cells'],
+      ['c', 3, '5m'],
+    );
+    const ev = obj('e1', {
+      type: 'Normal',
+      reason: 'Started',
+      message: 'upgrade started',
+      involvedObject: { kind: 'UpgradeConfig', name: 'osd' },
+      lastTimestamp: '2024-05-01T11:59:30Z',
+      count: 2,
+    });
+    const evCells = (toTable(rt({ kind: 'Event' }), [ev], { listMeta: {}, now: NOW })['rows'] as JsonObject[])[0]![
+      'cells'
+    ] as unknown[];
     assert.deepEqual(evCells.slice(0, 4), ['30s', 'Normal', 'Started', 'upgradeconfig/osd']);
     assert.equal(evCells[6], 'upgrade started');
     assert.equal(evCells[9], 'e1');

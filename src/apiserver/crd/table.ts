@@ -35,7 +35,11 @@ const NAME_COLUMN: PrinterColumn = {
 function goPrint(value: JsonValue): string {
   if (value === null) return '<nil>';
   if (Array.isArray(value)) return `[${value.map(goPrint).join(' ')}]`;
-  if (isJsonObject(value)) return `map[${Object.keys(value).sort().map((k) => `${k}:${goPrint(value[k]!)}`).join(' ')}]`;
+  if (isJsonObject(value))
+    return `map[${Object.keys(value)
+      .sort()
+      .map((k) => `${k}:${goPrint(value[k]!)}`)
+      .join(' ')}]`;
   return String(value);
 }
 
@@ -60,14 +64,27 @@ function customCell(type: string, value: JsonValue | undefined, now: number): Js
 }
 
 function customColumns(printerColumns: JsonObject[] | undefined): PrinterColumn[] {
-  const cols = printerColumns && printerColumns.length > 0 ? printerColumns : [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since the object was created.' }];
+  const cols =
+    printerColumns && printerColumns.length > 0
+      ? printerColumns
+      : [
+          {
+            name: 'Age',
+            type: 'date',
+            jsonPath: '.metadata.creationTimestamp',
+            description: 'Time since the object was created.',
+          },
+        ];
   return cols.map((value) => {
     const jsonPath = typeof value['jsonPath'] === 'string' ? value['jsonPath'] : '';
     const type = typeof value['type'] === 'string' ? value['type'] : 'string';
     const col: PrinterColumn = {
       name: typeof value['name'] === 'string' ? value['name'] : '',
       type,
-      description: typeof value['description'] === 'string' && value['description'] !== '' ? value['description'] : `Custom resource definition column (in JSONPath format): ${jsonPath}`,
+      description:
+        typeof value['description'] === 'string' && value['description'] !== ''
+          ? value['description']
+          : `Custom resource definition column (in JSONPath format): ${jsonPath}`,
       cell: (o, now) => customCell(type, evaluatePrinterColumn(o, jsonPath), now),
     };
     if (typeof value['format'] === 'string') col.format = value['format'];
@@ -99,8 +116,13 @@ export function toTable(rt: ResourceType, objects: KubeObject[], options: TableO
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
     metadata: options.listMeta,
-    columnDefinitions: columns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description, priority: c.priority ?? 0 })),
+    columnDefinitions: columns.map((c) => ({
+      name: c.name,
+      type: c.type,
+      format: c.format ?? '',
+      description: c.description,
+      priority: c.priority ?? 0,
+    })),
     rows,
   };
 }
-

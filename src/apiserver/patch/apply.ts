@@ -13,8 +13,26 @@ import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } f
 import type { KubeObject } from '../types.js';
 import { ApplyConflictError, PatchError, type ApplyConflict } from './errors.js';
 import { compareObjects, listItemElements, MissingKeyError, toFieldSet } from './field-walk.js';
-import { difference, emptySet, fieldElement, intersection, isEmptySet, memberPaths, pathString, union, type FieldSet } from './field-set.js';
-import { decodeManagedFields, defaultIgnoredFields, encodeManagedFields, managerId, pathsToSet, trackable, type ManagerEntry } from './managers.js';
+import {
+  difference,
+  emptySet,
+  fieldElement,
+  intersection,
+  isEmptySet,
+  memberPaths,
+  pathString,
+  union,
+  type FieldSet,
+} from './field-set.js';
+import {
+  decodeManagedFields,
+  defaultIgnoredFields,
+  encodeManagedFields,
+  managerId,
+  pathsToSet,
+  trackable,
+  type ManagerEntry,
+} from './managers.js';
 import { childMeta, type FieldMeta, type PatchMeta } from './patch-meta.js';
 
 /** The annotation client-side `kubectl apply` records its configuration in. */
@@ -64,11 +82,17 @@ function withoutManagedFields(kubeObject: KubeObject): KubeObject {
 }
 
 /** Merges an applied configuration into a live value (structured-merge-diff's merge). */
-function merge(live: JsonValue | undefined, applied: JsonValue, meta: FieldMeta | undefined, path: string[]): JsonValue {
+function merge(
+  live: JsonValue | undefined,
+  applied: JsonValue,
+  meta: FieldMeta | undefined,
+  path: string[],
+): JsonValue {
   if (isJsonObject(applied)) {
     if (path.length > 0 && meta?.mapType === 'atomic') return cloneJson(applied);
     const out: JsonObject = isJsonObject(live) ? { ...live } : {};
-    for (const [k, child] of Object.entries(applied)) out[k] = merge(Object.hasOwn(out, k) ? out[k] : undefined, child, childMeta(meta, k), [...path, fieldElement(k)]);
+    for (const [k, child] of Object.entries(applied))
+      out[k] = merge(Object.hasOwn(out, k) ? out[k] : undefined, child, childMeta(meta, k), [...path, fieldElement(k)]);
     return out;
   }
   if (!Array.isArray(applied)) return applied;
@@ -128,7 +152,13 @@ function hasMember(set: FieldSet | undefined): boolean {
  * Removes what `last` (the manager's previous Apply set) holds and nobody owns any more
  * (merge.Updater's prune): a path goes when neither it nor anything below it is owned.
  */
-function prune(value: JsonValue, last: FieldSet, owned: FieldSet | undefined, meta: FieldMeta | undefined, path: string[]): JsonValue {
+function prune(
+  value: JsonValue,
+  last: FieldSet,
+  owned: FieldSet | undefined,
+  meta: FieldMeta | undefined,
+  path: string[],
+): JsonValue {
   if (isJsonObject(value)) {
     const out: JsonObject = { ...value };
     for (const [pe, lastChild] of last.children) {
@@ -137,7 +167,8 @@ function prune(value: JsonValue, last: FieldSet, owned: FieldSet | undefined, me
       if (!Object.hasOwn(out, k)) continue;
       const ownedChild = owned?.children.get(pe);
       if (!hasMember(ownedChild)) delete out[k];
-      else if (lastChild.children.size > 0) out[k] = prune(out[k] ?? null, lastChild, ownedChild, childMeta(meta, k), [...path, pe]);
+      else if (lastChild.children.size > 0)
+        out[k] = prune(out[k] ?? null, lastChild, ownedChild, childMeta(meta, k), [...path, pe]);
     }
     return out;
   }
@@ -151,7 +182,8 @@ function prune(value: JsonValue, last: FieldSet, owned: FieldSet | undefined, me
       if (i === undefined) continue;
       const ownedChild = owned?.children.get(pe);
       if (!hasMember(ownedChild) && (lastChild.member || lastChild.children.size === 0)) drop.add(i);
-      else if (lastChild.children.size > 0) replaced.set(i, prune(value[i] ?? null, lastChild, ownedChild, meta?.items, [...path, pe]));
+      else if (lastChild.children.size > 0)
+        replaced.set(i, prune(value[i] ?? null, lastChild, ownedChild, meta?.items, [...path, pe]));
     }
     return value.flatMap((v, i) => (drop.has(i) ? [] : [replaced.get(i) ?? v]));
   }
@@ -197,7 +229,11 @@ function sortKeys(value: JsonValue): JsonValue {
   return out;
 }
 
-function conflictsOf(entries: readonly ManagerEntry[], myId: string, changed: FieldSet): { entry: ManagerEntry; set: FieldSet }[] {
+function conflictsOf(
+  entries: readonly ManagerEntry[],
+  myId: string,
+  changed: FieldSet,
+): { entry: ManagerEntry; set: FieldSet }[] {
   return entries
     .filter((e) => managerId(e) !== myId)
     .map((entry) => ({ entry, set: intersection(entry.set, changed) }))
@@ -208,7 +244,12 @@ function conflictsOf(entries: readonly ManagerEntry[], myId: string, changed: Fi
 function describe(conflicts: readonly { entry: ManagerEntry; set: FieldSet }[]): ApplyConflict[] {
   return conflicts.flatMap(({ entry, set }) =>
     memberPaths(set).map((path) => {
-      const c: ApplyConflict = { manager: entry.manager, field: pathString(path), operation: entry.operation, apiVersion: entry.apiVersion };
+      const c: ApplyConflict = {
+        manager: entry.manager,
+        field: pathString(path),
+        operation: entry.operation,
+        apiVersion: entry.apiVersion,
+      };
       if (entry.subresource) c.subresource = entry.subresource;
       return c;
     }),
@@ -227,9 +268,14 @@ export function serverSideApply(args: ServerSideApplyArgs): KubeObject {
     throw new PatchError('BadRequest', 'metadata.managedFields must be nil');
   }
   if (live && applied.apiVersion !== live.apiVersion) {
-    throw new PatchError('BadRequest', `Incorrect version specified in apply patch. Specified patch version: ${applied.apiVersion}, expected: ${live.apiVersion}`);
+    throw new PatchError(
+      'BadRequest',
+      `Incorrect version specified in apply patch. Specified patch version: ${applied.apiVersion}, expected: ${live.apiVersion}`,
+    );
   }
-  const base: KubeObject = live ? withoutManagedFields(live) : { apiVersion: applied.apiVersion, kind: applied.kind, metadata: {} };
+  const base: KubeObject = live
+    ? withoutManagedFields(live)
+    : { apiVersion: applied.apiVersion, kind: applied.kind, metadata: {} };
   const ignoredPaths = args.ignoredFields ?? defaultIgnoredFields(subresource, [base, applied]);
   const ignored = pathsToSet(ignoredPaths);
 
@@ -238,7 +284,17 @@ export function serverSideApply(args: ServerSideApplyArgs): KubeObject {
     // An object nobody manages yet: its current fields belong to "before-first-apply" (skipNonAppliedManager).
     const c = compareObjects({}, base, meta);
     const set = trackable(union(c.added, c.modified), ignored);
-    if (!isEmptySet(set)) entries = [{ manager: 'before-first-apply', operation: 'Update', apiVersion: live.apiVersion, time, subresource: undefined, set }];
+    if (!isEmptySet(set))
+      entries = [
+        {
+          manager: 'before-first-apply',
+          operation: 'Update',
+          apiVersion: live.apiVersion,
+          time,
+          subresource: undefined,
+          set,
+        },
+      ];
   }
 
   const config = withoutPaths(stripNulls(applied) as JsonObject, ignoredPaths);
@@ -250,12 +306,22 @@ export function serverSideApply(args: ServerSideApplyArgs): KubeObject {
   } catch (e) {
     if (!(e instanceof MissingKeyError)) throw e;
     const gv = applied.apiVersion.includes('/') ? applied.apiVersion : `/${applied.apiVersion}`;
-    throw new PatchError('BadRequest', `failed to create typed patch object (${gv}, Kind=${applied.kind}): ${e.message}`);
+    throw new PatchError(
+      'BadRequest',
+      `failed to create typed patch object (${gv}, Kind=${applied.kind}): ${e.message}`,
+    );
   }
 
   const myId = managerId({ manager, operation: 'Apply', apiVersion: applied.apiVersion, subresource });
   const previous = entries.find((e) => managerId(e) === myId);
-  const mine: ManagerEntry = { manager, operation: 'Apply', apiVersion: applied.apiVersion, time: previous?.time, subresource, set: configSet };
+  const mine: ManagerEntry = {
+    manager,
+    operation: 'Apply',
+    apiVersion: applied.apiVersion,
+    time: previous?.time,
+    subresource,
+    set: configSet,
+  };
   entries = [...entries.filter((e) => managerId(e) !== myId), mine];
   if (previous && !isEmptySet(previous.set)) {
     const owned = entries.reduce((acc, e) => union(acc, e.set), emptySet());
@@ -268,7 +334,9 @@ export function serverSideApply(args: ServerSideApplyArgs): KubeObject {
   const conflicts = conflictsOf(entries, myId, changed);
   if (conflicts.length > 0 && !force) {
     const allowed = manager === 'kubectl' && live ? allowedFromLastApplied(base, meta) : undefined;
-    const remaining = allowed ? conflicts.map((x) => ({ ...x, set: difference(x.set, allowed) })).filter((x) => !isEmptySet(x.set)) : conflicts;
+    const remaining = allowed
+      ? conflicts.map((x) => ({ ...x, set: difference(x.set, allowed) })).filter((x) => !isEmptySet(x.set))
+      : conflicts;
     if (remaining.length > 0) throw new ApplyConflictError(describe(remaining));
   }
   entries = entries.map((e) => (e === mine ? e : { ...e, set: difference(difference(e.set, changed), removed) }));

@@ -25,7 +25,13 @@ const OBJECT_META: FieldMeta = {
 /** core/v1 Container (and EphemeralContainerCommon, which has the same tags). */
 const CONTAINER: FieldMeta = {
   fields: {
-    ports: { strategy: 'merge', mergeKey: 'containerPort', listType: 'map', listMapKeys: ['containerPort', 'protocol'], keyDefaults: { protocol: 'TCP' } },
+    ports: {
+      strategy: 'merge',
+      mergeKey: 'containerPort',
+      listType: 'map',
+      listMapKeys: ['containerPort', 'protocol'],
+      keyDefaults: { protocol: 'TCP' },
+    },
     env: { strategy: 'merge', mergeKey: 'name' },
     volumeMounts: { strategy: 'merge', mergeKey: 'mountPath' },
     volumeDevices: { strategy: 'merge', mergeKey: 'devicePath' },
@@ -41,7 +47,12 @@ const POD_SPEC: FieldMeta = {
     ephemeralContainers: { strategy: 'merge', mergeKey: 'name', items: CONTAINER },
     imagePullSecrets: { strategy: 'merge', mergeKey: 'name' },
     hostAliases: { strategy: 'merge', mergeKey: 'ip' },
-    topologySpreadConstraints: { strategy: 'merge', mergeKey: 'topologyKey', listType: 'map', listMapKeys: ['topologyKey', 'whenUnsatisfiable'] },
+    topologySpreadConstraints: {
+      strategy: 'merge',
+      mergeKey: 'topologyKey',
+      listType: 'map',
+      listMapKeys: ['topologyKey', 'whenUnsatisfiable'],
+    },
     schedulingGates: { strategy: 'merge', mergeKey: 'name' },
     resourceClaims: { strategy: 'merge,retainKeys', mergeKey: 'name' },
   },
@@ -85,7 +96,13 @@ const tables: ReadonlyMap<string, PatchMeta> = new Map<string, PatchMeta>([
     kind({
       spec: {
         fields: {
-          ports: { strategy: 'merge', mergeKey: 'port', listType: 'map', listMapKeys: ['port', 'protocol'], keyDefaults: { protocol: 'TCP' } },
+          ports: {
+            strategy: 'merge',
+            mergeKey: 'port',
+            listType: 'map',
+            listMapKeys: ['port', 'protocol'],
+            keyDefaults: { protocol: 'TCP' },
+          },
           selector: { mapType: 'atomic' },
         },
       },
@@ -94,7 +111,10 @@ const tables: ReadonlyMap<string, PatchMeta> = new Map<string, PatchMeta>([
   ],
   ['/Event', kind()],
   ['events.k8s.io/Event', kind()],
-  ['policy/PodDisruptionBudget', kind({ spec: { fields: { selector: LABEL_SELECTOR } }, status: STATUS_WITH_CONDITIONS })],
+  [
+    'policy/PodDisruptionBudget',
+    kind({ spec: { fields: { selector: LABEL_SELECTOR } }, status: STATUS_WITH_CONDITIONS }),
+  ],
   [
     'batch/Job',
     kind({
@@ -111,8 +131,14 @@ const tables: ReadonlyMap<string, PatchMeta> = new Map<string, PatchMeta>([
       status: STATUS_WITH_CONDITIONS,
     }),
   ],
-  ['apps/DaemonSet', kind({ spec: { fields: { selector: LABEL_SELECTOR, template: POD_TEMPLATE } }, status: STATUS_WITH_CONDITIONS })],
-  ['apiextensions.k8s.io/CustomResourceDefinition', kind({ status: { fields: { conditions: { listType: 'map', listMapKeys: ['type'] } } } })],
+  [
+    'apps/DaemonSet',
+    kind({ spec: { fields: { selector: LABEL_SELECTOR, template: POD_TEMPLATE } }, status: STATUS_WITH_CONDITIONS }),
+  ],
+  [
+    'apiextensions.k8s.io/CustomResourceDefinition',
+    kind({ status: { fields: { conditions: { listType: 'map', listMapKeys: ['type'] } } } }),
+  ],
 ]);
 
 /**

@@ -6,7 +6,12 @@
 /** The Status reasons a patch can fail with. */
 export type PatchErrorReason = 'BadRequest' | 'Invalid' | 'Conflict' | 'RequestEntityTooLarge';
 
-const codes: Record<PatchErrorReason, number> = { BadRequest: 400, Invalid: 422, Conflict: 409, RequestEntityTooLarge: 413 };
+const codes: Record<PatchErrorReason, number> = {
+  BadRequest: 400,
+  Invalid: 422,
+  Conflict: 409,
+  RequestEntityTooLarge: 413,
+};
 
 /**
  * A patch that could not be applied. `message` is what kube-apiserver puts in the Status body;
@@ -52,7 +57,9 @@ export interface ApplyConflictCause {
 }
 
 /** How kube-apiserver names a manager in conflict messages (fieldmanager's printManager). */
-export function printManager(applyConflict: Pick<ApplyConflict, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
+export function printManager(
+  applyConflict: Pick<ApplyConflict, 'manager' | 'operation' | 'apiVersion' | 'subresource'>,
+): string {
   let s = JSON.stringify(applyConflict.manager);
   if (applyConflict.subresource) s += ` with subresource ${JSON.stringify(applyConflict.subresource)}`;
   if (applyConflict.operation === 'Update') s += ` using ${applyConflict.apiVersion}`;
@@ -61,7 +68,8 @@ export function printManager(applyConflict: Pick<ApplyConflict, 'manager' | 'ope
 
 function conflictMessage(conflicts: readonly ApplyConflict[]): string {
   const first = conflicts[0];
-  if (conflicts.length === 1 && first) return `Apply failed with 1 conflict: conflict with ${printManager(first)}: ${first.field}`;
+  if (conflicts.length === 1 && first)
+    return `Apply failed with 1 conflict: conflict with ${printManager(first)}: ${first.field}`;
   const byManager = new Map<string, ApplyConflict[]>();
   for (const c of conflicts) {
     const id = printManager(c);
@@ -91,6 +99,10 @@ export class ApplyConflictError extends Error {
 
   /** The Status details causes kube-apiserver sends with the conflict. */
   causes(): ApplyConflictCause[] {
-    return this.conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${printManager(c)}`, field: c.field }));
+    return this.conflicts.map((c) => ({
+      reason: 'FieldManagerConflict',
+      message: `conflict with ${printManager(c)}`,
+      field: c.field,
+    }));
   }
 }

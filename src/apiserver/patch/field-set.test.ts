@@ -1,6 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { difference, emptySet, fieldElement, fromFieldsV1, isEmptySet, insertPath, intersection, keyElement, memberPaths, pathString, recursiveDifference, toFieldsV1, union, valueElement } from './field-set.js';
+import {
+  difference,
+  emptySet,
+  fieldElement,
+  fromFieldsV1,
+  isEmptySet,
+  insertPath,
+  intersection,
+  keyElement,
+  memberPaths,
+  pathString,
+  recursiveDifference,
+  toFieldsV1,
+  union,
+  valueElement,
+} from './field-set.js';
 
 const f = fieldElement;
 
@@ -51,9 +66,15 @@ void describe('field sets', () => {
   });
 
   void it('prints paths like structured-merge-diff', () => {
-    assert.equal(pathString([f('spec'), f('containers'), keyElement({ name: 'nginx' }), f('image')]), '.spec.containers[name="nginx"].image');
+    assert.equal(
+      pathString([f('spec'), f('containers'), keyElement({ name: 'nginx' }), f('image')]),
+      '.spec.containers[name="nginx"].image',
+    );
     assert.equal(pathString([f('metadata'), f('finalizers'), valueElement('x')]), '.metadata.finalizers[="x"]');
-    assert.equal(pathString([f('spec'), f('ports'), keyElement({ port: 80, protocol: 'TCP' })]), '.spec.ports[port=80,protocol="TCP"]');
+    assert.equal(
+      pathString([f('spec'), f('ports'), keyElement({ port: 80, protocol: 'TCP' })]),
+      '.spec.ports[port=80,protocol="TCP"]',
+    );
   });
 
   void it('rejects malformed fieldsV1', () => {
@@ -71,6 +92,11 @@ void describe('field sets', () => {
     insertPath(b, [f('status')]);
     assert.deepEqual(memberPaths(intersection(a, b)), [[f('spec'), f('replicas')]]);
     assert.deepEqual(memberPaths(recursiveDifference(a, b)), [[f('spec'), f('template'), f('x')]]);
-    assert.deepEqual(memberPaths(union(a, b)), [[f('status')], [f('spec'), f('replicas')], [f('spec'), f('template'), f('x')], [f('status'), f('y')]]);
+    assert.deepEqual(memberPaths(union(a, b)), [
+      [f('status')],
+      [f('spec'), f('replicas')],
+      [f('spec'), f('template'), f('x')],
+      [f('status'), f('y')],
+    ]);
   });
 });

@@ -5,7 +5,17 @@
  * keys (`k:`), set items by value (`v:`); atomic lists and maps are leaves.
  */
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../lib/json.js';
-import { emptySet, fieldElement, indexElement, insertPath, keyElement, pathString, valueElement, type FieldPath, type FieldSet } from './field-set.js';
+import {
+  emptySet,
+  fieldElement,
+  indexElement,
+  insertPath,
+  keyElement,
+  pathString,
+  valueElement,
+  type FieldPath,
+  type FieldSet,
+} from './field-set.js';
 import { childMeta, listShape, type FieldMeta } from './patch-meta.js';
 
 /** What to do with a list-map item that lacks a key field and has no default for it. */
@@ -14,7 +24,9 @@ export type MissingKeyPolicy = 'index' | 'throw';
 /** A list-map item without one of its keys (only with the 'throw' policy). */
 export class MissingKeyError extends Error {
   constructor(path: FieldPath, index: number, key: string) {
-    super(`${pathString(path)}: element ${index}: associative list with keys has an element that omits key field ${JSON.stringify(key)} (and doesn't have default value)`);
+    super(
+      `${pathString(path)}: element ${index}: associative list with keys has an element that omits key field ${JSON.stringify(key)} (and doesn't have default value)`,
+    );
     this.name = 'MissingKeyError';
   }
 }
@@ -23,7 +35,12 @@ export class MissingKeyError extends Error {
  * The path element of each item of a non-atomic list (undefined for atomic lists). Repeated
  * elements keep their first occurrence only.
  */
-export function listItemElements(list: readonly JsonValue[], meta: FieldMeta | undefined, path: FieldPath, policy: MissingKeyPolicy): Map<string, number> | undefined {
+export function listItemElements(
+  list: readonly JsonValue[],
+  meta: FieldMeta | undefined,
+  path: FieldPath,
+  policy: MissingKeyPolicy,
+): Map<string, number> | undefined {
   const shape = listShape(meta);
   if (shape.type === 'atomic') return undefined;
   const out = new Map<string, number>();
@@ -59,13 +76,23 @@ function isEmptyContainer(value: JsonValue): boolean {
  * The fields an applied configuration sets (typed.ToFieldSet): every scalar, every atomic or
  * empty list or map, every list item, and the entries of maps with arbitrary keys.
  */
-export function toFieldSet(value: JsonObject, meta: FieldMeta | undefined, policy: MissingKeyPolicy = 'throw'): FieldSet {
+export function toFieldSet(
+  value: JsonObject,
+  meta: FieldMeta | undefined,
+  policy: MissingKeyPolicy = 'throw',
+): FieldSet {
   const set = emptySet();
   collect(value, meta, [], set, policy);
   return set;
 }
 
-function collect(value: JsonValue, meta: FieldMeta | undefined, path: string[], set: FieldSet, policy: MissingKeyPolicy): void {
+function collect(
+  value: JsonValue,
+  meta: FieldMeta | undefined,
+  path: string[],
+  set: FieldSet,
+  policy: MissingKeyPolicy,
+): void {
   if (isJsonObject(value)) {
     if (path.length > 0 && (meta?.mapType === 'atomic' || isEmptyContainer(value))) {
       insertPath(set, path);
@@ -88,7 +115,9 @@ function collect(value: JsonValue, meta: FieldMeta | undefined, path: string[], 
       const itemPath = [...path, pe];
       insertPath(set, itemPath);
       const item = value[i];
-      if (isJsonObject(item)) for (const [k, child] of Object.entries(item)) collect(child, childMeta(meta?.items, k), [...itemPath, fieldElement(k)], set, policy);
+      if (isJsonObject(item))
+        for (const [k, child] of Object.entries(item))
+          collect(child, childMeta(meta?.items, k), [...itemPath, fieldElement(k)], set, policy);
     }
     return;
   }
@@ -171,7 +200,13 @@ function addBelow(value: JsonValue, meta: FieldMeta | undefined, node: FieldSet,
 
 const NO_PATH: FieldPath = [];
 
-function walk(left: JsonValue | undefined, right: JsonValue | undefined, meta: FieldMeta | undefined, path: string[], comparison: Comparison): void {
+function walk(
+  left: JsonValue | undefined,
+  right: JsonValue | undefined,
+  meta: FieldMeta | undefined,
+  path: string[],
+  comparison: Comparison,
+): void {
   if (left === undefined) {
     if (right !== undefined) addAll(right, meta, path, comparison.added);
     return;
@@ -180,9 +215,21 @@ function walk(left: JsonValue | undefined, right: JsonValue | undefined, meta: F
     addAll(left, meta, path, comparison.removed);
     return;
   }
-  if (isJsonObject(left) && isJsonObject(right) && (path.length === 0 || meta?.mapType !== 'atomic') && !(isEmptyContainer(left) && isEmptyContainer(right))) {
+  if (
+    isJsonObject(left) &&
+    isJsonObject(right) &&
+    (path.length === 0 || meta?.mapType !== 'atomic') &&
+    !(isEmptyContainer(left) && isEmptyContainer(right))
+  ) {
     const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
-    for (const k of keys) walk(Object.hasOwn(left, k) ? left[k] : undefined, Object.hasOwn(right, k) ? right[k] : undefined, childMeta(meta, k), [...path, fieldElement(k)], comparison);
+    for (const k of keys)
+      walk(
+        Object.hasOwn(left, k) ? left[k] : undefined,
+        Object.hasOwn(right, k) ? right[k] : undefined,
+        childMeta(meta, k),
+        [...path, fieldElement(k)],
+        comparison,
+      );
     return;
   }
   if (Array.isArray(left) && Array.isArray(right) && !(left.length === 0 && right.length === 0)) {
@@ -193,7 +240,13 @@ function walk(left: JsonValue | undefined, right: JsonValue | undefined, meta: F
       for (const pe of pes) {
         const li = le.get(pe);
         const ri = re.get(pe);
-        walk(li === undefined ? undefined : left[li], ri === undefined ? undefined : right[ri], meta?.items, [...path, pe], comparison);
+        walk(
+          li === undefined ? undefined : left[li],
+          ri === undefined ? undefined : right[ri],
+          meta?.items,
+          [...path, pe],
+          comparison,
+        );
       }
       return;
     }

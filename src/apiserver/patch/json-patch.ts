@@ -94,7 +94,8 @@ function addTo(container: Container, key: string, value: JsonValue): void {
     return;
   }
   const n = atoi(key);
-  if (n === undefined) fail(`value was not a proper array index: '${key}': strconv.Atoi: parsing ${JSON.stringify(key)}: invalid syntax`);
+  if (n === undefined)
+    fail(`value was not a proper array index: '${key}': strconv.Atoi: parsing ${JSON.stringify(key)}: invalid syntax`);
   let idx = n;
   const size = container.length + 1;
   if (idx >= size) invalidIndex(idx);
@@ -132,8 +133,12 @@ function setIn(container: Container, key: string, value: JsonValue): void {
 
 function stringField(op: JsonObject, name: 'path' | 'from', verb: string): string {
   const v = op[name];
-  if (v === undefined || v === null) fail(`${verb} operation failed to decode ${name}: operation missing ${name} field: missing value`);
-  if (typeof v !== 'string') fail(`${verb} operation failed to decode ${name}: json: cannot unmarshal ${goJsonType(v)} into Go value of type string`);
+  if (v === undefined || v === null)
+    fail(`${verb} operation failed to decode ${name}: operation missing ${name} field: missing value`);
+  if (typeof v !== 'string')
+    fail(
+      `${verb} operation failed to decode ${name}: json: cannot unmarshal ${goJsonType(v)} into Go value of type string`,
+    );
   return v;
 }
 
@@ -144,13 +149,16 @@ function applyOne(root: Container, op: JsonObject): Container {
   switch (kind) {
     case 'add': {
       const path = stringField(op, 'path', 'add');
-      const found = findParent(root, path) ?? fail(`add operation does not apply: doc is missing path: "${path}": missing value`);
+      const found =
+        findParent(root, path) ?? fail(`add operation does not apply: doc is missing path: "${path}": missing value`);
       wrap(`error in add for path: '${path}'`, () => addTo(found[0], found[1], value));
       return root;
     }
     case 'remove': {
       const path = stringField(op, 'path', 'remove');
-      const found = findParent(root, path) ?? fail(`remove operation does not apply: doc is missing path: "${path}": missing value`);
+      const found =
+        findParent(root, path) ??
+        fail(`remove operation does not apply: doc is missing path: "${path}": missing value`);
       wrap(`error in remove for path: '${path}'`, () => removeFrom(found[0], found[1]));
       return root;
     }
@@ -160,7 +168,8 @@ function applyOne(root: Container, op: JsonObject): Container {
         if (!isContainer(value)) fail('replace operation value must be object or array');
         return value;
       }
-      const found = findParent(root, path) ?? fail(`replace operation does not apply: doc is missing path: ${path}: missing value`);
+      const found =
+        findParent(root, path) ?? fail(`replace operation does not apply: doc is missing path: ${path}: missing value`);
       try {
         getChild(found[0], found[1]);
       } catch {
@@ -171,20 +180,28 @@ function applyOne(root: Container, op: JsonObject): Container {
     }
     case 'move': {
       const from = stringField(op, 'from', 'move');
-      const src = findParent(root, from) ?? fail(`move operation does not apply: doc is missing from path: ${from}: missing value`);
+      const src =
+        findParent(root, from) ??
+        fail(`move operation does not apply: doc is missing from path: ${from}: missing value`);
       const moved = wrap(`error in move for path: '${src[1]}'`, () => getChild(src[0], src[1])) ?? null;
       wrap(`error in move for path: '${src[1]}'`, () => removeFrom(src[0], src[1]));
       const path = stringField(op, 'path', 'move');
-      const dst = findParent(root, path) ?? fail(`move operation does not apply: doc is missing destination path: ${path}: missing value`);
+      const dst =
+        findParent(root, path) ??
+        fail(`move operation does not apply: doc is missing destination path: ${path}: missing value`);
       wrap(`error in move for path: '${path}'`, () => addTo(dst[0], dst[1], moved));
       return root;
     }
     case 'copy': {
       const from = stringField(op, 'from', 'copy');
-      const src = findParent(root, from) ?? fail(`copy operation does not apply: doc is missing from path: ${from}: missing value`);
+      const src =
+        findParent(root, from) ??
+        fail(`copy operation does not apply: doc is missing from path: ${from}: missing value`);
       const copied = wrap(`error in copy for from: '${from}'`, () => getChild(src[0], src[1])) ?? null;
       const path = stringField(op, 'path', 'copy');
-      const dst = findParent(root, path) ?? fail(`copy operation does not apply: doc is missing destination path: ${path}: missing value`);
+      const dst =
+        findParent(root, path) ??
+        fail(`copy operation does not apply: doc is missing destination path: ${path}: missing value`);
       wrap('error while adding value during copy', () => addTo(dst[0], dst[1], cloneJson(copied)));
       return root;
     }
@@ -194,10 +211,14 @@ function applyOne(root: Container, op: JsonObject): Container {
         if (!jsonEqual(root, op.value)) fail(`testing value ${path} failed: test failed`);
         return root;
       }
-      const found = findParent(root, path) ?? fail(`test operation does not apply: is missing path: ${path}: missing value`);
+      const found =
+        findParent(root, path) ?? fail(`test operation does not apply: is missing path: ${path}: missing value`);
       const actual = wrap(`error in test for path: '${path}'`, () => getChild(found[0], found[1]));
       const expected = op.value;
-      const ok = actual === undefined || actual === null ? expected === undefined || expected === null : expected !== undefined && jsonEqual(actual, expected);
+      const ok =
+        actual === undefined || actual === null
+          ? expected === undefined || expected === null
+          : expected !== undefined && jsonEqual(actual, expected);
       if (!ok) fail(`testing value ${path} failed: test failed`);
       return root;
     }
@@ -221,14 +242,26 @@ function wrap<T>(prefix: string, fn: () => T): T {
  */
 export function applyJsonPatch(doc: JsonValue, patch: JsonValue): JsonValue {
   if (patch === null) return cloneJson(doc);
-  if (!Array.isArray(patch)) throw new PatchError('BadRequest', `json: cannot unmarshal ${goJsonType(patch)} into Go value of type jsonpatch.Patch`);
+  if (!Array.isArray(patch))
+    throw new PatchError(
+      'BadRequest',
+      `json: cannot unmarshal ${goJsonType(patch)} into Go value of type jsonpatch.Patch`,
+    );
   for (const op of patch) {
-    if (op !== null && !isJsonObject(op)) throw new PatchError('BadRequest', `json: cannot unmarshal ${goJsonType(op)} into Go value of type jsonpatch.Operation`);
+    if (op !== null && !isJsonObject(op))
+      throw new PatchError(
+        'BadRequest',
+        `json: cannot unmarshal ${goJsonType(op)} into Go value of type jsonpatch.Operation`,
+      );
   }
   if (patch.length > MAX_OPERATIONS) {
-    throw new PatchError('RequestEntityTooLarge', `The allowed maximum operations in a JSON patch is ${MAX_OPERATIONS}, got ${patch.length}`);
+    throw new PatchError(
+      'RequestEntityTooLarge',
+      `The allowed maximum operations in a JSON patch is ${MAX_OPERATIONS}, got ${patch.length}`,
+    );
   }
-  if (!isContainer(doc)) throw new PatchError('Invalid', GENERIC_INVALID_MESSAGE, 'the document is not a JSON object or array');
+  if (!isContainer(doc))
+    throw new PatchError('Invalid', GENERIC_INVALID_MESSAGE, 'the document is not a JSON object or array');
   let root: Container = cloneJson(doc);
   for (const op of patch) {
     try {

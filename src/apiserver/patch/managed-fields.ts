@@ -49,7 +49,11 @@ function withoutManagedFields(kubeObject: KubeObject | undefined): JsonObject {
 }
 
 /** The entries a write starts from (fieldmanager's decodeLiveOrNew). */
-function baseEntries(old: KubeObject | undefined, updated: KubeObject, subresource: string | undefined): ManagerEntry[] {
+function baseEntries(
+  old: KubeObject | undefined,
+  updated: KubeObject,
+  subresource: string | undefined,
+): ManagerEntry[] {
   const live = decodeManagedFields(old?.metadata.managedFields) ?? [];
   if (subresource) return live;
   const sent = updated.metadata.managedFields;
@@ -72,9 +76,19 @@ export function updateManagedFields(args: UpdateManagedFieldsArgs): JsonValue[] 
   const changed = trackable(union(c.added, c.modified), ignored);
   const removed = trackable(c.removed, ignored);
 
-  const entries = baseEntries(old, updated, subresource).map((e) => ({ ...e, set: difference(difference(e.set, changed), removed) }));
+  const entries = baseEntries(old, updated, subresource).map((e) => ({
+    ...e,
+    set: difference(difference(e.set, changed), removed),
+  }));
   if (!isEmptySet(changed)) {
-    const mine: ManagerEntry = { manager, operation: 'Update', apiVersion: updated.apiVersion, time, subresource, set: changed };
+    const mine: ManagerEntry = {
+      manager,
+      operation: 'Update',
+      apiVersion: updated.apiVersion,
+      time,
+      subresource,
+      set: changed,
+    };
     const id = managerId(mine);
     const previous = entries.find((e) => managerId(e) === id);
     if (previous) {
@@ -86,4 +100,3 @@ export function updateManagedFields(args: UpdateManagedFieldsArgs): JsonValue[] 
   }
   return encodeManagedFields(entries);
 }
-

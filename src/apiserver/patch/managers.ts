@@ -5,7 +5,18 @@
  * (Apply entries first, then by time, manager, apiVersion, subresource).
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../../lib/json.js';
-import { difference, emptySet, fieldElement, fromFieldsV1, insertPath, isEmptySet, recursiveDifference, toFieldsV1, union, type FieldSet } from './field-set.js';
+import {
+  difference,
+  emptySet,
+  fieldElement,
+  fromFieldsV1,
+  insertPath,
+  isEmptySet,
+  recursiveDifference,
+  toFieldsV1,
+  union,
+  type FieldSet,
+} from './field-set.js';
 
 /** One decoded managedFields entry. */
 export interface ManagerEntry {
@@ -18,7 +29,9 @@ export interface ManagerEntry {
 }
 
 /** The identity kube gives an entry (BuildManagerIdentifier): Apply entries ignore apiVersion. */
-export function managerId(managerEntry: Pick<ManagerEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
+export function managerId(
+  managerEntry: Pick<ManagerEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>,
+): string {
   // The JSON of {manager, operation, apiVersion?, subresource?}, built as text: every write asks
   // for it, and serialising a fresh object each time was a measurable share of a create.
   let id = `{"manager":${JSON.stringify(managerEntry.manager)},"operation":${JSON.stringify(managerEntry.operation)}`;
@@ -52,7 +65,14 @@ export function decodeManagedFields(value: JsonValue | undefined): ManagerEntry[
     if (fieldsType !== undefined && fieldsType !== 'FieldsV1') return undefined;
     const set = raw.fieldsV1 === undefined || raw.fieldsV1 === null ? emptySet() : fromFieldsV1(raw.fieldsV1);
     if (!set) return undefined;
-    const entry: ManagerEntry = { manager: manager ?? '', operation: raw.operation, apiVersion: apiVersion ?? '', time, subresource: subresource || undefined, set };
+    const entry: ManagerEntry = {
+      manager: manager ?? '',
+      operation: raw.operation,
+      apiVersion: apiVersion ?? '',
+      time,
+      subresource: subresource || undefined,
+      set,
+    };
     const id = managerId(entry);
     const seen = byId.get(id);
     if (seen) seen.set = union(seen.set, set);
@@ -92,19 +112,33 @@ export function encodeManagedFields(entries: readonly ManagerEntry[]): JsonValue
     );
   }
   return kept.map((managerEntry) => {
-      const out: JsonObject = { manager: managerEntry.manager, operation: managerEntry.operation, apiVersion: managerEntry.apiVersion };
-      if (managerEntry.time !== undefined) out.time = managerEntry.time;
-      out.fieldsType = 'FieldsV1';
-      out.fieldsV1 = toFieldsV1(managerEntry.set);
-      if (managerEntry.subresource) out.subresource = managerEntry.subresource;
-      return out;
-    });
+    const out: JsonObject = {
+      manager: managerEntry.manager,
+      operation: managerEntry.operation,
+      apiVersion: managerEntry.apiVersion,
+    };
+    if (managerEntry.time !== undefined) out.time = managerEntry.time;
+    out.fieldsType = 'FieldsV1';
+    out.fieldsV1 = toFieldsV1(managerEntry.set);
+    if (managerEntry.subresource) out.subresource = managerEntry.subresource;
+    return out;
+  });
 }
 
 const STRIP_EXACT = emptySet();
 for (const p of [['apiVersion'], ['kind'], ['metadata']]) insertPath(STRIP_EXACT, p.map(fieldElement));
 const STRIP_RECURSIVE = emptySet();
-for (const f of ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion']) {
+for (const f of [
+  'name',
+  'namespace',
+  'creationTimestamp',
+  'selfLink',
+  'uid',
+  'clusterName',
+  'generation',
+  'managedFields',
+  'resourceVersion',
+]) {
   insertPath(STRIP_RECURSIVE, [fieldElement('metadata'), fieldElement(f)]);
 }
 
@@ -152,7 +186,10 @@ export function trackable(set: FieldSet, ignored: FieldSet): FieldSet {
  * The fields whose changes a write does not track (kube's reset fields): a write to the main
  * resource leaves `status` alone, a write to `/status` only tracks `status`.
  */
-export function defaultIgnoredFields(subresource: string | undefined, objects: readonly (JsonObject | undefined)[]): readonly (readonly string[])[] {
+export function defaultIgnoredFields(
+  subresource: string | undefined,
+  objects: readonly (JsonObject | undefined)[],
+): readonly (readonly string[])[] {
   if (subresource !== 'status') return STATUS_ONLY;
   const keys = new Set<string>();
   for (const o of objects) if (o) for (const k of Object.keys(o)) keys.add(k);

@@ -29,7 +29,10 @@ export function createMergePatch(from: JsonValue, to: JsonValue): JsonValue {
   for (const [key, value] of Object.entries(to)) {
     const before = Object.hasOwn(from, key) ? from[key] : undefined;
     if (before !== undefined && jsonEqual(before, value)) continue;
-    patch[key] = before !== undefined && isJsonObject(before) && isJsonObject(value) ? createMergePatch(before, value) : cloneJson(value);
+    patch[key] =
+      before !== undefined && isJsonObject(before) && isJsonObject(value)
+        ? createMergePatch(before, value)
+        : cloneJson(value);
   }
   return patch;
 }

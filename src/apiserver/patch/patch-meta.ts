@@ -87,7 +87,8 @@ function nodeFromSchema(schema: JsonObject, depth: number): FieldMeta {
   const props = schema.properties;
   if (isJsonObject(props)) {
     const fields: Record<string, FieldMeta> = {};
-    for (const [name, sub] of Object.entries(props)) if (isJsonObject(sub)) fields[name] = nodeFromSchema(sub, depth + 1);
+    for (const [name, sub] of Object.entries(props))
+      if (isJsonObject(sub)) fields[name] = nodeFromSchema(sub, depth + 1);
     node.fields = fields;
   }
   const additional = schema.additionalProperties;

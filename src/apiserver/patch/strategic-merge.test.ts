@@ -40,8 +40,14 @@ const cases: Case[] = [
   {
     name: 'merges env inside a container by name and ports by containerPort',
     doc: pod({ containers: [{ name: 'a', env: [{ name: 'X', value: '1' }], ports: [{ containerPort: 80 }] }] }),
-    patch: { spec: { containers: [{ name: 'a', env: [{ name: 'X', value: '2' }], ports: [{ containerPort: 80, name: 'http' }] }] } },
-    want: pod({ containers: [{ name: 'a', env: [{ name: 'X', value: '2' }], ports: [{ containerPort: 80, name: 'http' }] }] }),
+    patch: {
+      spec: {
+        containers: [{ name: 'a', env: [{ name: 'X', value: '2' }], ports: [{ containerPort: 80, name: 'http' }] }],
+      },
+    },
+    want: pod({
+      containers: [{ name: 'a', env: [{ name: 'X', value: '2' }], ports: [{ containerPort: 80, name: 'http' }] }],
+    }),
   },
   {
     name: '$patch: delete removes a list item',
@@ -88,7 +94,12 @@ const cases: Case[] = [
   {
     name: '$setElementOrder orders a merged list',
     doc: pod({ containers: [a, b] }),
-    patch: { spec: { '$setElementOrder/containers': [{ name: 'b' }, { name: 'a' }], containers: [{ name: 'a', image: 'a:2' }] } },
+    patch: {
+      spec: {
+        '$setElementOrder/containers': [{ name: 'b' }, { name: 'a' }],
+        containers: [{ name: 'a', image: 'a:2' }],
+      },
+    },
     want: pod({ containers: [b, { name: 'a', image: 'a:2' }] }),
   },
   {
@@ -105,9 +116,19 @@ const cases: Case[] = [
   },
   {
     name: 'volumes merge by name and honour $retainKeys in an item',
-    doc: pod({ volumes: [{ name: 'v', emptyDir: {} }, { name: 'w', emptyDir: {} }] }),
+    doc: pod({
+      volumes: [
+        { name: 'v', emptyDir: {} },
+        { name: 'w', emptyDir: {} },
+      ],
+    }),
     patch: { spec: { volumes: [{ name: 'v', $retainKeys: ['configMap', 'name'], configMap: { name: 'cm' } }] } },
-    want: pod({ volumes: [{ name: 'v', configMap: { name: 'cm' } }, { name: 'w', emptyDir: {} }] }),
+    want: pod({
+      volumes: [
+        { name: 'v', configMap: { name: 'cm' } },
+        { name: 'w', emptyDir: {} },
+      ],
+    }),
   },
   {
     name: 'Deployment strategy switch with $retainKeys drops rollingUpdate',
@@ -120,8 +141,19 @@ const cases: Case[] = [
     name: 'Deployment template containers merge by name',
     deployment: true,
     doc: { spec: { template: { metadata: { labels: { app: 'x' } }, spec: { containers: [a, b] } } } },
-    patch: { spec: { template: { metadata: { annotations: { r: '1' } }, spec: { containers: [{ name: 'a', image: 'a:9' }] } } } },
-    want: { spec: { template: { metadata: { labels: { app: 'x' }, annotations: { r: '1' } }, spec: { containers: [{ name: 'a', image: 'a:9' }, b] } } } },
+    patch: {
+      spec: {
+        template: { metadata: { annotations: { r: '1' } }, spec: { containers: [{ name: 'a', image: 'a:9' }] } },
+      },
+    },
+    want: {
+      spec: {
+        template: {
+          metadata: { labels: { app: 'x' }, annotations: { r: '1' } },
+          spec: { containers: [{ name: 'a', image: 'a:9' }, b] },
+        },
+      },
+    },
   },
   {
     name: 'new subtrees lose their nulls and directives',
@@ -173,7 +205,10 @@ void describe('applyStrategicMergePatch', () => {
       const meta = c.deployment ? deploymentMeta : podMeta;
       if (c.error) {
         const { reason, text } = c.error;
-        assert.throws(() => applyStrategicMergePatch(c.doc, c.patch, meta), (e: unknown) => e instanceof PatchError && e.reason === reason && e.message === text);
+        assert.throws(
+          () => applyStrategicMergePatch(c.doc, c.patch, meta),
+          (e: unknown) => e instanceof PatchError && e.reason === reason && e.message === text,
+        );
       } else {
         assert.deepEqual(applyStrategicMergePatch(c.doc, c.patch, meta), c.want);
       }
@@ -217,18 +252,36 @@ void describe('applyStrategicMergePatch', () => {
     const svc = patchMetaFor('', 'Service');
     assert.ok(svc);
     assert.deepEqual(
-      applyStrategicMergePatch({ spec: { ports: [{ port: 80, name: 'a' }, { port: 443 }] } }, { spec: { ports: [{ port: 80, name: 'http' }] } }, svc),
+      applyStrategicMergePatch(
+        { spec: { ports: [{ port: 80, name: 'a' }, { port: 443 }] } },
+        { spec: { ports: [{ port: 80, name: 'http' }] } },
+        svc,
+      ),
       { spec: { ports: [{ port: 80, name: 'http' }, { port: 443 }] } },
     );
     const node = patchMetaFor('', 'Node');
     assert.ok(node);
     assert.deepEqual(
       applyStrategicMergePatch(
-        { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }, { type: 'Hostname', address: 'n1' }] } },
+        {
+          status: {
+            addresses: [
+              { type: 'InternalIP', address: '10.0.0.1' },
+              { type: 'Hostname', address: 'n1' },
+            ],
+          },
+        },
         { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.2' }] } },
         node,
       ),
-      { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.2' }, { type: 'Hostname', address: 'n1' }] } },
+      {
+        status: {
+          addresses: [
+            { type: 'InternalIP', address: '10.0.0.2' },
+            { type: 'Hostname', address: 'n1' },
+          ],
+        },
+      },
     );
   });
 });

@@ -44,7 +44,12 @@ function indexIn(list: readonly JsonValue[], item: JsonValue, key: string | unde
 }
 
 /** strategicpatch's mergeSortedSlice: interleave server-only items into the patch items. */
-function mergeSorted(left: JsonValue[], right: JsonValue[], serverOrder: readonly JsonValue[], key: string | undefined): JsonValue[] {
+function mergeSorted(
+  left: JsonValue[],
+  right: JsonValue[],
+  serverOrder: readonly JsonValue[],
+  key: string | undefined,
+): JsonValue[] {
   const out: JsonValue[] = [];
   let i = 0;
   let j = 0;
@@ -84,7 +89,12 @@ function sortBy(items: JsonValue[], order: readonly JsonValue[], key: string | u
  * $setElementOrder list) take that order, server-only items keep the live order, and the two
  * are interleaved by their positions in the live list.
  */
-function reorder(merged: JsonValue[], order: readonly JsonValue[], serverOrder: readonly JsonValue[], key: string | undefined): JsonValue[] {
+function reorder(
+  merged: JsonValue[],
+  order: readonly JsonValue[],
+  serverOrder: readonly JsonValue[],
+  key: string | undefined,
+): JsonValue[] {
   const patchItems: JsonValue[] = [];
   const serverOnly: JsonValue[] = [];
   for (const m of merged) (indexIn(order, m, key) >= 0 ? patchItems : serverOnly).push(m);
@@ -98,7 +108,8 @@ function elementKind(lists: readonly JsonValue[][]): ElementKind {
   let scalarType: string | undefined;
   for (const list of lists) {
     for (const v of list) {
-      if (Array.isArray(v)) throw new PatchError('Invalid', GENERIC_INVALID_MESSAGE, 'lists of lists are not supported');
+      if (Array.isArray(v))
+        throw new PatchError('Invalid', GENERIC_INVALID_MESSAGE, 'lists of lists are not supported');
       const k = isJsonObject(v) ? 'map' : 'scalar';
       const t = v === null ? 'null' : typeof v;
       if (kind !== 'none' && (k !== kind || (k === 'scalar' && t !== scalarType))) {
@@ -165,7 +176,8 @@ function fresh(value: JsonValue, meta: FieldMeta | undefined): JsonValue {
 
 function validateOrder(patchList: readonly JsonValue[], order: readonly JsonValue[], key: string | undefined): void {
   if (order.length === 0 || patchList.length === 0) return;
-  const items = key === undefined ? patchList : patchList.filter((x) => !(isJsonObject(x) && x[DIRECTIVE] === 'delete'));
+  const items =
+    key === undefined ? patchList : patchList.filter((x) => !(isJsonObject(x) && x[DIRECTIVE] === 'delete'));
   let p = 0;
   let s = 0;
   while (p < items.length && s < order.length) {
@@ -179,7 +191,9 @@ function validateOrder(patchList: readonly JsonValue[], order: readonly JsonValu
     s++;
   }
   if (p < items.length && s >= order.length) {
-    throw badRequest(`The order in patch list:\n${goValue([...patchList])}\n doesn't match $setElementOrder list:\n${goValue([...order])}\n`);
+    throw badRequest(
+      `The order in patch list:\n${goValue([...patchList])}\n doesn't match $setElementOrder list:\n${goValue([...order])}\n`,
+    );
   }
 }
 
@@ -221,7 +235,8 @@ function applyRetainKeys(result: JsonObject, work: JsonObject): void {
   const keep = new Set(list.filter((k): k is string => typeof k === 'string'));
   for (const [k, v] of Object.entries(work)) {
     if (v === null || k.startsWith(DELETE_FROM_PRIMITIVE_LIST) || k.startsWith(SET_ELEMENT_ORDER)) continue;
-    if (!keep.has(k)) throw new PatchError('Invalid', GENERIC_INVALID_MESSAGE, "patch content doesn't match retainKeys list");
+    if (!keep.has(k))
+      throw new PatchError('Invalid', GENERIC_INVALID_MESSAGE, "patch content doesn't match retainKeys list");
   }
   for (const k of Object.keys(result)) if (!keep.has(k)) delete result[k];
 }
@@ -253,7 +268,8 @@ function mergeMap(original: JsonObject | undefined, patch: JsonObject, meta: Fie
     }
     const fm = childMeta(meta, k);
     const current = Object.hasOwn(result, k) ? result[k] : undefined;
-    if (isJsonObject(current) && isJsonObject(v)) result[k] = fm?.strategy === 'replace' ? fresh(v, fm) : mergeMap(current, v, fm);
+    if (isJsonObject(current) && isJsonObject(v))
+      result[k] = fm?.strategy === 'replace' ? fresh(v, fm) : mergeMap(current, v, fm);
     else if (Array.isArray(current) && Array.isArray(v)) result[k] = smpMergesList(fm) ? mergeList(current, v, fm) : v;
     else result[k] = fresh(v, fm);
   }

@@ -71,7 +71,8 @@ function unescape(value: string): string {
   let escaped = false;
   for (const c of value) {
     if (escaped) {
-      if (c !== '\\' && c !== ',' && c !== '=') throw new FieldSelectorError(`invalid field selector: unrecognized escape sequence \\${c}`);
+      if (c !== '\\' && c !== ',' && c !== '=')
+        throw new FieldSelectorError(`invalid field selector: unrecognized escape sequence \\${c}`);
       out += c;
       escaped = false;
     } else if (c === '\\') {
@@ -100,7 +101,8 @@ export function parseFieldSelector(selector: string): FieldSelector {
 
 /** Throws `field label not supported: x` for a field the kind has no label for. */
 export function checkFieldsSupported(selector: FieldSelector, supported: ReadonlySet<string>): void {
-  for (const r of selector.requirements) if (!supported.has(r.field)) throw new FieldSelectorError(`field label not supported: ${r.field}`);
+  for (const r of selector.requirements)
+    if (!supported.has(r.field)) throw new FieldSelectorError(`field label not supported: ${r.field}`);
 }
 
 /** True when the field labels satisfy every requirement. */

@@ -65,7 +65,8 @@ function regexError(msg: string, fmt: string, ...examples: string[]): string {
   return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
 }
 
-const qualifiedNameMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const qualifiedNameMsg =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
 /** validation.IsQualifiedName: problems of a label key (empty when valid). */
 export function qualifiedNameProblems(value: string): string[] {
@@ -87,11 +88,14 @@ export function qualifiedNameProblems(value: string): string[] {
       }
     }
   } else {
-    return [`a qualified name ${regexError(qualifiedNameMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+    return [
+      `a qualified name ${regexError(qualifiedNameMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (name.length > 63) errs.push('name part must be no more than 63 characters');
-  if (name.length > 0 && !qualifiedNameRe.test(name)) errs.push(`name part ${regexError(qualifiedNameMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')}`);
+  if (name.length > 0 && !qualifiedNameRe.test(name))
+    errs.push(`name part ${regexError(qualifiedNameMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')}`);
   return errs;
 }
 
@@ -181,13 +185,31 @@ class Parser {
     const [la] = this.peek();
     if (la === 'end' || la === ',') return { key, operator: 'exists', values: [] };
     const [ot, ol] = this.next(false);
-    const opMap: Partial<Record<Tok, LabelOperator>> = { in: 'in', notin: 'notin', '=': '=', '==': '==', '!=': '!=', '>': 'gt', '<': 'lt' };
+    const opMap: Partial<Record<Tok, LabelOperator>> = {
+      in: 'in',
+      notin: 'notin',
+      '=': '=',
+      '==': '==',
+      '!=': '!=',
+      '>': 'gt',
+      '<': 'lt',
+    };
     const operator = opMap[ot];
     if (!operator) throw new Error(`found '${ol}', expected: in, notin, =, ==, !=, gt, lt`);
     const values = operator === 'in' || operator === 'notin' ? this.values() : this.exactValue();
     if (operator === 'gt' || operator === 'lt') {
-      if (values.length !== 1) throw new Error(fieldErrorMessage(fieldError.invalid('values', values, "for 'Gt', 'Lt' operators, exactly one value is required")));
-      if (!/^-?\d+$/.test(values[0]!)) throw new Error(fieldErrorMessage(fieldError.invalid('values[0]', values[0], "for 'Gt', 'Lt' operators, the value must be an integer")));
+      if (values.length !== 1)
+        throw new Error(
+          fieldErrorMessage(
+            fieldError.invalid('values', values, "for 'Gt', 'Lt' operators, exactly one value is required"),
+          ),
+        );
+      if (!/^-?\d+$/.test(values[0]!))
+        throw new Error(
+          fieldErrorMessage(
+            fieldError.invalid('values[0]', values[0], "for 'Gt', 'Lt' operators, the value must be an integer"),
+          ),
+        );
     } else {
       values.forEach((value, index) => {
         const errs = labelValueProblems(value);
@@ -287,6 +309,7 @@ export function matchesLabels(selector: LabelSelector, labels: Readonly<Record<s
 export function labelsOf(metadata: Readonly<Record<string, JsonValue>>): Record<string, string> {
   const l = metadata.labels;
   const out: Record<string, string> = {};
-  if (l && typeof l === 'object' && !Array.isArray(l)) for (const [k, v] of Object.entries(l)) if (typeof v === 'string') out[k] = v;
+  if (l && typeof l === 'object' && !Array.isArray(l))
+    for (const [k, v] of Object.entries(l)) if (typeof v === 'string') out[k] = v;
   return out;
 }

@@ -42,8 +42,14 @@ void test('label selector errors carry apimachinery messages', () => {
   assert.equal(parseError('a,'), "found '', expected: identifier after ','");
   assert.equal(parseError('a b'), "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt");
   assert.equal(parseError('a in b'), "unable to parse requirement: found 'b' expected: '('");
-  assert.match(parseError('a=b@d'), /^unable to parse requirement: values\[0\]\[a\]: Invalid value: "b@d": a valid label must be an empty string/);
-  assert.match(parseError('-a=b'), /^unable to parse requirement: key: Invalid value: "-a": name part must consist of alphanumeric characters/);
+  assert.match(
+    parseError('a=b@d'),
+    /^unable to parse requirement: values\[0\]\[a\]: Invalid value: "b@d": a valid label must be an empty string/,
+  );
+  assert.match(
+    parseError('-a=b'),
+    /^unable to parse requirement: key: Invalid value: "-a": name part must consist of alphanumeric characters/,
+  );
 });
 
 void test('field selectors: parse, match, supported fields', () => {
@@ -53,5 +59,7 @@ void test('field selectors: parse, match, supported fields', () => {
   assert.equal(matchesFields(parseFieldSelector('spec.nodeName=='), { 'spec.nodeName': '' }), true);
   assert.equal(matchesFields(parseFieldSelector('metadata.name=a\\,b'), { 'metadata.name': 'a,b' }), true);
   assert.throws(() => parseFieldSelector('bogus'), { message: "invalid selector: 'bogus'; can't understand 'bogus'" });
-  assert.throws(() => checkFieldsSupported(parseFieldSelector('spec.foo=1'), new Set(['metadata.name'])), { message: 'field label not supported: spec.foo' });
+  assert.throws(() => checkFieldsSupported(parseFieldSelector('spec.foo=1'), new Set(['metadata.name'])), {
+    message: 'field label not supported: spec.foo',
+  });
 });

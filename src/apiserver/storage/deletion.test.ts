@@ -2,12 +2,26 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { configMapType, namespaceType, podType } from '../builtin/kinds.js';
 import type { JsonObject, KubeObject } from '../types.js';
-import { applyPropagationPolicy, initialGracePeriod, markDeleting, newFinalizersWhileDeleting, removableNow, shortenGracePeriod, shouldRemove } from './deletion.js';
+import {
+  applyPropagationPolicy,
+  initialGracePeriod,
+  markDeleting,
+  newFinalizersWhileDeleting,
+  removableNow,
+  shortenGracePeriod,
+  shouldRemove,
+} from './deletion.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 
 function pod(extra: JsonObject = {}, status: JsonObject = {}): KubeObject {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'd' }, spec: { nodeName: 'n1', terminationGracePeriodSeconds: 10, ...extra }, status };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: 'd' },
+    spec: { nodeName: 'n1', terminationGracePeriodSeconds: 10, ...extra },
+    status,
+  };
 }
 
 void test('propagation policies swap the orphan/foregroundDeletion finalizers and keep others', () => {
@@ -38,18 +52,31 @@ void test('grace periods: bound running pods only; a repeated delete may only sh
 });
 
 void test('marking: timestamp, generation bump when present, Namespace Terminating; removal waits for finalizers', () => {
-  const ns: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n' }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } };
+  const ns: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'n' },
+    spec: { finalizers: ['kubernetes'] },
+    status: { phase: 'Active' },
+  };
   assert.equal(removableNow(namespaceType, ns, 0), false);
   markDeleting(namespaceType, ns, T0, 0);
   assert.deepEqual(ns.status, { phase: 'Terminating' });
   assert.equal(ns.metadata.generation, undefined);
   assert.equal(shouldRemove(namespaceType, ns), false);
-  const cm: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', generation: 2, finalizers: ['x/y'] } };
+  const cm: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'c', generation: 2, finalizers: ['x/y'] },
+  };
   markDeleting(configMapType, cm, T0, 0);
   assert.equal(cm.metadata.generation, 3);
   assert.equal(cm.metadata.deletionTimestamp, '2026-01-01T00:00:00Z');
   assert.equal(shouldRemove(configMapType, cm), false);
   const added = { ...cm, metadata: { ...cm.metadata, finalizers: ['x/y', 'new/one'] } };
-  assert.equal(newFinalizersWhileDeleting(cm, added)?.detail, 'no new finalizers can be added if the object is being deleted, found new finalizers []string{"new/one"}');
+  assert.equal(
+    newFinalizersWhileDeleting(cm, added)?.detail,
+    'no new finalizers can be added if the object is being deleted, found new finalizers []string{"new/one"}',
+  );
   assert.equal(newFinalizersWhileDeleting(cm, cm), undefined);
 });

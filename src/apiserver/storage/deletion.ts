@@ -56,7 +56,12 @@ export function initialGracePeriod(rt: ResourceType, obj: KubeObject, requested:
 }
 
 /** A repeated delete of a pod being deleted may only shorten its grace period (mutates obj). */
-export function shortenGracePeriod(rt: ResourceType, obj: KubeObject, requested: number | undefined, now: number): void {
+export function shortenGracePeriod(
+  rt: ResourceType,
+  obj: KubeObject,
+  requested: number | undefined,
+  now: number,
+): void {
   const current = obj.metadata.deletionGracePeriodSeconds;
   if (!isPodType(rt) || requested === undefined || requested >= (typeof current === 'number' ? current : 0)) return;
   const grace = Math.max(0, requested);
@@ -90,7 +95,8 @@ export function shouldRemove(rt: ResourceType, kubeObject: KubeObject): boolean 
   const m = kubeObject.metadata;
   if (m.deletionTimestamp === undefined || finalizersOf(kubeObject).length > 0) return false;
   if (isNamespaceType(rt) && specFinalizers(kubeObject).length > 0) return false;
-  if (isPodType(rt) && typeof m.deletionGracePeriodSeconds === 'number' && m.deletionGracePeriodSeconds > 0) return false;
+  if (isPodType(rt) && typeof m.deletionGracePeriodSeconds === 'number' && m.deletionGracePeriodSeconds > 0)
+    return false;
   return true;
 }
 
@@ -101,5 +107,8 @@ export function newFinalizersWhileDeleting(old: KubeObject, next: KubeObject): F
   const added = finalizersOf(next).filter((f) => !before.has(f));
   if (added.length === 0) return undefined;
   const list = added.map((f) => JSON.stringify(f)).join(', ');
-  return fieldError.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{${list}}`);
+  return fieldError.forbidden(
+    'metadata.finalizers',
+    `no new finalizers can be added if the object is being deleted, found new finalizers []string{${list}}`,
+  );
 }

@@ -45,6 +45,7 @@ export function v1EventToCore(ev: KubeObject): KubeObject {
     renames.map(([a, b]) => [b, a]),
   );
   if (out.involvedObject === undefined) out.involvedObject = {};
-  if (out.source === undefined && typeof ev.reportingController === 'string') out.source = { component: ev.reportingController };
+  if (out.source === undefined && typeof ev.reportingController === 'string')
+    out.source = { component: ev.reportingController };
   return out;
 }

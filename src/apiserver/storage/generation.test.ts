@@ -4,7 +4,13 @@ import type { KubeObject } from '../types.js';
 import { generationChanges, nextGeneration } from './generation.js';
 
 function obj(spec: unknown, extra: Partial<KubeObject> = {}, annotations?: Record<string, string>): KubeObject {
-  return { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'a', generation: 4, ...(annotations ? { annotations } : {}) }, spec: spec as never, ...extra };
+  return {
+    apiVersion: 'x/v1',
+    kind: 'X',
+    metadata: { name: 'a', generation: 4, ...(annotations ? { annotations } : {}) },
+    spec: spec as never,
+    ...extra,
+  };
 }
 
 void test('spec rule: only spec changes count', () => {

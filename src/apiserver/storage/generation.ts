@@ -17,19 +17,32 @@ function contentPart(kubeObject: KubeObject, hasStatus: boolean): JsonObject {
 }
 
 /** True when an update from `old` to `next` moves the generation under a rule. */
-export function generationChanges(rule: GenerationRule, old: KubeObject, next: KubeObject, hasStatus: boolean): boolean {
+export function generationChanges(
+  rule: GenerationRule,
+  old: KubeObject,
+  next: KubeObject,
+  hasStatus: boolean,
+): boolean {
   switch (rule) {
     case 'spec':
       return !jsonEqual(next.spec ?? null, old.spec ?? null);
     case 'specAndAnnotations':
-      return !jsonEqual(next.spec ?? null, old.spec ?? null) || !jsonEqual(next.metadata.annotations ?? null, old.metadata.annotations ?? null);
+      return (
+        !jsonEqual(next.spec ?? null, old.spec ?? null) ||
+        !jsonEqual(next.metadata.annotations ?? null, old.metadata.annotations ?? null)
+      );
     case 'content':
       return !jsonEqual(contentPart(next, hasStatus), contentPart(old, hasStatus));
   }
 }
 
 /** The generation of the updated object (undefined: the kind keeps none). */
-export function nextGeneration(rule: GenerationRule | undefined, old: KubeObject, next: KubeObject, hasStatus: boolean): number | undefined {
+export function nextGeneration(
+  rule: GenerationRule | undefined,
+  old: KubeObject,
+  next: KubeObject,
+  hasStatus: boolean,
+): number | undefined {
   if (rule === undefined) return undefined;
   const current = typeof old.metadata.generation === 'number' ? old.metadata.generation : 1;
   return generationChanges(rule, old, next, hasStatus) ? current + 1 : current;

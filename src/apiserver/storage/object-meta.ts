@@ -58,7 +58,11 @@ export function nameProblems(name: string, rule: NameRule): string[] {
 }
 
 /** Validates metadata.name / generateName / namespace on create. */
-export function validateObjectName(meta: { name?: unknown; generateName?: unknown; namespace?: unknown }, rule: NameRule, namespaced: boolean): FieldError[] {
+export function validateObjectName(
+  meta: { name?: unknown; generateName?: unknown; namespace?: unknown },
+  rule: NameRule,
+  namespaced: boolean,
+): FieldError[] {
   const errs: FieldError[] = [];
   const name = typeof meta.name === 'string' ? meta.name : '';
   const generateName = typeof meta.generateName === 'string' ? meta.generateName : '';
@@ -68,7 +72,8 @@ export function validateObjectName(meta: { name?: unknown; generateName?: unknow
     for (const p of nameProblems(name, rule)) errs.push(fieldError.invalid('metadata.name', name, p));
   } else {
     // generateName is checked with a placeholder suffix, as apimachinery's maskTrailingDash does.
-    const masked = generateName.endsWith('-') && generateName.length > 1 ? `${generateName.slice(0, -1)}a` : generateName;
+    const masked =
+      generateName.endsWith('-') && generateName.length > 1 ? `${generateName.slice(0, -1)}a` : generateName;
     for (const p of nameProblems(masked, rule)) errs.push(fieldError.invalid('metadata.generateName', generateName, p));
   }
   const ns = typeof meta.namespace === 'string' ? meta.namespace : '';

@@ -4,11 +4,23 @@ import { ManualClock } from '../../lib/clock.js';
 import { SeededRandom } from '../../lib/random.js';
 import { ApiError } from '../status.js';
 import type { KubeObject, StoreEvent } from '../types.js';
-import { configMapType, deploymentType, eventType, eventsV1Type, namespaceType, podType, secretType } from '../builtin/kinds.js';
+import {
+  configMapType,
+  deploymentType,
+  eventType,
+  eventsV1Type,
+  namespaceType,
+  podType,
+  secretType,
+} from '../builtin/kinds.js';
 import { MemoryStore } from './store.js';
 import type { ServedType } from './served-type.js';
 
-function setup(podTermination: 'expire' | 'kubelet' = 'expire'): { store: MemoryStore; clock: ManualClock; events: StoreEvent[] } {
+function setup(podTermination: 'expire' | 'kubelet' = 'expire'): {
+  store: MemoryStore;
+  clock: ManualClock;
+  events: StoreEvent[];
+} {
   const clock = new ManualClock('2026-01-01T00:00:00Z');
   const store = new MemoryStore({ clock, random: new SeededRandom(1), podTermination });
   const events: StoreEvent[] = [];
@@ -16,7 +28,11 @@ function setup(podTermination: 'expire' | 'kubelet' = 'expire'): { store: Memory
   return { store, clock, events };
 }
 
-function cm(name: string, data: Record<string, string> = {}, extra: Record<string, string | string[]> = {}): KubeObject {
+function cm(
+  name: string,
+  data: Record<string, string> = {},
+  extra: Record<string, string | string[]> = {},
+): KubeObject {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', ...extra }, data };
 }
 
@@ -51,7 +67,11 @@ void test('create assigns uid, creationTimestamp and increasing resourceVersions
 
 void test('generateName makes a name with 5 random characters', () => {
   const { store } = setup();
-  const o = store.create(configMapType, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'job-', namespace: 'default' } });
+  const o = store.create(configMapType, {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { generateName: 'job-', namespace: 'default' },
+  });
   assert.match(o.metadata.name as string, /^job-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
 });
 
@@ -63,7 +83,9 @@ void test('invalid names are refused with the apimachinery message', () => {
     err.message,
     `ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
   );
-  const missing = apiError(() => store.create(configMapType, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default' } }));
+  const missing = apiError(() =>
+    store.create(configMapType, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default' } }),
+  );
   assert.match(missing.message, /metadata.name: Required value: name or generateName is required/);
 });
 
@@ -77,7 +99,10 @@ void test('update checks resourceVersion and keeps immutable metadata', () => {
   assert.equal(b.metadata.creationTimestamp, a.metadata.creationTimestamp);
   const err = apiError(() => store.update(configMapType, { ...cm('a', { k: '3' }), metadata: { ...a.metadata } }));
   assert.equal(err.code, 409);
-  assert.equal(err.message, 'Operation cannot be fulfilled on configmaps "a": the object has been modified; please apply your changes to the latest version and try again');
+  assert.equal(
+    err.message,
+    'Operation cannot be fulfilled on configmaps "a": the object has been modified; please apply your changes to the latest version and try again',
+  );
   assert.equal(apiError(() => store.update(configMapType, cm('zzz'))).code, 404);
 });
 
@@ -102,10 +127,18 @@ void test('generation moves on spec changes only; status subresource rules', () 
   assert.equal(d0.metadata.generation, 1);
   const d1 = store.update(deploymentType, { ...d0, metadata: { ...d0.metadata, labels: { a: 'b' } } });
   assert.equal(d1.metadata.generation, 1, 'metadata change keeps generation');
-  const d2 = store.update(deploymentType, { ...d1, spec: { ...(d1.spec as object), replicas: 3 }, status: { replicas: 9 } });
+  const d2 = store.update(deploymentType, {
+    ...d1,
+    spec: { ...(d1.spec as object), replicas: 3 },
+    status: { replicas: 9 },
+  });
   assert.equal(d2.metadata.generation, 2);
   assert.deepEqual(d2.status, {}, 'main update keeps old status');
-  const d3 = store.update(deploymentType, { ...d2, spec: { replicas: 100 }, metadata: { ...d2.metadata, labels: {} }, status: { replicas: 3 } }, { subresource: 'status' });
+  const d3 = store.update(
+    deploymentType,
+    { ...d2, spec: { replicas: 100 }, metadata: { ...d2.metadata, labels: {} }, status: { replicas: 3 } },
+    { subresource: 'status' },
+  );
   assert.deepEqual(d3.status, { replicas: 3 });
   assert.equal((d3.spec as { replicas: number }).replicas, 3, 'status write ignores spec');
   assert.deepEqual(d3.metadata.labels, { a: 'b' }, 'status write ignores labels');
@@ -130,7 +163,12 @@ const widgetType: ServedType = {
 void test('custom resources without a status subresource bump generation on any non-metadata change', () => {
   const { store } = setup();
   store.registerResourceType(widgetType);
-  const a = store.create(widgetType, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: { n: 1 } });
+  const a = store.create(widgetType, {
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: { name: 'w', namespace: 'default' },
+    spec: { n: 1 },
+  });
   assert.equal(a.metadata.generation, 1);
   const b = store.update(widgetType, { ...a, status: { seen: true } });
   assert.equal(b.metadata.generation, 2);
@@ -142,7 +180,12 @@ void test('only kinds whose kube strategy keeps a generation have one', () => {
   const { store } = setup();
   const ns = store.create(namespaceType, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n1' } });
   assert.equal(ns.metadata.generation, undefined);
-  const pod = store.create(podType, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'x:1' }] } });
+  const pod = store.create(podType, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: 'default' },
+    spec: { containers: [{ name: 'c', image: 'x:1' }] },
+  });
   assert.equal(pod.metadata.generation, undefined);
   const a = store.create(configMapType, cm('g', { k: '1' }));
   const b = store.update(configMapType, { ...a, data: { k: '2' } });
@@ -178,9 +221,14 @@ void test('finalizers hold deletion; no new finalizers while deleting; removal w
   assert.ok(store.get(configMapType, 'default', 'a'));
   const again = store.delete(configMapType, 'default', 'a');
   assert.equal(again.metadata.resourceVersion, marked.metadata.resourceVersion, 'second delete is a no-op');
-  const err = apiError(() => store.update(configMapType, { ...marked, metadata: { ...marked.metadata, finalizers: ['x/y', 'new'] } }));
+  const err = apiError(() =>
+    store.update(configMapType, { ...marked, metadata: { ...marked.metadata, finalizers: ['x/y', 'new'] } }),
+  );
   assert.equal(err.code, 422);
-  assert.match(err.message, /no new finalizers can be added if the object is being deleted, found new finalizers \[\]string\{"new"\}/);
+  assert.match(
+    err.message,
+    /no new finalizers can be added if the object is being deleted, found new finalizers \[\]string\{"new"\}/,
+  );
   store.update(configMapType, { ...marked, metadata: { ...marked.metadata, finalizers: [] } });
   assert.equal(store.get(configMapType, 'default', 'a'), undefined);
   assert.deepEqual(
@@ -194,8 +242,13 @@ void test('propagation policies add the garbage collector finalizers', () => {
   store.create(configMapType, cm('o'));
   store.create(configMapType, cm('f'));
   store.create(configMapType, cm('b'));
-  assert.deepEqual(store.delete(configMapType, 'default', 'o', { propagationPolicy: 'Orphan' }).metadata.finalizers, ['orphan']);
-  assert.deepEqual(store.delete(configMapType, 'default', 'f', { propagationPolicy: 'Foreground' }).metadata.finalizers, ['foregroundDeletion']);
+  assert.deepEqual(store.delete(configMapType, 'default', 'o', { propagationPolicy: 'Orphan' }).metadata.finalizers, [
+    'orphan',
+  ]);
+  assert.deepEqual(
+    store.delete(configMapType, 'default', 'f', { propagationPolicy: 'Foreground' }).metadata.finalizers,
+    ['foregroundDeletion'],
+  );
   store.delete(configMapType, 'default', 'b', { propagationPolicy: 'Background' });
   assert.equal(store.get(configMapType, 'default', 'b'), undefined);
 });
@@ -206,12 +259,20 @@ void test('delete preconditions', () => {
   const err = apiError(() => store.delete(configMapType, 'default', 'a', { preconditions: { uid: 'nope' } }));
   assert.equal(err.code, 409);
   assert.match(err.message, /Precondition failed: UID in precondition: nope, UID in object meta: /);
-  assert.equal(apiError(() => store.delete(configMapType, 'default', 'a', { preconditions: { resourceVersion: '999' } })).code, 409);
+  assert.equal(
+    apiError(() => store.delete(configMapType, 'default', 'a', { preconditions: { resourceVersion: '999' } })).code,
+    409,
+  );
   assert.equal(apiError(() => store.delete(configMapType, 'default', 'missing')).code, 404);
 });
 
 function pod(name: string, nodeName?: string): KubeObject {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'i' }], ...(nodeName ? { nodeName } : {}) } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default' },
+    spec: { containers: [{ name: 'c', image: 'i' }], ...(nodeName ? { nodeName } : {}) },
+  };
 }
 
 void test('pods: defaults, graceful deletion expiring on the clock, unbound pods go at once', async () => {
@@ -263,7 +324,11 @@ void test('list is sorted and filtered by namespace; secrets default their type'
     ['default/a', 'default/c', 'z/b'],
   );
   assert.equal(store.list(configMapType, 'z').length, 1);
-  const s = store.create(secretType, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'default' } });
+  const s = store.create(secretType, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 's', namespace: 'default' },
+  });
   assert.equal(s.type, 'Opaque');
 });
 
@@ -314,7 +379,10 @@ void test('snapshot and restore keep objects and the resourceVersion', () => {
   const other = new MemoryStore({ clock });
   other.restore(JSON.parse(JSON.stringify(snap)));
   assert.equal(other.currentResourceVersion(), store.currentResourceVersion());
-  assert.equal(other.get(configMapType, 'default', 'a')?.metadata.uid, store.get(configMapType, 'default', 'a')?.metadata.uid);
+  assert.equal(
+    other.get(configMapType, 'default', 'a')?.metadata.uid,
+    store.get(configMapType, 'default', 'a')?.metadata.uid,
+  );
   const b = other.create(configMapType, cm('b'));
   assert.equal(Number(b.metadata.resourceVersion), Number(snap.resourceVersion) + 1);
 });
@@ -329,7 +397,10 @@ void test('a write copies its input unless the caller hands it over (owned)', ()
   const kept = store.create(configMapType, given, { owned: true });
   assert.equal(kept, given, 'kept as is, without a copy');
   assert.equal(store.get(configMapType, 'default', 'given'), given);
-  const update = { ...cm('given', { a: '2' }), metadata: { ...cm('given').metadata, resourceVersion: kept.metadata.resourceVersion as string } };
+  const update = {
+    ...cm('given', { a: '2' }),
+    metadata: { ...cm('given').metadata, resourceVersion: kept.metadata.resourceVersion as string },
+  };
   const updated = store.update(configMapType, update, { owned: true });
   assert.deepEqual(updated.data, { a: '2' });
   assert.deepEqual(given.data, { a: '1' }, 'the stored previous version is unchanged');

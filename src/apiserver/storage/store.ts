@@ -8,7 +8,16 @@ import { formatTime } from '../../lib/clock.js';
 import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../lib/json.js';
 import type { Random } from '../../lib/random.js';
 import { apiErrors } from '../status.js';
-import { apiVersionOf, type DeleteOptions, type KubeObject, type ResourceType, type Store, type StoreEvent, type StoreEventType, type WriteOptions } from '../types.js';
+import {
+  apiVersionOf,
+  type DeleteOptions,
+  type KubeObject,
+  type ResourceType,
+  type Store,
+  type StoreEvent,
+  type StoreEventType,
+  type WriteOptions,
+} from '../types.js';
 import { builtinTypes, strategyFor } from '../builtin/kinds.js';
 import {
   applyPropagationPolicy,
@@ -139,7 +148,8 @@ export class MemoryStore implements Store {
   resourceTypeOfKind(group: string, kind: string): ServedType | undefined {
     if (!this.#byKind) {
       this.#byKind = new Map();
-      for (const t of this.#types.values()) if (!this.#byKind.has(`${t.group}/${t.kind}`)) this.#byKind.set(`${t.group}/${t.kind}`, t);
+      for (const t of this.#types.values())
+        if (!this.#byKind.has(`${t.group}/${t.kind}`)) this.#byKind.set(`${t.group}/${t.kind}`, t);
     }
     return this.#byKind.get(`${group}/${kind}`);
   }
@@ -231,11 +241,19 @@ export class MemoryStore implements Store {
     const old = this.#bucket(rt).objects.get(this.#key(rt, ns, name));
     if (!old) throw apiErrors.notFound(gr(rt), name);
     const om = meta(old);
-    if (typeof im.resourceVersion === 'string' && im.resourceVersion !== '' && im.resourceVersion !== om.resourceVersion) {
+    if (
+      typeof im.resourceVersion === 'string' &&
+      im.resourceVersion !== '' &&
+      im.resourceVersion !== om.resourceVersion
+    ) {
       throw apiErrors.staleConflict(gr(rt), name);
     }
     if (typeof im.uid === 'string' && im.uid !== '' && im.uid !== om.uid) {
-      throw apiErrors.conflict(gr(rt), name, `Precondition failed: UID in precondition: ${im.uid}, UID in object meta: ${text(om.uid)}`);
+      throw apiErrors.conflict(
+        gr(rt),
+        name,
+        `Precondition failed: UID in precondition: ${im.uid}, UID in object meta: ${text(om.uid)}`,
+      );
     }
     const hasStatus = rt.subresources.includes('status');
     const next = updatedObject(rt, old, incoming, options.subresource);
@@ -262,10 +280,18 @@ export class MemoryStore implements Store {
     const om = meta(old);
     const pre = options.preconditions;
     if (pre?.uid !== undefined && pre.uid !== om.uid) {
-      throw apiErrors.conflict(gr(rt), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${text(om.uid)}`);
+      throw apiErrors.conflict(
+        gr(rt),
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${text(om.uid)}`,
+      );
     }
     if (pre?.resourceVersion !== undefined && pre.resourceVersion !== om.resourceVersion) {
-      throw apiErrors.conflict(gr(rt), name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${text(om.resourceVersion)}`);
+      throw apiErrors.conflict(
+        gr(rt),
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${text(om.resourceVersion)}`,
+      );
     }
     const next = cloneJson(old);
     applyPropagationPolicy(next, options.propagationPolicy);
@@ -299,7 +325,8 @@ export class MemoryStore implements Store {
   /** A deep copy of everything stored, for persistence. */
   snapshot(): StoreSnapshot {
     const buckets: Record<string, KubeObject[]> = {};
-    for (const [k, b] of this.#buckets) if (b.objects.size > 0) buckets[k] = [...b.objects.values()].map((o) => cloneJson(o));
+    for (const [k, b] of this.#buckets)
+      if (b.objects.size > 0) buckets[k] = [...b.objects.values()].map((o) => cloneJson(o));
     return { resourceVersion: String(this.#rv), buckets };
   }
 
@@ -391,7 +418,9 @@ export class MemoryStore implements Store {
       if (!bucket.objects.has(key)) bucket.sorted = undefined;
       bucket.objects.set(key, obj);
     }
-    const event: StoreEvent = old ? { type, resourceType: storageType, object: obj, oldObject: old } : { type, resourceType: storageType, object: obj };
+    const event: StoreEvent = old
+      ? { type, resourceType: storageType, object: obj, oldObject: old }
+      : { type, resourceType: storageType, object: obj };
     for (const l of [...this.#listeners]) {
       try {
         l(event);

@@ -14,7 +14,13 @@ const ns: KubeObject = {
 };
 
 void test('a main write keeps system metadata, status and a Namespace spec.finalizers', () => {
-  const incoming: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', uid: 'other', labels: { c: 'd' }, selfLink: '/x' }, spec: {}, status: { phase: 'Terminating' } };
+  const incoming: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'n', uid: 'other', labels: { c: 'd' }, selfLink: '/x' },
+    spec: {},
+    status: { phase: 'Terminating' },
+  };
   const next = updatedObject(namespaceType, ns, cloneJson(incoming), undefined);
   assert.equal(next.metadata.uid, 'u1');
   assert.equal(next.metadata.creationTimestamp, '2026-01-01T00:00:00Z');
@@ -25,11 +31,27 @@ void test('a main write keeps system metadata, status and a Namespace spec.final
 });
 
 void test('a finalize write changes only spec.finalizers; a status write only status', () => {
-  const finalized = updatedObject(namespaceType, ns, { ...cloneJson(ns), metadata: { name: 'n', labels: {} }, spec: { finalizers: [] } }, 'finalize');
+  const finalized = updatedObject(
+    namespaceType,
+    ns,
+    { ...cloneJson(ns), metadata: { name: 'n', labels: {} }, spec: { finalizers: [] } },
+    'finalize',
+  );
   assert.deepEqual(finalized.spec, { finalizers: [] });
   assert.deepEqual(finalized.metadata.labels, { a: 'b' });
-  const d: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', generation: 3 }, spec: { replicas: 1 }, status: {} };
-  const status = updatedObject(deploymentType, d, { ...cloneJson(d), spec: { replicas: 9 }, status: { replicas: 1 } }, 'status');
+  const d: KubeObject = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'd', generation: 3 },
+    spec: { replicas: 1 },
+    status: {},
+  };
+  const status = updatedObject(
+    deploymentType,
+    d,
+    { ...cloneJson(d), spec: { replicas: 9 }, status: { replicas: 1 } },
+    'status',
+  );
   assert.deepEqual(status.spec, { replicas: 1 });
   assert.deepEqual(status.status, { replicas: 1 });
 });

@@ -11,13 +11,25 @@ import type { KubeObject, ResourceType, WriteOptions } from '../types.js';
 import { isNamespaceType, specFinalizers } from './deletion.js';
 
 /** Metadata the server owns: an update cannot change it. */
-const SYSTEM_FIELDS = ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'namespace'];
+const SYSTEM_FIELDS = [
+  'uid',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'generation',
+  'namespace',
+];
 
 /**
  * The object an update stores before resourceVersion, generation and managedFields are settled.
  * `incoming` is a private copy the result may reuse.
  */
-export function updatedObject(rt: ResourceType, old: KubeObject, incoming: KubeObject, subresource: WriteOptions['subresource']): KubeObject {
+export function updatedObject(
+  rt: ResourceType,
+  old: KubeObject,
+  incoming: KubeObject,
+  subresource: WriteOptions['subresource'],
+): KubeObject {
   const om = old.metadata;
   const im = incoming.metadata;
   const hasStatus = rt.subresources.includes('status');

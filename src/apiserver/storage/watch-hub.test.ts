@@ -12,7 +12,11 @@ function cm(name: string, labels: Record<string, string> = {}): KubeObject {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels }, data: {} };
 }
 
-function setup(options: { windowSize?: number; maxQueue?: number } = {}): { store: MemoryStore; clock: ManualClock; hub: WatchHub } {
+function setup(options: { windowSize?: number; maxQueue?: number } = {}): {
+  store: MemoryStore;
+  clock: ManualClock;
+  hub: WatchHub;
+} {
   const clock = new ManualClock();
   const store = new MemoryStore({ clock });
   const hub = new WatchHub(store, { clock, ...options });
@@ -62,7 +66,10 @@ void test('410 Expired when the resourceVersion fell out of the window', () => {
 
 void test('selector transitions: leaving is DELETED, entering is ADDED', () => {
   const { store, hub } = setup();
-  const w = hub.watch(configMapType, { resourceVersion: store.currentResourceVersion(), filter: (o) => (o.metadata.labels as Record<string, string>).app === 'web' });
+  const w = hub.watch(configMapType, {
+    resourceVersion: store.currentResourceVersion(),
+    filter: (o) => (o.metadata.labels as Record<string, string>).app === 'web',
+  });
   const a = store.create(configMapType, cm('a', { app: 'db' }));
   const a2 = store.update(configMapType, { ...a, metadata: { ...a.metadata, labels: { app: 'web' } } });
   const a3 = store.update(configMapType, { ...a2, data: { k: 'v' } });
@@ -72,7 +79,11 @@ void test('selector transitions: leaving is DELETED, entering is ADDED', () => {
     events.map((e) => e.type),
     ['ADDED', 'MODIFIED', 'DELETED'],
   );
-  assert.equal(events[2]!.object.metadata.resourceVersion, a4.metadata.resourceVersion, 'DELETED carries the latest resourceVersion');
+  assert.equal(
+    events[2]!.object.metadata.resourceVersion,
+    a4.metadata.resourceVersion,
+    'DELETED carries the latest resourceVersion',
+  );
 });
 
 void test('bookmarks every interval and at timeout; the stream then ends', async () => {
@@ -124,7 +135,13 @@ void test('events.k8s.io watches see converted Events; activity counts undeliver
   const activity = new ActivityCounter();
   const hub = new WatchHub(store, { clock, activity });
   const w = hub.watch(eventsV1Type, { resourceVersion: '0' });
-  store.create(eventType, { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e', namespace: 'default' }, involvedObject: { kind: 'Pod' }, message: 'm' });
+  store.create(eventType, {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: 'e', namespace: 'default' },
+    involvedObject: { kind: 'Pod' },
+    message: 'm',
+  });
   assert.equal(activity.busy, 1);
   const [ev] = w.take();
   w.ack();

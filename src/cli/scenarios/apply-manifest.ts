@@ -8,9 +8,18 @@ import type { KubeClient } from '../../kube/client.js';
 import { isJsonObject, type JsonObject } from '../../lib/json.js';
 
 /** The descriptor of `kind` in `apiVersion`, from discovery. */
-export async function discoverResource(client: KubeClient, apiVersion: string, kind: string, signal?: AbortSignal): Promise<ResourceDescriptor<KubeObjectLike>> {
+export async function discoverResource(
+  client: KubeClient,
+  apiVersion: string,
+  kind: string,
+  signal?: AbortSignal,
+): Promise<ResourceDescriptor<KubeObjectLike>> {
   const [group, version] = apiVersion.includes('/') ? (apiVersion.split('/', 2) as [string, string]) : ['', apiVersion];
-  const list = await client.request({ method: 'GET', path: group ? `/apis/${group}/${version}` : `/api/${version}`, ...(signal ? { signal } : {}) });
+  const list = await client.request({
+    method: 'GET',
+    path: group ? `/apis/${group}/${version}` : `/api/${version}`,
+    ...(signal ? { signal } : {}),
+  });
   const resources = isJsonObject(list) && Array.isArray(list['resources']) ? list['resources'] : [];
   for (const r of resources) {
     if (isJsonObject(r) && r['kind'] === kind && typeof r['name'] === 'string' && !r['name'].includes('/')) {
@@ -23,15 +32,22 @@ export async function discoverResource(client: KubeClient, apiVersion: string, k
 /** Creates the object (namespaced kinds default to `default`). */
 export async function applyManifest(client: KubeClient, manifest: JsonObject, signal?: AbortSignal): Promise<void> {
   const { apiVersion, kind } = manifest;
-  if (typeof apiVersion !== 'string' || typeof kind !== 'string') throw new Error('a manifest needs apiVersion and kind');
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string')
+    throw new Error('a manifest needs apiVersion and kind');
   const d = await discoverResource(client, apiVersion, kind, signal);
   const meta = isJsonObject(manifest['metadata']) ? manifest['metadata'] : {};
-  const obj = d.namespaced && typeof meta['namespace'] !== 'string' ? { ...manifest, metadata: { ...meta, namespace: 'default' } } : manifest;
+  const obj =
+    d.namespaced && typeof meta['namespace'] !== 'string'
+      ? { ...manifest, metadata: { ...meta, namespace: 'default' } }
+      : manifest;
   await client.create(d, obj, signal ? { signal } : {});
 }
 
 /** True when the object's `status.conditions` has `type` with `status`. */
 export function hasCondition(obj: KubeObjectLike, type: string, status: string, reason?: string): boolean {
-  const conditions = (obj as { status?: { conditions?: Array<{ type?: string; status?: string; reason?: string }> } }).status?.conditions;
-  return (conditions ?? []).some((c) => c.type === type && c.status === status && (reason === undefined || c.reason === reason));
+  const conditions = (obj as { status?: { conditions?: Array<{ type?: string; status?: string; reason?: string }> } })
+    .status?.conditions;
+  return (conditions ?? []).some(
+    (c) => c.type === type && c.status === status && (reason === undefined || c.reason === reason),
+  );
 }

@@ -54,7 +54,10 @@ export function loadScenario(nameOrPath: string, dir = SCENARIOS_DIR): { name: s
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    if (!isPath) throw new Error(`no scenario named ${nameOrPath}; named scenarios: ${scenarioNames(dir).join(', ')}`, { cause: err });
+    if (!isPath)
+      throw new Error(`no scenario named ${nameOrPath}; named scenarios: ${scenarioNames(dir).join(', ')}`, {
+        cause: err,
+      });
     throw new Error(`cannot read scenario file ${path}: ${(err as Error).message}`, { cause: err });
   }
   const parsed = parseScenarioFile(text);
@@ -80,9 +83,10 @@ function summarize(run: ScenarioRun, unmet: readonly string[]): string {
   const h = run.upgradeConfig()?.status?.history?.[0];
   const flow = flowShown(run.file);
   const job = p.upgradeJob;
-  const what = flow === 'managed'
-    ? `${h?.precedingVersion ?? run.file.cluster.version} → ${h?.version ?? '?'} ${p.phase || 'not started'}: ${p.doneSteps.length} conditions True`
-    : `${flow === 'scheduled' ? `UpgradeJob ${job.name ? `${job.name} ${job.state}${job.reason ? `/${job.reason}` : ''}` : 'none'}; ` : ''}${run.file.cluster.version} → ${p.clusterVersion.desired || '?'} ${p.clusterVersion.state || '?'}`;
+  const what =
+    flow === 'managed'
+      ? `${h?.precedingVersion ?? run.file.cluster.version} → ${h?.version ?? '?'} ${p.phase || 'not started'}: ${p.doneSteps.length} conditions True`
+      : `${flow === 'scheduled' ? `UpgradeJob ${job.name ? `${job.name} ${job.state}${job.reason ? `/${job.reason}` : ''}` : 'none'}; ` : ''}${run.file.cluster.version} → ${p.clusterVersion.desired || '?'} ${p.clusterVersion.state || '?'}`;
   const stop = run.ended === 'end condition' ? '' : ` (stopped: ${run.ended})`;
   return `${what}, ${minutes} virtual minutes${stop}${unmet.length > 0 ? `; not as expected: ${unmet.join('; ')}` : ''}`;
 }
@@ -111,14 +115,35 @@ export async function runScenario(
   });
   const firstPolicy = run.ocm ? run.ocm.ocm.state.policies(run.ocm.clusterId)[0] : undefined;
   const ocmStates = firstPolicy ? run.ocm?.ocm.state.stateHistory(firstPolicy.id).map((c) => c.value) : undefined;
-  const unmet = await unmetExpectations(file.expect, { client: env.client, upgradeConfig: run.upgradeConfig(), timeline: run.timeline, actionsRun: run.actionsRun.length, ...(ocmStates ? { ocmStates } : {}) }, env.signal);
+  const unmet = await unmetExpectations(
+    file.expect,
+    {
+      client: env.client,
+      upgradeConfig: run.upgradeConfig(),
+      timeline: run.timeline,
+      actionsRun: run.actionsRun.length,
+      ...(ocmStates ? { ocmStates } : {}),
+    },
+    env.signal,
+  );
   // A simulator invariant (update-mechanics §8.7) that broke makes the run fail whatever the file expects.
-  const invariantViolations = run.invariants.violations().map((v) => ({ kind: v.kind, message: v.message, count: v.count, firstElapsedMs: v.firstAt - run.startedAt, lastElapsedMs: v.lastAt - run.startedAt }));
-  for (const v of invariantViolations) unmet.push(`invariant violated (${v.kind}, at ${(v.firstElapsedMs / 60_000).toFixed(1)} min${v.count > 1 ? `, ${v.count} times` : ''}): ${v.message}`);
+  const invariantViolations = run.invariants.violations().map((v) => ({
+    kind: v.kind,
+    message: v.message,
+    count: v.count,
+    firstElapsedMs: v.firstAt - run.startedAt,
+    lastElapsedMs: v.lastAt - run.startedAt,
+  }));
+  for (const v of invariantViolations)
+    unmet.push(
+      `invariant violated (${v.kind}, at ${(v.firstElapsedMs / 60_000).toFixed(1)} min${v.count > 1 ? `, ${v.count} times` : ''}): ${v.message}`,
+    );
   const h = run.upgradeConfig()?.status?.history?.[0];
   const p = run.progress();
   const faults = env.server?.faults.counts();
-  const faulted = faults !== undefined && (Object.keys(faults.errors).length > 0 || faults.refused + faults.gone + faults.disconnects > 0);
+  const faulted =
+    faults !== undefined &&
+    (Object.keys(faults.errors).length > 0 || faults.refused + faults.gone + faults.disconnects > 0);
   return {
     ok: unmet.length === 0,
     summary: summarize(run, unmet),
@@ -127,8 +152,16 @@ export async function runScenario(
       ended: run.ended,
       virtualMinutes: p.elapsedMs / 60_000,
       phase: p.phase || undefined,
-      conditions: [...(h?.conditions ?? [])].reverse().map((c) => ({ type: c.type, status: c.status, message: c.message, startTime: c.startTime, completeTime: c.completeTime })),
-      clusterVersion: (await env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { signal: env.signal })).status?.history?.[0],
+      conditions: [...(h?.conditions ?? [])].reverse().map((c) => ({
+        type: c.type,
+        status: c.status,
+        message: c.message,
+        startTime: c.startTime,
+        completeTime: c.completeTime,
+      })),
+      clusterVersion: (
+        await env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { signal: env.signal })
+      ).status?.history?.[0],
       actions: run.actionsRun,
       operatorStarts: run.operatorStarts,
       ...(ocmStates ? { ocmPolicyStates: ocmStates } : {}),

@@ -50,21 +50,53 @@ function observedActivity(inner: ActivityTracker, observe: RequestObserver | und
 }
 
 /** Starts the operator against the simulated cluster's API server and monitoring. */
-export async function startOperatorProcess(env: SimEnvironment, sim: SimulatedCluster, seed: number, flows: OperatorFlows, onRequest?: RequestObserver): Promise<OperatorProcess> {
+export async function startOperatorProcess(
+  env: SimEnvironment,
+  sim: SimulatedCluster,
+  seed: number,
+  flows: OperatorFlows,
+  onRequest?: RequestObserver,
+): Promise<OperatorProcess> {
   const activity = observedActivity(env.clock.activity, onRequest);
   const client = env.newClient('upgrade-operator', NS, activity);
-  const informers = new InformerFactory({ client, clock: env.clock, logger: env.logger, random: new SeededRandom(seed) });
+  const informers = new InformerFactory({
+    client,
+    clock: env.clock,
+    logger: env.logger,
+    random: new SeededRandom(seed),
+  });
   const monitoring = sim.components.monitoring;
-  const common = { client, informers, clock: env.clock, logger: env.logger, activity, prometheusUrl: monitoring.prometheusUrl ?? '', releaseActivityAfterWallMs: 2000 };
+  const common = {
+    client,
+    informers,
+    clock: env.clock,
+    logger: env.logger,
+    activity,
+    prometheusUrl: monitoring.prometheusUrl ?? '',
+    releaseActivityAfterWallMs: 2000,
+  };
   const managed = flows.flows.includes('managed')
-    ? createManagedOperator({ ...common, settings: defaultOperatorSettings(), alertmanagerUrl: monitoring.alertmanagerUrl ?? '', random: new SeededRandom(seed).fork('operator') })
+    ? createManagedOperator({
+        ...common,
+        settings: defaultOperatorSettings(),
+        alertmanagerUrl: monitoring.alertmanagerUrl ?? '',
+        random: new SeededRandom(seed).fork('operator'),
+      })
     : undefined;
   // The simulation runs on UTC: `location: Local` means UTC here.
-  const scheduled = flows.flows.includes('scheduled') ? createScheduledOperator({ ...common, namespace: flows.scheduledNamespace, localZoneId: 'UTC' }) : undefined;
+  const scheduled = flows.flows.includes('scheduled')
+    ? createScheduledOperator({ ...common, namespace: flows.scheduledNamespace, localZoneId: 'UTC' })
+    : undefined;
   const metrics = await startMetricsServer({
     port: 0,
     registries: [
-      { path: '/metrics', registry: Registry.merge([managed?.metricsRegistry ?? new Registry(), scheduled?.metricsRegistry ?? new Registry()]) },
+      {
+        path: '/metrics',
+        registry: Registry.merge([
+          managed?.metricsRegistry ?? new Registry(),
+          scheduled?.metricsRegistry ?? new Registry(),
+        ]),
+      },
       { path: '/collector', registry: managed?.collectorRegistry ?? new Registry() },
     ],
     health: () => ({ live: true, ready: true }),

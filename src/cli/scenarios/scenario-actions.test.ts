@@ -6,12 +6,35 @@ import { snapshot } from './scenario-progress.js';
 
 void test('the progressing trigger holds while the ClusterVersion Progressing message contains the text', () => {
   const cv = (message: string): Parameters<typeof snapshot>[2] => ({
-    apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', metadata: { name: 'version' }, spec: { clusterID: 'id' },
-    status: { desired: { version: '4.15.38', image: '' }, observedGeneration: 1, versionHash: '', availableUpdates: null, conditions: [{ type: 'Progressing', status: 'True', message, lastTransitionTime: '2026-03-02T00:00:00Z' }] },
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'ClusterVersion',
+    metadata: { name: 'version' },
+    spec: { clusterID: 'id' },
+    status: {
+      desired: { version: '4.15.38', image: '' },
+      observedGeneration: 1,
+      versionHash: '',
+      availableUpdates: null,
+      conditions: [{ type: 'Progressing', status: 'True', message, lastTransitionTime: '2026-03-02T00:00:00Z' }],
+    },
   });
   const at = (message: string): ReturnType<typeof snapshot> => snapshot(0, undefined, cv(message), {});
-  assert.equal(triggerHolds({ progressing: 'console' }, at('Working towards 4.15.38: 640 of 883 done (72% complete), waiting on authentication, console'), undefined), true);
-  assert.equal(triggerHolds({ progressing: 'Unable to apply' }, at('Working towards 4.15.38: 640 of 883 done (72% complete), waiting up to 40 minutes on console'), undefined), false);
+  assert.equal(
+    triggerHolds(
+      { progressing: 'console' },
+      at('Working towards 4.15.38: 640 of 883 done (72% complete), waiting on authentication, console'),
+      undefined,
+    ),
+    true,
+  );
+  assert.equal(
+    triggerHolds(
+      { progressing: 'Unable to apply' },
+      at('Working towards 4.15.38: 640 of 883 done (72% complete), waiting up to 40 minutes on console'),
+      undefined,
+    ),
+    false,
+  );
 });
 
 void test('restartClusterVersionOperator and the progressing trigger are valid scenario file fields', () => {

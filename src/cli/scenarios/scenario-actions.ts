@@ -2,7 +2,11 @@
  * The actions of scenario files: when a trigger holds (pure), and what each action does to the
  * simulated cluster (its fault hooks), to the API (as a user would) or to the operator process.
  */
-import { CLUSTER_VERSION_NAME, ClusterVersionResource, type ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
+import {
+  CLUSTER_VERSION_NAME,
+  ClusterVersionResource,
+  type ClusterVersion,
+} from '../../api/openshift/config-v1/cluster-version.js';
 import { NodeResource } from '../../api/builtin.js';
 import type { ApiFaultSettings } from '../../apiserver/faults.js';
 import type { KubeClient } from '../../kube/client.js';
@@ -16,26 +20,52 @@ import type { ScenarioProgress } from './scenario-progress.js';
 import type { SimEnvironment } from './sim-environment.js';
 
 /** True when every given part of the trigger holds. */
-export function triggerHolds(scenarioTrigger: ScenarioTrigger | undefined, scenarioProgress: ScenarioProgress, cv: ClusterVersion | undefined): boolean {
+export function triggerHolds(
+  scenarioTrigger: ScenarioTrigger | undefined,
+  scenarioProgress: ScenarioProgress,
+  cv: ClusterVersion | undefined,
+): boolean {
   if (!scenarioTrigger) return true;
   if (scenarioTrigger.phase !== undefined && scenarioProgress.phase !== scenarioTrigger.phase) return false;
-  if (scenarioTrigger.stepStarted !== undefined && scenarioProgress.step !== `${scenarioTrigger.stepStarted}=False` && !(scenarioProgress.stepMessage.startsWith(scenarioTrigger.stepStarted) && !scenarioProgress.doneSteps.includes(scenarioTrigger.stepStarted))) return false;
-  if (scenarioTrigger.stepDone !== undefined && !scenarioProgress.doneSteps.includes(scenarioTrigger.stepDone)) return false;
+  if (
+    scenarioTrigger.stepStarted !== undefined &&
+    scenarioProgress.step !== `${scenarioTrigger.stepStarted}=False` &&
+    !(
+      scenarioProgress.stepMessage.startsWith(scenarioTrigger.stepStarted) &&
+      !scenarioProgress.doneSteps.includes(scenarioTrigger.stepStarted)
+    )
+  )
+    return false;
+  if (scenarioTrigger.stepDone !== undefined && !scenarioProgress.doneSteps.includes(scenarioTrigger.stepDone))
+    return false;
   if (scenarioTrigger.workersUpdated !== undefined) {
     const [updated, total] = scenarioProgress.pools['worker'] ?? [0, 0];
     if (!(updated >= scenarioTrigger.workersUpdated && updated < total)) return false;
   }
   if (scenarioTrigger.offered !== undefined && newestOffered(cv, scenarioTrigger.offered) === undefined) return false;
-  if (scenarioTrigger.jobCondition !== undefined && !scenarioProgress.upgradeJob.trueConditions.includes(scenarioTrigger.jobCondition)) return false;
-  if (scenarioTrigger.progressing !== undefined && !scenarioProgress.clusterVersion.progressing.includes(scenarioTrigger.progressing)) return false;
+  if (
+    scenarioTrigger.jobCondition !== undefined &&
+    !scenarioProgress.upgradeJob.trueConditions.includes(scenarioTrigger.jobCondition)
+  )
+    return false;
+  if (
+    scenarioTrigger.progressing !== undefined &&
+    !scenarioProgress.clusterVersion.progressing.includes(scenarioTrigger.progressing)
+  )
+    return false;
   return true;
 }
 
 /** The newest available update whose version starts with `prefix` (by patch number, then text). */
-export function newestOffered(cv: ClusterVersion | undefined, prefix: string): { version: string; image: string } | undefined {
+export function newestOffered(
+  cv: ClusterVersion | undefined,
+  prefix: string,
+): { version: string; image: string } | undefined {
   const offered = (cv?.status?.availableUpdates ?? []).filter((r) => (r.version ?? '').startsWith(prefix) && r.image);
   const patch = (v: string): number => Number(v.split('.')[2]?.split('-')[0] ?? 0);
-  offered.sort((a, b) => patch(b.version ?? '') - patch(a.version ?? '') || (b.version ?? '').localeCompare(a.version ?? ''));
+  offered.sort(
+    (a, b) => patch(b.version ?? '') - patch(a.version ?? '') || (b.version ?? '').localeCompare(a.version ?? ''),
+  );
   const top = offered[0];
   return top ? { version: top.version ?? '', image: top.image ?? '' } : undefined;
 }
@@ -79,9 +109,13 @@ export function startApiFaultControl(env: SimEnvironment, file: ScenarioFile): A
   const log = env.logger.child({ component: 'scenario-api-faults' });
   const singleNode = file.cluster.profile === 'single-node';
   const onReboot = file.cluster.apiOutageOnReboot ?? singleNode;
-  const asked = file.cluster.apiFaults !== undefined || file.cluster.apiOutageOnReboot === true || (file.actions ?? []).some((a) => a.do.apiFaults !== undefined || a.do.apiOutage !== undefined);
+  const asked =
+    file.cluster.apiFaults !== undefined ||
+    file.cluster.apiOutageOnReboot === true ||
+    (file.actions ?? []).some((a) => a.do.apiFaults !== undefined || a.do.apiOutage !== undefined);
   if (!faults) {
-    if (asked) throw new Error('API faults need the embedded API server: this scenario cannot run against an external one');
+    if (asked)
+      throw new Error('API faults need the embedded API server: this scenario cannot run against an external one');
     if (onReboot) log.info('no API outage during the node reboot: the API server is external');
     return { set: () => undefined, outage: () => undefined, end: () => undefined };
   }
@@ -97,7 +131,10 @@ export function startApiFaultControl(env: SimEnvironment, file: ScenarioFile): A
       const down = nodes.list().some((n) => !isNodeReady(n));
       if (down === rebooting) return;
       rebooting = down;
-      log.info({ outage: down }, down ? 'the node is NotReady: its API server is down' : 'the node is Ready: its API server is back');
+      log.info(
+        { outage: down },
+        down ? 'the node is NotReady: its API server is down' : 'the node is Ready: its API server is back',
+      );
       apply();
     };
     nodes.addHandlers({ onAdd: check, onUpdate: check, onDelete: check });
@@ -124,7 +161,10 @@ export function startApiFaultControl(env: SimEnvironment, file: ScenarioFile): A
 
 /** The API server's fault settings of a file's `apiFaults` block (validated by the parser). */
 export function apiFaultSettings(scenarioApiFaults: ScenarioApiFaults): ApiFaultSettings {
-  const every = scenarioApiFaults.watchDisconnectEvery === undefined ? undefined : parseGoDurationMs(scenarioApiFaults.watchDisconnectEvery);
+  const every =
+    scenarioApiFaults.watchDisconnectEvery === undefined
+      ? undefined
+      : parseGoDurationMs(scenarioApiFaults.watchDisconnectEvery);
   return {
     ...(scenarioApiFaults.errorRate !== undefined ? { errorRate: scenarioApiFaults.errorRate } : {}),
     ...(scenarioApiFaults.errors !== undefined ? { errors: scenarioApiFaults.errors } : {}),
@@ -135,10 +175,18 @@ export function apiFaultSettings(scenarioApiFaults: ScenarioApiFaults): ApiFault
 }
 
 /** Performs one action (the file's `do`, already validated to hold exactly one key). */
-export async function performAction(scenarioDo: ScenarioDo, actionTarget: ActionTarget, signal: AbortSignal): Promise<void> {
+export async function performAction(
+  scenarioDo: ScenarioDo,
+  actionTarget: ActionTarget,
+  signal: AbortSignal,
+): Promise<void> {
   const ops = actionTarget.sim.components.operators;
   const monitoring = actionTarget.sim.components.monitoring;
-  if (scenarioDo.degradeOperator) ops.degrade(scenarioDo.degradeOperator.name, { reason: scenarioDo.degradeOperator.reason, message: scenarioDo.degradeOperator.message });
+  if (scenarioDo.degradeOperator)
+    ops.degrade(scenarioDo.degradeOperator.name, {
+      reason: scenarioDo.degradeOperator.reason,
+      message: scenarioDo.degradeOperator.message,
+    });
   else if (scenarioDo.makeOperatorUnavailable) {
     const { name, reason, message } = scenarioDo.makeOperatorUnavailable;
     ops.makeUnavailable(name, { ...(reason ? { reason } : {}), ...(message ? { message } : {}) });
@@ -146,39 +194,82 @@ export async function performAction(scenarioDo: ScenarioDo, actionTarget: Action
   else if (scenarioDo.unstickOperator) ops.unstick(scenarioDo.unstickOperator);
   else if (scenarioDo.setUpgradeable) {
     const { name, upgradeable, reason, message } = scenarioDo.setUpgradeable;
-    ops.setUpgradeable(name, upgradeable, { reason: reason ?? 'ScenarioFault', message: message ?? `${name} is not upgradeable` });
+    ops.setUpgradeable(name, upgradeable, {
+      reason: reason ?? 'ScenarioFault',
+      message: message ?? `${name} is not upgradeable`,
+    });
   } else if (scenarioDo.clearOperatorFaults) ops.clearFaults(scenarioDo.clearOperatorFaults);
-  else if (scenarioDo.alertmanager) monitoring.setAlertmanagerFault(scenarioDo.alertmanager === 'up' ? { kind: 'none' } : scenarioDo.alertmanager === 'down' ? { kind: 'down' } : { kind: 'error' });
-  else if (scenarioDo.prometheus) monitoring.setPrometheusFault(scenarioDo.prometheus === 'up' ? { mode: 'none' } : scenarioDo.prometheus === 'down' ? { mode: 'down' } : { mode: '5xx' });
-  else if (scenarioDo.updateService) await actionTarget.sim.updateService.setFault(scenarioDo.updateService === 'up' ? undefined : { kind: scenarioDo.updateService });
+  else if (scenarioDo.alertmanager)
+    monitoring.setAlertmanagerFault(
+      scenarioDo.alertmanager === 'up'
+        ? { kind: 'none' }
+        : scenarioDo.alertmanager === 'down'
+          ? { kind: 'down' }
+          : { kind: 'error' },
+    );
+  else if (scenarioDo.prometheus)
+    monitoring.setPrometheusFault(
+      scenarioDo.prometheus === 'up'
+        ? { mode: 'none' }
+        : scenarioDo.prometheus === 'down'
+          ? { mode: 'down' }
+          : { mode: '5xx' },
+    );
+  else if (scenarioDo.updateService)
+    await actionTarget.sim.updateService.setFault(
+      scenarioDo.updateService === 'up' ? undefined : { kind: scenarioDo.updateService },
+    );
   else if (scenarioDo.setRisks) actionTarget.sim.components.clusterVersionOperator.setRiskTable(scenarioDo.setRisks);
-  else if (scenarioDo.blockNodeJoin) actionTarget.sim.components.machineApi.blockJoin({ machineSet: scenarioDo.blockNodeJoin.machineSet });
+  else if (scenarioDo.blockNodeJoin)
+    actionTarget.sim.components.machineApi.blockJoin({ machineSet: scenarioDo.blockNodeJoin.machineSet });
   else if (scenarioDo.restartOperator) await actionTarget.restartOperator();
   else if (scenarioDo.stopOperator) await actionTarget.stopOperator();
   else if (scenarioDo.startOperator) await actionTarget.startOperator();
-  else if (scenarioDo.apply) for (const m of scenarioDo.apply) await applyManifest(actionTarget.client, actionTarget.expand(m as JsonObject), signal);
+  else if (scenarioDo.apply)
+    for (const m of scenarioDo.apply)
+      await applyManifest(actionTarget.client, actionTarget.expand(m as JsonObject), signal);
   else if (scenarioDo.ocmReschedule) {
     const r = parseGoDurationMs(scenarioDo.ocmReschedule.nextRunIn);
     if (!r.ok) throw new Error(r.error);
     actionTarget.rescheduleOcmPolicy(r.ms);
-  } else if (scenarioDo.pausePool !== undefined) await actionTarget.sim.components.machineConfigOperator.pausePool(scenarioDo.pausePool);
-  else if (scenarioDo.unpausePool !== undefined) await actionTarget.sim.components.machineConfigOperator.unpausePool(scenarioDo.unpausePool);
+  } else if (scenarioDo.pausePool !== undefined)
+    await actionTarget.sim.components.machineConfigOperator.pausePool(scenarioDo.pausePool);
+  else if (scenarioDo.unpausePool !== undefined)
+    await actionTarget.sim.components.machineConfigOperator.unpausePool(scenarioDo.unpausePool);
   else if (scenarioDo.patch) {
     const r = await discoverResource(actionTarget.client, scenarioDo.patch.apiVersion, scenarioDo.patch.kind, signal);
-    await actionTarget.client.patch(r, scenarioDo.patch.namespace, scenarioDo.patch.name, actionTarget.expand(scenarioDo.patch.merge as JsonObject), { type: 'merge', signal });
-  }
-  else if (scenarioDo.apiFaults !== undefined) actionTarget.apiFaults.set(scenarioDo.apiFaults === 'off' ? undefined : apiFaultSettings(scenarioDo.apiFaults));
+    await actionTarget.client.patch(
+      r,
+      scenarioDo.patch.namespace,
+      scenarioDo.patch.name,
+      actionTarget.expand(scenarioDo.patch.merge as JsonObject),
+      { type: 'merge', signal },
+    );
+  } else if (scenarioDo.apiFaults !== undefined)
+    actionTarget.apiFaults.set(scenarioDo.apiFaults === 'off' ? undefined : apiFaultSettings(scenarioDo.apiFaults));
   else if (scenarioDo.apiOutage) {
     const r = parseGoDurationMs(scenarioDo.apiOutage.for);
     if (!r.ok) throw new Error(r.error);
     actionTarget.apiFaults.outage(r.ms);
-  }
-  else if (scenarioDo.restartClusterVersionOperator) actionTarget.sim.components.clusterVersionOperator.restart();
-  else if (scenarioDo.setChannel) await actionTarget.client.patch(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { spec: { channel: scenarioDo.setChannel } }, { type: 'merge', signal });
+  } else if (scenarioDo.restartClusterVersionOperator) actionTarget.sim.components.clusterVersionOperator.restart();
+  else if (scenarioDo.setChannel)
+    await actionTarget.client.patch(
+      ClusterVersionResource,
+      undefined,
+      CLUSTER_VERSION_NAME,
+      { spec: { channel: scenarioDo.setChannel } },
+      { type: 'merge', signal },
+    );
   else if (scenarioDo.upgradeToLatest !== undefined) {
     const cv = await actionTarget.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { signal });
     const target = newestOffered(cv, scenarioDo.upgradeToLatest);
     if (!target) throw new Error(`no offered update starts with ${scenarioDo.upgradeToLatest}`);
-    await actionTarget.client.patch(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { spec: { desiredUpdate: target } }, { type: 'merge', signal });
+    await actionTarget.client.patch(
+      ClusterVersionResource,
+      undefined,
+      CLUSTER_VERSION_NAME,
+      { spec: { desiredUpdate: target } },
+      { type: 'merge', signal },
+    );
   }
 }

@@ -23,12 +23,17 @@ export interface ExpectInput {
 }
 
 /** The expectations that do not hold (empty: the run went as the file says). */
-export async function unmetExpectations(scenarioExpect: ScenarioExpect | undefined, input: ExpectInput, signal?: AbortSignal): Promise<string[]> {
+export async function unmetExpectations(
+  scenarioExpect: ScenarioExpect | undefined,
+  input: ExpectInput,
+  signal?: AbortSignal,
+): Promise<string[]> {
   if (!scenarioExpect) return [];
   const out: string[] = [];
   const opts = signal ? { signal } : {};
   const h = input.upgradeConfig?.status?.history?.[0];
-  if (scenarioExpect.phase !== undefined && h?.phase !== scenarioExpect.phase) out.push(`phase ${h?.phase ?? '(none)'}, expected ${scenarioExpect.phase}`);
+  if (scenarioExpect.phase !== undefined && h?.phase !== scenarioExpect.phase)
+    out.push(`phase ${h?.phase ?? '(none)'}, expected ${scenarioExpect.phase}`);
   for (const c of scenarioExpect.conditionTrue ?? []) {
     if (h?.conditions?.find((x) => x.type === c)?.status !== 'True') out.push(`condition ${c} is not True`);
   }
@@ -37,36 +42,62 @@ export async function unmetExpectations(scenarioExpect: ScenarioExpect | undefin
     const target = input.upgradeConfig?.spec?.desired.version ?? cv.status?.desired?.version;
     const cvh = cv.status?.history?.[0];
     const completed = cvh?.state === 'Completed' && cvh.version === target;
-    if (completed !== scenarioExpect.clusterVersionCompleted) out.push(`ClusterVersion ${cvh?.version ?? '?'} ${cvh?.state ?? '?'} (target ${target ?? '?'}), expected ${scenarioExpect.clusterVersionCompleted ? '' : 'not '}Completed`);
+    if (completed !== scenarioExpect.clusterVersionCompleted)
+      out.push(
+        `ClusterVersion ${cvh?.version ?? '?'} ${cvh?.state ?? '?'} (target ${target ?? '?'}), expected ${scenarioExpect.clusterVersionCompleted ? '' : 'not '}Completed`,
+      );
   }
   if (scenarioExpect.poolsUpdated !== undefined) {
     const pools = (await input.client.list(MachineConfigPoolResource, opts)).items;
     const all = pools.length > 0 && pools.every(poolFullyUpdated);
     if (all !== scenarioExpect.poolsUpdated) out.push(`pools ${all ? '' : 'not '}all updated`);
   }
-  if (scenarioExpect.waitingSeen && !input.timeline.some((p) => scenarioExpect.waitingSeen!.every((s) => p.waiting.includes(s)))) {
+  if (
+    scenarioExpect.waitingSeen &&
+    !input.timeline.some((p) => scenarioExpect.waitingSeen!.every((s) => p.waiting.includes(s)))
+  ) {
     out.push(`no Waiting message contained ${scenarioExpect.waitingSeen.map((s) => JSON.stringify(s)).join(' and ')}`);
   }
   for (const ev of scenarioExpect.events ?? []) {
-    const found = (await input.client.list(EventResource, { namespace: ev.namespace, ...opts })).items.some((x) => x.reason === ev.reason);
+    const found = (await input.client.list(EventResource, { namespace: ev.namespace, ...opts })).items.some(
+      (x) => x.reason === ev.reason,
+    );
     if (!found) out.push(`no Event ${ev.reason} in ${ev.namespace}`);
   }
   for (const ref of scenarioExpect.absent ?? []) {
     const d = await discoverResource(input.client, ref.apiVersion, ref.kind, signal);
-    const left = (await input.client.list(d, { ...(ref.namespace ? { namespace: ref.namespace } : {}), ...(ref.labelSelector ? { labelSelector: ref.labelSelector } : {}), ...opts })).items;
-    if (left.length > 0) out.push(`${left.length} ${ref.kind}(s) ${ref.labelSelector ?? ''} left: ${left.map((o) => o.metadata?.name ?? '').join(', ')}`);
+    const left = (
+      await input.client.list(d, {
+        ...(ref.namespace ? { namespace: ref.namespace } : {}),
+        ...(ref.labelSelector ? { labelSelector: ref.labelSelector } : {}),
+        ...opts,
+      })
+    ).items;
+    if (left.length > 0)
+      out.push(
+        `${left.length} ${ref.kind}(s) ${ref.labelSelector ?? ''} left: ${left.map((o) => o.metadata?.name ?? '').join(', ')}`,
+      );
   }
-  if (scenarioExpect.desiredUpdateImage !== undefined && Boolean(cv.spec?.desiredUpdate?.image) !== scenarioExpect.desiredUpdateImage) {
+  if (
+    scenarioExpect.desiredUpdateImage !== undefined &&
+    Boolean(cv.spec?.desiredUpdate?.image) !== scenarioExpect.desiredUpdateImage
+  ) {
     out.push(`desiredUpdate ${cv.spec?.desiredUpdate?.image ? 'names' : 'does not name'} a release image`);
   }
-  if (scenarioExpect.actionsRun !== undefined && input.actionsRun !== scenarioExpect.actionsRun) out.push(`${input.actionsRun} action(s) ran, expected ${scenarioExpect.actionsRun}`);
+  if (scenarioExpect.actionsRun !== undefined && input.actionsRun !== scenarioExpect.actionsRun)
+    out.push(`${input.actionsRun} action(s) ran, expected ${scenarioExpect.actionsRun}`);
   for (const oc of scenarioExpect.objectConditions ?? []) {
     const d = await discoverResource(input.client, oc.apiVersion, oc.kind, signal);
     const items = (await input.client.list(d, { ...(oc.namespace ? { namespace: oc.namespace } : {}), ...opts })).items;
-    if (!items.some((o) => hasCondition(o, oc.type, oc.status, oc.reason))) out.push(`no ${oc.kind} with ${oc.type}=${oc.status}${oc.reason ? ` (${oc.reason})` : ''}${oc.namespace ? ` in ${oc.namespace}` : ''} (${items.length} found)`);
+    if (!items.some((o) => hasCondition(o, oc.type, oc.status, oc.reason)))
+      out.push(
+        `no ${oc.kind} with ${oc.type}=${oc.status}${oc.reason ? ` (${oc.reason})` : ''}${oc.namespace ? ` in ${oc.namespace}` : ''} (${items.length} found)`,
+      );
   }
   if (scenarioExpect.ocmStates && JSON.stringify(input.ocmStates ?? []) !== JSON.stringify(scenarioExpect.ocmStates)) {
-    out.push(`OCM policy states ${JSON.stringify(input.ocmStates ?? [])}, expected ${JSON.stringify(scenarioExpect.ocmStates)}`);
+    out.push(
+      `OCM policy states ${JSON.stringify(input.ocmStates ?? [])}, expected ${JSON.stringify(scenarioExpect.ocmStates)}`,
+    );
   }
   return out;
 }

@@ -28,7 +28,10 @@ end: {timeout: soon}
 `);
   assert.equal(r.ok, false);
   const problems = r.ok ? [] : r.problems;
-  assert.ok(problems.some((p) => p.startsWith('/cluster')), problems.join('\n'));
+  assert.ok(
+    problems.some((p) => p.startsWith('/cluster')),
+    problems.join('\n'),
+  );
   const r2 = parseScenarioFile(`
 description: broken
 cluster: {version: 4.14.30, channel: stable-4.14}
@@ -48,14 +51,24 @@ manifests:
     '/manifests/0: apiVersion and kind are required',
   ]);
   assert.equal(parseScenarioFile('description: [unclosed').ok, false);
-  assert.throws(() => loadScenario('no-such-scenario'), /no scenario named no-such-scenario; named scenarios: .*managed-osd-upgrade/);
+  assert.throws(
+    () => loadScenario('no-such-scenario'),
+    /no scenario named no-such-scenario; named scenarios: .*managed-osd-upgrade/,
+  );
 });
 
 void test('{{ +<duration> }} strings become RFC 3339 times after the start; other strings stay', () => {
   const start = Date.UTC(2026, 2, 2);
-  assert.deepEqual(expandTimes({ spec: { upgradeAt: '{{ +10m }}', list: ['{{+1h30m}}', 'plain {{ +1m }}'], n: 3 } }, start, formatTime), {
-    spec: { upgradeAt: '2026-03-02T00:10:00Z', list: ['2026-03-02T01:30:00Z', 'plain {{ +1m }}'], n: 3 },
-  });
+  assert.deepEqual(
+    expandTimes(
+      { spec: { upgradeAt: '{{ +10m }}', list: ['{{+1h30m}}', 'plain {{ +1m }}'], n: 3 } },
+      start,
+      formatTime,
+    ),
+    {
+      spec: { upgradeAt: '2026-03-02T00:10:00Z', list: ['2026-03-02T01:30:00Z', 'plain {{ +1m }}'], n: 3 },
+    },
+  );
   assert.throws(() => expandTimes('{{ +3d }}', start, formatTime), /unknown unit "d"/);
 });
 
@@ -74,11 +87,32 @@ void test('triggers: phase, step started or done, workers updated while rolling,
   assert.ok(triggerHolds(undefined, p, undefined));
   assert.ok(triggerHolds({ jobCondition: 'Started' }, p, undefined));
   assert.equal(triggerHolds({ jobCondition: 'UpgradeCompleted' }, p, undefined), false);
-  assert.ok(triggerHolds({ phase: 'Upgrading', stepStarted: 'WorkerNodesUpgraded', stepDone: 'ControlPlaneUpgraded', workersUpdated: 1 }, p, undefined));
+  assert.ok(
+    triggerHolds(
+      { phase: 'Upgrading', stepStarted: 'WorkerNodesUpgraded', stepDone: 'ControlPlaneUpgraded', workersUpdated: 1 },
+      p,
+      undefined,
+    ),
+  );
   assert.equal(triggerHolds({ workersUpdated: 2 }, p, undefined), false);
-  assert.equal(triggerHolds({ workersUpdated: 1 }, { ...p, pools: { worker: [3, 3] } }, undefined), false, 'only while the pool rolls');
+  assert.equal(
+    triggerHolds({ workersUpdated: 1 }, { ...p, pools: { worker: [3, 3] } }, undefined),
+    false,
+    'only while the pool rolls',
+  );
   assert.equal(triggerHolds({ phase: 'Pending' }, p, undefined), false);
-  const cv = { apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', spec: { clusterID: 'x' }, status: { availableUpdates: [{ version: '4.15.9', image: 'i9' }, { version: '4.15.38', image: 'i38' }, { version: '4.14.40', image: 'i40' }] } } as never;
+  const cv = {
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'ClusterVersion',
+    spec: { clusterID: 'x' },
+    status: {
+      availableUpdates: [
+        { version: '4.15.9', image: 'i9' },
+        { version: '4.15.38', image: 'i38' },
+        { version: '4.14.40', image: 'i40' },
+      ],
+    },
+  } as never;
   assert.deepEqual(newestOffered(cv, '4.15.'), { version: '4.15.38', image: 'i38' });
   assert.ok(triggerHolds({ offered: '4.15.' }, p, cv));
   assert.equal(triggerHolds({ offered: '4.16.' }, p, cv), false);
@@ -112,8 +146,14 @@ cluster: {version: 4.14.30, channel: stable-4.15, jobs: [{match: {name: "(unclos
   assert.equal(bad.ok, false);
   const problems = bad.ok ? [] : bad.problems;
   assert.ok(problems.includes('/start: not an RFC 3339 time'), problems.join('; '));
-  assert.ok(problems.some((p) => p.startsWith('/cluster/jobs/0/after: ')), problems.join('; '));
-  assert.ok(problems.some((p) => p.startsWith('/cluster/jobs/0/match/name: ')), problems.join('; '));
+  assert.ok(
+    problems.some((p) => p.startsWith('/cluster/jobs/0/after: ')),
+    problems.join('; '),
+  );
+  assert.ok(
+    problems.some((p) => p.startsWith('/cluster/jobs/0/match/name: ')),
+    problems.join('; '),
+  );
 });
 
 void test('pool and patch actions: validated, then made as an administrator would (spec.paused; a merge patch found through discovery)', async () => {
@@ -133,14 +173,26 @@ cluster: {version: 4.14.30, channel: stable-4.14}
 actions:
   - {name: retarget, do: {patch: {apiVersion: v1, kind: ConfigMap, merge: {}}}}
 `);
-  assert.ok(!bad.ok && bad.problems.some((p) => p.startsWith('/actions/0/do/patch')), bad.ok ? '' : bad.problems.join('\n'));
+  assert.ok(
+    !bad.ok && bad.problems.some((p) => p.startsWith('/actions/0/do/patch')),
+    bad.ok ? '' : bad.problems.join('\n'),
+  );
 
   const calls: string[] = [];
   const client = {
-    request: async () => ({ resources: [{ name: 'upgradeconfigs', kind: 'UpgradeConfig', namespaced: true }, { name: 'upgradeconfigs/status', kind: 'UpgradeConfig', namespaced: true }] }),
-    patch: async (d: { plural: string }, ns: string | undefined, name: string, body: unknown, o: { type: string }) => void calls.push(`patch ${d.plural} ${ns ?? ''}/${name} ${o.type} ${JSON.stringify(body)}`),
+    request: async () => ({
+      resources: [
+        { name: 'upgradeconfigs', kind: 'UpgradeConfig', namespaced: true },
+        { name: 'upgradeconfigs/status', kind: 'UpgradeConfig', namespaced: true },
+      ],
+    }),
+    patch: async (d: { plural: string }, ns: string | undefined, name: string, body: unknown, o: { type: string }) =>
+      void calls.push(`patch ${d.plural} ${ns ?? ''}/${name} ${o.type} ${JSON.stringify(body)}`),
   };
-  const mco = { pausePool: async (p: string) => void calls.push(`pause ${p}`), unpausePool: async (p: string) => void calls.push(`unpause ${p}`) };
+  const mco = {
+    pausePool: async (p: string) => void calls.push(`pause ${p}`),
+    unpausePool: async (p: string) => void calls.push(`unpause ${p}`),
+  };
   const target = {
     sim: { components: { machineConfigOperator: mco } },
     client,
@@ -202,5 +254,10 @@ description: a rate above one
 cluster: {version: 4.14.30, channel: stable-4.14, apiFaults: {errorRate: 1.5, errors: [teapot]}}
 `);
   assert.equal(range.ok, false);
-  assert.ok(!range.ok && range.problems.some((p) => p.startsWith('/cluster/apiFaults/errorRate')) && range.problems.some((p) => p.startsWith('/cluster/apiFaults/errors/0')), range.ok ? '' : range.problems.join('\n'));
+  assert.ok(
+    !range.ok &&
+      range.problems.some((p) => p.startsWith('/cluster/apiFaults/errorRate')) &&
+      range.problems.some((p) => p.startsWith('/cluster/apiFaults/errors/0')),
+    range.ok ? '' : range.problems.join('\n'),
+  );
 });

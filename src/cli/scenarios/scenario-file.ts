@@ -17,17 +17,51 @@ const Duration = Type.String({ minLength: 1, description: 'Go duration of virtua
 /** Faults of the embedded API server for chosen clients (src/apiserver/faults.ts). */
 const ApiFaultsSchema = Type.Object(
   {
-    errorRate: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'share of the chosen clients’ resource requests that fail (e.g. 0.05)' })),
-    errors: Type.Optional(
-      Type.Array(Type.Union([Type.Literal('conflict'), Type.Literal('internal'), Type.Literal('unavailable'), Type.Literal('throttled'), Type.Literal('timeout')]), {
-        minItems: 1,
-        uniqueItems: true,
-        description: 'which errors (default all): 409 conflict (updates only), 500 internal, 503 unavailable, 429 throttled, 504 timeout',
+    errorRate: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: 'share of the chosen clients’ resource requests that fail (e.g. 0.05)',
       }),
     ),
-    watchDisconnectEvery: Type.Optional(Type.String({ minLength: 1, description: 'Go duration: the chosen clients’ watches are cut after about this long (drawn between half and one and a half times it)' })),
-    watchResumeGone: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'share of resumed watches answered 410 Expired (the informer re-lists)' })),
-    clients: Type.Optional(Type.String({ minLength: 1, description: 'regular expression on the User-Agent (default: every client but the simulated cluster’s own, `simulated-cluster/…`)' })),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Union([
+          Type.Literal('conflict'),
+          Type.Literal('internal'),
+          Type.Literal('unavailable'),
+          Type.Literal('throttled'),
+          Type.Literal('timeout'),
+        ]),
+        {
+          minItems: 1,
+          uniqueItems: true,
+          description:
+            'which errors (default all): 409 conflict (updates only), 500 internal, 503 unavailable, 429 throttled, 504 timeout',
+        },
+      ),
+    ),
+    watchDisconnectEvery: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'Go duration: the chosen clients’ watches are cut after about this long (drawn between half and one and a half times it)',
+      }),
+    ),
+    watchResumeGone: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: 'share of resumed watches answered 410 Expired (the informer re-lists)',
+      }),
+    ),
+    clients: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'regular expression on the User-Agent (default: every client but the simulated cluster’s own, `simulated-cluster/…`)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -38,9 +72,18 @@ const TriggerSchema = Type.Object(
     phase: Type.Optional(Type.String({ description: 'the UpgradeConfig history phase' })),
     stepStarted: Type.Optional(Type.String({ description: 'this history condition is present and False' })),
     stepDone: Type.Optional(Type.String({ description: 'this history condition is True' })),
-    workersUpdated: Type.Optional(Type.Integer({ minimum: 0, description: 'at least this many worker machines updated while the worker pool rolls' })),
-    offered: Type.Optional(Type.String({ description: 'ClusterVersion offers an available update whose version starts with this' })),
-    jobCondition: Type.Optional(Type.String({ description: 'the scheduled flow: the newest UpgradeJob has this condition True' })),
+    workersUpdated: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description: 'at least this many worker machines updated while the worker pool rolls',
+      }),
+    ),
+    offered: Type.Optional(
+      Type.String({ description: 'ClusterVersion offers an available update whose version starts with this' }),
+    ),
+    jobCondition: Type.Optional(
+      Type.String({ description: 'the scheduled flow: the newest UpgradeJob has this condition True' }),
+    ),
     progressing: Type.Optional(Type.String({ description: 'the ClusterVersion Progressing message contains this' })),
   },
   { additionalProperties: false },
@@ -49,37 +92,94 @@ const TriggerSchema = Type.Object(
 /** What an action does (exactly one key). */
 const DoSchema = Type.Object(
   {
-    degradeOperator: Type.Optional(Type.Object({ name: Name, reason: Name, message: Name }, { additionalProperties: false })),
-    makeOperatorUnavailable: Type.Optional(Type.Object({ name: Name, reason: Type.Optional(Name), message: Type.Optional(Name) }, { additionalProperties: false })),
+    degradeOperator: Type.Optional(
+      Type.Object({ name: Name, reason: Name, message: Name }, { additionalProperties: false }),
+    ),
+    makeOperatorUnavailable: Type.Optional(
+      Type.Object(
+        { name: Name, reason: Type.Optional(Name), message: Type.Optional(Name) },
+        { additionalProperties: false },
+      ),
+    ),
     stickOperator: Type.Optional(Name),
     unstickOperator: Type.Optional(Name),
-    setUpgradeable: Type.Optional(Type.Object({ name: Name, upgradeable: Type.Boolean(), reason: Type.Optional(Name), message: Type.Optional(Name) }, { additionalProperties: false })),
+    setUpgradeable: Type.Optional(
+      Type.Object(
+        { name: Name, upgradeable: Type.Boolean(), reason: Type.Optional(Name), message: Type.Optional(Name) },
+        { additionalProperties: false },
+      ),
+    ),
     clearOperatorFaults: Type.Optional(Name),
     alertmanager: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('error')])),
     prometheus: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('error')])),
-    updateService: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('refused'), Type.Literal('unavailable')])),
+    updateService: Type.Optional(
+      Type.Union([Type.Literal('up'), Type.Literal('refused'), Type.Literal('unavailable')]),
+    ),
     setRisks: Type.Optional(
       Type.Record(Type.String({ minLength: 1 }), Type.Union([Type.Boolean(), Type.Literal('error')]), {
-        description: 'the CVO’s risk table becomes this: conditional-update risk name → applies (true), does not (false) or cannot be evaluated (error); the CVO re-evaluates a risk at most once an hour',
+        description:
+          'the CVO’s risk table becomes this: conditional-update risk name → applies (true), does not (false) or cannot be evaluated (error); the CVO re-evaluates a risk at most once an hour',
       }),
     ),
     blockNodeJoin: Type.Optional(Type.Object({ machineSet: Name }, { additionalProperties: false })),
     restartOperator: Type.Optional(Type.Literal(true)),
-    stopOperator: Type.Optional(Type.Literal(true, { description: 'the operator process goes away (e.g. its node is down) until startOperator' })),
+    stopOperator: Type.Optional(
+      Type.Literal(true, { description: 'the operator process goes away (e.g. its node is down) until startOperator' }),
+    ),
     startOperator: Type.Optional(Type.Literal(true, { description: 'a new operator process starts' })),
     apply: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()))),
     setChannel: Type.Optional(Name),
-    upgradeToLatest: Type.Optional(Type.String({ description: 'set desiredUpdate (version and image) to the newest offered update whose version starts with this' })),
-    ocmReschedule: Type.Optional(Type.Object({ nextRunIn: Duration }, { additionalProperties: false, description: 'move the first OCM policy to this long after the scenario start' })),
-    restartClusterVersionOperator: Type.Optional(Type.Literal(true, { description: 'the cluster-version operator pod restarts: no status for the restart gap, then its counter starts from zero again' })),
-    apiFaults: Type.Optional(Type.Union([ApiFaultsSchema, Type.Literal('off')], { description: 'replace the API server’s faults (`off` or {}: none)' })),
-    apiOutage: Type.Optional(Type.Object({ for: Duration }, { additionalProperties: false, description: 'the API server is down for the chosen clients this long (connections dropped, watches cut)' })),
-    pausePool: Type.Optional(Type.String({ minLength: 1, description: 'set spec.paused on this MachineConfigPool, as an administrator does' })),
-    unpausePool: Type.Optional(Type.String({ minLength: 1, description: 'clear spec.paused on this MachineConfigPool' })),
+    upgradeToLatest: Type.Optional(
+      Type.String({
+        description:
+          'set desiredUpdate (version and image) to the newest offered update whose version starts with this',
+      }),
+    ),
+    ocmReschedule: Type.Optional(
+      Type.Object(
+        { nextRunIn: Duration },
+        { additionalProperties: false, description: 'move the first OCM policy to this long after the scenario start' },
+      ),
+    ),
+    restartClusterVersionOperator: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'the cluster-version operator pod restarts: no status for the restart gap, then its counter starts from zero again',
+      }),
+    ),
+    apiFaults: Type.Optional(
+      Type.Union([ApiFaultsSchema, Type.Literal('off')], {
+        description: 'replace the API server’s faults (`off` or {}: none)',
+      }),
+    ),
+    apiOutage: Type.Optional(
+      Type.Object(
+        { for: Duration },
+        {
+          additionalProperties: false,
+          description: 'the API server is down for the chosen clients this long (connections dropped, watches cut)',
+        },
+      ),
+    ),
+    pausePool: Type.Optional(
+      Type.String({ minLength: 1, description: 'set spec.paused on this MachineConfigPool, as an administrator does' }),
+    ),
+    unpausePool: Type.Optional(
+      Type.String({ minLength: 1, description: 'clear spec.paused on this MachineConfigPool' }),
+    ),
     patch: Type.Optional(
       Type.Object(
-        { apiVersion: Name, kind: Name, namespace: Type.Optional(Name), name: Name, merge: Type.Record(Type.String(), Type.Unknown()) },
-        { additionalProperties: false, description: 'a JSON merge patch of one object, as `kubectl patch --type merge` (e.g. a new desired version)' },
+        {
+          apiVersion: Name,
+          kind: Name,
+          namespace: Type.Optional(Name),
+          name: Name,
+          merge: Type.Record(Type.String(), Type.Unknown()),
+        },
+        {
+          additionalProperties: false,
+          description: 'a JSON merge patch of one object, as `kubectl patch --type merge` (e.g. a new desired version)',
+        },
       ),
     ),
   },
@@ -117,14 +217,26 @@ const ExpectSchema = Type.Object(
   {
     phase: Type.Optional(Type.String({ description: 'the UpgradeConfig ends in this phase' })),
     conditionTrue: Type.Optional(Type.Array(Name, { description: 'history conditions that end True' })),
-    clusterVersionCompleted: Type.Optional(Type.Boolean({ description: 'ClusterVersion history ends Completed for the desired version' })),
+    clusterVersionCompleted: Type.Optional(
+      Type.Boolean({ description: 'ClusterVersion history ends Completed for the desired version' }),
+    ),
     poolsUpdated: Type.Optional(Type.Boolean({ description: 'every MachineConfigPool ends fully updated' })),
-    waitingSeen: Type.Optional(Type.Array(Type.String(), { description: 'one Waiting message during the run contains all of these' })),
-    events: Type.Optional(Type.Array(Type.Object({ namespace: Name, reason: Name }, { additionalProperties: false }), { description: 'at least one Event of each' })),
+    waitingSeen: Type.Optional(
+      Type.Array(Type.String(), { description: 'one Waiting message during the run contains all of these' }),
+    ),
+    events: Type.Optional(
+      Type.Array(Type.Object({ namespace: Name, reason: Name }, { additionalProperties: false }), {
+        description: 'at least one Event of each',
+      }),
+    ),
     absent: Type.Optional(Type.Array(ObjectRefSchema, { description: 'no such object is left' })),
-    desiredUpdateImage: Type.Optional(Type.Boolean({ description: 'ClusterVersion spec.desiredUpdate names a release image' })),
+    desiredUpdateImage: Type.Optional(
+      Type.Boolean({ description: 'ClusterVersion spec.desiredUpdate names a release image' }),
+    ),
     actionsRun: Type.Optional(Type.Integer({ minimum: 0 })),
-    ocmStates: Type.Optional(Type.Array(Name, { description: 'the states the first OCM policy went through, in order, each reported once' })),
+    ocmStates: Type.Optional(
+      Type.Array(Name, { description: 'the states the first OCM policy went through, in order, each reported once' }),
+    ),
     objectConditions: Type.Optional(Type.Array(ObjectConditionSchema)),
   },
   { additionalProperties: false },
@@ -157,18 +269,28 @@ export const ScenarioFileSchema = Type.Object(
         profile: Type.Optional(Name),
         version: Name,
         channel: Name,
-        workers: Type.Optional(Type.Integer({ minimum: 0, description: 'worker nodes (default: the profile\'s)' })),
+        workers: Type.Optional(Type.Integer({ minimum: 0, description: "worker nodes (default: the profile's)" })),
         infraNodes: Type.Optional(Type.Integer({ minimum: 0, description: 'nodes of an infra pool (default 0)' })),
         jobs: Type.Optional(Type.Array(JobRuleSchema, { description: 'how batch Jobs (e.g. hook Jobs) end' })),
         apiFaults: Type.Optional(ApiFaultsSchema),
-        apiOutageOnReboot: Type.Optional(Type.Boolean({ description: 'single-node: the API server is down for the chosen clients while the node is NotReady (default true)' })),
+        apiOutageOnReboot: Type.Optional(
+          Type.Boolean({
+            description:
+              'single-node: the API server is down for the chosen clients while the node is NotReady (default true)',
+          }),
+        ),
       },
       { additionalProperties: false },
     ),
     operator: Type.Optional(
       Type.Object(
         {
-          flows: Type.Optional(Type.Array(Type.Union([Type.Literal('managed'), Type.Literal('scheduled')]), { minItems: 1, description: 'as `run --flows` (default managed)' })),
+          flows: Type.Optional(
+            Type.Array(Type.Union([Type.Literal('managed'), Type.Literal('scheduled')]), {
+              minItems: 1,
+              description: 'as `run --flows` (default managed)',
+            }),
+          ),
           config: Type.Optional(Type.String({ description: 'the managed flow: the operator ConfigMap `config.yaml`' })),
           namespace: Type.Optional(Name),
         },
@@ -178,7 +300,9 @@ export const ScenarioFileSchema = Type.Object(
     ocm: Type.Optional(
       Type.Object(
         {
-          nodeDrainGracePeriod: Type.Optional(Type.Object({ value: Type.Integer({ minimum: 0 }), unit: Name }, { additionalProperties: false })),
+          nodeDrainGracePeriod: Type.Optional(
+            Type.Object({ value: Type.Integer({ minimum: 0 }), unit: Name }, { additionalProperties: false }),
+          ),
           policies: Type.Array(
             Type.Object(
               {
@@ -191,7 +315,10 @@ export const ScenarioFileSchema = Type.Object(
             ),
           ),
         },
-        { additionalProperties: false, description: 'a simulated OCM with these upgrade policies; the operator config reaches it as {{ ocmUrl }}' },
+        {
+          additionalProperties: false,
+          description: 'a simulated OCM with these upgrade policies; the operator config reaches it as {{ ocmUrl }}',
+        },
       ),
     ),
     manifests: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()))),
@@ -199,8 +326,16 @@ export const ScenarioFileSchema = Type.Object(
     end: Type.Optional(
       Type.Object(
         {
-          phase: Type.Optional(Type.Array(Name, { description: 'stop once the UpgradeConfig reaches one of these phases (default Upgraded, Failed)' })),
-          clusterUpgraded: Type.Optional(Type.Boolean({ description: 'stop once ClusterVersion has Completed its desired update and every pool is updated' })),
+          phase: Type.Optional(
+            Type.Array(Name, {
+              description: 'stop once the UpgradeConfig reaches one of these phases (default Upgraded, Failed)',
+            }),
+          ),
+          clusterUpgraded: Type.Optional(
+            Type.Boolean({
+              description: 'stop once ClusterVersion has Completed its desired update and every pool is updated',
+            }),
+          ),
           objectCondition: Type.Optional(ObjectConditionSchema),
           timeout: Type.Optional(Duration),
         },
@@ -238,19 +373,25 @@ export function parseScenarioFile(text: string): ParsedScenario {
   if (doc.errors.length > 0) return { ok: false, problems: doc.errors.map((e) => `YAML: ${e.message}`) };
   const value = doc.toJS() as unknown;
   if (!Value.Check(ScenarioFileSchema, value)) {
-    return { ok: false, problems: [...Value.Errors(ScenarioFileSchema, value)].map((e) => `${e.instancePath || '/'}: ${e.message}`) };
+    return {
+      ok: false,
+      problems: [...Value.Errors(ScenarioFileSchema, value)].map((e) => `${e.instancePath || '/'}: ${e.message}`),
+    };
   }
   const problems: string[] = [];
   value.actions?.forEach((action, index) => {
     const keys = Object.keys(action.do);
-    if (keys.length !== 1) problems.push(`/actions/${index}/do: exactly one action, got ${keys.length === 0 ? 'none' : keys.join(', ')}`);
+    if (keys.length !== 1)
+      problems.push(`/actions/${index}/do: exactly one action, got ${keys.length === 0 ? 'none' : keys.join(', ')}`);
     const d = durationProblem(`/actions/${index}/after`, action.after);
     if (d) problems.push(d);
     for (const k of ['restartOperator', 'stopOperator', 'startOperator'] as const) {
       if (action.do[k] && !value.operator) problems.push(`/actions/${index}/do/${k}: the scenario runs no operator`);
     }
-    if (action.do.ocmReschedule && !value.ocm) problems.push(`/actions/${index}/do/ocmReschedule: the scenario has no ocm`);
-    if (typeof action.do.apiFaults === 'object') problems.push(...apiFaultsProblems(`/actions/${index}/do/apiFaults`, action.do.apiFaults));
+    if (action.do.ocmReschedule && !value.ocm)
+      problems.push(`/actions/${index}/do/ocmReschedule: the scenario has no ocm`);
+    if (typeof action.do.apiFaults === 'object')
+      problems.push(...apiFaultsProblems(`/actions/${index}/do/apiFaults`, action.do.apiFaults));
     const o = durationProblem(`/actions/${index}/do/apiOutage/for`, action.do.apiOutage?.for);
     if (o) problems.push(o);
     const r = durationProblem(`/actions/${index}/do/ocmReschedule/nextRunIn`, action.do.ocmReschedule?.nextRunIn);
@@ -261,8 +402,10 @@ export function parseScenarioFile(text: string): ParsedScenario {
     if (d) problems.push(d);
   });
   const flows = value.operator?.flows ?? ['managed'];
-  if (value.operator && flows.includes('managed') && value.operator.config === undefined) problems.push('/operator/config: the managed flow needs the operator ConfigMap');
-  if (value.ocm && !value.operator?.config?.includes('{{ ocmUrl }}')) problems.push('/operator/config: with ocm, configManager.ocmBaseUrl must be {{ ocmUrl }}');
+  if (value.operator && flows.includes('managed') && value.operator.config === undefined)
+    problems.push('/operator/config: the managed flow needs the operator ConfigMap');
+  if (value.ocm && !value.operator?.config?.includes('{{ ocmUrl }}'))
+    problems.push('/operator/config: with ocm, configManager.ocmBaseUrl must be {{ ocmUrl }}');
   if (value.start !== undefined && Number.isNaN(Date.parse(value.start))) problems.push('/start: not an RFC 3339 time');
   value.cluster.jobs?.forEach((job, index) => {
     const d = durationProblem(`/cluster/jobs/${index}/after`, job.after);
@@ -282,7 +425,8 @@ export function parseScenarioFile(text: string): ParsedScenario {
   const t = durationProblem('/end/timeout', value.end?.timeout);
   if (t) problems.push(t);
   value.manifests?.forEach((manifest, index) => {
-    if (typeof manifest['apiVersion'] !== 'string' || typeof manifest['kind'] !== 'string') problems.push(`/manifests/${index}: apiVersion and kind are required`);
+    if (typeof manifest['apiVersion'] !== 'string' || typeof manifest['kind'] !== 'string')
+      problems.push(`/manifests/${index}: apiVersion and kind are required`);
   });
   return problems.length > 0 ? { ok: false, problems } : { ok: true, scenario: value };
 }
@@ -298,7 +442,11 @@ function apiFaultsProblems(path: string, scenarioApiFaults: ScenarioApiFaults): 
   const out: string[] = [];
   const d = durationProblem(`${path}/watchDisconnectEvery`, scenarioApiFaults.watchDisconnectEvery);
   if (d) out.push(d);
-  else if (scenarioApiFaults.watchDisconnectEvery !== undefined && durationMsOf(scenarioApiFaults.watchDisconnectEvery) === 0) out.push(`${path}/watchDisconnectEvery: must be positive`);
+  else if (
+    scenarioApiFaults.watchDisconnectEvery !== undefined &&
+    durationMsOf(scenarioApiFaults.watchDisconnectEvery) === 0
+  )
+    out.push(`${path}/watchDisconnectEvery: must be positive`);
   if (scenarioApiFaults.clients !== undefined) {
     try {
       new RegExp(scenarioApiFaults.clients);
@@ -325,6 +473,7 @@ export function expandTimes(value: JsonValue, start: number, format: (ms: number
     return format(start + d.ms);
   }
   if (Array.isArray(value)) return value.map((v) => expandTimes(v, start, format));
-  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandTimes(v, start, format)]));
+  if (isJsonObject(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandTimes(v, start, format)]));
   return value;
 }

@@ -31,7 +31,11 @@ export interface ScenarioOcm {
 }
 
 /** Starts OCM for `file.ocm` (call after the simulated cluster is installed). */
-export async function startScenarioOcm(env: SimEnvironment, spec: NonNullable<ScenarioFile['ocm']>, version: string): Promise<ScenarioOcm> {
+export async function startScenarioOcm(
+  env: SimEnvironment,
+  spec: NonNullable<ScenarioFile['ocm']>,
+  version: string,
+): Promise<ScenarioOcm> {
   const cv = await env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { signal: env.signal });
   const ocm = new SimOcm({ clock: env.clock, random: env.ctx.random.fork('ocm'), auth: { tokens: [TOKEN] } });
   const cluster = ocm.state.addCluster({

@@ -55,11 +55,23 @@ export function upgradeJobProgress(job: UpgradeJob | undefined): UpgradeJobProgr
   for (const c of conditions) {
     if (c.message && (!last || (c.lastTransitionTime ?? '') >= (last.lastTransitionTime ?? ''))) last = c;
   }
-  return { name: job?.metadata?.name ?? '', state: job ? upgradeJobState(job) : '', reason: job ? upgradeJobStateReason(job) : '', message: last?.message ?? '', trueConditions: conditions.filter((c) => c.status === 'True').map((c) => c.type) };
+  return {
+    name: job?.metadata?.name ?? '',
+    state: job ? upgradeJobState(job) : '',
+    reason: job ? upgradeJobStateReason(job) : '',
+    message: last?.message ?? '',
+    trueConditions: conditions.filter((c) => c.status === 'True').map((c) => c.type),
+  };
 }
 
 /** The snapshot of these objects. */
-export function snapshot(elapsedMs: number, cr: ManagedUpgradeConfig | undefined, cv: ClusterVersion | undefined, pools: Record<string, [number, number]>, job?: UpgradeJob): ScenarioProgress {
+export function snapshot(
+  elapsedMs: number,
+  cr: ManagedUpgradeConfig | undefined,
+  cv: ClusterVersion | undefined,
+  pools: Record<string, [number, number]>,
+  job?: UpgradeJob,
+): ScenarioProgress {
   const h = cr?.status?.history?.[0];
   const newest = h?.conditions?.[0];
   const waiting = cr?.status?.conditions?.find((c) => c.type === 'Waiting');
@@ -110,10 +122,13 @@ export function poolsText(pools: Readonly<Record<string, readonly [number, numbe
  */
 export function progressLine(scenarioProgress: ScenarioProgress, flow: 'managed' | 'scheduled' | 'none'): string {
   const cv = scenarioProgress.clusterVersion;
-  if (flow === 'none') return `[${formatElapsed(scenarioProgress.elapsedMs)}] ${poolsText(scenarioProgress.pools)}  ${cv.progressing}`;
+  if (flow === 'none')
+    return `[${formatElapsed(scenarioProgress.elapsedMs)}] ${poolsText(scenarioProgress.pools)}  ${cv.progressing}`;
   if (flow === 'scheduled') {
     const j = scenarioProgress.upgradeJob;
-    const job = j.name ? `${j.state}${j.reason ? `/${j.reason}` : ''}  ${j.name}: ${j.message || 'created'}` : 'no UpgradeJob yet';
+    const job = j.name
+      ? `${j.state}${j.reason ? `/${j.reason}` : ''}  ${j.name}: ${j.message || 'created'}`
+      : 'no UpgradeJob yet';
     const cvText = cv.state === 'Partial' && cv.progressing ? cv.progressing : `${cv.version} ${cv.state}`;
     return `[${formatElapsed(scenarioProgress.elapsedMs)}] ${job}  |  ${poolsText(scenarioProgress.pools)}  |  ClusterVersion ${cvText}`;
   }

@@ -29,7 +29,12 @@ import { startInvariantMonitor, type InvariantMonitor } from '../../sim/invarian
 import type { JobRule } from '../../sim/jobs/job-rules.js';
 import { poolFullyUpdated } from '../../managed/cluster-version/worker-pools.js';
 import { applyManifest, discoverResource, hasCondition } from './apply-manifest.js';
-import { startOperatorProcess, type OperatorFlows, type OperatorProcess, type RequestObserver } from './operator-process.js';
+import {
+  startOperatorProcess,
+  type OperatorFlows,
+  type OperatorProcess,
+  type RequestObserver,
+} from './operator-process.js';
 import { performAction, startApiFaultControl, triggerHolds, type ActionTarget } from './scenario-actions.js';
 import { startScenarioOcm, type ScenarioOcm } from './scenario-ocm.js';
 import { expandTimes, type ScenarioAction, type ScenarioFile, type ScenarioJobRule } from './scenario-file.js';
@@ -93,14 +98,22 @@ function durationMs(text: string | undefined, fallback: number): number {
 function jobRule(scenarioJobRule: ScenarioJobRule): JobRule {
   const m = scenarioJobRule.match;
   return {
-    match: { ...(m.namespace ? { namespace: m.namespace } : {}), ...(m.name ? { name: new RegExp(m.name) } : {}), ...(m.labels ? { labels: m.labels } : {}) },
+    match: {
+      ...(m.namespace ? { namespace: m.namespace } : {}),
+      ...(m.name ? { name: new RegExp(m.name) } : {}),
+      ...(m.labels ? { labels: m.labels } : {}),
+    },
     outcome: scenarioJobRule.outcome,
     ...(scenarioJobRule.after !== undefined ? { after: durationMs(scenarioJobRule.after, 0) / 60_000 } : {}),
   };
 }
 
 /** Runs the scenario in `env`; the caller closes the run (then the environment). */
-export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, options: RunScenarioOptions): Promise<ScenarioRun> {
+export async function runScenarioFile(
+  env: SimEnvironment,
+  file: ScenarioFile,
+  options: RunScenarioOptions,
+): Promise<ScenarioRun> {
   const sim = createSimulatedCluster(env.ctx, {
     profile: file.cluster.profile ?? 'ha-cloud',
     version: file.cluster.version,
@@ -116,7 +129,10 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
   const invariants = startInvariantMonitor(env.ctx, sim.components.monitoring);
   // Every kind of this project, so that a file may apply any of its custom resources.
   await installCustomResourceDefinitions(env.client, customResourceDefinitions());
-  const flows: OperatorFlows = { flows: file.operator?.flows ?? ['managed'], scheduledNamespace: file.operator?.namespace ?? SCHEDULED_NS };
+  const flows: OperatorFlows = {
+    flows: file.operator?.flows ?? ['managed'],
+    scheduledNamespace: file.operator?.namespace ?? SCHEDULED_NS,
+  };
   const informers = env.ctx.informers;
   const configs = informers.informerFor(ManagedUpgradeConfigResource, { namespace: NS });
   const cvs = informers.informerFor(ClusterVersionResource);
@@ -156,7 +172,11 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
       env.clock.now() - start,
       configs.get(NS, MANAGED_UPGRADE_CONFIG_NAME),
       cvs.get(undefined, CLUSTER_VERSION_NAME),
-      Object.fromEntries(pools.list().map((p) => [p.metadata?.name ?? '', [p.status?.updatedMachineCount ?? 0, p.status?.machineCount ?? 0]])),
+      Object.fromEntries(
+        pools
+          .list()
+          .map((p) => [p.metadata?.name ?? '', [p.status?.updatedMachineCount ?? 0, p.status?.machineCount ?? 0]]),
+      ),
       newestUpgradeJob(upgradeJobs.list()),
     );
   const expand = (m: JsonObject): JsonObject => expandTimes(m, start, formatTime) as JsonObject;
@@ -220,7 +240,9 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
 
   const act = (scenarioProgress: ScenarioProgress): void => {
     const cv = cvs.get(undefined, CLUSTER_VERSION_NAME);
-    for (const action of pending.filter((a) => scenarioProgress.elapsedMs >= durationMs(a.after, 0) && triggerHolds(a.when, scenarioProgress, cv))) {
+    for (const action of pending.filter(
+      (a) => scenarioProgress.elapsedMs >= durationMs(a.after, 0) && triggerHolds(a.when, scenarioProgress, cv),
+    )) {
       pending.splice(pending.indexOf(action), 1);
       // One action at a time, in order; the clock stands still while their API calls run.
       const done = env.clock.activity.begin(`scenario action ${action.name}`);
@@ -255,7 +277,10 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
   for (const a of pending) {
     if (a.after === undefined) continue;
     // A timer on the virtual clock: it jumps there when nothing else is due first.
-    env.clock.sleep(durationMs(a.after, 0), env.signal).then(() => act(progress()), () => undefined);
+    env.clock.sleep(durationMs(a.after, 0), env.signal).then(
+      () => act(progress()),
+      () => undefined,
+    );
   }
   act(progress());
 
@@ -263,21 +288,44 @@ export async function runScenarioFile(env: SimEnvironment, file: ScenarioFile, o
   const endPhases = file.end?.phase ?? (managedFlow ? ['Upgraded', 'Failed'] : []);
   const endObject = file.end?.objectCondition;
   const clusterUpgraded = file.end?.clusterUpgraded ?? (!managedFlow && endObject === undefined);
-  const endObjects = endObject ? env.ctx.informers.informerFor(await discoverResource(env.client, endObject.apiVersion, endObject.kind, env.signal), { namespace: endObject.namespace }) : undefined;
+  const endObjects = endObject
+    ? env.ctx.informers.informerFor(
+        await discoverResource(env.client, endObject.apiVersion, endObject.kind, env.signal),
+        { namespace: endObject.namespace },
+      )
+    : undefined;
   if (endObjects) await endObjects.waitForSync(env.signal);
   const endReached = (): boolean => {
     const p = progress();
     if (endPhases.includes(p.phase)) return true;
-    if (endObject && endObjects?.list().some((o) => hasCondition(o, endObject.type, endObject.status, endObject.reason))) return true;
+    if (
+      endObject &&
+      endObjects?.list().some((o) => hasCondition(o, endObject.type, endObject.status, endObject.reason))
+    )
+      return true;
     if (!clusterUpgraded) return false;
     const cvh = cvs.get(undefined, CLUSTER_VERSION_NAME)?.status?.history?.[0];
-    return p.clusterVersion.desired !== file.cluster.version && cvh?.state === 'Completed' && cvh.version === p.clusterVersion.desired && pools.list().length > 0 && pools.list().every(poolFullyUpdated);
+    return (
+      p.clusterVersion.desired !== file.cluster.version &&
+      cvh?.state === 'Completed' &&
+      cvh.version === p.clusterVersion.desired &&
+      pools.list().length > 0 &&
+      pools.list().every(poolFullyUpdated)
+    );
   };
-  const limit = start + Math.min(durationMs(file.end?.timeout, DEFAULT_TIMEOUT_MS), options.untilMs ?? Number.POSITIVE_INFINITY);
-  await env.clock.run({ until: () => failures.length > 0 || endReached() || env.clock.now() >= limit, signal: env.signal });
+  const limit =
+    start + Math.min(durationMs(file.end?.timeout, DEFAULT_TIMEOUT_MS), options.untilMs ?? Number.POSITIVE_INFINITY);
+  await env.clock.run({
+    until: () => failures.length > 0 || endReached() || env.clock.now() >= limit,
+    signal: env.signal,
+  });
   await busy;
   apiFaults.end();
   if (failures.length > 0) throw new Error(`scenario action failed: ${failures.join('; ')}`);
-  ended = endReached() ? 'end condition' : options.untilMs !== undefined && env.clock.now() >= start + options.untilMs ? 'until' : 'timeout';
+  ended = endReached()
+    ? 'end condition'
+    : options.untilMs !== undefined && env.clock.now() >= start + options.untilMs
+      ? 'until'
+      : 'timeout';
   return run;
 }

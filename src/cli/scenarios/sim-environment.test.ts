@@ -13,7 +13,15 @@ import { flushMicrotasks, ManualClock, RealClock } from '../../lib/clock.js';
 import { silentLogger } from '../../lib/log.js';
 import { capturedLogger } from '../../lib/log.test-support.js';
 import { installCustomResourceDefinitions } from '../../sim/install-crds.js';
-import { ClusterRefusedError, readClusterFacts, refusals, SIMULATED_CLUSTER_MANAGER, startSimEnvironment, type ClusterFacts, type SimEnvironment } from './sim-environment.js';
+import {
+  ClusterRefusedError,
+  readClusterFacts,
+  refusals,
+  SIMULATED_CLUSTER_MANAGER,
+  startSimEnvironment,
+  type ClusterFacts,
+  type SimEnvironment,
+} from './sim-environment.js';
 
 const SERVER = 'https://api.example:6443';
 const empty: ClusterFacts = { server: SERVER, openshiftGroups: [], clusterVersion: undefined, nodes: [] };
@@ -25,25 +33,45 @@ void test('an empty API server may get a simulated cluster', () => {
 void test('a real OpenShift cluster is refused, with or without --force: its API groups or a ClusterVersion the simulator did not write', () => {
   const byGroups = refusals({ ...empty, openshiftGroups: ['project.openshift.io', 'route.openshift.io'] }, true);
   assert.equal(byGroups.length, 1);
-  assert.match(byGroups[0] ?? '', /^https:\/\/api\.example:6443 is an OpenShift cluster \(it serves project\.openshift\.io, route\.openshift\.io\)/);
+  assert.match(
+    byGroups[0] ?? '',
+    /^https:\/\/api\.example:6443 is an OpenShift cluster \(it serves project\.openshift\.io, route\.openshift\.io\)/,
+  );
   const byCv = refusals({ ...empty, clusterVersion: { managers: ['cluster-version-operator'] } }, true);
   assert.equal(byCv.length, 1);
-  assert.match(byCv[0] ?? '', /holds a ClusterVersion "version" that the simulator did not write \(field managers: cluster-version-operator\)/);
-  assert.match(refusals({ ...empty, clusterVersion: { managers: [] } }, true)[0] ?? '', /field managers: none recorded/);
+  assert.match(
+    byCv[0] ?? '',
+    /holds a ClusterVersion "version" that the simulator did not write \(field managers: cluster-version-operator\)/,
+  );
+  assert.match(
+    refusals({ ...empty, clusterVersion: { managers: [] } }, true)[0] ?? '',
+    /field managers: none recorded/,
+  );
 });
 
-void test('an earlier run\'s simulated cluster is refused even with --force: a scenario starts from an empty cluster', () => {
+void test("an earlier run's simulated cluster is refused even with --force: a scenario starts from an empty cluster", () => {
   const sim = [SIMULATED_CLUSTER_MANAGER];
-  const both = refusals({ ...empty, clusterVersion: { managers: ['user', ...sim] }, nodes: [{ name: 'sno-0', managers: sim }] }, true);
-  assert.deepEqual(both, [`${SERVER} still holds the simulated cluster of an earlier run (ClusterVersion "version" and 1 Node(s) written by simulated-cluster); a scenario starts from an empty cluster: restart that API server or use a fresh one`]);
-  assert.match(refusals({ ...empty, nodes: [{ name: 'sno-0', managers: sim }] }, true)[0] ?? '', /earlier run \(1 Node\(s\) written by/);
+  const both = refusals(
+    { ...empty, clusterVersion: { managers: ['user', ...sim] }, nodes: [{ name: 'sno-0', managers: sim }] },
+    true,
+  );
+  assert.deepEqual(both, [
+    `${SERVER} still holds the simulated cluster of an earlier run (ClusterVersion "version" and 1 Node(s) written by simulated-cluster); a scenario starts from an empty cluster: restart that API server or use a fresh one`,
+  ]);
+  assert.match(
+    refusals({ ...empty, nodes: [{ name: 'sno-0', managers: sim }] }, true)[0] ?? '',
+    /earlier run \(1 Node\(s\) written by/,
+  );
 });
 
 void test('Nodes the simulator did not create are refused unless --force, naming at most five', () => {
   const nodes = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => ({ name, managers: ['kubelet'] }));
   const r = refusals({ ...empty, nodes }, false);
   assert.equal(r.length, 1);
-  assert.match(r[0] ?? '', /has 6 Node\(s\) the simulator did not create \(a, b, c, d, e, …\); .* pass --force to run anyway$/);
+  assert.match(
+    r[0] ?? '',
+    /has 6 Node\(s\) the simulator did not create \(a, b, c, d, e, …\); .* pass --force to run anyway$/,
+  );
   assert.deepEqual(refusals({ ...empty, nodes }, true), []);
 });
 
@@ -65,7 +93,17 @@ async function externalServer(name: string): Promise<{ server: ApiServer; kubeco
   const server = await startApiServer({ port: 0, clock: new RealClock(), podTermination: 'kubelet' });
   const kubeconfig = join(dir, `${name}.kubeconfig`);
   await server.writeKubeconfig(kubeconfig);
-  const admin = new KubeClient({ config: { server: server.url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: 'default' }, clock: new RealClock(), logger: silentLogger(), fieldManager: 'kubelet' });
+  const admin = new KubeClient({
+    config: {
+      server: server.url,
+      insecureSkipTLSVerify: false,
+      auth: () => Promise.resolve(undefined),
+      namespace: 'default',
+    },
+    clock: new RealClock(),
+    logger: silentLogger(),
+    fieldManager: 'kubelet',
+  });
   return { server, kubeconfig, admin };
 }
 
@@ -90,7 +128,12 @@ async function eventually(check: () => boolean | Promise<boolean>, what: string)
 }
 
 function podOn(node: string, name: string): Pod {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'shop' }, spec: { nodeName: node, terminationGracePeriodSeconds: 30, containers: [{ name: 'c', image: 'example/c:1' }] } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'shop' },
+    spec: { nodeName: node, terminationGracePeriodSeconds: 30, containers: [{ name: 'c', image: 'example/c:1' }] },
+  };
 }
 
 void test('against an external server: scaled time from the wall clock, the CRDs installed, and terminated Pods of simulated Nodes removed after their grace period in virtual time', async () => {
@@ -99,13 +142,30 @@ void test('against an external server: scaled time from the wall clock, the CRDs
   const wall = new ManualClock(T0);
   let env: SimEnvironment | undefined;
   try {
-    env = await drive(wall, startSimEnvironment({ seed: 1, wall, logger: silentLogger(), external: { kubeconfig, timeScale: 60, force: true } }));
+    env = await drive(
+      wall,
+      startSimEnvironment({
+        seed: 1,
+        wall,
+        logger: silentLogger(),
+        external: { kubeconfig, timeScale: 60, force: true },
+      }),
+    );
     assert.equal(env.server, undefined);
     assert.equal(env.apiServerUrl, server.url);
     assert.equal(env.timeMode, 'scaled');
-    assert.equal(env.clock.now(), T0 + (wall.now() - T0) * 60, 'virtual time starts at the wall time and runs 60 times as fast');
+    assert.equal(
+      env.clock.now(),
+      T0 + (wall.now() - T0) * 60,
+      'virtual time starts at the wall time and runs 60 times as fast',
+    );
     const crds = (await admin.list(CustomResourceDefinitionResource)).items.map((c) => c.metadata?.name);
-    for (const name of ['clusterversions.config.openshift.io', 'machineconfigpools.machineconfiguration.openshift.io', 'upgradeconfigs.upgrade.managed.openshift.io']) assert.ok(crds.includes(name), name);
+    for (const name of [
+      'clusterversions.config.openshift.io',
+      'machineconfigpools.machineconfiguration.openshift.io',
+      'upgradeconfigs.upgrade.managed.openshift.io',
+    ])
+      assert.ok(crds.includes(name), name);
 
     await env.ctx.client.create(NodeResource, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'sim-0' } });
     await env.client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
@@ -115,9 +175,13 @@ void test('against an external server: scaled time from the wall clock, the CRDs
     env.ctx.informers.start(env.signal);
     await env.client.delete(PodResource, 'shop', 'p-sim');
     await env.client.delete(PodResource, 'shop', 'p-real');
-    await eventually(() => ['p-sim', 'p-real'].every((p) => pods.get('shop', p)?.metadata?.deletionTimestamp !== undefined), 'the informer sees both pods terminating');
+    await eventually(
+      () => ['p-sim', 'p-real'].every((p) => pods.get('shop', p)?.metadata?.deletionTimestamp !== undefined),
+      'the informer sees both pods terminating',
+    );
 
-    const stored = (name: string): Promise<string | undefined> => admin.getIfExists(PodResource, 'shop', name).then((p) => p?.metadata?.deletionTimestamp);
+    const stored = (name: string): Promise<string | undefined> =>
+      admin.getIfExists(PodResource, 'shop', name).then((p) => p?.metadata?.deletionTimestamp);
     // The wall clock stands still while watch events arrive: the grace period starts now or later.
     const seen = env.clock.now();
     await wall.advance(29_000 / 60);
@@ -129,7 +193,10 @@ void test('against an external server: scaled time from the wall clock, the CRDs
       for (let j = 0; j < 5; j++) await flushMicrotasks();
       if ((await stored('p-sim')) === undefined) removedAfterMs = env.clock.now() - seen;
     }
-    assert.ok(removedAfterMs !== undefined && removedAfterMs >= 30_000, `the simulated node's pod is removed once its 30 s have passed (after ${removedAfterMs} virtual ms)`);
+    assert.ok(
+      removedAfterMs !== undefined && removedAfterMs >= 30_000,
+      `the simulated node's pod is removed once its 30 s have passed (after ${removedAfterMs} virtual ms)`,
+    );
     await wall.advance(60_000 / 60);
     for (let j = 0; j < 20; j++) await flushMicrotasks();
     assert.ok(await stored('p-real'), 'a pod of a Node that was there before is left to its kubelet');
@@ -140,26 +207,59 @@ void test('against an external server: scaled time from the wall clock, the CRDs
   }
 });
 
-void test('readClusterFacts reads the API groups, the ClusterVersion\'s and the Nodes\' field managers; a refused server gets nothing written', async () => {
+void test("readClusterFacts reads the API groups, the ClusterVersion's and the Nodes' field managers; a refused server gets nothing written", async () => {
   const { server, kubeconfig, admin } = await externalServer('refused');
   try {
-    await installCustomResourceDefinitions(admin, openshiftCustomResourceDefinitions().filter((c) => (c.metadata as { name?: string }).name === 'clusterversions.config.openshift.io'));
-    await admin.create(ClusterVersionResource, { apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', metadata: { name: 'version' }, spec: { clusterID: '5bd1b4a0-2c11-4f3e-9b0e-6d1f2a3b4c5d' } }, { fieldManager: 'cluster-bootstrap' });
-    await admin.create(NodeResource, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'master-0', labels: { 'node-role.kubernetes.io/master': '' } } });
+    await installCustomResourceDefinitions(
+      admin,
+      openshiftCustomResourceDefinitions().filter(
+        (c) => (c.metadata as { name?: string }).name === 'clusterversions.config.openshift.io',
+      ),
+    );
+    await admin.create(
+      ClusterVersionResource,
+      {
+        apiVersion: 'config.openshift.io/v1',
+        kind: 'ClusterVersion',
+        metadata: { name: 'version' },
+        spec: { clusterID: '5bd1b4a0-2c11-4f3e-9b0e-6d1f2a3b4c5d' },
+      },
+      { fieldManager: 'cluster-bootstrap' },
+    );
+    await admin.create(NodeResource, {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'master-0', labels: { 'node-role.kubernetes.io/master': '' } },
+    });
     const facts = await readClusterFacts(admin);
-    assert.deepEqual(facts, { server: server.url, openshiftGroups: [], clusterVersion: { managers: ['cluster-bootstrap'] }, nodes: [{ name: 'master-0', managers: ['kubelet'] }] });
+    assert.deepEqual(facts, {
+      server: server.url,
+      openshiftGroups: [],
+      clusterVersion: { managers: ['cluster-bootstrap'] },
+      nodes: [{ name: 'master-0', managers: ['kubelet'] }],
+    });
 
     const crdsBefore = (await admin.list(CustomResourceDefinitionResource)).items.length;
     const wall = new ManualClock(T0);
-    await assert.rejects(drive(wall, startSimEnvironment({ seed: 1, wall, external: { kubeconfig, timeScale: 60 } })), (err: unknown) => {
-      assert.ok(err instanceof ClusterRefusedError);
-      assert.equal(err.refusals.length, 2);
-      assert.match(err.message, /^refusing to run the simulated cluster here:\n {2}- .* holds a ClusterVersion "version" that the simulator did not write \(field managers: cluster-bootstrap\)/);
-      assert.match(err.message, /has 1 Node\(s\) the simulator did not create \(master-0\)/);
-      return true;
-    });
+    await assert.rejects(
+      drive(wall, startSimEnvironment({ seed: 1, wall, external: { kubeconfig, timeScale: 60 } })),
+      (err: unknown) => {
+        assert.ok(err instanceof ClusterRefusedError);
+        assert.equal(err.refusals.length, 2);
+        assert.match(
+          err.message,
+          /^refusing to run the simulated cluster here:\n {2}- .* holds a ClusterVersion "version" that the simulator did not write \(field managers: cluster-bootstrap\)/,
+        );
+        assert.match(err.message, /has 1 Node\(s\) the simulator did not create \(master-0\)/);
+        return true;
+      },
+    );
     assert.equal((await admin.list(CustomResourceDefinitionResource)).items.length, crdsBefore, 'no CRD installed');
-    assert.deepEqual((await admin.list(NodeResource)).items.map((n) => n.metadata?.name), ['master-0'], 'no Node created');
+    assert.deepEqual(
+      (await admin.list(NodeResource)).items.map((n) => n.metadata?.name),
+      ['master-0'],
+      'no Node created',
+    );
   } finally {
     await admin.close();
     await server.close();
@@ -167,8 +267,14 @@ void test('readClusterFacts reads the API groups, the ClusterVersion\'s and the 
 });
 
 void test('an unreadable kubeconfig fails before anything runs', async () => {
-  await assert.rejects(startSimEnvironment({ seed: 1, external: { kubeconfig: join(dir, 'missing.kubeconfig'), timeScale: 60 } }), /error loading config file ".*missing\.kubeconfig"/);
-  await assert.rejects(startSimEnvironment({ seed: 1, external: { kubeconfig: join(dir, 'missing.kubeconfig'), timeScale: 0 } }), /the time scale must be a positive number, got 0/);
+  await assert.rejects(
+    startSimEnvironment({ seed: 1, external: { kubeconfig: join(dir, 'missing.kubeconfig'), timeScale: 60 } }),
+    /error loading config file ".*missing\.kubeconfig"/,
+  );
+  await assert.rejects(
+    startSimEnvironment({ seed: 1, external: { kubeconfig: join(dir, 'missing.kubeconfig'), timeScale: 0 } }),
+    /the time scale must be a positive number, got 0/,
+  );
 });
 
 void test('embedded: a virtual clock that cannot move says what keeps it busy on the stall logger', async () => {

@@ -48,7 +48,15 @@ export const SIMULATED_CLUSTER_MANAGER = 'simulated-cluster';
  * API groups that only OpenShift's own API servers serve (openshift-apiserver and
  * oauth-apiserver); the simulator never installs them, so a server serving one is a real cluster.
  */
-export const OPENSHIFT_ONLY_GROUPS: readonly string[] = ['apps.openshift.io', 'build.openshift.io', 'image.openshift.io', 'oauth.openshift.io', 'project.openshift.io', 'route.openshift.io', 'user.openshift.io'];
+export const OPENSHIFT_ONLY_GROUPS: readonly string[] = [
+  'apps.openshift.io',
+  'build.openshift.io',
+  'image.openshift.io',
+  'oauth.openshift.io',
+  'project.openshift.io',
+  'route.openshift.io',
+  'user.openshift.io',
+];
 
 /** An API server elsewhere, named by a kubeconfig. */
 export interface ExternalApiServerOptions {
@@ -113,25 +121,61 @@ export class ClusterRefusedError extends Error {
 }
 
 /** Starts the embedded API server, or connects to the external one, and builds the context (no simulated component runs yet). */
-export async function startSimEnvironment(options: SimEnvironmentOptions & { external?: undefined }): Promise<EmbeddedSimEnvironment>;
+export async function startSimEnvironment(
+  options: SimEnvironmentOptions & { external?: undefined },
+): Promise<EmbeddedSimEnvironment>;
 export async function startSimEnvironment(options: SimEnvironmentOptions): Promise<SimEnvironment>;
 export async function startSimEnvironment(options: SimEnvironmentOptions): Promise<SimEnvironment> {
   const logger = options.logger ?? silentLogger();
   if (options.external) return startExternal(options, options.external, logger);
-  const clock = new VirtualClock({ mode: 'event', start: options.start ?? VIRTUAL_START, logger: options.stallLogger ?? logger, ...(options.wall ? { wall: options.wall } : {}) });
+  const clock = new VirtualClock({
+    mode: 'event',
+    start: options.start ?? VIRTUAL_START,
+    logger: options.stallLogger ?? logger,
+    ...(options.wall ? { wall: options.wall } : {}),
+  });
   // uids and generated names from the seed too: one seed, one report (final objects included).
-  const server = await startApiServer({ port: 0, clock, logger, activity: clock.activity, random: new SeededRandom(options.seed).fork('apiserver') });
-  const config: RestConfig = { server: server.url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: 'default' };
-  const env: EmbeddedSimEnvironment = { ...assemble({ seed: options.seed, clock, logger, config, afterClose: () => server.close() }), server };
+  const server = await startApiServer({
+    port: 0,
+    clock,
+    logger,
+    activity: clock.activity,
+    random: new SeededRandom(options.seed).fork('apiserver'),
+  });
+  const config: RestConfig = {
+    server: server.url,
+    insecureSkipTLSVerify: false,
+    auth: () => Promise.resolve(undefined),
+    namespace: 'default',
+  };
+  const env: EmbeddedSimEnvironment = {
+    ...assemble({ seed: options.seed, clock, logger, config, afterClose: () => server.close() }),
+    server,
+  };
   return env;
 }
 
-async function startExternal(options: SimEnvironmentOptions, ext: ExternalApiServerOptions, logger: Logger): Promise<SimEnvironment> {
-  if (!(ext.timeScale > 0) || !Number.isFinite(ext.timeScale)) throw new Error(`the time scale must be a positive number, got ${ext.timeScale}`);
+async function startExternal(
+  options: SimEnvironmentOptions,
+  ext: ExternalApiServerOptions,
+  logger: Logger,
+): Promise<SimEnvironment> {
+  if (!(ext.timeScale > 0) || !Number.isFinite(ext.timeScale))
+    throw new Error(`the time scale must be a positive number, got ${ext.timeScale}`);
   const wall = options.wall ?? new RealClock();
   // Token files and exec plugins expire on wall time, whatever the simulation's pace.
-  const config = loadRestConfig({ clock: wall, kubeconfig: ext.kubeconfig, ...(ext.context !== undefined ? { context: ext.context } : {}) });
-  const clock = new VirtualClock({ mode: 'scaled', scale: ext.timeScale, start: options.start ?? wall.now(), wall, logger });
+  const config = loadRestConfig({
+    clock: wall,
+    kubeconfig: ext.kubeconfig,
+    ...(ext.context !== undefined ? { context: ext.context } : {}),
+  });
+  const clock = new VirtualClock({
+    mode: 'scaled',
+    scale: ext.timeScale,
+    start: options.start ?? wall.now(),
+    wall,
+    logger,
+  });
   const env = assemble({ seed: options.seed, clock, logger, config, afterClose: () => Promise.resolve() });
   try {
     const facts = await readClusterFacts(env.client, env.signal);
@@ -150,17 +194,33 @@ async function startExternal(options: SimEnvironmentOptions, ext: ExternalApiSer
 }
 
 /** The context and clients on one server and clock; close() aborts, closes the clients, then `afterClose`. */
-function assemble(parts: { seed: number; clock: VirtualClock; logger: Logger; config: RestConfig; afterClose: () => Promise<void> }): SimEnvironment {
+function assemble(parts: {
+  seed: number;
+  clock: VirtualClock;
+  logger: Logger;
+  config: RestConfig;
+  afterClose: () => Promise<void>;
+}): SimEnvironment {
   const { clock, logger } = parts;
   const abort = new AbortController();
   // Every simulated controller and watch listens on this one signal.
   setMaxListeners(0, abort.signal);
-  const newClient = (fieldManager: string, namespace = 'default', activity: ActivityTracker = clock.activity): KubeClient =>
-    new KubeClient({ config: { ...parts.config, namespace }, clock, logger, activity, fieldManager });
+  const newClient = (
+    fieldManager: string,
+    namespace = 'default',
+    activity: ActivityTracker = clock.activity,
+  ): KubeClient => new KubeClient({ config: { ...parts.config, namespace }, clock, logger, activity, fieldManager });
   const simClient = newClient(SIMULATED_CLUSTER_MANAGER);
   const client = newClient('user');
   const random = new SeededRandom(parts.seed);
-  const ctx: SimContext = { client: simClient, informers: new InformerFactory({ client: simClient, clock, logger, random: random.fork('informers') }), clock, random, logger, activity: clock.activity };
+  const ctx: SimContext = {
+    client: simClient,
+    informers: new InformerFactory({ client: simClient, clock, logger, random: random.fork('informers') }),
+    clock,
+    random,
+    logger,
+    activity: clock.activity,
+  };
   return {
     server: undefined,
     apiServerUrl: parts.config.server,
@@ -202,7 +262,9 @@ export function refusals(facts: ClusterFacts, force: boolean): string[] {
   const out: string[] = [];
   const simulated = (managers: readonly string[]): boolean => managers.includes(SIMULATED_CLUSTER_MANAGER);
   if (facts.openshiftGroups.length > 0) {
-    out.push(`${facts.server} is an OpenShift cluster (it serves ${facts.openshiftGroups.join(', ')}); simulate never runs its simulated controllers against a real cluster`);
+    out.push(
+      `${facts.server} is an OpenShift cluster (it serves ${facts.openshiftGroups.join(', ')}); simulate never runs its simulated controllers against a real cluster`,
+    );
   }
   const cv = facts.clusterVersion;
   if (cv && !simulated(cv.managers)) {
@@ -212,12 +274,23 @@ export function refusals(facts: ClusterFacts, force: boolean): string[] {
   }
   const leftoverNodes = facts.nodes.filter((n) => simulated(n.managers));
   if ((cv && simulated(cv.managers)) || leftoverNodes.length > 0) {
-    const what = [cv && simulated(cv.managers) ? `ClusterVersion "${CLUSTER_VERSION_NAME}"` : '', leftoverNodes.length > 0 ? `${leftoverNodes.length} Node(s)` : ''].filter((w) => w !== '').join(' and ');
-    out.push(`${facts.server} still holds the simulated cluster of an earlier run (${what} written by ${SIMULATED_CLUSTER_MANAGER}); a scenario starts from an empty cluster: restart that API server or use a fresh one`);
+    const what = [
+      cv && simulated(cv.managers) ? `ClusterVersion "${CLUSTER_VERSION_NAME}"` : '',
+      leftoverNodes.length > 0 ? `${leftoverNodes.length} Node(s)` : '',
+    ]
+      .filter((w) => w !== '')
+      .join(' and ');
+    out.push(
+      `${facts.server} still holds the simulated cluster of an earlier run (${what} written by ${SIMULATED_CLUSTER_MANAGER}); a scenario starts from an empty cluster: restart that API server or use a fresh one`,
+    );
   }
   const foreign = facts.nodes.filter((n) => !simulated(n.managers));
   if (foreign.length > 0 && !force) {
-    const names = foreign.slice(0, 5).map((n) => n.name).join(', ') + (foreign.length > 5 ? ', …' : '');
+    const names =
+      foreign
+        .slice(0, 5)
+        .map((n) => n.name)
+        .join(', ') + (foreign.length > 5 ? ', …' : '');
     out.push(
       `${facts.server} has ${foreign.length} Node(s) the simulator did not create (${names}); the simulated machine-config daemons would cordon, drain and "reboot" any Node a pool selects (node-role.kubernetes.io/master or worker): pass --force to run anyway`,
     );
@@ -232,15 +305,24 @@ export async function readClusterFacts(client: KubeClient, signal?: AbortSignal)
     try {
       return await read();
     } catch (err) {
-      throw new Error(`cannot check what the API server at ${server} holds (${what}): ${errorMessage(err)}`, { cause: err });
+      throw new Error(`cannot check what the API server at ${server} holds (${what}): ${errorMessage(err)}`, {
+        cause: err,
+      });
     }
   };
-  const groupList = await reading('API groups', () => client.request({ method: 'GET', path: '/apis', ...(signal ? { signal } : {}) }));
-  const served = new Set(((groupList as { groups?: Array<{ name?: string }> } | null)?.groups ?? []).map((g) => g.name ?? ''));
+  const groupList = await reading('API groups', () =>
+    client.request({ method: 'GET', path: '/apis', ...(signal ? { signal } : {}) }),
+  );
+  const served = new Set(
+    ((groupList as { groups?: Array<{ name?: string }> } | null)?.groups ?? []).map((g) => g.name ?? ''),
+  );
   const openshiftGroups = OPENSHIFT_ONLY_GROUPS.filter((g) => served.has(g));
-  const managers = (o: { metadata?: { managedFields?: Array<{ manager?: string }> } }): string[] => [...new Set((o.metadata?.managedFields ?? []).map((f) => f.manager ?? ''))].filter((m) => m !== '');
+  const managers = (o: { metadata?: { managedFields?: Array<{ manager?: string }> } }): string[] =>
+    [...new Set((o.metadata?.managedFields ?? []).map((f) => f.manager ?? ''))].filter((m) => m !== '');
   const cv = served.has(ClusterVersionResource.group)
-    ? await reading(`ClusterVersion ${CLUSTER_VERSION_NAME}`, () => client.getIfExists(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, signal ? { signal } : {}))
+    ? await reading(`ClusterVersion ${CLUSTER_VERSION_NAME}`, () =>
+        client.getIfExists(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, signal ? { signal } : {}),
+      )
     : undefined;
   const nodes = await reading('Nodes', () => client.list(NodeResource, signal ? { signal } : {}));
   return {

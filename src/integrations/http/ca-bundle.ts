@@ -20,7 +20,10 @@ export function splitPemCertificates(pem: string): string[] {
     try {
       new X509Certificate(cert);
     } catch (err) {
-      throw new Error(`CA bundle: certificate ${index + 1} does not parse: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new Error(
+        `CA bundle: certificate ${index + 1} does not parse: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
     }
     return `${cert}\n`;
   });

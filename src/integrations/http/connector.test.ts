@@ -6,7 +6,9 @@ import { ManualClock } from '../../lib/clock.js';
 import { createConnector } from './connector.js';
 
 /** A TCP server that accepts connections and never says a word (a stalled TLS peer). */
-async function silentServer(t: { after(fn: () => Promise<void> | void): void }): Promise<{ port: number; connected: Promise<void> }> {
+async function silentServer(t: {
+  after(fn: () => Promise<void> | void): void;
+}): Promise<{ port: number; connected: Promise<void> }> {
   const sockets: Socket[] = [];
   let onConnect!: () => void;
   const connected = new Promise<void>((r) => (onConnect = r));
@@ -25,7 +27,13 @@ async function silentServer(t: { after(fn: () => Promise<void> | void): void }):
 void test('the TLS handshake has its own limit, counted from the TCP connection (Go: TLSHandshakeTimeout 10 s)', async (t) => {
   const { port, connected } = await silentServer(t);
   const clock = new ManualClock(0);
-  const connector = createConnector({ connectTimeoutMs: 30_000, tlsHandshakeTimeoutMs: 10_000, keepAliveInitialDelayMs: 30_000, rejectUnauthorized: true, clock });
+  const connector = createConnector({
+    connectTimeoutMs: 30_000,
+    tlsHandshakeTimeoutMs: 10_000,
+    keepAliveInitialDelayMs: 30_000,
+    rejectUnauthorized: true,
+    clock,
+  });
   const results: Array<Error | null> = [];
   connector({ hostname: '127.0.0.1', protocol: 'https:', port: String(port) }, (err, socket) => {
     results.push(err);
@@ -43,14 +51,26 @@ void test('the TLS handshake has its own limit, counted from the TCP connection 
 void test('plain TCP connects and hands over the socket; a refused connection is an error at once', async (t) => {
   const { port, connected } = await silentServer(t);
   const clock = new ManualClock(0);
-  const connector = createConnector({ connectTimeoutMs: 30_000, tlsHandshakeTimeoutMs: 10_000, keepAliveInitialDelayMs: 30_000, rejectUnauthorized: true, clock });
-  const socket = await new Promise<Socket>((resolve, reject) => connector({ hostname: '127.0.0.1', protocol: 'http:', port: String(port) }, (err, s) => (err || !s ? reject(err ?? new Error('no socket')) : resolve(s))));
+  const connector = createConnector({
+    connectTimeoutMs: 30_000,
+    tlsHandshakeTimeoutMs: 10_000,
+    keepAliveInitialDelayMs: 30_000,
+    rejectUnauthorized: true,
+    clock,
+  });
+  const socket = await new Promise<Socket>((resolve, reject) =>
+    connector({ hostname: '127.0.0.1', protocol: 'http:', port: String(port) }, (err, s) =>
+      err || !s ? reject(err ?? new Error('no socket')) : resolve(s),
+    ),
+  );
   await connected;
   assert.equal(socket.remotePort, port);
   socket.destroy();
-  const refused = await new Promise<NodeJS.ErrnoException | null>((resolve) => connector({ hostname: '127.0.0.1', protocol: 'http:', port: '9' }, (err, s) => {
-    s?.destroy();
-    resolve(err);
-  }));
+  const refused = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+    connector({ hostname: '127.0.0.1', protocol: 'http:', port: '9' }, (err, s) => {
+      s?.destroy();
+      resolve(err);
+    }),
+  );
   assert.match(String(refused?.code), /ECONNREFUSED/);
 });

@@ -50,7 +50,15 @@ export function createConnector(options: ConnectorOptions): buildConnector.conne
     const tcp = tcpConnect({ host, port, ...(opts.localAddress ? { localAddress: opts.localAddress } : {}) });
     tcp.setNoDelay(true);
     tcp.setKeepAlive(true, options.keepAliveInitialDelayMs);
-    const connectTimer = options.clock.setTimer(options.connectTimeoutMs, () => finish(new ConnectPhaseError('UND_ERR_CONNECT_TIMEOUT', `dial tcp ${host}:${port}: i/o timeout (${options.connectTimeoutMs} ms)`), tcp));
+    const connectTimer = options.clock.setTimer(options.connectTimeoutMs, () =>
+      finish(
+        new ConnectPhaseError(
+          'UND_ERR_CONNECT_TIMEOUT',
+          `dial tcp ${host}:${port}: i/o timeout (${options.connectTimeoutMs} ms)`,
+        ),
+        tcp,
+      ),
+    );
     tcp.once('error', (err: Error) => {
       connectTimer.cancel();
       finish(err, tcp);
@@ -66,7 +74,15 @@ export function createConnector(options: ConnectorOptions): buildConnector.conne
         rejectUnauthorized: options.rejectUnauthorized,
         ALPNProtocols: ['http/1.1'],
       });
-      const handshakeTimer = options.clock.setTimer(options.tlsHandshakeTimeoutMs, () => finish(new ConnectPhaseError('TLS_HANDSHAKE_TIMEOUT', `net/http: TLS handshake timeout (${options.tlsHandshakeTimeoutMs} ms)`), tls));
+      const handshakeTimer = options.clock.setTimer(options.tlsHandshakeTimeoutMs, () =>
+        finish(
+          new ConnectPhaseError(
+            'TLS_HANDSHAKE_TIMEOUT',
+            `net/http: TLS handshake timeout (${options.tlsHandshakeTimeoutMs} ms)`,
+          ),
+          tls,
+        ),
+      );
       tls.once('secureConnect', () => {
         handshakeTimer.cancel();
         finish(null, tls);

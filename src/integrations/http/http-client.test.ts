@@ -37,7 +37,10 @@ async function listen(server: Server, scheme: 'http' | 'https', seen: Seen[]): P
   };
 }
 
-function recording(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void, seen: Seen[]): RequestListener {
+function recording(
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+  seen: Seen[],
+): RequestListener {
   return (req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -58,7 +61,10 @@ function reply(res: ServerResponse, status: number, body: string, type = 'applic
   res.end(body);
 }
 
-async function withClient(options: Partial<HttpClientOptions> & { baseUrl: string }, fn: (client: HttpClient) => Promise<void>): Promise<void> {
+async function withClient(
+  options: Partial<HttpClientOptions> & { baseUrl: string },
+  fn: (client: HttpClient) => Promise<void>,
+): Promise<void> {
   const client = new HttpClient({ api: 'test', proxy: NO_PROXY_CONFIG, ...options });
   try {
     await fn(client);
@@ -80,10 +86,23 @@ async function failure(p: Promise<unknown>): Promise<IntegrationError> {
 test('sends JSON with the user agent, a static bearer token, query parameters and a base path', async () => {
   const server = await serve((_req, res) => reply(res, 200, '{"ok":true}'));
   try {
-    await withClient({ baseUrl: `${server.url}/prefix/`, bearerToken: 'sekret', userAgent: 'upgrade-operator/1.2.3', headers: { 'X-Extra': 'yes' } }, async (client) => {
-      const body = await client.json({ method: 'POST', path: '/api/v2/silences', query: { a: '1 2', skip: undefined, b: 'x&y' }, json: { hello: 'world' } });
-      assert.deepEqual(body, { ok: true });
-    });
+    await withClient(
+      {
+        baseUrl: `${server.url}/prefix/`,
+        bearerToken: 'sekret',
+        userAgent: 'upgrade-operator/1.2.3',
+        headers: { 'X-Extra': 'yes' },
+      },
+      async (client) => {
+        const body = await client.json({
+          method: 'POST',
+          path: '/api/v2/silences',
+          query: { a: '1 2', skip: undefined, b: 'x&y' },
+          json: { hello: 'world' },
+        });
+        assert.deepEqual(body, { ok: true });
+      },
+    );
     const [seen] = server.seen;
     assert.ok(seen);
     assert.equal(seen.method, 'POST');
@@ -107,20 +126,30 @@ test('a token function is asked before every request (a rotated token file is pi
       await client.json({ path: '/a' });
       await client.json({ path: '/b' });
     });
-    assert.deepEqual(server.seen.map((s) => s.headers['authorization']), ['Bearer token-1', 'Bearer token-2']);
+    assert.deepEqual(
+      server.seen.map((s) => s.headers['authorization']),
+      ['Bearer token-1', 'Bearer token-2'],
+    );
   } finally {
     await server.close();
   }
-  await withClient({ baseUrl: server.url, bearerToken: () => Promise.reject(new Error('ENOENT: token')) }, async (client) => {
-    const err = await failure(client.json({ path: '/c' }));
-    assert.equal(err.reason, 'Unreachable');
-    assert.match(err.message, /reading the bearer token: ENOENT/);
-  });
+  await withClient(
+    { baseUrl: server.url, bearerToken: () => Promise.reject(new Error('ENOENT: token')) },
+    async (client) => {
+      const err = await failure(client.json({ path: '/c' }));
+      assert.equal(err.reason, 'Unreachable');
+      assert.match(err.message, /reading the bearer token: ENOENT/);
+    },
+  );
 });
 
 test('an error status becomes HttpStatus with the status and a short excerpt of the body', async () => {
   const long = `oops ${'x'.repeat(500)}`;
-  const server = await serve((req, res) => (req.url === '/long' ? reply(res, 500, long, 'text/plain') : reply(res, 403, 'forbidden:\n  no   access\n', 'text/plain')));
+  const server = await serve((req, res) =>
+    req.url === '/long'
+      ? reply(res, 500, long, 'text/plain')
+      : reply(res, 403, 'forbidden:\n  no   access\n', 'text/plain'),
+  );
   try {
     await withClient({ baseUrl: server.url }, async (client) => {
       const err = await failure(client.json({ path: '/x' }));
@@ -200,17 +229,20 @@ test('with releaseActivityAfterWallMs, a request held by the server stops counti
   const wallClock = new ManualClock();
   const activity = new ActivityCounter();
   try {
-    await withClient({ baseUrl: server.url, clock, wallClock, activity, releaseActivityAfterWallMs: 2_000, timeoutMs: 60_000 }, async (client) => {
-      const pending = failure(client.json({ path: '/held' }));
-      while (server.seen.length === 0) await flushMicrotasks();
-      assert.equal(activity.busy, 1);
-      await wallClock.advance(2_000);
-      assert.equal(activity.busy, 0);
-      // The virtual clock may now move on, and the request times out on it.
-      await clock.advance(60_000);
-      assert.equal((await pending).reason, 'Timeout');
-      assert.equal(activity.busy, 0);
-    });
+    await withClient(
+      { baseUrl: server.url, clock, wallClock, activity, releaseActivityAfterWallMs: 2_000, timeoutMs: 60_000 },
+      async (client) => {
+        const pending = failure(client.json({ path: '/held' }));
+        while (server.seen.length === 0) await flushMicrotasks();
+        assert.equal(activity.busy, 1);
+        await wallClock.advance(2_000);
+        assert.equal(activity.busy, 0);
+        // The virtual clock may now move on, and the request times out on it.
+        await clock.advance(60_000);
+        assert.equal((await pending).reason, 'Timeout');
+        assert.equal(activity.busy, 0);
+      },
+    );
   } finally {
     await server.close();
   }
@@ -264,7 +296,14 @@ test('requests go through the proxy the environment names: absolute form for htt
 test('TLS: an unknown CA is Unreachable; the CA bundle or insecureSkipVerify make it work', async () => {
   const { cert, key } = await selfSignedCertificate();
   const seen: Seen[] = [];
-  const server = await listen(createHttpsServer({ cert, key }, recording((_req, res) => reply(res, 200, '{"tls":true}'), seen)), 'https', seen);
+  const server = await listen(
+    createHttpsServer(
+      { cert, key },
+      recording((_req, res) => reply(res, 200, '{"tls":true}'), seen),
+    ),
+    'https',
+    seen,
+  );
   try {
     await withClient({ baseUrl: server.url }, async (client) => {
       const err = await failure(client.json({ path: '/' }));
@@ -291,7 +330,10 @@ test('caBundle adds certificates to the system roots and rejects broken ones', a
   assert.equal(bundle.filter((c) => c.trim() === cert.trim()).length, 3);
   assert.equal(splitPemCertificates(`junk\n${cert}\nmore junk`).length, 1);
   assert.throws(() => caBundle('no certificate here'), /no PEM certificate/);
-  assert.throws(() => splitPemCertificates('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----'), /certificate 1 does not parse/);
+  assert.throws(
+    () => splitPemCertificates('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----'),
+    /certificate 1 does not parse/,
+  );
 });
 
 test('bodyExcerpt collapses whitespace and cuts long bodies', () => {
@@ -302,7 +344,8 @@ test('bodyExcerpt collapses whitespace and cuts long bodies', () => {
 test('authScheme: the AccessToken credential of OCM; no token in any error message, even when the server echoes it', async () => {
   const secret = 'cluster-uuid:s3cr3t-pull-secret-token';
   const server = await serve((req, res) => {
-    if (req.url === '/echo-part') return reply(res, 401, `{"reason":"Access token 's3cr3t-pull-secret-token' is invalid"}`);
+    if (req.url === '/echo-part')
+      return reply(res, 401, `{"reason":"Access token 's3cr3t-pull-secret-token' is invalid"}`);
     return reply(res, 403, `{"reason":"denied for ${req.headers['authorization'] ?? ''}"}`);
   });
   try {

@@ -99,7 +99,12 @@ export interface HttpResult {
 
 type ClosableDispatcher = Dispatcher & { close(): Promise<void> };
 
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+]);
 /** TCP keep-alive probes start after this much idle time (Go's `net.Dialer.KeepAlive`). */
 const TCP_KEEPALIVE_MS = 30_000;
 /** Idle pooled connections are closed after this long. */
@@ -132,7 +137,8 @@ export class HttpClient {
     this.#base = (options.baseUrl ?? '').replace(/\/+$/, '');
     if (this.#base !== '') {
       const protocol = new URL(this.#base).protocol;
-      if (protocol !== 'http:' && protocol !== 'https:') throw new Error(`${options.api}: unsupported URL ${this.#base}`);
+      if (protocol !== 'http:' && protocol !== 'https:')
+        throw new Error(`${options.api}: unsupported URL ${this.#base}`);
     }
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#token = options.bearerToken;
@@ -173,7 +179,8 @@ export class HttpClient {
     const where = `${method} ${url.origin}${url.pathname}`;
     const end = once(this.#activity.begin(`http ${method} ${this.api}`));
     let watchdog: { cancel(): void } | undefined;
-    if (this.#releaseAfterWallMs !== undefined && this.#wall) watchdog = this.#wall.setTimer(this.#releaseAfterWallMs, end);
+    if (this.#releaseAfterWallMs !== undefined && this.#wall)
+      watchdog = this.#wall.setTimer(this.#releaseAfterWallMs, end);
     const abort = new AbortController();
     const onAbort = (): void => abort.abort();
     call.signal?.addEventListener('abort', onAbort, { once: true });
@@ -184,7 +191,8 @@ export class HttpClient {
       abort.abort();
     });
     try {
-      if (call.signal?.aborted) throw new IntegrationError(this.api, 'Aborted', `${where}: aborted`, { cause: call.signal.reason });
+      if (call.signal?.aborted)
+        throw new IntegrationError(this.api, 'Aborted', `${where}: aborted`, { cause: call.signal.reason });
       const headers = await this.#requestHeaders(call, where);
       const body = call.json !== undefined ? JSON.stringify(call.json) : (call.body ?? null);
       const res = await request(url, {
@@ -198,7 +206,12 @@ export class HttpClient {
       });
       const text = await res.body.text();
       if (res.statusCode >= 400 && call.acceptErrorStatus !== true) {
-        throw new IntegrationError(this.api, 'HttpStatus', this.redact(`${where}: ${statusText(res.statusCode)}${excerptSuffix(text)}`), { status: res.statusCode });
+        throw new IntegrationError(
+          this.api,
+          'HttpStatus',
+          this.redact(`${where}: ${statusText(res.statusCode)}${excerptSuffix(text)}`),
+          { status: res.statusCode },
+        );
       }
       return { status: res.statusCode, headers: res.headers, text, url: `${url.origin}${url.pathname}` };
     } catch (err) {
@@ -206,15 +219,29 @@ export class HttpClient {
       if (call.signal?.aborted) throw new IntegrationError(this.api, 'Aborted', `${where}: aborted`, { cause: err });
       const code = errorCode(err);
       if (!timedOut && code === 'UND_ERR_CONNECT_TIMEOUT') {
-        throw new IntegrationError(this.api, 'Timeout', `${where}: no connection within ${formatSeconds(this.#connect.timeout)}`, { cause: err });
+        throw new IntegrationError(
+          this.api,
+          'Timeout',
+          `${where}: no connection within ${formatSeconds(this.#connect.timeout)}`,
+          { cause: err },
+        );
       }
       if (!timedOut && code === 'TLS_HANDSHAKE_TIMEOUT') {
-        throw new IntegrationError(this.api, 'Timeout', `${where}: TLS handshake not done within ${formatSeconds(this.#tlsHandshakeTimeoutMs)}`, { cause: err });
+        throw new IntegrationError(
+          this.api,
+          'Timeout',
+          `${where}: TLS handshake not done within ${formatSeconds(this.#tlsHandshakeTimeoutMs)}`,
+          { cause: err },
+        );
       }
       if (timedOut || TIMEOUT_CODES.has(code ?? '')) {
-        throw new IntegrationError(this.api, 'Timeout', `${where}: no answer within ${formatSeconds(timeoutMs)}`, { cause: err });
+        throw new IntegrationError(this.api, 'Timeout', `${where}: no answer within ${formatSeconds(timeoutMs)}`, {
+          cause: err,
+        });
       }
-      throw new IntegrationError(this.api, 'Unreachable', this.redact(`${where}: ${transportMessage(err)}`), { cause: err });
+      throw new IntegrationError(this.api, 'Unreachable', this.redact(`${where}: ${transportMessage(err)}`), {
+        cause: err,
+      });
     } finally {
       timer.cancel();
       watchdog?.cancel();
@@ -255,7 +282,12 @@ export class HttpClient {
     try {
       token = typeof this.#token === 'function' ? await this.#token() : this.#token;
     } catch (err) {
-      throw new IntegrationError(this.api, 'Unreachable', `${where}: reading the bearer token: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new IntegrationError(
+        this.api,
+        'Unreachable',
+        `${where}: reading the bearer token: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
     }
     if (token !== undefined && token.trim() !== '') {
       const value = token.trim();
@@ -304,7 +336,10 @@ export function parseJsonBody(api: string, res: HttpResult): unknown {
   try {
     return JSON.parse(res.text) as unknown;
   } catch (err) {
-    throw new IntegrationError(api, 'BadResponse', `${res.url}: the answer is not JSON${excerptSuffix(res.text)}`, { status: res.status, cause: err });
+    throw new IntegrationError(api, 'BadResponse', `${res.url}: the answer is not JSON${excerptSuffix(res.text)}`, {
+      status: res.status,
+      cause: err,
+    });
   }
 }
 
@@ -328,7 +363,11 @@ function formatSeconds(ms: number): string {
 }
 
 function errorCode(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = err, depth = 0;
+    e && typeof e === 'object' && depth < 4;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') return code;
   }

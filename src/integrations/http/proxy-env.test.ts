@@ -28,7 +28,14 @@ test('a proxy value without a scheme means http://', () => {
 
 test('loopback is never proxied', () => {
   const env = { HTTP_PROXY: 'http://p:1', HTTPS_PROXY: 'http://p:1' };
-  for (const target of ['http://localhost:9090', 'https://localhost', 'http://127.0.0.1:80', 'http://127.9.8.7', 'http://[::1]:9093', 'http://[::ffff:127.0.0.1]/']) {
+  for (const target of [
+    'http://localhost:9090',
+    'https://localhost',
+    'http://127.0.0.1:80',
+    'http://127.9.8.7',
+    'http://[::1]:9093',
+    'http://[::ffff:127.0.0.1]/',
+  ]) {
     assert.equal(proxied(env, target), undefined, target);
   }
   assert.equal(proxied(env, 'http://128.0.0.1'), 'http://p:1/');
@@ -52,7 +59,11 @@ test('NO_PROXY domains: bare names match themselves and subdomains, dotted and *
 });
 
 test('NO_PROXY ports restrict a match to that port (default ports from the scheme)', () => {
-  const env = { HTTP_PROXY: 'http://p:1', HTTPS_PROXY: 'http://p:1', NO_PROXY: 'example.com:8443,.internal:80,10.1.2.3:443' };
+  const env = {
+    HTTP_PROXY: 'http://p:1',
+    HTTPS_PROXY: 'http://p:1',
+    NO_PROXY: 'example.com:8443,.internal:80,10.1.2.3:443',
+  };
   assert.equal(proxied(env, 'https://example.com:8443'), undefined);
   assert.equal(proxied(env, 'https://example.com'), 'http://p:1/');
   assert.equal(proxied(env, 'http://a.internal'), undefined);
@@ -76,7 +87,10 @@ test('NO_PROXY IPs and CIDRs match IP targets, domain entries never do', () => {
 
 test('NO_PROXY=* disables the proxy; blank and malformed entries are skipped', () => {
   assert.equal(proxied({ HTTPS_PROXY: 'http://p:1', NO_PROXY: 'foo, *' }, 'https://anything.example'), undefined);
-  assert.equal(proxied({ HTTPS_PROXY: 'http://p:1', NO_PROXY: ' , :80, [::1' }, 'https://anything.example'), 'http://p:1/');
+  assert.equal(
+    proxied({ HTTPS_PROXY: 'http://p:1', NO_PROXY: ' , :80, [::1' }, 'https://anything.example'),
+    'http://p:1/',
+  );
 });
 
 test('parseIp holds IPv4 in its IPv4-mapped form, like Go', () => {

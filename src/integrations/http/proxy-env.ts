@@ -113,7 +113,12 @@ export function parseNoProxy(value: string): NoProxyEntry[] {
   return entries;
 }
 
-const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443', 'socks5:': '1080', 'socks5h:': '1080' };
+const DEFAULT_PORTS: Readonly<Record<string, string>> = {
+  'http:': '80',
+  'https:': '443',
+  'socks5:': '1080',
+  'socks5h:': '1080',
+};
 
 /** The proxy for a request to `target`, or undefined to connect directly. */
 export function proxyForUrl(config: ProxyConfig, target: URL | string): URL | undefined {
@@ -142,7 +147,11 @@ function useProxy(noProxy: readonly NoProxyEntry[], host: string, port: string):
         break;
       case 'domain':
         if (ip) break;
-        if ((host.endsWith(entry.suffix) || (entry.matchHost && host === entry.suffix.slice(1))) && (entry.port === '' || entry.port === port)) return false;
+        if (
+          (host.endsWith(entry.suffix) || (entry.matchHost && host === entry.suffix.slice(1))) &&
+          (entry.port === '' || entry.port === port)
+        )
+          return false;
         break;
     }
   }

@@ -3,13 +3,26 @@ import assert from 'node:assert/strict';
 import { ManualClock, flushMicrotasks } from '../../lib/clock.js';
 import { SeededRandom, type Random } from '../../lib/random.js';
 import { IntegrationError } from '../integration-error.js';
-import { EXTERNAL_DEPENDENCY_RETRY, OCM_RETRY, backoffDelay, isTransientHttpFailure, retry, type RetryNotice } from './retry.js';
+import {
+  EXTERNAL_DEPENDENCY_RETRY,
+  OCM_RETRY,
+  backoffDelay,
+  isTransientHttpFailure,
+  retry,
+  type RetryNotice,
+} from './retry.js';
 
 const fixed = (v: number): Random => ({ next: () => v });
 
 test('backoffDelay doubles, caps and jitters', () => {
-  assert.deepEqual([0, 1, 2, 3].map((i) => backoffDelay({ attempts: 5, initialDelayMs: 1000, factor: 2 }, i)), [1000, 2000, 4000, 8000]);
-  assert.deepEqual([0, 1, 2, 3].map((i) => backoffDelay({ attempts: 5, initialDelayMs: 1000, factor: 2, maxDelayMs: 3000 }, i)), [1000, 2000, 3000, 3000]);
+  assert.deepEqual(
+    [0, 1, 2, 3].map((i) => backoffDelay({ attempts: 5, initialDelayMs: 1000, factor: 2 }, i)),
+    [1000, 2000, 4000, 8000],
+  );
+  assert.deepEqual(
+    [0, 1, 2, 3].map((i) => backoffDelay({ attempts: 5, initialDelayMs: 1000, factor: 2, maxDelayMs: 3000 }, i)),
+    [1000, 2000, 3000, 3000],
+  );
   const p = { attempts: 6, initialDelayMs: 2000, factor: 2, jitter: 0.3 };
   assert.equal(backoffDelay(p, 0, fixed(0)), 1400);
   assert.equal(backoffDelay(p, 0, fixed(0.5)), 2000);
@@ -50,7 +63,13 @@ test('retries transient failures on the clock, 1 s then 2 s, then gives up with 
   assert.deepEqual(tries, [0, 1000, 3000]);
   assert.ok(outcome instanceof IntegrationError);
   assert.equal(outcome.message, 'x: try 3');
-  assert.deepEqual(notices.map((n) => [n.attempt, n.delayMs]), [[1, 1000], [2, 2000]]);
+  assert.deepEqual(
+    notices.map((n) => [n.attempt, n.delayMs]),
+    [
+      [1, 1000],
+      [2, 2000],
+    ],
+  );
   assert.equal(clock.pending, 0);
 });
 

@@ -72,7 +72,10 @@ export function backoffDelay(policy: BackoffPolicy, retryIndex: number, random?:
  * Runs `fn` until it resolves, a failure is not retryable, or the tries are used up (then the
  * last failure is thrown). Waits between tries on `options.clock`.
  */
-export async function retry<T>(fn: (attempt: number, signal: AbortSignal | undefined) => Promise<T>, options: RetryOptions): Promise<T> {
+export async function retry<T>(
+  fn: (attempt: number, signal: AbortSignal | undefined) => Promise<T>,
+  options: RetryOptions,
+): Promise<T> {
   const { policy, clock, signal } = options;
   if (!(policy.attempts >= 1)) throw new RangeError(`retry: attempts must be at least 1, got ${policy.attempts}`);
   for (let attempt = 1; ; attempt++) {

@@ -48,7 +48,12 @@ export async function freePort(): Promise<number> {
 }
 
 /** Polls `check` (real time, start-up only) until it returns true; throws after `deadlineMs`. */
-export async function waitUntil(what: string, check: () => Promise<boolean>, deadlineMs = 20_000, intervalMs = 100): Promise<void> {
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean>,
+  deadlineMs = 20_000,
+  intervalMs = 100,
+): Promise<void> {
   const start = performance.now();
   let last = '';
   for (;;) {
@@ -57,7 +62,8 @@ export async function waitUntil(what: string, check: () => Promise<boolean>, dea
     } catch (err) {
       last = err instanceof Error ? err.message : String(err);
     }
-    if (performance.now() - start > deadlineMs) throw new Error(`${what} not reached within ${deadlineMs} ms${last ? `: ${last}` : ''}`);
+    if (performance.now() - start > deadlineMs)
+      throw new Error(`${what} not reached within ${deadlineMs} ms${last ? `: ${last}` : ''}`);
     await delay(intervalMs);
   }
 }
@@ -148,7 +154,10 @@ export interface RealAlertmanagerOptions {
 export async function startRealAlertmanager(options: RealAlertmanagerOptions = {}): Promise<RealServer> {
   return launch({
     name: 'alertmanager',
-    binary: findBinary(['prometheus-alertmanager', 'alertmanager'], 'run scripts/ensure-test-tools.sh (Debian package prometheus-alertmanager)'),
+    binary: findBinary(
+      ['prometheus-alertmanager', 'alertmanager'],
+      'run scripts/ensure-test-tools.sh (Debian package prometheus-alertmanager)',
+    ),
     files: { 'am.yml': options.config ?? 'route:\n  receiver: "null"\nreceivers:\n  - name: "null"\n' },
     args: (dir, port) => [
       `--config.file=${join(dir, 'am.yml')}`,

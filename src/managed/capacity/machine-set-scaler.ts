@@ -15,9 +15,18 @@
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { NodeResource } from '../../api/builtin.js';
-import { MACHINE_API_NAMESPACE, MachineLabel, MachineResource, type Machine } from '../../api/openshift/machine-v1beta1/machine.js';
+import {
+  MACHINE_API_NAMESPACE,
+  MachineLabel,
+  MachineResource,
+  type Machine,
+} from '../../api/openshift/machine-v1beta1/machine.js';
 import { MachineSetResource, type MachineSet } from '../../api/openshift/machine-v1beta1/machine-set.js';
-import { LABEL_HIVE_MACHINE_POOL, LABEL_UPGRADE, UPGRADE_MACHINESET_SUFFIX } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import {
+  LABEL_HIVE_MACHINE_POOL,
+  LABEL_UPGRADE,
+  UPGRADE_MACHINESET_SUFFIX,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import type { KubeClient } from '../../kube/client.js';
 import { isAlreadyExists, isNotFound } from '../../kube/status-error.js';
 
@@ -48,7 +57,10 @@ export function hasWorkerPool(all: readonly MachineSet[]): boolean {
  * matches `extraPoolPatterns` (`scale.extraMachinePools`, glob-matched by the config layer).
  * Clones are never originals.
  */
-export function originalMachineSets(all: readonly MachineSet[], extraPoolPatterns: (pool: string) => boolean): MachineSet[] {
+export function originalMachineSets(
+  all: readonly MachineSet[],
+  extraPoolPatterns: (pool: string) => boolean,
+): MachineSet[] {
   return all.filter((ms) => {
     if (isCloneMachineSet(ms)) return false;
     const pool = machinePoolOf(ms);
@@ -121,23 +133,34 @@ export function cloneReadiness(
 ): CloneStatus {
   const name = clone.metadata?.name ?? '';
   const base = { name, original: options.original };
-  if (clone.metadata?.deletionTimestamp !== undefined) return { ...base, state: 'deleting', message: `MachineSet ${name} is being deleted; it is created again once gone` };
+  if (clone.metadata?.deletionTimestamp !== undefined)
+    return {
+      ...base,
+      state: 'deleting',
+      message: `MachineSet ${name} is being deleted; it is created again once gone`,
+    };
   const notReady = (detail: string): CloneStatus => {
     const created = Date.parse(clone.metadata?.creationTimestamp ?? '');
     if (Number.isFinite(created) && options.now > created + options.timeoutMs) {
-      return { ...base, state: 'timedOut', message: `MachineSet ${name} provisioning timed out after ${formatMinutes(options.timeoutMs)}: ${detail}` };
+      return {
+        ...base,
+        state: 'timedOut',
+        message: `MachineSet ${name} provisioning timed out after ${formatMinutes(options.timeoutMs)}: ${detail}`,
+      };
     }
     return { ...base, state: 'waiting', message: detail };
   };
   const replicas = clone.status?.replicas ?? 0;
   const ready = clone.status?.readyReplicas ?? 0;
-  if (replicas !== ready) return notReady(`not all machines are ready for MachineSet ${name} (${ready} of ${replicas} ready)`);
+  if (replicas !== ready)
+    return notReady(`not all machines are ready for MachineSet ${name} (${ready} of ${replicas} ready)`);
   const own = machines.filter((m) => m.metadata?.labels?.[MachineLabel.MachineSet] === name);
   if (own.length !== 1) return notReady(`MachineSet ${name} has ${own.length} machines, expected 1`);
   const machine = own[0];
   const machineName = machine?.metadata?.name ?? '';
   const nodeName = machine?.status?.nodeRef?.name;
-  if (nodeName === undefined || nodeName === '') return notReady(`machine ${machineName} (phase ${machine?.status?.phase ?? 'unknown'}) has no node yet`);
+  if (nodeName === undefined || nodeName === '')
+    return notReady(`machine ${machineName} (phase ${machine?.status?.phase ?? 'unknown'}) has no node yet`);
   const node = nodes.get(nodeName);
   if (node === undefined) return notReady(`node ${nodeName} of machine ${machineName} does not exist yet`);
   const readyCondition = node.status?.conditions?.find((c) => c.type === 'Ready');
@@ -169,14 +192,23 @@ export interface ScaleUpResult {
  */
 export async function ensureScaleUp(
   client: KubeClient,
-  options: { now: number; timeoutMs: number; extraPoolMatcher?: ((pool: string) => boolean) | undefined; signal?: AbortSignal },
+  options: {
+    now: number;
+    timeoutMs: number;
+    extraPoolMatcher?: ((pool: string) => boolean) | undefined;
+    signal?: AbortSignal;
+  },
 ): Promise<ScaleUpResult> {
   const { signal } = options;
   const all = (await client.list(MachineSetResource, { namespace: MACHINE_API_NAMESPACE, signal })).items;
   const originals = originalMachineSets(all, options.extraPoolMatcher ?? (() => false));
   if (originals.length === 0) {
     return options.extraPoolMatcher === undefined
-      ? { state: 'noWorkerPool', message: `no MachineSet labelled ${LABEL_HIVE_MACHINE_POOL}=${WORKER_POOL} and no extra machine pools`, clones: [] }
+      ? {
+          state: 'noWorkerPool',
+          message: `no MachineSet labelled ${LABEL_HIVE_MACHINE_POOL}=${WORKER_POOL} and no extra machine pools`,
+          clones: [],
+        }
       : { state: 'noMachineSets', message: 'failed to get any machinesets to scale', clones: [] };
   }
   const byName = new Map(all.map((ms) => [ms.metadata?.name ?? '', ms]));
@@ -189,28 +221,47 @@ export async function ensureScaleUp(
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
     }
-    created.push({ name, original: original.metadata?.name ?? '', state: 'created', message: `created MachineSet ${name}` });
+    created.push({
+      name,
+      original: original.metadata?.name ?? '',
+      state: 'created',
+      message: `created MachineSet ${name}`,
+    });
   }
   if (created.length > 0) {
     const names = created.map((c) => c.name);
     return { state: 'created', message: `created MachineSet(s) ${names.join(', ')} for the upgrade`, clones: created };
   }
 
-  const machines = (await client.list(MachineResource, { namespace: MACHINE_API_NAMESPACE, labelSelector: UPGRADE_SELECTOR, signal })).items;
+  const machines = (
+    await client.list(MachineResource, { namespace: MACHINE_API_NAMESPACE, labelSelector: UPGRADE_SELECTOR, signal })
+  ).items;
   const nodes = await nodesByName(client, machines, signal);
   const clones = originals.map((machineSet) => {
     const clone = byName.get(cloneName(machineSet)) as MachineSet;
-    return cloneReadiness(clone, machines, nodes, { now: options.now, timeoutMs: options.timeoutMs, original: machineSet.metadata?.name ?? '' });
+    return cloneReadiness(clone, machines, nodes, {
+      now: options.now,
+      timeoutMs: options.timeoutMs,
+      original: machineSet.metadata?.name ?? '',
+    });
   });
   const timedOut = clones.filter((c) => c.state === 'timedOut');
   if (timedOut.length > 0) return { state: 'timedOut', message: timedOut.map((c) => c.message).join('; '), clones };
   const pending = clones.filter((c) => c.state !== 'ready');
   if (pending.length > 0) return { state: 'waiting', message: pending.map((c) => c.message).join('; '), clones };
-  return { state: 'ready', message: `${clones.length} extra node(s) ready: ${clones.map((c) => c.name).join(', ')}`, clones };
+  return {
+    state: 'ready',
+    message: `${clones.length} extra node(s) ready: ${clones.map((c) => c.name).join(', ')}`,
+    clones,
+  };
 }
 
 /** The Nodes the Machines refer to, by name (missing Nodes are absent). */
-async function nodesByName(client: KubeClient, machines: readonly Machine[], signal: AbortSignal | undefined): Promise<Map<string, Node>> {
+async function nodesByName(
+  client: KubeClient,
+  machines: readonly Machine[],
+  signal: AbortSignal | undefined,
+): Promise<Map<string, Node>> {
   const nodes = new Map<string, Node>();
   for (const m of machines) {
     const name = m.status?.nodeRef?.name;
@@ -247,7 +298,9 @@ export async function ensureScaleDown(
 ): Promise<ScaleDownResult> {
   const { signal } = options;
   const deleted = await deleteCloneMachineSets(client, signal === undefined ? {} : { signal });
-  const machines = (await client.list(MachineResource, { namespace: MACHINE_API_NAMESPACE, labelSelector: UPGRADE_SELECTOR, signal })).items;
+  const machines = (
+    await client.list(MachineResource, { namespace: MACHINE_API_NAMESPACE, labelSelector: UPGRADE_SELECTOR, signal })
+  ).items;
   const nodes = await nodesByName(client, machines, signal);
   const failedNodes: string[] = [];
   for (const nodeName of nodesToDrain(machines)) {
@@ -270,15 +323,25 @@ export function nodesToDrain(machines: readonly Machine[]): string[] {
 }
 
 /** Deletes every clone MachineSet not already being deleted (the failure policy: no drain). Returns their names. */
-export async function deleteCloneMachineSets(client: KubeClient, options: { signal?: AbortSignal } = {}): Promise<string[]> {
+export async function deleteCloneMachineSets(
+  client: KubeClient,
+  options: { signal?: AbortSignal } = {},
+): Promise<string[]> {
   const { signal } = options;
-  const clones = (await client.list(MachineSetResource, { namespace: MACHINE_API_NAMESPACE, labelSelector: UPGRADE_SELECTOR, signal })).items;
+  const clones = (
+    await client.list(MachineSetResource, { namespace: MACHINE_API_NAMESPACE, labelSelector: UPGRADE_SELECTOR, signal })
+  ).items;
   const deleted: string[] = [];
   for (const ms of clones) {
     if (ms.metadata?.deletionTimestamp !== undefined) continue;
     const name = ms.metadata?.name ?? '';
     try {
-      await client.delete(MachineSetResource, ms.metadata?.namespace ?? MACHINE_API_NAMESPACE, name, signal === undefined ? {} : { signal });
+      await client.delete(
+        MachineSetResource,
+        ms.metadata?.namespace ?? MACHINE_API_NAMESPACE,
+        name,
+        signal === undefined ? {} : { signal },
+      );
       deleted.push(name);
     } catch (err) {
       if (!isNotFound(err)) throw err;

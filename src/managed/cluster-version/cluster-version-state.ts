@@ -42,7 +42,9 @@ export function currentVersion(cv: ClusterVersion | undefined): string | undefin
 export function precedingVersion(cv: ClusterVersion, desiredVersion: string | undefined): string {
   const desired = cv.status?.desired.version ?? '';
   if (desired === desiredVersion) {
-    const prev = (cv.status?.history ?? []).find((h) => h.state === 'Completed' && h.version !== '' && h.version !== desiredVersion);
+    const prev = (cv.status?.history ?? []).find(
+      (h) => h.state === 'Completed' && h.version !== '' && h.version !== desiredVersion,
+    );
     if (prev) return prev.version;
   }
   return desired;
@@ -55,7 +57,9 @@ export type OfferedTarget = { kind: 'available'; release: Release } | { kind: 'c
 export function offeredTarget(cv: ClusterVersion, version: string): OfferedTarget | undefined {
   const available = (cv.status?.availableUpdates ?? []).find((r) => r.version === version && r.image);
   if (available) return { kind: 'available', release: available };
-  const conditional = (cv.status?.conditionalUpdates ?? []).find((c) => c.release.version === version && c.release.image);
+  const conditional = (cv.status?.conditionalUpdates ?? []).find(
+    (c) => c.release.version === version && c.release.image,
+  );
   return conditional ? { kind: 'conditional', release: conditional.release } : undefined;
 }
 
@@ -76,7 +80,10 @@ export function controlPlaneStartedAt(cv: ClusterVersion | undefined, version: s
 }
 
 /** A ClusterVersion condition's status and text, for "why not?" messages. */
-export function clusterVersionCondition(cv: ClusterVersion | undefined, type: string): { status: string; reason: string; message: string } | undefined {
+export function clusterVersionCondition(
+  cv: ClusterVersion | undefined,
+  type: string,
+): { status: string; reason: string; message: string } | undefined {
   const c = cv?.status?.conditions?.find((x) => x.type === type);
   return c ? { status: c.status, reason: c.reason ?? '', message: c.message ?? '' } : undefined;
 }

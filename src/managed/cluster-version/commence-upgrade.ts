@@ -6,7 +6,11 @@
  * Before `desiredUpdate` is written the target's risks are judged afresh (update-risk.ts): a
  * conditional update not known to be recommended is not commanded unless its risks are accepted.
  */
-import { CLUSTER_VERSION_NAME, ClusterVersionResource, type ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
+import {
+  CLUSTER_VERSION_NAME,
+  ClusterVersionResource,
+  type ClusterVersion,
+} from '../../api/openshift/config-v1/cluster-version.js';
 import type { ManagedUpgradeDesired } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import type { KubeClient } from '../../kube/client.js';
 import type { JsonObject } from '../../lib/json.js';
@@ -20,23 +24,39 @@ export type CommenceResult =
   | { state: 'notRecommended'; verdict: Extract<RiskVerdict, { risks: unknown }>; channelChanged: boolean };
 
 /** The merge patch that points the CVO at the target (pure). */
-export function desiredUpdatePatch(desired: ManagedUpgradeDesired, target: OfferedTarget | undefined): JsonObject | undefined {
+export function desiredUpdatePatch(
+  desired: ManagedUpgradeDesired,
+  target: OfferedTarget | undefined,
+): JsonObject | undefined {
   if (desired.image) return { spec: { desiredUpdate: { image: desired.image, version: null } } };
   if (!target || !desired.version) return undefined;
-  return { spec: { desiredUpdate: target.kind === 'conditional' ? { version: desired.version, image: target.release.image } : { version: desired.version, image: null } } };
+  return {
+    spec: {
+      desiredUpdate:
+        target.kind === 'conditional'
+          ? { version: desired.version, image: target.release.image }
+          : { version: desired.version, image: null },
+    },
+  };
 }
 
 /**
  * Sets channel and desiredUpdate as MUO's `EnsureDesiredConfig` does, once the target's risks
  * are known-good or all in `acceptedRisks` (risk names the UpgradeConfig accepts).
  */
-export async function commenceUpgrade(client: KubeClient, desired: ManagedUpgradeDesired, signal: AbortSignal, acceptedRisks: readonly string[] = []): Promise<CommenceResult> {
+export async function commenceUpgrade(
+  client: KubeClient,
+  desired: ManagedUpgradeDesired,
+  signal: AbortSignal,
+  acceptedRisks: readonly string[] = [],
+): Promise<CommenceResult> {
   let cv = await client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { signal });
   if (desired.image) {
     if (cv.spec.desiredUpdate?.image !== desired.image) {
       // An image the CVO does not list (a hand-picked release) is MUO's case and still goes; a listed conditional one is judged.
       const verdict = judgeUpdateRisk(cv, { image: desired.image }, acceptedRisks);
-      if (!verdict.go && verdict.reason !== 'NotOffered') return { state: 'notRecommended', verdict, channelChanged: false };
+      if (!verdict.go && verdict.reason !== 'NotOffered')
+        return { state: 'notRecommended', verdict, channelChanged: false };
       await patch(client, desiredUpdatePatch(desired, undefined)!, signal);
     }
     return { state: 'commanded', target: { kind: 'image', image: desired.image }, channelChanged: false };

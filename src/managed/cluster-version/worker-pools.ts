@@ -24,7 +24,10 @@ export function poolPending(pool: MachineConfigPool): number {
 export function poolFullyUpdated(pool: MachineConfigPool): boolean {
   const s = pool.status;
   if (!s) return false;
-  const observed = s.observedGeneration === undefined || pool.metadata?.generation === undefined || s.observedGeneration >= pool.metadata.generation;
+  const observed =
+    s.observedGeneration === undefined ||
+    pool.metadata?.generation === undefined ||
+    s.observedGeneration >= pool.metadata.generation;
   const onTarget = !pool.spec.configuration?.name || s.configuration.name === pool.spec.configuration.name;
   const updated = (s.conditions ?? []).some((c) => c.type === 'Updated' && c.status === 'True');
   return observed && onTarget && updated && s.updatedMachineCount === s.machineCount;
@@ -36,7 +39,11 @@ export function workerPools(pools: readonly MachineConfigPool[]): MachineConfigP
 }
 
 /** Summary of the worker rollout: done, and the pending count over the pools waited for. */
-export function workerRollout(pools: readonly MachineConfigPool[]): { done: boolean; pending: number; notUpdated: string[] } {
+export function workerRollout(pools: readonly MachineConfigPool[]): {
+  done: boolean;
+  pending: number;
+  notUpdated: string[];
+} {
   const waited = workerPools(pools);
   const notUpdated = waited.filter((p) => !poolFullyUpdated(p)).map((p) => p.metadata?.name ?? '');
   return { done: notUpdated.length === 0, pending: waited.reduce((n, p) => n + poolPending(p), 0), notUpdated };

@@ -47,7 +47,11 @@ export class FieldReader {
     for (const key of Object.keys(this.#map)) {
       if (known.includes(key)) continue;
       const near = known.find((k) => k.toLowerCase() === key.toLowerCase());
-      this.report(key, near === undefined ? 'unknown key (ignored)' : `unknown key (ignored); did you mean ${near}?`, 'warning');
+      this.report(
+        key,
+        near === undefined ? 'unknown key (ignored)' : `unknown key (ignored); did you mean ${near}?`,
+        'warning',
+      );
     }
   }
 
@@ -78,7 +82,12 @@ export class FieldReader {
     return this.#duration(key, 'seconds', 1000, options);
   }
 
-  #duration(key: string, unit: string, unitMs: number, options: { default: number; range: DurationRange; required?: boolean }): number {
+  #duration(
+    key: string,
+    unit: string,
+    unitMs: number,
+    options: { default: number; range: DurationRange; required?: boolean },
+  ): number {
     const v = this.raw(key);
     const fallback = options.default * unitMs;
     const kind = options.range === 'positive' ? 'a positive' : 'a non-negative';

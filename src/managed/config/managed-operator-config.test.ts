@@ -61,14 +61,22 @@ test('a complete MUO ConfigMap parses without problems', () => {
   const { config, problems } = parse(SAMPLE);
   assert.deepEqual(problems, []);
   assert.equal(config.upgradeType, 'OSD');
-  assert.deepEqual(config.configManager, { source: 'LOCAL', ocmBaseUrl: undefined, localConfigName: 'managed-upgrade-config', watchIntervalMs: 60 * MIN });
+  assert.deepEqual(config.configManager, {
+    source: 'LOCAL',
+    ocmBaseUrl: undefined,
+    localConfigName: 'managed-upgrade-config',
+    watchIntervalMs: 60 * MIN,
+  });
   assert.equal(config.maintenance.controlPlaneTimeMs, 90 * MIN);
   assert.deepEqual(config.maintenance.ignoredAlerts.controlPlaneCriticals, ['etcdMembersDown', 'ClusterOperatorDown']);
   assert.equal(config.scale.timeOutMs, 30 * MIN);
   assert.deepEqual(config.upgradeWindow, { timeOutMs: 120 * MIN, delayTriggerMs: 30 * MIN });
   assert.equal(config.nodeDrain.timeOutMs, 45 * MIN);
   assert.equal(config.nodeDrain.expectedNodeDrainTimeMs, 8 * MIN);
-  assert.deepEqual(config.healthCheck, { ignoredCriticals: ['DNSErrors05MinSRE'], ignoredNamespaces: ['openshift-logging'] });
+  assert.deepEqual(config.healthCheck, {
+    ignoredCriticals: ['DNSErrors05MinSRE'],
+    ignoredNamespaces: ['openshift-logging'],
+  });
   assert.equal(config.environment.fedramp, false);
 });
 
@@ -126,14 +134,38 @@ test('bad durations are problems and fall back to their defaults', () => {
   const table: [yaml: string, key: string, message: string][] = [
     ['nodeDrain: {timeOut: 0}', 'nodeDrain.timeOut', 'must be a positive number of minutes; using the default 45'],
     ['nodeDrain: {timeOut: -5}', 'nodeDrain.timeOut', 'must be a positive number of minutes; using the default 45'],
-    ['nodeDrain: {timeOut: "45"}', 'nodeDrain.timeOut', 'must be a positive number of minutes (got the string "45"); using the default 45'],
+    [
+      'nodeDrain: {timeOut: "45"}',
+      'nodeDrain.timeOut',
+      'must be a positive number of minutes (got the string "45"); using the default 45',
+    ],
     ['nodeDrain: {timeOut: [45]}', 'nodeDrain.timeOut', 'must be a positive number of minutes; using the default 45'],
-    ['nodeDrain: {expectedNodeDrainTime: 0}', 'nodeDrain.expectedNodeDrainTime', 'must be a positive number of minutes; using the default 8'],
-    ['maintenance: {controlPlaneTime: 0}', 'maintenance.controlPlaneTime', 'must be a positive number of minutes; using the default 90'],
+    [
+      'nodeDrain: {expectedNodeDrainTime: 0}',
+      'nodeDrain.expectedNodeDrainTime',
+      'must be a positive number of minutes; using the default 8',
+    ],
+    [
+      'maintenance: {controlPlaneTime: 0}',
+      'maintenance.controlPlaneTime',
+      'must be a positive number of minutes; using the default 90',
+    ],
     ['scale: {timeOut: yes}', 'scale.timeOut', 'must be a positive number of minutes; using the default 30'],
-    ['upgradeWindow: {timeOut: -1}', 'upgradeWindow.timeOut', 'must be a non-negative number of minutes; using the default 120'],
-    ['upgradeWindow: {delayTrigger: "x"}', 'upgradeWindow.delayTrigger', 'must be a non-negative number of minutes (got the string "x"); using the default 30'],
-    ['configManager: {watchInterval: 0}', 'configManager.watchInterval', 'must be a positive number of minutes; using the default 60'],
+    [
+      'upgradeWindow: {timeOut: -1}',
+      'upgradeWindow.timeOut',
+      'must be a non-negative number of minutes; using the default 120',
+    ],
+    [
+      'upgradeWindow: {delayTrigger: "x"}',
+      'upgradeWindow.delayTrigger',
+      'must be a non-negative number of minutes (got the string "x"); using the default 30',
+    ],
+    [
+      'configManager: {watchInterval: 0}',
+      'configManager.watchInterval',
+      'must be a positive number of minutes; using the default 60',
+    ],
   ];
   const d = defaultManagedOperatorConfig();
   for (const [yaml, key, message] of table) {
@@ -142,8 +174,22 @@ test('bad durations are problems and fall back to their defaults', () => {
     assert.equal(p.message, message, yaml);
     assert.equal(p.severity, 'error', yaml);
     assert.deepEqual(
-      [config.nodeDrain.timeOutMs, config.nodeDrain.expectedNodeDrainTimeMs, config.maintenance.controlPlaneTimeMs, config.scale.timeOutMs, config.upgradeWindow, config.configManager.watchIntervalMs],
-      [d.nodeDrain.timeOutMs, d.nodeDrain.expectedNodeDrainTimeMs, d.maintenance.controlPlaneTimeMs, d.scale.timeOutMs, d.upgradeWindow, d.configManager.watchIntervalMs],
+      [
+        config.nodeDrain.timeOutMs,
+        config.nodeDrain.expectedNodeDrainTimeMs,
+        config.maintenance.controlPlaneTimeMs,
+        config.scale.timeOutMs,
+        config.upgradeWindow,
+        config.configManager.watchIntervalMs,
+      ],
+      [
+        d.nodeDrain.timeOutMs,
+        d.nodeDrain.expectedNodeDrainTimeMs,
+        d.maintenance.controlPlaneTimeMs,
+        d.scale.timeOutMs,
+        d.upgradeWindow,
+        d.configManager.watchIntervalMs,
+      ],
       yaml,
     );
   }
@@ -157,7 +203,15 @@ test('zero is a valid upgrade window: never fail, never delayed', () => {
 
 test('YAML 1.1 scalars are read as go-yaml v2 reads them', () => {
   const { config, problems } = parse(
-    ['nodeDrain:', '  timeOut: 0x2d', '  expectedNodeDrainTime: 010', '  disableDrainStrategies: yes', 'validation: {cincinnati: on}', 'environment: {fedramp: off}', 'scale: {timeOut: 1.5}'].join('\n'),
+    [
+      'nodeDrain:',
+      '  timeOut: 0x2d',
+      '  expectedNodeDrainTime: 010',
+      '  disableDrainStrategies: yes',
+      'validation: {cincinnati: on}',
+      'environment: {fedramp: off}',
+      'scale: {timeOut: 1.5}',
+    ].join('\n'),
   );
   assert.deepEqual(unexpected(problems), []);
   assert.equal(config.nodeDrain.timeOutMs, 45 * MIN);
@@ -181,11 +235,17 @@ test('upgradeType: OSD, ARO or empty', () => {
   assert.equal(parse('upgradeType: ""').config.upgradeType, 'ARO');
   const bad = parse('upgradeType: osd');
   assert.equal(bad.config.upgradeType, 'ARO');
-  assert.equal(problemFor(bad.problems, 'upgradeType').message, 'must be OSD or ARO (got "osd"); using the default ARO');
+  assert.equal(
+    problemFor(bad.problems, 'upgradeType').message,
+    'must be OSD or ARO (got "osd"); using the default ARO',
+  );
 });
 
 test('configManager.source is OCM or LOCAL, case-insensitive', () => {
-  assert.equal(parse('configManager: {source: ocm, ocmBaseUrl: "https://api.openshift.com"}').config.configManager.source, 'OCM');
+  assert.equal(
+    parse('configManager: {source: ocm, ocmBaseUrl: "https://api.openshift.com"}').config.configManager.source,
+    'OCM',
+  );
   assert.equal(parse('configManager: {source: Local}').config.configManager.source, 'LOCAL');
   const bad = parse('configManager: {source: OCN}');
   assert.equal(bad.config.configManager.source, undefined);
@@ -194,10 +254,15 @@ test('configManager.source is OCM or LOCAL, case-insensitive', () => {
 });
 
 test('configManager.ocmBaseUrl must parse; the OCM Agent is recognised', () => {
-  const ok = parse('configManager: {source: OCM, ocmBaseUrl: "http://ocm-agent.openshift-ocm-agent-operator.svc.cluster.local:8081"}');
+  const ok = parse(
+    'configManager: {source: OCM, ocmBaseUrl: "http://ocm-agent.openshift-ocm-agent-operator.svc.cluster.local:8081"}',
+  );
   assert.deepEqual(unexpected(ok.problems), []);
   assert.equal(usesOcmAgent(ok.config), true);
-  assert.equal(usesOcmAgent(parse('configManager: {source: OCM, ocmBaseUrl: "https://api.openshift.com"}').config), false);
+  assert.equal(
+    usesOcmAgent(parse('configManager: {source: OCM, ocmBaseUrl: "https://api.openshift.com"}').config),
+    false,
+  );
   const bad = parse('configManager: {source: OCM, ocmBaseUrl: "not a url"}');
   assert.equal(bad.config.configManager.ocmBaseUrl, undefined);
   assert.match(problemFor(bad.problems, 'configManager.ocmBaseUrl').message, /must be an http or https URL/);
@@ -206,7 +271,10 @@ test('configManager.ocmBaseUrl must parse; the OCM Agent is recognised', () => {
 });
 
 test('configManager.localConfigName must be an object name', () => {
-  assert.equal(parse('configManager: {source: LOCAL, localConfigName: my-upgrade}').config.configManager.localConfigName, 'my-upgrade');
+  assert.equal(
+    parse('configManager: {source: LOCAL, localConfigName: my-upgrade}').config.configManager.localConfigName,
+    'my-upgrade',
+  );
   const bad = parse('configManager: {source: LOCAL, localConfigName: My_Upgrade}');
   assert.equal(bad.config.configManager.localConfigName, 'managed-upgrade-config');
   assert.equal(problemFor(bad.problems, 'configManager.localConfigName').severity, 'error');
@@ -215,7 +283,9 @@ test('configManager.localConfigName must be an object name', () => {
 });
 
 test('scale.extraMachinePools: bad globs are dropped and reported', () => {
-  const { config, problems } = parse('scale:\n  timeOut: 30\n  extraMachinePools: ["non-serving-*", "pool-[", "infra", {a: 1}]');
+  const { config, problems } = parse(
+    'scale:\n  timeOut: 30\n  extraMachinePools: ["non-serving-*", "pool-[", "infra", {a: 1}]',
+  );
   assert.deepEqual(config.scale.extraMachinePools, ['non-serving-*', 'infra']);
   assert.equal(problemFor(problems, 'scale.extraMachinePools[1]').message, 'syntax error in pattern "pool-["; dropped');
   assert.equal(problemFor(problems, 'scale.extraMachinePools[3]').message, 'must be a string; dropped');
@@ -224,7 +294,9 @@ test('scale.extraMachinePools: bad globs are dropped and reported', () => {
 });
 
 test('nodeDrain.ignoredNamespacePatterns: Go regexes, unanchored; bad ones dropped, never a panic', () => {
-  const { config, problems } = parse('nodeDrain:\n  ignoredNamespacePatterns: ["^openshift-.*", "(a)\\\\1", "redhat-", "foo(?=bar)", "[unclosed"]');
+  const { config, problems } = parse(
+    'nodeDrain:\n  ignoredNamespacePatterns: ["^openshift-.*", "(a)\\\\1", "redhat-", "foo(?=bar)", "[unclosed"]',
+  );
   assert.equal(config.nodeDrain.ignoredNamespacePatterns.length, 2);
   const matches = (ns: string): boolean => config.nodeDrain.ignoredNamespacePatterns.some((r) => r.test(ns));
   assert.equal(matches('openshift-monitoring'), true);
@@ -237,10 +309,16 @@ test('nodeDrain.ignoredNamespacePatterns: Go regexes, unanchored; bad ones dropp
 
 test('HTTP check timeout: 1..60 s only when URLs are set', () => {
   const noUrls = parse('extDependencyAvailabilityChecks: {http: {timeout: 120}}');
-  assert.deepEqual(noUrls.problems.filter((p) => p.key.startsWith('ext')), []);
+  assert.deepEqual(
+    noUrls.problems.filter((p) => p.key.startsWith('ext')),
+    [],
+  );
   assert.equal(noUrls.config.extDependencyAvailabilityChecks.http.timeoutMs, 120_000);
   const ok = parse('extDependencyAvailabilityChecks: {http: {timeout: 10, urls: ["https://api.openshift.com"]}}');
-  assert.deepEqual(ok.config.extDependencyAvailabilityChecks.http, { timeoutMs: 10_000, urls: ['https://api.openshift.com'] });
+  assert.deepEqual(ok.config.extDependencyAvailabilityChecks.http, {
+    timeoutMs: 10_000,
+    urls: ['https://api.openshift.com'],
+  });
   for (const t of ['0', '61', '"10"']) {
     const bad = parse(`extDependencyAvailabilityChecks: {http: {timeout: ${t}, urls: ["https://a.example"]}}`);
     assert.equal(bad.config.extDependencyAvailabilityChecks.http.timeoutMs, 15_000, t);
@@ -248,11 +326,16 @@ test('HTTP check timeout: 1..60 s only when URLs are set', () => {
   }
   const badUrl = parse('extDependencyAvailabilityChecks: {http: {urls: ["ftp://x", "https://ok.example"]}}');
   assert.deepEqual(badUrl.config.extDependencyAvailabilityChecks.http.urls, ['https://ok.example']);
-  assert.match(problemFor(badUrl.problems, 'extDependencyAvailabilityChecks.http.urls[0]').message, /http or https URL; dropped/);
+  assert.match(
+    problemFor(badUrl.problems, 'extDependencyAvailabilityChecks.http.urls[0]').message,
+    /http or https URL; dropped/,
+  );
 });
 
 test('feature gates: known ones enabled, unknown ones reported', () => {
-  const { config, problems } = parse('featureGate:\n  enabled: [PreHealthCheck, preHealthCheck, ServiceLogNotification, PreHealthCheck]');
+  const { config, problems } = parse(
+    'featureGate:\n  enabled: [PreHealthCheck, preHealthCheck, ServiceLogNotification, PreHealthCheck]',
+  );
   assert.deepEqual(config.featureGate.enabled, ['PreHealthCheck', 'ServiceLogNotification']);
   assert.equal(isFeatureGateEnabled(config, 'PreHealthCheck'), true);
   const p = problemFor(problems, 'featureGate.enabled');
@@ -262,7 +345,9 @@ test('feature gates: known ones enabled, unknown ones reported', () => {
 });
 
 test('unknown keys are warnings, with a hint for a wrong case', () => {
-  const { problems } = parse('upgradeWindows: {}\nnodeDrain: {timeout: 30, timeOut: 30, expectedNodeDrainTime: 8}\nscale: {timeOut: 30}\nmaintenance: {controlPlaneTime: 90}');
+  const { problems } = parse(
+    'upgradeWindows: {}\nnodeDrain: {timeout: 30, timeOut: 30, expectedNodeDrainTime: 8}\nscale: {timeOut: 30}\nmaintenance: {controlPlaneTime: 90}',
+  );
   assert.deepEqual(problems, [
     { key: 'upgradeWindows', message: 'unknown key (ignored)', severity: 'warning' },
     { key: 'nodeDrain.timeout', message: 'unknown key (ignored); did you mean timeOut?', severity: 'warning' },
@@ -276,13 +361,20 @@ test('a section that is not a mapping is a problem, its keys take defaults', () 
 });
 
 test('string lists accept scalars as their text, as go-yaml does; null is an empty value', () => {
-  const { config, problems } = parse('healthCheck:\n  ignoredNamespaces: [123, ns-a]\n  ignoredCriticals: ~\nfeatureGate: ~');
+  const { config, problems } = parse(
+    'healthCheck:\n  ignoredNamespaces: [123, ns-a]\n  ignoredCriticals: ~\nfeatureGate: ~',
+  );
   assert.deepEqual(config.healthCheck, { ignoredCriticals: [], ignoredNamespaces: ['123', 'ns-a'] });
-  assert.deepEqual(problems.filter((p) => p.key.startsWith('healthCheck') || p.key.startsWith('featureGate')), []);
+  assert.deepEqual(
+    problems.filter((p) => p.key.startsWith('healthCheck') || p.key.startsWith('featureGate')),
+    [],
+  );
 });
 
 test('aliases and merge keys work (YAML 1.1)', () => {
-  const { config } = parse('base: &d {timeOut: 50, expectedNodeDrainTime: 9}\nnodeDrain:\n  <<: *d\n  disableDrainStrategies: true');
+  const { config } = parse(
+    'base: &d {timeOut: 50, expectedNodeDrainTime: 9}\nnodeDrain:\n  <<: *d\n  disableDrainStrategies: true',
+  );
   assert.equal(config.nodeDrain.timeOutMs, 50 * MIN);
   assert.equal(config.nodeDrain.expectedNodeDrainTimeMs, 9 * MIN);
 });

@@ -122,27 +122,44 @@ export interface ParsedManagedOperatorConfig {
 export function parseManagedOperatorConfig(text: string | undefined): ParsedManagedOperatorConfig {
   const problems: ConfigProblem[] = [];
   if (text === undefined || text.trim() === '') {
-    problems.push({ key: 'config.yaml', message: 'missing or empty; every setting takes its default', severity: 'warning' });
+    problems.push({
+      key: 'config.yaml',
+      message: 'missing or empty; every setting takes its default',
+      severity: 'warning',
+    });
     return { config: defaultManagedOperatorConfig(), problems };
   }
   const doc = parseDocument(text, {
     version: '1.1',
     // Keep plain dates as text: no setting is a timestamp and go-yaml decodes none into strings.
-    customTags: (tags) => tags.filter((t) => (typeof t === 'string' ? t !== 'timestamp' : t.tag !== 'tag:yaml.org,2002:timestamp')),
+    customTags: (tags) =>
+      tags.filter((t) => (typeof t === 'string' ? t !== 'timestamp' : t.tag !== 'tag:yaml.org,2002:timestamp')),
   });
   const firstError = doc.errors[0];
   if (firstError !== undefined) {
     const line = (firstError.message.split('\n')[0] ?? firstError.message).replace(/:$/, '');
-    problems.push({ key: 'config.yaml', message: `is not valid YAML (${line}); every setting takes its default`, severity: 'error' });
+    problems.push({
+      key: 'config.yaml',
+      message: `is not valid YAML (${line}); every setting takes its default`,
+      severity: 'error',
+    });
     return { config: defaultManagedOperatorConfig(), problems };
   }
   const js: unknown = doc.toJS();
   if (js === null || js === undefined) {
-    problems.push({ key: 'config.yaml', message: 'missing or empty; every setting takes its default', severity: 'warning' });
+    problems.push({
+      key: 'config.yaml',
+      message: 'missing or empty; every setting takes its default',
+      severity: 'warning',
+    });
     return { config: defaultManagedOperatorConfig(), problems };
   }
   if (!isMapping(js)) {
-    problems.push({ key: 'config.yaml', message: 'must be a YAML mapping; every setting takes its default', severity: 'error' });
+    problems.push({
+      key: 'config.yaml',
+      message: 'must be a YAML mapping; every setting takes its default',
+      severity: 'error',
+    });
     return { config: defaultManagedOperatorConfig(), problems };
   }
   const root: Record<string, unknown> = { ...js };
@@ -174,7 +191,12 @@ function readConfig(fieldReader: FieldReader): ManagedOperatorConfig {
   const maintenance = fieldReader.section('maintenance', ['controlPlaneTime', 'ignoredAlerts']);
   const ignoredAlerts = maintenance.section('ignoredAlerts', ['controlPlaneCriticals']);
   const scale = fieldReader.section('scale', ['timeOut', 'extraMachinePools']);
-  const drain = fieldReader.section('nodeDrain', ['timeOut', 'expectedNodeDrainTime', 'disableDrainStrategies', 'ignoredNamespacePatterns']);
+  const drain = fieldReader.section('nodeDrain', [
+    'timeOut',
+    'expectedNodeDrainTime',
+    'disableDrainStrategies',
+    'ignoredNamespacePatterns',
+  ]);
   const health = fieldReader.section('healthCheck', ['ignoredCriticals', 'ignoredNamespaces']);
   const ext = fieldReader.section('extDependencyAvailabilityChecks', ['http']);
   const http = ext.section('http', ['timeout', 'urls']);
@@ -189,10 +211,17 @@ function readConfig(fieldReader: FieldReader): ManagedOperatorConfig {
     },
     upgradeWindow: {
       timeOutMs: window.minutes('timeOut', { default: d.upgradeWindowTimeOutMinutes, range: 'nonNegative' }),
-      delayTriggerMs: window.minutes('delayTrigger', { default: d.upgradeWindowDelayTriggerMinutes, range: 'nonNegative' }),
+      delayTriggerMs: window.minutes('delayTrigger', {
+        default: d.upgradeWindowDelayTriggerMinutes,
+        range: 'nonNegative',
+      }),
     },
     maintenance: {
-      controlPlaneTimeMs: maintenance.minutes('controlPlaneTime', { default: d.controlPlaneTimeMinutes, range: 'positive', required: true }),
+      controlPlaneTimeMs: maintenance.minutes('controlPlaneTime', {
+        default: d.controlPlaneTimeMinutes,
+        range: 'positive',
+        required: true,
+      }),
       ignoredAlerts: { controlPlaneCriticals: ignoredAlerts.stringList('controlPlaneCriticals') },
     },
     scale: {
@@ -204,7 +233,11 @@ function readConfig(fieldReader: FieldReader): ManagedOperatorConfig {
     },
     nodeDrain: {
       timeOutMs: drain.minutes('timeOut', { default: d.nodeDrainTimeOutMinutes, range: 'positive', required: true }),
-      expectedNodeDrainTimeMs: drain.minutes('expectedNodeDrainTime', { default: d.expectedNodeDrainTimeMinutes, range: 'positive', required: true }),
+      expectedNodeDrainTimeMs: drain.minutes('expectedNodeDrainTime', {
+        default: d.expectedNodeDrainTimeMinutes,
+        range: 'positive',
+        required: true,
+      }),
       disableDrainStrategies: drain.bool('disableDrainStrategies', false),
       ignoredNamespacePatterns: readNamespacePatterns(drain),
     },
@@ -250,11 +283,15 @@ function readOcmBaseUrl(cm: FieldReader, source: ConfigManagerSource | undefined
 function readLocalConfigName(cm: FieldReader, source: ConfigManagerSource | undefined): string {
   const v = cm.string('localConfigName');
   if (v === undefined || v === '') {
-    if (source === 'LOCAL') cm.report('localConfigName', `not set; using the default ${MANAGED_UPGRADE_CONFIG_NAME}`, 'warning');
+    if (source === 'LOCAL')
+      cm.report('localConfigName', `not set; using the default ${MANAGED_UPGRADE_CONFIG_NAME}`, 'warning');
     return MANAGED_UPGRADE_CONFIG_NAME;
   }
   if (v.length <= 253 && DNS1123_SUBDOMAIN.test(v)) return v;
-  cm.report('localConfigName', `must be a valid object name (got ${JSON.stringify(v)}); using the default ${MANAGED_UPGRADE_CONFIG_NAME}`);
+  cm.report(
+    'localConfigName',
+    `must be a valid object name (got ${JSON.stringify(v)}); using the default ${MANAGED_UPGRADE_CONFIG_NAME}`,
+  );
   return MANAGED_UPGRADE_CONFIG_NAME;
 }
 
@@ -289,11 +326,14 @@ function readFeatureGates(gates: FieldReader): FeatureGateName[] {
   const out: FeatureGateName[] = [];
   for (const name of gates.stringList('enabled')) {
     if (!KNOWN_GATES.includes(name)) {
-      gates.report('enabled', `unknown feature gate ${JSON.stringify(name)} (ignored); known gates: ${KNOWN_GATES.join(', ')}`, 'warning');
+      gates.report(
+        'enabled',
+        `unknown feature gate ${JSON.stringify(name)} (ignored); known gates: ${KNOWN_GATES.join(', ')}`,
+        'warning',
+      );
     } else if (!out.includes(name as FeatureGateName)) {
       out.push(name as FeatureGateName);
     }
   }
   return out;
 }
-

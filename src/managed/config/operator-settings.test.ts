@@ -32,7 +32,11 @@ test('UPGRADE_CONFIG_NAMES lists names or * for any', () => {
 });
 
 test('invalid values are problems and take the default', () => {
-  const { settings, problems } = settingsFromEnv({ OPERATOR_NAMESPACE: 'Bad_NS', WATCH_NAMESPACE: 'x'.repeat(64), UPGRADE_CONFIG_NAMES: 'Bad Name' });
+  const { settings, problems } = settingsFromEnv({
+    OPERATOR_NAMESPACE: 'Bad_NS',
+    WATCH_NAMESPACE: 'x'.repeat(64),
+    UPGRADE_CONFIG_NAMES: 'Bad Name',
+  });
   assert.deepEqual(settings, defaultOperatorSettings());
   assert.deepEqual(
     problems.map((p) => [p.key, p.severity]),
@@ -43,5 +47,8 @@ test('invalid values are problems and take the default', () => {
       ['UPGRADE_CONFIG_NAMES', 'error'],
     ],
   );
-  assert.match(problems[0]?.message ?? '', /must be a namespace name \(got "Bad_NS"\); using openshift-managed-upgrade-operator/);
+  assert.match(
+    problems[0]?.message ?? '',
+    /must be a namespace name \(got "Bad_NS"\); using openshift-managed-upgrade-operator/,
+  );
 });

@@ -50,7 +50,10 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
  * invalid value takes the default too and is reported (the CLI decides whether to refuse to
  * start).
  */
-export function settingsFromEnv(env: Readonly<Record<string, string | undefined>>): { settings: OperatorSettings; problems: ConfigProblem[] } {
+export function settingsFromEnv(env: Readonly<Record<string, string | undefined>>): {
+  settings: OperatorSettings;
+  problems: ConfigProblem[];
+} {
   const problems: ConfigProblem[] = [];
   const defaults = defaultOperatorSettings();
   const namespace = namespaceFrom(env, OPERATOR_SETTINGS_ENV.namespace, defaults.namespace, problems);
@@ -66,15 +69,28 @@ export function acceptsUpgradeConfigName(settings: OperatorSettings, name: strin
   return settings.upgradeConfigNames.some((n) => n === ANY_UPGRADE_CONFIG_NAME || n === name);
 }
 
-function namespaceFrom(env: Readonly<Record<string, string | undefined>>, key: string, fallback: string, problems: ConfigProblem[]): string {
+function namespaceFrom(
+  env: Readonly<Record<string, string | undefined>>,
+  key: string,
+  fallback: string,
+  problems: ConfigProblem[],
+): string {
   const v = env[key]?.trim();
   if (v === undefined || v === '') return fallback;
   if (v.length <= 63 && DNS1123_LABEL.test(v)) return v;
-  problems.push({ key, message: `must be a namespace name (got ${JSON.stringify(v)}); using ${fallback}`, severity: 'error' });
+  problems.push({
+    key,
+    message: `must be a namespace name (got ${JSON.stringify(v)}); using ${fallback}`,
+    severity: 'error',
+  });
   return fallback;
 }
 
-function namesFrom(env: Readonly<Record<string, string | undefined>>, fallback: string[], problems: ConfigProblem[]): string[] {
+function namesFrom(
+  env: Readonly<Record<string, string | undefined>>,
+  fallback: string[],
+  problems: ConfigProblem[],
+): string[] {
   const key = OPERATOR_SETTINGS_ENV.upgradeConfigNames;
   const v = env[key]?.trim();
   if (v === undefined || v === '') return fallback;

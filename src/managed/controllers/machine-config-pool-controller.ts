@@ -19,7 +19,10 @@ import { workerTimesUpdate } from '../history/worker-times.js';
 import { WORKER_POOL } from '../cluster-version/worker-pools.js';
 import { runtimeOf } from '../../engine/controller-deps.js';
 
-export type MachineConfigPoolControllerOptions = Pick<ManagedUpgradeConfigControllerOptions, 'client' | 'informers' | 'clock' | 'logger' | 'activity' | 'settings'>;
+export type MachineConfigPoolControllerOptions = Pick<
+  ManagedUpgradeConfigControllerOptions,
+  'client' | 'informers' | 'clock' | 'logger' | 'activity' | 'settings'
+>;
 
 /** Builds the controller; its keys are UpgradeConfigs, woken by the worker pool. */
 export function createMachineConfigPoolController(options: MachineConfigPoolControllerOptions): Controller {
@@ -33,21 +36,34 @@ export function createMachineConfigPoolController(options: MachineConfigPoolCont
     reconcile: async (key, signal) => {
       const pool = pools.get(undefined, WORKER_POOL);
       if (!pool) return;
-      const counts = { machineCount: pool.status?.machineCount ?? 0, updatedMachineCount: pool.status?.updatedMachineCount ?? 0 };
+      const counts = {
+        machineCount: pool.status?.machineCount ?? 0,
+        updatedMachineCount: pool.status?.updatedMachineCount ?? 0,
+      };
       const now = formatTime(options.clock.now());
-      const stamp = (cr: ManagedUpgradeConfig | undefined): ReturnType<typeof workerTimesUpdate> => workerTimesUpdate(historyFor(cr?.status?.history, cr?.spec?.desired.version), counts, now);
+      const stamp = (cr: ManagedUpgradeConfig | undefined): ReturnType<typeof workerTimesUpdate> =>
+        workerTimesUpdate(historyFor(cr?.status?.history, cr?.spec?.desired.version), counts, now);
       const { namespace, name } = splitKey(key);
       // The cache answers "nothing to do" without a request; the write re-reads the object.
       if (!stamp(configs.get(namespace, name))) return;
       let stamped: string | undefined;
       try {
-        await updateStatusWithRetry(options.client, ManagedUpgradeConfigResource, key, (cr: ManagedUpgradeConfig) => {
-          const entry = historyFor(cr.status?.history, cr.spec?.desired.version);
-          const update = stamp(cr);
-          if (!entry || !update) return undefined;
-          stamped = Object.keys(update).join(', ');
-          return { ...cr, status: { ...cr.status, history: setHistory(cr.status?.history, { ...entry, ...update }) } };
-        }, { clock: options.clock, signal });
+        await updateStatusWithRetry(
+          options.client,
+          ManagedUpgradeConfigResource,
+          key,
+          (cr: ManagedUpgradeConfig) => {
+            const entry = historyFor(cr.status?.history, cr.spec?.desired.version);
+            const update = stamp(cr);
+            if (!entry || !update) return undefined;
+            stamped = Object.keys(update).join(', ');
+            return {
+              ...cr,
+              status: { ...cr.status, history: setHistory(cr.status?.history, { ...entry, ...update }) },
+            };
+          },
+          { clock: options.clock, signal },
+        );
       } catch (err) {
         if (isNotFound(err)) return;
         throw err;
@@ -55,11 +71,20 @@ export function createMachineConfigPoolController(options: MachineConfigPoolCont
       if (stamped) log.info({ upgradeConfig: key, ...counts }, `worker pool: ${stamped} recorded`);
     },
   });
-  const acted = (): string[] => configs.list()
-    .filter((c) => acceptsUpgradeConfigName(options.settings, c.metadata?.name ?? ''))
-    .map((c) => `${c.metadata?.namespace ?? ''}/${c.metadata?.name ?? ''}`);
+  const acted = (): string[] =>
+    configs
+      .list()
+      .filter((c) => acceptsUpgradeConfigName(options.settings, c.metadata?.name ?? ''))
+      .map((c) => `${c.metadata?.namespace ?? ''}/${c.metadata?.name ?? ''}`);
   controller.watches(MachineConfigPoolResource, (p) => (p.metadata?.name === WORKER_POOL ? acted() : []));
   // A history entry turning Upgrading while the pool already rolls is stamped too.
-  controller.watches(ManagedUpgradeConfigResource, (c) => (acceptsUpgradeConfigName(options.settings, c.metadata?.name ?? '') ? [`${c.metadata?.namespace ?? ''}/${c.metadata?.name ?? ''}`] : []), { namespace: ns });
+  controller.watches(
+    ManagedUpgradeConfigResource,
+    (c) =>
+      acceptsUpgradeConfigName(options.settings, c.metadata?.name ?? '')
+        ? [`${c.metadata?.namespace ?? ''}/${c.metadata?.name ?? ''}`]
+        : [],
+    { namespace: ns },
+  );
   return controller;
 }

@@ -25,7 +25,13 @@ async function harness(t: TestContext, settings: DrainSettings, active: boolean)
   const cluster = await startTestCluster(t, { openshiftCrds: false });
   const { clock, ctx } = cluster;
   const logger = silentLogger();
-  const events = new EventRecorder({ client: ctx.client, clock, logger, activity: clock.activity, component: 'upgrade-operator' });
+  const events = new EventRecorder({
+    client: ctx.client,
+    clock,
+    logger,
+    activity: clock.activity,
+    component: 'upgrade-operator',
+  });
   const state: NodeKeeperState = { active, settings };
   const timeouts: Harness['timeouts'] = [];
   const pdbStarted: Harness['pdbStarted'] = [];
@@ -44,7 +50,9 @@ async function harness(t: TestContext, settings: DrainSettings, active: boolean)
     },
   });
   const deletedAt = new Map<string, number>();
-  ctx.informers.informerFor(PodResource).addHandlers({ onDelete: (p) => deletedAt.set(p.metadata?.name ?? '', clock.now()) });
+  ctx.informers
+    .informerFor(PodResource)
+    .addHandlers({ onDelete: (p) => deletedAt.set(p.metadata?.name ?? '', clock.now()) });
   const running = keeper.controller.start(cluster.signal);
   t.after(() => running);
   return { cluster, keeper, events, state, timeouts, pdbStarted, deletedAt };
@@ -53,7 +61,9 @@ async function harness(t: TestContext, settings: DrainSettings, active: boolean)
 async function nodeEvents(h: Harness, node: string): Promise<Array<{ reason: string; message: string }>> {
   await h.events.flush();
   const list = await h.cluster.client.list(EventResource, { namespace: 'default' });
-  return list.items.filter((e) => e.involvedObject.name === node && e.involvedObject.kind === 'Node').map((e) => ({ reason: e.reason ?? '', message: e.message ?? '' }));
+  return list.items
+    .filter((e) => e.involvedObject.name === node && e.involvedObject.kind === 'Node')
+    .map((e) => ({ reason: e.reason ?? '', message: e.message ?? '' }));
 }
 
 void test('a PDB-blocked pod is force-drained exactly PDBForceDrainTimeout + expectedNodeDrainTime after the cordon', async (t) => {
@@ -61,7 +71,10 @@ void test('a PDB-blocked pod is force-drained exactly PDBForceDrainTimeout + exp
   const { client, clock } = h.cluster;
   const t0 = clock.now();
   await createNamespace(client, 'app');
-  await createNode(client, 'worker-1', { cordonedAt: t0, annotations: { 'machineconfiguration.openshift.io/state': 'Working' } });
+  await createNode(client, 'worker-1', {
+    cordonedAt: t0,
+    annotations: { 'machineconfiguration.openshift.io/state': 'Working' },
+  });
   await createNode(client, 'master-0', { cordonedAt: t0, labels: { 'node-role.kubernetes.io/master': '' } });
   await createPod(client, 'app', 'web', 'worker-1');
   await createPod(client, 'app', 'db-0', 'worker-1', { labels: { app: 'db' } });
@@ -84,8 +97,14 @@ void test('a PDB-blocked pod is force-drained exactly PDBForceDrainTimeout + exp
 
   // Failed once cordoned for the last strategy's wait + expectedNodeDrainTime (76m): the node is Working ⇒ alert.
   await clock.run({ until: () => h.timeouts.some(([, on]) => on) });
-  assert.deepEqual(h.timeouts.find(([, on]) => on), ['worker-1', true, t0 + 76 * MINUTE]);
-  assert.ok(h.timeouts.every(([node]) => node === 'worker-1'), 'control-plane nodes are never reconciled');
+  assert.deepEqual(
+    h.timeouts.find(([, on]) => on),
+    ['worker-1', true, t0 + 76 * MINUTE],
+  );
+  assert.ok(
+    h.timeouts.every(([node]) => node === 'worker-1'),
+    'control-plane nodes are never reconciled',
+  );
   assert.ok(await client.get(PodResource, 'app', 'guard'), 'pods on control-plane nodes are untouched');
 
   const events = await nodeEvents(h, 'worker-1');
@@ -93,13 +112,28 @@ void test('a PDB-blocked pod is force-drained exactly PDBForceDrainTimeout + exp
     events.map((e) => e.reason),
     ['ForceDrainPodDeleted', 'ForceDrainPodDeleted', 'ForceDrainPodDeleted', 'NodeDrainTimeout'],
   );
-  assert.match(events[0]?.message ?? '', /^Drain strategy DELETE deleted pod app\/web: pod is not covered by a PodDisruptionBudget; node worker-1 has been cordoned for 45m0s \(nodeDrain.timeOut 45m0s\)$/);
-  assert.match(events[2]?.message ?? '', /^Drain strategy PDB-DELETE deleted pod app\/db-0: pod is covered by PodDisruptionBudget db; /);
-  assert.match(events[3]?.message ?? '', /^Node worker-1 has not drained 1h16m0s after it was cordoned at 2026-03-02T00:00:00Z/);
+  assert.match(
+    events[0]?.message ?? '',
+    /^Drain strategy DELETE deleted pod app\/web: pod is not covered by a PodDisruptionBudget; node worker-1 has been cordoned for 45m0s \(nodeDrain.timeOut 45m0s\)$/,
+  );
+  assert.match(
+    events[2]?.message ?? '',
+    /^Drain strategy PDB-DELETE deleted pod app\/db-0: pod is covered by PodDisruptionBudget db; /,
+  );
+  assert.match(
+    events[3]?.message ?? '',
+    /^Node worker-1 has not drained 1h16m0s after it was cordoned at 2026-03-02T00:00:00Z/,
+  );
   assert.deepEqual(await nodeEvents(h, 'master-0'), []);
 
   // Uncordoning resets the alert; no requeue is left behind for the node.
-  await client.patch(NodeResource, undefined, 'worker-1', { spec: { unschedulable: null, taints: null } }, { type: 'merge' });
+  await client.patch(
+    NodeResource,
+    undefined,
+    'worker-1',
+    { spec: { unschedulable: null, taints: null } },
+    { type: 'merge' },
+  );
   await clock.run({ until: () => h.timeouts.at(-1)?.[1] === false });
   assert.deepEqual(h.timeouts.at(-1), ['worker-1', false, t0 + 76 * MINUTE]);
   const reconciles = h.timeouts.length;
@@ -112,7 +146,10 @@ void test('with drain strategies disabled the pods stay and the alert fires afte
   const { client, clock } = h.cluster;
   const t0 = clock.now();
   await createNamespace(client, 'app');
-  await createNode(client, 'worker-1', { cordonedAt: t0, annotations: { 'machineconfiguration.openshift.io/state': 'Working' } });
+  await createNode(client, 'worker-1', {
+    cordonedAt: t0,
+    annotations: { 'machineconfiguration.openshift.io/state': 'Working' },
+  });
   await createPod(client, 'app', 'web', 'worker-1');
   await createPod(client, 'app', 'db-0', 'worker-1', { labels: { app: 'db' } });
   await createBlockingPdb(client, 'app', 'db', { app: 'db' });
@@ -133,7 +170,10 @@ void test('with drain strategies disabled the pods stay and the alert fires afte
   assert.ok(await client.get(PodResource, 'app', 'db-0'));
   assert.deepEqual(h.pdbStarted, []);
   const events = await nodeEvents(h, 'worker-1');
-  assert.deepEqual(events.map((e) => e.reason), ['NodeDrainTimeout']);
+  assert.deepEqual(
+    events.map((e) => e.reason),
+    ['NodeDrainTimeout'],
+  );
   assert.match(events[0]?.message ?? '', /drain strategies are disabled\)$/);
 });
 
@@ -141,12 +181,21 @@ void test('a cordoned node without timeAdded is reported, not drained', async (t
   const h = await harness(t, TEST_DRAIN_SETTINGS, true);
   const { client, clock } = h.cluster;
   await createNamespace(client, 'app');
-  await client.create(NodeResource, { metadata: { name: 'worker-1' }, spec: { unschedulable: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }] } });
+  await client.create(NodeResource, {
+    metadata: { name: 'worker-1' },
+    spec: { unschedulable: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }] },
+  });
   await createPod(client, 'app', 'web', 'worker-1');
   await clock.run({ until: clock.now() + 300 * MINUTE });
   assert.ok(await client.get(PodResource, 'app', 'web'));
   assert.deepEqual(h.timeouts, []);
   const events = await nodeEvents(h, 'worker-1');
-  assert.deepEqual(events.map((e) => e.reason), ['NodeDrainStartUnknown']);
-  assert.match(events[0]?.message ?? '', /^cannot determine drain commencement time for node worker-1: the node.kubernetes.io\/unschedulable taint has no timeAdded$/);
+  assert.deepEqual(
+    events.map((e) => e.reason),
+    ['NodeDrainStartUnknown'],
+  );
+  assert.match(
+    events[0]?.message ?? '',
+    /^cannot determine drain commencement time for node worker-1: the node.kubernetes.io\/unschedulable taint has no timeAdded$/,
+  );
 });

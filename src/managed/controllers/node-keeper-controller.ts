@@ -9,7 +9,10 @@
  */
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { NodeResource, PodResource } from '../../api/builtin.js';
-import { MachineConfigDaemonState, MachineConfigNodeAnnotation } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  MachineConfigDaemonState,
+  MachineConfigNodeAnnotation,
+} from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import type { KubeClient } from '../../kube/client.js';
 import { Controller, type Predicate, type ReconcileResult } from '../../kube/controller.js';
 import type { EventRecorder } from '../../kube/event-recorder.js';
@@ -26,7 +29,10 @@ import { drainNodeWithStrategies } from '../drain/node-drainer.js';
 import { runtimeOf } from '../../engine/controller-deps.js';
 
 /** Node labels of control-plane nodes, which the NodeKeeper never touches. */
-export const CONTROL_PLANE_NODE_LABELS = ['node-role.kubernetes.io/master', 'node-role.kubernetes.io/control-plane'] as const;
+export const CONTROL_PLANE_NODE_LABELS = [
+  'node-role.kubernetes.io/master',
+  'node-role.kubernetes.io/control-plane',
+] as const;
 
 /** Event reasons the NodeKeeper records on Nodes. */
 export const NodeKeeperEventReason = {
@@ -120,7 +126,12 @@ export function createNodeKeeperController(options: NodeKeeperOptions): NodeKeep
     if (plan.status === 'unknown-start') {
       // A change of the node (a taint with timeAdded, an uncordon) wakes it again.
       log.warn({ node: name }, plan.message ?? 'cannot determine drain commencement time');
-      options.events.event(node, 'Warning', NodeKeeperEventReason.DrainStartUnknown, plan.message ?? `cannot determine drain commencement time for node ${name}`);
+      options.events.event(
+        node,
+        'Warning',
+        NodeKeeperEventReason.DrainStartUnknown,
+        plan.message ?? `cannot determine drain commencement time for node ${name}`,
+      );
       return {};
     }
     const start = plan.drainStartedAt ?? now;
@@ -128,17 +139,40 @@ export function createNodeKeeperController(options: NodeKeeperOptions): NodeKeep
       const verb = a.type === 'delete' ? 'deleted pod' : 'removed the finalizers of pod';
       const message = `Drain strategy ${a.strategy} ${verb} ${a.pod.namespace}/${a.pod.name}: ${a.reason}`;
       log.info({ node: name, strategy: a.strategy, pod: `${a.pod.namespace}/${a.pod.name}`, action: a.type }, message);
-      options.events.event(node, 'Warning', a.type === 'delete' ? NodeKeeperEventReason.PodDeleted : NodeKeeperEventReason.FinalizersRemoved, message);
+      options.events.event(
+        node,
+        'Warning',
+        a.type === 'delete' ? NodeKeeperEventReason.PodDeleted : NodeKeeperEventReason.FinalizersRemoved,
+        message,
+      );
     }
-    if (outcome.actionsTaken.some((a: DrainAction) => a.strategy === 'PDB-DELETE') && pdbSignalled.get(name) !== start) {
+    if (
+      outcome.actionsTaken.some((a: DrainAction) => a.strategy === 'PDB-DELETE') &&
+      pdbSignalled.get(name) !== start
+    ) {
       pdbSignalled.set(name, start);
-      await options.onPdbForceDrainStarted(name, signal).catch((err: unknown) => log.warn({ node: name, err: errorMessage(err) }, 'could not send the drain-delay notification'));
+      await options
+        .onPdbForceDrainStarted(name, signal)
+        .catch((err: unknown) =>
+          log.warn({ node: name, err: errorMessage(err) }, 'could not send the drain-delay notification'),
+        );
     }
     reportFailure(node, outcome.failed, start, now, state.settings);
     if (outcome.failures.length > 0) {
-      for (const f of outcome.failures) log.warn({ node: name, strategy: f.action.strategy, pod: `${f.action.pod.namespace}/${f.action.pod.name}`, err: f.error.message }, 'drain action failed');
+      for (const f of outcome.failures)
+        log.warn(
+          {
+            node: name,
+            strategy: f.action.strategy,
+            pod: `${f.action.pod.namespace}/${f.action.pod.name}`,
+            err: f.error.message,
+          },
+          'drain action failed',
+        );
       const first = outcome.failures[0];
-      throw new Error(`${outcome.failures.length} drain action(s) failed on node ${name}; first: ${first?.action.strategy ?? ''} ${first?.action.pod.namespace ?? ''}/${first?.action.pod.name ?? ''}: ${first?.error.message ?? ''}`);
+      throw new Error(
+        `${outcome.failures.length} drain action(s) failed on node ${name}; first: ${first?.action.strategy ?? ''} ${first?.action.pod.namespace ?? ''}/${first?.action.pod.name ?? ''}: ${first?.error.message ?? ''}`,
+      );
     }
     return outcome.nextDueAt !== undefined ? { requeueAfter: Math.max(1, outcome.nextDueAt - now) } : {};
   };
@@ -155,13 +189,19 @@ export function createNodeKeeperController(options: NodeKeeperOptions): NodeKeep
       options.onDrainTimeout(name, false);
       return;
     }
-    const upgrading = node.metadata?.annotations?.[MachineConfigNodeAnnotation.State] === MachineConfigDaemonState.Working;
-    log.info({ node: name, upgrading }, `Node drain timed out ${name}.${upgrading ? ' Alerting.' : ' Not alerting: the node is not being updated by the MCO.'}`);
+    const upgrading =
+      node.metadata?.annotations?.[MachineConfigNodeAnnotation.State] === MachineConfigDaemonState.Working;
+    log.info(
+      { node: name, upgrading },
+      `Node drain timed out ${name}.${upgrading ? ' Alerting.' : ' Not alerting: the node is not being updated by the MCO.'}`,
+    );
     if (!upgrading) return;
     options.onDrainTimeout(name, true);
     if (timeoutRecorded.get(name) === start) return;
     timeoutRecorded.set(name, start);
-    const how = settings.disableDrainStrategies ? 'drain strategies are disabled' : 'the drain strategies did not empty it';
+    const how = settings.disableDrainStrategies
+      ? 'drain strategies are disabled'
+      : 'the drain strategies did not empty it';
     options.events.event(
       node,
       'Warning',
@@ -176,12 +216,16 @@ export function createNodeKeeperController(options: NodeKeeperOptions): NodeKeep
     reconcile,
   })
     .for(NodeResource, { predicates: [notControlPlane(), nodeChanged()] })
-    .watches(PodResource, (pod: Pod) => {
-      const nodeName = pod.spec?.nodeName;
-      if (!nodeName || !options.state().active) return [];
-      const node = nodes.get(undefined, nodeName);
-      return node && !isControlPlaneNode(node) ? [nodeName] : [];
-    }, { predicates: [podChanged()] });
+    .watches(
+      PodResource,
+      (pod: Pod) => {
+        const nodeName = pod.spec?.nodeName;
+        if (!nodeName || !options.state().active) return [];
+        const node = nodes.get(undefined, nodeName);
+        return node && !isControlPlaneNode(node) ? [nodeName] : [];
+      },
+      { predicates: [podChanged()] },
+    );
 
   return {
     controller,
@@ -195,7 +239,11 @@ export function createNodeKeeperController(options: NodeKeeperOptions): NodeKeep
 }
 
 function notControlPlane(): Predicate<Node> {
-  return { create: (n) => !isControlPlaneNode(n), update: (_o, n) => !isControlPlaneNode(n), delete: (n) => !isControlPlaneNode(n) };
+  return {
+    create: (n) => !isControlPlaneNode(n),
+    update: (_o, n) => !isControlPlaneNode(n),
+    delete: (n) => !isControlPlaneNode(n),
+  };
 }
 
 /** Node updates that matter: spec (cordon, taints), labels, annotations (MCO state), deletion. Heartbeats do not. */

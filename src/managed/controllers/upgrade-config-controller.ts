@@ -13,7 +13,11 @@ import { MachineResource } from '../../api/openshift/machine-v1beta1/machine.js'
 import { MachineSetResource } from '../../api/openshift/machine-v1beta1/machine-set.js';
 import { MachineConfigPoolResource } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import type { KubeObjectLike, ResourceDescriptor } from '../../api/resource.js';
-import { MANAGED_UPGRADE_CONFIGMAP_KEY, MANAGED_UPGRADE_CONFIGMAP_NAME, ManagedUpgradeConfigResource } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import {
+  MANAGED_UPGRADE_CONFIGMAP_KEY,
+  MANAGED_UPGRADE_CONFIGMAP_NAME,
+  ManagedUpgradeConfigResource,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import type { ManagedUpgradeConfig } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import { parseManagedOperatorConfig, type ParsedManagedOperatorConfig } from '../config/managed-operator-config.js';
 import { formatConfigProblems } from '../config/config-problem.js';
@@ -43,7 +47,10 @@ const WATCHED: ReadonlyArray<[string, ResourceDescriptor<KubeObjectLike>]> = [
 ];
 
 /** What the controller needs: what a pass needs, less what the controller derives from its caches. */
-export interface ManagedUpgradeConfigControllerOptions extends Omit<UpgradeConfigPassDeps, 'cluster' | 'config' | 'log'> {
+export interface ManagedUpgradeConfigControllerOptions extends Omit<
+  UpgradeConfigPassDeps,
+  'cluster' | 'config' | 'log'
+> {
   informers: InformerFactory;
   logger: Logger;
   activity?: ActivityTracker;
@@ -68,12 +75,17 @@ export function ignoredUpgradeConfigMessage(names: readonly string[], namespace:
 }
 
 /** Builds the controller (start it with `controller.start(signal)` or through a Manager). */
-export function createManagedUpgradeConfigController(options: ManagedUpgradeConfigControllerOptions): ManagedUpgradeConfigController {
+export function createManagedUpgradeConfigController(
+  options: ManagedUpgradeConfigControllerOptions,
+): ManagedUpgradeConfigController {
   const ns = options.settings.watchNamespace;
   const log = options.logger.child({ controller: 'upgradeconfig' });
   const wake = new WakeRegistry();
   const configs = options.informers.informerFor(ManagedUpgradeConfigResource, { namespace: ns });
-  const configMaps = options.informers.informerFor(ConfigMapResource, { namespace: options.settings.namespace, fieldSelector: `metadata.name=${MANAGED_UPGRADE_CONFIGMAP_NAME}` });
+  const configMaps = options.informers.informerFor(ConfigMapResource, {
+    namespace: options.settings.namespace,
+    fieldSelector: `metadata.name=${MANAGED_UPGRADE_CONFIGMAP_NAME}`,
+  });
   const inf = <T extends KubeObjectLike>(d: ResourceDescriptor<T>): Informer<T> => options.informers.informerFor(d);
   const cvs = inf(ClusterVersionResource);
   const cos = inf(ClusterOperatorResource);
@@ -93,10 +105,16 @@ export function createManagedUpgradeConfigController(options: ManagedUpgradeConf
   };
   let parsed: { text: string | undefined; result: ParsedManagedOperatorConfig } | undefined;
   const config = (): ParsedManagedOperatorConfig => {
-    const text = configMaps.get(options.settings.namespace, MANAGED_UPGRADE_CONFIGMAP_NAME)?.data?.[MANAGED_UPGRADE_CONFIGMAP_KEY];
+    const text = configMaps.get(options.settings.namespace, MANAGED_UPGRADE_CONFIGMAP_NAME)?.data?.[
+      MANAGED_UPGRADE_CONFIGMAP_KEY
+    ];
     if (!parsed || parsed.text !== text) {
       parsed = { text, result: parseManagedOperatorConfig(text) };
-      if (parsed.result.problems.length > 0) log.warn({ problems: formatConfigProblems(parsed.result.problems) }, 'the operator ConfigMap has problems; defaults are used for those values');
+      if (parsed.result.problems.length > 0)
+        log.warn(
+          { problems: formatConfigProblems(parsed.result.problems) },
+          'the operator ConfigMap has problems; defaults are used for those values',
+        );
     }
     return parsed.result;
   };
@@ -115,7 +133,12 @@ export function createManagedUpgradeConfigController(options: ManagedUpgradeConf
         return;
       }
       if (!acceptsUpgradeConfigName(options.settings, name)) {
-        options.events.event(cr, 'Warning', 'Ignored', ignoredUpgradeConfigMessage(options.settings.upgradeConfigNames, ns, name));
+        options.events.event(
+          cr,
+          'Warning',
+          'Ignored',
+          ignoredUpgradeConfigMessage(options.settings.upgradeConfigNames, ns, name),
+        );
         log.info({ name }, 'UpgradeConfig ignored: name not acted on');
         return;
       }
@@ -132,12 +155,21 @@ export function createManagedUpgradeConfigController(options: ManagedUpgradeConf
     predicates: [{ update: (a, b) => JSON.stringify(a.status ?? null) === JSON.stringify(b.status ?? null) }],
   });
   const allKeys = (): string[] => configs.list().map((c) => `${c.metadata?.namespace ?? ''}/${c.metadata?.name ?? ''}`);
-  controller.watches(ConfigMapResource, () => allKeys(), { namespace: options.settings.namespace, fieldSelector: `metadata.name=${MANAGED_UPGRADE_CONFIGMAP_NAME}` });
+  controller.watches(ConfigMapResource, () => allKeys(), {
+    namespace: options.settings.namespace,
+    fieldSelector: `metadata.name=${MANAGED_UPGRADE_CONFIGMAP_NAME}`,
+  });
   for (const [kind, d] of WATCHED) controller.watches(d, () => wake.changed(kind));
-  const upgradeConfigs = (): ManagedUpgradeConfig[] => configs.list().filter((c) => acceptsUpgradeConfigName(options.settings, c.metadata?.name ?? ''));
+  const upgradeConfigs = (): ManagedUpgradeConfig[] =>
+    configs.list().filter((c) => acceptsUpgradeConfigName(options.settings, c.metadata?.name ?? ''));
   const notifyPdbForceDrain = async (signal: AbortSignal): Promise<void> => {
     for (const cached of upgradeConfigs()) {
-      const cr = await options.client.get(ManagedUpgradeConfigResource, cached.metadata?.namespace, cached.metadata?.name ?? '', { signal });
+      const cr = await options.client.get(
+        ManagedUpgradeConfigResource,
+        cached.metadata?.namespace,
+        cached.metadata?.name ?? '',
+        { signal },
+      );
       if (historyFor(cr.status?.history, cr.spec?.desired.version)?.phase !== 'Upgrading') continue;
       await sendNotificationOnce(options, cr, 'StateDelayed', PDB_FORCE_DRAIN_DELAY_DESCRIPTION, signal);
     }

@@ -4,8 +4,14 @@
  * waits for, so the controller wakes exactly then.
  */
 import type { Condition } from 'kubernetes-types/meta/v1.js';
-import { FeatureGate, ManagedUpgradeConfigResource } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
-import type { ManagedUpgradeConfig, UpgradeHistory } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import {
+  FeatureGate,
+  ManagedUpgradeConfigResource,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import type {
+  ManagedUpgradeConfig,
+  UpgradeHistory,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import { isFeatureGateEnabled, type ParsedManagedOperatorConfig } from '../config/managed-operator-config.js';
 import { formatConfigProblems } from '../config/config-problem.js';
 import type { DvoMetricsSource } from '../health/deployment-validation.js';
@@ -30,9 +36,19 @@ import { preUpgradeHealthCheck } from '../steps/health-check-steps.js';
 import type { UrlProbe } from '../steps/external-dependency-step.js';
 import { delayDueAt } from '../steps/notification-steps.js';
 import { commenced } from '../steps/step-support.js';
-import { firstFalseCondition, osdSteps, performUpgradeFailure, shouldFailUpgrade, upgradeWindowClosesAt } from '../upgraders/osd-upgrader.js';
+import {
+  firstFalseCondition,
+  osdSteps,
+  performUpgradeFailure,
+  shouldFailUpgrade,
+  upgradeWindowClosesAt,
+} from '../upgraders/osd-upgrader.js';
 import { HistoryStepRecorder, historyFor, setHistory } from '../history/upgrade-history.js';
-import { validateUpgradeConfig, type ValidationDeps, type ValidationResult } from '../validation/upgrade-config-validation.js';
+import {
+  validateUpgradeConfig,
+  type ValidationDeps,
+  type ValidationResult,
+} from '../validation/upgrade-config-validation.js';
 import { scheduleDecision } from '../validation/upgrade-schedule.js';
 import { errorMessage } from '../../lib/errors.js';
 
@@ -57,7 +73,12 @@ export interface UpgradeConfigPassDeps {
   provider: (config: ParsedManagedOperatorConfig['config']) => PolicyProvider | undefined;
   validation: ValidationDeps;
   urlProbe: UrlProbe;
-  drainNode(nodeName: string, config: ParsedManagedOperatorConfig['config'], pdbForceDrainTimeoutMs: number, signal: AbortSignal): Promise<{ failed: boolean; nextDueAt?: number | undefined }>;
+  drainNode(
+    nodeName: string,
+    config: ParsedManagedOperatorConfig['config'],
+    pdbForceDrainTimeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<{ failed: boolean; nextDueAt?: number | undefined }>;
   cluster: ClusterReads;
   config(): ParsedManagedOperatorConfig;
 }
@@ -74,7 +95,11 @@ interface Explanation {
 }
 
 /** Runs one pass. */
-export async function upgradeConfigPass(deps: UpgradeConfigPassDeps, original: ManagedUpgradeConfig, signal: AbortSignal): Promise<UpgradeConfigPassResult> {
+export async function upgradeConfigPass(
+  deps: UpgradeConfigPassDeps,
+  original: ManagedUpgradeConfig,
+  signal: AbortSignal,
+): Promise<UpgradeConfigPassResult> {
   const cr = structuredClone(original);
   const name = cr.metadata?.name ?? '';
   const log = deps.log.child({ namespace: cr.metadata?.namespace, name });
@@ -82,9 +107,19 @@ export async function upgradeConfigPass(deps: UpgradeConfigPassDeps, original: M
   const now = deps.clock.now();
   const spec = cr.spec;
   const cv = deps.cluster.clusterVersion();
-  const explain = (e: Explanation, waitFor: WaitFor | undefined): Promise<UpgradeConfigPassResult> => finish(deps, original, cr, e, problems.length > 0 ? formatConfigProblems(problems) : undefined, waitFor, log);
-  if (!spec) return explain({ waiting: true, reason: 'InvalidSpec', message: 'the UpgradeConfig has no spec' }, undefined);
-  if (!cv) return explain({ waiting: true, reason: 'ClusterVersionMissing', message: 'ClusterVersion "version" not found; is this an OpenShift cluster?' }, { kinds: ['ClusterVersion'] });
+  const explain = (e: Explanation, waitFor: WaitFor | undefined): Promise<UpgradeConfigPassResult> =>
+    finish(deps, original, cr, e, problems.length > 0 ? formatConfigProblems(problems) : undefined, waitFor, log);
+  if (!spec)
+    return explain({ waiting: true, reason: 'InvalidSpec', message: 'the UpgradeConfig has no spec' }, undefined);
+  if (!cv)
+    return explain(
+      {
+        waiting: true,
+        reason: 'ClusterVersionMissing',
+        message: 'ClusterVersion "version" not found; is this an OpenShift cluster?',
+      },
+      { kinds: ['ClusterVersion'] },
+    );
 
   const status = (cr.status ??= {});
   let entry = historyFor(status.history, spec.desired.version);
@@ -95,7 +130,13 @@ export async function upgradeConfigPass(deps: UpgradeConfigPassDeps, original: M
     } catch {
       started = false;
     }
-    entry = { version: spec.desired.version ?? '', precedingVersion: precedingVersion(cv, spec.desired.version), phase: started ? 'Upgrading' : 'New', conditions: [], ...(started ? { startTime: formatTime(now) } : {}) };
+    entry = {
+      version: spec.desired.version ?? '',
+      precedingVersion: precedingVersion(cv, spec.desired.version),
+      phase: started ? 'Upgrading' : 'New',
+      conditions: [],
+      ...(started ? { startTime: formatTime(now) } : {}),
+    };
     status.history = setHistory(status.history, entry);
     log.info({ phase: entry.phase, version: entry.version }, 'upgrade history initialised');
   }
@@ -108,67 +149,136 @@ export async function upgradeConfigPass(deps: UpgradeConfigPassDeps, original: M
       const result = await preUpgradeHealthCheck(ctx, 'New', signal);
       if (!result.healthy) {
         await ctx.notify('StatePreHealthCheckSL', signal, muoFailureList(result));
-        deps.events.event(cr, 'Warning', 'PreHealthCheckFailed', `the upgrade at ${spec.upgradeAt} may be affected: ${summary(result)}`);
+        deps.events.event(
+          cr,
+          'Warning',
+          'PreHealthCheckFailed',
+          `the upgrade at ${spec.upgradeAt} may be affected: ${summary(result)}`,
+        );
       }
     }
     history.phase = 'Pending';
   }
 
   if (history.phase === 'Pending') {
-    const v = await validateUpgradeConfig({ config: cr, clusterVersion: cv, cincinnatiEnabled: config.validation.cincinnati, now, signal }, deps.validation);
+    const v = await validateUpgradeConfig(
+      { config: cr, clusterVersion: cv, cincinnatiEnabled: config.validation.cincinnati, now, signal },
+      deps.validation,
+    );
     deps.metrics.setValidationFailed(name, !v.valid);
     if (v.resolvedVersion && v.resolvedVersion !== spec.desired.version) {
-      await deps.client.patch(ManagedUpgradeConfigResource, cr.metadata?.namespace, name, { spec: { desired: { version: v.resolvedVersion } } }, { type: 'merge', signal });
+      await deps.client.patch(
+        ManagedUpgradeConfigResource,
+        cr.metadata?.namespace,
+        name,
+        { spec: { desired: { version: v.resolvedVersion } } },
+        { type: 'merge', signal },
+      );
       history.version = v.resolvedVersion;
-      deps.events.event(cr, 'Normal', 'VersionResolved', `release image ${spec.desired.image ?? ''} is version ${v.resolvedVersion}`);
-      return explain({ waiting: true, reason: 'VersionResolved', message: `resolved the release image to version ${v.resolvedVersion}` }, {});
+      deps.events.event(
+        cr,
+        'Normal',
+        'VersionResolved',
+        `release image ${spec.desired.image ?? ''} is version ${v.resolvedVersion}`,
+      );
+      return explain(
+        {
+          waiting: true,
+          reason: 'VersionResolved',
+          message: `resolved the release image to version ${v.resolvedVersion}`,
+        },
+        {},
+      );
     }
-    const retry = v.transient ? { until: now + VALIDATION_RETRY_MS, kinds: ['ClusterVersion'] } : { kinds: ['ClusterVersion'] };
+    const retry = v.transient
+      ? { until: now + VALIDATION_RETRY_MS, kinds: ['ClusterVersion'] }
+      : { kinds: ['ClusterVersion'] };
     const refusal = validationRefusal(v);
     if (refusal) return explain({ waiting: true, ...refusal }, retry);
     const sched = scheduleDecision(spec.upgradeAt, now, config.upgradeWindow.timeOutMs);
     if (!sched.ready) {
-      return explain({ waiting: true, reason: 'WaitingForUpgradeTime', message: `the upgrade to ${spec.desired.version ?? ''} is scheduled for ${spec.upgradeAt}` }, { until: now + sched.untilMs, kinds: ['ClusterVersion'] });
+      return explain(
+        {
+          waiting: true,
+          reason: 'WaitingForUpgradeTime',
+          message: `the upgrade to ${spec.desired.version ?? ''} is scheduled for ${spec.upgradeAt}`,
+        },
+        { until: now + sched.untilMs, kinds: ['ClusterVersion'] },
+      );
     }
     const refresh = await refreshPolicy(deps.provider(config), cr, signal);
     if (refresh.outcome === 'changed') {
       history.phase = 'New';
       deps.events.event(cr, 'Warning', 'PolicyChanged', `not starting: ${refresh.why}`);
-      if (refresh.spec) await deps.client.patch(ManagedUpgradeConfigResource, cr.metadata?.namespace, name, { spec: refresh.spec as unknown as JsonValue }, { type: 'merge', signal });
+      if (refresh.spec)
+        await deps.client.patch(
+          ManagedUpgradeConfigResource,
+          cr.metadata?.namespace,
+          name,
+          { spec: refresh.spec as unknown as JsonValue },
+          { type: 'merge', signal },
+        );
       return explain({ waiting: true, reason: 'PolicyChanged', message: refresh.why }, {});
     }
     history.phase = 'Upgrading';
     history.startTime = formatTime(now);
-    deps.events.event(cr, 'Normal', 'UpgradeStarted', `upgrading to ${spec.desired.version ?? spec.desired.image ?? ''} (${spec.type})`);
+    deps.events.event(
+      cr,
+      'Normal',
+      'UpgradeStarted',
+      `upgrading to ${spec.desired.version ?? spec.desired.image ?? ''} (${spec.type})`,
+    );
   }
 
   if (history.phase === 'Upgrading') {
     if (spec.type !== 'ARO' && shouldFailUpgrade(ctx)) {
       const failed = await performUpgradeFailure(ctx, signal);
-      if (failed) deps.events.event(cr, 'Warning', 'UpgradeFailed', upgradeWindowMissedMessage(config.upgradeWindow.timeOutMs, spec.upgradeAt));
+      if (failed)
+        deps.events.event(
+          cr,
+          'Warning',
+          'UpgradeFailed',
+          upgradeWindowMissedMessage(config.upgradeWindow.timeOutMs, spec.upgradeAt),
+        );
       return explain(
         failed
           ? { waiting: false, reason: 'Failed', message: 'the upgrade window passed before the upgrade could start' }
-          : { waiting: true, reason: 'FailingUpgrade', message: `the upgrade window passed; cleaning up: ${history.conditions?.find((c) => c.type === 'FailedUpgrade')?.message ?? 'in progress'}` },
+          : {
+              waiting: true,
+              reason: 'FailingUpgrade',
+              message: `the upgrade window passed; cleaning up: ${history.conditions?.find((c) => c.type === 'FailedUpgrade')?.message ?? 'in progress'}`,
+            },
         failed ? undefined : { until: now + 30_000 },
       );
     }
     const steps = spec.type === 'ARO' ? aroSteps(deps.urlProbe) : osdSteps(deps.urlProbe);
-    const result = await runSteps(steps, ctx, { recorder: new HistoryStepRecorder(history), clock: deps.clock, signal });
+    const result = await runSteps(steps, ctx, {
+      recorder: new HistoryStepRecorder(history),
+      clock: deps.clock,
+      signal,
+    });
     if (result.finished) {
       history.phase = 'Upgraded';
       history.completeTime = formatTime(deps.clock.now());
       deps.events.event(cr, 'Normal', 'UpgradeCompleted', `upgraded to ${spec.desired.version ?? ''}`);
     } else {
       const o = result.outcome;
-      const message = o.status === 'failed' ? `${result.step.condition}: ${o.error}` : `${result.step.condition}: ${o.why ?? 'in progress'}`;
+      const message =
+        o.status === 'failed'
+          ? `${result.step.condition}: ${o.error}`
+          : `${result.step.condition}: ${o.why ?? 'in progress'}`;
       let waitFor = o.waitFor;
       if (spec.type !== 'ARO' && !commencedSafe(ctx)) {
-        const due = [delayDueAt(ctx), upgradeWindowClosesAt(ctx)].filter((t): t is number => t !== undefined && t > deps.clock.now());
+        const due = [delayDueAt(ctx), upgradeWindowClosesAt(ctx)].filter(
+          (t): t is number => t !== undefined && t > deps.clock.now(),
+        );
         if (due.length > 0) waitFor = mergeWaitFor(waitFor, { until: Math.min(...due) + 1 });
       }
       if (o.status === 'failed') log.warn({ step: result.step.name, reason: o.reason }, o.error);
-      return explain({ waiting: true, reason: o.reason ?? (o.status === 'failed' ? 'StepFailed' : 'InProgress'), message }, waitFor ?? { until: deps.clock.now() + 30_000 });
+      return explain(
+        { waiting: true, reason: o.reason ?? (o.status === 'failed' ? 'StepFailed' : 'InProgress'), message },
+        waitFor ?? { until: deps.clock.now() + 30_000 },
+      );
     }
   }
 
@@ -176,7 +286,10 @@ export async function upgradeConfigPass(deps: UpgradeConfigPassDeps, original: M
     await recordUpgradeResult(deps, cr, history, signal, log);
     return explain({ waiting: false, reason: 'Upgraded', message: `upgraded to ${history.version ?? ''}` }, undefined);
   }
-  return explain({ waiting: false, reason: history.phase, message: `the upgrade to ${history.version ?? ''} is ${history.phase}` }, undefined);
+  return explain(
+    { waiting: false, reason: history.phase, message: `the upgrade to ${history.version ?? ''} is ${history.phase}` },
+    undefined,
+  );
 }
 
 /**
@@ -185,7 +298,11 @@ export async function upgradeConfigPass(deps: UpgradeConfigPassDeps, original: M
  * same version); undefined when the upgrade may go ahead.
  */
 export function validationRefusal(validationResult: ValidationResult): { reason: string; message: string } | undefined {
-  if (!validationResult.valid) return { reason: validationResult.reason === 'Valid' ? 'ValidationFailed' : validationResult.reason, message: `validation failed: ${validationResult.message}${validationResult.detail ? ` (${validationResult.detail})` : ''}` };
+  if (!validationResult.valid)
+    return {
+      reason: validationResult.reason === 'Valid' ? 'ValidationFailed' : validationResult.reason,
+      message: `validation failed: ${validationResult.message}${validationResult.detail ? ` (${validationResult.detail})` : ''}`,
+    };
   if (!validationResult.availableUpdate) return { reason: validationResult.reason, message: validationResult.message };
   return undefined;
 }
@@ -204,7 +321,13 @@ function commencedSafe(ctx: StepContext): boolean {
   }
 }
 
-function stepContext(deps: UpgradeConfigPassDeps, cr: ManagedUpgradeConfig, history: UpgradeHistory, config: ParsedManagedOperatorConfig['config'], log: Logger): StepContext {
+function stepContext(
+  deps: UpgradeConfigPassDeps,
+  cr: ManagedUpgradeConfig,
+  history: UpgradeHistory,
+  config: ParsedManagedOperatorConfig['config'],
+  log: Logger,
+): StepContext {
   const pdbTimeoutMs = (cr.spec?.PDBForceDrainTimeout ?? 0) * 60_000;
   const ctx: StepContext = {
     upgradeConfig: cr,
@@ -248,7 +371,16 @@ export async function sendNotificationOnce(
   const sent = sentNotifications(cr);
   if (sent.includes(key)) return;
   try {
-    await deps.notifier.notify({ state, upgradeConfig: { namespace: cr.metadata?.namespace ?? '', name }, version, upgradeAt: cr.spec?.upgradeAt ?? '', description }, signal);
+    await deps.notifier.notify(
+      {
+        state,
+        upgradeConfig: { namespace: cr.metadata?.namespace ?? '', name },
+        version,
+        upgradeAt: cr.spec?.upgradeAt ?? '',
+        description,
+      },
+      signal,
+    );
   } catch (err) {
     deps.metrics.setNotificationFailed(name, state, true);
     throw err;
@@ -256,8 +388,18 @@ export async function sendNotificationOnce(
   deps.metrics.setNotificationFailed(name, state, false);
   deps.metrics.setNotificationSent(name, state, version);
   const next = JSON.stringify([...sent, key]);
-  const patched = await deps.client.patch(ManagedUpgradeConfigResource, cr.metadata?.namespace, name, { metadata: { annotations: { [NOTIFICATIONS_ANNOTATION]: next } } }, { type: 'merge', signal });
-  cr.metadata = { ...cr.metadata, annotations: { ...cr.metadata?.annotations, [NOTIFICATIONS_ANNOTATION]: next }, resourceVersion: patched.metadata?.resourceVersion ?? '' };
+  const patched = await deps.client.patch(
+    ManagedUpgradeConfigResource,
+    cr.metadata?.namespace,
+    name,
+    { metadata: { annotations: { [NOTIFICATIONS_ANNOTATION]: next } } },
+    { type: 'merge', signal },
+  );
+  cr.metadata = {
+    ...cr.metadata,
+    annotations: { ...cr.metadata?.annotations, [NOTIFICATIONS_ANNOTATION]: next },
+    resourceVersion: patched.metadata?.resourceVersion ?? '',
+  };
 }
 
 /** The notifications recorded on the UpgradeConfig (`<state>@<version>`). */
@@ -272,35 +414,83 @@ export function sentNotifications(cr: ManagedUpgradeConfig): string[] {
   }
 }
 
-async function recordUpgradeResult(deps: UpgradeConfigPassDeps, cr: ManagedUpgradeConfig, upgradeHistory: UpgradeHistory, signal: AbortSignal, log: Logger): Promise<void> {
+async function recordUpgradeResult(
+  deps: UpgradeConfigPassDeps,
+  cr: ManagedUpgradeConfig,
+  upgradeHistory: UpgradeHistory,
+  signal: AbortSignal,
+  log: Logger,
+): Promise<void> {
   if (!upgradeHistory.startTime || !upgradeHistory.completeTime) return;
   try {
-    const alerts = await alertsDuringUpgrade(deps.prometheus, { startMs: Date.parse(upgradeHistory.startTime), completeMs: Date.parse(upgradeHistory.completeTime), nowMs: deps.clock.now() }, signal);
-    deps.metrics.setUpgradeResult({ name: cr.metadata?.name ?? '', precedingVersion: upgradeHistory.precedingVersion ?? '', version: upgradeHistory.version ?? '', alerts }, alerts.length === 0);
+    const alerts = await alertsDuringUpgrade(
+      deps.prometheus,
+      {
+        startMs: Date.parse(upgradeHistory.startTime),
+        completeMs: Date.parse(upgradeHistory.completeTime),
+        nowMs: deps.clock.now(),
+      },
+      signal,
+    );
+    deps.metrics.setUpgradeResult(
+      {
+        name: cr.metadata?.name ?? '',
+        precedingVersion: upgradeHistory.precedingVersion ?? '',
+        version: upgradeHistory.version ?? '',
+        alerts,
+      },
+      alerts.length === 0,
+    );
   } catch (err) {
     log.warn({ err: errorMessage(err) }, 'could not compute upgradeoperator_upgrade_result: Prometheus did not answer');
   }
 }
 
 /** Sets the explanatory conditions, writes the status when it changed, logs and emits Events for new waits. */
-async function finish(deps: UpgradeConfigPassDeps, original: ManagedUpgradeConfig, cr: ManagedUpgradeConfig, explanation: Explanation, configProblems: string | undefined, waitFor: WaitFor | undefined, log: Logger): Promise<UpgradeConfigPassResult> {
+async function finish(
+  deps: UpgradeConfigPassDeps,
+  original: ManagedUpgradeConfig,
+  cr: ManagedUpgradeConfig,
+  explanation: Explanation,
+  configProblems: string | undefined,
+  waitFor: WaitFor | undefined,
+  log: Logger,
+): Promise<UpgradeConfigPassResult> {
   const now = formatTime(deps.clock.now());
   const status = (cr.status ??= {});
   const prev = status.conditions ?? [];
   const set = (condition: Omit<Condition, 'lastTransitionTime'>): Condition => {
     const old = prev.find((x) => x.type === condition.type);
-    return { ...condition, lastTransitionTime: old && old.status === condition.status ? old.lastTransitionTime : now, observedGeneration: cr.metadata?.generation ?? 0 };
+    return {
+      ...condition,
+      lastTransitionTime: old && old.status === condition.status ? old.lastTransitionTime : now,
+      observedGeneration: cr.metadata?.generation ?? 0,
+    };
   };
-  const waiting = set({ type: 'Waiting', status: explanation.waiting ? 'True' : 'False', reason: explanation.reason, message: explanation.message });
-  const cfg = set({ type: 'ConfigurationValid', status: configProblems ? 'False' : 'True', reason: configProblems ? 'InvalidOperatorConfig' : 'Valid', message: configProblems ? `defaults used instead: ${configProblems}` : '' });
+  const waiting = set({
+    type: 'Waiting',
+    status: explanation.waiting ? 'True' : 'False',
+    reason: explanation.reason,
+    message: explanation.message,
+  });
+  const cfg = set({
+    type: 'ConfigurationValid',
+    status: configProblems ? 'False' : 'True',
+    reason: configProblems ? 'InvalidOperatorConfig' : 'Valid',
+    message: configProblems ? `defaults used instead: ${configProblems}` : '',
+  });
   status.conditions = [waiting, cfg];
   const oldWaiting = prev.find((x) => x.type === 'Waiting');
-  if (explanation.waiting && (oldWaiting?.reason !== explanation.reason || oldWaiting.message !== explanation.message)) {
+  if (
+    explanation.waiting &&
+    (oldWaiting?.reason !== explanation.reason || oldWaiting.message !== explanation.message)
+  ) {
     deps.events.event(cr, 'Normal', explanation.reason, explanation.message);
     log.info({ reason: explanation.reason }, explanation.message);
   }
   const oldCfg = prev.find((x) => x.type === 'ConfigurationValid');
-  if (configProblems && oldCfg?.message !== cfg.message) deps.events.event(cr, 'Warning', 'InvalidOperatorConfig', cfg.message);
+  if (configProblems && oldCfg?.message !== cfg.message)
+    deps.events.event(cr, 'Warning', 'InvalidOperatorConfig', cfg.message);
   if (!jsonEqual(stripVolatile(original.status) as JsonValue, stripVolatile(cr.status) as JsonValue)) {
     // Optimistic concurrency: a conflict (someone changed the CR meanwhile) fails the pass, which is retried.
     await deps.client.updateStatus(ManagedUpgradeConfigResource, cr);
@@ -311,5 +501,11 @@ async function finish(deps: UpgradeConfigPassDeps, original: ManagedUpgradeConfi
 /** The status without lastProbeTime stamps (they change on every pass and are not worth a write by themselves). */
 function stripVolatile(status: ManagedUpgradeConfig['status']): unknown {
   if (!status) return null;
-  return { ...status, history: (status.history ?? []).map((h) => ({ ...h, conditions: (h.conditions ?? []).map(({ lastProbeTime: _p, ...c }) => c) })) };
+  return {
+    ...status,
+    history: (status.history ?? []).map((h) => ({
+      ...h,
+      conditions: (h.conditions ?? []).map(({ lastProbeTime: _p, ...c }) => c),
+    })),
+  };
 }

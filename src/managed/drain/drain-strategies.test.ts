@@ -23,7 +23,16 @@ const settings: DrainSettings = {
 
 function node(options: { unschedulable?: boolean; taint?: boolean; timeAdded?: string | null } = {}): Node {
   const timeAdded = options.timeAdded === undefined ? formatTime(T0) : options.timeAdded;
-  const taints = options.taint === false ? [] : [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', ...(timeAdded === null ? {} : { timeAdded }) }];
+  const taints =
+    options.taint === false
+      ? []
+      : [
+          {
+            key: 'node.kubernetes.io/unschedulable',
+            effect: 'NoSchedule',
+            ...(timeAdded === null ? {} : { timeAdded }),
+          },
+        ];
   return { metadata: { name: 'worker-1' }, spec: { unschedulable: options.unschedulable ?? true, taints } };
 }
 
@@ -46,7 +55,9 @@ function pod(name: string, o: PodOptions = {}): Pod {
       labels: o.labels ?? {},
       ...(o.finalizers ? { finalizers: o.finalizers } : {}),
       ...(o.deleting ? { deletionTimestamp: formatTime(at(1)) } : {}),
-      ...(o.daemonSet ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: 'u-ds' }] } : {}),
+      ...(o.daemonSet
+        ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: 'u-ds' }] }
+        : {}),
     },
     spec: { nodeName: o.nodeName ?? 'worker-1', containers: [] },
   };
@@ -121,18 +132,26 @@ void test('each strategy acts exactly from its threshold, on its targets only', 
     assert.equal(plan.status, 'draining');
     assert.equal(plan.drainStartedAt, T0);
     assert.deepEqual(acts(plan), row.actions, `minute ${row.minute}`);
-    assert.equal(plan.nextDueAt, row.nextDue === undefined ? undefined : at(row.nextDue), `next due at minute ${row.minute}`);
+    assert.equal(
+      plan.nextDueAt,
+      row.nextDue === undefined ? undefined : at(row.nextDue),
+      `next due at minute ${row.minute}`,
+    );
     assert.equal(plan.pdbDeleteFirstTime, row.minute === 68);
   }
   const first = planNodeDrain(node(), pods, pdbs, at(68), settings).actions.find((a) => a.strategy === 'PDB-DELETE');
   assert.deepEqual(first?.pod, { namespace: 'app', name: 'db', uid: 'uid-db', resourceVersion: '7' });
-  assert.equal(first?.reason, 'pod is covered by PodDisruptionBudget db; node worker-1 has been cordoned for 1h8m0s (PDBForceDrainTimeout 1h0m0s + nodeDrain.expectedNodeDrainTime 8m0s)');
+  assert.equal(
+    first?.reason,
+    'pod is covered by PodDisruptionBudget db; node worker-1 has been cordoned for 1h8m0s (PDBForceDrainTimeout 1h0m0s + nodeDrain.expectedNodeDrainTime 8m0s)',
+  );
 });
 
 void test('HasFailed: pending strategies with targets hold it; then the last due wait + expected drain time, or timeOut', () => {
   const withPdbPod = [pod('db', { labels: { app: 'db' } })];
   const pdbs = [pdb('db', { matchLabels: { app: 'db' } })];
-  const failed = (pods: Pod[], minute: number, s: DrainSettings = settings): boolean => planNodeDrain(node(), pods, pdbs, at(minute), s).failed;
+  const failed = (pods: Pod[], minute: number, s: DrainSettings = settings): boolean =>
+    planNodeDrain(node(), pods, pdbs, at(minute), s).failed;
   // A PDB pod keeps PDB-DELETE valid: not failed before 68m even long past timeOut + expected.
   assert.equal(failed(withPdbPod, 67.99), false);
   // Then the last executed strategy (68m) + 8m > timeOut: failed from 76m on.
@@ -174,20 +193,56 @@ void test('disableDrainStrategies: no actions, failed once cordoned for timeOut'
 
 void test('ignored namespaces (unanchored patterns) and DaemonSet pods are never touched', () => {
   const s: DrainSettings = { ...settings, ignoredNamespacePatterns: [/^openshift-/, /logging/g] };
-  const pods = [pod('a', { ns: 'openshift-monitoring' }), pod('b', { ns: 'my-logging-stack' }), pod('c', { ns: 'team-openshift-x' }), pod('d', { daemonSet: true })];
+  const pods = [
+    pod('a', { ns: 'openshift-monitoring' }),
+    pod('b', { ns: 'my-logging-stack' }),
+    pod('c', { ns: 'team-openshift-x' }),
+    pod('d', { daemonSet: true }),
+  ];
   // Twice: a global pattern must give the same answer on every use.
-  for (let i = 0; i < 2; i++) assert.deepEqual(acts(planNodeDrain(node(), pods, [], at(45), s)), ['DELETE delete team-openshift-x/c']);
+  for (let i = 0; i < 2; i++)
+    assert.deepEqual(acts(planNodeDrain(node(), pods, [], at(45), s)), ['DELETE delete team-openshift-x/c']);
   // With no targets left for any strategy, the pending PDB strategies do not hold the failure.
   assert.equal(planNodeDrain(node(), pods.slice(0, 2), [], at(53), s).failed, true);
 });
 
 void test('a PDB pod is one a PDB of its own namespace selects by the full selector', () => {
   const cases: Array<{ name: string; pdbs: PodDisruptionBudget[]; labels: Record<string, string>; pdbPod: boolean }> = [
-    { name: 'matchLabels match', pdbs: [pdb('p', { matchLabels: { app: 'db' } })], labels: { app: 'db' }, pdbPod: true },
-    { name: 'same labels, other namespace (MUO: PDB pod)', pdbs: [pdb('p', { matchLabels: { app: 'db' } }, 'other')], labels: { app: 'db' }, pdbPod: false },
-    { name: 'one of two matchLabels (MUO: PDB pod)', pdbs: [pdb('p', { matchLabels: { app: 'db', tier: 'primary' } })], labels: { app: 'db' }, pdbPod: false },
-    { name: 'matchExpressions excluded (MUO: PDB pod)', pdbs: [pdb('p', { matchLabels: { app: 'db' }, matchExpressions: [{ key: 'role', operator: 'NotIn', values: ['replica'] }] })], labels: { app: 'db', role: 'replica' }, pdbPod: false },
-    { name: 'matchExpressions only (MUO: never)', pdbs: [pdb('p', { matchExpressions: [{ key: 'app', operator: 'In', values: ['db', 'cache'] }] })], labels: { app: 'cache' }, pdbPod: true },
+    {
+      name: 'matchLabels match',
+      pdbs: [pdb('p', { matchLabels: { app: 'db' } })],
+      labels: { app: 'db' },
+      pdbPod: true,
+    },
+    {
+      name: 'same labels, other namespace (MUO: PDB pod)',
+      pdbs: [pdb('p', { matchLabels: { app: 'db' } }, 'other')],
+      labels: { app: 'db' },
+      pdbPod: false,
+    },
+    {
+      name: 'one of two matchLabels (MUO: PDB pod)',
+      pdbs: [pdb('p', { matchLabels: { app: 'db', tier: 'primary' } })],
+      labels: { app: 'db' },
+      pdbPod: false,
+    },
+    {
+      name: 'matchExpressions excluded (MUO: PDB pod)',
+      pdbs: [
+        pdb('p', {
+          matchLabels: { app: 'db' },
+          matchExpressions: [{ key: 'role', operator: 'NotIn', values: ['replica'] }],
+        }),
+      ],
+      labels: { app: 'db', role: 'replica' },
+      pdbPod: false,
+    },
+    {
+      name: 'matchExpressions only (MUO: never)',
+      pdbs: [pdb('p', { matchExpressions: [{ key: 'app', operator: 'In', values: ['db', 'cache'] }] })],
+      labels: { app: 'cache' },
+      pdbPod: true,
+    },
     { name: 'nil selector selects nothing', pdbs: [pdb('p', undefined)], labels: { app: 'db' }, pdbPod: false },
     { name: 'empty selector selects the whole namespace', pdbs: [pdb('p', {})], labels: {}, pdbPod: true },
   ];

@@ -124,8 +124,22 @@ interface StrategyDef {
 }
 
 const STRATEGIES: readonly StrategyDef[] = [
-  { name: 'DELETE', description: 'Default pod deletion', type: 'delete', pdb: false, targets: () => true, acts: (p) => !isTerminating(p) },
-  { name: 'DEFAULT-FINALIZER', description: 'Default pod finalizer removal', type: 'remove-finalizers', pdb: false, targets: hasFinalizers, acts: () => true },
+  {
+    name: 'DELETE',
+    description: 'Default pod deletion',
+    type: 'delete',
+    pdb: false,
+    targets: () => true,
+    acts: (p) => !isTerminating(p),
+  },
+  {
+    name: 'DEFAULT-FINALIZER',
+    description: 'Default pod finalizer removal',
+    type: 'remove-finalizers',
+    pdb: false,
+    targets: hasFinalizers,
+    acts: () => true,
+  },
   {
     name: 'POD-STUCK-TERMINATING',
     description: 'Pod stuck terminating removal',
@@ -134,23 +148,51 @@ const STRATEGIES: readonly StrategyDef[] = [
     targets: (p) => !hasFinalizers(p) && isTerminating(p),
     acts: () => true,
   },
-  { name: 'PDB-DELETE', description: 'PDB pod deletion', type: 'delete', pdb: true, targets: () => true, acts: (p) => !isTerminating(p) },
-  { name: 'PDB-FINALIZER', description: 'PDB Pod finalizer removal', type: 'remove-finalizers', pdb: true, targets: hasFinalizers, acts: () => true },
+  {
+    name: 'PDB-DELETE',
+    description: 'PDB pod deletion',
+    type: 'delete',
+    pdb: true,
+    targets: () => true,
+    acts: (p) => !isTerminating(p),
+  },
+  {
+    name: 'PDB-FINALIZER',
+    description: 'PDB Pod finalizer removal',
+    type: 'remove-finalizers',
+    pdb: true,
+    targets: hasFinalizers,
+    acts: () => true,
+  },
 ];
 
 /**
  * Decides the drain of one node at `now`. `pods` may hold pods of other nodes (they are
  * ignored); `pdbs` is every PodDisruptionBudget of the cluster.
  */
-export function planNodeDrain(node: Node, pods: readonly Pod[], pdbs: readonly PodDisruptionBudget[], now: number, settings: DrainSettings): DrainPlan {
+export function planNodeDrain(
+  node: Node,
+  pods: readonly Pod[],
+  pdbs: readonly PodDisruptionBudget[],
+  now: number,
+  settings: DrainSettings,
+): DrainPlan {
   const nodeName = node.metadata?.name ?? '';
   const cordon = cordonOf(node);
   const idle = { actions: [], failed: false, pdbDeleteFirstTime: false, strategies: [] };
   if (!cordon.cordoned) return { status: 'not-cordoned', drainStartedAt: undefined, ...idle };
   const start = cordon.since;
   if (start === undefined) {
-    const detail = cordon.timeAdded === undefined ? `the ${UNSCHEDULABLE_TAINT_KEY} taint has no timeAdded` : `the ${UNSCHEDULABLE_TAINT_KEY} taint has an unreadable timeAdded ${JSON.stringify(cordon.timeAdded)}`;
-    return { status: 'unknown-start', drainStartedAt: undefined, ...idle, message: `cannot determine drain commencement time for node ${nodeName}: ${detail}` };
+    const detail =
+      cordon.timeAdded === undefined
+        ? `the ${UNSCHEDULABLE_TAINT_KEY} taint has no timeAdded`
+        : `the ${UNSCHEDULABLE_TAINT_KEY} taint has an unreadable timeAdded ${JSON.stringify(cordon.timeAdded)}`;
+    return {
+      status: 'unknown-start',
+      drainStartedAt: undefined,
+      ...idle,
+      message: `cannot determine drain commencement time for node ${nodeName}: ${detail}`,
+    };
   }
   const timeoutAt = start + settings.drainTimeoutMs;
   if (settings.disableDrainStrategies) {
@@ -159,7 +201,12 @@ export function planNodeDrain(node: Node, pods: readonly Pod[], pdbs: readonly P
   }
 
   const eligible: Candidate[] = pods
-    .filter((p) => p.spec?.nodeName === nodeName && !isDaemonSetPod(p) && !isInIgnoredNamespace(p, settings.ignoredNamespacePatterns))
+    .filter(
+      (p) =>
+        p.spec?.nodeName === nodeName &&
+        !isDaemonSetPod(p) &&
+        !isInIgnoredNamespace(p, settings.ignoredNamespacePatterns),
+    )
     .map((pod) => ({ pod, pdbs: pdbsSelecting(pod, pdbs) }));
   const pdbWait = settings.pdbForceDrainTimeoutMs + settings.expectedNodeDrainTimeMs;
   const elapsed = formatDuration(now - start);
@@ -198,14 +245,20 @@ export function planNodeDrain(node: Node, pods: readonly Pod[], pdbs: readonly P
  * else failed once cordoned for the last due strategy's wait + expectedNodeDrainTime when that
  * exceeds nodeDrain.timeOut, or for nodeDrain.timeOut otherwise.
  */
-function hasFailed(strategies: readonly StrategyStatus[], start: number, now: number, settings: DrainSettings): boolean {
+function hasFailed(
+  strategies: readonly StrategyStatus[],
+  start: number,
+  now: number,
+  settings: DrainSettings,
+): boolean {
   const sorted = [...strategies].sort((a, b) => a.dueAt - b.dueAt);
   const executed = sorted.filter((s) => s.due);
   if (sorted.some((s) => !s.due && s.targets > 0)) return false;
   const last = executed.at(-1);
   if (last) {
     const wait = last.dueAt - start;
-    if (wait + settings.expectedNodeDrainTimeMs > settings.drainTimeoutMs) return now >= start + wait + settings.expectedNodeDrainTimeMs;
+    if (wait + settings.expectedNodeDrainTimeMs > settings.drainTimeoutMs)
+      return now >= start + wait + settings.expectedNodeDrainTimeMs;
   }
   return now >= start + settings.drainTimeoutMs;
 }
@@ -217,15 +270,25 @@ function withNextDue(plan: DrainPlan, candidates: readonly number[], now: number
 
 function describePod(def: StrategyDef, candidate: Candidate): string {
   const m = candidate.pod.metadata ?? {};
-  const cover = candidate.pdbs.length > 0 ? `covered by PodDisruptionBudget ${candidate.pdbs.map((p) => p.metadata?.name ?? '').join(', ')}` : 'not covered by a PodDisruptionBudget';
-  if (def.type === 'remove-finalizers') return `pod has finalizers [${(m.finalizers ?? []).join(', ')}] and is ${cover}`;
-  if (isTerminating(candidate.pod)) return `pod has been terminating since ${m.deletionTimestamp ?? ''} without finalizers and is ${cover}`;
+  const cover =
+    candidate.pdbs.length > 0
+      ? `covered by PodDisruptionBudget ${candidate.pdbs.map((p) => p.metadata?.name ?? '').join(', ')}`
+      : 'not covered by a PodDisruptionBudget';
+  if (def.type === 'remove-finalizers')
+    return `pod has finalizers [${(m.finalizers ?? []).join(', ')}] and is ${cover}`;
+  if (isTerminating(candidate.pod))
+    return `pod has been terminating since ${m.deletionTimestamp ?? ''} without finalizers and is ${cover}`;
   return `pod is ${cover}`;
 }
 
 function podRef(pod: Pod): DrainPodRef {
   const m = pod.metadata ?? {};
-  return { namespace: m.namespace ?? '', name: m.name ?? '', uid: m.uid ?? '', resourceVersion: m.resourceVersion ?? '' };
+  return {
+    namespace: m.namespace ?? '',
+    name: m.name ?? '',
+    uid: m.uid ?? '',
+    resourceVersion: m.resourceVersion ?? '',
+  };
 }
 
 /** A duration as Go prints it, to the second: `1h0m0s`, `50m0s`, `45s`. */

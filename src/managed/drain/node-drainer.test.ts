@@ -8,9 +8,22 @@ import { MINUTE, TEST_DRAIN_SETTINGS } from './drain-fixtures.test-support.js';
 import { createBlockingPdb, createNamespace, createNode, createPod } from '../../kube/object-fixtures.test-support.js';
 import { drainNodeWithStrategies, executeDrainActions } from './node-drainer.js';
 
-function action(type: DrainAction['type'], pod: { metadata?: { namespace?: string; name?: string; uid?: string; resourceVersion?: string } }): DrainAction {
+function action(
+  type: DrainAction['type'],
+  pod: { metadata?: { namespace?: string; name?: string; uid?: string; resourceVersion?: string } },
+): DrainAction {
   const m = pod.metadata ?? {};
-  return { type, strategy: type === 'delete' ? 'DELETE' : 'DEFAULT-FINALIZER', pod: { namespace: m.namespace ?? '', name: m.name ?? '', uid: m.uid ?? '', resourceVersion: m.resourceVersion ?? '' }, reason: 'test' };
+  return {
+    type,
+    strategy: type === 'delete' ? 'DELETE' : 'DEFAULT-FINALIZER',
+    pod: {
+      namespace: m.namespace ?? '',
+      name: m.name ?? '',
+      uid: m.uid ?? '',
+      resourceVersion: m.resourceVersion ?? '',
+    },
+    reason: 'test',
+  };
 }
 
 async function exists(client: Parameters<typeof createPod>[0], ns: string, name: string): Promise<boolean> {
@@ -39,7 +52,9 @@ void test('executeDrainActions: delete (grace 0, uid precondition), clear finali
   await client.patch(PodResource, 'app', 'stale', { metadata: { labels: { touched: 'yes' } } }, { type: 'merge' });
   // The premise: a merge patch carrying a stale resourceVersion is a Conflict.
   const staleVersion = { metadata: { resourceVersion: stale.metadata?.resourceVersion ?? '', labels: { probe: 'x' } } };
-  await assert.rejects(client.patch(PodResource, 'app', 'stale', staleVersion, { type: 'merge' }), (err) => isConflict(err));
+  await assert.rejects(client.patch(PodResource, 'app', 'stale', staleVersion, { type: 'merge' }), (err) =>
+    isConflict(err),
+  );
 
   const result = await executeDrainActions(client, [
     action('delete', held),
@@ -80,7 +95,10 @@ void test('drainNodeWithStrategies: reads, plans and acts at the given time; a m
   assert.equal(early.nextDueAt, start + 45 * MINUTE);
 
   const atTimeout = await drainNodeWithStrategies(client, 'worker-1', TEST_DRAIN_SETTINGS, start + 45 * MINUTE);
-  assert.deepEqual(atTimeout.actionsTaken.map((a) => `${a.strategy} ${a.pod.name}`), ['DELETE web']);
+  assert.deepEqual(
+    atTimeout.actionsTaken.map((a) => `${a.strategy} ${a.pod.name}`),
+    ['DELETE web'],
+  );
   assert.equal(atTimeout.failed, false);
   assert.equal(atTimeout.nextDueAt, start + 53 * MINUTE);
   assert.equal(await exists(client, 'app', 'web'), false);
@@ -88,7 +106,10 @@ void test('drainNodeWithStrategies: reads, plans and acts at the given time; a m
   assert.equal(await exists(client, 'app', 'other-node'), true);
 
   const pdbTime = await drainNodeWithStrategies(client, 'worker-1', TEST_DRAIN_SETTINGS, start + 68 * MINUTE);
-  assert.deepEqual(pdbTime.actionsTaken.map((a) => `${a.strategy} ${a.pod.name}`), ['PDB-DELETE db']);
+  assert.deepEqual(
+    pdbTime.actionsTaken.map((a) => `${a.strategy} ${a.pod.name}`),
+    ['PDB-DELETE db'],
+  );
   assert.equal(pdbTime.plan.pdbDeleteFirstTime, true);
   assert.equal(await exists(client, 'app', 'db'), false);
 
@@ -96,5 +117,7 @@ void test('drainNodeWithStrategies: reads, plans and acts at the given time; a m
   assert.equal(done.failed, true, 'cordoned past the last strategy + expectedNodeDrainTime');
   assert.equal(done.nextDueAt, undefined);
 
-  await assert.rejects(drainNodeWithStrategies(client, 'worker-9', TEST_DRAIN_SETTINGS, start), (err) => isNotFound(err));
+  await assert.rejects(drainNodeWithStrategies(client, 'worker-9', TEST_DRAIN_SETTINGS, start), (err) =>
+    isNotFound(err),
+  );
 });

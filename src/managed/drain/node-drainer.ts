@@ -36,13 +36,20 @@ export interface DrainExecution {
 }
 
 /** Executes the actions in order; one failing action does not stop the others. */
-export async function executeDrainActions(client: KubeClient, actions: readonly DrainAction[], signal?: AbortSignal): Promise<DrainExecution> {
+export async function executeDrainActions(
+  client: KubeClient,
+  actions: readonly DrainAction[],
+  signal?: AbortSignal,
+): Promise<DrainExecution> {
   const out: DrainExecution = { applied: [], skipped: [], failures: [] };
   const latestVersion = new Map<string, string>();
   for (const action of actions) {
     signal?.throwIfAborted();
     try {
-      const result = action.type === 'delete' ? await deletePod(client, action, latestVersion, signal) : await clearFinalizers(client, action, latestVersion, signal);
+      const result =
+        action.type === 'delete'
+          ? await deletePod(client, action, latestVersion, signal)
+          : await clearFinalizers(client, action, latestVersion, signal);
       (result === 'applied' ? out.applied : out.skipped).push(action);
     } catch (err) {
       if (signal?.aborted) throw err;
@@ -54,7 +61,12 @@ export async function executeDrainActions(client: KubeClient, actions: readonly 
 
 type Result = 'applied' | 'skipped';
 
-async function deletePod(client: KubeClient, drainAction: DrainAction, versions: Map<string, string>, signal: AbortSignal | undefined): Promise<Result> {
+async function deletePod(
+  client: KubeClient,
+  drainAction: DrainAction,
+  versions: Map<string, string>,
+  signal: AbortSignal | undefined,
+): Promise<Result> {
   const attempt = async (): Promise<Result> => {
     const answer = await client.delete(PodResource, drainAction.pod.namespace, drainAction.pod.name, {
       gracePeriodSeconds: 0,
@@ -82,10 +94,21 @@ async function deletePod(client: KubeClient, drainAction: DrainAction, versions:
   }
 }
 
-async function clearFinalizers(client: KubeClient, drainAction: DrainAction, versions: Map<string, string>, signal: AbortSignal | undefined): Promise<Result> {
+async function clearFinalizers(
+  client: KubeClient,
+  drainAction: DrainAction,
+  versions: Map<string, string>,
+  signal: AbortSignal | undefined,
+): Promise<Result> {
   const attempt = async (resourceVersion: string): Promise<Result> => {
     const metadata = resourceVersion !== '' ? { finalizers: null, resourceVersion } : { finalizers: null };
-    const patched = await client.patch(PodResource, drainAction.pod.namespace, drainAction.pod.name, { metadata }, { type: 'merge', ...(signal ? { signal } : {}) });
+    const patched = await client.patch(
+      PodResource,
+      drainAction.pod.namespace,
+      drainAction.pod.name,
+      { metadata },
+      { type: 'merge', ...(signal ? { signal } : {}) },
+    );
     const rv = patched.metadata?.resourceVersion;
     if (rv !== undefined) versions.set(drainAction.pod.uid, rv);
     return 'applied';
@@ -107,9 +130,18 @@ async function clearFinalizers(client: KubeClient, drainAction: DrainAction, ver
 }
 
 /** The pod again, if it still exists and is the same pod (same uid). */
-async function readSamePod(client: KubeClient, drainAction: DrainAction, signal: AbortSignal | undefined): Promise<Pod | undefined> {
+async function readSamePod(
+  client: KubeClient,
+  drainAction: DrainAction,
+  signal: AbortSignal | undefined,
+): Promise<Pod | undefined> {
   try {
-    const pod = await client.get(PodResource, drainAction.pod.namespace, drainAction.pod.name, signal ? { signal } : {});
+    const pod = await client.get(
+      PodResource,
+      drainAction.pod.namespace,
+      drainAction.pod.name,
+      signal ? { signal } : {},
+    );
     return drainAction.pod.uid === '' || pod.metadata?.uid === drainAction.pod.uid ? pod : undefined;
   } catch (err) {
     if (isNotFound(err)) return undefined;
@@ -136,7 +168,13 @@ export interface NodeDrainOutcome {
  * `spec.nodeName`) and every PodDisruptionBudget, plans the drain at `now` and executes it.
  * Pods and PDBs are listed only for a cordoned node with strategies enabled.
  */
-export async function drainNodeWithStrategies(client: KubeClient, nodeName: string, settings: DrainSettings, now: number, signal?: AbortSignal): Promise<NodeDrainOutcome> {
+export async function drainNodeWithStrategies(
+  client: KubeClient,
+  nodeName: string,
+  settings: DrainSettings,
+  now: number,
+  signal?: AbortSignal,
+): Promise<NodeDrainOutcome> {
   const opts = signal ? { signal } : {};
   const node = await client.get(NodeResource, undefined, nodeName, opts);
   const cordon = cordonOf(node);
@@ -150,6 +188,16 @@ export async function drainNodeWithStrategies(client: KubeClient, nodeName: stri
     ]);
     plan = planNodeDrain(node, pods.items, pdbs.items, now, settings);
   }
-  const execution = plan.actions.length > 0 ? await executeDrainActions(client, plan.actions, signal) : { applied: [], skipped: [], failures: [] };
-  return { node, plan, failed: plan.failed, nextDueAt: plan.nextDueAt, actionsTaken: execution.applied, failures: execution.failures };
+  const execution =
+    plan.actions.length > 0
+      ? await executeDrainActions(client, plan.actions, signal)
+      : { applied: [], skipped: [], failures: [] };
+  return {
+    node,
+    plan,
+    failed: plan.failed,
+    nextDueAt: plan.nextDueAt,
+    actionsTaken: execution.applied,
+    failures: execution.failures,
+  };
 }

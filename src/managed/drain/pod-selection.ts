@@ -17,7 +17,10 @@ import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
  * A selector Kubernetes would reject (an unknown operator, `In` without values) counts as
  * selecting the pod: the pod is then handled by the later, PDB-aware strategies (fail closed).
  */
-export function pdbSelectorMatches(selector: LabelSelector | null | undefined, labels: Readonly<Record<string, string>>): boolean {
+export function pdbSelectorMatches(
+  selector: LabelSelector | null | undefined,
+  labels: Readonly<Record<string, string>>,
+): boolean {
   if (selector === undefined || selector === null) return false;
   return evaluateLabelSelector(selector, labels) !== false;
 }

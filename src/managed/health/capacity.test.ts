@@ -14,14 +14,24 @@ function ms(name: string, namespace: string, pool?: string): MachineSet {
 
 test('checkCapacityReservation: a worker-pool MachineSet in openshift-machine-api passes', () => {
   assert.equal(isWorkerPoolMachineSet(ms('w', 'openshift-machine-api', 'worker')), true);
-  assert.deepEqual(checkCapacityReservation([ms('infra', 'openshift-machine-api', 'infra'), ms('w', 'openshift-machine-api', 'worker')]), {
-    check: 'capacity-reservation',
-    healthy: true,
-  });
+  assert.deepEqual(
+    checkCapacityReservation([
+      ms('infra', 'openshift-machine-api', 'infra'),
+      ms('w', 'openshift-machine-api', 'worker'),
+    ]),
+    {
+      check: 'capacity-reservation',
+      healthy: true,
+    },
+  );
 });
 
 test('checkCapacityReservation: none (other pools, other namespace, unlabelled) fails with MUO reason and text', () => {
-  const r = checkCapacityReservation([ms('a', 'openshift-machine-api', 'non-serving-a'), ms('b', 'elsewhere', 'worker'), ms('c', 'openshift-machine-api')]);
+  const r = checkCapacityReservation([
+    ms('a', 'openshift-machine-api', 'non-serving-a'),
+    ms('b', 'elsewhere', 'worker'),
+    ms('c', 'openshift-machine-api'),
+  ]);
   assert.ok(!r.healthy);
   assert.deepEqual(r.failure, {
     check: 'capacity-reservation',
@@ -33,5 +43,8 @@ test('checkCapacityReservation: none (other pools, other namespace, unlabelled) 
   });
   const u = capacityReservationUnknown(new Error('boom'));
   assert.ok(!u.healthy);
-  assert.deepEqual([u.failure.metricReason, u.failure.message], ['default_worker_machinepool_not_found', 'unable to list MachineSets: boom']);
+  assert.deepEqual(
+    [u.failure.metricReason, u.failure.message],
+    ['default_worker_machinepool_not_found', 'unable to list MachineSets: boom'],
+  );
 });

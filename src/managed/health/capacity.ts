@@ -17,7 +17,10 @@ export const CAPACITY_MUO_TEXT = 'CapacityReservationHealthcheckFailed';
 
 /** Pure: true for a MachineSet in `openshift-machine-api` labelled `hive.openshift.io/machine-pool=worker`. */
 export function isWorkerPoolMachineSet(ms: MachineSet): boolean {
-  return ms.metadata?.namespace === MACHINE_API_NAMESPACE && ms.metadata.labels?.[LABEL_HIVE_MACHINE_POOL] === WORKER_MACHINE_POOL;
+  return (
+    ms.metadata?.namespace === MACHINE_API_NAMESPACE &&
+    ms.metadata.labels?.[LABEL_HIVE_MACHINE_POOL] === WORKER_MACHINE_POOL
+  );
 }
 
 /** Pure: the check over the MachineSets (any list; only worker-pool ones in the Machine API namespace count). */
@@ -33,5 +36,10 @@ export function checkCapacityReservation(machineSets: readonly MachineSet[]): Ch
 
 /** The check's verdict when the MachineSets could not be listed (fail closed; MUO uses the same reason). */
 export function capacityReservationUnknown(err: unknown): CheckResult {
-  return failed('capacity-reservation', HealthcheckReason.DefaultWorkerMachinepoolNotFound, CAPACITY_MUO_TEXT, `unable to list MachineSets: ${errorMessage(err)}`);
+  return failed(
+    'capacity-reservation',
+    HealthcheckReason.DefaultWorkerMachinepoolNotFound,
+    CAPACITY_MUO_TEXT,
+    `unable to list MachineSets: ${errorMessage(err)}`,
+  );
 }

@@ -13,23 +13,37 @@ import { checkCriticalAlerts, criticalAlertsQuery, evaluateCriticalAlerts } from
 const T0 = Date.UTC(2024, 2, 20, 8, 0, 0);
 
 test('criticalAlertsQuery: MUO exact text, with and without ignore lists', () => {
-  assert.equal(criticalAlertsQuery(), 'ALERTS{alertstate="firing",severity="critical",namespace=~"^openshift.*|^kube-.*|^default$"}');
+  assert.equal(
+    criticalAlertsQuery(),
+    'ALERTS{alertstate="firing",severity="critical",namespace=~"^openshift.*|^kube-.*|^default$"}',
+  );
   assert.equal(
     criticalAlertsQuery(['openshift-customer-monitoring', 'openshift-logging'], ['KubeAPIDown', 'Watchdog']),
     'ALERTS{alertstate="firing",severity="critical",namespace=~"^openshift.*|^kube-.*|^default$"' +
       ',namespace!="openshift-customer-monitoring",namespace!="openshift-logging",alertname!="KubeAPIDown",alertname!="Watchdog"}',
   );
   // A quote cannot break out of the string literal.
-  assert.equal(criticalAlertsQuery([], ['a"b\\c']), 'ALERTS{alertstate="firing",severity="critical",namespace=~"^openshift.*|^kube-.*|^default$",alertname!="a\\"b\\\\c"}');
+  assert.equal(
+    criticalAlertsQuery([], ['a"b\\c']),
+    'ALERTS{alertstate="firing",severity="critical",namespace=~"^openshift.*|^kube-.*|^default$",alertname!="a\\"b\\\\c"}',
+  );
 });
 
 function sample(alertname: string, namespace = 'openshift-monitoring'): PromSample {
-  return { metric: { __name__: 'ALERTS', alertname, alertstate: 'firing', severity: 'critical', namespace }, value: 1, timestamp: T0 };
+  return {
+    metric: { __name__: 'ALERTS', alertname, alertstate: 'firing', severity: 'critical', namespace },
+    value: 1,
+    timestamp: T0,
+  };
 }
 
 test('evaluateCriticalAlerts: no sample passes; names are unique and sorted', () => {
   assert.deepEqual(evaluateCriticalAlerts([]), { check: 'critical-alerts', healthy: true });
-  const r = evaluateCriticalAlerts([sample('KubeAPIDown'), sample('EtcdNoLeader', 'openshift-etcd'), sample('KubeAPIDown', 'default')]);
+  const r = evaluateCriticalAlerts([
+    sample('KubeAPIDown'),
+    sample('EtcdNoLeader', 'openshift-etcd'),
+    sample('KubeAPIDown', 'default'),
+  ]);
   assert.equal(r.healthy, false);
   assert.ok(!r.healthy);
   assert.deepEqual(r.failure, {
@@ -53,7 +67,12 @@ test('checkCriticalAlerts: passes the query, time and signal; a rejected query f
   assert.equal((await checkCriticalAlerts(ok, { ignoredAlerts: ['X'], time: T0, signal })).healthy, true);
   assert.deepEqual(calls, [{ promql: criticalAlertsQuery([], ['X']), options: { time: T0, signal } }]);
 
-  const broken: PrometheusApi = { query: () => Promise.reject(new IntegrationError('prometheus', 'HttpStatus', 'HTTP 503: Service Unavailable', { status: 503 })) };
+  const broken: PrometheusApi = {
+    query: () =>
+      Promise.reject(
+        new IntegrationError('prometheus', 'HttpStatus', 'HTTP 503: Service Unavailable', { status: 503 }),
+      ),
+  };
   const r = await checkCriticalAlerts(broken);
   assert.ok(!r.healthy);
   assert.equal(r.failure.metricReason, 'healthcheck_query_failed');
@@ -76,7 +95,11 @@ test('checkCriticalAlerts: an aborted signal rejects instead of reporting a fail
 test('checkCriticalAlerts against the simulated Prometheus: firing criticals in platform namespaces only; server down fails closed', async () => {
   const clock = new ManualClock(T0);
   const tsdb = new Tsdb();
-  const rule = (name: string, namespace: string, severity = 'critical'): { name: string; expr: string; labels: Record<string, string> } => ({
+  const rule = (
+    name: string,
+    namespace: string,
+    severity = 'critical',
+  ): { name: string; expr: string; labels: Record<string, string> } => ({
     name,
     expr: 'vector(1)',
     labels: { severity, namespace },
@@ -96,7 +119,12 @@ test('checkCriticalAlerts against the simulated Prometheus: firing criticals in 
           rule('AppDown', 'my-app'), // not a platform namespace
           rule('ClusterOperatorDown', 'openshift-cluster-version', 'warning'), // not critical
           rule('LoggingDown', 'openshift-logging'), // namespace ignored below
-          { name: 'SlowToFire', expr: 'vector(1)', labels: { severity: 'critical', namespace: 'openshift-dns' }, for: '10m' } as const, // pending
+          {
+            name: 'SlowToFire',
+            expr: 'vector(1)',
+            labels: { severity: 'critical', namespace: 'openshift-dns' },
+            for: '10m',
+          } as const, // pending
         ],
       },
     ],
@@ -105,14 +133,20 @@ test('checkCriticalAlerts against the simulated Prometheus: firing criticals in 
   const server = await startPrometheusServer({ tsdb, rules, clock });
   const prometheus = new PrometheusClient({ url: server.url, proxy: NO_PROXY_CONFIG, timeoutMs: 5_000 });
   try {
-    const r = await checkCriticalAlerts(prometheus, { ignoredNamespaces: ['openshift-logging'], ignoredAlerts: ['KubeletDown'] });
+    const r = await checkCriticalAlerts(prometheus, {
+      ignoredNamespaces: ['openshift-logging'],
+      ignoredAlerts: ['KubeletDown'],
+    });
     assert.ok(!r.healthy);
     assert.equal(r.failure.metricReason, 'critical_alerts_firing');
     assert.equal(r.failure.message, 'critical alert(s) firing: EtcdMembersDown, KubeAPIDown');
 
     const all = await checkCriticalAlerts(prometheus);
     assert.ok(!all.healthy);
-    assert.equal(all.failure.message, 'critical alert(s) firing: EtcdMembersDown, KubeAPIDown, KubeletDown, LoggingDown');
+    assert.equal(
+      all.failure.message,
+      'critical alert(s) firing: EtcdMembersDown, KubeAPIDown, KubeletDown, LoggingDown',
+    );
 
     const quiet = await checkCriticalAlerts(prometheus, {
       ignoredNamespaces: ['openshift-logging', 'kube-system'],

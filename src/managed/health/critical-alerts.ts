@@ -30,7 +30,10 @@ function promqlString(value: string): string {
  * MUO's query: `ALERTS{alertstate="firing",severity="critical",namespace=~"^openshift.*|^kube-.*|^default$"`
  * then one `,namespace!="<ns>"` per ignored namespace, one `,alertname!="<a>"` per ignored alert, `}`.
  */
-export function criticalAlertsQuery(ignoredNamespaces: readonly string[] = [], ignoredAlerts: readonly string[] = []): string {
+export function criticalAlertsQuery(
+  ignoredNamespaces: readonly string[] = [],
+  ignoredAlerts: readonly string[] = [],
+): string {
   const namespaces = ignoredNamespaces.map((ns) => `,namespace!="${promqlString(ns)}"`).join('');
   const alerts = ignoredAlerts.map((a) => `,alertname!="${promqlString(a)}"`).join('');
   return `ALERTS{alertstate="firing",severity="critical",namespace=~"^openshift.*|^kube-.*|^default$"${namespaces}${alerts}}`;
@@ -52,7 +55,10 @@ export function evaluateCriticalAlerts(samples: readonly PromSample[]): CheckRes
  * Runs the check. A query that fails (Prometheus down, timeout, error answer) is a failure with
  * reason `healthcheck_query_failed`, never "healthy". Rethrows only when `signal` was aborted.
  */
-export async function checkCriticalAlerts(prometheus: PrometheusApi, options: CriticalAlertsOptions = {}): Promise<CheckResult> {
+export async function checkCriticalAlerts(
+  prometheus: PrometheusApi,
+  options: CriticalAlertsOptions = {},
+): Promise<CheckResult> {
   const query = criticalAlertsQuery(options.ignoredNamespaces, options.ignoredAlerts);
   let samples: PromSample[];
   try {

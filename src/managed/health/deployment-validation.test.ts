@@ -33,10 +33,17 @@ test("evaluateDvoMetrics: MUO's spelling pdb_max_available is matched too; zero 
   assert.ok(!muo.healthy);
   assert.equal(muo.failure.muoText, 'PDBHealthcheckFailed: [{"Name":"x","Namespace":"y"}]');
   assert.deepEqual(evaluateDvoMetrics(''), { check: 'deployment-validation', healthy: true });
-  assert.deepEqual(evaluateDvoMetrics(DVO_TEXT.split('\n').filter((l) => !/ 1$/.test(l) || l.includes('run_as_non_root')).join('\n')), {
-    check: 'deployment-validation',
-    healthy: true,
-  });
+  assert.deepEqual(
+    evaluateDvoMetrics(
+      DVO_TEXT.split('\n')
+        .filter((l) => !/ 1$/.test(l) || l.includes('run_as_non_root'))
+        .join('\n'),
+    ),
+    {
+      check: 'deployment-validation',
+      healthy: true,
+    },
+  );
 });
 
 test('evaluateDvoMetrics: an unparsable answer fails closed', () => {
@@ -60,16 +67,23 @@ test('checkDeploymentValidation: fetch errors fail with dvo_metrics_query_failed
   assert.equal(seen, signal);
   assert.equal(ok?.healthy, false);
 
-  assert.equal(await checkDeploymentValidation(() => Promise.resolve(undefined)), undefined, 'DVO not installed: no result, the check is skipped');
+  assert.equal(
+    await checkDeploymentValidation(() => Promise.resolve(undefined)),
+    undefined,
+    'DVO not installed: no result, the check is skipped',
+  );
 
   const down = await checkDeploymentValidation(() => Promise.reject(new Error('dvo: connection refused')));
   assert.ok(down && !down.healthy);
-  assert.deepEqual([down.failure.metricReason, down.failure.message], [
-    'dvo_metrics_query_failed',
-    'unable to read deployment validation operator metrics: dvo: connection refused',
-  ]);
+  assert.deepEqual(
+    [down.failure.metricReason, down.failure.message],
+    ['dvo_metrics_query_failed', 'unable to read deployment validation operator metrics: dvo: connection refused'],
+  );
 
   const ac = new AbortController();
   ac.abort();
-  await assert.rejects(checkDeploymentValidation(() => Promise.reject(new Error('aborted')), { signal: ac.signal }), /aborted/);
+  await assert.rejects(
+    checkDeploymentValidation(() => Promise.reject(new Error('aborted')), { signal: ac.signal }),
+    /aborted/,
+  );
 });

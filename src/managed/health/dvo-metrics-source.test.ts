@@ -17,9 +17,19 @@ void test('DVO is found through its metrics Service on every check: absent → s
   const logger = silentLogger();
   const server = await startApiServer({ port: 0, clock, logger });
   t.after(() => server.close());
-  const client = new KubeClient({ config: { server: server.url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: 'default' }, clock, logger });
+  const client = new KubeClient({
+    config: {
+      server: server.url,
+      insecureSkipTLSVerify: false,
+      auth: () => Promise.resolve(undefined),
+      namespace: 'default',
+    },
+    clock,
+    logger,
+  });
   t.after(() => client.close());
-  let body = '# TYPE deployment_validation_operator_pdb_min_available gauge\ndeployment_validation_operator_pdb_min_available{namespace_name="shop",name="checkout",kind="PodDisruptionBudget"} 1\n';
+  let body =
+    '# TYPE deployment_validation_operator_pdb_min_available gauge\ndeployment_validation_operator_pdb_min_available{namespace_name="shop",name="checkout",kind="PodDisruptionBudget"} 1\n';
   const dvo = createServer((req, res) => {
     res.writeHead(req.url === '/metrics' ? 200 : 404, { 'content-type': 'text/plain' });
     res.end(body);
@@ -33,7 +43,11 @@ void test('DVO is found through its metrics Service on every check: absent → s
   const source = dvoMetricsFromService({ client, http, urlOf: () => url });
   assert.ok(source !== 'not-installed');
 
-  assert.equal(await checkDeploymentValidation(source), undefined, 'no Service: DVO is not installed, nothing to check');
+  assert.equal(
+    await checkDeploymentValidation(source),
+    undefined,
+    'no Service: DVO is not installed, nothing to check',
+  );
 
   await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: DVO_NAMESPACE } });
   const svc = await client.create(ServiceResource, {
@@ -42,7 +56,10 @@ void test('DVO is found through its metrics Service on every check: absent → s
     metadata: { name: DVO_METRICS_SERVICE, namespace: DVO_NAMESPACE },
     spec: { ports: [{ name: 'http-metrics', port: 8383 }], selector: { app: 'dvo' } },
   });
-  assert.equal(dvoMetricsUrl(svc), 'http://deployment-validation-operator-metrics.openshift-deployment-validation-operator.svc:8383/metrics');
+  assert.equal(
+    dvoMetricsUrl(svc),
+    'http://deployment-validation-operator-metrics.openshift-deployment-validation-operator.svc:8383/metrics',
+  );
   const flagged = await checkDeploymentValidation(source);
   assert.ok(flagged && !flagged.healthy);
   assert.match(flagged.failure.message, /shop/);

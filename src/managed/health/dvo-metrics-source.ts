@@ -8,7 +8,12 @@ import type { Service } from 'kubernetes-types/core/v1.js';
 import { ServiceResource } from '../../api/builtin.js';
 import type { HttpClient } from '../../integrations/http/http-client.js';
 import type { KubeClient } from '../../kube/client.js';
-import { DVO_METRICS_PORT_NAME, DVO_METRICS_SERVICE, DVO_NAMESPACE, type DvoMetricsSource } from './deployment-validation.js';
+import {
+  DVO_METRICS_PORT_NAME,
+  DVO_METRICS_SERVICE,
+  DVO_NAMESPACE,
+  type DvoMetricsSource,
+} from './deployment-validation.js';
 
 /** The in-cluster URL of DVO's `/metrics`, from its Service. */
 export function dvoMetricsUrl(service: Service): string {
@@ -22,11 +27,23 @@ export function dvoMetricsUrl(service: Service): string {
  * The DVO metrics source of the health check. `urlOf` replaces the in-cluster URL (tests, and
  * a simulated cluster without cluster DNS).
  */
-export function dvoMetricsFromService(options: { client: KubeClient; http: HttpClient; urlOf?: (service: Service) => string }): DvoMetricsSource {
+export function dvoMetricsFromService(options: {
+  client: KubeClient;
+  http: HttpClient;
+  urlOf?: (service: Service) => string;
+}): DvoMetricsSource {
   return async (signal) => {
-    const service = await options.client.getIfExists(ServiceResource, DVO_NAMESPACE, DVO_METRICS_SERVICE, signal ? { signal } : {});
+    const service = await options.client.getIfExists(
+      ServiceResource,
+      DVO_NAMESPACE,
+      DVO_METRICS_SERVICE,
+      signal ? { signal } : {},
+    );
     if (!service) return undefined;
-    const res = await options.http.request({ path: (options.urlOf ?? dvoMetricsUrl)(service), ...(signal ? { signal } : {}) });
+    const res = await options.http.request({
+      path: (options.urlOf ?? dvoMetricsUrl)(service),
+      ...(signal ? { signal } : {}),
+    });
     return res.text;
   };
 }

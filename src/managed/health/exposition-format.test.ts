@@ -23,7 +23,11 @@ test('parseExposition: comments, labels with escapes, values, timestamps, exempl
   assert.equal(samples.length, 9);
   assert.deepEqual(samples[0], { name: 'up', labels: {}, value: 1 });
   assert.deepEqual(samples[1], { name: 'http_requests_total', labels: { method: 'post', code: '200' }, value: 1027 });
-  assert.deepEqual(samples[2], { name: 'escaped', labels: { path: 'C:\\dir\\file', quote: 'say "hi"', nl: 'a\nb' }, value: 350 });
+  assert.deepEqual(samples[2], {
+    name: 'escaped',
+    labels: { path: 'C:\\dir\\file', quote: 'say "hi"', nl: 'a\nb' },
+    value: 350,
+  });
   assert.deepEqual(samples[3], { name: 'weird', labels: { a: '1', b: '' }, value: -Infinity });
   assert.ok(Number.isNaN(samples[4]?.value));
   assert.equal(samples[5]?.value, Infinity);
@@ -34,13 +38,26 @@ test('parseExposition: comments, labels with escapes, values, timestamps, exempl
 
 test('parseExposition: reads what prom-client writes', async () => {
   const registry = new Registry();
-  const g = new Gauge({ name: 'deployment_validation_operator_pdb_min_available', help: 'h "q" \\ x', labelNames: ['name', 'namespace_name', 'kind'], registers: [registry] });
+  const g = new Gauge({
+    name: 'deployment_validation_operator_pdb_min_available',
+    help: 'h "q" \\ x',
+    labelNames: ['name', 'namespace_name', 'kind'],
+    registers: [registry],
+  });
   g.set({ name: 'web', namespace_name: 'shop', kind: 'PodDisruptionBudget' }, 1);
   g.set({ name: 'odd "name"\\', namespace_name: 'ns\nx', kind: 'PodDisruptionBudget' }, 0);
   const samples = parseExposition(await registry.metrics());
   assert.deepEqual(samples, [
-    { name: 'deployment_validation_operator_pdb_min_available', labels: { name: 'web', namespace_name: 'shop', kind: 'PodDisruptionBudget' }, value: 1 },
-    { name: 'deployment_validation_operator_pdb_min_available', labels: { name: 'odd "name"\\', namespace_name: 'ns\nx', kind: 'PodDisruptionBudget' }, value: 0 },
+    {
+      name: 'deployment_validation_operator_pdb_min_available',
+      labels: { name: 'web', namespace_name: 'shop', kind: 'PodDisruptionBudget' },
+      value: 1,
+    },
+    {
+      name: 'deployment_validation_operator_pdb_min_available',
+      labels: { name: 'odd "name"\\', namespace_name: 'ns\nx', kind: 'PodDisruptionBudget' },
+      value: 0,
+    },
   ]);
 });
 
@@ -58,6 +75,10 @@ test('parseExposition: bad lines throw with the line number', () => {
     ['m{1a="x"} 1', /expected label name/],
   ];
   for (const [text, re] of bad) {
-    assert.throws(() => parseExposition(text), (err: unknown) => err instanceof ExpositionParseError && re.test(err.message), text);
+    assert.throws(
+      () => parseExposition(text),
+      (err: unknown) => err instanceof ExpositionParseError && re.test(err.message),
+      text,
+    );
   }
 });

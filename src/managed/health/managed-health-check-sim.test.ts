@@ -35,16 +35,27 @@ test('pre-upgrade health check on the simulated cluster: healthy, then a cordone
     listNodes: async (signal) => (await client.list(NodeResource, { signal })).items,
     listPodDisruptionBudgets: async (signal) => (await client.list(PodDisruptionBudgetResource, { signal })).items,
     listWorkerMachineSets: async (signal) =>
-      (await client.list(MachineSetResource, { namespace: MACHINE_API_NAMESPACE, labelSelector: 'hive.openshift.io/machine-pool=worker', signal })).items,
+      (
+        await client.list(MachineSetResource, {
+          namespace: MACHINE_API_NAMESPACE,
+          labelSelector: 'hive.openshift.io/machine-pool=worker',
+          signal,
+        })
+      ).items,
     dvo: 'not-installed',
   };
   const options = { preHealthCheck: true, capacityReservation: false };
 
   const healthy = await runPreUpgradeHealthCheck(deps, options);
-  assert.equal(summary(healthy), 'all 5 health checks passed: critical-alerts, cluster-operators, cordoned-nodes, node-pressure, pod-disruption-budgets');
+  assert.equal(
+    summary(healthy),
+    'all 5 health checks passed: critical-alerts, cluster-operators, cordoned-nodes, node-pressure, pod-disruption-budgets',
+  );
   assert.equal(healthy.healthy, true);
 
-  const workers = (await client.list(NodeResource, { labelSelector: 'node-role.kubernetes.io/worker,!node-role.kubernetes.io/infra' })).items;
+  const workers = (
+    await client.list(NodeResource, { labelSelector: 'node-role.kubernetes.io/worker,!node-role.kubernetes.io/infra' })
+  ).items;
   const worker = workers.map((n) => n.metadata?.name ?? '').sort()[0];
   assert.ok(worker);
   await client.patch(

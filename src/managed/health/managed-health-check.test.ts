@@ -7,7 +7,13 @@ import type { MachineSet } from '../../api/openshift/machine-v1beta1/machine-set
 import type { PrometheusApi, PromSample } from '../../integrations/prometheus-api.js';
 import { IntegrationError } from '../../integrations/integration-error.js';
 import type { HealthCheckDeps, HealthCheckResult } from './managed-health-check.js';
-import { metricReasonsToClear, muoFailureList, runPostUpgradeHealthCheck, runPreUpgradeHealthCheck, summary } from './managed-health-check.js';
+import {
+  metricReasonsToClear,
+  muoFailureList,
+  runPostUpgradeHealthCheck,
+  runPreUpgradeHealthCheck,
+  summary,
+} from './managed-health-check.js';
 
 const T = '2024-03-20T08:00:00Z';
 
@@ -18,13 +24,22 @@ function co(name: string, degraded: boolean): ClusterOperator {
     status: {
       conditions: [
         { type: 'Available', status: 'True', lastTransitionTime: T },
-        { type: 'Degraded', status: degraded ? 'True' : 'False', lastTransitionTime: T, ...(degraded ? { reason: 'DNSDegraded' } : {}) },
+        {
+          type: 'Degraded',
+          status: degraded ? 'True' : 'False',
+          lastTransitionTime: T,
+          ...(degraded ? { reason: 'DNSDegraded' } : {}),
+        },
       ],
     },
   };
 }
 
-const alert = (alertname: string): PromSample => ({ metric: { alertname, namespace: 'openshift-kube-apiserver' }, value: 1, timestamp: 0 });
+const alert = (alertname: string): PromSample => ({
+  metric: { alertname, namespace: 'openshift-kube-apiserver' },
+  value: 1,
+  timestamp: 0,
+});
 
 interface World {
   alerts: PromSample[] | Error;
@@ -41,7 +56,15 @@ const healthyWorld = (): World => ({
   operators: [co('dns', false), co('etcd', false)],
   nodes: [{ metadata: { name: 'worker-0', labels: { 'node-role.kubernetes.io/worker': '' } }, spec: {} }],
   pdbs: [{ metadata: { namespace: 'shop', name: 'web' }, spec: { maxUnavailable: 1 } }],
-  machineSets: [{ metadata: { name: 'w', namespace: 'openshift-machine-api', labels: { 'hive.openshift.io/machine-pool': 'worker' } } }],
+  machineSets: [
+    {
+      metadata: {
+        name: 'w',
+        namespace: 'openshift-machine-api',
+        labels: { 'hive.openshift.io/machine-pool': 'worker' },
+      },
+    },
+  ],
   dvo: '',
 });
 
@@ -69,11 +92,19 @@ const gateOff = { preHealthCheck: false, capacityReservation: true };
 test('pre-upgrade, gate off: critical alerts then ClusterOperators, the first failure stops', async () => {
   const calls: string[] = [];
   const ok = await runPreUpgradeHealthCheck(deps(healthyWorld(), calls), gateOff);
-  assert.deepEqual(ok, { healthy: true, blocking: false, failures: [], checked: ['critical-alerts', 'cluster-operators'] });
+  assert.deepEqual(ok, {
+    healthy: true,
+    blocking: false,
+    failures: [],
+    checked: ['critical-alerts', 'cluster-operators'],
+  });
   assert.deepEqual(calls, ['alerts', 'operators']);
 
   calls.length = 0;
-  const firing = await runPreUpgradeHealthCheck(deps({ ...healthyWorld(), alerts: [alert('KubeAPIDown')], operators: [co('dns', true)] }, calls), gateOff);
+  const firing = await runPreUpgradeHealthCheck(
+    deps({ ...healthyWorld(), alerts: [alert('KubeAPIDown')], operators: [co('dns', true)] }, calls),
+    gateOff,
+  );
   assert.deepEqual(calls, ['alerts']);
   assert.deepEqual(firing.checked, ['critical-alerts']);
   assert.equal(firing.healthy, false);
@@ -82,7 +113,10 @@ test('pre-upgrade, gate off: critical alerts then ClusterOperators, the first fa
 
   const degraded = await runPreUpgradeHealthCheck(deps({ ...healthyWorld(), operators: [co('dns', true)] }), gateOff);
   assert.deepEqual(degraded.checked, ['critical-alerts', 'cluster-operators']);
-  assert.deepEqual(degraded.failures.map((f) => f.metricReason), ['cluster_operators_degraded']);
+  assert.deepEqual(
+    degraded.failures.map((f) => f.metricReason),
+    ['cluster_operators_degraded'],
+  );
 });
 
 test('pre-upgrade, gate on: every check runs and every failure is collected in order', async () => {
@@ -93,7 +127,13 @@ test('pre-upgrade, gate on: every check runs and every failure is collected in o
     nodes: [
       {
         metadata: { name: 'worker-1', labels: { 'node-role.kubernetes.io/worker': '' } },
-        spec: { unschedulable: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }, { key: 'node.kubernetes.io/disk-pressure', effect: 'NoSchedule' }] },
+        spec: {
+          unschedulable: true,
+          taints: [
+            { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' },
+            { key: 'node.kubernetes.io/disk-pressure', effect: 'NoSchedule' },
+          ],
+        },
       },
     ],
     pdbs: [{ metadata: { namespace: 'shop', name: 'web' }, spec: { maxUnavailable: 0 } }],
@@ -104,7 +144,15 @@ test('pre-upgrade, gate on: every check runs and every failure is collected in o
   assert.deepEqual([...calls].sort(), ['alerts', 'dvo', 'machineSets', 'nodes', 'operators', 'pdbs']);
   assert.equal(r.healthy, false);
   assert.equal(r.blocking, true);
-  assert.deepEqual(r.checked, ['critical-alerts', 'cluster-operators', 'capacity-reservation', 'cordoned-nodes', 'node-pressure', 'pod-disruption-budgets', 'deployment-validation']);
+  assert.deepEqual(r.checked, [
+    'critical-alerts',
+    'cluster-operators',
+    'capacity-reservation',
+    'cordoned-nodes',
+    'node-pressure',
+    'pod-disruption-budgets',
+    'deployment-validation',
+  ]);
   assert.deepEqual(
     r.failures.map((f) => [f.check, f.metricReason, f.blocking]),
     [
@@ -122,16 +170,36 @@ test('pre-upgrade, gate on: every check runs and every failure is collected in o
     'CriticalAlertsHealthcheckFailed,ClusterOperatorsHealthcheckFailed,CapacityReservationHealthcheckFailed,NodeUnschedulableHealthcheckFailed:(worker-1),' +
       'NodeUnschedulableTaintHealthcheckFailed:(worker-1),PDBHealthcheckFailed: [{"Name":"web","Namespace":"shop"}],PDBHealthcheckFailed: [{"Name":"db","Namespace":"bank"}]',
   );
-  assert.match(summary(r), /^7 health checks failing: critical alert\(s\) firing: KubeAPIDown; cluster operators degraded: dns: Degraded=True \(DNSDegraded\); capacity reservation/);
-  assert.deepEqual(metricReasonsToClear(r), ['cluster_node_query_failed', 'cluster_operator_status_failed', 'dvo_client_creation_failed', 'dvo_metrics_query_failed', 'healthcheck_query_failed', 'pdb_query_failed']);
+  assert.match(
+    summary(r),
+    /^7 health checks failing: critical alert\(s\) firing: KubeAPIDown; cluster operators degraded: dns: Degraded=True \(DNSDegraded\); capacity reservation/,
+  );
+  assert.deepEqual(metricReasonsToClear(r), [
+    'cluster_node_query_failed',
+    'cluster_operator_status_failed',
+    'dvo_client_creation_failed',
+    'dvo_metrics_query_failed',
+    'healthcheck_query_failed',
+    'pdb_query_failed',
+  ]);
 });
 
 test('pre-upgrade, gate on: capacity only when requested, DVO only when installed; warnings alone do not block', async () => {
   const calls: string[] = [];
-  const w: World = { ...healthyWorld(), dvo: null, pdbs: [{ metadata: { namespace: 'shop', name: 'web' }, spec: { minAvailable: '100%' } }] };
+  const w: World = {
+    ...healthyWorld(),
+    dvo: null,
+    pdbs: [{ metadata: { namespace: 'shop', name: 'web' }, spec: { minAvailable: '100%' } }],
+  };
   const r = await runPreUpgradeHealthCheck(deps(w, calls), { preHealthCheck: true, capacityReservation: false });
   assert.deepEqual([...calls].sort(), ['alerts', 'nodes', 'operators', 'pdbs']);
-  assert.deepEqual(r.checked, ['critical-alerts', 'cluster-operators', 'cordoned-nodes', 'node-pressure', 'pod-disruption-budgets']);
+  assert.deepEqual(r.checked, [
+    'critical-alerts',
+    'cluster-operators',
+    'cordoned-nodes',
+    'node-pressure',
+    'pod-disruption-budgets',
+  ]);
   assert.equal(r.healthy, false);
   assert.equal(r.blocking, false);
   assert.deepEqual(metricReasonsToClear(r), [
@@ -148,13 +216,23 @@ test('pre-upgrade, gate on: capacity only when requested, DVO only when installe
   const all = await runPreUpgradeHealthCheck(deps(healthyWorld()), gateOn);
   assert.equal(all.healthy, true);
   assert.equal(all.checked.length, 7);
-  assert.equal(summary(all), 'all 7 health checks passed: critical-alerts, cluster-operators, capacity-reservation, cordoned-nodes, node-pressure, pod-disruption-budgets, deployment-validation');
+  assert.equal(
+    summary(all),
+    'all 7 health checks passed: critical-alerts, cluster-operators, capacity-reservation, cordoned-nodes, node-pressure, pod-disruption-budgets, deployment-validation',
+  );
 });
 
 test('pre-upgrade, gate on: every unreadable source fails closed with its own reason', async () => {
   const down = new IntegrationError('prometheus', 'Unreachable', 'GET http://p/api/v1/query: connection refused');
   const r = await runPreUpgradeHealthCheck(
-    deps({ alerts: down, operators: new Error('o'), nodes: new Error('n'), pdbs: new Error('p'), machineSets: new Error('m'), dvo: new Error('d') }),
+    deps({
+      alerts: down,
+      operators: new Error('o'),
+      nodes: new Error('n'),
+      pdbs: new Error('p'),
+      machineSets: new Error('m'),
+      dvo: new Error('d'),
+    }),
     gateOn,
   );
   assert.equal(r.healthy, false);
@@ -171,7 +249,10 @@ test('pre-upgrade, gate on: every unreadable source fails closed with its own re
       'dvo_metrics_query_failed',
     ],
   );
-  assert.equal(r.failures[0]?.message, 'unable to query critical alerts: prometheus: GET http://p/api/v1/query: connection refused');
+  assert.equal(
+    r.failures[0]?.message,
+    'unable to query critical alerts: prometheus: GET http://p/api/v1/query: connection refused',
+  );
 });
 
 test('pre-upgrade: an aborted signal rejects rather than reporting failures', async () => {
@@ -187,7 +268,12 @@ test('pre-upgrade: an aborted signal rejects rather than reporting failures', as
 test('post-upgrade: critical alerts then ClusterOperators, first failure stops', async () => {
   const calls: string[] = [];
   const ok = await runPostUpgradeHealthCheck(deps(healthyWorld(), calls));
-  assert.deepEqual(ok, { healthy: true, blocking: false, failures: [], checked: ['critical-alerts', 'cluster-operators'] });
+  assert.deepEqual(ok, {
+    healthy: true,
+    blocking: false,
+    failures: [],
+    checked: ['critical-alerts', 'cluster-operators'],
+  });
   assert.deepEqual(calls, ['alerts', 'operators']);
   const bad = await runPostUpgradeHealthCheck(deps({ ...healthyWorld(), alerts: new Error('down') }));
   assert.deepEqual(bad.checked, ['critical-alerts']);
@@ -201,12 +287,30 @@ test('summary: several failures joined by "; "; no checks', () => {
     blocking: true,
     checked: ['critical-alerts', 'cluster-operators'],
     failures: [
-      { check: 'critical-alerts', metricReason: 'critical_alerts_firing', muoText: 'CriticalAlertsHealthcheckFailed', message: 'critical alert(s) firing: KubeAPIDown', blocking: true },
-      { check: 'cluster-operators', metricReason: 'cluster_operators_degraded', muoText: 'ClusterOperatorsHealthcheckFailed', message: 'cluster operators degraded: dns', blocking: true },
+      {
+        check: 'critical-alerts',
+        metricReason: 'critical_alerts_firing',
+        muoText: 'CriticalAlertsHealthcheckFailed',
+        message: 'critical alert(s) firing: KubeAPIDown',
+        blocking: true,
+      },
+      {
+        check: 'cluster-operators',
+        metricReason: 'cluster_operators_degraded',
+        muoText: 'ClusterOperatorsHealthcheckFailed',
+        message: 'cluster operators degraded: dns',
+        blocking: true,
+      },
     ],
   };
-  assert.equal(summary(result), '2 health checks failing: critical alert(s) firing: KubeAPIDown; cluster operators degraded: dns');
+  assert.equal(
+    summary(result),
+    '2 health checks failing: critical alert(s) firing: KubeAPIDown; cluster operators degraded: dns',
+  );
   assert.equal(muoFailureList(result), 'CriticalAlertsHealthcheckFailed,ClusterOperatorsHealthcheckFailed');
   assert.equal(summary({ healthy: true, blocking: false, checked: [], failures: [] }), 'no health checks ran');
-  assert.equal(summary({ healthy: true, blocking: false, checked: ['critical-alerts'], failures: [] }), '1 health check passed: critical-alerts');
+  assert.equal(
+    summary({ healthy: true, blocking: false, checked: ['critical-alerts'], failures: [] }),
+    '1 health check passed: critical-alerts',
+  );
 });

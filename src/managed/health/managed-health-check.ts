@@ -104,7 +104,10 @@ function alerts(deps: Pick<HealthCheckDeps, 'prometheus'>, options: HealthCheckO
   });
 }
 
-async function operators(deps: Pick<HealthCheckDeps, 'listClusterOperators'>, signal: AbortSignal | undefined): Promise<CheckResult> {
+async function operators(
+  deps: Pick<HealthCheckDeps, 'listClusterOperators'>,
+  signal: AbortSignal | undefined,
+): Promise<CheckResult> {
   const [r] = await fromRead(
     (s) => deps.listClusterOperators(s),
     signal,
@@ -115,7 +118,10 @@ async function operators(deps: Pick<HealthCheckDeps, 'listClusterOperators'>, si
 }
 
 /** Critical alerts, then ClusterOperators; stops at the first failure (MUO's legacy mode and post-upgrade check). */
-async function alertsThenOperators(deps: Pick<HealthCheckDeps, 'prometheus' | 'listClusterOperators'>, options: HealthCheckOptions): Promise<HealthCheckResult> {
+async function alertsThenOperators(
+  deps: Pick<HealthCheckDeps, 'prometheus' | 'listClusterOperators'>,
+  options: HealthCheckOptions,
+): Promise<HealthCheckResult> {
   const first = await alerts(deps, options);
   if (!first.healthy) return combine([first]);
   return combine([first, await operators(deps, options.signal)]);
@@ -127,7 +133,10 @@ async function alertsThenOperators(deps: Pick<HealthCheckDeps, 'prometheus' | 'l
  * Gate on: every check — capacity only when reservation is requested, DVO only when installed —
  * run concurrently, failures collected. Rejects only when `options.signal` aborts.
  */
-export async function runPreUpgradeHealthCheck(deps: HealthCheckDeps, options: PreUpgradeHealthCheckOptions): Promise<HealthCheckResult> {
+export async function runPreUpgradeHealthCheck(
+  deps: HealthCheckDeps,
+  options: PreUpgradeHealthCheckOptions,
+): Promise<HealthCheckResult> {
   const { signal } = options;
   if (!options.preHealthCheck) return alertsThenOperators(deps, options);
   const dvo = deps.dvo;
@@ -154,7 +163,9 @@ export async function runPreUpgradeHealthCheck(deps: HealthCheckDeps, options: P
       (pdbs) => [checkPodDisruptionBudgets(pdbs)],
       (err) => [podDisruptionBudgetsUnknown(err)],
     ),
-    dvo === 'not-installed' ? Promise.resolve([]) : checkDeploymentValidation(dvo, signal ? { signal } : {}).then((r) => (r ? [r] : [])),
+    dvo === 'not-installed'
+      ? Promise.resolve([])
+      : checkDeploymentValidation(dvo, signal ? { signal } : {}).then((r) => (r ? [r] : [])),
   ];
   const results = (await Promise.all(runs)).flat();
   signal?.throwIfAborted();
@@ -177,7 +188,9 @@ export function summary(result: HealthCheckResult): string {
   const n = result.failures.length;
   if (n === 0) {
     const c = result.checked.length;
-    return c === 0 ? 'no health checks ran' : `${c === 1 ? '1 health check' : `all ${c} health checks`} passed: ${result.checked.join(', ')}`;
+    return c === 0
+      ? 'no health checks ran'
+      : `${c === 1 ? '1 health check' : `all ${c} health checks`} passed: ${result.checked.join(', ')}`;
   }
   return `${n} health check${n === 1 ? '' : 's'} failing: ${result.failures.map((f) => f.message).join('; ')}`;
 }

@@ -15,13 +15,25 @@ function node(name: string, o: NodeOptions = {}): Node {
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name, labels, ...(o.mcdState ? { annotations: { 'machineconfiguration.openshift.io/state': o.mcdState } } : {}) },
-    spec: { ...(o.unschedulable !== undefined ? { unschedulable: o.unschedulable } : {}), ...(o.taints ? { taints: o.taints } : {}) },
+    metadata: {
+      name,
+      labels,
+      ...(o.mcdState ? { annotations: { 'machineconfiguration.openshift.io/state': o.mcdState } } : {}),
+    },
+    spec: {
+      ...(o.unschedulable !== undefined ? { unschedulable: o.unschedulable } : {}),
+      ...(o.taints ? { taints: o.taints } : {}),
+    },
   };
 }
 
-const cordonTaint: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: '2024-03-20T08:00:00Z' };
-const cordoned = (name: string, o: NodeOptions = {}): Node => node(name, { unschedulable: true, taints: [cordonTaint], ...o });
+const cordonTaint: Taint = {
+  key: 'node.kubernetes.io/unschedulable',
+  effect: 'NoSchedule',
+  timeAdded: '2024-03-20T08:00:00Z',
+};
+const cordoned = (name: string, o: NodeOptions = {}): Node =>
+  node(name, { unschedulable: true, taints: [cordonTaint], ...o });
 
 test('isNonInfraWorker and isCordoned follow MUO', () => {
   assert.equal(isNonInfraWorker(node('a')), true);
@@ -30,7 +42,10 @@ test('isNonInfraWorker and isCordoned follow MUO', () => {
   assert.equal(isCordoned(cordoned('a')), true);
   assert.equal(isCordoned(node('a', { unschedulable: true })), false, 'no taint yet');
   assert.equal(isCordoned(node('a', { taints: [cordonTaint] })), false, 'taint without spec.unschedulable');
-  assert.equal(isCordoned(node('a', { unschedulable: true, taints: [{ ...cordonTaint, effect: 'NoExecute' }] })), false);
+  assert.equal(
+    isCordoned(node('a', { unschedulable: true, taints: [{ ...cordonTaint, effect: 'NoExecute' }] })),
+    false,
+  );
 });
 
 test('checkCordonedNodes: only manually cordoned non-infra workers fail, with MUO text', () => {
@@ -52,11 +67,17 @@ test('checkCordonedNodes: only manually cordoned non-infra workers fail, with MU
     message: 'manually cordoned worker nodes: worker-a, worker-b, worker-done',
     blocking: false,
   });
-  assert.deepEqual(checkCordonedNodes(nodes.slice(3, 4).concat(nodes.slice(5))), { check: 'cordoned-nodes', healthy: true });
+  assert.deepEqual(checkCordonedNodes(nodes.slice(3, 4).concat(nodes.slice(5))), {
+    check: 'cordoned-nodes',
+    healthy: true,
+  });
 });
 
 test('checkNodePressure: NoSchedule pressure taints on any node fail; names unique, sorted, pressures listed', () => {
-  const taint = (p: string, effect: Taint['effect'] = 'NoSchedule'): Taint => ({ key: `node.kubernetes.io/${p}`, effect });
+  const taint = (p: string, effect: Taint['effect'] = 'NoSchedule'): Taint => ({
+    key: `node.kubernetes.io/${p}`,
+    effect,
+  });
   const nodes = [
     node('worker-1', { taints: [taint('disk-pressure'), taint('memory-pressure')] }),
     node('master-0', { roles: ['master'], taints: [taint('pid-pressure')] }),

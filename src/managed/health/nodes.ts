@@ -15,7 +15,11 @@ export const TAINT_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
 /** The Machine Config Daemon's state annotation; `Working` while it updates the node. */
 export const ANNOTATION_MCD_STATE = 'machineconfiguration.openshift.io/state';
 /** The resource-pressure taints (effect NoSchedule) that fail the check, in MUO's order. */
-export const PRESSURE_TAINTS = ['node.kubernetes.io/memory-pressure', 'node.kubernetes.io/disk-pressure', 'node.kubernetes.io/pid-pressure'] as const;
+export const PRESSURE_TAINTS = [
+  'node.kubernetes.io/memory-pressure',
+  'node.kubernetes.io/disk-pressure',
+  'node.kubernetes.io/pid-pressure',
+] as const;
 
 function hasTaint(node: Node, key: string, effect: Taint['effect']): boolean {
   return (node.spec?.taints ?? []).some((t) => t.key === key && t.effect === effect);
@@ -68,7 +72,9 @@ export function checkNodePressure(nodes: readonly Node[]): CheckResult {
   const found = nodes
     .map((n) => ({
       name: n.metadata?.name ?? '',
-      pressures: PRESSURE_TAINTS.filter((key) => hasTaint(n, key, 'NoSchedule')).map((key) => key.slice('node.kubernetes.io/'.length)),
+      pressures: PRESSURE_TAINTS.filter((key) => hasTaint(n, key, 'NoSchedule')).map((key) =>
+        key.slice('node.kubernetes.io/'.length),
+      ),
     }))
     .filter((n) => n.pressures.length > 0)
     .sort((a, b) => byName(a.name, b.name));
@@ -83,6 +89,7 @@ export function checkNodePressure(nodes: readonly Node[]): CheckResult {
 
 /** The verdict of a node check when the nodes could not be listed (fail closed; MUO's text). */
 export function nodesUnknown(check: Extract<CheckName, 'cordoned-nodes' | 'node-pressure'>, err: unknown): CheckResult {
-  const muoText = check === 'cordoned-nodes' ? 'NodeUnschedulableHealthcheckFailed:()' : 'NodeUnschedulableTaintHealthcheckFailed:()';
+  const muoText =
+    check === 'cordoned-nodes' ? 'NodeUnschedulableHealthcheckFailed:()' : 'NodeUnschedulableTaintHealthcheckFailed:()';
   return failed(check, HealthcheckReason.ClusterNodeQueryFailed, muoText, `unable to list nodes: ${errorMessage(err)}`);
 }

@@ -45,7 +45,11 @@ export interface PdbRef {
 /** Pure: true when PDBs in `namespace` are checked (customer namespaces and the exception list). */
 export function isCheckedNamespace(namespace: string): boolean {
   if (CHECKED_OPENSHIFT_NAMESPACES.includes(namespace)) return true;
-  const platform = namespace === 'openshift' || namespace.startsWith('openshift-') || namespace.startsWith('kube-') || namespace === 'default';
+  const platform =
+    namespace === 'openshift' ||
+    namespace.startsWith('openshift-') ||
+    namespace.startsWith('kube-') ||
+    namespace === 'default';
   return !platform;
 }
 
@@ -59,12 +63,16 @@ export function blockingSetting(pdb: PodDisruptionBudget): string | undefined {
 
 /** MUO's failure-list item: `PDBHealthcheckFailed: [{"Name":…,"Namespace":…}]` (or bare without objects). */
 export function pdbMuoText(refs: readonly PdbRef[]): string {
-  return refs.length === 0 ? PDB_MUO_TEXT : `${PDB_MUO_TEXT}: ${JSON.stringify(refs.map((r) => ({ Name: r.Name, Namespace: r.Namespace })))}`;
+  return refs.length === 0
+    ? PDB_MUO_TEXT
+    : `${PDB_MUO_TEXT}: ${JSON.stringify(refs.map((r) => ({ Name: r.Name, Namespace: r.Namespace })))}`;
 }
 
 /** Sorts refs by namespace, then name. */
 export function sortPdbRefs<T extends PdbRef>(refs: readonly T[]): T[] {
-  return [...refs].sort((a, b) => (a.Namespace === b.Namespace ? (a.Name < b.Name ? -1 : a.Name > b.Name ? 1 : 0) : a.Namespace < b.Namespace ? -1 : 1));
+  return [...refs].sort((a, b) =>
+    a.Namespace === b.Namespace ? (a.Name < b.Name ? -1 : a.Name > b.Name ? 1 : 0) : a.Namespace < b.Namespace ? -1 : 1,
+  );
 }
 
 /** Pure: the check over every PDB of the cluster; reports all offending PDBs, sorted. */
@@ -87,5 +95,10 @@ export function checkPodDisruptionBudgets(pdbs: readonly PodDisruptionBudget[]):
 
 /** The check's verdict when the PDBs could not be listed (fail closed). */
 export function podDisruptionBudgetsUnknown(err: unknown): CheckResult {
-  return failed('pod-disruption-budgets', HealthcheckReason.PdbQueryFailed, PDB_MUO_TEXT, `unable to list PodDisruptionBudgets: ${errorMessage(err)}`);
+  return failed(
+    'pod-disruption-budgets',
+    HealthcheckReason.PdbQueryFailed,
+    PDB_MUO_TEXT,
+    `unable to list PodDisruptionBudgets: ${errorMessage(err)}`,
+  );
 }

@@ -11,16 +11,25 @@ void test('setHistory replaces the same version or prepends; historyFor finds th
   const b: UpgradeHistory = { version: '4.15.2', phase: 'New' };
   let list = setHistory(undefined, a);
   list = setHistory(list, b);
-  assert.deepEqual(list.map((h) => h.version), ['4.15.2', '4.15.1']);
+  assert.deepEqual(
+    list.map((h) => h.version),
+    ['4.15.2', '4.15.1'],
+  );
   list = setHistory(list, { version: '4.15.1', phase: 'Upgraded' });
-  assert.deepEqual(list.map((h) => `${h.version}:${h.phase}`), ['4.15.2:New', '4.15.1:Upgraded']);
+  assert.deepEqual(
+    list.map((h) => `${h.version}:${h.phase}`),
+    ['4.15.2:New', '4.15.1:Upgraded'],
+  );
   assert.equal(historyFor(list, '4.15.1')?.phase, 'Upgraded');
 });
 
 void test('setCondition prepends new types, keeps lastTransitionTime while the status holds', () => {
   let c = setCondition(undefined, { type: 'A', status: 'False' }, T(0));
   c = setCondition(c, { type: 'B', status: 'False' }, T(1));
-  assert.deepEqual(c.map((x) => x.type), ['B', 'A']);
+  assert.deepEqual(
+    c.map((x) => x.type),
+    ['B', 'A'],
+  );
   c = setCondition(c, { type: 'A', status: 'False', message: 'x' }, T(2));
   assert.equal(c[1]!.lastTransitionTime, iso(0));
   assert.equal(c[1]!.lastProbeTime, iso(2));
@@ -35,7 +44,15 @@ void test('the recorder writes MUO’s texts; completeTime is set once and clear
   r.begin(step, T(0));
   assert.deepEqual(
     { ...entry.conditions![0] },
-    { type: 'ControlPlaneUpgraded', status: 'False', reason: 'ControlPlaneUpgraded not done', message: 'ControlPlaneUpgraded has started', startTime: iso(0), lastProbeTime: iso(0), lastTransitionTime: iso(0) },
+    {
+      type: 'ControlPlaneUpgraded',
+      status: 'False',
+      reason: 'ControlPlaneUpgraded not done',
+      message: 'ControlPlaneUpgraded has started',
+      startTime: iso(0),
+      lastProbeTime: iso(0),
+      lastTransitionTime: iso(0),
+    },
   );
   r.pending(step, T(1), { status: 'pending', waitFor: {} });
   assert.equal(entry.conditions![0]!.message, 'ControlPlaneUpgraded still in progress');

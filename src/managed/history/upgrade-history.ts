@@ -5,7 +5,10 @@
  * `lastTransitionTime` only on a status change; `completeTime` set once. The recorder turns
  * the engine's step outcomes into MUO's exact texts.
  */
-import type { UpgradeCondition, UpgradeHistory } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import type {
+  UpgradeCondition,
+  UpgradeHistory,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import type { StepIdentity, StepRecorder } from '../../engine/runner.js';
 import type { StepFailed, StepPending } from '../../engine/step.js';
 import { formatTime } from '../../lib/clock.js';
@@ -20,7 +23,10 @@ export const conditionText = {
 } as const;
 
 /** The history entry for `version`, if any (MUO's `GetHistory`: the first match). */
-export function historyFor(history: readonly UpgradeHistory[] | undefined, version: string | undefined): UpgradeHistory | undefined {
+export function historyFor(
+  history: readonly UpgradeHistory[] | undefined,
+  version: string | undefined,
+): UpgradeHistory | undefined {
   return (history ?? []).find((h) => h.version === version);
 }
 
@@ -34,7 +40,11 @@ export function setHistory(history: readonly UpgradeHistory[] | undefined, entry
 }
 
 /** MUO's `SetCondition` on a list, returning the new list (the input is not modified). */
-export function setCondition(conditions: readonly UpgradeCondition[] | undefined, next: UpgradeCondition, now: number): UpgradeCondition[] {
+export function setCondition(
+  conditions: readonly UpgradeCondition[] | undefined,
+  next: UpgradeCondition,
+  now: number,
+): UpgradeCondition[] {
   const list = [...(conditions ?? [])];
   const stamp = formatTime(now);
   const i = list.findIndex((c) => c.type === next.type);
@@ -43,7 +53,11 @@ export function setCondition(conditions: readonly UpgradeCondition[] | undefined
     return list;
   }
   const prev = list[i]!;
-  list[i] = { ...next, lastProbeTime: stamp, lastTransitionTime: prev.status === next.status && prev.lastTransitionTime ? prev.lastTransitionTime : stamp };
+  list[i] = {
+    ...next,
+    lastProbeTime: stamp,
+    lastTransitionTime: prev.status === next.status && prev.lastTransitionTime ? prev.lastTransitionTime : stamp,
+  };
   return list;
 }
 
@@ -66,26 +80,60 @@ export class HistoryStepRecorder implements StepRecorder {
   begin(step: StepIdentity, now: number): void {
     const c = step.condition;
     if (this.#get(c)) return;
-    this.#set({ type: c, status: 'False', reason: conditionText.notDone(c), message: conditionText.started(c), startTime: formatTime(now) }, now);
+    this.#set(
+      {
+        type: c,
+        status: 'False',
+        reason: conditionText.notDone(c),
+        message: conditionText.started(c),
+        startTime: formatTime(now),
+      },
+      now,
+    );
   }
 
   done(step: StepIdentity, now: number): void {
     const c = step.condition;
     const prev = this.#get(c);
     this.#set(
-      { ...withoutComplete(prev), type: c, status: 'True', reason: conditionText.done(c), message: conditionText.completed(c), completeTime: prev?.completeTime ?? formatTime(now) },
+      {
+        ...withoutComplete(prev),
+        type: c,
+        status: 'True',
+        reason: conditionText.done(c),
+        message: conditionText.completed(c),
+        completeTime: prev?.completeTime ?? formatTime(now),
+      },
       now,
     );
   }
 
   pending(step: StepIdentity, now: number, _outcome: StepPending): void {
     const c = step.condition;
-    this.#set({ ...withoutComplete(this.#get(c)), type: c, status: 'False', reason: conditionText.notDone(c), message: conditionText.inProgress(c) }, now);
+    this.#set(
+      {
+        ...withoutComplete(this.#get(c)),
+        type: c,
+        status: 'False',
+        reason: conditionText.notDone(c),
+        message: conditionText.inProgress(c),
+      },
+      now,
+    );
   }
 
   failed(step: StepIdentity, now: number, outcome: StepFailed): void {
     const c = step.condition;
-    this.#set({ ...withoutComplete(this.#get(c)), type: c, status: 'False', reason: conditionText.notDone(c), message: outcome.error }, now);
+    this.#set(
+      {
+        ...withoutComplete(this.#get(c)),
+        type: c,
+        status: 'False',
+        reason: conditionText.notDone(c),
+        message: outcome.error,
+      },
+      now,
+    );
   }
 }
 

@@ -26,9 +26,19 @@ export interface PoolCounts {
  * start and no completion gets it, at its `completeTime` at the latest (the workers cannot have
  * finished after the upgrade did, e.g. when stamped only after a restart).
  */
-export function workerTimesUpdate(entry: UpgradeHistory | undefined, pool: PoolCounts, now: string): Pick<UpgradeHistory, 'workerStartTime' | 'workerCompleteTime'> | undefined {
+export function workerTimesUpdate(
+  entry: UpgradeHistory | undefined,
+  pool: PoolCounts,
+  now: string,
+): Pick<UpgradeHistory, 'workerStartTime' | 'workerCompleteTime'> | undefined {
   const rolling = pool.updatedMachineCount < pool.machineCount;
-  if (entry?.phase === 'Upgraded' && entry.workerStartTime && !entry.workerCompleteTime && pool.machineCount > 0 && !rolling) {
+  if (
+    entry?.phase === 'Upgraded' &&
+    entry.workerStartTime &&
+    !entry.workerCompleteTime &&
+    pool.machineCount > 0 &&
+    !rolling
+  ) {
     const end = entry.completeTime;
     return { workerCompleteTime: end !== undefined && Date.parse(end) < Date.parse(now) ? end : now };
   }

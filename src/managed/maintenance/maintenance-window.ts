@@ -18,7 +18,12 @@
  *   (`keepControlPlaneWindowOpen`): MUO's ran out `controlPlaneTime` after its creation, so
  *   alerts of an upgrade that took longer were no longer silenced.
  */
-import type { AlertmanagerApi, GettableSilence, PostableSilence, SilenceMatcher } from '../../integrations/alertmanager-api.js';
+import type {
+  AlertmanagerApi,
+  GettableSilence,
+  PostableSilence,
+  SilenceMatcher,
+} from '../../integrations/alertmanager-api.js';
 
 /** `createdBy` of every silence MUO (and this operator, for compatibility) creates. */
 export const MAINTENANCE_CREATED_BY = 'managed-upgrade-operator';
@@ -95,19 +100,49 @@ export function isWorkerCommentOf(comment: string, version: string): boolean {
 }
 
 /** The control-plane silences: the default one, and the criticals one when `criticals` is non-empty. */
-export function controlPlaneSilences(options: { version: string; startsAt: number; endsAt: number; criticals: readonly string[] }): PostableSilence[] {
+export function controlPlaneSilences(options: {
+  version: string;
+  startsAt: number;
+  endsAt: number;
+  criticals: readonly string[];
+}): PostableSilence[] {
   const { version, startsAt, endsAt, criticals } = options;
-  const silences: PostableSilence[] = [{ matchers: defaultSilenceMatchers(), startsAt, endsAt, createdBy: MAINTENANCE_CREATED_BY, comment: controlPlaneComment(version) }];
+  const silences: PostableSilence[] = [
+    {
+      matchers: defaultSilenceMatchers(),
+      startsAt,
+      endsAt,
+      createdBy: MAINTENANCE_CREATED_BY,
+      comment: controlPlaneComment(version),
+    },
+  ];
   if (criticals.length > 0) {
-    silences.push({ matchers: [criticalAlertsMatcher(criticals)], startsAt, endsAt, createdBy: MAINTENANCE_CREATED_BY, comment: controlPlaneCriticalsComment(version) });
+    silences.push({
+      matchers: [criticalAlertsMatcher(criticals)],
+      startsAt,
+      endsAt,
+      createdBy: MAINTENANCE_CREATED_BY,
+      comment: controlPlaneCriticalsComment(version),
+    });
   }
   return silences;
 }
 
 /** The worker silence for `pending` nodes still to update. */
-export function workerSilence(options: { version: string; pending: number; startsAt: number; endsAt: number }): PostableSilence {
+export function workerSilence(options: {
+  version: string;
+  pending: number;
+  startsAt: number;
+  endsAt: number;
+}): PostableSilence {
   const { version, pending, startsAt, endsAt } = options;
-  return { matchers: defaultSilenceMatchers(), startsAt, endsAt, createdBy: MAINTENANCE_CREATED_BY, comment: workerComment(version, pending) };
+  return {
+    matchers: defaultSilenceMatchers(),
+    startsAt,
+    endsAt,
+    createdBy: MAINTENANCE_CREATED_BY,
+    comment: workerComment(version, pending),
+  };
 }
 
 /** Drain settings that size the worker window, in milliseconds. */
@@ -122,7 +157,10 @@ export interface WorkerWindowSettings {
 
 /** Worker window length: `pending × max(PDBForceDrainTimeout, nodeDrain.timeOut) + pending × expectedNodeDrainTime`. */
 export function workerWindowMs(pending: number, settings: WorkerWindowSettings): number {
-  return pending * Math.max(settings.pdbForceDrainTimeoutMs, settings.nodeDrainTimeoutMs) + pending * settings.expectedNodeDrainTimeMs;
+  return (
+    pending * Math.max(settings.pdbForceDrainTimeoutMs, settings.nodeDrainTimeoutMs) +
+    pending * settings.expectedNodeDrainTimeMs
+  );
 }
 
 /** True for a silence this operator (or MUO) created. */
@@ -137,12 +175,20 @@ function isLive(gettableSilence: GettableSilence): boolean {
 
 /** The silences of `kind` that ending the window expires (pure). */
 export function silencesToEnd(silences: readonly GettableSilence[], kind: WindowKind): GettableSilence[] {
-  const marks = kind === 'control-plane' ? [CONTROL_PLANE_WINDOW_MARK] : kind === 'worker' ? [WORKER_WINDOW_MARK] : [CONTROL_PLANE_WINDOW_MARK, WORKER_WINDOW_MARK];
+  const marks =
+    kind === 'control-plane'
+      ? [CONTROL_PLANE_WINDOW_MARK]
+      : kind === 'worker'
+        ? [WORKER_WINDOW_MARK]
+        : [CONTROL_PLANE_WINDOW_MARK, WORKER_WINDOW_MARK];
   return silences.filter((s) => isMaintenanceSilence(s) && isLive(s) && marks.some((m) => s.comment.includes(m)));
 }
 
 /** What to do about one wanted silence given the existing ones (pure). */
-function planExact(silences: readonly GettableSilence[], comment: string): { keep: GettableSilence } | { ended: GettableSilence } | undefined {
+function planExact(
+  silences: readonly GettableSilence[],
+  comment: string,
+): { keep: GettableSilence } | { ended: GettableSilence } | undefined {
   const same = silences.filter((s) => s.comment === comment);
   const live = same.find(isLive);
   if (live) return { keep: live };
@@ -161,11 +207,21 @@ export async function ensureControlPlaneWindow(
 ): Promise<WindowChange[]> {
   const existing = await am.listSilences(options.signal);
   const changes: WindowChange[] = [];
-  for (const silence of controlPlaneSilences({ version: options.version, startsAt: options.now, endsAt: options.endsAt, criticals: options.criticals })) {
+  for (const silence of controlPlaneSilences({
+    version: options.version,
+    startsAt: options.now,
+    endsAt: options.endsAt,
+    criticals: options.criticals,
+  })) {
     const plan = planExact(existing, silence.comment);
     if (plan && 'keep' in plan) changes.push({ action: 'kept', id: plan.keep.id, comment: silence.comment });
     else if (plan) changes.push({ action: 'alreadyEnded', id: plan.ended.id, comment: silence.comment });
-    else changes.push({ action: 'created', id: await am.createSilence(silence, options.signal), comment: silence.comment });
+    else
+      changes.push({
+        action: 'created',
+        id: await am.createSilence(silence, options.signal),
+        comment: silence.comment,
+      });
   }
   return changes;
 }
@@ -181,15 +237,21 @@ export async function ensureWorkerWindow(
   options: { version: string; pending: number; endsAt: number; now: number; signal?: AbortSignal },
 ): Promise<WindowChange> {
   const { version, pending, signal } = options;
-  if (!Number.isInteger(pending) || pending < 1) throw new RangeError(`worker window needs at least one pending node, got ${pending}`);
+  if (!Number.isInteger(pending) || pending < 1)
+    throw new RangeError(`worker window needs at least one pending node, got ${pending}`);
   const existing = await am.listSilences(signal);
   const comment = workerComment(version, pending);
   const live = existing.find((s) => s.comment === comment && isLive(s));
   if (live) return { action: 'kept', id: live.id, comment };
   const stale = existing.filter((s) => isMaintenanceSilence(s) && isLive(s) && isWorkerCommentOf(s.comment, version));
-  const id = await am.createSilence(workerSilence({ version, pending, startsAt: options.now, endsAt: options.endsAt }), signal);
+  const id = await am.createSilence(
+    workerSilence({ version, pending, startsAt: options.now, endsAt: options.endsAt }),
+    signal,
+  );
   await expireAll(am, stale, signal);
-  return stale.length > 0 ? { action: 'replaced', id, comment, previous: stale.map((s) => s.id) } : { action: 'created', id, comment };
+  return stale.length > 0
+    ? { action: 'replaced', id, comment, previous: stale.map((s) => s.id) }
+    : { action: 'created', id, comment };
 }
 
 /**
@@ -198,7 +260,11 @@ export async function ensureWorkerWindow(
  * `OSD control plane` / `OSD worker node`. Every expiry is attempted; the first failure is
  * thrown afterwards (a retry finds only the ones still live).
  */
-export async function endWindows(am: AlertmanagerApi, kind: WindowKind, options: { signal?: AbortSignal } = {}): Promise<WindowChange[]> {
+export async function endWindows(
+  am: AlertmanagerApi,
+  kind: WindowKind,
+  options: { signal?: AbortSignal } = {},
+): Promise<WindowChange[]> {
   const toEnd = silencesToEnd(await am.listSilences(options.signal), kind);
   await expireAll(am, toEnd, options.signal);
   return toEnd.map((s) => ({ action: 'expired', id: s.id, comment: s.comment }));
@@ -228,7 +294,10 @@ export interface ControlPlaneRenewalPlan {
  * within {@link controlPlaneRenewBeforeMs} is renewed to `now + windowMs`. Expired ones are not
  * brought back: a person (or the end of the window) ended them.
  */
-export function planControlPlaneRenewal(silences: readonly GettableSilence[], options: { version: string; now: number; windowMs: number }): ControlPlaneRenewalPlan {
+export function planControlPlaneRenewal(
+  silences: readonly GettableSilence[],
+  options: { version: string; now: number; windowMs: number },
+): ControlPlaneRenewalPlan {
   const { version, now, windowMs } = options;
   const before = controlPlaneRenewBeforeMs(windowMs);
   const comments = new Set([controlPlaneComment(version), controlPlaneCriticalsComment(version)]);
@@ -254,7 +323,10 @@ export async function keepControlPlaneWindowOpen(
   const changes: WindowChange[] = [];
   for (const s of plan.renew) {
     const endsAt = options.now + options.windowMs;
-    const id = await am.createSilence({ id: s.id, matchers: s.matchers, startsAt: s.startsAt, endsAt, createdBy: s.createdBy, comment: s.comment }, options.signal);
+    const id = await am.createSilence(
+      { id: s.id, matchers: s.matchers, startsAt: s.startsAt, endsAt, createdBy: s.createdBy, comment: s.comment },
+      options.signal,
+    );
     changes.push({ action: 'extended', id, comment: s.comment, endsAt, ...(id !== s.id ? { previous: [s.id] } : {}) });
   }
   return { changes, nextAt: plan.nextAt };
@@ -265,7 +337,11 @@ export async function isAnyWindowActive(am: AlertmanagerApi, options: { signal?:
   return (await am.listSilences(options.signal)).some((s) => isMaintenanceSilence(s) && s.status.state === 'active');
 }
 
-async function expireAll(am: AlertmanagerApi, silences: readonly GettableSilence[], signal: AbortSignal | undefined): Promise<void> {
+async function expireAll(
+  am: AlertmanagerApi,
+  silences: readonly GettableSilence[],
+  signal: AbortSignal | undefined,
+): Promise<void> {
   let first: unknown;
   let failed = false;
   for (const s of silences) {

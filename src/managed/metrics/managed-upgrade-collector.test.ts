@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { Registry } from 'prom-client';
 import type { ClusterVersion, UpdateHistory } from '../../api/openshift/config-v1/cluster-version.js';
-import type { ManagedUpgradeConfig, UpgradeCondition } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import type {
+  ManagedUpgradeConfig,
+  UpgradeCondition,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import { UpgradeConditionType } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import {
   CONDITION_METRICS,
@@ -60,7 +63,13 @@ function sampleConfig(): ManagedUpgradeConfig {
             condition('StartedNotificationSent', 'True', 1, 2),
           ],
         },
-        { version: '4.15.1', precedingVersion: '4.14.9', phase: 'Upgraded', startTime: iso(-9000), completeTime: iso(-8900) },
+        {
+          version: '4.15.1',
+          precedingVersion: '4.14.9',
+          phase: 'Upgraded',
+          startTime: iso(-9000),
+          completeTime: iso(-8900),
+        },
       ],
     },
   };
@@ -93,10 +102,18 @@ function clusterVersion(history: UpdateHistory[]): ClusterVersion {
   };
 }
 
-const MID_UPGRADE_CV = clusterVersion([cvEntry('4.15.3', 'Partial', null), cvEntry('4.15.1', 'Completed', -8900), cvEntry('4.14.9', 'Completed', -20000)]);
-const AFTER_CP_CV = clusterVersion([cvEntry('4.15.3', 'Completed', 40), cvEntry('4.15.1', 'Completed', -8900), cvEntry('4.14.9', 'Completed', -20000)]);
+const MID_UPGRADE_CV = clusterVersion([
+  cvEntry('4.15.3', 'Partial', null),
+  cvEntry('4.15.1', 'Completed', -8900),
+  cvEntry('4.14.9', 'Completed', -20000),
+]);
+const AFTER_CP_CV = clusterVersion([
+  cvEntry('4.15.3', 'Completed', 40),
+  cvEntry('4.15.1', 'Completed', -8900),
+  cvEntry('4.14.9', 'Completed', -20000),
+]);
 
-test('every condition type of a step with a metric maps to MUO\'s family name', () => {
+test("every condition type of a step with a metric maps to MUO's family name", () => {
   const expected: Record<string, string> = {
     StartedNotificationSent: 'notification_start',
     ClusterHealthyBeforeUpgrade: 'health_check',
@@ -113,13 +130,15 @@ test('every condition type of a step with a metric maps to MUO\'s family name', 
     ClusterHealthyAfterUpgrade: 'post_upgrade_healthcheck',
     CompletedNotificationSent: 'notification_complete',
   };
-  assert.deepEqual(
-    Object.fromEntries(Object.entries(CONDITION_METRICS).map(([k, v]) => [k, v.x])),
-    expected,
+  assert.deepEqual(Object.fromEntries(Object.entries(CONDITION_METRICS).map(([k, v]) => [k, v.x])), expected);
+  for (const type of Object.keys(expected))
+    assert.ok(Object.values(UpgradeConditionType).includes(type as never), type);
+  assert.equal(
+    conditionMetricName('UpgradeCommenced'),
+    'managed_upgrade_condition_control_plane_upgrade_start_timestamp',
   );
-  for (const type of Object.keys(expected)) assert.ok(Object.values(UpgradeConditionType).includes(type as never), type);
-  assert.equal(conditionMetricName('UpgradeCommenced'), 'managed_upgrade_condition_control_plane_upgrade_start_timestamp');
-  for (const none of ['IsClusterUpgradable', 'PostUpgradeTasksCompleted', 'FailedUpgrade']) assert.equal(conditionMetricName(none), undefined);
+  for (const none of ['IsClusterUpgradable', 'PostUpgradeTasksCompleted', 'FailedUpgrade'])
+    assert.equal(conditionMetricName(none), undefined);
 });
 
 test('version label: current cluster version, the previous one once the desired version is current', () => {
@@ -129,10 +148,16 @@ test('version label: current cluster version, the previous one once the desired 
   assert.equal(collectorVersionLabel(undefined, '4.15.3'), 'unknown');
   assert.equal(collectorVersionLabel(clusterVersion([cvEntry('4.15.3', 'Completed', 1)]), '4.15.3'), 'unknown');
   // Ordered by completion time, not by list position.
-  assert.equal(collectorVersionLabel(clusterVersion([cvEntry('4.14.9', 'Completed', 1), cvEntry('4.15.1', 'Completed', 5)]), '4.16.0'), '4.15.1');
+  assert.equal(
+    collectorVersionLabel(
+      clusterVersion([cvEntry('4.14.9', 'Completed', 1), cvEntry('4.15.1', 'Completed', 5)]),
+      '4.16.0',
+    ),
+    '4.15.1',
+  );
 });
 
-test('collector exposes the CR\'s spec, status and conditions with MUO\'s names, labels and values', async () => {
+test("collector exposes the CR's spec, status and conditions with MUO's names, labels and values", async () => {
   const registry = new Registry();
   new ManagedUpgradeCollector(registry, () => ({ config: sampleConfig(), clusterVersion: MID_UPGRADE_CV }));
   const f = parseExposition(await registry.metrics());
@@ -150,7 +175,15 @@ test('collector exposes the CR\'s spec, status and conditions with MUO\'s names,
   assert.equal(valueOf(f, 'managed_upgrade_condition_control_plane_upgrade_start_timestamp', cond('True')), unix(12));
   // In progress (False) ⇒ its start time.
   assert.equal(valueOf(f, 'managed_upgrade_condition_control_plane_completion_timestamp', cond('False')), unix(12));
-  for (const later of ['control_plane_maint_removed', 'workers_maint_start', 'workers_upgraded', 'capacity_removed', 'workers_maint_removed', 'post_upgrade_healthcheck', 'notification_complete']) {
+  for (const later of [
+    'control_plane_maint_removed',
+    'workers_maint_start',
+    'workers_upgraded',
+    'capacity_removed',
+    'workers_maint_removed',
+    'post_upgrade_healthcheck',
+    'notification_complete',
+  ]) {
     assert.deepEqual(samplesOf(f, `managed_upgrade_condition_${later}_timestamp`), [], later);
   }
   assert.equal(valueOf(f, 'managed_upgrade_collector_scrape_failed', {}), 0);
@@ -163,13 +196,24 @@ test('a completed upgrade: complete timestamp, phase label, and the version labe
   const h = config.status!.history![0]!;
   h.phase = 'Upgraded';
   h.completeTime = iso(90);
-  h.conditions = [condition('CompletedNotificationSent', 'True', 89, 90), condition('ClusterHealthyAfterUpgrade', 'Unknown', 80)];
+  h.conditions = [
+    condition('CompletedNotificationSent', 'True', 89, 90),
+    condition('ClusterHealthyAfterUpgrade', 'Unknown', 80),
+  ];
   const series = managedUpgradeSeries({ config, clusterVersion: AFTER_CP_CV });
   assert.deepEqual(series.get('managed_upgrade_upgrade_complete_timestamp'), [
     { labels: { desired_version: '4.15.3', phase: 'Upgraded', version: '4.15.1' }, value: unix(90) },
   ]);
   assert.deepEqual(series.get('managed_upgrade_condition_post_upgrade_healthcheck_timestamp'), [
-    { labels: { condition: 'Unknown', desired_version: '4.15.3', upgradeconfig_name: 'managed-upgrade-config', version: '4.15.1' }, value: unix(80) },
+    {
+      labels: {
+        condition: 'Unknown',
+        desired_version: '4.15.3',
+        upgradeconfig_name: 'managed-upgrade-config',
+        version: '4.15.1',
+      },
+      value: unix(80),
+    },
   ]);
 });
 
@@ -190,7 +234,10 @@ test('no series without a CR or without a history entry for its desired version;
   assert.equal(series.get('managed_upgrade_upgrade_scheduled'), undefined);
   assert.equal(series.get('managed_upgrade_condition_control_plane_upgrade_start_timestamp'), undefined);
   assert.equal(series.get('managed_upgrade_condition_control_plane_completion_timestamp'), undefined);
-  assert.deepEqual(series.get('managed_upgrade_condition_notification_start_timestamp')?.map((s) => s.value), [unix(2)]);
+  assert.deepEqual(
+    series.get('managed_upgrade_condition_notification_start_timestamp')?.map((s) => s.value),
+    [unix(2)],
+  );
   assert.ok(series.get('managed_upgrade_upgrade_pdb_timeout_minutes'));
 });
 
@@ -226,12 +273,14 @@ test('a source that throws yields scrape_failed 1 and no other series, then reco
   assert.equal(calls, 3);
 });
 
-test('promtool accepts the collector exposition (format; only the minutes-unit lint of MUO\'s name)', async () => {
+test("promtool accepts the collector exposition (format; only the minutes-unit lint of MUO's name)", async () => {
   const registry = new Registry();
   new ManagedUpgradeCollector(registry, () => ({ config: sampleConfig(), clusterVersion: MID_UPGRADE_CV }));
   const r = spawnSync('promtool', ['check', 'metrics'], { input: await registry.metrics(), encoding: 'utf8' });
   assert.equal(r.error, undefined, String(r.error));
   const problems = `${r.stdout}${r.stderr}`.trim().split('\n').filter(Boolean);
-  assert.deepEqual(problems, ['managed_upgrade_upgrade_pdb_timeout_minutes use base unit "seconds" instead of "minutes"']);
+  assert.deepEqual(problems, [
+    'managed_upgrade_upgrade_pdb_timeout_minutes use base unit "seconds" instead of "minutes"',
+  ]);
   assert.equal(r.status, 3, 'lint problems only, no parse error');
 });

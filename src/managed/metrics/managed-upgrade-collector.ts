@@ -7,7 +7,11 @@
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
-import type { ManagedUpgradeConfig, UpgradeCondition, UpgradeHistory } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import type {
+  ManagedUpgradeConfig,
+  UpgradeCondition,
+  UpgradeHistory,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import { parseRfc3339 } from '../../lib/rfc3339.js';
 
 /** What the collector reads on each scrape (typically the informer caches). */
@@ -33,10 +37,16 @@ export const CONDITION_METRICS: Readonly<Record<string, { x: string; help: strin
   ClusterHealthyBeforeUpgrade: { x: 'health_check', help: 'the pre-upgrade cluster health check' },
   ExternalDependenciesAvailable: { x: 'external_dep_check', help: 'the external dependency availability check' },
   ComputeCapacityReserved: { x: 'capacity_added', help: 'the reservation of extra worker capacity' },
-  ControlPlaneMaintenanceWindowCreated: { x: 'control_plane_maint_start', help: 'the creation of the control plane maintenance window' },
+  ControlPlaneMaintenanceWindowCreated: {
+    x: 'control_plane_maint_start',
+    help: 'the creation of the control plane maintenance window',
+  },
   UpgradeCommenced: { x: 'control_plane_upgrade_start', help: 'the start of the control plane upgrade' },
   ControlPlaneUpgraded: { x: 'control_plane_completion', help: 'the completion of the control plane upgrade' },
-  ControlPlaneMaintenanceWindowRemoved: { x: 'control_plane_maint_removed', help: 'the removal of the control plane maintenance window' },
+  ControlPlaneMaintenanceWindowRemoved: {
+    x: 'control_plane_maint_removed',
+    help: 'the removal of the control plane maintenance window',
+  },
   WorkersMaintenanceWindowCreated: { x: 'workers_maint_start', help: 'the creation of the worker maintenance window' },
   WorkerNodesUpgraded: { x: 'workers_upgraded', help: 'the upgrade of all worker nodes' },
   ComputeCapacityRemoved: { x: 'capacity_removed', help: 'the removal of the extra worker capacity' },

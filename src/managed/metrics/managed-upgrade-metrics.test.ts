@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { Registry } from 'prom-client';
-import { HealthCheckFailureReason, ManagedUpgradeMetricName, ManagedUpgradeMetrics } from './managed-upgrade-metrics.js';
+import {
+  HealthCheckFailureReason,
+  ManagedUpgradeMetricName,
+  ManagedUpgradeMetrics,
+} from './managed-upgrade-metrics.js';
 import { parseExposition, samplesOf, valueOf, type ParsedFamily } from '../../kube/metrics-exposition.test-support.js';
 
 const NAME = 'managed-upgrade-config';
@@ -17,7 +21,10 @@ function fillAll(m: ManagedUpgradeMetrics): void {
   m.setScalingFailed(NAME, true);
   m.setUpgradeWindowBreached(NAME, true);
   m.setControlPlaneTimeout(NAME, '4.15.3', true);
-  m.setHealthCheckFailed({ name: NAME, state: 'Upgrading', version: '4.14.9', reason: HealthCheckFailureReason.CriticalAlertsFiring }, true);
+  m.setHealthCheckFailed(
+    { name: NAME, state: 'Upgrading', version: '4.14.9', reason: HealthCheckFailureReason.CriticalAlertsFiring },
+    true,
+  );
   m.setWorkerTimeout(NAME, '4.15.3', true);
   m.setNodeDrainTimeout('worker-a', true);
   m.setNotificationSent(NAME, 'started', '4.15.3');
@@ -56,7 +63,7 @@ const ALL_FAMILIES = [
   'upgradeoperator_upgrade_result',
 ];
 
-test('registers exactly MUO\'s 17 gauge families, with help, and no series before anything is set', async () => {
+test("registers exactly MUO's 17 gauge families, with help, and no series before anything is set", async () => {
   const registry = new Registry();
   new ManagedUpgradeMetrics(registry);
   const families = await exposed(registry);
@@ -69,7 +76,7 @@ test('registers exactly MUO\'s 17 gauge families, with help, and no series befor
   }
 });
 
-test('every setter writes its family with MUO\'s exact label names and values', async () => {
+test("every setter writes its family with MUO's exact label names and values", async () => {
   const registry = new Registry();
   const m = new ManagedUpgradeMetrics(registry);
   fillAll(m);
@@ -80,7 +87,12 @@ test('every setter writes its family with MUO\'s exact label names and values', 
   assert.equal(valueOf(f, 'upgradeoperator_upgrade_window_breached', one), 1);
   assert.equal(valueOf(f, 'upgradeoperator_controlplane_timeout', { ...one, version: '4.15.3' }), 1);
   assert.equal(
-    valueOf(f, 'upgradeoperator_healthcheck_failed', { ...one, state: 'Upgrading', version: '4.14.9', reason: 'critical_alerts_firing' }),
+    valueOf(f, 'upgradeoperator_healthcheck_failed', {
+      ...one,
+      state: 'Upgrading',
+      version: '4.14.9',
+      reason: 'critical_alerts_firing',
+    }),
     1,
   );
   assert.equal(valueOf(f, 'upgradeoperator_worker_timeout', { ...one, version: '4.15.3' }), 1);
@@ -92,7 +104,13 @@ test('every setter writes its family with MUO\'s exact label names and values', 
     assert.equal(valueOf(f, name, { _id: 'cluster-1', ...one, version: '4.15.3' }), 1_700_000_100, name);
   }
   assert.equal(
-    valueOf(f, 'upgradeoperator_upgrade_result', { ...one, preceding_version: '4.14.9', stream: 'y', version: '4.15.3', alerts: '' }),
+    valueOf(f, 'upgradeoperator_upgrade_result', {
+      ...one,
+      preceding_version: '4.14.9',
+      stream: 'y',
+      version: '4.15.3',
+      alerts: '',
+    }),
     1,
   );
   // Exactly one series per family, no stray label sets.
@@ -118,11 +136,30 @@ test('false/off values write 0 rather than removing the series; timestamps are w
   assert.equal(valueOf(f, 'upgradeoperator_node_drain_timeout', { node_name: 'worker-a' }), 0);
   assert.equal(valueOf(f, 'upgrade_notification_failed', { upgradeconfig_name: NAME, event: 'completed' }), 0);
   assert.equal(
-    valueOf(f, 'upgradeoperator_healthcheck_failed', { upgradeconfig_name: NAME, state: 'New', version: 'unknown', reason: 'cluster_operators_degraded' }),
+    valueOf(f, 'upgradeoperator_healthcheck_failed', {
+      upgradeconfig_name: NAME,
+      state: 'New',
+      version: 'unknown',
+      reason: 'cluster_operators_degraded',
+    }),
     0,
   );
-  assert.equal(valueOf(f, 'upgradeoperator_upgrade_started_timestamp', { _id: 'unknown', upgradeconfig_name: NAME, version: '4.15.3' }), 1_700_000_000);
-  assert.equal(valueOf(f, 'upgradeoperator_upgrade_completed_timestamp', { _id: 'unknown', upgradeconfig_name: NAME, version: '4.15.3' }), 1_700_000_001);
+  assert.equal(
+    valueOf(f, 'upgradeoperator_upgrade_started_timestamp', {
+      _id: 'unknown',
+      upgradeconfig_name: NAME,
+      version: '4.15.3',
+    }),
+    1_700_000_000,
+  );
+  assert.equal(
+    valueOf(f, 'upgradeoperator_upgrade_completed_timestamp', {
+      _id: 'unknown',
+      upgradeconfig_name: NAME,
+      version: '4.15.3',
+    }),
+    1_700_000_001,
+  );
 });
 
 test('resetEphemeral clears everything but upgrade_result', async () => {
@@ -136,7 +173,7 @@ test('resetEphemeral clears everything but upgrade_result', async () => {
   }
 });
 
-test('resetFailureMetrics clears exactly MUO\'s failure list', async () => {
+test("resetFailureMetrics clears exactly MUO's failure list", async () => {
   const registry = new Registry();
   const m = new ManagedUpgradeMetrics(registry);
   fillAll(m);
@@ -173,11 +210,19 @@ test('upgrade_result: stream derived from the versions, alerts comma-joined, one
   const m = new ManagedUpgradeMetrics(registry);
   m.setUpgradeResult({ name: NAME, precedingVersion: '4.15.1', version: '4.15.3', alerts: [] }, true);
   m.setUpgradeResult(
-    { name: NAME, precedingVersion: '4.15.3', version: '4.16.0', alerts: ['UpgradeClusterCheckFailedSRE', 'UpgradeNodeDrainFailedSRE'] },
+    {
+      name: NAME,
+      precedingVersion: '4.15.3',
+      version: '4.16.0',
+      alerts: ['UpgradeClusterCheckFailedSRE', 'UpgradeNodeDrainFailedSRE'],
+    },
     false,
   );
   // Re-evaluated later with a different answer: replaces the 4.16.0 series.
-  m.setUpgradeResult({ name: NAME, precedingVersion: '4.15.3', version: '4.16.0', alerts: ['UpgradeNodeDrainFailedSRE'] }, false);
+  m.setUpgradeResult(
+    { name: NAME, precedingVersion: '4.15.3', version: '4.16.0', alerts: ['UpgradeNodeDrainFailedSRE'] },
+    false,
+  );
   m.setUpgradeResult({ name: NAME, precedingVersion: '', stream: 'unknown', version: '4.16.1', alerts: [] }, true);
   const f = await exposed(registry);
   const series = samplesOf(f, 'upgradeoperator_upgrade_result');
@@ -185,7 +230,16 @@ test('upgrade_result: stream derived from the versions, alerts comma-joined, one
     series.map((s) => [s.labels, s.value]),
     [
       [{ alerts: '', preceding_version: '4.15.1', stream: 'z', upgradeconfig_name: NAME, version: '4.15.3' }, 1],
-      [{ alerts: 'UpgradeNodeDrainFailedSRE', preceding_version: '4.15.3', stream: 'y', upgradeconfig_name: NAME, version: '4.16.0' }, 0],
+      [
+        {
+          alerts: 'UpgradeNodeDrainFailedSRE',
+          preceding_version: '4.15.3',
+          stream: 'y',
+          upgradeconfig_name: NAME,
+          version: '4.16.0',
+        },
+        0,
+      ],
       [{ alerts: '', preceding_version: '', stream: 'unknown', upgradeconfig_name: NAME, version: '4.16.1' }, 1],
     ],
   );
@@ -196,7 +250,10 @@ test('label values are escaped in the exposition', async () => {
   const m = new ManagedUpgradeMetrics(registry);
   m.setNotificationFailed('odd"name\\x', 'line\nbreak', true);
   const f = await exposed(registry);
-  assert.equal(valueOf(f, 'upgrade_notification_failed', { upgradeconfig_name: 'odd"name\\x', event: 'line\nbreak' }), 1);
+  assert.equal(
+    valueOf(f, 'upgrade_notification_failed', { upgradeconfig_name: 'odd"name\\x', event: 'line\nbreak' }),
+    1,
+  );
 });
 
 test('one instance per registry: two registries coexist, the same registry twice is refused', async () => {

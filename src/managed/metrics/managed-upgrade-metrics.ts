@@ -70,9 +70,11 @@ const TIMESTAMP_KINDS: readonly UpgradeTimestampKind[] = [
 const TIMESTAMP_HELP: Record<UpgradeTimestampKind, string> = {
   upgrade_started: 'Unix time at which the upgrade started (the started notification was sent).',
   upgrade_completed: 'Unix time at which the whole upgrade completed (the completed notification was sent).',
-  controlplane_upgrade_started: 'Unix time at which the cluster version operator was told to upgrade the control plane.',
+  controlplane_upgrade_started:
+    'Unix time at which the cluster version operator was told to upgrade the control plane.',
   controlplane_upgrade_completed: 'Unix time at which the control plane upgrade was seen completed.',
-  workernode_upgrade_started: 'Unix time at which the worker nodes started to upgrade (the control plane had completed).',
+  workernode_upgrade_started:
+    'Unix time at which the worker nodes started to upgrade (the control plane had completed).',
   workernode_upgrade_completed: 'Unix time at which all worker nodes had upgraded.',
 };
 
@@ -143,24 +145,73 @@ export class ManagedUpgradeMetrics {
 
   /** Registers every family on `registry`; throws if one of the names is already registered there. */
   constructor(registry: Registry) {
-    const gauge = <L extends string>(name: string, help: string, labelNames: L[]): Gauge<L> => new Gauge({ name, help, labelNames, registers: [registry] });
+    const gauge = <L extends string>(name: string, help: string, labelNames: L[]): Gauge<L> =>
+      new Gauge({ name, help, labelNames, registers: [registry] });
     const N = ManagedUpgradeMetricName;
-    this.#validationFailed = gauge(N.validationFailed, '1 when the UpgradeConfig failed validation while pending, 0 once it validates.', ['upgradeconfig_name']);
-    this.#scalingFailed = gauge(N.scalingFailed, '1 when the extra capacity-reservation workers did not become ready in time, 0 when they did.', ['upgradeconfig_name']);
-    this.#windowBreached = gauge(N.upgradeWindowBreached, '1 when the upgrade failed because it could not be commenced within the upgrade window, 0 once commenced.', ['upgradeconfig_name']);
-    this.#controlPlaneTimeout = gauge(N.controlPlaneTimeout, '1 while the control plane upgrade runs longer than the control plane maintenance time.', ['upgradeconfig_name', 'version']);
-    this.#healthCheckFailed = gauge(N.healthCheckFailed, '1 for each cluster health check that failed (reason label), 0 once it passes.', ['reason', 'state', 'upgradeconfig_name', 'version']);
-    this.#workerTimeout = gauge(N.workerTimeout, '1 while worker nodes are still upgrading and no maintenance silence covers them.', ['upgradeconfig_name', 'version']);
-    this.#nodeDrainTimeout = gauge(N.nodeDrainTimeout, '1 for a node whose drain failed despite the drain strategies, 0 once it drains.', ['node_name']);
-    this.#notificationSent = gauge(N.notificationSent, '1 once the notification of an upgrade event was sent for that version.', ['event', 'upgradeconfig_name', 'version']);
-    this.#notificationFailed = gauge(N.notificationFailed, '1 when sending the notification of an upgrade event failed, 0 when the last attempt succeeded.', ['event', 'upgradeconfig_name']);
-    this.#syncTimestamp = gauge(N.syncTimestamp, 'Unix time of the last successful sync of the UpgradeConfig from its policy provider.', ['upgradeconfig_name']);
+    this.#validationFailed = gauge(
+      N.validationFailed,
+      '1 when the UpgradeConfig failed validation while pending, 0 once it validates.',
+      ['upgradeconfig_name'],
+    );
+    this.#scalingFailed = gauge(
+      N.scalingFailed,
+      '1 when the extra capacity-reservation workers did not become ready in time, 0 when they did.',
+      ['upgradeconfig_name'],
+    );
+    this.#windowBreached = gauge(
+      N.upgradeWindowBreached,
+      '1 when the upgrade failed because it could not be commenced within the upgrade window, 0 once commenced.',
+      ['upgradeconfig_name'],
+    );
+    this.#controlPlaneTimeout = gauge(
+      N.controlPlaneTimeout,
+      '1 while the control plane upgrade runs longer than the control plane maintenance time.',
+      ['upgradeconfig_name', 'version'],
+    );
+    this.#healthCheckFailed = gauge(
+      N.healthCheckFailed,
+      '1 for each cluster health check that failed (reason label), 0 once it passes.',
+      ['reason', 'state', 'upgradeconfig_name', 'version'],
+    );
+    this.#workerTimeout = gauge(
+      N.workerTimeout,
+      '1 while worker nodes are still upgrading and no maintenance silence covers them.',
+      ['upgradeconfig_name', 'version'],
+    );
+    this.#nodeDrainTimeout = gauge(
+      N.nodeDrainTimeout,
+      '1 for a node whose drain failed despite the drain strategies, 0 once it drains.',
+      ['node_name'],
+    );
+    this.#notificationSent = gauge(
+      N.notificationSent,
+      '1 once the notification of an upgrade event was sent for that version.',
+      ['event', 'upgradeconfig_name', 'version'],
+    );
+    this.#notificationFailed = gauge(
+      N.notificationFailed,
+      '1 when sending the notification of an upgrade event failed, 0 when the last attempt succeeded.',
+      ['event', 'upgradeconfig_name'],
+    );
+    this.#syncTimestamp = gauge(
+      N.syncTimestamp,
+      'Unix time of the last successful sync of the UpgradeConfig from its policy provider.',
+      ['upgradeconfig_name'],
+    );
     const timestamps = {} as Record<UpgradeTimestampKind, Gauge<'_id' | 'upgradeconfig_name' | 'version'>>;
     for (const kind of TIMESTAMP_KINDS) {
-      timestamps[kind] = gauge(`upgradeoperator_${kind}_timestamp`, TIMESTAMP_HELP[kind], ['_id', 'upgradeconfig_name', 'version']);
+      timestamps[kind] = gauge(`upgradeoperator_${kind}_timestamp`, TIMESTAMP_HELP[kind], [
+        '_id',
+        'upgradeconfig_name',
+        'version',
+      ]);
     }
     this.#timestamps = timestamps;
-    this.#upgradeResult = gauge(N.upgradeResult, '1 when no paging alert fired during the upgrade, 0 when one did (alerts label); kept across upgrades.', ['alerts', 'preceding_version', 'stream', 'upgradeconfig_name', 'version']);
+    this.#upgradeResult = gauge(
+      N.upgradeResult,
+      '1 when no paging alert fired during the upgrade, 0 when one did (alerts label); kept across upgrades.',
+      ['alerts', 'preceding_version', 'stream', 'upgradeconfig_name', 'version'],
+    );
   }
 
   /** `upgradeoperator_upgradeconfig_validation_failed`: set by the UpgradeConfig controller in Pending. */
@@ -222,7 +273,10 @@ export class ManagedUpgradeMetrics {
   /** `upgradeoperator_<kind>_timestamp{_id,name,version}` in whole Unix seconds. */
   setTimestamp(kind: UpgradeTimestampKind, labels: UpgradeTimestampLabels, unixSeconds: number): void {
     const id = labels.id ? labels.id : 'unknown';
-    this.#timestamps[kind].set(sorted({ _id: id, upgradeconfig_name: labels.name, version: labels.version }), Math.floor(unixSeconds));
+    this.#timestamps[kind].set(
+      sorted({ _id: id, upgradeconfig_name: labels.name, version: labels.version }),
+      Math.floor(unixSeconds),
+    );
   }
 
   /**

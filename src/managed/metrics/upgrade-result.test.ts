@@ -8,7 +8,13 @@ import fc from 'fast-check';
 import { parser } from '@prometheus-io/lezer-promql';
 import type { InstantQueryOptions, PrometheusApi, PromSample } from '../../integrations/prometheus-api.js';
 import { IntegrationError } from '../../integrations/integration-error.js';
-import { alertsDuringUpgrade, formatPromDuration, PAGING_ALERTS, pagingAlertsQuery, upgradeStream } from './upgrade-result.js';
+import {
+  alertsDuringUpgrade,
+  formatPromDuration,
+  PAGING_ALERTS,
+  pagingAlertsQuery,
+  upgradeStream,
+} from './upgrade-result.js';
 
 /** Positions of lezer error nodes in `query` (empty = it parses). */
 function syntaxErrors(query: string): number[] {
@@ -44,9 +50,13 @@ test('formatPromDuration writes integer unit groups', () => {
   assert.equal(formatPromDuration(-5), '0s');
 });
 
-test('pagingAlertsQuery is MUO\'s query: five paging alerts over the upgrade, offset by the time since completion', () => {
+test("pagingAlertsQuery is MUO's query: five paging alerts over the upgrade, offset by the time since completion", () => {
   const start = Date.UTC(2026, 0, 1, 10, 0, 0);
-  const q = pagingAlertsQuery({ startMs: start, completeMs: start + 95 * 60_000, nowMs: start + 95 * 60_000 + 3 * 3600_000 + 7_500 });
+  const q = pagingAlertsQuery({
+    startMs: start,
+    completeMs: start + 95 * 60_000,
+    nowMs: start + 95 * 60_000 + 3 * 3600_000 + 7_500,
+  });
   assert.equal(
     q,
     'sum by (alertname) (max_over_time(ALERTS{alertstate="firing",severity="critical",alertname=~"' +
@@ -68,16 +78,21 @@ test('pagingAlertsQuery: an instant upgrade gets a 1s range, a just-completed on
 
 test('pagingAlertsQuery always parses (lezer-promql), whatever the times', () => {
   fc.assert(
-    fc.property(fc.nat(10 ** 9), fc.nat(10 ** 9), fc.integer({ min: -(10 ** 6), max: 10 ** 10 }), (start, duration, since) => {
-      const q = pagingAlertsQuery({ startMs: start, completeMs: start + duration, nowMs: start + duration + since });
-      assert.deepEqual(syntaxErrors(q), [], q);
-    }),
+    fc.property(
+      fc.nat(10 ** 9),
+      fc.nat(10 ** 9),
+      fc.integer({ min: -(10 ** 6), max: 10 ** 10 }),
+      (start, duration, since) => {
+        const q = pagingAlertsQuery({ startMs: start, completeMs: start + duration, nowMs: start + duration + since });
+        assert.deepEqual(syntaxErrors(q), [], q);
+      },
+    ),
   );
   // Sanity: the check does see errors.
   assert.notDeepEqual(syntaxErrors('max_over_time(ALERTS[1.5s])'), []);
 });
 
-test('Prometheus\' own parser accepts pagingAlertsQuery (promtool check rules)', () => {
+test("Prometheus' own parser accepts pagingAlertsQuery (promtool check rules)", () => {
   const dir = mkdtempSync(join(tmpdir(), 'paging-query-'));
   try {
     const queries = [
@@ -112,9 +127,16 @@ class FakePrometheus implements PrometheusApi {
 
 test('alertsDuringUpgrade evaluates at now and returns sorted, unique alert names', async () => {
   const sample = (alertname: string): PromSample => ({ metric: { alertname }, value: 1, timestamp: 0 });
-  const prom = new FakePrometheus(() => [sample('UpgradeNodeDrainFailedSRE'), sample('UpgradeClusterCheckFailedSRE'), sample('UpgradeNodeDrainFailedSRE')]);
+  const prom = new FakePrometheus(() => [
+    sample('UpgradeNodeDrainFailedSRE'),
+    sample('UpgradeClusterCheckFailedSRE'),
+    sample('UpgradeNodeDrainFailedSRE'),
+  ]);
   const interval = { startMs: 0, completeMs: 60_000, nowMs: 120_000 };
-  assert.deepEqual(await alertsDuringUpgrade(prom, interval), ['UpgradeClusterCheckFailedSRE', 'UpgradeNodeDrainFailedSRE']);
+  assert.deepEqual(await alertsDuringUpgrade(prom, interval), [
+    'UpgradeClusterCheckFailedSRE',
+    'UpgradeNodeDrainFailedSRE',
+  ]);
   assert.equal(prom.calls[0]?.promql, pagingAlertsQuery(interval));
   assert.equal(prom.calls[0]?.options?.time, 120_000);
   assert.deepEqual(await alertsDuringUpgrade(new FakePrometheus(() => []), interval), []);

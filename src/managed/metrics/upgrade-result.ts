@@ -82,7 +82,10 @@ export async function alertsDuringUpgrade(
   interval: UpgradeInterval,
   signal?: AbortSignal,
 ): Promise<string[]> {
-  const samples = await prometheus.query(pagingAlertsQuery(interval), signal ? { time: interval.nowMs, signal } : { time: interval.nowMs });
+  const samples = await prometheus.query(
+    pagingAlertsQuery(interval),
+    signal ? { time: interval.nowMs, signal } : { time: interval.nowMs },
+  );
   const names = new Set<string>();
   for (const s of samples) {
     const name = s.metric['alertname'];

@@ -59,7 +59,10 @@ export class LogNotifier implements Notifier {
   }
 
   async notify(notification: Notification): Promise<void> {
-    this.#log.info({ upgradeconfig: notification.upgradeConfig.name, version: notification.version, state: notification.state }, `Upgrade-State: ${notification.state} Description: ${notification.description}`);
+    this.#log.info(
+      { upgradeconfig: notification.upgradeConfig.name, version: notification.version, state: notification.state },
+      `Upgrade-State: ${notification.state} Description: ${notification.description}`,
+    );
   }
 }
 
@@ -77,7 +80,11 @@ const UPGRADEABLE = 'IsClusterUpgradable';
 export const PDB_FORCE_DRAIN_DELAY_DESCRIPTION =
   'Node drain grace period might be impacting cluster upgrade. Please refer to the article for further details https://access.redhat.com/solutions/7075425';
 
-export function describeNotification(state: NotifyStateName, version: string, firstFalse?: { type: string; message?: string }): string {
+export function describeNotification(
+  state: NotifyStateName,
+  version: string,
+  firstFalse?: { type: string; message?: string },
+): string {
   switch (state) {
     case 'StateStarted':
       return `Cluster is currently being upgraded to version ${version}`;
@@ -101,7 +108,10 @@ export function describeNotification(state: NotifyStateName, version: string, fi
     case 'StateFailed':
       switch (firstFalse?.type ?? '') {
         case UPGRADEABLE:
-          return firstFalse?.message ?? `Cluster upgrade to version ${version} was cancelled: the cluster is not upgradeable.`;
+          return (
+            firstFalse?.message ??
+            `Cluster upgrade to version ${version} was cancelled: the cluster is not upgradeable.`
+          );
         case PRE_HEALTH:
           return `Cluster upgrade to version ${version} was cancelled during the pre-upgrade health check step: health alerts were firing. Automated upgrades will be retried on their next scheduling cycle.`;
         case EXT_DEP:

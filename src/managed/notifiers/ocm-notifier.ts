@@ -14,14 +14,22 @@ import { policyMatches } from '../providers/ocm-policy.js';
 import { findOcmCluster } from '../providers/ocm-provider.js';
 
 /** MUO's fixed service-log fields. */
-export const SERVICE_LOG_FIELDS = { severity: 'Info', serviceName: 'RedHat Managed Upgrade Notifications', logType: 'Cluster Updates', internalOnly: false } as const;
+export const SERVICE_LOG_FIELDS = {
+  severity: 'Info',
+  serviceName: 'RedHat Managed Upgrade Notifications',
+  logType: 'Cluster Updates',
+  internalOnly: false,
+} as const;
 
 /** The KCS article the health-check service logs point to. */
 export const HEALTH_CHECK_DOC_REFERENCE = 'https://access.redhat.com/solutions/7081505';
 
 /** The summary of each service-log state (and whether it carries the health-check article). */
 export const SERVICE_LOG_SUMMARY: Partial<Record<NotifyStateName, { summary: string; docReference: boolean }>> = {
-  StateControlPlaneStartedSL: { summary: 'Cluster is starting with control and worker plane upgrade', docReference: false },
+  StateControlPlaneStartedSL: {
+    summary: 'Cluster is starting with control and worker plane upgrade',
+    docReference: false,
+  },
   StateControlPlaneFinishedSL: { summary: 'Cluster has finished control plane upgrade', docReference: false },
   StateWorkerPlaneFinishedSL: { summary: 'Cluster has finished with worker plane upgrade', docReference: false },
   StateHealthCheckSL: { summary: 'Cluster has encountered healthcheck failure during upgrade', docReference: true },
@@ -29,7 +37,17 @@ export const SERVICE_LOG_SUMMARY: Partial<Record<NotifyStateName, { summary: str
 };
 
 /** What OCM's current state means to the guard (MUO reads a `delayed` without "retry" in its text as skipped). */
-type GuardState = 'pending' | 'scheduled' | 'started' | 'delayed' | 'skipped' | 'scaleSkipped' | 'completed' | 'failed' | 'cancelled' | 'unknown';
+type GuardState =
+  | 'pending'
+  | 'scheduled'
+  | 'started'
+  | 'delayed'
+  | 'skipped'
+  | 'scaleSkipped'
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'unknown';
 
 const ALLOWED: Readonly<Record<GuardState, readonly NotifyStateName[]>> = {
   scheduled: ['StateStarted'],
@@ -48,7 +66,14 @@ const ALLOWED: Readonly<Record<GuardState, readonly NotifyStateName[]>> = {
 export function guardState(current: OcmPolicyState): GuardState {
   const v = current.value.toLowerCase();
   if (v === 'delayed') return current.description.includes('retry') ? 'delayed' : 'skipped';
-  return v === 'pending' || v === 'scheduled' || v === 'started' || v === 'completed' || v === 'failed' || v === 'cancelled' ? v : 'unknown';
+  return v === 'pending' ||
+    v === 'scheduled' ||
+    v === 'started' ||
+    v === 'completed' ||
+    v === 'failed' ||
+    v === 'cancelled'
+    ? v
+    : 'unknown';
 }
 
 /** True when MUO writes `next` over OCM's `current` state. */
@@ -57,7 +82,11 @@ export function transitionAllowed(current: OcmPolicyState, next: NotifyStateName
 }
 
 /** The service log of a notification (`clusterId`: OCM's internal id). */
-export function serviceLogFor(notification: Notification, clusterId: string, options: { docReferences: boolean }): OcmServiceLog | undefined {
+export function serviceLogFor(
+  notification: Notification,
+  clusterId: string,
+  options: { docReferences: boolean },
+): OcmServiceLog | undefined {
   const s = SERVICE_LOG_SUMMARY[notification.state];
   if (!s) return undefined;
   return {
@@ -95,26 +124,39 @@ export class OcmNotifier implements Notifier {
     if (value === undefined) {
       if (!SERVICE_LOG_SUMMARY[notification.state]) return;
       if (!this.#o.serviceLogs()) {
-        this.#log.debug({ state: notification.state }, 'service log not sent: the ServiceLogNotification feature gate is off');
+        this.#log.debug(
+          { state: notification.state },
+          'service log not sent: the ServiceLogNotification feature gate is off',
+        );
         return;
       }
       const cluster = await findOcmCluster(ocm, await this.#o.externalId(signal), signal);
       // The OCM agent's service-log call drops doc references (as MUO's agent client does).
       const log = serviceLogFor(notification, cluster.id, { docReferences: ocm.api === 'ocm' });
       if (log) await ocm.postServiceLog(log, signal);
-      this.#log.info({ state: notification.state, version: notification.version }, `service log sent: ${log?.summary ?? ''}`);
+      this.#log.info(
+        { state: notification.state, version: notification.version },
+        `service log sent: ${log?.summary ?? ''}`,
+      );
       return;
     }
     const cluster = await findOcmCluster(ocm, await this.#o.externalId(signal), signal);
     const policies = await ocm.upgradePolicies(cluster.id, signal);
     const policy = policies.find((p) => policyMatches(p, notification.version, notification.upgradeAt));
-    if (!policy) throw new Error(`${ocm.api}: no upgrade policy for version ${notification.version} at ${notification.upgradeAt}`);
+    if (!policy)
+      throw new Error(`${ocm.api}: no upgrade policy for version ${notification.version} at ${notification.upgradeAt}`);
     const current = await ocm.policyState(cluster.id, policy.id, signal);
     if (!transitionAllowed(current, notification.state)) {
-      this.#log.info({ state: notification.state, policy: policy.id, current: current.value }, `policy state not changed: ${notification.state} is not sent over OCM state ${current.value}`);
+      this.#log.info(
+        { state: notification.state, policy: policy.id, current: current.value },
+        `policy state not changed: ${notification.state} is not sent over OCM state ${current.value}`,
+      );
       return;
     }
     await ocm.setPolicyState(cluster.id, policy.id, { value, description: notification.description }, signal);
-    this.#log.info({ state: notification.state, policy: policy.id, version: notification.version }, `Upgrade-State: ${value} Description: ${notification.description}`);
+    this.#log.info(
+      { state: notification.state, policy: policy.id, version: notification.version },
+      `Upgrade-State: ${value} Description: ${notification.description}`,
+    );
   }
 }

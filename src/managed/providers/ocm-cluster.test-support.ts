@@ -35,13 +35,24 @@ export interface OcmClusterFixture {
 }
 
 /** Starts everything; torn down after the test. */
-export async function startOcmCluster(t: TestContext, options: { proxy?: ProxyConfig; logger?: Logger } = {}): Promise<OcmClusterFixture> {
+export async function startOcmCluster(
+  t: TestContext,
+  options: { proxy?: ProxyConfig; logger?: Logger } = {},
+): Promise<OcmClusterFixture> {
   const cluster = await startTestCluster(t, { start: Date.UTC(2026, 2, 2, 8) });
   const { client, clock } = cluster;
   await installCustomResourceDefinitions(client, [managedUpgradeConfigCrd()]);
-  for (const name of [NAMESPACE, 'openshift-config']) await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  await client.create(ClusterVersionResource, { apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', metadata: { name: 'version' }, spec: { clusterID: EXTERNAL_ID, channel: 'stable-4.14' } });
-  const dockerconfig = { auths: { 'cloud.openshift.com': { auth: OCM_TOKEN, email: 'sre@example.com' }, 'quay.io': { auth: 'other' } } };
+  for (const name of [NAMESPACE, 'openshift-config'])
+    await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  await client.create(ClusterVersionResource, {
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'ClusterVersion',
+    metadata: { name: 'version' },
+    spec: { clusterID: EXTERNAL_ID, channel: 'stable-4.14' },
+  });
+  const dockerconfig = {
+    auths: { 'cloud.openshift.com': { auth: OCM_TOKEN, email: 'sre@example.com' }, 'quay.io': { auth: 'other' } },
+  };
   await client.create(SecretResource, {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -50,7 +61,8 @@ export async function startOcmCluster(t: TestContext, options: { proxy?: ProxyCo
     data: { '.dockerconfigjson': Buffer.from(JSON.stringify(dockerconfig)).toString('base64') },
   });
   const fx = await startOcmFixture(t, clock, clock.activity);
-  const ocmYaml = (extra = ''): string => `upgradeType: OSD\nconfigManager:\n  source: OCM\n  ocmBaseUrl: ${fx.url}\n  watchInterval: 10\n${extra}`;
+  const ocmYaml = (extra = ''): string =>
+    `upgradeType: OSD\nconfigManager:\n  source: OCM\n  ocmBaseUrl: ${fx.url}\n  watchInterval: 10\n${extra}`;
   let config = parseManagedOperatorConfig(ocmYaml()).config;
   const logger = options.logger ?? silentLogger();
   const sources = new PolicySources({

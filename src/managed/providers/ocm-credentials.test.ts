@@ -10,8 +10,16 @@ test('the credential comes from ClusterVersion and the pull-secret, is reused fo
   const { client, clock } = f.cluster;
   const creds = new ClusterCredentials(client, clock);
   assert.deepEqual(await creds.get(), { clusterId: EXTERNAL_ID, token: OCM_TOKEN });
-  const rotated = Buffer.from(JSON.stringify({ auths: { 'cloud.openshift.com': { auth: 'rotated-token' } } })).toString('base64');
-  await client.patch(SecretResource, PULL_SECRET.namespace, PULL_SECRET.name, { data: { '.dockerconfigjson': rotated } }, { type: 'merge' });
+  const rotated = Buffer.from(JSON.stringify({ auths: { 'cloud.openshift.com': { auth: 'rotated-token' } } })).toString(
+    'base64',
+  );
+  await client.patch(
+    SecretResource,
+    PULL_SECRET.namespace,
+    PULL_SECRET.name,
+    { data: { '.dockerconfigjson': rotated } },
+    { type: 'merge' },
+  );
   assert.equal((await creds.get()).token, OCM_TOKEN, 'cached');
   await clock.run({ until: clock.now() + CREDENTIALS_TTL_MS });
   assert.equal((await creds.get()).token, 'rotated-token', 'a rotated pull-secret is picked up');

@@ -48,7 +48,10 @@ export class ClusterCredentials {
     if (clusterId === '') throw new OcmCredentialsError('ClusterVersion "version" has no spec.clusterID');
     if (!secret) throw new OcmCredentialsError(`Secret ${PULL_SECRET.namespace}/${PULL_SECRET.name} not found`);
     const token = ocmTokenFromPullSecret(secret);
-    if (token === undefined) throw new OcmCredentialsError(`Secret ${PULL_SECRET.namespace}/${PULL_SECRET.name} has no auths["cloud.openshift.com"].auth in .dockerconfigjson`);
+    if (token === undefined)
+      throw new OcmCredentialsError(
+        `Secret ${PULL_SECRET.namespace}/${PULL_SECRET.name} has no auths["cloud.openshift.com"].auth in .dockerconfigjson`,
+      );
     const value = { clusterId, token };
     this.#cached = { at: now, value };
     return value;

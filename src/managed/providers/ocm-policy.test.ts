@@ -3,18 +3,40 @@ import assert from 'node:assert/strict';
 import type { OcmCluster, OcmUpgradePolicy } from '../../integrations/ocm-model.js';
 import { byNextRun, drainGraceMinutes, isActionable, ocmChannel, policyMatches, specFromPolicy } from './ocm-policy.js';
 
-const CLUSTER: OcmCluster = { id: 'c', externalId: 'e', version: '4.14.10', channelGroup: 'stable', nodeDrainGracePeriod: { value: 1, unit: 'hours' } };
-const policy = (id: string, nextRun: string, extra: Partial<OcmUpgradePolicy> = {}): OcmUpgradePolicy => ({ id, version: '4.15.3', nextRun, scheduleType: 'manual', upgradeType: 'OSD', ...extra });
+const CLUSTER: OcmCluster = {
+  id: 'c',
+  externalId: 'e',
+  version: '4.14.10',
+  channelGroup: 'stable',
+  nodeDrainGracePeriod: { value: 1, unit: 'hours' },
+};
+const policy = (id: string, nextRun: string, extra: Partial<OcmUpgradePolicy> = {}): OcmUpgradePolicy => ({
+  id,
+  version: '4.15.3',
+  nextRun,
+  scheduleType: 'manual',
+  upgradeType: 'OSD',
+  ...extra,
+});
 
 test('pending, completed and cancelled (any case) and an empty version are not actionable', () => {
-  for (const value of ['pending', 'Completed', 'CANCELLED']) assert.equal(isActionable(policy('p', ''), { value, description: '' }), false, value);
-  for (const value of ['scheduled', 'started', 'delayed', 'failed']) assert.equal(isActionable(policy('p', ''), { value, description: '' }), true, value);
+  for (const value of ['pending', 'Completed', 'CANCELLED'])
+    assert.equal(isActionable(policy('p', ''), { value, description: '' }), false, value);
+  for (const value of ['scheduled', 'started', 'delayed', 'failed'])
+    assert.equal(isActionable(policy('p', ''), { value, description: '' }), true, value);
   assert.equal(isActionable(policy('p', '', { version: '' }), { value: 'scheduled', description: '' }), false);
 });
 
 test('policies are considered earliest next_run first; unparsable ones last', () => {
-  const sorted = byNextRun([policy('late', '2026-04-02T00:00:00Z'), policy('bad', 'soon'), policy('early', '2026-04-01T10:00:00.000+02:00')]);
-  assert.deepEqual(sorted.map((p) => p.id), ['early', 'late', 'bad']);
+  const sorted = byNextRun([
+    policy('late', '2026-04-02T00:00:00Z'),
+    policy('bad', 'soon'),
+    policy('early', '2026-04-01T10:00:00.000+02:00'),
+  ]);
+  assert.deepEqual(
+    sorted.map((p) => p.id),
+    ['early', 'late', 'bad'],
+  );
 });
 
 test('channel: <group or stable>-<major>.<minor>, an odd minor rounded up for eus', () => {
@@ -41,7 +63,11 @@ test('the spec of a policy; capacity_reservation honoured when sent, true otherw
     type: 'OSD',
     capacityReservation: true,
   });
-  assert.equal(specFromPolicy(CLUSTER, policy('p', '2026-04-01T12:00:00Z', { capacityReservation: false }), 'ARO').capacityReservation, false);
+  assert.equal(
+    specFromPolicy(CLUSTER, policy('p', '2026-04-01T12:00:00Z', { capacityReservation: false }), 'ARO')
+      .capacityReservation,
+    false,
+  );
 });
 
 test('a notification matches the policy of the same version at the same instant', () => {

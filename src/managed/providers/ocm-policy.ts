@@ -82,7 +82,11 @@ export function upgradeAtOf(nextRun: string): string {
 }
 
 /** The UpgradeConfig spec a policy asks for. */
-export function specFromPolicy(cluster: OcmCluster, policy: OcmUpgradePolicy, upgradeType: UpgradeType): ManagedUpgradeConfigSpec {
+export function specFromPolicy(
+  cluster: OcmCluster,
+  policy: OcmUpgradePolicy,
+  upgradeType: UpgradeType,
+): ManagedUpgradeConfigSpec {
   return {
     desired: { version: policy.version, channel: ocmChannel(cluster.channelGroup, policy.version) },
     upgradeAt: upgradeAtOf(policy.nextRun),

@@ -4,7 +4,10 @@
  * one with the earliest `next_run` whose state asks for an upgrade (none: no upgrade wanted).
  * The decisions are the pure functions of `ocm-policy.ts`.
  */
-import type { ManagedUpgradeConfig, ManagedUpgradeConfigSpec } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import type {
+  ManagedUpgradeConfig,
+  ManagedUpgradeConfigSpec,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import type { UpgradeType } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { isIntegrationError } from '../../integrations/integration-error.js';
 import type { OcmApi } from '../../integrations/ocm-client.js';
@@ -50,7 +53,10 @@ export async function findOcmCluster(ocm: OcmApi, externalId: string, signal?: A
     throw unavailable(ocm, err);
   }
   if (!cluster) {
-    throw new PolicyProviderError('ClusterNotFound', `${ocm.api}: no cluster with external_id ${externalId}: the pull-secret may be invalid, or the cluster's owner is disabled or banned`);
+    throw new PolicyProviderError(
+      'ClusterNotFound',
+      `${ocm.api}: no cluster with external_id ${externalId}: the pull-secret may be invalid, or the cluster's owner is disabled or banned`,
+    );
   }
   return cluster;
 }
@@ -84,7 +90,9 @@ export class OcmPolicyProvider implements PolicyProvider {
 function unavailable(ocm: OcmApi, err: unknown): unknown {
   if (signalAbort(err)) return err;
   const message = err instanceof Error ? err.message : String(err);
-  return new PolicyProviderError('ProviderUnavailable', isIntegrationError(err) ? message : `${ocm.api}: ${message}`, { cause: err });
+  return new PolicyProviderError('ProviderUnavailable', isIntegrationError(err) ? message : `${ocm.api}: ${message}`, {
+    cause: err,
+  });
 }
 
 function signalAbort(err: unknown): boolean {

@@ -5,7 +5,10 @@
  * issue ships the LOCAL provider (the CR itself is the policy); OCM and the OCM agent arrive
  * with the providers issue.
  */
-import type { ManagedUpgradeConfig, ManagedUpgradeConfigSpec } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import type {
+  ManagedUpgradeConfig,
+  ManagedUpgradeConfigSpec,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import { jsonEqual } from '../../lib/json.js';
 
 /** A source of upgrade policies. */
@@ -35,11 +38,20 @@ export type RefreshResult =
   | { outcome: 'changed'; spec: ManagedUpgradeConfigSpec | undefined; why: string };
 
 /** Compares the provider's policy with the CR's spec (pure apart from the provider call). */
-export async function refreshPolicy(provider: PolicyProvider | undefined, current: ManagedUpgradeConfig, signal: AbortSignal): Promise<RefreshResult> {
+export async function refreshPolicy(
+  provider: PolicyProvider | undefined,
+  current: ManagedUpgradeConfig,
+  signal: AbortSignal,
+): Promise<RefreshResult> {
   if (!provider) return { outcome: 'notConfigured' };
   const specs = await provider.specs(current, signal);
   const first = specs[0];
-  if (!first) return { outcome: 'changed', spec: undefined, why: `the ${provider.source} policy no longer asks for an upgrade` };
+  if (!first)
+    return { outcome: 'changed', spec: undefined, why: `the ${provider.source} policy no longer asks for an upgrade` };
   if (jsonEqual(first, current.spec ?? {})) return { outcome: 'unchanged' };
-  return { outcome: 'changed', spec: first, why: `the ${provider.source} policy changed since the UpgradeConfig was written` };
+  return {
+    outcome: 'changed',
+    spec: first,
+    why: `the ${provider.source} policy changed since the UpgradeConfig was written`,
+  };
 }

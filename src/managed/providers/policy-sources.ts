@@ -114,7 +114,12 @@ export class PolicySources {
       client,
       upgradeType: config.upgradeType,
       provider: new OcmPolicyProvider({ ocm: client, externalId, upgradeType: config.upgradeType }),
-      notifier: new OcmNotifier({ ocm: client, externalId, serviceLogs: () => isFeatureGateEnabled(o.config(), FeatureGate.ServiceLogNotification), logger: o.logger }),
+      notifier: new OcmNotifier({
+        ocm: client,
+        externalId,
+        serviceLogs: () => isFeatureGateEnabled(o.config(), FeatureGate.ServiceLogNotification),
+        logger: o.logger,
+      }),
     };
     this.#ocm = next;
     return next;

@@ -1,8 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventResource } from '../../api/builtin.js';
-import { ManagedUpgradeConfigResource, MANAGED_UPGRADE_CONFIG_NAME } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
-import type { ManagedUpgradeConfig, UpgradeHistory } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import {
+  ManagedUpgradeConfigResource,
+  MANAGED_UPGRADE_CONFIG_NAME,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import type {
+  ManagedUpgradeConfig,
+  UpgradeHistory,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import { OCM_CLUSTER_ID } from '../../integrations/ocm-sim.test-support.js';
 import { ManualClock } from '../../lib/clock.js';
 import { silentLogger } from '../../lib/log.js';
@@ -13,7 +19,11 @@ import { UpgradeConfigManager } from './upgrade-config-manager.js';
 
 const MIN = 60_000;
 
-function manager(f: OcmClusterFixture, metrics: number[], provider?: (c: ReturnType<OcmClusterFixture['config']>) => PolicyProvider | undefined): UpgradeConfigManager {
+function manager(
+  f: OcmClusterFixture,
+  metrics: number[],
+  provider?: (c: ReturnType<OcmClusterFixture['config']>) => PolicyProvider | undefined,
+): UpgradeConfigManager {
   return new UpgradeConfigManager({
     client: f.cluster.client,
     clock: f.cluster.clock,
@@ -35,7 +45,15 @@ async function get(f: OcmClusterFixture): Promise<ManagedUpgradeConfig | undefin
 async function setPhase(f: OcmClusterFixture, phase: UpgradeHistory['phase']): Promise<void> {
   const cr = await get(f);
   assert.ok(cr);
-  await f.cluster.client.updateStatus(ManagedUpgradeConfigResource, { ...cr, status: { history: [{ version: cr.spec?.desired.version ?? '', phase }, { version: '4.13.9', phase: 'Upgraded' }] } });
+  await f.cluster.client.updateStatus(ManagedUpgradeConfigResource, {
+    ...cr,
+    status: {
+      history: [
+        { version: cr.spec?.desired.version ?? '', phase },
+        { version: '4.13.9', phase: 'Upgraded' },
+      ],
+    },
+  });
 }
 
 async function reasons(f: OcmClusterFixture): Promise<string[]> {
@@ -58,13 +76,24 @@ test('the sync loop: a policy becomes the UpgradeConfig, a change updates it in 
   });
   const t0 = clock.now();
   // Two policies: the earliest actionable one wins (the earlier one is cancelled).
-  state.addPolicy(OCM_CLUSTER_ID, { id: 'cancelled', version: '4.14.11', nextRun: Date.UTC(2026, 2, 3), state: 'cancelled' });
+  state.addPolicy(OCM_CLUSTER_ID, {
+    id: 'cancelled',
+    version: '4.14.11',
+    nextRun: Date.UTC(2026, 2, 3),
+    state: 'cancelled',
+  });
   state.addPolicy(OCM_CLUSTER_ID, { id: 'p1', version: '4.15.3', nextRun: Date.UTC(2026, 2, 4, 12) });
   await clock.run({ until: () => metrics.length === 1 });
   const firstAt = clock.now() - t0;
   assert.ok(firstAt >= 54_000 && firstAt <= 66_000, `first sync after 1 min ±10 % (${firstAt})`);
   const created = await get(f);
-  assert.deepEqual(created?.spec, { desired: { version: '4.15.3', channel: 'stable-4.15' }, upgradeAt: '2026-03-04T12:00:00Z', PDBForceDrainTimeout: 45, type: 'OSD', capacityReservation: true });
+  assert.deepEqual(created?.spec, {
+    desired: { version: '4.15.3', channel: 'stable-4.15' },
+    upgradeAt: '2026-03-04T12:00:00Z',
+    PDBForceDrainTimeout: 45,
+    type: 'OSD',
+    capacityReservation: true,
+  });
   await setPhase(f, 'Pending');
 
   state.updatePolicy(OCM_CLUSTER_ID, 'p1', { nextRun: Date.UTC(2026, 2, 5, 12), capacityReservation: false });
@@ -76,7 +105,10 @@ test('the sync loop: a policy becomes the UpgradeConfig, a change updates it in 
   assert.equal(updated?.metadata?.uid, created?.metadata?.uid, 'updated in place, not recreated');
   assert.equal(updated?.spec?.upgradeAt, '2026-03-05T12:00:00Z');
   assert.equal(updated?.spec?.capacityReservation, false);
-  assert.deepEqual(updated?.status?.history?.map((h) => `${h.version ?? ''}:${h.phase}`), ['4.15.3:Pending', '4.13.9:Upgraded']);
+  assert.deepEqual(
+    updated?.status?.history?.map((h) => `${h.version ?? ''}:${h.phase}`),
+    ['4.15.3:Pending', '4.13.9:Upgraded'],
+  );
   assert.equal(metrics[1], clock.now() / 1000);
 
   state.cancelPolicy(OCM_CLUSTER_ID, 'p1');
@@ -88,8 +120,18 @@ test('the sync loop: a policy becomes the UpgradeConfig, a change updates it in 
   await setPhase(f, 'Upgraded');
   state.setPolicyState(OCM_CLUSTER_ID, 'p2', 'completed', 'Cluster has been successfully upgraded to version 4.15.4');
   await clock.run({ until: () => metrics.length === 5 });
-  assert.equal((await get(f))?.spec?.desired.version, '4.15.4', 'an Upgraded UpgradeConfig is never removed by the sync');
-  assert.deepEqual(await reasons(f), ['PolicyApplied', 'PolicyUpdated', 'PolicyRemoved', 'PolicyApplied', 'PolicyNotApplied']);
+  assert.equal(
+    (await get(f))?.spec?.desired.version,
+    '4.15.4',
+    'an Upgraded UpgradeConfig is never removed by the sync',
+  );
+  assert.deepEqual(await reasons(f), [
+    'PolicyApplied',
+    'PolicyUpdated',
+    'PolicyRemoved',
+    'PolicyApplied',
+    'PolicyNotApplied',
+  ]);
 });
 
 test('the kill switch: refreshPolicy sees a policy changed since the UpgradeConfig was written', async (t) => {
@@ -110,7 +152,10 @@ test('the kill switch: refreshPolicy sees a policy changed since the UpgradeConf
   assert.equal(changed.outcome === 'changed' ? changed.spec?.desired.version : undefined, '4.15.5');
   state.cancelPolicy(OCM_CLUSTER_ID, 'p1');
   const gone = await refreshPolicy(provider, cr, signal);
-  assert.deepEqual(gone.outcome === 'changed' ? [gone.spec, gone.why] : [], [undefined, 'the OCM policy no longer asks for an upgrade']);
+  assert.deepEqual(gone.outcome === 'changed' ? [gone.spec, gone.why] : [], [
+    undefined,
+    'the OCM policy no longer asks for an upgrade',
+  ]);
 });
 
 test('failures back off 1 min doubling (±10 %), a success resets to the watch interval; not configured retries each minute', async (t) => {
@@ -140,7 +185,9 @@ test('failures back off 1 min doubling (±10 %), a success resets to the watch i
   failing = false;
   await clock.run({ until: () => calls.length === 7 });
   const gaps = calls.map((c, i) => c - (i === 0 ? t0 : calls[i - 1]!));
-  [1, 1, 2, 4, 8, 16, 10].forEach((mins, i) => assert.ok(Math.abs(gaps[i]! - mins * MIN) <= mins * MIN * 0.1, `gap ${i}: ${gaps[i]!} vs ${mins} min`));
+  [1, 1, 2, 4, 8, 16, 10].forEach((mins, i) =>
+    assert.ok(Math.abs(gaps[i]! - mins * MIN) <= mins * MIN * 0.1, `gap ${i}: ${gaps[i]!} vs ${mins} min`),
+  );
   assert.equal(metrics.length, 2, 'only successes set the sync timestamp');
   configured = false;
   const n = calls.length;
@@ -162,7 +209,12 @@ test('with the informer cache, a LOCAL sync makes no API request and still recor
     apiVersion: 'upgrade.managed.openshift.io/v1alpha1',
     kind: 'UpgradeConfig',
     metadata: { name: MANAGED_UPGRADE_CONFIG_NAME, namespace: NAMESPACE, resourceVersion: '7' },
-    spec: { type: 'OSD', upgradeAt: '2026-03-02T10:00:00Z', PDBForceDrainTimeout: 60, desired: { version: '4.15.38', channel: 'stable-4.15' } },
+    spec: {
+      type: 'OSD',
+      upgradeAt: '2026-03-02T10:00:00Z',
+      PDBForceDrainTimeout: 60,
+      desired: { version: '4.15.38', channel: 'stable-4.15' },
+    },
   };
   const requests: string[] = [];
   // Every client call is recorded: none may happen.

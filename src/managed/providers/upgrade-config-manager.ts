@@ -12,7 +12,10 @@
  * jitter comes from a seeded Random. It is a runnable for the Manager: it runs only while the
  * operator leads (MUO ran it outside leader election and never stopped it).
  */
-import { ManagedUpgradeConfigResource, MANAGED_UPGRADE_CONFIG_NAME } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import {
+  ManagedUpgradeConfigResource,
+  MANAGED_UPGRADE_CONFIG_NAME,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import type { ManagedUpgradeConfig } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import { apiVersion } from '../../api/resource.js';
 import type { ManagedOperatorConfig } from '../config/managed-operator-config.js';
@@ -82,7 +85,10 @@ export class UpgradeConfigManager {
       if (signal.aborted) break;
       try {
         const result = await this.sync(signal);
-        state = result.outcome === 'notConfigured' ? { kind: 'notConfigured' } : { kind: 'succeeded', watchIntervalMs: this.#o.config().configManager.watchIntervalMs };
+        state =
+          result.outcome === 'notConfigured'
+            ? { kind: 'notConfigured' }
+            : { kind: 'succeeded', watchIntervalMs: this.#o.config().configManager.watchIntervalMs };
       } catch (err) {
         if (signal.aborted) break;
         const failures: number = state.kind === 'failed' ? state.failures + 1 : 1;
@@ -97,16 +103,25 @@ export class UpgradeConfigManager {
   async sync(signal: AbortSignal): Promise<SyncResult> {
     const config = this.#o.config();
     const provider = this.#o.provider(config);
-    if (!provider) return { outcome: 'notConfigured', message: 'no upgrade policy provider is configured (configManager.source)' };
+    if (!provider)
+      return { outcome: 'notConfigured', message: 'no upgrade policy provider is configured (configManager.source)' };
     const { client } = this.#o;
     const ns = this.#o.namespace;
     const name = this.#crName;
-    const current = this.#o.cached ? this.#o.cached(ns, name) : await client.getIfExists(ManagedUpgradeConfigResource, ns, name, { signal });
+    const current = this.#o.cached
+      ? this.#o.cached(ns, name)
+      : await client.getIfExists(ManagedUpgradeConfigResource, ns, name, { signal });
     let specs;
     try {
       specs = await provider.specs(current, signal);
     } catch (err) {
-      if (current && !signal.aborted) this.#o.events.event(current, 'Warning', 'PolicySyncFailed', `could not read the ${provider.source} upgrade policy: ${errorMessage(err)}`);
+      if (current && !signal.aborted)
+        this.#o.events.event(
+          current,
+          'Warning',
+          'PolicySyncFailed',
+          `could not read the ${provider.source} upgrade policy: ${errorMessage(err)}`,
+        );
       throw err;
     }
     const action = decideSync(provider.source, current, specs);
@@ -122,7 +137,12 @@ export class UpgradeConfigManager {
       case 'create': {
         const created = await client.create(
           ManagedUpgradeConfigResource,
-          { apiVersion: apiVersion(ManagedUpgradeConfigResource), kind: ManagedUpgradeConfigResource.kind, metadata: { name, namespace: ns }, spec: action.spec },
+          {
+            apiVersion: apiVersion(ManagedUpgradeConfigResource),
+            kind: ManagedUpgradeConfigResource.kind,
+            metadata: { name, namespace: ns },
+            spec: action.spec,
+          },
           { signal },
         );
         const message = `created from the ${provider.source} upgrade policy: version ${action.spec.desired.version ?? ''} at ${action.spec.upgradeAt}`;
@@ -140,7 +160,10 @@ export class UpgradeConfigManager {
       }
       case 'delete': {
         const base = current as ManagedUpgradeConfig;
-        await client.delete(ManagedUpgradeConfigResource, ns, name, { signal, ...(base.metadata?.uid ? { preconditions: { uid: base.metadata.uid } } : {}) });
+        await client.delete(ManagedUpgradeConfigResource, ns, name, {
+          signal,
+          ...(base.metadata?.uid ? { preconditions: { uid: base.metadata.uid } } : {}),
+        });
         const message = `removed: the ${provider.source} upgrade policy asks for no upgrade`;
         this.#o.events.event(base, 'Normal', 'PolicyRemoved', message);
         result = { outcome: 'deleted', message };
@@ -148,7 +171,8 @@ export class UpgradeConfigManager {
       }
     }
     this.#o.metrics.setSyncTimestamp(name, this.#o.clock.now() / 1000);
-    if (result.outcome !== 'unchanged') this.#log.info({ namespace: ns, name, outcome: result.outcome }, result.message);
+    if (result.outcome !== 'unchanged')
+      this.#log.info({ namespace: ns, name, outcome: result.outcome }, result.message);
     return result;
   }
 }
@@ -156,11 +180,17 @@ export class UpgradeConfigManager {
 function describeChange(cr: ManagedUpgradeConfig, spec: NonNullable<ManagedUpgradeConfig['spec']>): string {
   const old = cr.spec;
   const parts: string[] = [];
-  if (old?.desired.version !== spec.desired.version) parts.push(`version ${old?.desired.version ?? '(none)'} → ${spec.desired.version ?? '(none)'}`);
-  if (old?.desired.channel !== spec.desired.channel) parts.push(`channel ${old?.desired.channel ?? '(none)'} → ${spec.desired.channel ?? '(none)'}`);
+  if (old?.desired.version !== spec.desired.version)
+    parts.push(`version ${old?.desired.version ?? '(none)'} → ${spec.desired.version ?? '(none)'}`);
+  if (old?.desired.channel !== spec.desired.channel)
+    parts.push(`channel ${old?.desired.channel ?? '(none)'} → ${spec.desired.channel ?? '(none)'}`);
   if (old?.upgradeAt !== spec.upgradeAt) parts.push(`upgradeAt ${old?.upgradeAt ?? '(none)'} → ${spec.upgradeAt}`);
-  if (old?.PDBForceDrainTimeout !== spec.PDBForceDrainTimeout) parts.push(`PDBForceDrainTimeout ${old?.PDBForceDrainTimeout ?? 0} → ${spec.PDBForceDrainTimeout}`);
-  if (old?.capacityReservation !== spec.capacityReservation) parts.push(`capacityReservation ${String(old?.capacityReservation ?? false)} → ${String(spec.capacityReservation ?? false)}`);
+  if (old?.PDBForceDrainTimeout !== spec.PDBForceDrainTimeout)
+    parts.push(`PDBForceDrainTimeout ${old?.PDBForceDrainTimeout ?? 0} → ${spec.PDBForceDrainTimeout}`);
+  if (old?.capacityReservation !== spec.capacityReservation)
+    parts.push(
+      `capacityReservation ${String(old?.capacityReservation ?? false)} → ${String(spec.capacityReservation ?? false)}`,
+    );
   if (old?.type !== spec.type) parts.push(`type ${old?.type ?? '(none)'} → ${spec.type}`);
   return parts.length > 0 ? parts.join(', ') : 'spec changed';
 }

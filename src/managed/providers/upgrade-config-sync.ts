@@ -11,7 +11,10 @@
  *   an Upgraded CR vanished on the next sync); the next policy updates it in place;
  * - LOCAL never writes (the UpgradeConfig itself is the policy).
  */
-import type { ManagedUpgradeConfig, ManagedUpgradeConfigSpec } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import type {
+  ManagedUpgradeConfig,
+  ManagedUpgradeConfigSpec,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import { jsonEqual } from '../../lib/json.js';
 import type { Random } from '../../lib/random.js';
 
@@ -31,20 +34,31 @@ export function currentPhase(cr: ManagedUpgradeConfig): string | undefined {
 }
 
 /** Decides one sync from the provider's specs (the first one applies). */
-export function decideSync(source: string, current: ManagedUpgradeConfig | undefined, specs: readonly ManagedUpgradeConfigSpec[]): SyncAction {
+export function decideSync(
+  source: string,
+  current: ManagedUpgradeConfig | undefined,
+  specs: readonly ManagedUpgradeConfigSpec[],
+): SyncAction {
   if (source === 'LOCAL') return { kind: 'none', why: 'the LOCAL UpgradeConfig is its own policy' };
   const spec = specs[0];
   const phase = current ? currentPhase(current) : undefined;
   const busy = phase === 'Upgrading' || phase === 'Upgraded';
   if (!spec) {
     if (!current) return { kind: 'none', why: `the ${source} policy asks for no upgrade` };
-    if (busy) return { kind: 'keep', why: `the ${source} policy asks for no upgrade, but the upgrade to ${current.spec?.desired.version ?? ''} is ${phase}: the UpgradeConfig is kept` };
+    if (busy)
+      return {
+        kind: 'keep',
+        why: `the ${source} policy asks for no upgrade, but the upgrade to ${current.spec?.desired.version ?? ''} is ${phase}: the UpgradeConfig is kept`,
+      };
     return { kind: 'delete' };
   }
   if (!current) return { kind: 'create', spec };
   if (jsonEqual(current.spec, spec)) return { kind: 'none', why: 'the UpgradeConfig matches the policy' };
   if (phase === 'Upgrading') {
-    return { kind: 'keep', why: `the ${source} policy changed (version ${spec.desired.version ?? ''} at ${spec.upgradeAt}), but the upgrade to ${current.spec?.desired.version ?? ''} is in progress: applied once it ends` };
+    return {
+      kind: 'keep',
+      why: `the ${source} policy changed (version ${spec.desired.version ?? ''} at ${spec.upgradeAt}), but the upgrade to ${current.spec?.desired.version ?? ''} is in progress: applied once it ends`,
+    };
   }
   return { kind: 'update', spec };
 }

@@ -19,7 +19,11 @@ function extraPoolMatcher(ctx: StepContext): ((pool: string) => boolean) | undef
 
 /** When the oldest clone's readiness times out (each clone's timeout runs from its creation). */
 function firstCloneTimeout(ctx: StepContext, timeoutMs: number): number | undefined {
-  const created = ctx.cluster.machineSets().filter(isCloneMachineSet).map((ms) => Date.parse(ms.metadata?.creationTimestamp ?? '')).filter((t) => !Number.isNaN(t));
+  const created = ctx.cluster
+    .machineSets()
+    .filter(isCloneMachineSet)
+    .map((ms) => Date.parse(ms.metadata?.creationTimestamp ?? ''))
+    .filter((t) => !Number.isNaN(t));
   return created.length === 0 ? undefined : Math.min(...created) + timeoutMs + 1;
 }
 
@@ -39,12 +43,19 @@ export const ensureExtraUpgradeWorkers: Step<StepContext> = {
         ctx.event('Normal', 'CapacityReservationSkipped', `${result.message}; upgrading without extra capacity`);
         return outcome.done();
       case 'noMachineSets':
-        return outcome.failed(result.message, { reason: 'CapacityReservationFailed', waitFor: { kinds: [WatchedKind.MachineSet] } });
+        return outcome.failed(result.message, {
+          reason: 'CapacityReservationFailed',
+          waitFor: { kinds: [WatchedKind.MachineSet] },
+        });
       case 'created':
         ctx.event('Normal', 'CapacityReserved', result.message);
         return outcome.pending({ kinds: CAPACITY_WAIT, until: now + timeoutMs }, result.message, 'WaitingForCapacity');
       case 'waiting':
-        return outcome.pending({ kinds: CAPACITY_WAIT, until: firstCloneTimeout(ctx, timeoutMs) ?? now + timeoutMs }, result.message, 'WaitingForCapacity');
+        return outcome.pending(
+          { kinds: CAPACITY_WAIT, until: firstCloneTimeout(ctx, timeoutMs) ?? now + timeoutMs },
+          result.message,
+          'WaitingForCapacity',
+        );
       case 'timedOut':
         ctx.metrics.setScalingFailed(configName(ctx), true);
         await ctx.notify('StateSkipped', signal);
@@ -80,7 +91,11 @@ export const removeExtraScaledNodes: Step<StepContext> = {
       });
     }
     if (result.state === 'deleting') {
-      return outcome.pending({ kinds: [...CAPACITY_WAIT, 'Pod'], ...(nextDue !== undefined ? { until: nextDue } : {}) }, `waiting for the extra Machine(s) ${result.machines.join(', ')} to go away`, 'RemovingCapacity');
+      return outcome.pending(
+        { kinds: [...CAPACITY_WAIT, 'Pod'], ...(nextDue !== undefined ? { until: nextDue } : {}) },
+        `waiting for the extra Machine(s) ${result.machines.join(', ')} to go away`,
+        'RemovingCapacity',
+      );
     }
     ctx.metrics.resetNodeDrainTimeouts();
     return outcome.done();

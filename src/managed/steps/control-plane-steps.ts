@@ -34,9 +34,19 @@ export const commenceUpgradeStep: Step<StepContext> = {
       const why = `version ${desired.version ?? ''} is not yet offered by the cluster version operator on channel ${desired.channel ?? ''} (neither an available nor a conditional update)`;
       return outcome.pending({ kinds: [WatchedKind.ClusterVersion] }, why, 'VersionNotAvailable');
     }
-    const target = result.target.kind === 'image' ? `release image ${result.target.image}` : `${result.target.kind} update ${desired.version ?? ''}`;
-    const risks = accepted.length > 0 && result.target.kind !== 'available' ? ` (risks accepted by the UpgradeConfig: ${accepted.join(', ')})` : '';
-    ctx.event('Normal', 'UpgradeCommenced', `cluster version operator told to upgrade to the ${target}${result.channelChanged ? ` on channel ${desired.channel ?? ''}` : ''}${risks}`);
+    const target =
+      result.target.kind === 'image'
+        ? `release image ${result.target.image}`
+        : `${result.target.kind} update ${desired.version ?? ''}`;
+    const risks =
+      accepted.length > 0 && result.target.kind !== 'available'
+        ? ` (risks accepted by the UpgradeConfig: ${accepted.join(', ')})`
+        : '';
+    ctx.event(
+      'Normal',
+      'UpgradeCommenced',
+      `cluster version operator told to upgrade to the ${target}${result.channelChanged ? ` on channel ${desired.channel ?? ''}` : ''}${risks}`,
+    );
     return outcome.done();
   },
 };
@@ -68,9 +78,20 @@ export const controlPlaneUpgraded: Step<StepContext> = {
     const renewal = window.nextAt !== undefined ? { until: window.nextAt } : {};
     if (now > deadline) {
       ctx.metrics.setControlPlaneTimeout(configName(ctx), version, true);
-      return outcome.pending({ kinds: [WatchedKind.ClusterVersion], ...renewal }, `the control plane has not completed ${version} within the maintenance window (${Math.round(ctx.config.maintenance.controlPlaneTimeMs / 60_000)} min)${said}${also}`, 'ControlPlaneTimeout');
+      return outcome.pending(
+        { kinds: [WatchedKind.ClusterVersion], ...renewal },
+        `the control plane has not completed ${version} within the maintenance window (${Math.round(ctx.config.maintenance.controlPlaneTimeMs / 60_000)} min)${said}${also}`,
+        'ControlPlaneTimeout',
+      );
     }
-    const untils = [...(Number.isNaN(deadline) ? [] : [deadline + 1]), ...(window.nextAt !== undefined ? [window.nextAt] : [])];
-    return outcome.pending({ kinds: [WatchedKind.ClusterVersion], ...(untils.length > 0 ? { until: Math.min(...untils) } : {}) }, `waiting for the control plane to complete ${version}${said}${also}`, 'WaitingForControlPlane');
+    const untils = [
+      ...(Number.isNaN(deadline) ? [] : [deadline + 1]),
+      ...(window.nextAt !== undefined ? [window.nextAt] : []),
+    ];
+    return outcome.pending(
+      { kinds: [WatchedKind.ClusterVersion], ...(untils.length > 0 ? { until: Math.min(...untils) } : {}) },
+      `waiting for the control plane to complete ${version}${said}${also}`,
+      'WaitingForControlPlane',
+    );
   },
 };

@@ -21,11 +21,16 @@ export function externalDependencyCheck(probe: UrlProbe): Step<StepContext> {
       if (commenced(ctx)) return outcome.done();
       const { urls, timeoutMs } = ctx.config.extDependencyAvailabilityChecks.http;
       if (urls.length === 0) return outcome.done();
-      const answers = await Promise.all(urls.map(async (url) => ({ url, problem: await probe(url, timeoutMs, signal) })));
+      const answers = await Promise.all(
+        urls.map(async (url) => ({ url, problem: await probe(url, timeoutMs, signal) })),
+      );
       const failing = answers.filter((a) => a.problem !== undefined);
       if (failing.length === 0) return outcome.done();
       const text = failing.map((f) => `${f.url}: ${f.problem ?? ''}`).join('; ');
-      return outcome.failed(`external dependencies unavailable: ${text}`, { reason: 'ExternalDependencyUnavailable', waitFor: { until: ctx.clock.now() + OUTSIDE_API_RETRY_MS } });
+      return outcome.failed(`external dependencies unavailable: ${text}`, {
+        reason: 'ExternalDependencyUnavailable',
+        waitFor: { until: ctx.clock.now() + OUTSIDE_API_RETRY_MS },
+      });
     },
   };
 }

@@ -4,11 +4,20 @@
  * failures are explained in words an SRE can act on. Prometheus unreachable is a failure,
  * never "healthy".
  */
-import { FeatureGate, UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import {
+  FeatureGate,
+  UpgradeConditionType as C,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { isFeatureGateEnabled } from '../config/managed-operator-config.js';
 import { outcome, type Step } from '../../engine/step.js';
 import type { HealthCheckDeps, HealthCheckResult } from '../health/managed-health-check.js';
-import { metricReasonsToClear, muoFailureList, runPostUpgradeHealthCheck, runPreUpgradeHealthCheck, summary } from '../health/managed-health-check.js';
+import {
+  metricReasonsToClear,
+  muoFailureList,
+  runPostUpgradeHealthCheck,
+  runPreUpgradeHealthCheck,
+  summary,
+} from '../health/managed-health-check.js';
 import { currentVersion } from '../cluster-version/cluster-version-state.js';
 import { LABEL_HIVE_MACHINE_POOL } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { WatchedKind, configName, type StepContext } from './step-context.js';
@@ -22,7 +31,13 @@ export function healthDeps(ctx: StepContext): HealthCheckDeps {
     listNodes: async () => ctx.cluster.nodes(),
     listPodDisruptionBudgets: async () => ctx.cluster.podDisruptionBudgets(),
     listWorkerMachineSets: async () =>
-      ctx.cluster.machineSets().filter((ms) => ms.metadata?.namespace === 'openshift-machine-api' && ms.metadata.labels?.[LABEL_HIVE_MACHINE_POOL] === 'worker'),
+      ctx.cluster
+        .machineSets()
+        .filter(
+          (ms) =>
+            ms.metadata?.namespace === 'openshift-machine-api' &&
+            ms.metadata.labels?.[LABEL_HIVE_MACHINE_POOL] === 'worker',
+        ),
     dvo: ctx.dvo,
   };
 }
@@ -31,12 +46,18 @@ export function healthDeps(ctx: StepContext): HealthCheckDeps {
 export function recordHealthMetrics(ctx: StepContext, result: HealthCheckResult, phase: string): void {
   const version = currentVersion(ctx.cluster.clusterVersion()) ?? 'unknown';
   const name = configName(ctx);
-  for (const reason of metricReasonsToClear(result)) ctx.metrics.setHealthCheckFailed({ name, state: phase, version, reason }, false);
-  for (const f of result.failures) ctx.metrics.setHealthCheckFailed({ name, state: phase, version, reason: f.metricReason }, true);
+  for (const reason of metricReasonsToClear(result))
+    ctx.metrics.setHealthCheckFailed({ name, state: phase, version, reason }, false);
+  for (const f of result.failures)
+    ctx.metrics.setHealthCheckFailed({ name, state: phase, version, reason: f.metricReason }, true);
 }
 
 /** Runs the pre-upgrade check for `phase` (New: the early check; Upgrading: step 4). */
-export async function preUpgradeHealthCheck(ctx: StepContext, phase: string, signal: AbortSignal): Promise<HealthCheckResult> {
+export async function preUpgradeHealthCheck(
+  ctx: StepContext,
+  phase: string,
+  signal: AbortSignal,
+): Promise<HealthCheckResult> {
   const result = await runPreUpgradeHealthCheck(healthDeps(ctx), {
     preHealthCheck: isFeatureGateEnabled(ctx.config, FeatureGate.PreHealthCheck),
     capacityReservation: ctx.upgradeConfig.spec?.capacityReservation === true,
@@ -48,7 +69,9 @@ export async function preUpgradeHealthCheck(ctx: StepContext, phase: string, sig
   return result;
 }
 
-const HEALTH_WAIT = { kinds: [WatchedKind.ClusterOperator, WatchedKind.Node, WatchedKind.PodDisruptionBudget] } as const;
+const HEALTH_WAIT = {
+  kinds: [WatchedKind.ClusterOperator, WatchedKind.Node, WatchedKind.PodDisruptionBudget],
+} as const;
 
 /** 4 PreUpgradeHealthCheck. */
 export const preUpgradeHealthCheckStep: Step<StepContext> = {
@@ -82,7 +105,10 @@ export const postUpgradeHealthCheckStep: Step<StepContext> = {
     });
     recordHealthMetrics(ctx, result, 'Upgrading');
     if (!result.healthy) {
-      return outcome.failed(result.failures[0]?.message ?? summary(result), { reason: 'HealthCheckFailed', waitFor: { ...HEALTH_WAIT, until: ctx.clock.now() + PROMETHEUS_RETRY_MS } });
+      return outcome.failed(result.failures[0]?.message ?? summary(result), {
+        reason: 'HealthCheckFailed',
+        waitFor: { ...HEALTH_WAIT, until: ctx.clock.now() + PROMETHEUS_RETRY_MS },
+      });
     }
     ctx.metrics.resetNodeDrainTimeouts();
     return outcome.done();

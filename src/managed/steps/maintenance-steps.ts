@@ -7,7 +7,13 @@ import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.i
 import { outcome, type Step, type StepOutcome } from '../../engine/step.js';
 import { isIntegrationError } from '../../integrations/integration-error.js';
 import { workerRollout } from '../cluster-version/worker-pools.js';
-import { endWindows, ensureControlPlaneWindow, ensureWorkerWindow, keepControlPlaneWindowOpen, workerWindowMs } from '../maintenance/maintenance-window.js';
+import {
+  endWindows,
+  ensureControlPlaneWindow,
+  ensureWorkerWindow,
+  keepControlPlaneWindowOpen,
+  workerWindowMs,
+} from '../maintenance/maintenance-window.js';
 import { desiredVersion, type StepContext } from './step-context.js';
 import { formatTime } from '../../lib/clock.js';
 import { errorMessage } from '../../lib/errors.js';
@@ -19,7 +25,10 @@ async function withAlertmanager(ctx: StepContext, action: () => Promise<StepOutc
     return await action();
   } catch (err) {
     if (!isIntegrationError(err)) throw err;
-    return outcome.failed(`Alertmanager unavailable: ${errorMessage(err)}`, { reason: 'AlertmanagerUnavailable', waitFor: { until: ctx.clock.now() + OUTSIDE_API_RETRY_MS } });
+    return outcome.failed(`Alertmanager unavailable: ${errorMessage(err)}`, {
+      reason: 'AlertmanagerUnavailable',
+      waitFor: { until: ctx.clock.now() + OUTSIDE_API_RETRY_MS },
+    });
   }
 }
 
@@ -42,7 +51,8 @@ export const createControlPlaneMaintWindow: Step<StepContext> = {
         now,
         signal,
       });
-      for (const c of changes.filter((x) => x.action === 'created')) ctx.event('Normal', 'MaintenanceWindowCreated', `silence ${c.id}: ${c.comment}`);
+      for (const c of changes.filter((x) => x.action === 'created'))
+        ctx.event('Normal', 'MaintenanceWindowCreated', `silence ${c.id}: ${c.comment}`);
       return outcome.done();
     });
   },
@@ -66,15 +76,27 @@ export async function keepControlPlaneWindow(ctx: StepContext, signal: AbortSign
   if (conditionTrue(ctx, C.ControlPlaneMaintenanceWindowRemoved)) return {};
   const now = ctx.clock.now();
   try {
-    const kept = await keepControlPlaneWindowOpen(ctx.alertmanager, { version: desiredVersion(ctx), now, windowMs: ctx.config.maintenance.controlPlaneTimeMs, signal });
+    const kept = await keepControlPlaneWindowOpen(ctx.alertmanager, {
+      version: desiredVersion(ctx),
+      now,
+      windowMs: ctx.config.maintenance.controlPlaneTimeMs,
+      signal,
+    });
     for (const c of kept.changes) {
-      ctx.event('Normal', 'MaintenanceWindowExtended', `silence ${c.id}: ${c.comment}, now until ${formatTime(c.endsAt ?? now)}${c.previous ? ` (replacing ${c.previous.join(', ')})` : ''}`);
+      ctx.event(
+        'Normal',
+        'MaintenanceWindowExtended',
+        `silence ${c.id}: ${c.comment}, now until ${formatTime(c.endsAt ?? now)}${c.previous ? ` (replacing ${c.previous.join(', ')})` : ''}`,
+      );
     }
     return kept.nextAt !== undefined ? { nextAt: kept.nextAt } : {};
   } catch (err) {
     if (!isIntegrationError(err)) throw err;
     ctx.log.warn({ err: errorMessage(err) }, 'could not keep the control-plane maintenance silence open');
-    return { nextAt: now + OUTSIDE_API_RETRY_MS, problem: `the control-plane maintenance silence could not be extended (Alertmanager unavailable: ${errorMessage(err)})` };
+    return {
+      nextAt: now + OUTSIDE_API_RETRY_MS,
+      problem: `the control-plane maintenance silence could not be extended (Alertmanager unavailable: ${errorMessage(err)})`,
+    };
   }
 }
 
@@ -107,8 +129,15 @@ export const createWorkerMaintWindow: Step<StepContext> = {
         nodeDrainTimeoutMs: ctx.config.nodeDrain.timeOutMs,
         expectedNodeDrainTimeMs: ctx.config.nodeDrain.expectedNodeDrainTimeMs,
       });
-      const change = await ensureWorkerWindow(ctx.alertmanager, { version: desiredVersion(ctx), pending: rollout.pending, endsAt: now + windowMs, now, signal });
-      if (change.action !== 'kept') ctx.event('Normal', 'MaintenanceWindowCreated', `silence ${change.id}: ${change.comment}`);
+      const change = await ensureWorkerWindow(ctx.alertmanager, {
+        version: desiredVersion(ctx),
+        pending: rollout.pending,
+        endsAt: now + windowMs,
+        now,
+        signal,
+      });
+      if (change.action !== 'kept')
+        ctx.event('Normal', 'MaintenanceWindowCreated', `silence ${change.id}: ${change.comment}`);
       return outcome.done();
     });
   },

@@ -11,7 +11,10 @@ import type { ClusterVersion } from '../../api/openshift/config-v1/cluster-versi
 import type { Machine } from '../../api/openshift/machine-v1beta1/machine.js';
 import type { MachineSet } from '../../api/openshift/machine-v1beta1/machine-set.js';
 import type { MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
-import type { ManagedUpgradeConfig, UpgradeHistory } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import type {
+  ManagedUpgradeConfig,
+  UpgradeHistory,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import type { ManagedOperatorConfig } from '../config/managed-operator-config.js';
 import type { AlertmanagerApi } from '../../integrations/alertmanager-api.js';
 import type { PrometheusApi } from '../../integrations/prometheus-api.js';

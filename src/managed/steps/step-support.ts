@@ -16,10 +16,16 @@ export const OUTSIDE_API_RETRY_MS = 30_000;
  */
 export function commenced(ctx: StepContext): boolean {
   const cv = ctx.cluster.clusterVersion();
-  return cv !== undefined && ctx.upgradeConfig.spec !== undefined && hasUpgradeCommenced(cv, ctx.upgradeConfig.spec.desired);
+  return (
+    cv !== undefined && ctx.upgradeConfig.spec !== undefined && hasUpgradeCommenced(cv, ctx.upgradeConfig.spec.desired)
+  );
 }
 
 /** Sets one of the lifecycle timestamp gauges to now. */
 export function stamp(ctx: StepContext, kind: UpgradeTimestampKind): void {
-  ctx.metrics.setTimestamp(kind, { id: ctx.cluster.clusterVersion()?.spec.clusterID, name: configName(ctx), version: desiredVersion(ctx) }, Math.floor(ctx.clock.now() / 1000));
+  ctx.metrics.setTimestamp(
+    kind,
+    { id: ctx.cluster.clusterVersion()?.spec.clusterID, name: configName(ctx), version: desiredVersion(ctx) },
+    Math.floor(ctx.clock.now() / 1000),
+  );
 }

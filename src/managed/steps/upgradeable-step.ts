@@ -22,11 +22,17 @@ export function goUnixDateUtc(ms: number): string {
 }
 
 /** Pure: MUO's decision. Returns the cancellation text when the upgrade must not start. */
-export function upgradeableBlock(input: { desired: string; current: string | undefined; upgradeable: { status: string; reason: string; message: string } | undefined; upgradeAt: string }): string | undefined {
+export function upgradeableBlock(input: {
+  desired: string;
+  current: string | undefined;
+  upgradeable: { status: string; reason: string; message: string } | undefined;
+  upgradeAt: string;
+}): string | undefined {
   if (input.upgradeable?.status !== 'False') return undefined;
   const desired = semver.parse(input.desired);
   const current = semver.parse(input.current ?? '');
-  if (!desired || !current) throw new Error(`cannot compare versions ${input.current ?? '(none)'} and ${input.desired}`);
+  if (!desired || !current)
+    throw new Error(`cannot compare versions ${input.current ?? '(none)'} and ${input.desired}`);
   if (!(desired.major >= current.major && desired.minor > current.minor)) return undefined;
   const at = Date.parse(input.upgradeAt);
   const when = Number.isNaN(at) ? input.upgradeAt : goUnixDateUtc(at);

@@ -34,6 +34,10 @@ export const allWorkersUpgraded: Step<StepContext> = {
       until = ctx.clock.now() + OUTSIDE_API_RETRY_MS;
     }
     const why = `waiting for worker pool(s) ${rollout.notUpdated.join(', ')} to update (${rollout.pending} machine(s) left)`;
-    return outcome.pending({ kinds: [WatchedKind.MachineConfigPool], ...(until !== undefined ? { until } : {}) }, why, 'WaitingForWorkers');
+    return outcome.pending(
+      { kinds: [WatchedKind.MachineConfigPool], ...(until !== undefined ? { until } : {}) },
+      why,
+      'WaitingForWorkers',
+    );
   },
 };

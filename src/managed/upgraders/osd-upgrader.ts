@@ -14,8 +14,17 @@ import { ensureExtraUpgradeWorkers, removeExtraScaledNodes } from '../steps/capa
 import { commenceUpgradeStep, controlPlaneUpgraded } from '../steps/control-plane-steps.js';
 import { externalDependencyCheck, type UrlProbe } from '../steps/external-dependency-step.js';
 import { postUpgradeHealthCheckStep, preUpgradeHealthCheckStep } from '../steps/health-check-steps.js';
-import { createControlPlaneMaintWindow, createWorkerMaintWindow, removeControlPlaneMaintWindow, removeMaintWindow } from '../steps/maintenance-steps.js';
-import { sendCompletedNotification, sendStartedNotification, upgradeDelayedCheck } from '../steps/notification-steps.js';
+import {
+  createControlPlaneMaintWindow,
+  createWorkerMaintWindow,
+  removeControlPlaneMaintWindow,
+  removeMaintWindow,
+} from '../steps/maintenance-steps.js';
+import {
+  sendCompletedNotification,
+  sendStartedNotification,
+  upgradeDelayedCheck,
+} from '../steps/notification-steps.js';
 import { postUpgradeProcedures } from '../steps/post-upgrade-step.js';
 import { commenced } from '../steps/step-support.js';
 import { isUpgradeable } from '../steps/upgradeable-step.js';
@@ -65,7 +74,9 @@ export function shouldFailUpgrade(ctx: StepContext): boolean {
 
 /** The first step condition that is not True (what failed and delayed notifications describe). */
 export function firstFalseCondition(ctx: StepContext): { type: string; message?: string } | undefined {
-  const c = [...(ctx.history.conditions ?? [])].reverse().find((x) => x.status !== 'True' && x.type !== C.FailedUpgrade);
+  const c = [...(ctx.history.conditions ?? [])]
+    .reverse()
+    .find((x) => x.status !== 'True' && x.type !== C.FailedUpgrade);
   return c ? { type: c.type, ...(c.message !== undefined ? { message: c.message } : {}) } : undefined;
 }
 
@@ -76,7 +87,11 @@ export function firstFalseCondition(ctx: StepContext): { type: string; message?:
 export async function performUpgradeFailure(ctx: StepContext, signal: AbortSignal): Promise<boolean> {
   const now = ctx.clock.now();
   const fail = (message: string): false => {
-    ctx.history.conditions = setCondition(ctx.history.conditions, { type: C.FailedUpgrade, status: 'False', reason: 'Upgrade failed', message }, now);
+    ctx.history.conditions = setCondition(
+      ctx.history.conditions,
+      { type: C.FailedUpgrade, status: 'False', reason: 'Upgrade failed', message },
+      now,
+    );
     return false;
   };
   try {
@@ -89,9 +104,16 @@ export async function performUpgradeFailure(ctx: StepContext, signal: AbortSigna
   } catch (err) {
     // Our silences exist only once a maintenance window was created; before that, an
     // unreachable Alertmanager holds nothing of ours and must not keep the upgrade from failing.
-    const created = (ctx.history.conditions ?? []).some((c) => (c.type === C.ControlPlaneMaintenanceWindowCreated || c.type === C.WorkersMaintenanceWindowCreated) && c.status === 'True');
+    const created = (ctx.history.conditions ?? []).some(
+      (c) =>
+        (c.type === C.ControlPlaneMaintenanceWindowCreated || c.type === C.WorkersMaintenanceWindowCreated) &&
+        c.status === 'True',
+    );
     if (created) return fail(`failed to end the maintenance silences: ${errorMessage(err)}`);
-    ctx.log.warn({ err: errorMessage(err) }, 'Alertmanager unreachable while failing the upgrade; no maintenance silence was created, so none is left behind');
+    ctx.log.warn(
+      { err: errorMessage(err) },
+      'Alertmanager unreachable while failing the upgrade; no maintenance silence was created, so none is left behind',
+    );
   }
   try {
     await ctx.notify('StateFailed', signal);
@@ -100,7 +122,17 @@ export async function performUpgradeFailure(ctx: StepContext, signal: AbortSigna
   }
   ctx.metrics.setUpgradeWindowBreached(configName(ctx), true);
   ctx.metrics.resetFailureMetrics();
-  ctx.history.conditions = setCondition(ctx.history.conditions, { type: C.FailedUpgrade, status: 'True', reason: 'Upgrade failed', message: 'FailedUpgrade notification sent', completeTime: formatTime(now) }, now);
+  ctx.history.conditions = setCondition(
+    ctx.history.conditions,
+    {
+      type: C.FailedUpgrade,
+      status: 'True',
+      reason: 'Upgrade failed',
+      message: 'FailedUpgrade notification sent',
+      completeTime: formatTime(now),
+    },
+    now,
+  );
   ctx.history.phase = 'Failed';
   return true;
 }

@@ -6,11 +6,23 @@ const D = `sha256:${'0123456789abcdef'.repeat(4)}`;
 
 test('pull specs split into registry, namespace, name, tag and digest like library-go', () => {
   const cases: [string, { registry: string; namespace: string; name: string; tag: string; id: string }][] = [
-    [`quay.io/openshift-release-dev/ocp-release@${D}`, { registry: 'quay.io', namespace: 'openshift-release-dev', name: 'ocp-release', tag: '', id: D }],
-    [`quay.io/openshift-release-dev/ocp-release:4.15.3-x86_64`, { registry: 'quay.io', namespace: 'openshift-release-dev', name: 'ocp-release', tag: '4.15.3-x86_64', id: '' }],
+    [
+      `quay.io/openshift-release-dev/ocp-release@${D}`,
+      { registry: 'quay.io', namespace: 'openshift-release-dev', name: 'ocp-release', tag: '', id: D },
+    ],
+    [
+      `quay.io/openshift-release-dev/ocp-release:4.15.3-x86_64`,
+      { registry: 'quay.io', namespace: 'openshift-release-dev', name: 'ocp-release', tag: '4.15.3-x86_64', id: '' },
+    ],
     [`localhost/ns/img:v1@${D}`, { registry: 'localhost', namespace: 'ns', name: 'img', tag: 'v1', id: D }],
-    [`registry.example:5000/a/b/c@${D}`, { registry: 'registry.example:5000', namespace: 'a', name: 'b/c', tag: '', id: D }],
-    [`openshift-release-dev/ocp-release@${D}`, { registry: '', namespace: 'openshift-release-dev', name: 'ocp-release', tag: '', id: D }],
+    [
+      `registry.example:5000/a/b/c@${D}`,
+      { registry: 'registry.example:5000', namespace: 'a', name: 'b/c', tag: '', id: D },
+    ],
+    [
+      `openshift-release-dev/ocp-release@${D}`,
+      { registry: '', namespace: 'openshift-release-dev', name: 'ocp-release', tag: '', id: D },
+    ],
     [`quay.io/ocp-release@${D}`, { registry: 'quay.io', namespace: '', name: 'ocp-release', tag: '', id: D }],
     ['busybox', { registry: '', namespace: '', name: 'busybox', tag: '', id: '' }],
   ];

@@ -30,12 +30,20 @@ const MAX_NAME_LENGTH = 255;
 export function parseImageReference(spec: string): { ok: true; ref: ImageReference } | { ok: false; error: string } {
   const m = REFERENCE.exec(spec);
   if (!m) {
-    return { ok: false, error: spec.toLowerCase() !== spec && REFERENCE.test(spec.toLowerCase()) ? 'repository name must be lowercase' : 'invalid reference format' };
+    return {
+      ok: false,
+      error:
+        spec.toLowerCase() !== spec && REFERENCE.test(spec.toLowerCase())
+          ? 'repository name must be lowercase'
+          : 'invalid reference format',
+    };
   }
   const full = m[1] ?? '';
-  if (full.length > MAX_NAME_LENGTH) return { ok: false, error: `repository name must not be more than ${MAX_NAME_LENGTH} characters` };
+  if (full.length > MAX_NAME_LENGTH)
+    return { ok: false, error: `repository name must not be more than ${MAX_NAME_LENGTH} characters` };
   const id = m[3] ?? '';
-  if (id.startsWith('sha256:') && id.length !== 'sha256:'.length + 64) return { ok: false, error: 'invalid checksum digest length' };
+  if (id.startsWith('sha256:') && id.length !== 'sha256:'.length + 64)
+    return { ok: false, error: 'invalid checksum digest length' };
   let registry = '';
   let path = full;
   const slash = full.indexOf('/');

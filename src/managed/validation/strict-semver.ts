@@ -11,7 +11,8 @@ const STRICT_SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 
 /** Why strict parsing refused a version, in words for a condition message. */
-export const STRICT_SEMVER_EXPECTATION = 'expected MAJOR.MINOR.PATCH with optional -PRERELEASE and +BUILD, without a v prefix or leading zeros';
+export const STRICT_SEMVER_EXPECTATION =
+  'expected MAJOR.MINOR.PATCH with optional -PRERELEASE and +BUILD, without a v prefix or leading zeros';
 
 /** The parsed version, or undefined when `text` is not a strict semantic version. */
 export function parseStrictSemver(text: string): semver.SemVer | undefined {

@@ -116,7 +116,10 @@ export async function validateUpgradeConfig(input: ValidationInput, deps: Valida
   const version = desired.version ?? '';
   const channel = desired.channel ?? '';
   if (version === '' || channel === '') {
-    return invalid('MissingTarget', 'Not able to validate the upgrade config, either image or (channel + version) needs to be provided');
+    return invalid(
+      'MissingTarget',
+      'Not able to validate the upgrade config, either image or (channel + version) needs to be provided',
+    );
   }
   const cmp = compareWithCurrent(version, input.clusterVersion);
   if (cmp.result !== undefined) return cmp.result;
@@ -126,10 +129,17 @@ export async function validateUpgradeConfig(input: ValidationInput, deps: Valida
     if (!input.cincinnatiEnabled) return passed();
     return checkUpdateGraph(version, channel, cmp.current, input, deps);
   }
-  const available = (cv.status?.availableUpdates ?? []).some((u) => u.version === version) ||
+  const available =
+    (cv.status?.availableUpdates ?? []).some((u) => u.version === version) ||
     (cv.status?.conditionalUpdates ?? []).some((u) => u.release.version === version);
   if (!available) {
-    return { ...invalid('NotInAvailableUpdates', `version ${version} not found in clusterversion available or conditional updates`), transient: true };
+    return {
+      ...invalid(
+        'NotInAvailableUpdates',
+        `version ${version} not found in clusterversion available or conditional updates`,
+      ),
+      transient: true,
+    };
   }
   return passed();
 }
@@ -151,15 +161,21 @@ export function currentClusterVersion(cv: ClusterVersion): string | undefined {
 
 async function validateImage(image: string, input: ValidationInput, deps: ValidationDeps): Promise<ValidationResult> {
   const parsed = parseImageReference(image);
-  if (!parsed.ok) return invalid('InvalidImage', `failed to parse image ${image}: must be a valid image pull spec:${parsed.error}`);
+  if (!parsed.ok)
+    return invalid('InvalidImage', `failed to parse image ${image}: must be a valid image pull spec:${parsed.error}`);
   const ref = parsed.ref;
   const missing =
-    ref.registry === '' ? 'no registry specified'
-    : ref.namespace === '' ? 'no repository specified'
-    : ref.name === '' ? 'no image name specified'
-    : ref.id === '' ? 'no image digest specified'
-    : undefined;
-  if (missing !== undefined) return invalid('InvalidImage', `failed to parse image:${image} must be a valid image pull spec: ${missing}`);
+    ref.registry === ''
+      ? 'no registry specified'
+      : ref.namespace === ''
+        ? 'no repository specified'
+        : ref.name === ''
+          ? 'no image name specified'
+          : ref.id === ''
+            ? 'no image digest specified'
+            : undefined;
+  if (missing !== undefined)
+    return invalid('InvalidImage', `failed to parse image:${image} must be a valid image pull spec: ${missing}`);
 
   let version: string;
   try {
@@ -167,16 +183,25 @@ async function validateImage(image: string, input: ValidationInput, deps: Valida
   } catch (err) {
     rethrowIfAborted(err, input.signal);
     return {
-      ...invalid('ImageUnresolvable', `failed to fetch image manifest digest: ${image} needs to be a valid release image`),
+      ...invalid(
+        'ImageUnresolvable',
+        `failed to fetch image manifest digest: ${image} needs to be a valid release image`,
+      ),
       detail: errorMessage(err),
       transient: true,
     };
   }
   if (version === '') {
-    return invalid('ImageUnresolvable', `release image ${image} has no io.openshift.release label, so its version is unknown`);
+    return invalid(
+      'ImageUnresolvable',
+      `release image ${image} has no io.openshift.release label, so its version is unknown`,
+    );
   }
   if (parseStrictSemver(version) === undefined) {
-    return invalid('InvalidVersion', `release image ${image} carries version ${version}, which is not a semantic version (${STRICT_SEMVER_EXPECTATION})`);
+    return invalid(
+      'InvalidVersion',
+      `release image ${image} carries version ${version}, which is not a semantic version (${STRICT_SEMVER_EXPECTATION})`,
+    );
   }
   const cmp = compareWithCurrent(version, input.clusterVersion);
   if (cmp.result !== undefined) return { ...cmp.result, resolvedVersion: version };
@@ -184,27 +209,45 @@ async function validateImage(image: string, input: ValidationInput, deps: Valida
 }
 
 /** Refuses unparsable, equal and lower versions; else gives the current version. */
-function compareWithCurrent(version: string, cv: ClusterVersion): { result: ValidationResult; current?: never } | { result?: never; current: string } {
+function compareWithCurrent(
+  version: string,
+  cv: ClusterVersion,
+): { result: ValidationResult; current?: never } | { result?: never; current: string } {
   const desired = parseStrictSemver(version);
   if (desired === undefined) {
-    return { result: invalid('InvalidVersion', `failed to parse upgrade config desired version ${version} as semver: ${STRICT_SEMVER_EXPECTATION}`) };
+    return {
+      result: invalid(
+        'InvalidVersion',
+        `failed to parse upgrade config desired version ${version} as semver: ${STRICT_SEMVER_EXPECTATION}`,
+      ),
+    };
   }
   const current = currentClusterVersion(cv);
   if (current === undefined) {
     return {
       result: {
-        ...invalid('UnknownCurrentVersion', 'failed to get current cluster version during validation: no completed update in the clusterversion history'),
+        ...invalid(
+          'UnknownCurrentVersion',
+          'failed to get current cluster version during validation: no completed update in the clusterversion history',
+        ),
         transient: true,
       },
     };
   }
   const parsedCurrent = parseStrictSemver(current);
   if (parsedCurrent === undefined) {
-    return { result: invalid('InvalidCurrentVersion', `failed to parse current cluster version ${current} as semver: ${STRICT_SEMVER_EXPECTATION}`) };
+    return {
+      result: invalid(
+        'InvalidCurrentVersion',
+        `failed to parse current cluster version ${current} as semver: ${STRICT_SEMVER_EXPECTATION}`,
+      ),
+    };
   }
   switch (compareStrictSemver(desired, parsedCurrent)) {
     case -1:
-      return { result: refused('Downgrade', `downgrades to desired version ${version} from ${current} are unsupported`) };
+      return {
+        result: refused('Downgrade', `downgrades to desired version ${version} from ${current} are unsupported`),
+      };
     case 0:
       return { result: refused('SameVersion', `desired version ${version} matches the current version ${current}`) };
     case 1:
@@ -212,25 +255,43 @@ function compareWithCurrent(version: string, cv: ClusterVersion): { result: Vali
   }
 }
 
-async function checkUpdateGraph(version: string, channel: string, current: string, input: ValidationInput, deps: ValidationDeps): Promise<ValidationResult> {
+async function checkUpdateGraph(
+  version: string,
+  channel: string,
+  current: string,
+  input: ValidationInput,
+  deps: ValidationDeps,
+): Promise<ValidationResult> {
   const cv = input.clusterVersion;
   const clusterId = cv.spec.clusterID;
   if (!UUID.test(clusterId)) {
-    return invalid('InvalidClusterId', `clusterversion spec.clusterID ${JSON.stringify(clusterId)} is not a UUID, so the update service cannot be asked about channel ${channel}`);
+    return invalid(
+      'InvalidClusterId',
+      `clusterversion spec.clusterID ${JSON.stringify(clusterId)} is not a UUID, so the update service cannot be asked about channel ${channel}`,
+    );
   }
   const upstream = cv.spec.upstream !== undefined && cv.spec.upstream !== '' ? cv.spec.upstream : DEFAULT_UPSTREAM;
   if (!isHttpUrl(upstream)) {
-    return invalid('InvalidUpstream', `clusterversion spec.upstream ${JSON.stringify(upstream)} is not an http or https URL`);
+    return invalid(
+      'InvalidUpstream',
+      `clusterversion spec.upstream ${JSON.stringify(upstream)} is not an http or https URL`,
+    );
   }
   let graph: GraphUpdates;
   try {
-    graph = await deps.fetchGraph({ upstream, channel, arch: GRAPH_ARCH, clusterId, fromVersion: current }, input.signal);
+    graph = await deps.fetchGraph(
+      { upstream, channel, arch: GRAPH_ARCH, clusterId, fromVersion: current },
+      input.signal,
+    );
   } catch (err) {
     rethrowIfAborted(err, input.signal);
     return { ...invalid('UpdateServiceUnavailable', errorMessage(err)), transient: true };
   }
   if (graph.updates.length === 0 && graph.conditionalUpdates.length === 0) {
-    return { ...invalid('NotInUpdateGraph', `no available upgrade for the given clusterversion ${current}`), transient: true };
+    return {
+      ...invalid('NotInUpdateGraph', `no available upgrade for the given clusterversion ${current}`),
+      transient: true,
+    };
   }
   if (!graph.updates.includes(version) && !graph.conditionalUpdates.includes(version)) {
     return { ...invalid('NotInUpdateGraph', `cannot find version ${version} in available updates`), transient: true };
@@ -254,5 +315,3 @@ function refused(reason: ValidationReasonName, message: string): ValidationResul
 function rethrowIfAborted(err: unknown, signal: AbortSignal | undefined): void {
   if (signal?.aborted === true || (isIntegrationError(err) && err.reason === 'Aborted')) throw err;
 }
-
-

@@ -16,7 +16,8 @@ test('scheduleDecision: before, at, inside and after the window', () => {
     ['long after', at + 24 * 60 * MIN, 120 * MIN, { ready: true, breached: true, untilMs: 0 }],
     ['no window (0) is never breached', at + 24 * 60 * MIN, 0, { ready: true, breached: false, untilMs: 0 }],
   ];
-  for (const [name, now, windowMs, expected] of cases) assert.deepEqual(scheduleDecision(AT, now, windowMs), expected, name);
+  for (const [name, now, windowMs, expected] of cases)
+    assert.deepEqual(scheduleDecision(AT, now, windowMs), expected, name);
 });
 
 test('an unparsable upgradeAt is never ready', () => {

@@ -42,7 +42,14 @@ function render(spec: ManagedClusterVersionSpec, now: number): ClusterVersionRen
 
 void test('mergeWithOverride: non-empty scalars replace, empty values remove nothing', () => {
   const dst = { a: 'x', b: 'y', t: true, n: 3, keep: 'k' };
-  assert.deepEqual(mergeWithOverride(dst, { a: 'z', b: '', t: false, n: 0, keep: null, extra: 'e' }), { a: 'z', b: 'y', t: true, n: 3, keep: 'k', extra: 'e' });
+  assert.deepEqual(mergeWithOverride(dst, { a: 'z', b: '', t: false, n: 0, keep: null, extra: 'e' }), {
+    a: 'z',
+    b: 'y',
+    t: true,
+    n: 3,
+    keep: 'k',
+    extra: 'e',
+  });
   assert.deepEqual(mergeWithOverride({ f: false }, { f: true }), { f: true });
   assert.deepEqual(dst, { a: 'x', b: 'y', t: true, n: 3, keep: 'k' }, 'input untouched');
 });
@@ -142,7 +149,10 @@ void test('renderClusterVersion refuses a template without clusterID and an unpa
   const noId = renderClusterVersion({ template: { spec: { clusterID: '', channel: 'x' } } }, T0);
   assert.deepEqual(noId, { ok: false, errors: ['spec.template.spec.clusterID is required'] });
   assert.deepEqual(renderClusterVersion(undefined, T0), { ok: false, errors: ['spec.template.spec is required'] });
-  const badFrom = renderClusterVersion({ template: { spec: baseSpec() }, overlays: [{ from: 'next tuesday', overlay: {} }] }, T0);
+  const badFrom = renderClusterVersion(
+    { template: { spec: baseSpec() }, overlays: [{ from: 'next tuesday', overlay: {} }] },
+    T0,
+  );
   assert.deepEqual(badFrom, { ok: false, errors: ['spec.overlays[0].from: "next tuesday" is not a time'] });
 });
 
@@ -166,7 +176,11 @@ void test('upstreamSpecUpdate: nothing when equal ignoring desiredUpdate and emp
   assert.ok(specEqualIgnoringDesiredUpdate({ clusterID: 'a', channel: '' }, { clusterID: 'a' }));
   assert.ok(!specEqualIgnoringDesiredUpdate({ clusterID: 'a', channel: 'x' }, { clusterID: 'a' }));
 
-  const rendered: ClusterVersionSpec = { clusterID: CLUSTER_ID, desiredUpdate: { version: 'ignored' }, channel: 'stable-4.7' };
+  const rendered: ClusterVersionSpec = {
+    clusterID: CLUSTER_ID,
+    desiredUpdate: { version: 'ignored' },
+    channel: 'stable-4.7',
+  };
   assert.deepEqual(upstreamSpecUpdate(rendered, upstream), {
     clusterID: CLUSTER_ID,
     desiredUpdate: { version: '4.5.89', image: 'quay.io/x@sha256:1' },
@@ -178,11 +192,24 @@ void test('upstreamSpecUpdate: nothing when equal ignoring desiredUpdate and emp
 });
 
 void test('pruneEmpty and clusterVersionStatusEqual treat absent, null, empty and false alike', () => {
-  assert.deepEqual(pruneEmpty({ a: '', b: [], c: {}, d: { e: null }, f: false, g: [{ h: '' }, 'x'], i: 'j' }), { g: [null, 'x'], i: 'j' });
+  assert.deepEqual(pruneEmpty({ a: '', b: [], c: {}, d: { e: null }, f: false, g: [{ h: '' }, 'x'], i: 'j' }), {
+    g: [null, 'x'],
+    i: 'j',
+  });
   assert.equal(pruneEmpty(''), undefined);
-  assert.ok(clusterVersionStatusEqual({ current: { clusterID: 'a' } }, { current: { clusterID: 'a', channel: '' }, overlayApplied: null }));
+  assert.ok(
+    clusterVersionStatusEqual(
+      { current: { clusterID: 'a' } },
+      { current: { clusterID: 'a', channel: '' }, overlayApplied: null },
+    ),
+  );
   assert.ok(!clusterVersionStatusEqual(undefined, { current: { clusterID: 'a' } }));
-  assert.ok(!clusterVersionStatusEqual({ current: { clusterID: 'a' }, overlayApplied: '2022-12-04T23:45:00Z' }, { current: { clusterID: 'a' }, overlayApplied: null }));
+  assert.ok(
+    !clusterVersionStatusEqual(
+      { current: { clusterID: 'a' }, overlayApplied: '2022-12-04T23:45:00Z' },
+      { current: { clusterID: 'a' }, overlayApplied: null },
+    ),
+  );
 });
 
 void test('mergeWithOverride properties: an empty overlay changes nothing; merging the same overlay twice changes nothing more', () => {

@@ -23,17 +23,34 @@
  *   equal in every comparison, as they do between Go structs after a JSON round trip; so no write
  *   happens because one side spells "nothing" differently.
  */
-import type { ManagedClusterVersionSpec, ManagedClusterVersionStatus } from '../../api/managedupgrade.appuio.io/v1beta1/cluster-version.js';
+import type {
+  ManagedClusterVersionSpec,
+  ManagedClusterVersionStatus,
+} from '../../api/managedupgrade.appuio.io/v1beta1/cluster-version.js';
 import type { ClusterVersionSpec } from '../../api/openshift/config-v1/cluster-version.js';
 import { formatTime } from '../../lib/clock.js';
 import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../lib/json.js';
 
 /** The spec fields the sync owns on the upstream ClusterVersion (`desiredUpdate` belongs to UpgradeJobs). */
-export const OWNED_FIELDS = ['clusterID', 'upstream', 'channel', 'capabilities', 'signatureStores', 'overrides'] as const;
+export const OWNED_FIELDS = [
+  'clusterID',
+  'upstream',
+  'channel',
+  'capabilities',
+  'signatureStores',
+  'overrides',
+] as const;
 
 /** True for what mergo counts as an empty source value (never replaces anything). */
 function isEmptySource(value: JsonValue | undefined): boolean {
-  return value === undefined || value === null || value === '' || value === false || value === 0 || (Array.isArray(value) && value.length === 0);
+  return (
+    value === undefined ||
+    value === null ||
+    value === '' ||
+    value === false ||
+    value === 0 ||
+    (Array.isArray(value) && value.length === 0)
+  );
 }
 
 /**
@@ -55,8 +72,14 @@ export function mergeWithOverride(dst: JsonValue | undefined, src: JsonValue | u
 }
 
 /** The template spec with one overlay spec merged over it. */
-export function mergeClusterVersionSpec(template: ClusterVersionSpec, overlay: ClusterVersionSpec | undefined): ClusterVersionSpec {
-  return mergeWithOverride(asJson(template), overlay === undefined ? undefined : asJson(overlay)) as unknown as ClusterVersionSpec;
+export function mergeClusterVersionSpec(
+  template: ClusterVersionSpec,
+  overlay: ClusterVersionSpec | undefined,
+): ClusterVersionSpec {
+  return mergeWithOverride(
+    asJson(template),
+    overlay === undefined ? undefined : asJson(overlay),
+  ) as unknown as ClusterVersionSpec;
 }
 
 /**
@@ -94,7 +117,10 @@ function ownedPart(spec: ClusterVersionSpec | undefined): JsonObject {
 }
 
 /** APPUiO's `SpecEqualIgnoringDesiredUpdate`, over the owned fields (see the module comment). */
-export function specEqualIgnoringDesiredUpdate(left: ClusterVersionSpec | undefined, right: ClusterVersionSpec | undefined): boolean {
+export function specEqualIgnoringDesiredUpdate(
+  left: ClusterVersionSpec | undefined,
+  right: ClusterVersionSpec | undefined,
+): boolean {
   return equalIgnoringEmpty(ownedPart(left), ownedPart(right));
 }
 
@@ -103,7 +129,10 @@ export function specEqualIgnoringDesiredUpdate(left: ClusterVersionSpec | undefi
  * the owned fields as rendered (a field the rendered spec lacks is removed), everything else —
  * `desiredUpdate` above all — as the upstream has it. Undefined when no write is needed.
  */
-export function upstreamSpecUpdate(rendered: ClusterVersionSpec, upstream: ClusterVersionSpec | undefined): ClusterVersionSpec | undefined {
+export function upstreamSpecUpdate(
+  rendered: ClusterVersionSpec,
+  upstream: ClusterVersionSpec | undefined,
+): ClusterVersionSpec | undefined {
   if (specEqualIgnoringDesiredUpdate(rendered, upstream)) return undefined;
   const out = cloneJson(asJson(upstream ?? {}));
   const r = asJson(rendered);
@@ -162,15 +191,19 @@ export type ClusterVersionRenderResult = { ok: true; render: ClusterVersionRende
  * Validates and parses the overlays: `from` must be a time. The template must carry a
  * `clusterID` (the CRD requires it; without it the cluster's identity would be wiped).
  */
-export function parseManagedSpec(spec: ManagedClusterVersionSpec | undefined): { ok: true; template: ClusterVersionSpec; overlays: ParsedOverlay[] } | { ok: false; errors: string[] } {
+export function parseManagedSpec(
+  spec: ManagedClusterVersionSpec | undefined,
+): { ok: true; template: ClusterVersionSpec; overlays: ParsedOverlay[] } | { ok: false; errors: string[] } {
   const errors: string[] = [];
   const template = spec?.template?.spec;
   if (!template) errors.push('spec.template.spec is required');
-  else if (typeof template.clusterID !== 'string' || template.clusterID === '') errors.push('spec.template.spec.clusterID is required');
+  else if (typeof template.clusterID !== 'string' || template.clusterID === '')
+    errors.push('spec.template.spec.clusterID is required');
   const overlays: ParsedOverlay[] = [];
   (spec?.overlays ?? []).forEach((options, index) => {
     const fromMs = typeof options.from === 'string' ? Date.parse(options.from) : Number.NaN;
-    if (Number.isNaN(fromMs)) errors.push(`spec.overlays[${index}].from: ${JSON.stringify(options.from ?? null)} is not a time`);
+    if (Number.isNaN(fromMs))
+      errors.push(`spec.overlays[${index}].from: ${JSON.stringify(options.from ?? null)} is not a time`);
     else overlays.push({ index, fromMs, spec: options.overlay?.spec });
   });
   if (errors.length > 0 || !template) return { ok: false, errors };
@@ -178,7 +211,10 @@ export function parseManagedSpec(spec: ManagedClusterVersionSpec | undefined): {
 }
 
 /** Renders the managed ClusterVersion at `now` (reference/appuio.md §6). */
-export function renderClusterVersion(spec: ManagedClusterVersionSpec | undefined, now: number): ClusterVersionRenderResult {
+export function renderClusterVersion(
+  spec: ManagedClusterVersionSpec | undefined,
+  now: number,
+): ClusterVersionRenderResult {
   const parsed = parseManagedSpec(spec);
   if (!parsed.ok) return parsed;
   const { template, overlays } = parsed;
@@ -189,14 +225,23 @@ export function renderClusterVersion(spec: ManagedClusterVersionSpec | undefined
     overlayApplied: applied ? formatTime(applied.fromMs) : null,
   };
   if (overlays.length > 0) {
-    status.overlays = overlays.map((o) => ({ from: formatTime(o.fromMs), preview: { spec: mergeClusterVersionSpec(template, o.spec) } }));
+    status.overlays = overlays.map((o) => ({
+      from: formatTime(o.fromMs),
+      preview: { spec: mergeClusterVersionSpec(template, o.spec) },
+    }));
   }
   const next = nextOverlayStart(overlays, now);
-  return { ok: true, render: { current, applied, status, requeueAfterMs: next === undefined ? undefined : next - now } };
+  return {
+    ok: true,
+    render: { current, applied, status, requeueAfterMs: next === undefined ? undefined : next - now },
+  };
 }
 
 /** True when the stored status already says what `status` says (empty values ignored). */
-export function clusterVersionStatusEqual(stored: ManagedClusterVersionStatus | undefined, status: ManagedClusterVersionStatus): boolean {
+export function clusterVersionStatusEqual(
+  stored: ManagedClusterVersionStatus | undefined,
+  status: ManagedClusterVersionStatus,
+): boolean {
   return equalIgnoringEmpty(asJson(stored ?? {}), asJson(status));
 }
 

@@ -1,17 +1,29 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventResource, NamespaceResource } from '../../api/builtin.js';
-import { managedClusterVersionCrd, type ManagedClusterVersion, type ManagedClusterVersionSpec } from '../../api/managedupgrade.appuio.io/v1beta1/cluster-version.js';
+import {
+  managedClusterVersionCrd,
+  type ManagedClusterVersion,
+  type ManagedClusterVersionSpec,
+} from '../../api/managedupgrade.appuio.io/v1beta1/cluster-version.js';
 import { ManagedClusterVersionResource } from '../../api/managedupgrade.appuio.io/v1beta1/cluster-version-contract.js';
 import { ANNOTATION_UPGRADE_JOB } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
-import { ClusterVersionResource, type ClusterVersion, type ClusterVersionSpec } from '../../api/openshift/config-v1/cluster-version.js';
+import {
+  ClusterVersionResource,
+  type ClusterVersion,
+  type ClusterVersionSpec,
+} from '../../api/openshift/config-v1/cluster-version.js';
 import type { KubeObjectLike } from '../../api/resource.js';
 import type { KubeClient } from '../../kube/client.js';
 import { EventRecorder } from '../../kube/event-recorder.js';
 import { formatTime } from '../../lib/clock.js';
 import { silentLogger } from '../../lib/log.js';
 import { installCustomResourceDefinitions } from '../../sim/install-crds.js';
-import { startControllerInstance, startTestCluster, type TestCluster } from '../../sim/test-support/cluster.test-support.js';
+import {
+  startControllerInstance,
+  startTestCluster,
+  type TestCluster,
+} from '../../sim/test-support/cluster.test-support.js';
 import { createClusterVersionSyncController } from './cluster-version-sync-controller.js';
 
 const NS = 'appuio-openshift-upgrade-controller';
@@ -20,7 +32,12 @@ const HOUR = 60 * MINUTE;
 const T0 = Date.UTC(2026, 2, 2);
 const CLUSTER_ID = '9b588658-9671-429c-a762-34106da5795f';
 const GRAPH = 'https://api.openshift.com/api/upgrades_info/v1/graph';
-const DESIRED = { version: '4.16.3', image: 'quay.io/openshift-release-dev/ocp-release@sha256:1111', force: false, architecture: '' as const };
+const DESIRED = {
+  version: '4.16.3',
+  image: 'quay.io/openshift-release-dev/ocp-release@sha256:1111',
+  force: false,
+  architecture: '' as const,
+};
 const LOCK = `${NS}/upgrade-1`;
 
 interface Harness {
@@ -44,21 +61,49 @@ async function harness(t: TestContext, upstream: boolean): Promise<Harness> {
     });
   }
   const logger = silentLogger();
-  const events = new EventRecorder({ client: ctx.client, clock, logger, activity: clock.activity, component: 'upgrade-operator' });
+  const events = new EventRecorder({
+    client: ctx.client,
+    clock,
+    logger,
+    activity: clock.activity,
+    component: 'upgrade-operator',
+  });
   const start = (c: KubeClient = ctx.client): void => {
-    startControllerInstance(t, cluster, (informers) =>
-      createClusterVersionSyncController({ client: c, informers, clock, logger, events, activity: clock.activity, managedNamespace: NS }).controller,
+    startControllerInstance(
+      t,
+      cluster,
+      (informers) =>
+        createClusterVersionSyncController({
+          client: c,
+          informers,
+          clock,
+          logger,
+          events,
+          activity: clock.activity,
+          managedNamespace: NS,
+        }).controller,
     );
   };
   return { cluster, events, start };
 }
 
 function template(extra: Partial<ClusterVersionSpec> = {}): ClusterVersionSpec {
-  return { clusterID: CLUSTER_ID, upstream: GRAPH, channel: 'stable-4.6', desiredUpdate: { version: 'ignored' }, ...extra };
+  return {
+    clusterID: CLUSTER_ID,
+    upstream: GRAPH,
+    channel: 'stable-4.6',
+    desiredUpdate: { version: 'ignored' },
+    ...extra,
+  };
 }
 
 async function createManaged(h: Harness, spec: ManagedClusterVersionSpec): Promise<void> {
-  await h.cluster.client.create(ManagedClusterVersionResource, { apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'ClusterVersion', metadata: { name: 'version', namespace: NS }, spec });
+  await h.cluster.client.create(ManagedClusterVersionResource, {
+    apiVersion: 'managedupgrade.appuio.io/v1beta1',
+    kind: 'ClusterVersion',
+    metadata: { name: 'version', namespace: NS },
+    spec,
+  });
 }
 
 async function upstream(h: Harness): Promise<ClusterVersion> {
@@ -78,7 +123,11 @@ async function events(h: Harness): Promise<string[]> {
   const list = await h.cluster.client.list(EventResource, { namespace: NS });
   return list.items
     .filter((e) => e.involvedObject.name === 'version' && e.involvedObject.kind === 'ClusterVersion')
-    .sort((a, b) => (a.firstTimestamp ?? '').localeCompare(b.firstTimestamp ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''))
+    .sort(
+      (a, b) =>
+        (a.firstTimestamp ?? '').localeCompare(b.firstTimestamp ?? '') ||
+        (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''),
+    )
     .map((e) => `${e.type ?? ''} ${e.reason ?? ''}: ${e.message ?? ''}`);
 }
 
@@ -94,13 +143,15 @@ void test('the sync applies the template, switches at each overlay, keeps desire
     ],
   });
   const writes = { update: 0, updateStatus: 0 };
-  h.start(new Proxy(h.cluster.ctx.client, {
-    get(target, prop): unknown {
-      if (prop === 'update' || prop === 'updateStatus') writes[prop]++;
-      const v: unknown = Reflect.get(target, prop);
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  }));
+  h.start(
+    new Proxy(h.cluster.ctx.client, {
+      get(target, prop): unknown {
+        if (prop === 'update' || prop === 'updateStatus') writes[prop]++;
+        const v: unknown = Reflect.get(target, prop);
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    }),
+  );
 
   await runTo(h, T0 + MINUTE);
   assert.deepEqual(writes, { update: 1, updateStatus: 1 });
@@ -111,7 +162,13 @@ void test('the sync applies the template, switches at each overlay, keeps desire
   let cr = await managed(h);
   assert.equal(cr.status?.current?.channel, 'stable-4.6');
   assert.equal(cr.status?.overlayApplied ?? null, null);
-  assert.deepEqual(cr.status?.overlays?.map((o) => [o.from, o.preview.spec?.channel]), [[from2, 'stable-4.8'], [from1, 'stable-4.7']]);
+  assert.deepEqual(
+    cr.status?.overlays?.map((o) => [o.from, o.preview.spec?.channel]),
+    [
+      [from2, 'stable-4.8'],
+      [from1, 'stable-4.7'],
+    ],
+  );
 
   await runTo(h, T0 + HOUR - 1000);
   assert.equal((await upstream(h)).spec.channel, 'stable-4.6');
@@ -162,17 +219,30 @@ void test('the sync restores a hand-edited upstream spec, but not a changed desi
   assert.equal((await upstream(h)).spec.channel, 'stable-4.6');
 
   const edited = await upstream(h);
-  await h.cluster.client.update(ClusterVersionResource, { ...edited, spec: { ...edited.spec, channel: 'fast-4.6', signatureStores: [{ url: 'https://sig.example.com' }] } });
+  await h.cluster.client.update(ClusterVersionResource, {
+    ...edited,
+    spec: { ...edited.spec, channel: 'fast-4.6', signatureStores: [{ url: 'https://sig.example.com' }] },
+  });
   await runTo(h, T0 + 2 * MINUTE);
   const restored = await upstream(h);
   assert.equal(restored.spec.channel, 'stable-4.6');
   assert.equal(restored.spec.signatureStores, undefined, 'a field the template lacks is removed');
 
-  const job = { ...restored, spec: { ...restored.spec, desiredUpdate: { version: '4.17.1', image: 'quay.io/x@sha256:2', force: false, architecture: '' as const } } };
+  const job = {
+    ...restored,
+    spec: {
+      ...restored.spec,
+      desiredUpdate: { version: '4.17.1', image: 'quay.io/x@sha256:2', force: false, architecture: '' as const },
+    },
+  };
   const written = await h.cluster.client.update(ClusterVersionResource, job);
   await runTo(h, T0 + 3 * MINUTE);
   const after = await upstream(h);
-  assert.equal(after.metadata?.resourceVersion, written.metadata?.resourceVersion, 'a desiredUpdate change is not the sync’s business');
+  assert.equal(
+    after.metadata?.resourceVersion,
+    written.metadata?.resourceVersion,
+    'a desiredUpdate change is not the sync’s business',
+  );
   assert.deepEqual(after.spec.desiredUpdate, job.spec.desiredUpdate);
   // A no-op update would not change the resourceVersion either: the Events show every write.
   assert.deepEqual(await events(h), [
@@ -187,7 +257,10 @@ void test('the sync follows a template change of the managed object', async (t) 
   h.start();
   await runTo(h, T0 + MINUTE);
   const cr = await managed(h);
-  await h.cluster.client.update(ManagedClusterVersionResource, { ...cr, spec: { template: { spec: template({ channel: 'eus-4.16', capabilities: { baselineCapabilitySet: 'v4.14' } }) } } });
+  await h.cluster.client.update(ManagedClusterVersionResource, {
+    ...cr,
+    spec: { template: { spec: template({ channel: 'eus-4.16', capabilities: { baselineCapabilitySet: 'v4.14' } }) } },
+  });
   await runTo(h, T0 + 2 * MINUTE);
   const up = await upstream(h);
   assert.equal(up.spec.channel, 'eus-4.16');
@@ -214,7 +287,9 @@ void test('a template without clusterID: a Warning Event, nothing written', asyn
   await runTo(h, T0 + HOUR);
   assert.equal((await upstream(h)).metadata?.resourceVersion, before.metadata?.resourceVersion);
   assert.equal((await managed(h)).status, undefined);
-  assert.deepEqual(await events(h), ['Warning InvalidClusterVersionSpec: cannot render the ClusterVersion, nothing is synced: spec.template.spec.clusterID is required']);
+  assert.deepEqual(await events(h), [
+    'Warning InvalidClusterVersionSpec: cannot render the ClusterVersion, nothing is synced: spec.template.spec.clusterID is required',
+  ]);
 });
 
 void test('no upstream ClusterVersion: status written, a Warning Event; synced once it appears', async (t) => {
@@ -223,8 +298,15 @@ void test('no upstream ClusterVersion: status written, a Warning Event; synced o
   h.start();
   await runTo(h, T0 + MINUTE);
   assert.equal((await managed(h)).status?.current?.channel, 'stable-4.6');
-  assert.deepEqual(await events(h), ['Warning UpstreamClusterVersionNotFound: ClusterVersion version (config.openshift.io/v1) not found; it is synced once it exists']);
-  await h.cluster.client.create(ClusterVersionResource, { apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', metadata: { name: 'version' }, spec: { clusterID: CLUSTER_ID } });
+  assert.deepEqual(await events(h), [
+    'Warning UpstreamClusterVersionNotFound: ClusterVersion version (config.openshift.io/v1) not found; it is synced once it exists',
+  ]);
+  await h.cluster.client.create(ClusterVersionResource, {
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'ClusterVersion',
+    metadata: { name: 'version' },
+    spec: { clusterID: CLUSTER_ID },
+  });
   await runTo(h, T0 + 2 * MINUTE);
   const up = await upstream(h);
   assert.equal(up.spec.channel, 'stable-4.6');
@@ -243,7 +325,10 @@ void test('a conflicting write on the upstream is resolved by reading it again; 
         return async (d: typeof ClusterVersionResource, obj: ClusterVersion, opts: { signal?: AbortSignal }) => {
           if (raced++ === 0) {
             const cur = await h.cluster.client.get(ClusterVersionResource, undefined, 'version');
-            await h.cluster.client.update(ClusterVersionResource, { ...cur, metadata: { ...cur.metadata, annotations: { ...cur.metadata?.annotations, other: 'writer' } } });
+            await h.cluster.client.update(ClusterVersionResource, {
+              ...cur,
+              metadata: { ...cur.metadata, annotations: { ...cur.metadata?.annotations, other: 'writer' } },
+            });
           }
           return target.update(d, obj, opts);
         };

@@ -21,13 +21,22 @@ import {
   DEFAULT_UPSTREAM_CLUSTER_VERSION_NAME,
   ManagedClusterVersionResource,
 } from '../../api/managedupgrade.appuio.io/v1beta1/cluster-version-contract.js';
-import { ClusterVersionResource, type ClusterVersion, type ClusterVersionSpec } from '../../api/openshift/config-v1/cluster-version.js';
+import {
+  ClusterVersionResource,
+  type ClusterVersion,
+  type ClusterVersionSpec,
+} from '../../api/openshift/config-v1/cluster-version.js';
 import { Controller } from '../../kube/controller.js';
 import type { EventRecorder } from '../../kube/event-recorder.js';
 import { isConflict, isNotFound } from '../../kube/status-error.js';
 import { updateStatusWithRetry } from '../../kube/status-writer.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
-import { OWNED_FIELDS, clusterVersionStatusEqual, renderClusterVersion, upstreamSpecUpdate } from '../cluster-version/cluster-version-render.js';
+import {
+  OWNED_FIELDS,
+  clusterVersionStatusEqual,
+  renderClusterVersion,
+  upstreamSpecUpdate,
+} from '../cluster-version/cluster-version-render.js';
 import { runtimeOf, type ControllerDeps } from '../../engine/controller-deps.js';
 
 /** The controller's name (log field `controller`, work-queue name). */
@@ -81,7 +90,9 @@ function changedFields(before: ClusterVersionSpec | undefined, after: ClusterVer
 }
 
 /** Builds the controller (start it with `controller.start(signal)` or through a Manager). */
-export function createClusterVersionSyncController(options: ClusterVersionSyncControllerOptions): ClusterVersionSyncController {
+export function createClusterVersionSyncController(
+  options: ClusterVersionSyncControllerOptions,
+): ClusterVersionSyncController {
   const ns = options.managedNamespace;
   const name = options.managedName ?? DEFAULT_MANAGED_CLUSTER_VERSION_NAME;
   const upstreamName = options.upstreamName ?? DEFAULT_UPSTREAM_CLUSTER_VERSION_NAME;
@@ -101,7 +112,10 @@ export function createClusterVersionSyncController(options: ClusterVersionSyncCo
   };
 
   /** Writes the upstream spec if it still differs; returns the fields changed, or undefined. */
-  const syncUpstream = async (rendered: ClusterVersionSpec, signal: AbortSignal): Promise<string[] | 'missing' | undefined> => {
+  const syncUpstream = async (
+    rendered: ClusterVersionSpec,
+    signal: AbortSignal,
+  ): Promise<string[] | 'missing' | undefined> => {
     for (let attempt = 1; ; attempt++) {
       const fresh = await options.client.getIfExists(ClusterVersionResource, undefined, upstreamName, { signal });
       if (!fresh) return 'missing';
@@ -135,11 +149,17 @@ export function createClusterVersionSyncController(options: ClusterVersionSyncCo
 
       if (!clusterVersionStatusEqual(managed.status, render.status)) {
         try {
-          await updateStatusWithRetry(options.client, ManagedClusterVersionResource, key, (cr: ManagedClusterVersion) => {
-            const r = renderClusterVersion(cr.spec, now);
-            if (!r.ok || clusterVersionStatusEqual(cr.status, r.render.status)) return undefined;
-            return { ...cr, status: r.render.status };
-          }, { clock: options.clock, signal });
+          await updateStatusWithRetry(
+            options.client,
+            ManagedClusterVersionResource,
+            key,
+            (cr: ManagedClusterVersion) => {
+              const r = renderClusterVersion(cr.spec, now);
+              if (!r.ok || clusterVersionStatusEqual(cr.status, r.render.status)) return undefined;
+              return { ...cr, status: r.render.status };
+            },
+            { clock: options.clock, signal },
+          );
         } catch (err) {
           if (isNotFound(err)) return;
           throw err;
@@ -155,7 +175,11 @@ export function createClusterVersionSyncController(options: ClusterVersionSyncCo
       }
       const changed = await syncUpstream(render.current, signal);
       if (changed === 'missing') {
-        warn(managed, ClusterVersionSyncEventReason.UpstreamNotFound, `ClusterVersion ${upstreamName} (config.openshift.io/v1) not found; it is synced once it exists`);
+        warn(
+          managed,
+          ClusterVersionSyncEventReason.UpstreamNotFound,
+          `ClusterVersion ${upstreamName} (config.openshift.io/v1) not found; it is synced once it exists`,
+        );
         return requeue;
       }
       warned = undefined;
@@ -171,7 +195,12 @@ export function createClusterVersionSyncController(options: ClusterVersionSyncCo
   // Spec changes only: our own status writes, and the CVO's on the upstream, are not worth a pass.
   controller.watches(ManagedClusterVersionResource, (cr) => (cr.metadata?.name === name ? [key] : []), {
     namespace: ns,
-    predicates: [{ update: (a, b) => !jsonEqual(specOf(a), specOf(b)) || a.metadata?.deletionTimestamp !== b.metadata?.deletionTimestamp }],
+    predicates: [
+      {
+        update: (a, b) =>
+          !jsonEqual(specOf(a), specOf(b)) || a.metadata?.deletionTimestamp !== b.metadata?.deletionTimestamp,
+      },
+    ],
   });
   controller.watches(ClusterVersionResource, (cv) => (cv.metadata?.name === upstreamName ? [key] : []), {
     predicates: [{ update: (a, b) => !jsonEqual(specOf(a), specOf(b)) }],

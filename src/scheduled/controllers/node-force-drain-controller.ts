@@ -23,7 +23,11 @@
  */
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { DaemonSetResource, NamespaceResource, NodeResource, PodResource } from '../../api/builtin.js';
-import { FORCE_DELETE_GRACE_PERIOD_SECONDS, NodeForceDrainEventReason, NodeForceDrainResource } from '../../api/managedupgrade.appuio.io/v1beta1/node-force-drain-contract.js';
+import {
+  FORCE_DELETE_GRACE_PERIOD_SECONDS,
+  NodeForceDrainEventReason,
+  NodeForceDrainResource,
+} from '../../api/managedupgrade.appuio.io/v1beta1/node-force-drain-contract.js';
 import type { NodeForceDrain } from '../../api/managedupgrade.appuio.io/v1beta1/node-force-drain.js';
 import type { PodJqSelector } from '../../integrations/jq-selector.js';
 import { Controller, type Predicate, type ReconcileResult } from '../../kube/controller.js';
@@ -103,7 +107,8 @@ function nodeChanged(): Predicate<Node> {
     return [a[MachineConfigNodeAnnotation.DesiredDrain] ?? '', a[MachineConfigNodeAnnotation.LastAppliedDrain] ?? ''];
   };
   return {
-    update: (a, b) => !jsonEqual(a.metadata?.labels ?? {}, b.metadata?.labels ?? {}) || !jsonEqual(drainState(a), drainState(b)),
+    update: (a, b) =>
+      !jsonEqual(a.metadata?.labels ?? {}, b.metadata?.labels ?? {}) || !jsonEqual(drainState(a), drainState(b)),
   };
 }
 
@@ -148,7 +153,12 @@ export function createNodeForceDrainController(options: NodeForceDrainController
     return rest as JsonValue;
   };
 
-  const exclusionOf = async (pod: Pod, forceDrainSettings: ForceDrainSettings, pass: PassState, signal: AbortSignal): Promise<PodExclusionReason | undefined> => {
+  const exclusionOf = async (
+    pod: Pod,
+    forceDrainSettings: ForceDrainSettings,
+    pass: PassState,
+    signal: AbortSignal,
+  ): Promise<PodExclusionReason | undefined> => {
     const podNs = pod.metadata?.namespace ?? '';
     const podName = pod.metadata?.name ?? '';
     if (isStaticPod(pod)) return PodExclusion.Static;
@@ -176,7 +186,10 @@ export function createNodeForceDrainController(options: NodeForceDrainController
           // An orphaned DaemonSet pod (its DaemonSet is gone) is a candidate, as in kubectl drain.
           exists = (await options.client.getIfExists(DaemonSetResource, podNs, ds, { signal })) !== undefined;
         } catch (err) {
-          log.error({ daemonSet: dsKey, pod: podName, err: errorMessage(err) }, 'Failed to check if pod is controlled by an existing DaemonSet');
+          log.error(
+            { daemonSet: dsKey, pod: podName, err: errorMessage(err) },
+            'Failed to check if pod is controlled by an existing DaemonSet',
+          );
           exists = 'error';
         }
         pass.daemonSets.set(dsKey, exists);
@@ -196,18 +209,41 @@ export function createNodeForceDrainController(options: NodeForceDrainController
   };
 
   /** Deletes (plain or forced) one candidate pod; the Event comes first, as APPUiO's. */
-  const deletePod = async (fd: NodeForceDrain, node: Node, pod: Pod, force: boolean, pass: PassState, signal: AbortSignal): Promise<void> => {
+  const deletePod = async (
+    fd: NodeForceDrain,
+    node: Node,
+    pod: Pod,
+    force: boolean,
+    pass: PassState,
+    signal: AbortSignal,
+  ): Promise<void> => {
     const podNs = pod.metadata?.namespace ?? '';
     const podName = pod.metadata?.name ?? '';
     const nodeName = node.metadata?.name ?? '';
-    const labels: NodeForceDrainPodLabels = { node_force_drain: fd.metadata?.name ?? '', node: nodeName, namespace: podNs, pod_name: podName, pod_uid: pod.metadata?.uid ?? '' };
+    const labels: NodeForceDrainPodLabels = {
+      node_force_drain: fd.metadata?.name ?? '',
+      node: nodeName,
+      namespace: podNs,
+      pod_name: podName,
+      pod_uid: pod.metadata?.uid ?? '',
+    };
     const logFields = { nodeforcedrain: objectKey(fd), node: nodeName, pod: podName, podNamespace: podNs };
     if (force) {
       log.info(logFields, 'Forcing pod termination');
-      options.events.event(node, 'Warning', NodeForceDrainEventReason.ForcingPodTermination, `Forcing pod termination: Deleting pod ${q(podName)} in namespace ${q(podNs)} with grace period of ${FORCE_DELETE_GRACE_PERIOD_SECONDS}.`);
+      options.events.event(
+        node,
+        'Warning',
+        NodeForceDrainEventReason.ForcingPodTermination,
+        `Forcing pod termination: Deleting pod ${q(podName)} in namespace ${q(podNs)} with grace period of ${FORCE_DELETE_GRACE_PERIOD_SECONDS}.`,
+      );
     } else {
       log.info(logFields, 'Deleting pod');
-      options.events.event(node, 'Warning', NodeForceDrainEventReason.DeletePod, `Deleting pod ${q(podName)} in namespace ${q(podNs)}`);
+      options.events.event(
+        node,
+        'Warning',
+        NodeForceDrainEventReason.DeletePod,
+        `Deleting pod ${q(podName)} in namespace ${q(podNs)}`,
+      );
       pass.deletedPods = true;
     }
     try {
@@ -226,7 +262,14 @@ export function createNodeForceDrainController(options: NodeForceDrainController
     else options.metrics?.podDeleted(labels);
   };
 
-  const drainNode = async (fd: NodeForceDrain, nodeName: string, forceDrainSettings: ForceDrainSettings, now: number, pass: PassState, signal: AbortSignal): Promise<void> => {
+  const drainNode = async (
+    fd: NodeForceDrain,
+    nodeName: string,
+    forceDrainSettings: ForceDrainSettings,
+    now: number,
+    pass: PassState,
+    signal: AbortSignal,
+  ): Promise<void> => {
     const node = nodes.get(undefined, nodeName);
     if (!node) return;
     let pods: Pod[];
@@ -246,7 +289,8 @@ export function createNodeForceDrainController(options: NodeForceDrainController
         continue;
       }
       if (action.kind === 'wait') {
-        if (pass.untilNextForceDeleteMs === undefined || action.inMs < pass.untilNextForceDeleteMs) pass.untilNextForceDeleteMs = action.inMs;
+        if (pass.untilNextForceDeleteMs === undefined || action.inMs < pass.untilNextForceDeleteMs)
+          pass.untilNextForceDeleteMs = action.inMs;
         continue;
       }
       await deletePod(fd, node, pod, action.kind === 'force', pass, signal);
@@ -271,7 +315,12 @@ export function createNodeForceDrainController(options: NodeForceDrainController
       const compiled = await options.jq.compile(s.podJQSelector);
       if (!compiled.ok && !compiled.compileError) throw new Error(`cannot check spec.podJQSelector: ${compiled.error}`);
       if (!compiled.ok) {
-        report(key, fd, NodeForceDrainProblemReason.Invalid, invalidForceDrainMessage(key, [podJqSelectorProblem(compiled.error)]));
+        report(
+          key,
+          fd,
+          NodeForceDrainProblemReason.Invalid,
+          invalidForceDrainMessage(key, [podJqSelectorProblem(compiled.error)]),
+        );
         return {};
       }
     }
@@ -279,7 +328,8 @@ export function createNodeForceDrainController(options: NodeForceDrainController
 
     const now = options.clock.now();
     const draining: DrainingNode[] = drainingNodes(nodes.list(), s.nodeSelector);
-    if (draining.length > 0) log.info({ nodeforcedrain: key, nodes: draining.map((n) => n.name) }, 'Found draining nodes');
+    if (draining.length > 0)
+      log.info({ nodeforcedrain: key, nodes: draining.map((n) => n.name) }, 'Found draining nodes');
     const observed = observeNodeDrains(fd.status?.lastObservedNodeDrain, draining, now);
     if (observed.changed) {
       try {
@@ -291,7 +341,10 @@ export function createNodeForceDrainController(options: NodeForceDrainController
             const next = observeNodeDrains(current.status?.lastObservedNodeDrain, draining, now);
             if (!next.changed) return undefined;
             const { lastObservedNodeDrain: _old, ...rest } = current.status ?? {};
-            return { ...current, status: next.observed.length > 0 ? { ...rest, lastObservedNodeDrain: next.observed } : rest };
+            return {
+              ...current,
+              status: next.observed.length > 0 ? { ...rest, lastObservedNodeDrain: next.observed } : rest,
+            };
           },
           { clock: options.clock, signal },
         );
@@ -299,7 +352,10 @@ export function createNodeForceDrainController(options: NodeForceDrainController
         if (isNotFound(err)) return {};
         throw err;
       }
-      log.info({ nodeforcedrain: key, lastObservedNodeDrain: fd.status?.lastObservedNodeDrain ?? [] }, 'Observed new node drain timestamps');
+      log.info(
+        { nodeforcedrain: key, lastObservedNodeDrain: fd.status?.lastObservedNodeDrain ?? [] },
+        'Observed new node drain timestamps',
+      );
     }
 
     const entries = new Map((fd.status?.lastObservedNodeDrain ?? []).map((e) => [e.nodeName, e]));
@@ -317,14 +373,26 @@ export function createNodeForceDrainController(options: NodeForceDrainController
       }
     }
 
-    const pass: PassState = { deletedPods: false, untilNextForceDeleteMs: undefined, errors: [], jqErrors: [], namespaces: new Map(), daemonSets: new Map() };
+    const pass: PassState = {
+      deletedPods: false,
+      untilNextForceDeleteMs: undefined,
+      errors: [],
+      jqErrors: [],
+      namespaces: new Map(),
+      daemonSets: new Map(),
+    };
     if (s.nodeDrainGracePeriodMs !== 0 || s.podForceDeleteGracePeriodMs !== 0) {
       for (const nodeName of pastGrace) await drainNode(fd, nodeName, s, now, pass, signal);
     }
     if (pass.jqErrors.length > 0) {
       const shown = pass.jqErrors.slice(0, 3).join('; ');
       const more = pass.jqErrors.length > 3 ? ` (and ${pass.jqErrors.length - 3} more)` : '';
-      report(key, fd, NodeForceDrainProblemReason.PodJQSelectorFailed, `spec.podJQSelector failed on ${pass.jqErrors.length} pod(s), which were left alone: ${shown}${more}`);
+      report(
+        key,
+        fd,
+        NodeForceDrainProblemReason.PodJQSelectorFailed,
+        `spec.podJQSelector failed on ${pass.jqErrors.length} pod(s), which were left alone: ${shown}${more}`,
+      );
     } else {
       resolved(key, NodeForceDrainProblemReason.PodJQSelectorFailed);
     }
@@ -345,9 +413,20 @@ export function createNodeForceDrainController(options: NodeForceDrainController
     ...runtimeOf(options),
     reconcile,
   })
-    .for(NodeForceDrainResource, { namespace: ns, predicates: [{ update: (a, b) => withoutStatus(a) !== withoutStatus(b) }] })
-    .watches(NodeResource, (node: Node) => fds.list().filter((fd) => selects(fd.spec?.nodeSelector ?? {}, node.metadata?.labels)).map((fd) => objectKey(fd)), {
-      predicates: [nodeChanged()],
-    });
+    .for(NodeForceDrainResource, {
+      namespace: ns,
+      predicates: [{ update: (a, b) => withoutStatus(a) !== withoutStatus(b) }],
+    })
+    .watches(
+      NodeResource,
+      (node: Node) =>
+        fds
+          .list()
+          .filter((fd) => selects(fd.spec?.nodeSelector ?? {}, node.metadata?.labels))
+          .map((fd) => objectKey(fd)),
+      {
+        predicates: [nodeChanged()],
+      },
+    );
   return { controller };
 }

@@ -35,18 +35,38 @@ void test('a bad cron or an unknown zone: condition and Warning Event, no job; f
   assert.equal(cron?.status, 'False');
   assert.equal(cron?.reason, 'InvalidCron');
   assert.match(cron?.message ?? '', /^spec\.schedule\.cron: cannot parse cron schedule "every tuesday": /);
-  assert.deepEqual(await configCondition(h, 'bad-cron', 'Waiting').then((c) => [c?.status, c?.reason]), ['False', 'InvalidSchedule']);
+  assert.deepEqual(await configCondition(h, 'bad-cron', 'Waiting').then((c) => [c?.status, c?.reason]), [
+    'False',
+    'InvalidSchedule',
+  ]);
   assert.deepEqual((await getConfig(h, 'bad-cron')).status?.nextPossibleSchedules, []);
   assert.deepEqual(await eventsFor(h, 'bad-cron'), [`Warning InvalidCron: ${cron?.message ?? ''}`]);
 
   const zone = await configCondition(h, 'bad-zone', 'ScheduleValid');
-  assert.deepEqual([zone?.status, zone?.reason, zone?.message], ['False', 'UnknownTimeZone', 'spec.schedule.location: unknown time zone Mars/Olympus_Mons']);
-  assert.deepEqual(await eventsFor(h, 'bad-zone'), ['Warning UnknownTimeZone: spec.schedule.location: unknown time zone Mars/Olympus_Mons']);
+  assert.deepEqual(
+    [zone?.status, zone?.reason, zone?.message],
+    ['False', 'UnknownTimeZone', 'spec.schedule.location: unknown time zone Mars/Olympus_Mons'],
+  );
+  assert.deepEqual(await eventsFor(h, 'bad-zone'), [
+    'Warning UnknownTimeZone: spec.schedule.location: unknown time zone Mars/Olympus_Mons',
+  ]);
 
   // Fixed at 05:00: valid again, and the next 03:00 window gets its job.
   const client = h.cluster.client;
-  await client.patch(ScheduledUpgradeConfigResource, NS, 'bad-cron', { spec: { schedule: { cron: DAILY } } }, { type: 'merge' });
-  await client.patch(ScheduledUpgradeConfigResource, NS, 'bad-zone', { spec: { schedule: { location: 'UTC' } } }, { type: 'merge' });
+  await client.patch(
+    ScheduledUpgradeConfigResource,
+    NS,
+    'bad-cron',
+    { spec: { schedule: { cron: DAILY } } },
+    { type: 'merge' },
+  );
+  await client.patch(
+    ScheduledUpgradeConfigResource,
+    NS,
+    'bad-zone',
+    { spec: { schedule: { location: 'UTC' } } },
+    { type: 'merge' },
+  );
   await runUntil(h, T0 + 5 * HOUR + MINUTE);
   for (const name of ['bad-cron', 'bad-zone']) {
     const valid = await configCondition(h, name, 'ScheduleValid');
@@ -54,7 +74,10 @@ void test('a bad cron or an unknown zone: condition and Warning Event, no job; f
     assert.equal((await getConfig(h, name)).status?.nextPossibleSchedules.length, 10, name);
   }
   await runUntil(h, T0 + DAY + 3 * HOUR);
-  assert.deepEqual((await listJobs(h)).map((j) => j.metadata?.name), [`bad-cron-4-15-3-${unix(T0 + DAY + 3 * HOUR)}`, `bad-zone-4-15-3-${unix(T0 + DAY + 3 * HOUR)}`]);
+  assert.deepEqual(
+    (await listJobs(h)).map((j) => j.metadata?.name),
+    [`bad-cron-4-15-3-${unix(T0 + DAY + 3 * HOUR)}`, `bad-zone-4-15-3-${unix(T0 + DAY + 3 * HOUR)}`],
+  );
 });
 
 void test('an isoWeek no date can match reports NoNextSchedule instead of failing for ever', async (t) => {
@@ -75,36 +98,77 @@ void test('spec.schedule.suspend consumes the window with an Event and no job; u
   h.startOperator();
   await runUntil(h, T0 + 4 * HOUR);
   assert.deepEqual(await listJobs(h), []);
-  assert.deepEqual(await eventsFor(h, 'paused').then((e) => e.filter((x) => x.includes('Suspended'))), ['Normal UpgradeConfigSuspended: Upgrade scheduling is suspended by .spec.schedule.suspend']);
+  assert.deepEqual(await eventsFor(h, 'paused').then((e) => e.filter((x) => x.includes('Suspended'))), [
+    'Normal UpgradeConfigSuspended: Upgrade scheduling is suspended by .spec.schedule.suspend',
+  ]);
   assert.equal((await getConfig(h, 'paused')).status?.lastScheduledUpgrade, '2026-03-02T03:00:00Z');
 
-  await h.cluster.client.patch(ScheduledUpgradeConfigResource, NS, 'paused', { spec: { schedule: { suspend: false } } }, { type: 'merge' });
+  await h.cluster.client.patch(
+    ScheduledUpgradeConfigResource,
+    NS,
+    'paused',
+    { spec: { schedule: { suspend: false } } },
+    { type: 'merge' },
+  );
   await runUntil(h, T0 + DAY + 3 * HOUR);
-  assert.deepEqual((await listJobs(h)).map((j) => [j.metadata?.name, j.metadata?.creationTimestamp]), [[`paused-4-15-3-${unix(T0 + DAY + 3 * HOUR)}`, '2026-03-03T03:00:00Z']]);
+  assert.deepEqual(
+    (await listJobs(h)).map((j) => [j.metadata?.name, j.metadata?.creationTimestamp]),
+    [[`paused-4-15-3-${unix(T0 + DAY + 3 * HOUR)}`, '2026-03-03T03:00:00Z']],
+  );
 });
 
 void test('an UpgradeSuspensionWindow selecting the config skips a window with an Event; others are ignored', async (t) => {
   const h = await harness(t, T0);
   await createClusterVersion(h, [release('4.15.3')]);
   await createConfig(h, 'windowed', { cron: DAILY, location: 'UTC', labels: { env: 'prod' } });
-  await createWindow(h, 'freeze', { start: '2026-03-02T00:00:00Z', end: '2026-03-02T12:00:00Z', reason: 'Month-end closing', configSelector: { matchLabels: { env: 'prod' } } });
-  await createWindow(h, 'dev-only', { start: '2026-03-01T00:00:00Z', end: '2026-04-01T00:00:00Z', reason: 'dev freeze', configSelector: { matchLabels: { env: 'dev' } } });
-  await createWindow(h, 'no-selector', { start: '2026-03-01T00:00:00Z', end: '2026-04-01T00:00:00Z', reason: 'selects nothing' });
+  await createWindow(h, 'freeze', {
+    start: '2026-03-02T00:00:00Z',
+    end: '2026-03-02T12:00:00Z',
+    reason: 'Month-end closing',
+    configSelector: { matchLabels: { env: 'prod' } },
+  });
+  await createWindow(h, 'dev-only', {
+    start: '2026-03-01T00:00:00Z',
+    end: '2026-04-01T00:00:00Z',
+    reason: 'dev freeze',
+    configSelector: { matchLabels: { env: 'dev' } },
+  });
+  await createWindow(h, 'no-selector', {
+    start: '2026-03-01T00:00:00Z',
+    end: '2026-04-01T00:00:00Z',
+    reason: 'selects nothing',
+  });
   h.startOperator();
   await runUntil(h, T0 + 4 * HOUR);
   assert.deepEqual(await listJobs(h), []);
-  assert.ok((await eventsFor(h, 'windowed')).includes('Normal UpgradeConfigSuspendedBySuspensionWindow: Upgrade scheduling is suspended by UpgradeSuspensionWindow freeze: Month-end closing'));
+  assert.ok(
+    (await eventsFor(h, 'windowed')).includes(
+      'Normal UpgradeConfigSuspendedBySuspensionWindow: Upgrade scheduling is suspended by UpgradeSuspensionWindow freeze: Month-end closing',
+    ),
+  );
   assert.equal((await getConfig(h, 'windowed')).status?.lastScheduledUpgrade, '2026-03-02T03:00:00Z');
 
   // A window created later, covering the next window's time, skips it too (the window watch
   // is not needed for that, but its creation must not disturb the schedule).
-  await createWindow(h, 'late', { start: '2026-03-03T02:00:00Z', end: '2026-03-03T04:00:00Z', reason: 'maintenance of the registry', configSelector: {} });
+  await createWindow(h, 'late', {
+    start: '2026-03-03T02:00:00Z',
+    end: '2026-03-03T04:00:00Z',
+    reason: 'maintenance of the registry',
+    configSelector: {},
+  });
   await runUntil(h, T0 + DAY + 4 * HOUR);
   assert.deepEqual(await listJobs(h), []);
-  assert.ok((await eventsFor(h, 'windowed')).includes('Normal UpgradeConfigSuspendedBySuspensionWindow: Upgrade scheduling is suspended by UpgradeSuspensionWindow late: maintenance of the registry'));
+  assert.ok(
+    (await eventsFor(h, 'windowed')).includes(
+      'Normal UpgradeConfigSuspendedBySuspensionWindow: Upgrade scheduling is suspended by UpgradeSuspensionWindow late: maintenance of the registry',
+    ),
+  );
 
   await runUntil(h, T0 + 2 * DAY + 3 * HOUR);
-  assert.deepEqual((await listJobs(h)).map((j) => j.metadata?.name), [`windowed-4-15-3-${unix(T0 + 2 * DAY + 3 * HOUR)}`]);
+  assert.deepEqual(
+    (await listJobs(h)).map((j) => j.metadata?.name),
+    [`windowed-4-15-3-${unix(T0 + 2 * DAY + 3 * HOUR)}`],
+  );
 });
 
 void test('an UpgradeSuspensionWindow change wakes a config whose job is due', async (t) => {
@@ -115,9 +179,18 @@ void test('an UpgradeSuspensionWindow change wakes a config whose job is due', a
   await runUntil(h, T0 + 3 * HOUR + 10 * MINUTE);
   assert.equal((await configCondition(h, 'woken', 'Waiting'))?.reason, 'ClusterVersionMissing');
   // A window now covering the config consumes the due slot at once (a suspension needs no ClusterVersion).
-  await createWindow(h, 'freeze', { start: '2026-03-02T03:00:00Z', end: '2026-03-02T05:00:00Z', reason: 'freeze', configSelector: {} });
+  await createWindow(h, 'freeze', {
+    start: '2026-03-02T03:00:00Z',
+    end: '2026-03-02T05:00:00Z',
+    reason: 'freeze',
+    configSelector: {},
+  });
   await runUntil(h, T0 + 3 * HOUR + 11 * MINUTE);
-  assert.ok((await eventsFor(h, 'woken')).includes('Normal UpgradeConfigSuspendedBySuspensionWindow: Upgrade scheduling is suspended by UpgradeSuspensionWindow freeze: freeze'));
+  assert.ok(
+    (await eventsFor(h, 'woken')).includes(
+      'Normal UpgradeConfigSuspendedBySuspensionWindow: Upgrade scheduling is suspended by UpgradeSuspensionWindow freeze: freeze',
+    ),
+  );
   assert.equal((await getConfig(h, 'woken')).status?.lastScheduledUpgrade, '2026-03-02T03:00:00Z');
   assert.equal((await configCondition(h, 'woken', 'Waiting'))?.reason, 'WaitingForWindow');
 });

@@ -7,19 +7,33 @@
 import type { TestContext } from 'node:test';
 import type { Condition } from 'kubernetes-types/meta/v1.js';
 import { EventResource } from '../../api/builtin.js';
-import { ClusterVersionResource, type ClusterVersion, type Release } from '../../api/openshift/config-v1/cluster-version.js';
+import {
+  ClusterVersionResource,
+  type ClusterVersion,
+  type Release,
+} from '../../api/openshift/config-v1/cluster-version.js';
 import { ScheduledUpgradeConfigResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config-contract.js';
-import { scheduledUpgradeConfigCrd, type ScheduledUpgradeConfig } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
+import {
+  scheduledUpgradeConfigCrd,
+  type ScheduledUpgradeConfig,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
 import { UpgradeJobResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { upgradeJobCrd, type UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { UpgradeSuspensionWindowResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window-contract.js';
-import { upgradeSuspensionWindowCrd, type UpgradeSuspensionWindowSpec } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
+import {
+  upgradeSuspensionWindowCrd,
+  type UpgradeSuspensionWindowSpec,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
 import type { KubeObjectLike } from '../../api/resource.js';
 import { EventRecorder } from '../../kube/event-recorder.js';
 import { formatTime } from '../../lib/clock.js';
 import { silentLogger } from '../../lib/log.js';
 import { installCustomResourceDefinitions } from '../../sim/install-crds.js';
-import { startControllerInstance, startTestCluster, type TestCluster } from '../../sim/test-support/cluster.test-support.js';
+import {
+  startControllerInstance,
+  startTestCluster,
+  type TestCluster,
+} from '../../sim/test-support/cluster.test-support.js';
 import { createScheduledUpgradeConfigController } from './upgrade-config-controller.js';
 
 export const NS = 'default';
@@ -43,12 +57,34 @@ export interface Harness {
 export async function harness(t: TestContext, start: number): Promise<Harness> {
   const cluster = await startTestCluster(t, { start });
   const { clock, ctx } = cluster;
-  await installCustomResourceDefinitions(cluster.client, [scheduledUpgradeConfigCrd(), upgradeJobCrd(), upgradeSuspensionWindowCrd()] as KubeObjectLike[]);
+  await installCustomResourceDefinitions(cluster.client, [
+    scheduledUpgradeConfigCrd(),
+    upgradeJobCrd(),
+    upgradeSuspensionWindowCrd(),
+  ] as KubeObjectLike[]);
   const logger = silentLogger();
-  const events = new EventRecorder({ client: ctx.client, clock, logger, activity: clock.activity, component: 'upgrade-operator' });
+  const events = new EventRecorder({
+    client: ctx.client,
+    clock,
+    logger,
+    activity: clock.activity,
+    component: 'upgrade-operator',
+  });
   const startOperator = (): Operator =>
-    startControllerInstance(t, cluster, (informers) =>
-      createScheduledUpgradeConfigController({ client: ctx.client, informers, clock, logger, events, activity: clock.activity, localZoneId: 'UTC', namespace: NS }).controller,
+    startControllerInstance(
+      t,
+      cluster,
+      (informers) =>
+        createScheduledUpgradeConfigController({
+          client: ctx.client,
+          informers,
+          clock,
+          logger,
+          events,
+          activity: clock.activity,
+          localZoneId: 'UTC',
+          namespace: NS,
+        }).controller,
     );
   return { cluster, events, startOperator };
 }
@@ -81,10 +117,18 @@ export async function createConfig(h: Harness, name: string, o: ConfigOptions): 
       ...(o.pinVersionWindow === undefined ? {} : { pinVersionWindow: o.pinVersionWindow }),
       maxSchedulingDelay: o.maxSchedulingDelay ?? '1h',
       maxUpgradeStartDelay: o.maxUpgradeStartDelay ?? '1h',
-      ...(o.successfulJobsHistoryLimit === undefined ? {} : { successfulJobsHistoryLimit: o.successfulJobsHistoryLimit }),
+      ...(o.successfulJobsHistoryLimit === undefined
+        ? {}
+        : { successfulJobsHistoryLimit: o.successfulJobsHistoryLimit }),
       jobTemplate: {
         metadata: { labels: { 'upgrade-operator.io/test': name }, annotations: { note: 'from the template' } },
-        spec: { config: { upgradeTimeout: '12h', preUpgradeHealthChecks: { timeout: '1h' }, postUpgradeHealthChecks: { timeout: '1h' } } },
+        spec: {
+          config: {
+            upgradeTimeout: '12h',
+            preUpgradeHealthChecks: { timeout: '1h' },
+            postUpgradeHealthChecks: { timeout: '1h' },
+          },
+        },
       },
     },
   });
@@ -92,7 +136,10 @@ export async function createConfig(h: Harness, name: string, o: ConfigOptions): 
 
 /** A release of the test catalogue. */
 export function release(version: string): Release {
-  return { version, image: `quay.io/openshift-release-dev/ocp-release@sha256:${version.replace(/\D/g, '').padEnd(64, '0')}` };
+  return {
+    version,
+    image: `quay.io/openshift-release-dev/ocp-release@sha256:${version.replace(/\D/g, '').padEnd(64, '0')}`,
+  };
 }
 
 /** Creates ClusterVersion `version` at 4.14.20 with the given available updates. */
@@ -111,7 +158,16 @@ export async function createClusterVersion(h: Harness, available: Release[]): Pr
       observedGeneration: 1,
       versionHash: 'hash',
       availableUpdates: available.length > 0 ? available : null,
-      history: [{ state: 'Completed', version: '4.14.20', image: release('4.14.20').image, verified: false, startedTime: formatTime(h.cluster.clock.now()), completionTime: formatTime(h.cluster.clock.now()) }],
+      history: [
+        {
+          state: 'Completed',
+          version: '4.14.20',
+          image: release('4.14.20').image,
+          verified: false,
+          startedTime: formatTime(h.cluster.clock.now()),
+          completionTime: formatTime(h.cluster.clock.now()),
+        },
+      ],
     },
   });
 }
@@ -126,17 +182,31 @@ export async function listJobs(h: Harness): Promise<UpgradeJob[]> {
 export async function finishJob(h: Harness, name: string, type: 'Succeeded' | 'Failed'): Promise<void> {
   const client = h.cluster.client;
   const job = await client.get(UpgradeJobResource, NS, name);
-  const condition: Condition = { type, status: 'True', reason: type, message: `Upgrade ${type.toLowerCase()}`, lastTransitionTime: formatTime(h.cluster.clock.now()) };
+  const condition: Condition = {
+    type,
+    status: 'True',
+    reason: type,
+    message: `Upgrade ${type.toLowerCase()}`,
+    lastTransitionTime: formatTime(h.cluster.clock.now()),
+  };
   await client.updateStatus(UpgradeJobResource, { ...job, status: { ...job.status, conditions: [condition] } });
 }
 
 /** Creates an UpgradeSuspensionWindow in {@link NS}. */
 export async function createWindow(h: Harness, name: string, spec: UpgradeSuspensionWindowSpec): Promise<void> {
-  await h.cluster.client.create(UpgradeSuspensionWindowResource, { apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeSuspensionWindow', metadata: { name, namespace: NS }, spec });
+  await h.cluster.client.create(UpgradeSuspensionWindowResource, {
+    apiVersion: 'managedupgrade.appuio.io/v1beta1',
+    kind: 'UpgradeSuspensionWindow',
+    metadata: { name, namespace: NS },
+    spec,
+  });
 }
 
 /** The config as stored, with its conditions. */
-export async function getConfig(h: Harness, name: string): Promise<ScheduledUpgradeConfig & { status?: { conditions?: Condition[] } }> {
+export async function getConfig(
+  h: Harness,
+  name: string,
+): Promise<ScheduledUpgradeConfig & { status?: { conditions?: Condition[] } }> {
   return h.cluster.client.get(ScheduledUpgradeConfigResource, NS, name);
 }
 
@@ -151,7 +221,11 @@ export async function eventsFor(h: Harness, name: string): Promise<string[]> {
   const list = await h.cluster.client.list(EventResource, { namespace: NS });
   return list.items
     .filter((e) => e.involvedObject.name === name)
-    .sort((a, b) => (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''))
+    .sort(
+      (a, b) =>
+        (a.metadata?.creationTimestamp ?? '').localeCompare(b.metadata?.creationTimestamp ?? '') ||
+        (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''),
+    )
     .map((e) => `${e.type ?? ''} ${e.reason ?? ''}: ${e.message ?? ''}`);
 }
 

@@ -41,7 +41,10 @@ void test('a weekly config creates its job exactly pinVersionWindow before the w
   const waiting = await configCondition(h, 'weekly', 'Waiting');
   assert.equal(waiting?.status, 'True');
   assert.equal(waiting?.reason, 'WaitingForWindow');
-  assert.equal(waiting?.message, 'the UpgradeJob for the window at 2026-03-03T21:00:00Z will be created at 2026-03-03T17:00:00Z');
+  assert.equal(
+    waiting?.message,
+    'the UpgradeJob for the window at 2026-03-03T21:00:00Z will be created at 2026-03-03T17:00:00Z',
+  );
   assert.equal((await configCondition(h, 'weekly', 'ScheduleValid'))?.status, 'True');
 
   await runUntil(h, SLOT1 - 4 * HOUR);
@@ -53,25 +56,47 @@ void test('a weekly config creates its job exactly pinVersionWindow before the w
   assert.deepEqual(job.metadata?.labels, { 'upgrade-operator.io/test': 'weekly' });
   assert.deepEqual(job.metadata?.annotations, { note: 'from the template' });
   assert.deepEqual(job.metadata?.ownerReferences, [
-    { apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeConfig', name: 'weekly', uid: config.metadata?.uid, controller: true, blockOwnerDeletion: true },
+    {
+      apiVersion: 'managedupgrade.appuio.io/v1beta1',
+      kind: 'UpgradeConfig',
+      name: 'weekly',
+      uid: config.metadata?.uid,
+      controller: true,
+      blockOwnerDeletion: true,
+    },
   ]);
   assert.deepEqual(job.spec?.desiredVersion, { version: '4.15.10', image: release('4.15.10').image });
   assert.equal(job.spec?.startAfter, '2026-03-03T21:00:00Z');
   assert.equal(job.spec?.startBefore, '2026-03-03T23:00:00Z');
-  assert.deepEqual(job.spec?.config, { upgradeTimeout: '12h', preUpgradeHealthChecks: { timeout: '1h' }, postUpgradeHealthChecks: { timeout: '1h' } });
+  assert.deepEqual(job.spec?.config, {
+    upgradeTimeout: '12h',
+    preUpgradeHealthChecks: { timeout: '1h' },
+    postUpgradeHealthChecks: { timeout: '1h' },
+  });
 
   const stored = await getConfig(h, 'weekly');
   assert.equal(stored.status?.lastScheduledUpgrade, '2026-03-03T21:00:00Z');
   assert.equal(stored.status?.nextPossibleSchedules.length, 10);
   assert.equal(stored.status?.nextPossibleSchedules[0]?.time, '2026-03-03T21:00:00Z');
   assert.equal(stored.status?.nextPossibleSchedules[9]?.time, '2026-05-05T20:00:00Z', 'summer time from 29 March');
-  assert.equal((await configCondition(h, 'weekly', 'Waiting'))?.message, `UpgradeJob ${name} is queued to start at 2026-03-03T21:00:00Z`);
-  assert.ok((await eventsFor(h, 'weekly')).includes(`Normal UpgradeJobCreated: Created UpgradeJob ${name} for the window at 2026-03-03T21:00:00Z (version 4.15.10)`));
+  assert.equal(
+    (await configCondition(h, 'weekly', 'Waiting'))?.message,
+    `UpgradeJob ${name} is queued to start at 2026-03-03T21:00:00Z`,
+  );
+  assert.ok(
+    (await eventsFor(h, 'weekly')).includes(
+      `Normal UpgradeJobCreated: Created UpgradeJob ${name} for the window at 2026-03-03T21:00:00Z (version 4.15.10)`,
+    ),
+  );
 
   // Started but not finished: the next window waits (and says so) — no second job.
   await runUntil(h, SLOT1 + HOUR);
   assert.equal((await configCondition(h, 'weekly', 'Waiting'))?.reason, 'JobNotFinished');
-  assert.equal((await getConfig(h, 'weekly')).status?.nextPossibleSchedules[0]?.time, '2026-03-10T21:00:00Z', 'refreshed when the first window passed');
+  assert.equal(
+    (await getConfig(h, 'weekly')).status?.nextPossibleSchedules[0]?.time,
+    '2026-03-10T21:00:00Z',
+    'refreshed when the first window passed',
+  );
   await finishJob(h, name, 'Succeeded');
   await runUntil(h, SLOT2 - 4 * HOUR - 1000);
   assert.equal((await listJobs(h)).length, 1);
@@ -90,7 +115,10 @@ void test('without available updates a noop job is created; a missing ClusterVer
   assert.deepEqual(await listJobs(h), []);
   const waiting = await configCondition(h, 'daily', 'Waiting');
   assert.equal(waiting?.reason, 'ClusterVersionMissing');
-  assert.equal(waiting?.message, 'the UpgradeJob for the window at 2026-03-02T03:00:00Z is due, but ClusterVersion is missing; the window is missed unless it appears by 2026-03-02T04:00:00Z');
+  assert.equal(
+    waiting?.message,
+    'the UpgradeJob for the window at 2026-03-02T03:00:00Z is due, but ClusterVersion is missing; the window is missed unless it appears by 2026-03-02T04:00:00Z',
+  );
 
   // The ClusterVersion watch wakes the config at once.
   await createClusterVersion(h, []);
@@ -101,7 +129,11 @@ void test('without available updates a noop job is created; a missing ClusterVer
   assert.equal(job.spec?.desiredVersion, undefined);
   assert.equal(job.spec?.startAfter, '2026-03-02T03:00:00Z');
   assert.equal(job.spec?.startBefore, '2026-03-02T04:00:00Z');
-  assert.ok((await eventsFor(h, 'daily')).includes(`Normal UpgradeJobCreated: Created UpgradeJob daily-noop-${unix(slot)} for the window at 2026-03-02T03:00:00Z (no update available: a noop job)`));
+  assert.ok(
+    (await eventsFor(h, 'daily')).includes(
+      `Normal UpgradeJobCreated: Created UpgradeJob daily-noop-${unix(slot)} for the window at 2026-03-02T03:00:00Z (no update available: a noop job)`,
+    ),
+  );
 });
 
 void test('a restarted operator creates no duplicate job, even when the status write was lost', async (t) => {
@@ -115,11 +147,21 @@ void test('a restarted operator creates no duplicate job, even when the status w
 
   // The status is lost (as if the write after the create had failed).
   const config = await getConfig(h, 'weekly');
-  await h.cluster.client.updateStatus(ScheduledUpgradeConfigResource, { ...config, status: { nextPossibleSchedules: [] } });
+  await h.cluster.client.updateStatus(ScheduledUpgradeConfigResource, {
+    ...config,
+    status: { nextPossibleSchedules: [] },
+  });
   h.startOperator();
   await runUntil(h, SLOT1 - 3 * HOUR);
-  assert.deepEqual((await listJobs(h)).map((j) => j.metadata?.name), [`weekly-4-15-3-${unix(SLOT1)}`]);
-  assert.equal((await getConfig(h, 'weekly')).status?.lastScheduledUpgrade, '2026-03-03T21:00:00Z', 'repaired from the job');
+  assert.deepEqual(
+    (await listJobs(h)).map((j) => j.metadata?.name),
+    [`weekly-4-15-3-${unix(SLOT1)}`],
+  );
+  assert.equal(
+    (await getConfig(h, 'weekly')).status?.lastScheduledUpgrade,
+    '2026-03-03T21:00:00Z',
+    'repaired from the job',
+  );
   assert.equal((await configCondition(h, 'weekly', 'Waiting'))?.reason, 'JobQueued');
 });
 
@@ -142,7 +184,10 @@ void test('after a 30-day outage missed windows are skipped, not caught up, and 
   assert.equal((await listJobs(h)).length, 1, 'no catch-up job for the 720 missed windows');
   const waiting = await configCondition(h, 'hourly', 'Waiting');
   assert.equal(waiting?.reason, 'WaitingForWindow');
-  assert.match(waiting?.message ?? '', /^the UpgradeJob for the window at 2026-04-01T01:30:00Z will be created at 2026-04-01T01:30:00Z; 100\+ missed window\(s\) skipped, the last at /);
+  assert.match(
+    waiting?.message ?? '',
+    /^the UpgradeJob for the window at 2026-04-01T01:30:00Z will be created at 2026-04-01T01:30:00Z; 100\+ missed window\(s\) skipped, the last at /,
+  );
   assert.equal((await getConfig(h, 'hourly')).status?.nextPossibleSchedules[0]?.time, '2026-04-01T01:30:00Z');
   assert.equal((await configCondition(h, 'hourly', 'ScheduleValid'))?.status, 'True', 'no permanent error');
 
@@ -158,7 +203,13 @@ void test('successfulJobsHistoryLimit deletes the oldest succeeded jobs of this 
   const h = await harness(t, T0);
   await createClusterVersion(h, [release('4.15.3')]);
   const config = await createConfig(h, 'hist', { cron: '0 3 * * *', location: 'UTC', successfulJobsHistoryLimit: 2 });
-  const owner = { apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeConfig', name: 'hist', uid: config.metadata?.uid ?? '', controller: true };
+  const owner = {
+    apiVersion: 'managedupgrade.appuio.io/v1beta1',
+    kind: 'UpgradeConfig',
+    name: 'hist',
+    uid: config.metadata?.uid ?? '',
+    controller: true,
+  };
   const jobs: Array<[string, number, 'Succeeded' | 'Failed', boolean]> = [
     ['old-1', 5, 'Succeeded', true],
     ['old-2', 4, 'Succeeded', true],
@@ -179,8 +230,15 @@ void test('successfulJobsHistoryLimit deletes the oldest succeeded jobs of this 
   }
   h.startOperator();
   await runUntil(h, T0 + MINUTE);
-  assert.deepEqual((await listJobs(h)).map((j) => j.metadata?.name), ['failed', 'foreign', 'new-1', 'new-2']);
-  assert.equal((await getConfig(h, 'hist')).status?.lastScheduledUpgrade, formatTime(T0 - DAY), 'the latest job repairs the status');
+  assert.deepEqual(
+    (await listJobs(h)).map((j) => j.metadata?.name),
+    ['failed', 'foreign', 'new-1', 'new-2'],
+  );
+  assert.equal(
+    (await getConfig(h, 'hist')).status?.lastScheduledUpgrade,
+    formatTime(T0 - DAY),
+    'the latest job repairs the status',
+  );
   // The next window is scheduled after the latest (finished) job.
   await runUntil(h, T0 + 3 * HOUR);
   assert.ok((await listJobs(h)).some((j) => j.metadata?.name === `hist-4-15-3-${unix(T0 + 3 * HOUR)}`));

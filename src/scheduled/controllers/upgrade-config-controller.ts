@@ -48,7 +48,9 @@ export interface ScheduledUpgradeConfigController {
 }
 
 /** Builds the controller (start it with `controller.start(signal)` or through a Manager). */
-export function createScheduledUpgradeConfigController(options: ScheduledUpgradeConfigControllerOptions): ScheduledUpgradeConfigController {
+export function createScheduledUpgradeConfigController(
+  options: ScheduledUpgradeConfigControllerOptions,
+): ScheduledUpgradeConfigController {
   const scope = { namespace: options.namespace };
   const configs = options.informers.informerFor(ScheduledUpgradeConfigResource, scope);
   const jobs = options.informers.informerFor(UpgradeJobResource, scope);
@@ -92,11 +94,23 @@ export function createScheduledUpgradeConfigController(options: ScheduledUpgrade
   // Our own status writes do not wake the config: only spec (generation) and label changes do.
   controller.for(ScheduledUpgradeConfigResource, {
     ...scope,
-    predicates: [{ update: (a, b) => a.metadata?.generation !== b.metadata?.generation || !jsonEqual((a.metadata?.labels ?? {}) as JsonValue, (b.metadata?.labels ?? {}) as JsonValue) }],
+    predicates: [
+      {
+        update: (a, b) =>
+          a.metadata?.generation !== b.metadata?.generation ||
+          !jsonEqual((a.metadata?.labels ?? {}) as JsonValue, (b.metadata?.labels ?? {}) as JsonValue),
+      },
+    ],
   });
   controller.owns(UpgradeJobResource, scope);
   // A window may start, end or change selector: every config of its namespace looks again.
-  controller.watches(UpgradeSuspensionWindowResource, (w) => configs.list(w.metadata?.namespace).map((c) => objectKey(c)), scope);
-  controller.watches(ClusterVersionResource, (cv) => (cv.metadata?.name === cvName ? [...waitingForClusterVersion] : []));
+  controller.watches(
+    UpgradeSuspensionWindowResource,
+    (w) => configs.list(w.metadata?.namespace).map((c) => objectKey(c)),
+    scope,
+  );
+  controller.watches(ClusterVersionResource, (cv) =>
+    cv.metadata?.name === cvName ? [...waitingForClusterVersion] : [],
+  );
   return { controller, upgradeConfigs: () => configs.list() };
 }

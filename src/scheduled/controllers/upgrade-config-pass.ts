@@ -13,8 +13,15 @@
  */
 import type { Condition } from 'kubernetes-types/meta/v1.js';
 import type { ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
-import { ScheduledUpgradeConfigDefaults, ScheduledUpgradeConfigResource, UpgradeConfigEventReason } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config-contract.js';
-import type { ScheduledUpgradeConfig, ScheduledUpgradeConfigStatus } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
+import {
+  ScheduledUpgradeConfigDefaults,
+  ScheduledUpgradeConfigResource,
+  UpgradeConfigEventReason,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config-contract.js';
+import type {
+  ScheduledUpgradeConfig,
+  ScheduledUpgradeConfigStatus,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
 import { UpgradeJobResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import type { UpgradeSuspensionWindow } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
@@ -28,8 +35,19 @@ import { errorMessage } from '../../lib/errors.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
 import type { Logger } from '../../lib/log.js';
 import { nextScheduleTimes } from '../schedule/maintenance-schedule.js';
-import { compileSchedulingPolicy, decideNextJob, type SchedulingPolicy, type SkippedSlots } from '../schedule/next-job.js';
-import { activeSuspensionWindow, isControlledBy, latestJob, successfulJobsBeyondLimit, type LatestJob } from '../schedule/config-jobs.js';
+import {
+  compileSchedulingPolicy,
+  decideNextJob,
+  type SchedulingPolicy,
+  type SkippedSlots,
+} from '../schedule/next-job.js';
+import {
+  activeSuspensionWindow,
+  isControlledBy,
+  latestJob,
+  successfulJobsBeyondLimit,
+  type LatestJob,
+} from '../schedule/config-jobs.js';
 import { newestAvailableRelease } from '../steps/go-semver.js';
 import { buildScheduledUpgradeJob } from '../steps/scheduled-upgrade-job.js';
 
@@ -113,7 +131,11 @@ interface Plan {
 }
 
 /** Runs one pass over `config` (read fresh from the API server). */
-export async function upgradeConfigPass(deps: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig, signal: AbortSignal): Promise<UpgradeConfigPassResult> {
+export async function upgradeConfigPass(
+  deps: UpgradeConfigPassDeps,
+  config: ScheduledUpgradeConfig,
+  signal: AbortSignal,
+): Promise<UpgradeConfigPassResult> {
   const now = deps.clock.now();
   const namespace = config.metadata?.namespace ?? '';
   const log = deps.log.child({ namespace, upgradeConfig: config.metadata?.name });
@@ -123,7 +145,10 @@ export async function upgradeConfigPass(deps: UpgradeConfigPassDeps, config: Sch
   await writeStatus(deps, config, plan, log, signal);
   if (plan.error !== undefined) throw plan.error;
   const wake = plan.wakeAt.filter((t) => t > now);
-  return { requeueAfterMs: wake.length > 0 ? Math.min(...wake) - now : undefined, waitsForClusterVersion: plan.waitsForClusterVersion };
+  return {
+    requeueAfterMs: wake.length > 0 ? Math.min(...wake) - now : undefined,
+    waitsForClusterVersion: plan.waitsForClusterVersion,
+  };
 }
 
 function parseTime(text: string | null | undefined): number | undefined {
@@ -138,19 +163,33 @@ function skippedText(skipped: SkippedSlots): string {
   return `; ${skipped.count}${skipped.more ? '+' : ''} missed window(s) skipped${last}`;
 }
 
-async function schedule(deps: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig, controlled: UpgradeJob[], now: number, log: Logger, signal: AbortSignal): Promise<Plan> {
+async function schedule(
+  deps: UpgradeConfigPassDeps,
+  config: ScheduledUpgradeConfig,
+  controlled: UpgradeJob[],
+  now: number,
+  log: Logger,
+  signal: AbortSignal,
+): Promise<Plan> {
   const status = config.status as StatusWithConditions | undefined;
   const plan: Plan = {
     lastScheduledUpgradeMs: parseTime(status?.lastScheduledUpgrade),
     problem: undefined,
-    waiting: { status: 'False', reason: ScheduledUpgradeConfigReason.InvalidSchedule, message: 'no UpgradeJob is scheduled while the schedule is invalid' },
+    waiting: {
+      status: 'False',
+      reason: ScheduledUpgradeConfigReason.InvalidSchedule,
+      message: 'no UpgradeJob is scheduled while the schedule is invalid',
+    },
     nextPossible: [],
     wakeAt: [],
     waitsForClusterVersion: false,
   };
   const compiled = compileSchedulingPolicy(config.spec, deps.localZoneId);
   if (!compiled.ok) {
-    plan.problem = { reason: compiled.problem.reason, message: `${compiled.problem.field}: ${compiled.problem.message}` };
+    plan.problem = {
+      reason: compiled.problem.reason,
+      message: `${compiled.problem.field}: ${compiled.problem.message}`,
+    };
     return plan;
   }
   const policy = compiled.policy;
@@ -163,7 +202,11 @@ async function schedule(deps: UpgradeConfigPassDeps, config: ScheduledUpgradeCon
   plan.nextPossible = next.times;
   if (next.times.length === 0 && next.error !== undefined && !plan.problem) {
     plan.problem = { reason: ScheduledUpgradeConfigReason.NoNextSchedule, message: next.error };
-    plan.waiting = { status: 'False', reason: ScheduledUpgradeConfigReason.InvalidSchedule, message: 'no UpgradeJob is scheduled while no next window exists' };
+    plan.waiting = {
+      status: 'False',
+      reason: ScheduledUpgradeConfigReason.InvalidSchedule,
+      message: 'no UpgradeJob is scheduled while no next window exists',
+    };
   }
   if (next.times[0] !== undefined) plan.wakeAt.push(next.times[0]);
   return plan;
@@ -185,18 +228,39 @@ async function decideAndAct(
   const window = activeSuspensionWindow(deps.suspensionWindows(namespace), config, now);
   let latest: LatestJob | undefined = latestJob(controlled);
   for (let i = 0; i < MAX_ACTIONS_PER_PASS; i++) {
-    const decision = decideNextJob(policy, { creationTimestampMs, lastScheduledUpgradeMs: plan.lastScheduledUpgradeMs, latestJob: latest, activeSuspensionWindow: window }, now);
+    const decision = decideNextJob(
+      policy,
+      {
+        creationTimestampMs,
+        lastScheduledUpgradeMs: plan.lastScheduledUpgradeMs,
+        latestJob: latest,
+        activeSuspensionWindow: window,
+      },
+      now,
+    );
     switch (decision.action) {
       case 'repair-status':
-        log.info({ lastScheduledUpgrade: formatTime(decision.lastScheduledUpgradeMs) }, 'status.lastScheduledUpgrade lagged behind the latest UpgradeJob; repaired');
+        log.info(
+          { lastScheduledUpgrade: formatTime(decision.lastScheduledUpgradeMs) },
+          'status.lastScheduledUpgrade lagged behind the latest UpgradeJob; repaired',
+        );
         plan.lastScheduledUpgradeMs = decision.lastScheduledUpgradeMs;
         continue;
       case 'wait-for-job': {
         const name = latest?.name ?? '';
         const at = formatTime(decision.startAfterMs);
-        plan.waiting = decision.reason === 'JobQueued'
-          ? { status: 'True', reason: ScheduledUpgradeConfigReason.JobQueued, message: `UpgradeJob ${name} is queued to start at ${at}` }
-          : { status: 'True', reason: ScheduledUpgradeConfigReason.JobNotFinished, message: `UpgradeJob ${name} (window ${at}) has not finished; the next window is scheduled once it has succeeded or failed` };
+        plan.waiting =
+          decision.reason === 'JobQueued'
+            ? {
+                status: 'True',
+                reason: ScheduledUpgradeConfigReason.JobQueued,
+                message: `UpgradeJob ${name} is queued to start at ${at}`,
+              }
+            : {
+                status: 'True',
+                reason: ScheduledUpgradeConfigReason.JobNotFinished,
+                message: `UpgradeJob ${name} (window ${at}) has not finished; the next window is scheduled once it has succeeded or failed`,
+              };
         if (decision.reason === 'JobQueued') plan.wakeAt.push(decision.startAfterMs);
         return;
       }
@@ -213,7 +277,10 @@ async function decideAndAct(
         return;
       case 'suspend':
         deps.events.event(config, 'Normal', decision.event.reason, decision.event.message);
-        log.info({ window: formatTime(decision.nextRunMs), skipped: decision.skipped.count }, `${decision.event.message}; window consumed without an UpgradeJob`);
+        log.info(
+          { window: formatTime(decision.nextRunMs), skipped: decision.skipped.count },
+          `${decision.event.message}; window consumed without an UpgradeJob`,
+        );
         plan.lastScheduledUpgradeMs = decision.nextRunMs;
         continue;
       case 'create': {
@@ -230,18 +297,39 @@ async function decideAndAct(
           return;
         }
         const release = newestAvailableRelease(cv.status?.availableUpdates);
-        const job = buildScheduledUpgradeJob(config, { startAfterMs: decision.startAfterMs, startBeforeMs: decision.startBeforeMs, release });
+        const job = buildScheduledUpgradeJob(config, {
+          startAfterMs: decision.startAfterMs,
+          startBeforeMs: decision.startBeforeMs,
+          release,
+        });
         const name = job.metadata?.name ?? '';
         const what = release ? `version ${release.version}` : 'no update available: a noop job';
         try {
           await deps.client.create(UpgradeJobResource, job, { signal });
-          deps.events.event(config, 'Normal', ScheduledUpgradeConfigEventReason.UpgradeJobCreated, `Created UpgradeJob ${name} for the window at ${formatTime(decision.nextRunMs)} (${what})`);
-          log.info({ upgradeJob: name, version: release?.version, startAfter: job.spec?.startAfter, skipped: decision.skipped.count }, `UpgradeJob created (${what})`);
+          deps.events.event(
+            config,
+            'Normal',
+            ScheduledUpgradeConfigEventReason.UpgradeJobCreated,
+            `Created UpgradeJob ${name} for the window at ${formatTime(decision.nextRunMs)} (${what})`,
+          );
+          log.info(
+            {
+              upgradeJob: name,
+              version: release?.version,
+              startAfter: job.spec?.startAfter,
+              skipped: decision.skipped.count,
+            },
+            `UpgradeJob created (${what})`,
+          );
         } catch (err) {
           if (!isAlreadyExists(err)) {
             const message = `Could not create UpgradeJob ${name}: ${errorMessage(err)}`;
             deps.events.event(config, 'Warning', ScheduledUpgradeConfigEventReason.UpgradeJobCreateFailed, message);
-            plan.waiting = { status: 'True', reason: ScheduledUpgradeConfigReason.RetryingJobCreation, message: `${message}; retrying with backoff until ${formatTime(decision.createAtMs + policy.maxSchedulingDelayMs)}` };
+            plan.waiting = {
+              status: 'True',
+              reason: ScheduledUpgradeConfigReason.RetryingJobCreation,
+              message: `${message}; retrying with backoff until ${formatTime(decision.createAtMs + policy.maxSchedulingDelayMs)}`,
+            };
             throw err;
           }
           // The deterministic name makes a repeated creation (a lost status write, a restart) a no-op.
@@ -257,36 +345,80 @@ async function decideAndAct(
   plan.wakeAt.push(now + 1);
 }
 
-async function deleteSuccessfulJobsBeyondLimit(deps: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig, controlled: UpgradeJob[], log: Logger, signal: AbortSignal): Promise<void> {
+async function deleteSuccessfulJobsBeyondLimit(
+  deps: UpgradeConfigPassDeps,
+  config: ScheduledUpgradeConfig,
+  controlled: UpgradeJob[],
+  log: Logger,
+  signal: AbortSignal,
+): Promise<void> {
   const limit = config.spec.successfulJobsHistoryLimit;
   for (const job of successfulJobsBeyondLimit(controlled, limit)) {
     const name = job.metadata?.name ?? '';
     try {
-      await deps.client.delete(UpgradeJobResource, job.metadata?.namespace, name, { signal, ...(job.metadata?.uid ? { preconditions: { uid: job.metadata.uid } } : {}) });
+      await deps.client.delete(UpgradeJobResource, job.metadata?.namespace, name, {
+        signal,
+        ...(job.metadata?.uid ? { preconditions: { uid: job.metadata.uid } } : {}),
+      });
     } catch (err) {
       if (isNotFound(err)) continue;
       throw err;
     }
-    log.info({ upgradeJob: name, limit: limit ?? ScheduledUpgradeConfigDefaults.successfulJobsHistoryLimit }, 'deleted a succeeded UpgradeJob beyond successfulJobsHistoryLimit');
+    log.info(
+      { upgradeJob: name, limit: limit ?? ScheduledUpgradeConfigDefaults.successfulJobsHistoryLimit },
+      'deleted a succeeded UpgradeJob beyond successfulJobsHistoryLimit',
+    );
   }
 }
 
-function condition(prev: readonly Condition[] | undefined, type: string, status: 'True' | 'False', text: ConditionText, generation: number, now: string): Condition {
+function condition(
+  prev: readonly Condition[] | undefined,
+  type: string,
+  status: 'True' | 'False',
+  text: ConditionText,
+  generation: number,
+  now: string,
+): Condition {
   const old = prev?.find((c) => c.type === type);
-  return { type, status, reason: text.reason, message: text.message, observedGeneration: generation, lastTransitionTime: old && old.status === status ? old.lastTransitionTime : now };
+  return {
+    type,
+    status,
+    reason: text.reason,
+    message: text.message,
+    observedGeneration: generation,
+    lastTransitionTime: old && old.status === status ? old.lastTransitionTime : now,
+  };
 }
 
 /** The conditions of a plan, given the ones already written. */
-function conditionsOf(plan: Plan, prev: readonly Condition[] | undefined, generation: number, now: string): Condition[] {
+function conditionsOf(
+  plan: Plan,
+  prev: readonly Condition[] | undefined,
+  generation: number,
+  now: string,
+): Condition[] {
   const valid = plan.problem ?? { reason: ScheduledUpgradeConfigReason.Valid, message: '' };
   return [
-    condition(prev, ScheduledUpgradeConfigConditionType.ScheduleValid, plan.problem ? 'False' : 'True', valid, generation, now),
+    condition(
+      prev,
+      ScheduledUpgradeConfigConditionType.ScheduleValid,
+      plan.problem ? 'False' : 'True',
+      valid,
+      generation,
+      now,
+    ),
     condition(prev, ScheduledUpgradeConfigConditionType.Waiting, plan.waiting.status, plan.waiting, generation, now),
   ];
 }
 
 /** Explains changes (Event + log), then writes the status when it differs. */
-async function writeStatus(deps: UpgradeConfigPassDeps, config: ScheduledUpgradeConfig, plan: Plan, log: Logger, signal: AbortSignal): Promise<void> {
+async function writeStatus(
+  deps: UpgradeConfigPassDeps,
+  config: ScheduledUpgradeConfig,
+  plan: Plan,
+  log: Logger,
+  signal: AbortSignal,
+): Promise<void> {
   const prev = (config.status as StatusWithConditions | undefined)?.conditions;
   const find = (type: string): Condition | undefined => prev?.find((c) => c.type === type);
   const oldValid = find(ScheduledUpgradeConfigConditionType.ScheduleValid);
@@ -297,7 +429,10 @@ async function writeStatus(deps: UpgradeConfigPassDeps, config: ScheduledUpgrade
     log.info('the schedule is valid again');
   }
   const oldWaiting = find(ScheduledUpgradeConfigConditionType.Waiting);
-  if (plan.waiting.status === 'True' && (oldWaiting?.reason !== plan.waiting.reason || oldWaiting.message !== plan.waiting.message)) {
+  if (
+    plan.waiting.status === 'True' &&
+    (oldWaiting?.reason !== plan.waiting.reason || oldWaiting.message !== plan.waiting.message)
+  ) {
     deps.events.event(config, 'Normal', plan.waiting.reason, plan.waiting.message);
     log.info({ reason: plan.waiting.reason }, plan.waiting.message);
   }
@@ -305,16 +440,23 @@ async function writeStatus(deps: UpgradeConfigPassDeps, config: ScheduledUpgrade
   const generation = config.metadata?.generation ?? 0;
   // Deleted meanwhile: nothing to record.
   await ignoreNotFound(
-    updateStatusWithRetry(deps.client, ScheduledUpgradeConfigResource, objectKey(config), (fresh: ScheduledUpgradeConfig) => {
-      const old = fresh.status as StatusWithConditions | undefined;
-      const next: StatusWithConditions = {
-        ...old,
-        nextPossibleSchedules: plan.nextPossible.map((t) => ({ time: formatTime(t) })),
-        conditions: conditionsOf(plan, old?.conditions, generation, now),
-      };
-      if (plan.lastScheduledUpgradeMs !== undefined) next.lastScheduledUpgrade = formatTime(plan.lastScheduledUpgradeMs);
-      if (jsonEqual((old ?? null) as JsonValue, next as unknown as JsonValue)) return undefined;
-      return { ...fresh, status: next };
-    }, { clock: deps.clock, signal }),
+    updateStatusWithRetry(
+      deps.client,
+      ScheduledUpgradeConfigResource,
+      objectKey(config),
+      (fresh: ScheduledUpgradeConfig) => {
+        const old = fresh.status as StatusWithConditions | undefined;
+        const next: StatusWithConditions = {
+          ...old,
+          nextPossibleSchedules: plan.nextPossible.map((t) => ({ time: formatTime(t) })),
+          conditions: conditionsOf(plan, old?.conditions, generation, now),
+        };
+        if (plan.lastScheduledUpgradeMs !== undefined)
+          next.lastScheduledUpgrade = formatTime(plan.lastScheduledUpgradeMs);
+        if (jsonEqual((old ?? null) as JsonValue, next as unknown as JsonValue)) return undefined;
+        return { ...fresh, status: next };
+      },
+      { clock: deps.clock, signal },
+    ),
   );
 }

@@ -6,7 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NamespaceResource } from '../../api/builtin.js';
-import { ANNOTATION_UPGRADE_JOB, UpgradeJobResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
+import {
+  ANNOTATION_UPGRADE_JOB,
+  UpgradeJobResource,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { upgradeJobCrd } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { UpgradeJobHookResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
 import { upgradeJobHookCrd } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook.js';
@@ -32,7 +35,11 @@ void test('simulated cluster: a 4.14 → 4.15 UpgradeJob runs its hooks, the CVO
   const sim = createSimulatedCluster(ctx, { profile: 'ha-cloud', version: '4.14.30', channel: 'stable-4.15' });
   t.after(() => sim.close());
   await sim.start(cluster.signal);
-  await installCustomResourceDefinitions(client, [upgradeJobCrd(), upgradeJobHookCrd(), upgradeSuspensionWindowCrd()] as KubeObjectLike[]);
+  await installCustomResourceDefinitions(client, [
+    upgradeJobCrd(),
+    upgradeJobHookCrd(),
+    upgradeSuspensionWindowCrd(),
+  ] as KubeObjectLike[]);
   await client.create(NamespaceResource, { metadata: { name: NS } });
   const cvs = ctx.informers.informerFor(ClusterVersionResource);
   const pools = ctx.informers.informerFor(MachineConfigPoolResource);
@@ -48,16 +55,48 @@ void test('simulated cluster: a 4.14 → 4.15 UpgradeJob runs its hooks, the CVO
   assert.ok(target, 'the update service offers a 4.15 release');
 
   const logger = silentLogger();
-  const events = new EventRecorder({ client: ctx.client, clock, logger, activity: clock.activity, component: 'upgrade-operator' });
-  const informers = new InformerFactory({ client: ctx.client, clock, logger, random: ctx.random.fork('operator'), defaults: { minWatchTimeoutSeconds: 60 * 86_400 } });
-  const { controller } = createUpgradeJobController({ client: ctx.client, informers, clock, logger, events, activity: clock.activity, namespace: NS });
+  const events = new EventRecorder({
+    client: ctx.client,
+    clock,
+    logger,
+    activity: clock.activity,
+    component: 'upgrade-operator',
+  });
+  const informers = new InformerFactory({
+    client: ctx.client,
+    clock,
+    logger,
+    random: ctx.random.fork('operator'),
+    defaults: { minWatchTimeoutSeconds: 60 * 86_400 },
+  });
+  const { controller } = createUpgradeJobController({
+    client: ctx.client,
+    informers,
+    clock,
+    logger,
+    events,
+    activity: clock.activity,
+    namespace: NS,
+  });
   void controller.start(cluster.signal);
-  for (const [name, event] of [['announce', 'Start'], ['report', 'Finish']] as const) {
+  for (const [name, event] of [
+    ['announce', 'Start'],
+    ['report', 'Finish'],
+  ] as const) {
     await client.create(UpgradeJobHookResource, {
       apiVersion: 'managedupgrade.appuio.io/v1beta1',
       kind: 'UpgradeJobHook',
       metadata: { name, namespace: NS },
-      spec: { events: [event], template: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'hook', image: 'registry.example.com/hook:1' }] } } } } },
+      spec: {
+        events: [event],
+        template: {
+          spec: {
+            template: {
+              spec: { restartPolicy: 'Never', containers: [{ name: 'hook', image: 'registry.example.com/hook:1' }] },
+            },
+          },
+        },
+      },
     });
   }
   const startAfter = clock.now() + MINUTE;
@@ -69,21 +108,47 @@ void test('simulated cluster: a 4.14 → 4.15 UpgradeJob runs its hooks, the CVO
       startAfter: formatTime(startAfter),
       startBefore: formatTime(startAfter + 60 * MINUTE),
       desiredVersion: { version: target.version, image: target.image },
-      config: { upgradeTimeout: '12h', preUpgradeHealthChecks: { timeout: '30m' }, postUpgradeHealthChecks: { timeout: '30m' } },
+      config: {
+        upgradeTimeout: '12h',
+        preUpgradeHealthChecks: { timeout: '30m' },
+        postUpgradeHealthChecks: { timeout: '30m' },
+      },
     },
   });
-  const condition = (type: string): string | undefined => jobs.get(NS, 'weekly')?.status?.conditions?.find((c) => c.type === type && c.status === 'True')?.reason;
-  await clock.run({ until: () => condition('Succeeded') !== undefined || condition('Failed') !== undefined || clock.now() > startAfter + 600 * MINUTE });
+  const condition = (type: string): string | undefined =>
+    jobs.get(NS, 'weekly')?.status?.conditions?.find((c) => c.type === type && c.status === 'True')?.reason;
+  await clock.run({
+    until: () =>
+      condition('Succeeded') !== undefined ||
+      condition('Failed') !== undefined ||
+      clock.now() > startAfter + 600 * MINUTE,
+  });
   assert.equal(condition('Failed'), undefined, JSON.stringify(jobs.get(NS, 'weekly')?.status?.conditions));
   assert.equal(condition('Succeeded'), 'Succeeded');
   assert.equal(condition('UpgradeCompleted'), 'Completed');
   const cv = cvs.get(undefined, CLUSTER_VERSION_NAME)!;
   assert.equal(cv.status?.history?.[0]?.state, 'Completed');
   assert.equal(cv.status?.history?.[0]?.version, target.version);
-  assert.ok(pools.list().every((p) => p.status?.updatedMachineCount === p.status?.machineCount), 'every pool updated');
-  await clock.run({ until: () => cvs.get(undefined, CLUSTER_VERSION_NAME)?.metadata?.annotations?.[ANNOTATION_UPGRADE_JOB] === undefined || clock.now() > startAfter + 700 * MINUTE });
-  assert.equal(cvs.get(undefined, CLUSTER_VERSION_NAME)?.metadata?.annotations?.[ANNOTATION_UPGRADE_JOB], undefined, 'lock released');
-  const tracker = () => (jobs.get(NS, 'weekly')?.status?.hookTracker ?? []).map((e) => `${e.upgradeJobHook}/${e.hookEvent}/${e.status}`);
-  await clock.run({ until: () => tracker().length === 2 && tracker().every((e) => e.endsWith('complete')) || clock.now() > startAfter + 700 * MINUTE });
+  assert.ok(
+    pools.list().every((p) => p.status?.updatedMachineCount === p.status?.machineCount),
+    'every pool updated',
+  );
+  await clock.run({
+    until: () =>
+      cvs.get(undefined, CLUSTER_VERSION_NAME)?.metadata?.annotations?.[ANNOTATION_UPGRADE_JOB] === undefined ||
+      clock.now() > startAfter + 700 * MINUTE,
+  });
+  assert.equal(
+    cvs.get(undefined, CLUSTER_VERSION_NAME)?.metadata?.annotations?.[ANNOTATION_UPGRADE_JOB],
+    undefined,
+    'lock released',
+  );
+  const tracker = () =>
+    (jobs.get(NS, 'weekly')?.status?.hookTracker ?? []).map((e) => `${e.upgradeJobHook}/${e.hookEvent}/${e.status}`);
+  await clock.run({
+    until: () =>
+      (tracker().length === 2 && tracker().every((e) => e.endsWith('complete'))) ||
+      clock.now() > startAfter + 700 * MINUTE,
+  });
   assert.deepEqual(tracker(), ['announce/Start/complete', 'report/Finish/complete']);
 });

@@ -12,13 +12,34 @@ import type { Job } from 'kubernetes-types/batch/v1.js';
 import type { Condition } from 'kubernetes-types/meta/v1.js';
 import { EventResource, JobResource, NamespaceResource, NodeResource } from '../../api/builtin.js';
 import { UpgradeJobResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
-import { upgradeJobCrd, type UpgradeJob, type UpgradeJobConfig } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
-import { UpgradeJobHookResource, type UpgradeEvent } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
-import { upgradeJobHookCrd, type UpgradeJobHookSpec } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook.js';
+import {
+  upgradeJobCrd,
+  type UpgradeJob,
+  type UpgradeJobConfig,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
+import {
+  UpgradeJobHookResource,
+  type UpgradeEvent,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
+import {
+  upgradeJobHookCrd,
+  type UpgradeJobHookSpec,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook.js';
 import { UpgradeSuspensionWindowResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window-contract.js';
-import { upgradeSuspensionWindowCrd, type UpgradeSuspensionWindowSpec } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
-import { ClusterVersionResource, type ClusterVersion, type ClusterVersionStatus, type Release } from '../../api/openshift/config-v1/cluster-version.js';
-import { MachineConfigPoolResource, type MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  upgradeSuspensionWindowCrd,
+  type UpgradeSuspensionWindowSpec,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
+import {
+  ClusterVersionResource,
+  type ClusterVersion,
+  type ClusterVersionStatus,
+  type Release,
+} from '../../api/openshift/config-v1/cluster-version.js';
+import {
+  MachineConfigPoolResource,
+  type MachineConfigPool,
+} from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import type { KubeObjectLike } from '../../api/resource.js';
 import { EventRecorder } from '../../kube/event-recorder.js';
 import type { Informer } from '../../kube/informer.js';
@@ -27,7 +48,11 @@ import { silentLogger } from '../../lib/log.js';
 import { installCustomResourceDefinitions } from '../../sim/install-crds.js';
 import { createJobController } from '../../sim/jobs/job-controller.js';
 import type { JobRule } from '../../sim/jobs/job-rules.js';
-import { startControllerInstance, startTestCluster, type TestCluster } from '../../sim/test-support/cluster.test-support.js';
+import {
+  startControllerInstance,
+  startTestCluster,
+  type TestCluster,
+} from '../../sim/test-support/cluster.test-support.js';
 import type { PrometheusApi } from '../../integrations/prometheus-api.js';
 import { createUpgradeJobController } from './upgrade-job-controller.js';
 
@@ -40,7 +65,10 @@ const HOOK_LABEL = 'upgradejobs.managedupgrade.appuio.io/upgradejobhook';
 
 /** A release of the test cluster. */
 export function release(version: string): Release {
-  return { version, image: `quay.io/openshift-release-dev/ocp-release@sha256:${version.replace(/\D/g, '').padEnd(64, '0')}` };
+  return {
+    version,
+    image: `quay.io/openshift-release-dev/ocp-release@sha256:${version.replace(/\D/g, '').padEnd(64, '0')}`,
+  };
 }
 
 /** A started operator instance. */
@@ -63,11 +91,25 @@ export interface Harness {
 export async function harness(t: TestContext, options: { jobRules?: JobRule[] } = {}): Promise<Harness> {
   const cluster = await startTestCluster(t, { start: T0 });
   const { clock, ctx, client } = cluster;
-  await installCustomResourceDefinitions(client, [upgradeJobCrd(), upgradeJobHookCrd(), upgradeSuspensionWindowCrd()] as KubeObjectLike[]);
+  await installCustomResourceDefinitions(client, [
+    upgradeJobCrd(),
+    upgradeJobHookCrd(),
+    upgradeSuspensionWindowCrd(),
+  ] as KubeObjectLike[]);
   await client.create(NamespaceResource, { metadata: { name: NS } });
-  await client.create(NodeResource, { metadata: { name: 'worker-a', labels: { 'node-role.kubernetes.io/worker': '' } }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
-  await createJobController(ctx, { rules: [...(options.jobRules ?? []), { match: {}, outcome: 'succeed', after: 1 }] }).start(cluster.signal);
-  const cv = await client.create(ClusterVersionResource, { apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', metadata: { name: 'version' }, spec: { clusterID: '7b2c1e0a-1d3f-4a5b-9c8d-0e1f2a3b4c5d', channel: 'stable-4.15' } });
+  await client.create(NodeResource, {
+    metadata: { name: 'worker-a', labels: { 'node-role.kubernetes.io/worker': '' } },
+    status: { conditions: [{ type: 'Ready', status: 'True' }] },
+  });
+  await createJobController(ctx, {
+    rules: [...(options.jobRules ?? []), { match: {}, outcome: 'succeed', after: 1 }],
+  }).start(cluster.signal);
+  const cv = await client.create(ClusterVersionResource, {
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'ClusterVersion',
+    metadata: { name: 'version' },
+    spec: { clusterID: '7b2c1e0a-1d3f-4a5b-9c8d-0e1f2a3b4c5d', channel: 'stable-4.15' },
+  });
   await client.updateStatus(ClusterVersionResource, {
     ...cv,
     status: {
@@ -75,16 +117,48 @@ export async function harness(t: TestContext, options: { jobRules?: JobRule[] } 
       observedGeneration: 1,
       versionHash: 'hash',
       availableUpdates: [release('4.15.3')],
-      history: [{ state: 'Completed', ...release('4.14.20'), verified: false, startedTime: formatTime(T0 - 86_400_000), completionTime: formatTime(T0 - 86_000_000) }],
-      conditions: [{ type: 'Available', status: 'True', lastTransitionTime: formatTime(T0) }, { type: 'Failing', status: 'False', lastTransitionTime: formatTime(T0) }],
+      history: [
+        {
+          state: 'Completed',
+          ...release('4.14.20'),
+          verified: false,
+          startedTime: formatTime(T0 - 86_400_000),
+          completionTime: formatTime(T0 - 86_000_000),
+        },
+      ],
+      conditions: [
+        { type: 'Available', status: 'True', lastTransitionTime: formatTime(T0) },
+        { type: 'Failing', status: 'False', lastTransitionTime: formatTime(T0) },
+      ],
     },
   });
   for (const name of ['master', 'worker']) {
-    const pool = await client.create(MachineConfigPoolResource, { apiVersion: 'machineconfiguration.openshift.io/v1', kind: 'MachineConfigPool', metadata: { name, labels: { [`pools.operator.machineconfiguration.openshift.io/${name}`]: '' } }, spec: { paused: false } });
-    await client.updateStatus(MachineConfigPoolResource, { ...pool, status: { configuration: { name: `rendered-${name}-1` }, machineCount: 3, updatedMachineCount: 3, readyMachineCount: 3, unavailableMachineCount: 0, degradedMachineCount: 0 } });
+    const pool = await client.create(MachineConfigPoolResource, {
+      apiVersion: 'machineconfiguration.openshift.io/v1',
+      kind: 'MachineConfigPool',
+      metadata: { name, labels: { [`pools.operator.machineconfiguration.openshift.io/${name}`]: '' } },
+      spec: { paused: false },
+    });
+    await client.updateStatus(MachineConfigPoolResource, {
+      ...pool,
+      status: {
+        configuration: { name: `rendered-${name}-1` },
+        machineCount: 3,
+        updatedMachineCount: 3,
+        readyMachineCount: 3,
+        unavailableMachineCount: 0,
+        degradedMachineCount: 0,
+      },
+    });
   }
   const logger = silentLogger();
-  const events = new EventRecorder({ client: ctx.client, clock, logger, activity: clock.activity, component: 'upgrade-operator' });
+  const events = new EventRecorder({
+    client: ctx.client,
+    clock,
+    logger,
+    activity: clock.activity,
+    component: 'upgrade-operator',
+  });
   const inf = ctx.informers;
   const h: Harness = {
     cluster,
@@ -94,8 +168,20 @@ export async function harness(t: TestContext, options: { jobRules?: JobRule[] } 
     cvs: inf.informerFor(ClusterVersionResource),
     pools: inf.informerFor(MachineConfigPoolResource),
     startOperator: (o = {}) =>
-      startControllerInstance(t, cluster, (informers) =>
-        createUpgradeJobController({ client: ctx.client, informers, clock, logger, events, activity: clock.activity, namespace: NS, ...(o.prometheus ? { prometheus: o.prometheus } : {}) }).controller,
+      startControllerInstance(
+        t,
+        cluster,
+        (informers) =>
+          createUpgradeJobController({
+            client: ctx.client,
+            informers,
+            clock,
+            logger,
+            events,
+            activity: clock.activity,
+            namespace: NS,
+            ...(o.prometheus ? { prometheus: o.prometheus } : {}),
+          }).controller,
       ),
   };
   await Promise.all([h.jobs.waitForSync(), h.hookJobs.waitForSync(), h.cvs.waitForSync(), h.pools.waitForSync()]);
@@ -104,7 +190,12 @@ export async function harness(t: TestContext, options: { jobRules?: JobRule[] } 
 
 /** A job config with short health-check timeouts. */
 export function jobConfig(extra: Partial<UpgradeJobConfig> = {}): UpgradeJobConfig {
-  return { upgradeTimeout: '12h', preUpgradeHealthChecks: { timeout: '10m' }, postUpgradeHealthChecks: { timeout: '10m' }, ...extra };
+  return {
+    upgradeTimeout: '12h',
+    preUpgradeHealthChecks: { timeout: '10m' },
+    postUpgradeHealthChecks: { timeout: '10m' },
+    ...extra,
+  };
 }
 
 export interface JobOptions {
@@ -133,12 +224,27 @@ export async function createUpgradeJob(h: Harness, name: string, o: JobOptions):
 }
 
 /** Creates an UpgradeJobHook in {@link NS} running a one-container Job. */
-export async function createHook(h: Harness, name: string, events: UpgradeEvent[], spec: Partial<UpgradeJobHookSpec> = {}): Promise<void> {
+export async function createHook(
+  h: Harness,
+  name: string,
+  events: UpgradeEvent[],
+  spec: Partial<UpgradeJobHookSpec> = {},
+): Promise<void> {
   await h.cluster.client.create(UpgradeJobHookResource, {
     apiVersion: 'managedupgrade.appuio.io/v1beta1',
     kind: 'UpgradeJobHook',
     metadata: { name, namespace: NS },
-    spec: { events, template: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'hook', image: 'registry.example.com/hook:1' }] } } } }, ...spec },
+    spec: {
+      events,
+      template: {
+        spec: {
+          template: {
+            spec: { restartPolicy: 'Never', containers: [{ name: 'hook', image: 'registry.example.com/hook:1' }] },
+          },
+        },
+      },
+      ...spec,
+    },
   });
 }
 
@@ -149,7 +255,12 @@ export function hookRule(hook: string, outcome: 'succeed' | 'fail', afterMinutes
 
 /** Creates an UpgradeSuspensionWindow in {@link NS}. */
 export async function createWindow(h: Harness, name: string, spec: UpgradeSuspensionWindowSpec): Promise<void> {
-  await h.cluster.client.create(UpgradeSuspensionWindowResource, { apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeSuspensionWindow', metadata: { name, namespace: NS }, spec });
+  await h.cluster.client.create(UpgradeSuspensionWindowResource, {
+    apiVersion: 'managedupgrade.appuio.io/v1beta1',
+    kind: 'UpgradeSuspensionWindow',
+    metadata: { name, namespace: NS },
+    spec,
+  });
 }
 
 /** Changes the ClusterVersion's status (read fresh). */
@@ -167,14 +278,20 @@ export async function completeVersion(h: Harness, version: string): Promise<void
   await patchCvStatus(h, (s) => {
     if (generation !== undefined) s.observedGeneration = generation;
     s.desired = release(version);
-    s.history = [{ state: 'Completed', ...release(version), verified: true, startedTime: now, completionTime: now }, ...(s.history ?? [])];
+    s.history = [
+      { state: 'Completed', ...release(version), verified: true, startedTime: now, completionTime: now },
+      ...(s.history ?? []),
+    ];
   });
 }
 
 /** Plays the MCO: sets a pool's machine counts. */
 export async function setPoolCounts(h: Harness, name: string, updated: number, total = 3): Promise<void> {
   const pool = await h.cluster.client.get(MachineConfigPoolResource, undefined, name);
-  await h.cluster.client.updateStatus(MachineConfigPoolResource, { ...pool, status: { ...pool.status!, machineCount: total, updatedMachineCount: updated } });
+  await h.cluster.client.updateStatus(MachineConfigPoolResource, {
+    ...pool,
+    status: { ...pool.status!, machineCount: total, updatedMachineCount: updated },
+  });
 }
 
 /** A condition of a cached job. */
@@ -201,7 +318,10 @@ export function hookJobNames(h: Harness, upgradeJob: string): string[] {
 export async function until(h: Harness, f: () => boolean, maxMs: number, what: string): Promise<void> {
   const deadline = h.cluster.clock.now() + maxMs;
   await h.cluster.clock.run({ until: () => f() || h.cluster.clock.now() >= deadline });
-  assert.ok(f(), `${what}: not reached within ${maxMs / MINUTE} virtual minutes (now ${formatTime(h.cluster.clock.now())})`);
+  assert.ok(
+    f(),
+    `${what}: not reached within ${maxMs / MINUTE} virtual minutes (now ${formatTime(h.cluster.clock.now())})`,
+  );
 }
 
 /** Runs the virtual clock to `at`. */
@@ -215,6 +335,10 @@ export async function eventsFor(h: Harness, name: string): Promise<string[]> {
   const list = await h.cluster.client.list(EventResource, { namespace: NS });
   return list.items
     .filter((e) => e.involvedObject.name === name)
-    .sort((a, b) => (a.firstTimestamp ?? '').localeCompare(b.firstTimestamp ?? '') || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''))
+    .sort(
+      (a, b) =>
+        (a.firstTimestamp ?? '').localeCompare(b.firstTimestamp ?? '') ||
+        (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''),
+    )
     .map((e) => `${e.type ?? ''} ${e.reason ?? ''}: ${e.message ?? ''}`);
 }

@@ -46,7 +46,12 @@ void test('a version job: Create hooks before startAfter, Started at startAfter,
 
   await until(h, () => state(h, 'up', 'Started') === 'True/Started', 2 * MINUTE, 'Started');
   assert.equal(cond(h, 'up', 'Started')?.message, `Upgrade started at ${formatTime(startAfter)}`);
-  await until(h, () => h.cvs.get(undefined, 'version')?.spec.desiredUpdate?.version === '4.15.3', 5 * MINUTE, 'desiredUpdate');
+  await until(
+    h,
+    () => h.cvs.get(undefined, 'version')?.spec.desiredUpdate?.version === '4.15.3',
+    5 * MINUTE,
+    'desiredUpdate',
+  );
   const cv = h.cvs.get(undefined, 'version')!;
   assert.equal(cv.metadata?.annotations?.[ANNOTATION_UPGRADE_JOB], `${NS}/up`);
   assert.deepEqual(cv.spec.desiredUpdate, { ...release('4.15.3'), force: false });
@@ -54,7 +59,12 @@ void test('a version job: Create hooks before startAfter, Started at startAfter,
   assert.equal(state(h, 'up', 'PreHealthCheckDone'), 'True/Completed');
   assert.equal(cond(h, 'up', 'PreHealthCheckDone')?.message, 'Health checks ok');
   assert.equal(state(h, 'up', 'MachineConfigPoolsPaused'), 'False/NoManagedPools');
-  await until(h, () => state(h, 'up', 'UpgradeCompleted') === 'False/InProgress', MINUTE, 'UpgradeCompleted in progress');
+  await until(
+    h,
+    () => state(h, 'up', 'UpgradeCompleted') === 'False/InProgress',
+    MINUTE,
+    'UpgradeCompleted in progress',
+  );
   assert.equal(cond(h, 'up', 'UpgradeCompleted')?.message, 'Upgrade in progress');
 
   // The CVO finishes; the worker pool is still rolling out: not complete yet.
@@ -70,13 +80,32 @@ void test('a version job: Create hooks before startAfter, Started at startAfter,
   assert.equal(state(h, 'up', 'Paused'), 'False/DelaySet');
   assert.equal(state(h, 'up', 'Failed'), 'absent');
 
-  await until(h, () => hookJobNames(h, 'up').length === 5 && h.cvs.get(undefined, 'version')?.metadata?.annotations?.[ANNOTATION_UPGRADE_JOB] === undefined, 5 * MINUTE, 'final hooks and lock release');
-  assert.deepEqual(hookJobNames(h, 'up'), ['up-on-complete-upgradecomplete-hook', 'up-on-create-create-hook', 'up-on-finish-finish-hook', 'up-on-start-start-hook', 'up-on-success-success-hook']);
+  await until(
+    h,
+    () =>
+      hookJobNames(h, 'up').length === 5 &&
+      h.cvs.get(undefined, 'version')?.metadata?.annotations?.[ANNOTATION_UPGRADE_JOB] === undefined,
+    5 * MINUTE,
+    'final hooks and lock release',
+  );
+  assert.deepEqual(hookJobNames(h, 'up'), [
+    'up-on-complete-upgradecomplete-hook',
+    'up-on-create-create-hook',
+    'up-on-finish-finish-hook',
+    'up-on-start-start-hook',
+    'up-on-success-success-hook',
+  ]);
   // Every hook Job finishes, is tracked, and loses its finalizer; nothing runs twice.
-  await until(h, () => (h.jobs.get(NS, 'up')?.status?.hookTracker ?? []).filter((e) => e.status === 'complete').length === 5, 10 * MINUTE, 'tracked');
+  await until(
+    h,
+    () => (h.jobs.get(NS, 'up')?.status?.hookTracker ?? []).filter((e) => e.status === 'complete').length === 5,
+    10 * MINUTE,
+    'tracked',
+  );
   await runTo(h, h.cluster.clock.now() + HOUR);
   assert.equal(hookJobNames(h, 'up').length, 5);
-  for (const j of h.hookJobs.list(NS)) assert.deepEqual(j.metadata?.finalizers ?? [], [], `${j.metadata?.name} released`);
+  for (const j of h.hookJobs.list(NS))
+    assert.deepEqual(j.metadata?.finalizers ?? [], [], `${j.metadata?.name} released`);
   const env = h.hookJobs.get(NS, 'up-on-start-start-hook')!.spec!.template.spec!.containers[0]!.env!;
   assert.equal(env.find((e) => e.name === 'EVENT_name')?.value, '"Start"');
   assert.equal(env.find((e) => e.name === 'EVENT_reason')?.value, '"Started"');

@@ -12,7 +12,10 @@ import type { Job } from 'kubernetes-types/batch/v1.js';
 import { JobResource } from '../../api/builtin.js';
 import { UpgradeJobResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
-import { HookJobLabel, UpgradeJobHookResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
+import {
+  HookJobLabel,
+  UpgradeJobHookResource,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
 import { UpgradeSuspensionWindowResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window-contract.js';
 import { ClusterOperatorResource } from '../../api/openshift/config-v1/cluster-operator.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
@@ -80,7 +83,11 @@ export function createUpgradeJobController(options: UpgradeJobControllerOptions)
     suspensionWindows: (namespace) => windows.list(namespace),
   };
 
-  const explain = (key: string, explanation: Explanation | undefined, target: { namespace: string; name: string }): void => {
+  const explain = (
+    key: string,
+    explanation: Explanation | undefined,
+    target: { namespace: string; name: string },
+  ): void => {
     if (!explanation) {
       explained.delete(key);
       return;
@@ -88,9 +95,16 @@ export function createUpgradeJobController(options: UpgradeJobControllerOptions)
     const text = `${explanation.reason}\u0000${explanation.message}`;
     if (explained.get(key) === text) return;
     explained.set(key, text);
-    const ref = jobsInf.get(target.namespace, target.name) ?? { apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeJob', metadata: { namespace: target.namespace, name: target.name } };
+    const ref = jobsInf.get(target.namespace, target.name) ?? {
+      apiVersion: 'managedupgrade.appuio.io/v1beta1',
+      kind: 'UpgradeJob',
+      metadata: { namespace: target.namespace, name: target.name },
+    };
     options.events.event(ref, explanation.error ? 'Warning' : 'Normal', explanation.reason, explanation.message);
-    (explanation.error ? log.warn.bind(log) : log.info.bind(log))({ upgradejob: key, reason: explanation.reason }, explanation.message);
+    (explanation.error ? log.warn.bind(log) : log.info.bind(log))(
+      { upgradejob: key, reason: explanation.reason },
+      explanation.message,
+    );
   };
 
   const controller = new Controller({
@@ -100,7 +114,19 @@ export function createUpgradeJobController(options: UpgradeJobControllerOptions)
     reconcile: async (key, signal) => {
       const target = splitKey(key);
       const since = wake.snapshot();
-      const result = await upgradeJobPass({ client: options.client, clock: options.clock, log, events: options.events, cluster: reads, ...(options.prometheus ? { prometheus: options.prometheus } : {}) }, target.namespace, target.name, signal);
+      const result = await upgradeJobPass(
+        {
+          client: options.client,
+          clock: options.clock,
+          log,
+          events: options.events,
+          cluster: reads,
+          ...(options.prometheus ? { prometheus: options.prometheus } : {}),
+        },
+        target.namespace,
+        target.name,
+        signal,
+      );
       if (result.gone) {
         wake.clear(key);
         explained.delete(key);
@@ -114,15 +140,26 @@ export function createUpgradeJobController(options: UpgradeJobControllerOptions)
       return after === undefined ? undefined : { requeueAfter: after };
     },
   });
-  controller.for(UpgradeJobResource, { namespace: ns, predicates: [{ update: (a, b) => withoutStatus(a) !== withoutStatus(b) }] });
+  controller.for(UpgradeJobResource, {
+    namespace: ns,
+    predicates: [{ update: (a, b) => withoutStatus(a) !== withoutStatus(b) }],
+  });
   controller.owns(JobResource, hookJobScope);
   const waiting = (kind: string, namespace?: string): string[] => {
     return wake.changed(kind).filter((k) => namespace === undefined || k.startsWith(`${namespace}/`));
   };
-  controller.watches(ClusterVersionResource, (cv) => (cv.metadata?.name === cvName ? waiting(WatchedKind.ClusterVersion) : []));
+  controller.watches(ClusterVersionResource, (cv) =>
+    cv.metadata?.name === cvName ? waiting(WatchedKind.ClusterVersion) : [],
+  );
   controller.watches(MachineConfigPoolResource, () => waiting(WatchedKind.MachineConfigPool));
   controller.watches(ClusterOperatorResource, () => waiting(WatchedKind.ClusterOperator));
-  controller.watches(UpgradeJobHookResource, (h) => waiting(WatchedKind.UpgradeJobHook, h.metadata?.namespace ?? ''), { namespace: ns });
-  controller.watches(UpgradeSuspensionWindowResource, (w) => waiting(WatchedKind.UpgradeSuspensionWindow, w.metadata?.namespace ?? ''), { namespace: ns });
+  controller.watches(UpgradeJobHookResource, (h) => waiting(WatchedKind.UpgradeJobHook, h.metadata?.namespace ?? ''), {
+    namespace: ns,
+  });
+  controller.watches(
+    UpgradeSuspensionWindowResource,
+    (w) => waiting(WatchedKind.UpgradeSuspensionWindow, w.metadata?.namespace ?? ''),
+    { namespace: ns },
+  );
   return { controller, wake, cluster: reads, upgradeJobs: () => jobsInf.list() };
 }

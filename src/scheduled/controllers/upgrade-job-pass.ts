@@ -55,11 +55,21 @@ export interface UpgradeJobPassResult {
 }
 
 /** Runs one pass for `namespace/name`. */
-export async function upgradeJobPass(deps: UpgradeJobPassDeps, namespace: string, name: string, signal: AbortSignal): Promise<UpgradeJobPassResult> {
+export async function upgradeJobPass(
+  deps: UpgradeJobPassDeps,
+  namespace: string,
+  name: string,
+  signal: AbortSignal,
+): Promise<UpgradeJobPassResult> {
   const log = deps.log.child({ namespace, upgradejob: name });
   const found = await deps.client.getIfExists(UpgradeJobResource, namespace, name, { signal });
   if (!found) {
-    const released = await releaseHookJobsOfDeletedJob({ client: deps.client, cluster: deps.cluster, log }, namespace, name, signal);
+    const released = await releaseHookJobsOfDeletedJob(
+      { client: deps.client, cluster: deps.cluster, log },
+      namespace,
+      name,
+      signal,
+    );
     if (released > 0) log.info({ released }, 'UpgradeJob gone: released the finalizers of its hook Jobs');
     return { waitFor: undefined, gone: true };
   }
@@ -76,7 +86,11 @@ export async function upgradeJobPass(deps: UpgradeJobPassDeps, namespace: string
   const working = structuredClone(job);
   const wakes: number[] = [];
   const ctx = context(deps, working, parsed.timing, log, wakes);
-  const result = await runSteps(upgradeJobSteps(working), ctx, { recorder: new UpgradeJobStepRecorder(working), clock: deps.clock, signal });
+  const result = await runSteps(upgradeJobSteps(working), ctx, {
+    recorder: new UpgradeJobStepRecorder(working),
+    clock: deps.clock,
+    signal,
+  });
   const written = await writeStatus(deps, job, working);
   recordTransitions(deps, job, written, log);
   if (isJobFinal(written)) return finalPass(deps, written, parsed.timing, log, signal);
@@ -86,7 +100,11 @@ export async function upgradeJobPass(deps: UpgradeJobPassDeps, namespace: string
   if (o.status === 'failed' && o.reason === 'Stopping') return { waitFor: undefined };
   if (o.status === 'failed' && !endsJob(o)) {
     log.warn({ step: result.step.name, reason: o.reason }, o.error);
-    return { waitFor: undefined, requeue: true, explanation: { reason: o.reason ?? 'StepFailed', message: `${result.step.name}: ${o.error}`, error: true } };
+    return {
+      waitFor: undefined,
+      requeue: true,
+      explanation: { reason: o.reason ?? 'StepFailed', message: `${result.step.name}: ${o.error}`, error: true },
+    };
   }
   const now = deps.clock.now();
   const deadline = deadlineOf(parsed.timing, jobConditionTrue(written, UpgradeJobConditionType.Started));
@@ -94,7 +112,13 @@ export async function upgradeJobPass(deps: UpgradeJobPassDeps, namespace: string
   let waitFor = mergeWaitFor(o.waitFor, { kinds: [WatchedKind.UpgradeJobHook] });
   if (times.length > 0) waitFor = mergeWaitFor(waitFor, { until: Math.min(...times) });
   const why = o.status === 'pending' ? (o.why ?? 'in progress') : o.error;
-  return { waitFor, explanation: { reason: (o.status === 'pending' ? o.reason : undefined) ?? 'InProgress', message: `${result.step.name}: ${why}` } };
+  return {
+    waitFor,
+    explanation: {
+      reason: (o.status === 'pending' ? o.reason : undefined) ?? 'InProgress',
+      message: `${result.step.name}: ${why}`,
+    },
+  };
 }
 
 /** The instant a waiting job must be looked at regardless: its timeout, or for an unstarted job also `startBefore`. */
@@ -102,7 +126,13 @@ export function deadlineOf(timing: JobTiming, started: boolean): number {
   return started ? timedOutAt(timing) : Math.min(timing.startBefore + 1, timedOutAt(timing));
 }
 
-function context(deps: UpgradeJobPassDeps, job: UpgradeJob, timing: JobTiming, log: Logger, wakes: number[]): StepContext {
+function context(
+  deps: UpgradeJobPassDeps,
+  job: UpgradeJob,
+  timing: JobTiming,
+  log: Logger,
+  wakes: number[],
+): StepContext {
   return {
     job,
     timing,
@@ -121,13 +151,22 @@ async function writeStatus(deps: UpgradeJobPassDeps, original: UpgradeJob, worki
   return deps.client.updateStatus(UpgradeJobResource, working);
 }
 
-async function finalPass(deps: UpgradeJobPassDeps, job: UpgradeJob, timing: JobTiming, log: Logger, signal: AbortSignal): Promise<UpgradeJobPassResult> {
+async function finalPass(
+  deps: UpgradeJobPassDeps,
+  job: UpgradeJob,
+  timing: JobTiming,
+  log: Logger,
+  signal: AbortSignal,
+): Promise<UpgradeJobPassResult> {
   const working = structuredClone(job);
   const ctx = context(deps, working, timing, log, []);
   const r = await finalStatePass(ctx, signal);
   const written = await writeStatus(deps, job, working);
   recordTransitions(deps, job, written, log);
-  return { waitFor: r.waitFor, ...(r.why !== undefined ? { explanation: { reason: 'CleaningUp', message: r.why } } : {}) };
+  return {
+    waitFor: r.waitFor,
+    ...(r.why !== undefined ? { explanation: { reason: 'CleaningUp', message: r.why } } : {}),
+  };
 }
 
 /** An Event and a log line for every condition that changed status, reason or message. */
@@ -143,6 +182,9 @@ function recordTransitions(deps: UpgradeJobPassDeps, before: UpgradeJob, after: 
     const failed = c.type === UpgradeJobConditionType.Failed && c.status === 'True';
     const message = c.message !== '' ? c.message : `${c.type} is ${c.status}`;
     deps.events.event(after, failed ? 'Warning' : 'Normal', c.reason, message);
-    (failed ? log.warn.bind(log) : log.info.bind(log))({ condition: c.type, status: c.status, reason: c.reason }, message);
+    (failed ? log.warn.bind(log) : log.info.bind(log))(
+      { condition: c.type, status: c.status, reason: c.reason },
+      message,
+    );
   }
 }

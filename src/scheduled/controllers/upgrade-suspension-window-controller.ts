@@ -51,7 +51,9 @@ function json(value: unknown): JsonValue {
 }
 
 /** Builds the controller (start it with `controller.start(signal)` or through a Manager). */
-export function createUpgradeSuspensionWindowController(options: UpgradeSuspensionWindowControllerOptions): UpgradeSuspensionWindowController {
+export function createUpgradeSuspensionWindowController(
+  options: UpgradeSuspensionWindowControllerOptions,
+): UpgradeSuspensionWindowController {
   const scope = { namespace: options.namespace === '' ? undefined : options.namespace };
   const log = options.logger.child({ controller: UPGRADE_SUSPENSION_WINDOW_CONTROLLER });
   const windows = options.informers.informerFor(UpgradeSuspensionWindowResource, scope);
@@ -69,7 +71,12 @@ export function createUpgradeSuspensionWindowController(options: UpgradeSuspensi
     if (reported.get(key) === text) return;
     reported.set(key, text);
     log.warn({ upgradesuspensionwindow: key }, text);
-    options.events?.event({ apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeSuspensionWindow', ...window }, 'Warning', SUSPENSION_WINDOW_INVALID_REASON, text);
+    options.events?.event(
+      { apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeSuspensionWindow', ...window },
+      'Warning',
+      SUSPENSION_WINDOW_INVALID_REASON,
+      text,
+    );
   };
 
   const controller = new Controller({
@@ -86,10 +93,18 @@ export function createUpgradeSuspensionWindowController(options: UpgradeSuspensi
       report(key, window, matches.problems);
       if (suspensionWindowStatusEqual(window.status, matches.status)) return;
       try {
-        const written = await updateStatusWithRetry(options.client, UpgradeSuspensionWindowResource, key, (upgradeSuspensionWindow: UpgradeSuspensionWindow) => {
-          const m = suspensionWindowMatches(upgradeSuspensionWindow, configs.list(namespace), jobs.list(namespace));
-          return suspensionWindowStatusEqual(upgradeSuspensionWindow.status, m.status) ? undefined : { ...upgradeSuspensionWindow, status: { ...upgradeSuspensionWindow.status, ...m.status } };
-        }, { clock: options.clock, signal });
+        const written = await updateStatusWithRetry(
+          options.client,
+          UpgradeSuspensionWindowResource,
+          key,
+          (upgradeSuspensionWindow: UpgradeSuspensionWindow) => {
+            const m = suspensionWindowMatches(upgradeSuspensionWindow, configs.list(namespace), jobs.list(namespace));
+            return suspensionWindowStatusEqual(upgradeSuspensionWindow.status, m.status)
+              ? undefined
+              : { ...upgradeSuspensionWindow, status: { ...upgradeSuspensionWindow.status, ...m.status } };
+          },
+          { clock: options.clock, signal },
+        );
         log.debug({ upgradesuspensionwindow: key, ...written.status }, 'status updated');
       } catch (err) {
         if (isNotFound(err)) return;
@@ -97,9 +112,13 @@ export function createUpgradeSuspensionWindowController(options: UpgradeSuspensi
       }
     },
   });
-  const windowsOf = (obj: ScheduledUpgradeConfig | UpgradeJob): string[] => windows.list(obj.metadata?.namespace ?? '').map((w) => objectKey(w));
+  const windowsOf = (obj: ScheduledUpgradeConfig | UpgradeJob): string[] =>
+    windows.list(obj.metadata?.namespace ?? '').map((w) => objectKey(w));
   // Our own status writes are not worth a pass: only spec changes of the window.
-  controller.for(UpgradeSuspensionWindowResource, { ...scope, predicates: [{ update: (a, b) => !jsonEqual(json(a.spec), json(b.spec)) }] });
+  controller.for(UpgradeSuspensionWindowResource, {
+    ...scope,
+    predicates: [{ update: (a, b) => !jsonEqual(json(a.spec), json(b.spec)) }],
+  });
   // What a window lists changes only with labels (configs), and labels or startAfter (jobs).
   controller.watches(ScheduledUpgradeConfigResource, windowsOf, {
     ...scope,
@@ -107,7 +126,12 @@ export function createUpgradeSuspensionWindowController(options: UpgradeSuspensi
   });
   controller.watches(UpgradeJobResource, windowsOf, {
     ...scope,
-    predicates: [{ update: (a, b) => !jsonEqual(json(a.metadata?.labels), json(b.metadata?.labels)) || a.spec?.startAfter !== b.spec?.startAfter }],
+    predicates: [
+      {
+        update: (a, b) =>
+          !jsonEqual(json(a.metadata?.labels), json(b.metadata?.labels)) || a.spec?.startAfter !== b.spec?.startAfter,
+      },
+    ],
   });
   return { controller, windows: () => windows.list() };
 }

@@ -21,7 +21,11 @@ const MIN = 60_000;
 const DESIRED = 'machineconfiguration.openshift.io/desiredDrain';
 const APPLIED = 'machineconfiguration.openshift.io/lastAppliedDrain';
 
-function node(name: string, annotations: Record<string, string>, labels: Record<string, string> = { 'node-role.kubernetes.io/worker': '' }): Node {
+function node(
+  name: string,
+  annotations: Record<string, string>,
+  labels: Record<string, string> = { 'node-role.kubernetes.io/worker': '' },
+): Node {
   return { metadata: { name, labels, annotations } };
 }
 
@@ -38,7 +42,8 @@ void test('a node drains while desiredDrain differs from lastAppliedDrain; missi
     [{ [DESIRED]: 'drain-rendered-worker-2' }, true],
     [{ [APPLIED]: 'uncordon-rendered-worker-1' }, true],
   ];
-  for (const [annotations, want] of cases) assert.equal(isNodeDraining(node('n', annotations)), want, JSON.stringify(annotations));
+  for (const [annotations, want] of cases)
+    assert.equal(isNodeDraining(node('n', annotations)), want, JSON.stringify(annotations));
 });
 
 void test('draining nodes are the selected ones, with lastAppliedDrain as drain ID', () => {
@@ -53,7 +58,12 @@ void test('draining nodes are the selected ones, with lastAppliedDrain as drain 
     { name: 'worker-3', drainID: '' },
     { name: 'master-0', drainID: 'uncordon-a' },
   ]);
-  assert.deepEqual(drainingNodes(nodes, { matchExpressions: [{ key: 'node-role.kubernetes.io/worker', operator: 'Exists' }] }).map((n) => n.name), ['worker-1', 'worker-3']);
+  assert.deepEqual(
+    drainingNodes(nodes, { matchExpressions: [{ key: 'node-role.kubernetes.io/worker', operator: 'Exists' }] }).map(
+      (n) => n.name,
+    ),
+    ['worker-1', 'worker-3'],
+  );
 });
 
 void test('observed drains: first sighting and drain ID change take now; nodes no longer draining are dropped', () => {
@@ -63,13 +73,29 @@ void test('observed drains: first sighting and drain ID change take now; nodes n
     { nodeName: 'b', drainID: 'uncordon-1', observedTime: at(0) },
     { nodeName: 'gone', drainID: 'x', observedTime: at(0) },
   ];
-  const cases: Array<{ name: string; current: typeof current | undefined; draining: Array<{ name: string; drainID: string }>; want: typeof current; changed: boolean }> = [
+  const cases: Array<{
+    name: string;
+    current: typeof current | undefined;
+    draining: Array<{ name: string; drainID: string }>;
+    want: typeof current;
+    changed: boolean;
+  }> = [
     { name: 'nothing drains, no status', current: undefined, draining: [], want: [], changed: false },
-    { name: 'first sighting', current: undefined, draining: [{ name: 'a', drainID: 'uncordon-1' }], want: [{ nodeName: 'a', drainID: 'uncordon-1', observedTime: at(7) }], changed: true },
+    {
+      name: 'first sighting',
+      current: undefined,
+      draining: [{ name: 'a', drainID: 'uncordon-1' }],
+      want: [{ nodeName: 'a', drainID: 'uncordon-1', observedTime: at(7) }],
+      changed: true,
+    },
     {
       name: 'unchanged drains keep their time; a changed ID is observed anew; a stopped drain is dropped; new nodes follow',
       current,
-      draining: [{ name: 'c', drainID: '' }, { name: 'b', drainID: 'drain-2' }, { name: 'a', drainID: 'uncordon-1' }],
+      draining: [
+        { name: 'c', drainID: '' },
+        { name: 'b', drainID: 'drain-2' },
+        { name: 'a', drainID: 'uncordon-1' },
+      ],
       want: [
         { nodeName: 'a', drainID: 'uncordon-1', observedTime: at(0) },
         { nodeName: 'b', drainID: 'drain-2', observedTime: at(7) },
@@ -77,8 +103,23 @@ void test('observed drains: first sighting and drain ID change take now; nodes n
       ],
       changed: true,
     },
-    { name: 'steady state', current: current.slice(0, 2), draining: [{ name: 'a', drainID: 'uncordon-1' }, { name: 'b', drainID: 'uncordon-1' }], want: current.slice(0, 2), changed: false },
-    { name: 'an unreadable time is replaced', current: [{ nodeName: 'a', drainID: 'x', observedTime: 'yesterday' }], draining: [{ name: 'a', drainID: 'x' }], want: [{ nodeName: 'a', drainID: 'x', observedTime: at(7) }], changed: true },
+    {
+      name: 'steady state',
+      current: current.slice(0, 2),
+      draining: [
+        { name: 'a', drainID: 'uncordon-1' },
+        { name: 'b', drainID: 'uncordon-1' },
+      ],
+      want: current.slice(0, 2),
+      changed: false,
+    },
+    {
+      name: 'an unreadable time is replaced',
+      current: [{ nodeName: 'a', drainID: 'x', observedTime: 'yesterday' }],
+      draining: [{ name: 'a', drainID: 'x' }],
+      want: [{ nodeName: 'a', drainID: 'x', observedTime: at(7) }],
+      changed: true,
+    },
   ];
   for (const c of cases) {
     const got = observeNodeDrains(c.current, c.draining, T0 + 7 * MIN);
@@ -96,8 +137,24 @@ void test('grace period: past when observedTime + grace ≤ now', () => {
 
 void test('spec parsing: Go durations, selector rules, empty selectors and programs', () => {
   const ok = parseForceDrainSpec(spec({ namespaceSelector: {}, podJQSelector: '  ' }));
-  assert.deepEqual(ok, { ok: true, settings: { nodeSelector: {}, namespaceSelector: undefined, podJQSelector: undefined, nodeDrainGracePeriodMs: 10 * MIN, podForceDeleteGracePeriodMs: 5 * MIN } });
-  const withAll = parseForceDrainSpec(spec({ namespaceSelector: { matchLabels: { drain: 'yes' } }, podJQSelector: 'true', nodeDrainGracePeriod: '0', podForceDeleteGracePeriod: '1h30m' }));
+  assert.deepEqual(ok, {
+    ok: true,
+    settings: {
+      nodeSelector: {},
+      namespaceSelector: undefined,
+      podJQSelector: undefined,
+      nodeDrainGracePeriodMs: 10 * MIN,
+      podForceDeleteGracePeriodMs: 5 * MIN,
+    },
+  });
+  const withAll = parseForceDrainSpec(
+    spec({
+      namespaceSelector: { matchLabels: { drain: 'yes' } },
+      podJQSelector: 'true',
+      nodeDrainGracePeriod: '0',
+      podForceDeleteGracePeriod: '1h30m',
+    }),
+  );
   assert.ok(withAll.ok);
   assert.deepEqual(withAll.settings.namespaceSelector, { matchLabels: { drain: 'yes' } });
   assert.equal(withAll.settings.podJQSelector, 'true');
@@ -109,7 +166,12 @@ void test('spec parsing: Go durations, selector rules, empty selectors and progr
         nodeDrainGracePeriod: '10 minutes',
         podForceDeleteGracePeriod: '5',
         nodeSelector: { matchExpressions: [{ key: 'a', operator: 'In' }] },
-        namespaceSelector: { matchExpressions: [{ key: 'b', operator: 'Matches', values: ['x'] }, { key: 'c', operator: 'Exists', values: ['y'] }] },
+        namespaceSelector: {
+          matchExpressions: [
+            { key: 'b', operator: 'Matches', values: ['x'] },
+            { key: 'c', operator: 'Exists', values: ['y'] },
+          ],
+        },
       }),
     ),
     {
@@ -117,7 +179,7 @@ void test('spec parsing: Go durations, selector rules, empty selectors and progr
       problems: [
         'spec.nodeDrainGracePeriod: time: unknown unit " minutes" in duration "10 minutes"',
         'spec.podForceDeleteGracePeriod: time: missing unit in duration "5"',
-        'spec.nodeSelector: key "a": for \'in\', \'notin\' operators, values set can\'t be empty',
+        "spec.nodeSelector: key \"a\": for 'in', 'notin' operators, values set can't be empty",
         'spec.namespaceSelector: "Matches" is not a valid label selector operator',
         'spec.namespaceSelector: key "c": values set must be empty for exists and does not exist',
       ],
@@ -127,45 +189,90 @@ void test('spec parsing: Go durations, selector rules, empty selectors and progr
 });
 
 void test('static and DaemonSet pods are told by their controller reference', () => {
-  const pod = (ref?: { apiVersion: string; kind: string; name: string; controller?: boolean }): Pod => ({ metadata: { name: 'p', namespace: 'ns', ...(ref ? { ownerReferences: [{ uid: 'u', ...ref }] } : {}) } });
+  const pod = (ref?: { apiVersion: string; kind: string; name: string; controller?: boolean }): Pod => ({
+    metadata: { name: 'p', namespace: 'ns', ...(ref ? { ownerReferences: [{ uid: 'u', ...ref }] } : {}) },
+  });
   assert.equal(isStaticPod(pod({ apiVersion: 'v1', kind: 'Node', name: 'worker-1', controller: true })), true);
-  assert.equal(isStaticPod(pod({ apiVersion: 'v1', kind: 'Node', name: 'worker-1' })), false, 'an owner that is not the controller');
+  assert.equal(
+    isStaticPod(pod({ apiVersion: 'v1', kind: 'Node', name: 'worker-1' })),
+    false,
+    'an owner that is not the controller',
+  );
   assert.equal(isStaticPod(pod()), false);
   assert.equal(daemonSetOf(pod({ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'dns', controller: true })), 'dns');
-  assert.equal(daemonSetOf(pod({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', controller: true })), undefined);
-  assert.equal(daemonSetOf(pod({ apiVersion: 'extensions/v1beta1', kind: 'DaemonSet', name: 'old', controller: true })), undefined);
+  assert.equal(
+    daemonSetOf(pod({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', controller: true })),
+    undefined,
+  );
+  assert.equal(
+    daemonSetOf(pod({ apiVersion: 'extensions/v1beta1', kind: 'DaemonSet', name: 'old', controller: true })),
+    undefined,
+  );
 });
 
 void test('pod actions: delete when not terminating, force when due, else wait', () => {
   const settings = { nodeDrainGracePeriodMs: 10 * MIN, podForceDeleteGracePeriodMs: 5 * MIN };
   const terminating = (deletedAtMin: number, graceS: number): Pod => ({
-    metadata: { name: 'p', deletionTimestamp: formatTime(T0 + deletedAtMin * MIN + graceS * 1000), deletionGracePeriodSeconds: graceS },
+    metadata: {
+      name: 'p',
+      deletionTimestamp: formatTime(T0 + deletedAtMin * MIN + graceS * 1000),
+      deletionGracePeriodSeconds: graceS,
+    },
   });
   const now = T0 + 10 * MIN;
   const cases: Array<[string, Pod, typeof settings, ReturnType<typeof podAction>]> = [
     ['running pod', { metadata: { name: 'p' } }, settings, { kind: 'delete' }],
-    ['running pod, drain grace 0', { metadata: { name: 'p' } }, { ...settings, nodeDrainGracePeriodMs: 0 }, { kind: 'none' }],
+    [
+      'running pod, drain grace 0',
+      { metadata: { name: 'p' } },
+      { ...settings, nodeDrainGracePeriodMs: 0 },
+      { kind: 'none' },
+    ],
     ['deletion requested 5m ago (grace 30s)', terminating(5, 30), settings, { kind: 'force' }],
     ['deletion requested 4m ago (grace 1h)', terminating(6, 3600), settings, { kind: 'wait', inMs: MIN }],
     ['deletion requested 3m ago, grace expired (0)', terminating(7, 0), settings, { kind: 'wait', inMs: 2 * MIN }],
     ['force grace 0', terminating(0, 30), { ...settings, podForceDeleteGracePeriodMs: 0 }, { kind: 'none' }],
-    ['force even when the drain grace is 0', terminating(0, 30), { ...settings, nodeDrainGracePeriodMs: 0 }, { kind: 'force' }],
+    [
+      'force even when the drain grace is 0',
+      terminating(0, 30),
+      { ...settings, nodeDrainGracePeriodMs: 0 },
+      { kind: 'force' },
+    ],
   ];
   for (const [name, pod, s, want] of cases) assert.deepEqual(podAction(pod, s, now), want, name);
 });
 
 void test('requeue: the smallest wait, capped while nodes drain', () => {
-  const base: RequeueInputs = { untilNextDrainMs: undefined, deletedPods: false, podForceDeleteGracePeriodMs: 5 * MIN, untilNextForceDeleteMs: undefined, draining: false, drainReconcileIntervalMs: 3 * MIN };
+  const base: RequeueInputs = {
+    untilNextDrainMs: undefined,
+    deletedPods: false,
+    podForceDeleteGracePeriodMs: 5 * MIN,
+    untilNextForceDeleteMs: undefined,
+    draining: false,
+    drainReconcileIntervalMs: 3 * MIN,
+  };
   const cases: Array<[string, Partial<RequeueInputs>, number | undefined]> = [
     ['nothing to wait for', {}, undefined],
     ['only the cap while draining', { draining: true }, 3 * MIN],
     ['cap disabled', { draining: true, drainReconcileIntervalMs: 0 }, undefined],
     ['next grace end', { untilNextDrainMs: 2 * MIN, draining: true }, 2 * MIN],
     ['next grace end above the cap', { untilNextDrainMs: 20 * MIN, draining: true }, 3 * MIN],
-    ['next grace end, cap disabled', { untilNextDrainMs: 20 * MIN, draining: true, drainReconcileIntervalMs: 0 }, 20 * MIN],
+    [
+      'next grace end, cap disabled',
+      { untilNextDrainMs: 20 * MIN, draining: true, drainReconcileIntervalMs: 0 },
+      20 * MIN,
+    ],
     ['deleted pods → force grace', { deletedPods: true, draining: true, drainReconcileIntervalMs: 10 * MIN }, 5 * MIN],
-    ['deleted pods, force grace 0', { deletedPods: true, podForceDeleteGracePeriodMs: 0, draining: true, drainReconcileIntervalMs: 0 }, undefined],
-    ['next force delete is the smallest', { deletedPods: true, untilNextForceDeleteMs: 30_000, untilNextDrainMs: MIN, draining: true }, 30_000],
+    [
+      'deleted pods, force grace 0',
+      { deletedPods: true, podForceDeleteGracePeriodMs: 0, draining: true, drainReconcileIntervalMs: 0 },
+      undefined,
+    ],
+    [
+      'next force delete is the smallest',
+      { deletedPods: true, untilNextForceDeleteMs: 30_000, untilNextDrainMs: MIN, draining: true },
+      30_000,
+    ],
   ];
   for (const [name, extra, want] of cases) assert.equal(requeueAfter({ ...base, ...extra }), want, name);
 });

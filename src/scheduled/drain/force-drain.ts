@@ -12,7 +12,10 @@
  */
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { LabelSelector, OwnerReference } from 'kubernetes-types/meta/v1.js';
-import type { NodeForceDrainSpec, ObservedNodeDrain } from '../../api/managedupgrade.appuio.io/v1beta1/node-force-drain.js';
+import type {
+  NodeForceDrainSpec,
+  ObservedNodeDrain,
+} from '../../api/managedupgrade.appuio.io/v1beta1/node-force-drain.js';
 import { MachineConfigNodeAnnotation } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { formatTime } from '../../lib/clock.js';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
@@ -58,7 +61,10 @@ export type PodExclusionReason = (typeof PodExclusion)[keyof typeof PodExclusion
 
 /** True when a selector has no requirement (selects everything). */
 export function isEmptySelector(labelSelector: LabelSelector | undefined): boolean {
-  return labelSelector === undefined || (Object.keys(labelSelector.matchLabels ?? {}).length === 0 && (labelSelector.matchExpressions ?? []).length === 0);
+  return (
+    labelSelector === undefined ||
+    (Object.keys(labelSelector.matchLabels ?? {}).length === 0 && (labelSelector.matchExpressions ?? []).length === 0)
+  );
 }
 
 /** What metav1.LabelSelectorAsSelector would reject in a selector, in apimachinery's words. */
@@ -69,11 +75,13 @@ export function labelSelectorProblems(labelSelector: LabelSelector | undefined):
     switch (e.operator) {
       case 'In':
       case 'NotIn':
-        if (values.length === 0) problems.push(`key ${JSON.stringify(e.key)}: for 'in', 'notin' operators, values set can't be empty`);
+        if (values.length === 0)
+          problems.push(`key ${JSON.stringify(e.key)}: for 'in', 'notin' operators, values set can't be empty`);
         break;
       case 'Exists':
       case 'DoesNotExist':
-        if (values.length > 0) problems.push(`key ${JSON.stringify(e.key)}: values set must be empty for exists and does not exist`);
+        if (values.length > 0)
+          problems.push(`key ${JSON.stringify(e.key)}: values set must be empty for exists and does not exist`);
         break;
       default:
         problems.push(`${JSON.stringify(e.operator)} is not a valid label selector operator`);
@@ -118,14 +126,19 @@ export function selects(selector: LabelSelector, labels: Readonly<Record<string,
 /** A node drains while the MCO's desiredDrain annotation differs from lastAppliedDrain (missing = ""). */
 export function isNodeDraining(node: Node): boolean {
   const a = node.metadata?.annotations ?? {};
-  return (a[MachineConfigNodeAnnotation.DesiredDrain] ?? '') !== (a[MachineConfigNodeAnnotation.LastAppliedDrain] ?? '');
+  return (
+    (a[MachineConfigNodeAnnotation.DesiredDrain] ?? '') !== (a[MachineConfigNodeAnnotation.LastAppliedDrain] ?? '')
+  );
 }
 
 /** The draining nodes among `nodes` that the selector selects, in the given order. */
 export function drainingNodes(nodes: readonly Node[], selector: LabelSelector): DrainingNode[] {
   return nodes
     .filter((n) => selects(selector, n.metadata?.labels) && isNodeDraining(n))
-    .map((n) => ({ name: n.metadata?.name ?? '', drainID: n.metadata?.annotations?.[MachineConfigNodeAnnotation.LastAppliedDrain] ?? '' }))
+    .map((n) => ({
+      name: n.metadata?.name ?? '',
+      drainID: n.metadata?.annotations?.[MachineConfigNodeAnnotation.LastAppliedDrain] ?? '',
+    }))
     .filter((n) => n.name !== '');
 }
 
@@ -134,7 +147,11 @@ export function drainingNodes(nodes: readonly Node[], selector: LabelSelector): 
  * drainID or an unreadable observedTime gets `observedTime = now`; entries of nodes that no longer
  * drain are dropped (see the module comment). Existing entries keep their order, new ones follow.
  */
-export function observeNodeDrains(current: readonly ObservedNodeDrain[] | undefined, draining: readonly DrainingNode[], now: number): { observed: ObservedNodeDrain[]; changed: boolean } {
+export function observeNodeDrains(
+  current: readonly ObservedNodeDrain[] | undefined,
+  draining: readonly DrainingNode[],
+  now: number,
+): { observed: ObservedNodeDrain[]; changed: boolean } {
   const byName = new Map(draining.map((n) => [n.name, n]));
   const observed: ObservedNodeDrain[] = [];
   const seen = new Set<string>();
@@ -181,7 +198,11 @@ export function daemonSetOf(pod: Pod): string | undefined {
  * `deletionTimestamp − deletionGracePeriodSeconds + podForceDeleteGracePeriod ≤ now` (when that
  * grace is not 0), else waited for.
  */
-export function podAction(pod: Pod, settings: Pick<ForceDrainSettings, 'nodeDrainGracePeriodMs' | 'podForceDeleteGracePeriodMs'>, now: number): PodAction {
+export function podAction(
+  pod: Pod,
+  settings: Pick<ForceDrainSettings, 'nodeDrainGracePeriodMs' | 'podForceDeleteGracePeriodMs'>,
+  now: number,
+): PodAction {
   const deletion = pod.metadata?.deletionTimestamp;
   if (deletion === undefined) return settings.nodeDrainGracePeriodMs !== 0 ? { kind: 'delete' } : { kind: 'none' };
   if (settings.podForceDeleteGracePeriodMs === 0) return { kind: 'none' };
@@ -213,9 +234,20 @@ export interface RequeueInputs {
  * nothing to wait for.
  */
 export function requeueAfter(requeueInputs: RequeueInputs): number | undefined {
-  const candidates = [requeueInputs.untilNextDrainMs, requeueInputs.deletedPods && requeueInputs.podForceDeleteGracePeriodMs > 0 ? requeueInputs.podForceDeleteGracePeriodMs : undefined, requeueInputs.untilNextForceDeleteMs];
+  const candidates = [
+    requeueInputs.untilNextDrainMs,
+    requeueInputs.deletedPods && requeueInputs.podForceDeleteGracePeriodMs > 0
+      ? requeueInputs.podForceDeleteGracePeriodMs
+      : undefined,
+    requeueInputs.untilNextForceDeleteMs,
+  ];
   let after: number | undefined;
   for (const c of candidates) if (c !== undefined && c > 0 && (after === undefined || c < after)) after = c;
-  if (requeueInputs.draining && requeueInputs.drainReconcileIntervalMs > 0 && (after === undefined || after > requeueInputs.drainReconcileIntervalMs)) after = requeueInputs.drainReconcileIntervalMs;
+  if (
+    requeueInputs.draining &&
+    requeueInputs.drainReconcileIntervalMs > 0 &&
+    (after === undefined || after > requeueInputs.drainReconcileIntervalMs)
+  )
+    after = requeueInputs.drainReconcileIntervalMs;
   return after;
 }

@@ -24,12 +24,14 @@ test('unexcludedAlerts: a namespace exclusion never removes alerts without a nam
     sample({ alertname: 'C', namespace: '' }),
     sample({ namespace: 'ns3' }),
   ];
-  assert.deepEqual(unexcludedAlerts(samples, { excludeNamespaces: ['ns1', ''] }).map((s) => s.metric), [
-    { alertname: 'A', namespace: 'ns2' },
-    { alertname: 'B' },
-    { namespace: 'ns3' },
-  ]);
-  assert.deepEqual(unexcludedAlerts(samples, { excludeAlerts: ['A', 'B'] }).map((s) => s.metric), [{ alertname: 'C', namespace: '' }, { namespace: 'ns3' }]);
+  assert.deepEqual(
+    unexcludedAlerts(samples, { excludeNamespaces: ['ns1', ''] }).map((s) => s.metric),
+    [{ alertname: 'A', namespace: 'ns2' }, { alertname: 'B' }, { namespace: 'ns3' }],
+  );
+  assert.deepEqual(
+    unexcludedAlerts(samples, { excludeAlerts: ['A', 'B'] }).map((s) => s.metric),
+    [{ alertname: 'C', namespace: '' }, { namespace: 'ns3' }],
+  );
   assert.equal(unexcludedAlerts(samples).length, 5);
 });
 
@@ -47,7 +49,10 @@ test('evaluateCustomQuery and formatSeries: the series in PromQL notation, at mo
   assert.equal(formatSeries({ job: 'b', __name__: 'up', instance: 'a"b' }), 'up{instance="a\\"b",job="b"}');
   assert.equal(formatSeries({}), '{}');
   const six = Array.from({ length: 6 }, (_, i) => sample({ i: String(i) }, i));
-  assert.equal(evaluateCustomQuery('x\n  > 0', six)?.message, 'custom query "x > 0" returned 6 series: {i="0"} 0, {i="1"} 1, {i="2"} 2, {i="3"} 3, {i="4"} 4 and 1 more');
+  assert.equal(
+    evaluateCustomQuery('x\n  > 0', six)?.message,
+    'custom query "x > 0" returned 6 series: {i="0"} 0, {i="1"} 1, {i="2"} 2, {i="3"} 3, {i="4"} 4 and 1 more',
+  );
   assert.equal(evaluateCustomQuery('x', [sample({}, NaN)])?.message, 'custom query "x" returned 1 series: {} NaN');
   assert.equal(evaluateCustomQuery('x', []), undefined);
   assert.equal(quoteQuery('y'.repeat(400)).length, 302);
@@ -59,7 +64,10 @@ test('evaluateClusterVersion: a ClusterVersion without status is healthy (nothin
 });
 
 test('prometheusFailure: the integration failure kind when there is one', () => {
-  assert.equal(prometheusFailure(new IntegrationError('prometheus', 'Timeout', 'no answer within 30s')), 'Prometheus query failed (Timeout): prometheus: no answer within 30s');
+  assert.equal(
+    prometheusFailure(new IntegrationError('prometheus', 'Timeout', 'no answer within 30s')),
+    'Prometheus query failed (Timeout): prometheus: no answer within 30s',
+  );
   assert.equal(prometheusFailure(new Error('boom')), 'Prometheus query failed: boom');
   assert.equal(prometheusFailure('text'), 'Prometheus query failed: text');
 });

@@ -14,7 +14,14 @@ import { checkClusterOperators } from '../../engine/cluster-operators.js';
 import { errorMessage, oneLine, truncate } from '../../engine/health-check.js';
 
 /** The checks of the scheduled flow, in the order their reasons are reported. */
-export const SCHEDULED_CHECK_NAMES = ['settings', 'cluster-version', 'degraded-operators', 'critical-alerts', 'custom-query', 'timeout'] as const;
+export const SCHEDULED_CHECK_NAMES = [
+  'settings',
+  'cluster-version',
+  'degraded-operators',
+  'critical-alerts',
+  'custom-query',
+  'timeout',
+] as const;
 /** One check of the scheduled flow (`settings`: the check could not run as configured). */
 export type ScheduledCheckName = (typeof SCHEDULED_CHECK_NAMES)[number];
 
@@ -41,10 +48,15 @@ const MAX_DETAIL = 300;
 const MAX_LISTED = 20;
 
 function describeCondition(statusCondition: ClusterOperatorStatusCondition): string {
-  const detail = [statusCondition.reason, statusCondition.message === undefined ? undefined : truncate(oneLine(statusCondition.message), MAX_DETAIL)]
+  const detail = [
+    statusCondition.reason,
+    statusCondition.message === undefined ? undefined : truncate(oneLine(statusCondition.message), MAX_DETAIL),
+  ]
     .filter((s): s is string => s !== undefined && s !== '')
     .join(': ');
-  return detail === '' ? `${statusCondition.type}=${statusCondition.status}` : `${statusCondition.type}=${statusCondition.status} (${detail})`;
+  return detail === ''
+    ? `${statusCondition.type}=${statusCondition.status}`
+    : `${statusCondition.type}=${statusCondition.status} (${detail})`;
 }
 
 /** `a, b, c` or, past `max`, `a, b, … and 3 more`. */
@@ -63,7 +75,9 @@ export function evaluateClusterVersion(clusterVersion: ClusterVersion | undefine
     return { check: 'cluster-version', message: `ClusterVersion "${CLUSTER_VERSION_NAME}" not found` };
   }
   const conditions = clusterVersion.status?.conditions ?? [];
-  const bad = UNHEALTHY_CLUSTER_VERSION_CONDITIONS.flatMap((type) => conditions.filter((c) => c.type === type && c.status === 'True'));
+  const bad = UNHEALTHY_CLUSTER_VERSION_CONDITIONS.flatMap((type) =>
+    conditions.filter((c) => c.type === type && c.status === 'True'),
+  );
   if (bad.length === 0) return undefined;
   const name = clusterVersion.metadata?.name ?? CLUSTER_VERSION_NAME;
   return { check: 'cluster-version', message: `ClusterVersion "${name}": ${bad.map(describeCondition).join(', ')}` };
@@ -91,13 +105,18 @@ export interface CriticalAlertExclusions {
 }
 
 /** Pure: the samples of firing critical alerts that no exclusion removes. */
-export function unexcludedAlerts(samples: readonly PromSample[], exclusions: CriticalAlertExclusions = {}): PromSample[] {
+export function unexcludedAlerts(
+  samples: readonly PromSample[],
+  exclusions: CriticalAlertExclusions = {},
+): PromSample[] {
   const names = new Set(exclusions.excludeAlerts ?? []);
   const namespaces = new Set(exclusions.excludeNamespaces ?? []);
   return samples.filter((promSample) => {
     const alertname = promSample.metric['alertname'];
     const namespace = promSample.metric['namespace'];
-    return !(alertname !== undefined && names.has(alertname)) && !(namespace !== undefined && namespaces.has(namespace));
+    return (
+      !(alertname !== undefined && names.has(alertname)) && !(namespace !== undefined && namespaces.has(namespace))
+    );
   });
 }
 
@@ -106,7 +125,10 @@ export function unexcludedAlerts(samples: readonly PromSample[], exclusions: Cri
  * alert with its namespace, since namespaces are what a user can exclude:
  * `critical alerts firing: ClusterOperatorDown (namespace openshift-cluster-version), Foo`.
  */
-export function evaluateCriticalAlerts(samples: readonly PromSample[], exclusions: CriticalAlertExclusions = {}): ScheduledHealthReason | undefined {
+export function evaluateCriticalAlerts(
+  samples: readonly PromSample[],
+  exclusions: CriticalAlertExclusions = {},
+): ScheduledHealthReason | undefined {
   const firing = unexcludedAlerts(samples, exclusions);
   if (firing.length === 0) return undefined;
   const names = [
@@ -154,5 +176,7 @@ export function evaluateCustomQuery(query: string, samples: readonly PromSample[
  * (`Unreachable`, `Timeout`, `HttpStatus`, `BadResponse`) and its message.
  */
 export function prometheusFailure(err: unknown): string {
-  return isIntegrationError(err) ? `Prometheus query failed (${err.reason}): ${err.message}` : `Prometheus query failed: ${errorMessage(err)}`;
+  return isIntegrationError(err)
+    ? `Prometheus query failed (${err.reason}): ${err.message}`
+    : `Prometheus query failed: ${errorMessage(err)}`;
 }

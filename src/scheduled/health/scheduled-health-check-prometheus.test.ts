@@ -7,7 +7,11 @@ import assert from 'node:assert/strict';
 import type { ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
 import { NO_PROXY_CONFIG } from '../../integrations/http/proxy-env.js';
 import { PrometheusClient } from '../../integrations/prometheus-client.js';
-import { startRealPrometheus, waitUntil, type RealServer } from '../../integrations/test-support/monitoring.test-support.js';
+import {
+  startRealPrometheus,
+  waitUntil,
+  type RealServer,
+} from '../../integrations/test-support/monitoring.test-support.js';
 import { ManualClock } from '../../lib/clock.js';
 import { CRITICAL_ALERTS_QUERY } from './scheduled-checks.js';
 import { runScheduledHealthCheck } from './scheduled-health-check.js';
@@ -35,7 +39,13 @@ const CV: ClusterVersion = {
   kind: 'ClusterVersion',
   metadata: { name: 'version' },
   spec: { clusterID: 'c' },
-  status: { desired: { version: '4.14.1', image: 'i' }, observedGeneration: 1, versionHash: 'h', availableUpdates: null, conditions: [] },
+  status: {
+    desired: { version: '4.14.1', image: 'i' },
+    observedGeneration: 1,
+    versionHash: 'h',
+    availableUpdates: null,
+    conditions: [],
+  },
 };
 
 let server: RealServer | undefined;
@@ -46,7 +56,10 @@ before(async () => {
   prometheus = new PrometheusClient({ url: server.url, proxy: NO_PROXY_CONFIG });
   const p = prometheus;
   // Start-up only: wait (real time) until the first rule evaluation has made the alerts fire.
-  await waitUntil('the test alerts firing in Prometheus', async () => (await p.query(CRITICAL_ALERTS_QUERY)).length === 3);
+  await waitUntil(
+    'the test alerts firing in Prometheus',
+    async () => (await p.query(CRITICAL_ALERTS_QUERY)).length === 3,
+  );
 });
 
 after(async () => {
@@ -60,7 +73,11 @@ test('real Prometheus: firing critical alerts, their exclusions, and custom quer
   const clock = new ManualClock();
   const all = await runScheduledHealthCheck(input, { clock, checkCriticalAlerts: true });
   assert.deepEqual(all.reasons, [
-    { check: 'critical-alerts', message: 'critical alerts firing: ArgoCDDown (namespace syn), ClusterWide, KubePodCrashLooping (namespace openshift-console)' },
+    {
+      check: 'critical-alerts',
+      message:
+        'critical alerts firing: ArgoCDDown (namespace syn), ClusterWide, KubePodCrashLooping (namespace openshift-console)',
+    },
   ]);
   const excluded = await runScheduledHealthCheck(input, {
     clock,
@@ -74,10 +91,18 @@ test('real Prometheus: firing critical alerts, their exclusions, and custom quer
     clock,
     customQueries: [{ query: 'count(ALERTS{severity="warning"}) > 0' }, { query: 'vector(1) > 2' }],
   });
-  assert.deepEqual(custom.reasons, [{ check: 'custom-query', message: 'custom query "count(ALERTS{severity=\\"warning\\"}) > 0" returned 1 series: {} 1' }]);
+  assert.deepEqual(custom.reasons, [
+    {
+      check: 'custom-query',
+      message: 'custom query "count(ALERTS{severity=\\"warning\\"}) > 0" returned 1 series: {} 1',
+    },
+  ]);
 
   // A query Prometheus rejects is unhealthy with Prometheus' error, not an empty (healthy) answer.
   const broken = await runScheduledHealthCheck(input, { clock, customQueries: [{ query: 'sum(' }] });
   assert.equal(broken.healthy, false);
-  assert.match(broken.reasons[0]?.message ?? '', /^custom query "sum\(" failed: Prometheus query failed \((HttpStatus|BadResponse)\): prometheus: .*parse error/);
+  assert.match(
+    broken.reasons[0]?.message ?? '',
+    /^custom query "sum\(" failed: Prometheus query failed \((HttpStatus|BadResponse)\): prometheus: .*parse error/,
+  );
 });

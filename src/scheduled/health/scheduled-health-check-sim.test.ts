@@ -55,10 +55,24 @@ test('scheduled health check on the simulated cluster: healthy, an unavailable o
   const down = await runScheduledHealthCheck(await read(), { ...settings, clock });
   assert.deepEqual(down.reasons, [
     // What ships reads only Degraded, which the CVO does not set; Failing is what it sets.
-    { check: 'cluster-version', message: 'ClusterVersion "version": Failing=True (ClusterOperatorNotAvailable: Cluster operator console is not available)' },
-    { check: 'degraded-operators', message: 'cluster operators degraded: console: Available=False (OperandUnavailable: The console operand is not available)' },
-    { check: 'critical-alerts', message: 'critical alerts firing: ClusterOperatorDown (namespace openshift-cluster-version)' },
-    { check: 'custom-query', message: `custom query ${JSON.stringify(CONSOLE_DOWN)} returned 1 series: {name="console"} 0` },
+    {
+      check: 'cluster-version',
+      message:
+        'ClusterVersion "version": Failing=True (ClusterOperatorNotAvailable: Cluster operator console is not available)',
+    },
+    {
+      check: 'degraded-operators',
+      message:
+        'cluster operators degraded: console: Available=False (OperandUnavailable: The console operand is not available)',
+    },
+    {
+      check: 'critical-alerts',
+      message: 'critical alerts firing: ClusterOperatorDown (namespace openshift-cluster-version)',
+    },
+    {
+      check: 'custom-query',
+      message: `custom query ${JSON.stringify(CONSOLE_DOWN)} returned 1 series: {name="console"} 0`,
+    },
   ]);
 
   // Every check's exclusion (the custom query has none: it is the user's own).
@@ -71,31 +85,53 @@ test('scheduled health check on the simulated cluster: healthy, an unavailable o
     customQueries: [],
   });
   assert.deepEqual(excluded, { healthy: true, reasons: [], message: 'Health checks ok' });
-  const byName = await runScheduledHealthCheck(await read(), { clock, checkCriticalAlerts: true, skipDegradedOperatorsCheck: true, excludeAlerts: [{ alertname: 'ClusterOperatorDown' }] });
+  const byName = await runScheduledHealthCheck(await read(), {
+    clock,
+    checkCriticalAlerts: true,
+    skipDegradedOperatorsCheck: true,
+    excludeAlerts: [{ alertname: 'ClusterOperatorDown' }],
+  });
   assert.equal(byName.healthy, true);
 
   // Prometheus down: unhealthy, with the reason, for every query.
   sim.components.monitoring.setPrometheusFault({ mode: 'down' });
-  const blind = await runScheduledHealthCheck(await read(), { ...settings, clock, skipDegradedOperatorsCheck: true, excludeOperators: ['console'] });
+  const blind = await runScheduledHealthCheck(await read(), {
+    ...settings,
+    clock,
+    skipDegradedOperatorsCheck: true,
+    excludeOperators: ['console'],
+  });
   assert.equal(blind.healthy, false);
-  assert.deepEqual(blind.reasons.map((r) => r.check), ['critical-alerts', 'custom-query']);
+  assert.deepEqual(
+    blind.reasons.map((r) => r.check),
+    ['critical-alerts', 'custom-query'],
+  );
   const reset = `Prometheus query failed (Unreachable): prometheus: GET ${url}/api/v1/query: connection reset by the server`;
-  assert.deepEqual(blind.reasons.map((r) => r.message), [
-    `cannot check critical alerts: ${reset}`,
-    `custom query ${JSON.stringify(CONSOLE_DOWN)} failed: ${reset}`,
-  ]);
+  assert.deepEqual(
+    blind.reasons.map((r) => r.message),
+    [`cannot check critical alerts: ${reset}`, `custom query ${JSON.stringify(CONSOLE_DOWN)} failed: ${reset}`],
+  );
 
   // Prometheus slow: the timeout on the virtual clock ends the run.
   sim.components.monitoring.setPrometheusFault({ mode: 'slow', delayMs: 10 * 60_000 });
   const start = clock.now();
   let settled = false;
-  const slow = runScheduledHealthCheck(await read(), { ...settings, clock, timeout: '1m', skipDegradedOperatorsCheck: true, excludeOperators: ['console'] }).finally(() => {
+  const slow = runScheduledHealthCheck(await read(), {
+    ...settings,
+    clock,
+    timeout: '1m',
+    skipDegradedOperatorsCheck: true,
+    excludeOperators: ['console'],
+  }).finally(() => {
     settled = true;
   });
   await clock.run({ until: () => settled, signal: cluster.signal });
   assert.equal(clock.now() - start, 60_000);
   assert.deepEqual((await slow).reasons, [
-    { check: 'timeout', message: `Health checks timed out after 1m0s (no answer from: critical-alerts, custom query ${JSON.stringify(CONSOLE_DOWN)})` },
+    {
+      check: 'timeout',
+      message: `Health checks timed out after 1m0s (no answer from: critical-alerts, custom query ${JSON.stringify(CONSOLE_DOWN)})`,
+    },
   ]);
   sim.components.monitoring.setPrometheusFault({ mode: 'none' });
 });

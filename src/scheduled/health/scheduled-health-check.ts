@@ -100,7 +100,9 @@ export function healthCheckTimedOutMessage(timeoutMs: number): string {
 }
 
 /** Pure: `timeout` in ms (default `1h`), or Go's parse error. */
-export function healthCheckTimeoutMs(settings: ScheduledHealthCheckSettings): { ok: true; ms: number } | { ok: false; error: string } {
+export function healthCheckTimeoutMs(
+  settings: ScheduledHealthCheckSettings,
+): { ok: true; ms: number } | { ok: false; error: string } {
   return parseGoDurationMs(settings.timeout ?? DEFAULT_HEALTH_CHECK_TIMEOUT);
 }
 
@@ -109,7 +111,11 @@ export function combineReasons(reasons: readonly ScheduledHealthReason[]): Sched
   const order = (c: ScheduledCheckName): number => SCHEDULED_CHECK_NAMES.indexOf(c);
   const sorted = [...reasons].sort((a, b) => order(a.check) - order(b.check));
   if (sorted.length === 0) return { healthy: true, reasons: [], message: HEALTH_CHECKS_OK_MESSAGE };
-  return { healthy: false, reasons: sorted, message: `Health checks failed: ${sorted.map((r) => r.message).join('; ')}` };
+  return {
+    healthy: false,
+    reasons: sorted,
+    message: `Health checks failed: ${sorted.map((r) => r.message).join('; ')}`,
+  };
 }
 
 /** One Prometheus query of the run and the verdict on its answer. */
@@ -133,7 +139,10 @@ function queryChecks(options: ScheduledHealthCheckOptions): QueryCheck[] {
       label: 'critical-alerts',
       query: CRITICAL_ALERTS_QUERY,
       verdict: (samples) => evaluateCriticalAlerts(samples, exclusions),
-      failure: (err) => ({ check: 'critical-alerts', message: `cannot check critical alerts: ${prometheusFailure(err)}` }),
+      failure: (err) => ({
+        check: 'critical-alerts',
+        message: `cannot check critical alerts: ${prometheusFailure(err)}`,
+      }),
     });
   }
   for (const { query } of options.customQueries ?? []) {
@@ -141,7 +150,10 @@ function queryChecks(options: ScheduledHealthCheckOptions): QueryCheck[] {
       label: `custom query ${quoteQuery(query)}`,
       query,
       verdict: (samples) => evaluateCustomQuery(query, samples),
-      failure: (err) => ({ check: 'custom-query', message: `custom query ${quoteQuery(query)} failed: ${prometheusFailure(err)}` }),
+      failure: (err) => ({
+        check: 'custom-query',
+        message: `custom query ${quoteQuery(query)} failed: ${prometheusFailure(err)}`,
+      }),
     });
   }
   return checks;
@@ -226,7 +238,10 @@ async function runQueryChecks(
  * ClusterVersion, ClusterOperators or Prometheus, a failed query, the deadline.
  * Rejects only when `signal` aborts.
  */
-export async function runScheduledHealthCheck(input: ScheduledHealthCheckInput, options: ScheduledHealthCheckOptions): Promise<ScheduledHealthCheckResult> {
+export async function runScheduledHealthCheck(
+  input: ScheduledHealthCheckInput,
+  options: ScheduledHealthCheckOptions,
+): Promise<ScheduledHealthCheckResult> {
   if (options.signal?.aborted) throw abortError(options.signal);
   const reasons: ScheduledHealthReason[] = [];
 
@@ -236,7 +251,10 @@ export async function runScheduledHealthCheck(input: ScheduledHealthCheckInput, 
   }
   if (options.checkDegradedOperators === true) {
     if (input.clusterOperators === undefined) {
-      reasons.push({ check: 'settings', message: 'checkDegradedOperators is set but the ClusterOperators were not read' });
+      reasons.push({
+        check: 'settings',
+        message: 'checkDegradedOperators is set but the ClusterOperators were not read',
+      });
     } else {
       const operators = evaluateDegradedOperators(input.clusterOperators, options.excludeOperators);
       if (operators) reasons.push(operators);
@@ -252,7 +270,10 @@ export async function runScheduledHealthCheck(input: ScheduledHealthCheckInput, 
   const checks = queryChecks(options);
   if (checks.length > 0) {
     if (input.prometheus === undefined) {
-      reasons.push({ check: 'settings', message: `no Prometheus is configured to run: ${checks.map((c) => c.label).join(', ')}` });
+      reasons.push({
+        check: 'settings',
+        message: `no Prometheus is configured to run: ${checks.map((c) => c.label).join(', ')}`,
+      });
     } else if (timeoutMs !== undefined) {
       reasons.push(...(await runQueryChecks(input.prometheus, checks, options, timeoutMs)));
     }

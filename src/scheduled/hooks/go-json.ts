@@ -13,7 +13,10 @@ const HTML_UNSAFE = /[<>&\u2028\u2029]/g;
 
 /** A JSON string literal as Go writes it, HTML-safe escapes included (`<` → `\u003c`). */
 export function goJsonString(text: string): string {
-  return JSON.stringify(text.replace(LONE_SURROGATE, '\uFFFD')).replace(HTML_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(text.replace(LONE_SURROGATE, '\uFFFD')).replace(
+    HTML_UNSAFE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**

@@ -46,7 +46,8 @@ export function flattenInto(prefix: string, value: JsonValue, into: Map<string, 
     if (Array.isArray(value)) {
       value.forEach((item, i) => walk(`${name}_${i}`, item));
     } else if (value !== null && typeof value === 'object') {
-      for (const k of Object.keys(value).sort(compareCodePoints)) walk(`${name}_${sanitizeEnvKey(k)}`, value[k] ?? null);
+      for (const k of Object.keys(value).sort(compareCodePoints))
+        walk(`${name}_${sanitizeEnvKey(k)}`, value[k] ?? null);
     } else {
       if (into.has(name)) shadowed.push(name);
       into.set(name, value);
@@ -107,7 +108,10 @@ export function eventMessage(job: UpgradeJob, event: UpgradeEvent): string {
     case 'Failure':
       return conditionMessage(job, UpgradeJobConditionType.Failed);
     case 'Finish':
-      return conditionMessage(job, UpgradeJobConditionType.Succeeded) || conditionMessage(job, UpgradeJobConditionType.Failed);
+      return (
+        conditionMessage(job, UpgradeJobConditionType.Succeeded) ||
+        conditionMessage(job, UpgradeJobConditionType.Failed)
+      );
     case 'Create':
     case 'MachineConfigPoolUnpause':
       return '';

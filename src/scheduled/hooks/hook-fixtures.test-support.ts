@@ -1,11 +1,31 @@
 /** UpgradeJobs, UpgradeJobHooks and hook Jobs for the hook tests. */
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
-import type { UpgradeJobHook, UpgradeJobHookSpec } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook.js';
-import { HOOK_JOB_TRACKER_FINALIZER, HookJobLabel, type UpgradeEvent } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
+import type {
+  UpgradeJobHook,
+  UpgradeJobHookSpec,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook.js';
+import {
+  HOOK_JOB_TRACKER_FINALIZER,
+  HookJobLabel,
+  type UpgradeEvent,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
 
 /** The UpgradeJob of the weekly schedule: 4.15.3, labelled by its config. */
-export function upgradeJob(overrides: { name?: string; labels?: Record<string, string>; noop?: boolean; conditions?: { type: string; status: 'True' | 'False'; reason?: string; message?: string; lastTransitionTime?: string }[] } = {}): UpgradeJob {
+export function upgradeJob(
+  overrides: {
+    name?: string;
+    labels?: Record<string, string>;
+    noop?: boolean;
+    conditions?: {
+      type: string;
+      status: 'True' | 'False';
+      reason?: string;
+      message?: string;
+      lastTransitionTime?: string;
+    }[];
+  } = {},
+): UpgradeJob {
   const job: UpgradeJob = {
     apiVersion: 'managedupgrade.appuio.io/v1beta1',
     kind: 'UpgradeJob',
@@ -27,7 +47,8 @@ export function upgradeJob(overrides: { name?: string; labels?: Record<string, s
       },
     },
   };
-  if (overrides.noop !== true && job.spec) job.spec.desiredVersion = { version: '4.15.3', image: 'quay.io/openshift-release-dev/ocp-release@sha256:abc' };
+  if (overrides.noop !== true && job.spec)
+    job.spec.desiredVersion = { version: '4.15.3', image: 'quay.io/openshift-release-dev/ocp-release@sha256:abc' };
   if (overrides.conditions) {
     job.status = {
       conditions: overrides.conditions.map((c) => ({
@@ -43,14 +64,32 @@ export function upgradeJob(overrides: { name?: string; labels?: Record<string, s
 }
 
 /** An UpgradeJobHook in the UpgradeJob's namespace. */
-export function hook(name: string, spec: Partial<UpgradeJobHookSpec> = {}, extra: { namespace?: string; creationTimestamp?: string; claimedBy?: { apiVersion: string; kind: string; name: string; uid: string } } = {}): UpgradeJobHook {
+export function hook(
+  name: string,
+  spec: Partial<UpgradeJobHookSpec> = {},
+  extra: {
+    namespace?: string;
+    creationTimestamp?: string;
+    claimedBy?: { apiVersion: string; kind: string; name: string; uid: string };
+  } = {},
+): UpgradeJobHook {
   return {
     apiVersion: 'managedupgrade.appuio.io/v1beta1',
     kind: 'UpgradeJobHook',
-    metadata: { name, namespace: extra.namespace ?? 'appuio-openshift-upgrade-controller', creationTimestamp: extra.creationTimestamp ?? '2023-01-01T00:00:00Z' },
+    metadata: {
+      name,
+      namespace: extra.namespace ?? 'appuio-openshift-upgrade-controller',
+      creationTimestamp: extra.creationTimestamp ?? '2023-01-01T00:00:00Z',
+    },
     spec: {
       events: ['Create', 'Start', 'Finish'],
-      template: { spec: { template: { spec: { containers: [{ name: 'notify', image: 'curlimages/curl:8.1.2' }], restartPolicy: 'Never' } } } },
+      template: {
+        spec: {
+          template: {
+            spec: { containers: [{ name: 'notify', image: 'curlimages/curl:8.1.2' }], restartPolicy: 'Never' },
+          },
+        },
+      },
       ...spec,
     },
     ...(extra.claimedBy ? { status: { claimedBy: extra.claimedBy } } : {}),

@@ -22,7 +22,11 @@ import type { Container, EnvVar } from 'kubernetes-types/core/v1.js';
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import type { UpgradeJobHook } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook.js';
-import { HOOK_JOB_TRACKER_FINALIZER, HookJobLabel, type UpgradeEvent } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
+import {
+  HOOK_JOB_TRACKER_FINALIZER,
+  HookJobLabel,
+  type UpgradeEvent,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
 import { APPUIO_GROUP, APPUIO_VERSION } from '../../api/managedupgrade.appuio.io/v1beta1/group.js';
 
 /** Longest Job name and label value Kubernetes accepts here. */
@@ -127,20 +131,28 @@ export function upgradeJobOwnerReference(upgradeJob: UpgradeJob): OwnerReference
 export function buildHookJob(input: HookJobInput): Job {
   const ujName = input.upgradeJob.metadata?.name ?? '';
   const hookName = input.hook.metadata?.name ?? '';
-  const key: HookRunKey = { upgradeJob: ujName, hook: hookName, event: input.event, trackingKey: input.trackingKey ?? '' };
+  const key: HookRunKey = {
+    upgradeJob: ujName,
+    hook: hookName,
+    event: input.event,
+    trackingKey: input.trackingKey ?? '',
+  };
   const template = structuredClone(input.hook.spec?.template ?? {});
   const spec: JobSpec = template.spec ?? { template: {} };
   const podSpec = spec.template.spec;
-  const pod = podSpec === undefined
-    ? spec.template
-    : {
-        ...spec.template,
-        spec: {
-          ...podSpec,
-          containers: withEnv(podSpec.containers, input.env) ?? [],
-          ...(podSpec.initContainers === undefined ? {} : { initContainers: withEnv(podSpec.initContainers, input.env) ?? [] }),
-        },
-      };
+  const pod =
+    podSpec === undefined
+      ? spec.template
+      : {
+          ...spec.template,
+          spec: {
+            ...podSpec,
+            containers: withEnv(podSpec.containers, input.env) ?? [],
+            ...(podSpec.initContainers === undefined
+              ? {}
+              : { initContainers: withEnv(podSpec.initContainers, input.env) ?? [] }),
+          },
+        };
   const annotations = { ...(template.metadata?.annotations ?? {}), ...hookJobFullNameAnnotations(key) };
   return {
     apiVersion: 'batch/v1',

@@ -20,13 +20,20 @@ test('defaults: run All, failurePolicy Ignore; influencing events', () => {
   assert.equal(hookRunMode(hook('a', { run: 'Next' })), 'Next');
   assert.equal(hookFailurePolicy(hook('a', { failurePolicy: 'Abort' })), 'Abort');
   assert.deepEqual(
-    (['Create', 'Start', 'UpgradeComplete', 'MachineConfigPoolUnpause', 'Finish', 'Success', 'Failure'] as const).filter(eventInfluencesOutcome),
+    (
+      ['Create', 'Start', 'UpgradeComplete', 'MachineConfigPoolUnpause', 'Finish', 'Success', 'Failure'] as const
+    ).filter(eventInfluencesOutcome),
     ['Create', 'Start', 'UpgradeComplete', 'MachineConfigPoolUnpause'],
   );
 });
 
 test('a hook runs only for the events it lists, in the job namespace, sorted by name', () => {
-  const hooks = [hook('z-start', { events: ['Start'] }), hook('b-create', { events: ['Create'] }), hook('a-both', { events: ['Create', 'Start'] }), hook('other-ns', { events: ['Create'] }, { namespace: 'elsewhere' })];
+  const hooks = [
+    hook('z-start', { events: ['Start'] }),
+    hook('b-create', { events: ['Create'] }),
+    hook('a-both', { events: ['Create', 'Start'] }),
+    hook('other-ns', { events: ['Create'] }, { namespace: 'elsewhere' }),
+  ];
   const sel = selectHooks(upgradeJob(), hooks, 'Create');
   assert.deepEqual(names(sel.run), ['a-both', 'b-create']);
   assert.deepEqual(sel.skipped, [{ hook: 'other-ns', reason: 'otherNamespace' }]);
@@ -40,9 +47,13 @@ test('selectors: absent or {} select every job; matchLabels and expressions; inv
     hook('empty', { selector: {} }),
     hook('match', { selector: { matchLabels: { 'upgrade-config': 'cluster-upgrade' } } }),
     hook('mismatch', { selector: { matchLabels: { 'upgrade-config': 'other' } } }),
-    hook('expr', { selector: { matchExpressions: [{ key: 'upgrade-config', operator: 'In', values: ['cluster-upgrade', 'x'] }] } }),
+    hook('expr', {
+      selector: { matchExpressions: [{ key: 'upgrade-config', operator: 'In', values: ['cluster-upgrade', 'x'] }] },
+    }),
     hook('bad-in', { selector: { matchExpressions: [{ key: 'upgrade-config', operator: 'In', values: [] }] } }),
-    hook('bad-exists', { selector: { matchExpressions: [{ key: 'upgrade-config', operator: 'Exists', values: ['x'] }] } }),
+    hook('bad-exists', {
+      selector: { matchExpressions: [{ key: 'upgrade-config', operator: 'Exists', values: ['x'] }] },
+    }),
     hook('bad-op', { selector: { matchExpressions: [{ key: 'upgrade-config', operator: 'Gt', values: ['1'] }] } }),
   ];
   const sel = selectHooks(upgradeJob(), hooks, 'Create');
@@ -56,7 +67,11 @@ test('selectors: absent or {} select every job; matchLabels and expressions; inv
 });
 
 test('final events are not retroactive: hooks created after the final condition do not run', () => {
-  const done = upgradeJob({ conditions: [{ type: 'Succeeded', status: 'True', reason: 'Succeeded', lastTransitionTime: '2023-11-15T01:00:00Z' }] });
+  const done = upgradeJob({
+    conditions: [
+      { type: 'Succeeded', status: 'True', reason: 'Succeeded', lastTransitionTime: '2023-11-15T01:00:00Z' },
+    ],
+  });
   assert.equal(finalEventCutoff(done), Date.parse('2023-11-15T01:00:00Z'));
   const hooks = [
     hook('before', { events: ['Success', 'Finish', 'Create'] }, { creationTimestamp: '2023-11-15T00:59:59Z' }),
@@ -70,7 +85,11 @@ test('final events are not retroactive: hooks created after the final condition 
   // No cutoff for Create or Start: a new hook runs for jobs already pending or running.
   assert.deepEqual(names(selectHooks(done, hooks, 'Create').run), ['after', 'before', 'same-second']);
   // An explicit cutoff wins.
-  assert.deepEqual(names(selectHooks(done, hooks, 'Success', { cutoff: Date.parse('2023-11-15T01:00:01Z') }).run), ['after', 'before', 'same-second']);
+  assert.deepEqual(names(selectHooks(done, hooks, 'Success', { cutoff: Date.parse('2023-11-15T01:00:01Z') }).run), [
+    'after',
+    'before',
+    'same-second',
+  ]);
   assert.equal(finalEventCutoff(upgradeJob()), undefined);
 });
 
@@ -80,7 +99,12 @@ test('run: Next: an unclaimed hook is claimed by the first job; the claim is per
   const sel = selectHooks(job, [free, hook('all')], 'Create');
   assert.deepEqual(names(sel.run), ['all', 'next']);
   assert.deepEqual(names(sel.toClaim), ['next']);
-  assert.deepEqual(sel.claim, { apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeJob', name: 'cluster-upgrade-4-15-3-1700000000', uid: 'uid-1' });
+  assert.deepEqual(sel.claim, {
+    apiVersion: 'managedupgrade.appuio.io/v1beta1',
+    kind: 'UpgradeJob',
+    name: 'cluster-upgrade-4-15-3-1700000000',
+    uid: 'uid-1',
+  });
 
   const ours = hook('next', { run: 'Next' }, { claimedBy: claimReferenceFor(job) });
   const again = selectHooks(job, [ours], 'Start');
@@ -95,9 +119,32 @@ test('run: Next: an unclaimed hook is claimed by the first job; the claim is per
 
 test('claims: Go zero value is free; empty apiVersion/kind from upstream still count as ours; a claim on All is ignored', () => {
   const job = upgradeJob();
-  assert.equal(claimState(hook('h', { run: 'Next' }, { claimedBy: { apiVersion: '', kind: '', name: '', uid: '' } }), job), 'free');
-  assert.equal(claimState(hook('h', { run: 'Next' }, { claimedBy: { apiVersion: '', kind: '', name: 'cluster-upgrade-4-15-3-1700000000', uid: 'uid-1' } }), job), 'ours');
-  assert.equal(claimState(hook('h', { run: 'Next' }, { claimedBy: { apiVersion: 'x', kind: 'UpgradeJob', name: 'cluster-upgrade-4-15-3-1700000000', uid: 'uid-2' } }), job), 'theirs');
+  assert.equal(
+    claimState(hook('h', { run: 'Next' }, { claimedBy: { apiVersion: '', kind: '', name: '', uid: '' } }), job),
+    'free',
+  );
+  assert.equal(
+    claimState(
+      hook(
+        'h',
+        { run: 'Next' },
+        { claimedBy: { apiVersion: '', kind: '', name: 'cluster-upgrade-4-15-3-1700000000', uid: 'uid-1' } },
+      ),
+      job,
+    ),
+    'ours',
+  );
+  assert.equal(
+    claimState(
+      hook(
+        'h',
+        { run: 'Next' },
+        { claimedBy: { apiVersion: 'x', kind: 'UpgradeJob', name: 'cluster-upgrade-4-15-3-1700000000', uid: 'uid-2' } },
+      ),
+      job,
+    ),
+    'theirs',
+  );
   const all = hook('h', { run: 'All' }, { claimedBy: { apiVersion: '', kind: '', name: 'other', uid: 'u' } });
   assert.deepEqual(names(selectHooks(job, [all], 'Create').run), ['h']);
 });
@@ -105,9 +152,24 @@ test('claims: Go zero value is free; empty apiVersion/kind from upstream still c
 test('matchesDisruptiveHooks: any disruptive hook that would run for the job, whatever its events', () => {
   const job = upgradeJob();
   assert.equal(matchesDisruptiveHooks(job, [hook('a'), hook('b', { disruptive: false })]), false);
-  assert.equal(matchesDisruptiveHooks(job, [hook('a'), hook('d', { disruptive: true, events: ['UpgradeComplete'] })]), true);
-  assert.equal(matchesDisruptiveHooks(job, [hook('d', { disruptive: true, selector: { matchLabels: { x: 'y' } } })]), false);
+  assert.equal(
+    matchesDisruptiveHooks(job, [hook('a'), hook('d', { disruptive: true, events: ['UpgradeComplete'] })]),
+    true,
+  );
+  assert.equal(
+    matchesDisruptiveHooks(job, [hook('d', { disruptive: true, selector: { matchLabels: { x: 'y' } } })]),
+    false,
+  );
   assert.equal(matchesDisruptiveHooks(job, [hook('d', { disruptive: true }, { namespace: 'elsewhere' })]), false);
-  assert.equal(matchesDisruptiveHooks(job, [hook('d', { disruptive: true, run: 'Next' }, { claimedBy: { apiVersion: '', kind: '', name: 'other', uid: 'u9' } })]), false);
+  assert.equal(
+    matchesDisruptiveHooks(job, [
+      hook(
+        'd',
+        { disruptive: true, run: 'Next' },
+        { claimedBy: { apiVersion: '', kind: '', name: 'other', uid: 'u9' } },
+      ),
+    ]),
+    false,
+  );
   assert.equal(matchesDisruptiveHooks(job, [hook('d', { disruptive: true, run: 'Next' })]), true);
 });

@@ -54,7 +54,12 @@ export function isFinalEvent(event: UpgradeEvent): boolean {
 
 /** The claim an UpgradeJob writes to a `run: Next` hook's `status.claimedBy`. */
 export function claimReferenceFor(job: UpgradeJob): ClaimReference {
-  return { apiVersion: `${APPUIO_GROUP}/${APPUIO_VERSION}`, kind: 'UpgradeJob', name: job.metadata?.name ?? '', uid: job.metadata?.uid ?? '' };
+  return {
+    apiVersion: `${APPUIO_GROUP}/${APPUIO_VERSION}`,
+    kind: 'UpgradeJob',
+    name: job.metadata?.name ?? '',
+    uid: job.metadata?.uid ?? '',
+  };
 }
 
 /** How a hook's claim stands towards a job: `free` (no claim), `ours`, or `theirs`. */
@@ -101,7 +106,8 @@ export function finalEventCutoff(job: UpgradeJob): number | undefined {
 }
 
 /** Why a hook that lists the event does not run for the job. */
-export type HookSkipReason = 'otherNamespace' | 'createdAfterCutoff' | 'selectorMismatch' | 'invalidSelector' | 'claimedByOther';
+export type HookSkipReason =
+  'otherNamespace' | 'createdAfterCutoff' | 'selectorMismatch' | 'invalidSelector' | 'claimedByOther';
 
 /** The outcome of selecting hooks for one event. */
 export interface HookSelection {
@@ -122,11 +128,22 @@ export interface SelectHooksOptions {
 }
 
 /** The hooks that run for `job` on `event`, out of every hook the caller listed. */
-export function selectHooks(job: UpgradeJob, hooks: readonly UpgradeJobHook[], event: UpgradeEvent, options: SelectHooksOptions = {}): HookSelection {
+export function selectHooks(
+  job: UpgradeJob,
+  hooks: readonly UpgradeJobHook[],
+  event: UpgradeEvent,
+  options: SelectHooksOptions = {},
+): HookSelection {
   const cutoff = options.cutoff ?? (isFinalEvent(event) ? finalEventCutoff(job) : undefined);
   const namespace = job.metadata?.namespace ?? '';
   const out: HookSelection = { run: [], toClaim: [], claim: claimReferenceFor(job), skipped: [] };
-  const sorted = [...hooks].sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : (a.metadata?.name ?? '') > (b.metadata?.name ?? '') ? 1 : 0));
+  const sorted = [...hooks].sort((a, b) =>
+    (a.metadata?.name ?? '') < (b.metadata?.name ?? '')
+      ? -1
+      : (a.metadata?.name ?? '') > (b.metadata?.name ?? '')
+        ? 1
+        : 0,
+  );
   for (const hook of sorted) {
     if (!(hook.spec?.events ?? []).includes(event)) continue;
     const name = hook.metadata?.name ?? '';
@@ -163,6 +180,10 @@ export function selectHooks(job: UpgradeJob, hooks: readonly UpgradeJobHook[], e
 export function matchesDisruptiveHooks(job: UpgradeJob, hooks: readonly UpgradeJobHook[]): boolean {
   const namespace = job.metadata?.namespace ?? '';
   return hooks.some(
-    (h) => h.spec?.disruptive === true && (h.metadata?.namespace ?? '') === namespace && selectorMatches(h, job) === true && claimAllows(h, job),
+    (h) =>
+      h.spec?.disruptive === true &&
+      (h.metadata?.namespace ?? '') === namespace &&
+      selectorMatches(h, job) === true &&
+      claimAllows(h, job),
   );
 }

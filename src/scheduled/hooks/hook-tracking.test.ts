@@ -1,7 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { HookJobTracker } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
-import { decideHookOutcome, finalizersToReleaseForDeletedJob, hookJobState, hookRunEntries, isHookJobFinished, updateHookTracker } from './hook-tracking.js';
+import {
+  decideHookOutcome,
+  finalizersToReleaseForDeletedJob,
+  hookJobState,
+  hookRunEntries,
+  isHookJobFinished,
+  updateHookTracker,
+} from './hook-tracking.js';
 import { hook, hookJob, upgradeJob } from './hook-fixtures.test-support.js';
 
 const UJ = 'cluster-upgrade-4-15-3-1700000000';
@@ -16,10 +23,20 @@ function withTracker(tracker: HookJobTracker[]): ReturnType<typeof upgradeJob> {
 
 test('a hook Job is failed on Failed=True, complete on Complete=True, otherwise active', () => {
   assert.deepEqual(hookJobState(hookJob('j', { hook: 'h', event: 'Create' })), { status: 'active', message: '' });
-  assert.deepEqual(hookJobState(hookJob('j', { hook: 'h', event: 'Create' }, COMPLETE)), { status: 'complete', message: '' });
-  assert.deepEqual(hookJobState(hookJob('j', { hook: 'h', event: 'Create' }, FAILED)), { status: 'failed', message: 'Job has reached the specified backoff limit' });
+  assert.deepEqual(hookJobState(hookJob('j', { hook: 'h', event: 'Create' }, COMPLETE)), {
+    status: 'complete',
+    message: '',
+  });
+  assert.deepEqual(hookJobState(hookJob('j', { hook: 'h', event: 'Create' }, FAILED)), {
+    status: 'failed',
+    message: 'Job has reached the specified backoff limit',
+  });
   // Interim conditions do not count.
-  const interim = hookJob('j', { hook: 'h', event: 'Create' }, [{ type: 'SuccessCriteriaMet', status: 'True' }, { type: 'FailureTarget', status: 'True' }, { type: 'Complete', status: 'False' }]);
+  const interim = hookJob('j', { hook: 'h', event: 'Create' }, [
+    { type: 'SuccessCriteriaMet', status: 'True' },
+    { type: 'FailureTarget', status: 'True' },
+    { type: 'Complete', status: 'False' },
+  ]);
   assert.deepEqual(hookJobState(interim), { status: 'active', message: '' });
   assert.equal(isHookJobFinished(interim), false);
   assert.equal(isHookJobFinished(hookJob('j', { hook: 'h', event: 'Create' }, FAILED)), true);
@@ -40,7 +57,12 @@ test('the tracker keeps finished entries of deleted Jobs, drops active ones, and
   assert.deepEqual(u.tracker, [
     { hookEvent: 'Create', upgradeJobHook: 'gone-done', status: 'complete' },
     { hookEvent: 'Create', upgradeJobHook: 'notify', status: 'complete' },
-    { hookEvent: 'Start', upgradeJobHook: 'notify', status: 'failed', message: 'Job has reached the specified backoff limit' },
+    {
+      hookEvent: 'Start',
+      upgradeJobHook: 'notify',
+      status: 'failed',
+      message: 'Job has reached the specified backoff limit',
+    },
     { hookEvent: 'MachineConfigPoolUnpause', upgradeJobHook: 'silence', status: 'active', trackingKey: 'worker' },
   ]);
   assert.equal(u.changed, true);
@@ -48,7 +70,10 @@ test('the tracker keeps finished entries of deleted Jobs, drops active ones, and
 });
 
 test('the tracker is unchanged when the same set comes in another order; released Jobs are not released again', () => {
-  const jobs = [hookJob('j1', { hook: 'a', event: 'Create' }, COMPLETE, false), hookJob('j2', { hook: 'b', event: 'Create' })];
+  const jobs = [
+    hookJob('j1', { hook: 'a', event: 'Create' }, COMPLETE, false),
+    hookJob('j2', { hook: 'b', event: 'Create' }),
+  ];
   const job = withTracker([
     { hookEvent: 'Create', upgradeJobHook: 'b', status: 'active' },
     { hookEvent: 'Create', upgradeJobHook: 'a', status: 'complete' },
@@ -59,7 +84,10 @@ test('the tracker is unchanged when the same set comes in another order; release
 });
 
 test('when the UpgradeJob is gone every hook Job loses the finalizer', () => {
-  const jobs = [hookJob('j1', { hook: 'a', event: 'Create' }), hookJob('j2', { hook: 'b', event: 'Create' }, COMPLETE, false)];
+  const jobs = [
+    hookJob('j1', { hook: 'a', event: 'Create' }),
+    hookJob('j2', { hook: 'b', event: 'Create' }, COMPLETE, false),
+  ];
   assert.deepEqual(finalizersToReleaseForDeletedJob(jobs), ['j1']);
 });
 
@@ -69,10 +97,17 @@ test('a run with no Job and no entry is to be created; a deleted finished Job is
   const tracked: HookJobTracker[] = [{ hookEvent: 'Create', upgradeJobHook: 'notify', status: 'complete' }];
   assert.deepEqual(hookRunEntries(run, tracked, []), tracked);
   // Tracked and still live: counted once.
-  assert.deepEqual(hookRunEntries(run, tracked, [hookJob('j', { hook: 'notify', event: 'Create' }, COMPLETE)]), tracked);
+  assert.deepEqual(
+    hookRunEntries(run, tracked, [hookJob('j', { hook: 'notify', event: 'Create' }, COMPLETE)]),
+    tracked,
+  );
   // Another pool of the same hook and event is a separate run.
   const poolRun = { upgradeJob: UJ, hook: 'silence', event: 'MachineConfigPoolUnpause' as const, trackingKey: 'infra' };
-  const workerJob = hookJob('j', { hook: 'silence', event: 'MachineConfigPoolUnpause', trackingKey: 'worker' }, COMPLETE);
+  const workerJob = hookJob(
+    'j',
+    { hook: 'silence', event: 'MachineConfigPoolUnpause', trackingKey: 'worker' },
+    COMPLETE,
+  );
   assert.deepEqual(hookRunEntries(poolRun, [], [workerJob]), []);
   assert.deepEqual(hookRunEntries({ ...poolRun, trackingKey: 'worker' }, [], [workerJob]), [
     { hookEvent: 'MachineConfigPoolUnpause', upgradeJobHook: 'silence', trackingKey: 'worker', status: 'complete' },
@@ -84,26 +119,52 @@ test('influencing events wait while a hook Job runs (or was just created)', () =
   const out = decideHookOutcome(job, 'Create', [
     { hook: hook('a'), entries: [{ hookEvent: 'Create', upgradeJobHook: 'a', status: 'complete' }] },
     { hook: hook('b'), entries: [] },
-    { hook: hook('c', { failurePolicy: 'Abort' }), entries: [{ hookEvent: 'Create', upgradeJobHook: 'c', status: 'failed', message: 'boom' }] },
+    {
+      hook: hook('c', { failurePolicy: 'Abort' }),
+      entries: [{ hookEvent: 'Create', upgradeJobHook: 'c', status: 'failed', message: 'boom' }],
+    },
   ]);
   assert.deepEqual(out, { kind: 'wait', active: ['b'] });
 });
 
 test('an Abort failure on an influencing event fails the job with HookFailed and every message', () => {
   const out = decideHookOutcome(upgradeJob(), 'Start', [
-    { hook: hook('a', { failurePolicy: 'Abort' }), entries: [{ hookEvent: 'Start', upgradeJobHook: 'a', status: 'failed', message: 'Job has reached the specified backoff limit' }] },
-    { hook: hook('b', { failurePolicy: 'Abort' }), entries: [{ hookEvent: 'Start', upgradeJobHook: 'b', status: 'failed', message: 'Job was active longer than specified deadline' }] },
+    {
+      hook: hook('a', { failurePolicy: 'Abort' }),
+      entries: [
+        {
+          hookEvent: 'Start',
+          upgradeJobHook: 'a',
+          status: 'failed',
+          message: 'Job has reached the specified backoff limit',
+        },
+      ],
+    },
+    {
+      hook: hook('b', { failurePolicy: 'Abort' }),
+      entries: [
+        {
+          hookEvent: 'Start',
+          upgradeJobHook: 'b',
+          status: 'failed',
+          message: 'Job was active longer than specified deadline',
+        },
+      ],
+    },
     { hook: hook('c'), entries: [{ hookEvent: 'Start', upgradeJobHook: 'c', status: 'failed', message: 'ignored' }] },
   ]);
   assert.deepEqual(out, {
     kind: 'fail',
     reason: 'HookFailed',
-    message: 'hook "a" failed: Job has reached the specified backoff limit, hook "b" failed: Job was active longer than specified deadline',
+    message:
+      'hook "a" failed: Job has reached the specified backoff limit, hook "b" failed: Job was active longer than specified deadline',
   });
 });
 
 test('Ignore failures, fire-and-forget events and final jobs only log', () => {
-  const failedEntry = (e: string): HookJobTracker[] => [{ hookEvent: e, upgradeJobHook: 'a', status: 'failed', message: 'x' }];
+  const failedEntry = (e: string): HookJobTracker[] => [
+    { hookEvent: e, upgradeJobHook: 'a', status: 'failed', message: 'x' },
+  ];
   assert.deepEqual(decideHookOutcome(upgradeJob(), 'Create', [{ hook: hook('a'), entries: failedEntry('Create') }]), {
     kind: 'proceed',
     active: [],
@@ -111,13 +172,29 @@ test('Ignore failures, fire-and-forget events and final jobs only log', () => {
     ignoredFailures: ['hook "a" failed: x'],
   });
   const abort = hook('a', { failurePolicy: 'Abort' });
-  assert.deepEqual(decideHookOutcome(upgradeJob(), 'Success', [{ hook: abort, entries: failedEntry('Success') }, { hook: hook('b'), entries: [] }]), {
+  assert.deepEqual(
+    decideHookOutcome(upgradeJob(), 'Success', [
+      { hook: abort, entries: failedEntry('Success') },
+      { hook: hook('b'), entries: [] },
+    ]),
+    {
+      kind: 'proceed',
+      active: ['b'],
+      abortFailures: ['hook "a" failed: x'],
+      ignoredFailures: [],
+    },
+  );
+  const succeeded = upgradeJob({ conditions: [{ type: 'Succeeded', status: 'True' }] });
+  assert.equal(
+    decideHookOutcome(succeeded, 'MachineConfigPoolUnpause', [
+      { hook: abort, entries: failedEntry('MachineConfigPoolUnpause') },
+    ]).kind,
+    'proceed',
+  );
+  assert.deepEqual(decideHookOutcome(upgradeJob(), 'Create', []), {
     kind: 'proceed',
-    active: ['b'],
-    abortFailures: ['hook "a" failed: x'],
+    active: [],
+    abortFailures: [],
     ignoredFailures: [],
   });
-  const succeeded = upgradeJob({ conditions: [{ type: 'Succeeded', status: 'True' }] });
-  assert.equal(decideHookOutcome(succeeded, 'MachineConfigPoolUnpause', [{ hook: abort, entries: failedEntry('MachineConfigPoolUnpause') }]).kind, 'proceed');
-  assert.deepEqual(decideHookOutcome(upgradeJob(), 'Create', []), { kind: 'proceed', active: [], abortFailures: [], ignoredFailures: [] });
 });

@@ -24,8 +24,14 @@
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import type { HookJobTracker, UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import type { UpgradeJobHook } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook.js';
-import { HOOK_JOB_TRACKER_FINALIZER, type UpgradeEvent } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
-import { UpgradeJobReason, type HookJobTrackerStatus } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
+import {
+  HOOK_JOB_TRACKER_FINALIZER,
+  type UpgradeEvent,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
+import {
+  UpgradeJobReason,
+  type HookJobTrackerStatus,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { hookRunKeyOf } from './hook-job.js';
 import { eventInfluencesOutcome, hookFailurePolicy } from './hook-selection.js';
 
@@ -61,7 +67,13 @@ export function trackerEntry(hook: string, event: string, trackingKey: string, s
 }
 
 function identity(hookJobTracker: HookJobTracker): string {
-  return JSON.stringify([hookJobTracker.upgradeJobHook ?? '', hookJobTracker.hookEvent ?? '', hookJobTracker.trackingKey ?? '', hookJobTracker.status ?? '', hookJobTracker.message ?? '']);
+  return JSON.stringify([
+    hookJobTracker.upgradeJobHook ?? '',
+    hookJobTracker.hookEvent ?? '',
+    hookJobTracker.trackingKey ?? '',
+    hookJobTracker.status ?? '',
+    hookJobTracker.message ?? '',
+  ]);
 }
 
 function uniq(entries: readonly HookJobTracker[]): HookJobTracker[] {
@@ -104,19 +116,28 @@ export interface TrackerUpdate {
 export function updateHookTracker(upgradeJob: UpgradeJob, jobs: readonly Job[]): TrackerUpdate {
   const name = upgradeJob.metadata?.name ?? '';
   const current = upgradeJob.status?.hookTracker ?? [];
-  const next = uniq([...liveTrackerEntries(name, jobs), ...current.filter((e) => e.status !== 'active')]).sort(compareEntries);
+  const next = uniq([...liveTrackerEntries(name, jobs), ...current.filter((e) => e.status !== 'active')]).sort(
+    compareEntries,
+  );
   const before = new Set(current.map(identity));
   const after = new Set(next.map(identity));
   const changed = before.size !== after.size || [...after].some((k) => !before.has(k));
   const releaseFinalizer = jobs
-    .filter((j) => hookRunKeyOf(j)?.upgradeJob === name && isHookJobFinished(j) && (j.metadata?.finalizers ?? []).includes(HOOK_JOB_TRACKER_FINALIZER))
+    .filter(
+      (j) =>
+        hookRunKeyOf(j)?.upgradeJob === name &&
+        isHookJobFinished(j) &&
+        (j.metadata?.finalizers ?? []).includes(HOOK_JOB_TRACKER_FINALIZER),
+    )
     .map((j) => j.metadata?.name ?? '');
   return { tracker: next, changed, releaseFinalizer };
 }
 
 /** Names of the Jobs that still carry the tracker finalizer: all of them lose it once their UpgradeJob is gone. */
 export function finalizersToReleaseForDeletedJob(jobs: readonly Job[]): string[] {
-  return jobs.filter((j) => (j.metadata?.finalizers ?? []).includes(HOOK_JOB_TRACKER_FINALIZER)).map((j) => j.metadata?.name ?? '');
+  return jobs
+    .filter((j) => (j.metadata?.finalizers ?? []).includes(HOOK_JOB_TRACKER_FINALIZER))
+    .map((j) => j.metadata?.name ?? '');
 }
 
 /**
@@ -128,7 +149,8 @@ export function hookRunEntries(
   tracker: readonly HookJobTracker[],
   jobs: readonly Job[],
 ): HookJobTracker[] {
-  const same = (e: HookJobTracker): boolean => e.upgradeJobHook === run.hook && e.hookEvent === run.event && (e.trackingKey ?? '') === run.trackingKey;
+  const same = (e: HookJobTracker): boolean =>
+    e.upgradeJobHook === run.hook && e.hookEvent === run.event && (e.trackingKey ?? '') === run.trackingKey;
   return uniq([...liveTrackerEntries(run.upgradeJob, jobs).filter(same), ...tracker.filter(same)]);
 }
 
@@ -157,7 +179,9 @@ export function hookFailedMessage(hook: string, message: string): string {
 }
 
 function isFinal(job: UpgradeJob): boolean {
-  return (job.status?.conditions ?? []).some((c) => (c.type === 'Succeeded' || c.type === 'Failed') && c.status === 'True');
+  return (job.status?.conditions ?? []).some(
+    (c) => (c.type === 'Succeeded' || c.type === 'Failed') && c.status === 'True',
+  );
 }
 
 /** The failure policy and completion decision for one event over the selected hooks' runs. */
@@ -173,7 +197,9 @@ export function decideHookOutcome(job: UpgradeJob, event: UpgradeEvent, runs: re
     }
     for (const e of entries) {
       if (e.status !== 'failed') continue;
-      (hookFailurePolicy(hook) === 'Abort' ? abortFailures : ignoredFailures).push(hookFailedMessage(name, e.message ?? ''));
+      (hookFailurePolicy(hook) === 'Abort' ? abortFailures : ignoredFailures).push(
+        hookFailedMessage(name, e.message ?? ''),
+      );
     }
   }
   const influences = eventInfluencesOutcome(event);

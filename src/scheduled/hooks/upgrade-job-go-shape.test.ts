@@ -25,7 +25,10 @@ test('an UpgradeJob comes out as the Go types marshal it', () => {
         upgradeTimeout: '12h',
         preUpgradeHealthChecks: { timeout: '1h' },
         postUpgradeHealthChecks: { timeout: '90m', skipDegradedOperatorsCheck: true },
-        machineConfigPools: [{ matchLabels: { matchLabels: { name: 'x' } }, delayUpgrade: { delayMin: '1h' } }, { matchLabels: {} }],
+        machineConfigPools: [
+          { matchLabels: { matchLabels: { name: 'x' } }, delayUpgrade: { delayMin: '1h' } },
+          { matchLabels: {} },
+        ],
       },
     },
     status: {
@@ -53,7 +56,9 @@ test('an UpgradeJob comes out as the Go types marshal it', () => {
       },
     },
     status: {
-      conditions: [{ type: 'Started', status: 'True', lastTransitionTime: '2023-11-14T22:13:20Z', reason: 'Started', message: '' }],
+      conditions: [
+        { type: 'Started', status: 'True', lastTransitionTime: '2023-11-14T22:13:20Z', reason: 'Started', message: '' },
+      ],
       hookTracker: [{ hookEvent: 'Create', upgradeJobHook: 'h', status: 'complete' }],
     },
   });
@@ -61,13 +66,25 @@ test('an UpgradeJob comes out as the Go types marshal it', () => {
 
 test('a noop job has no desiredVersion; empty status lists disappear; status stays; apiVersion and kind are filled', () => {
   const out = upgradeJobAsGoJson({
-    metadata: { name: 'cu-noop-1', creationTimestamp: '2023-11-14T22:13:20Z', deletionTimestamp: '2023-11-14T23:00:00+00:00' },
-    spec: { startAfter: '2023-11-14T22:13:20Z', startBefore: '2023-11-14T23:13:20Z', config: { upgradeTimeout: '2h', machineConfigPools: [] } },
+    metadata: {
+      name: 'cu-noop-1',
+      creationTimestamp: '2023-11-14T22:13:20Z',
+      deletionTimestamp: '2023-11-14T23:00:00+00:00',
+    },
+    spec: {
+      startAfter: '2023-11-14T22:13:20Z',
+      startBefore: '2023-11-14T23:13:20Z',
+      config: { upgradeTimeout: '2h', machineConfigPools: [] },
+    },
     status: { conditions: [] },
   });
   assert.equal(out['apiVersion'], 'managedupgrade.appuio.io/v1beta1');
   assert.equal(out['kind'], 'UpgradeJob');
-  assert.deepEqual(out['metadata'], { name: 'cu-noop-1', creationTimestamp: '2023-11-14T22:13:20Z', deletionTimestamp: '2023-11-14T23:00:00Z' });
+  assert.deepEqual(out['metadata'], {
+    name: 'cu-noop-1',
+    creationTimestamp: '2023-11-14T22:13:20Z',
+    deletionTimestamp: '2023-11-14T23:00:00Z',
+  });
   assert.deepEqual(out['status'], {});
   const spec = out['spec'] as JsonObject;
   assert.equal(spec['desiredVersion'], undefined);

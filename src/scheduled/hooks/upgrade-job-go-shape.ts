@@ -38,13 +38,20 @@ function obj(value: JsonValue | undefined): JsonObject {
 
 function healthCheck(value: JsonValue | undefined): JsonObject {
   const hc = obj(value);
-  return { ...hc, timeout: duration(hc['timeout']), skipDegradedOperatorsCheck: hc['skipDegradedOperatorsCheck'] ?? false };
+  return {
+    ...hc,
+    timeout: duration(hc['timeout']),
+    skipDegradedOperatorsCheck: hc['skipDegradedOperatorsCheck'] ?? false,
+  };
 }
 
 function pool(value: JsonValue): JsonValue {
   if (!isJsonObject(value)) return value;
   const delay = obj(value['delayUpgrade']);
-  return { ...value, delayUpgrade: { ...delay, delayMin: duration(delay['delayMin']), delayMax: duration(delay['delayMax']) } };
+  return {
+    ...value,
+    delayUpgrade: { ...delay, delayMin: duration(delay['delayMin']), delayMax: duration(delay['delayMax']) },
+  };
 }
 
 function config(value: JsonValue | undefined): JsonObject {
@@ -63,7 +70,12 @@ function config(value: JsonValue | undefined): JsonObject {
 
 function spec(value: JsonValue | undefined): JsonObject {
   const s = obj(value);
-  const out: JsonObject = { ...s, startAfter: normalizeGoTime(s['startAfter']), startBefore: normalizeGoTime(s['startBefore']), config: config(s['config']) };
+  const out: JsonObject = {
+    ...s,
+    startAfter: normalizeGoTime(s['startAfter']),
+    startBefore: normalizeGoTime(s['startBefore']),
+    config: config(s['config']),
+  };
   const dv = s['desiredVersion'];
   if (isJsonObject(dv)) {
     out['desiredVersion'] = {
@@ -80,7 +92,12 @@ function spec(value: JsonValue | undefined): JsonObject {
 
 function condition(value: JsonValue): JsonValue {
   if (!isJsonObject(value)) return value;
-  return { ...value, lastTransitionTime: normalizeGoTime(value['lastTransitionTime']), reason: value['reason'] ?? '', message: value['message'] ?? '' };
+  return {
+    ...value,
+    lastTransitionTime: normalizeGoTime(value['lastTransitionTime']),
+    reason: value['reason'] ?? '',
+    message: value['message'] ?? '',
+  };
 }
 
 function trackerEntry(value: JsonValue): JsonValue {
@@ -108,7 +125,9 @@ function metadata(value: JsonValue | undefined): JsonObject {
   if (m['deletionTimestamp'] !== undefined) out['deletionTimestamp'] = normalizeGoTime(m['deletionTimestamp']);
   const managed = m['managedFields'];
   if (Array.isArray(managed)) {
-    out['managedFields'] = managed.map((e) => (isJsonObject(e) && e['time'] !== undefined ? { ...e, time: normalizeGoTime(e['time']) } : e));
+    out['managedFields'] = managed.map((e) =>
+      isJsonObject(e) && e['time'] !== undefined ? { ...e, time: normalizeGoTime(e['time']) } : e,
+    );
   }
   return out;
 }

@@ -15,9 +15,17 @@ import type { Node } from 'kubernetes-types/core/v1.js';
 import type { Registry } from 'prom-client';
 import type { ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
 import { MACHINE_API_NAMESPACE, type Machine } from '../../api/openshift/machine-v1beta1/machine.js';
-import { MachineConfigNodeAnnotation, type MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  MachineConfigNodeAnnotation,
+  type MachineConfigPool,
+} from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { isVersionUpgradeCompleted, updatingPools } from '../steps/upgrade-job-cluster.js';
-import { registerScrapeGauges, type GaugeFamily, type MetricSeries, type ScrapeCollectorOptions } from './scrape-gauges.js';
+import {
+  registerScrapeGauges,
+  type GaugeFamily,
+  type MetricSeries,
+  type ScrapeCollectorOptions,
+} from './scrape-gauges.js';
 
 /** Family names, APPUiO's spelling. */
 export const ClusterStateMetricName = {
@@ -36,7 +44,11 @@ const CLUSTER_UPGRADING: GaugeFamily = {
   labelNames: [],
 };
 const POOL_FAMILIES: readonly GaugeFamily[] = [
-  { name: N.poolsUpgrading, help: '1 while the MachineConfigPool is updating (not all machines updated) and not paused; else 0.', labelNames: ['pool'] },
+  {
+    name: N.poolsUpgrading,
+    help: '1 while the MachineConfigPool is updating (not all machines updated) and not paused; else 0.',
+    labelNames: ['pool'],
+  },
   { name: N.poolsPaused, help: '1 while the MachineConfigPool is paused (spec.paused); else 0.', labelNames: ['pool'] },
 ];
 const NODE_DRAINING: GaugeFamily = {
@@ -51,7 +63,12 @@ const MACHINE_INFO: GaugeFamily = {
 };
 
 /** The families with their label names and our help texts. */
-export const CLUSTER_STATE_FAMILIES: readonly GaugeFamily[] = [CLUSTER_UPGRADING, ...POOL_FAMILIES, NODE_DRAINING, MACHINE_INFO];
+export const CLUSTER_STATE_FAMILIES: readonly GaugeFamily[] = [
+  CLUSTER_UPGRADING,
+  ...POOL_FAMILIES,
+  NODE_DRAINING,
+  MACHINE_INFO,
+];
 
 const flag = (b: boolean): number => (b ? 1 : 0);
 
@@ -69,7 +86,10 @@ export function desiredUpdatePending(cv: ClusterVersion): boolean {
  * `cluster_upgrading`: one label-less series; none while there is no ClusterVersion (APPUiO
  * reports an error then, not a value). Pure.
  */
-export function clusterUpgradingSeries(cv: ClusterVersion | undefined, pools: readonly MachineConfigPool[]): Map<string, MetricSeries[]> {
+export function clusterUpgradingSeries(
+  cv: ClusterVersion | undefined,
+  pools: readonly MachineConfigPool[],
+): Map<string, MetricSeries[]> {
   if (!cv) return new Map([[N.clusterUpgrading, []]]);
   const upgrading = desiredUpdatePending(cv) || updatingPools(pools).some((p) => !p.paused);
   return new Map([[N.clusterUpgrading, [{ labels: {}, value: flag(upgrading) }]]]);
@@ -77,8 +97,15 @@ export function clusterUpgradingSeries(cv: ClusterVersion | undefined, pools: re
 
 /** `machine_config_pools_upgrading` and `machine_config_pools_paused`, one series per pool. Pure. */
 export function machineConfigPoolSeries(pools: readonly MachineConfigPool[]): Map<string, MetricSeries[]> {
-  const upgrading = new Set(updatingPools(pools).filter((p) => !p.paused).map((p) => p.name));
-  const out = new Map<string, MetricSeries[]>([[N.poolsUpgrading, []], [N.poolsPaused, []]]);
+  const upgrading = new Set(
+    updatingPools(pools)
+      .filter((p) => !p.paused)
+      .map((p) => p.name),
+  );
+  const out = new Map<string, MetricSeries[]>([
+    [N.poolsUpgrading, []],
+    [N.poolsPaused, []],
+  ]);
   for (const p of pools) {
     const pool = p.metadata?.name ?? '';
     out.get(N.poolsUpgrading)?.push({ labels: { pool }, value: flag(upgrading.has(pool)) });
@@ -90,12 +117,16 @@ export function machineConfigPoolSeries(pools: readonly MachineConfigPool[]): Ma
 /** True while the node's `desiredDrain` annotation differs from `lastAppliedDrain` (a missing one counts as ""). */
 export function nodeDraining(node: Node): boolean {
   const a = node.metadata?.annotations ?? {};
-  return (a[MachineConfigNodeAnnotation.DesiredDrain] ?? '') !== (a[MachineConfigNodeAnnotation.LastAppliedDrain] ?? '');
+  return (
+    (a[MachineConfigNodeAnnotation.DesiredDrain] ?? '') !== (a[MachineConfigNodeAnnotation.LastAppliedDrain] ?? '')
+  );
 }
 
 /** `node_draining`, one series per node. Pure. */
 export function nodeDrainingSeries(nodes: readonly Node[]): Map<string, MetricSeries[]> {
-  return new Map([[N.nodeDraining, nodes.map((n) => ({ labels: { node: n.metadata?.name ?? '' }, value: flag(nodeDraining(n)) }))]]);
+  return new Map([
+    [N.nodeDraining, nodes.map((n) => ({ labels: { node: n.metadata?.name ?? '' }, value: flag(nodeDraining(n)) }))],
+  ]);
 }
 
 /** The MachineSet controlling a Machine: the first controller ownerRef, if its kind is MachineSet (Go's `GetControllerOf`); else "". */
@@ -149,7 +180,10 @@ export class ClusterStateCollector {
     registerScrapeGauges(
       registry,
       [
-        { families: [CLUSTER_UPGRADING], series: () => clusterUpgradingSeries(sources.clusterVersion(), sources.machineConfigPools()) },
+        {
+          families: [CLUSTER_UPGRADING],
+          series: () => clusterUpgradingSeries(sources.clusterVersion(), sources.machineConfigPools()),
+        },
         { families: POOL_FAMILIES, series: () => machineConfigPoolSeries(sources.machineConfigPools()) },
         { families: [NODE_DRAINING], series: () => nodeDrainingSeries(sources.nodes()) },
         { families: [MACHINE_INFO], series: () => machineInfoSeries(sources.machines(), namespace) },

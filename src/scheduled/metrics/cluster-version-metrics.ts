@@ -9,7 +9,13 @@
 import type { Registry } from 'prom-client';
 import type { ManagedClusterVersion } from '../../api/managedupgrade.appuio.io/v1beta1/cluster-version.js';
 import type { ClusterVersionSpec } from '../../api/openshift/config-v1/cluster-version.js';
-import { registerScrapeGauges, utcTime, type GaugeFamily, type MetricSeries, type ScrapeCollectorOptions } from './scrape-gauges.js';
+import {
+  registerScrapeGauges,
+  utcTime,
+  type GaugeFamily,
+  type MetricSeries,
+  type ScrapeCollectorOptions,
+} from './scrape-gauges.js';
 
 /** Family names, APPUiO's spelling. */
 export const ClusterVersionMetricName = {
@@ -50,13 +56,19 @@ function specLabels(spec: Partial<ClusterVersionSpec> | undefined): Record<(type
  */
 export function clusterVersionSeries(cv: ManagedClusterVersion | undefined): Map<string, MetricSeries[]> {
   const N = ClusterVersionMetricName;
-  const out = new Map<string, MetricSeries[]>([[N.info, []], [N.overlay, []]]);
+  const out = new Map<string, MetricSeries[]>([
+    [N.info, []],
+    [N.overlay, []],
+  ]);
   if (!cv) return out;
   const cluster_version = cv.metadata?.name ?? '';
   out.get(N.info)?.push({ labels: { cluster_version, ...specLabels(cv.status?.current) }, value: 1 });
   for (const o of cv.status?.overlays ?? []) {
     const from = utcTime(o.from);
-    if (from) out.get(N.overlay)?.push({ labels: { cluster_version, from: from.rfc3339, ...specLabels(o.preview.spec) }, value: from.unix });
+    if (from)
+      out
+        .get(N.overlay)
+        ?.push({ labels: { cluster_version, from: from.rfc3339, ...specLabels(o.preview.spec) }, value: from.unix });
   }
   return out;
 }
@@ -68,6 +80,10 @@ export type ManagedClusterVersionSource = () => ManagedClusterVersion | undefine
 export class ClusterVersionCollector {
   /** Throws if one of the names is already registered on `registry`. */
   constructor(registry: Registry, source: ManagedClusterVersionSource, options: ScrapeCollectorOptions) {
-    registerScrapeGauges(registry, [{ families: CLUSTER_VERSION_FAMILIES, series: () => clusterVersionSeries(source()) }], options.log);
+    registerScrapeGauges(
+      registry,
+      [{ families: CLUSTER_VERSION_FAMILIES, series: () => clusterVersionSeries(source()) }],
+      options.log,
+    );
   }
 }

@@ -12,7 +12,13 @@
 import type { Registry } from 'prom-client';
 import type { ScheduledUpgradeConfig } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
 import { parseGoDuration, SECOND } from '../../lib/go-duration.js';
-import { registerScrapeGauges, utcTime, type GaugeFamily, type MetricSeries, type ScrapeCollectorOptions } from './scrape-gauges.js';
+import {
+  registerScrapeGauges,
+  utcTime,
+  type GaugeFamily,
+  type MetricSeries,
+  type ScrapeCollectorOptions,
+} from './scrape-gauges.js';
 
 /** Family names, APPUiO's spelling. */
 export const ScheduledUpgradeConfigMetricName = {
@@ -36,14 +42,27 @@ function durationSeconds(text: string | undefined): number | undefined {
  */
 export function scheduledUpgradeConfigSeries(configs: readonly ScheduledUpgradeConfig[]): Map<string, MetricSeries[]> {
   const N = ScheduledUpgradeConfigMetricName;
-  const out = new Map<string, MetricSeries[]>([[N.info, []], [N.pinVersionWindow, []], [N.nextPossibleSchedule, []]]);
+  const out = new Map<string, MetricSeries[]>([
+    [N.info, []],
+    [N.pinVersionWindow, []],
+    [N.nextPossibleSchedule, []],
+  ]);
   const add = (family: string, labels: Record<string, string>, value: number): void => {
     out.get(family)?.push({ labels, value });
   };
   for (const c of configs) {
     const upgradeconfig = c.metadata?.name ?? '';
     const schedule = c.spec?.schedule;
-    add(N.info, { upgradeconfig, cron: schedule?.cron ?? '', location: schedule?.location ?? '', suspended: schedule?.suspend === true ? 'true' : 'false' }, 1);
+    add(
+      N.info,
+      {
+        upgradeconfig,
+        cron: schedule?.cron ?? '',
+        location: schedule?.location ?? '',
+        suspended: schedule?.suspend === true ? 'true' : 'false',
+      },
+      1,
+    );
     const pin = durationSeconds(c.spec?.pinVersionWindow);
     if (pin !== undefined) add(N.pinVersionWindow, { upgradeconfig }, pin);
     (c.status?.nextPossibleSchedules ?? []).forEach((text, count) => {
@@ -80,6 +99,10 @@ export const UPGRADE_CONFIG_FAMILIES: readonly GaugeFamily[] = [
 export class ScheduledUpgradeConfigCollector {
   /** Throws if one of the names is already registered on `registry`. */
   constructor(registry: Registry, source: ScheduledUpgradeConfigSource, options: ScrapeCollectorOptions) {
-    registerScrapeGauges(registry, [{ families: UPGRADE_CONFIG_FAMILIES, series: () => scheduledUpgradeConfigSeries(source()) }], options.log);
+    registerScrapeGauges(
+      registry,
+      [{ families: UPGRADE_CONFIG_FAMILIES, series: () => scheduledUpgradeConfigSeries(source()) }],
+      options.log,
+    );
   }
 }

@@ -74,7 +74,8 @@ function scrapeSnapshot(group: FamilyGroup, log: Logger): () => ReadonlyMap<stri
     } catch (error) {
       snapshot = new Map();
       const message = error instanceof Error ? error.message : String(error);
-      if (failing !== message) log.error({ err: error, families }, 'metrics source failed: these families have no series until it recovers');
+      if (failing !== message)
+        log.error({ err: error, families }, 'metrics source failed: these families have no series until it recovers');
       failing = message;
     }
     const snap = snapshot;

@@ -4,18 +4,33 @@ import { Registry } from 'prom-client';
 import type { UpgradeSuspensionWindow } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
 import { silentLogger } from '../../lib/log.js';
 import { parseExposition, samplesOf, valueOf } from '../../kube/metrics-exposition.test-support.js';
-import { SuspensionWindowCollector, SuspensionWindowMetricName as N, suspensionWindowSeries } from './suspension-window-metrics.js';
+import {
+  SuspensionWindowCollector,
+  SuspensionWindowMetricName as N,
+  suspensionWindowSeries,
+} from './suspension-window-metrics.js';
 
-function window(name: string, extra: { start?: string; end?: string; reason?: string; configs?: string[] } = {}): UpgradeSuspensionWindow {
+function window(
+  name: string,
+  extra: { start?: string; end?: string; reason?: string; configs?: string[] } = {},
+): UpgradeSuspensionWindow {
   return {
     metadata: { name, namespace: 'appuio' },
-    spec: { start: extra.start ?? '2022-03-01T00:00:00Z', end: extra.end ?? '2022-06-01T00:00:00Z', reason: extra.reason ?? 'No moar upgrades', configSelector: {} },
+    spec: {
+      start: extra.start ?? '2022-03-01T00:00:00Z',
+      end: extra.end ?? '2022-06-01T00:00:00Z',
+      reason: extra.reason ?? 'No moar upgrades',
+      configSelector: {},
+    },
     ...(extra.configs ? { status: { matchingConfigs: extra.configs.map((c) => ({ name: c })) } } : {}),
   };
 }
 
 void test('series: info, start, end and one matching_config per status.matchingConfigs entry', () => {
-  const s = suspensionWindowSeries([window('mywindow', { configs: ['matching1', 'matching2'] }), window('quiet', { start: '2022-12-20T00:00:00+01:00', reason: 'Holidays' })]);
+  const s = suspensionWindowSeries([
+    window('mywindow', { configs: ['matching1', 'matching2'] }),
+    window('quiet', { start: '2022-12-20T00:00:00+01:00', reason: 'Holidays' }),
+  ]);
   assert.deepEqual(s.get(N.info), [
     { labels: { upgradesuspensionwindow: 'mywindow', reason: 'No moar upgrades' }, value: 1 },
     { labels: { upgradesuspensionwindow: 'quiet', reason: 'Holidays' }, value: 1 },

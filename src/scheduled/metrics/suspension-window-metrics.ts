@@ -7,7 +7,13 @@
  */
 import type { Registry } from 'prom-client';
 import type { UpgradeSuspensionWindow } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
-import { registerScrapeGauges, utcTime, type GaugeFamily, type MetricSeries, type ScrapeCollectorOptions } from './scrape-gauges.js';
+import {
+  registerScrapeGauges,
+  utcTime,
+  type GaugeFamily,
+  type MetricSeries,
+  type ScrapeCollectorOptions,
+} from './scrape-gauges.js';
 
 /** Family names, APPUiO's spelling. */
 export const SuspensionWindowMetricName = {
@@ -19,9 +25,21 @@ export const SuspensionWindowMetricName = {
 
 /** The families with their label names and our help texts. */
 export const SUSPENSION_WINDOW_FAMILIES: readonly GaugeFamily[] = [
-  { name: SuspensionWindowMetricName.info, help: 'An UpgradeSuspensionWindow and its reason. Always 1.', labelNames: ['upgradesuspensionwindow', 'reason'] },
-  { name: SuspensionWindowMetricName.start, help: "The UpgradeSuspensionWindow's spec.start as a Unix time in seconds.", labelNames: ['upgradesuspensionwindow'] },
-  { name: SuspensionWindowMetricName.end, help: "The UpgradeSuspensionWindow's spec.end as a Unix time in seconds.", labelNames: ['upgradesuspensionwindow'] },
+  {
+    name: SuspensionWindowMetricName.info,
+    help: 'An UpgradeSuspensionWindow and its reason. Always 1.',
+    labelNames: ['upgradesuspensionwindow', 'reason'],
+  },
+  {
+    name: SuspensionWindowMetricName.start,
+    help: "The UpgradeSuspensionWindow's spec.start as a Unix time in seconds.",
+    labelNames: ['upgradesuspensionwindow'],
+  },
+  {
+    name: SuspensionWindowMetricName.end,
+    help: "The UpgradeSuspensionWindow's spec.end as a Unix time in seconds.",
+    labelNames: ['upgradesuspensionwindow'],
+  },
   {
     name: SuspensionWindowMetricName.matchingConfig,
     help: 'An UpgradeConfig the UpgradeSuspensionWindow selects (status.matchingConfigs). Always 1.',
@@ -35,8 +53,14 @@ export const SUSPENSION_WINDOW_FAMILIES: readonly GaugeFamily[] = [
  */
 export function suspensionWindowSeries(windows: readonly UpgradeSuspensionWindow[]): Map<string, MetricSeries[]> {
   const N = SuspensionWindowMetricName;
-  const out = new Map<string, MetricSeries[]>([[N.info, []], [N.start, []], [N.end, []], [N.matchingConfig, []]]);
-  const add = (family: string, labels: Record<string, string>, value: number): void => void out.get(family)?.push({ labels, value });
+  const out = new Map<string, MetricSeries[]>([
+    [N.info, []],
+    [N.start, []],
+    [N.end, []],
+    [N.matchingConfig, []],
+  ]);
+  const add = (family: string, labels: Record<string, string>, value: number): void =>
+    void out.get(family)?.push({ labels, value });
   for (const w of windows) {
     const upgradesuspensionwindow = w.metadata?.name ?? '';
     add(N.info, { upgradesuspensionwindow, reason: w.spec?.reason ?? '' }, 1);
@@ -44,7 +68,8 @@ export function suspensionWindowSeries(windows: readonly UpgradeSuspensionWindow
     if (start) add(N.start, { upgradesuspensionwindow }, start.unix);
     const end = utcTime(w.spec?.end);
     if (end) add(N.end, { upgradesuspensionwindow }, end.unix);
-    for (const c of w.status?.matchingConfigs ?? []) add(N.matchingConfig, { upgradesuspensionwindow, config: c.name }, 1);
+    for (const c of w.status?.matchingConfigs ?? [])
+      add(N.matchingConfig, { upgradesuspensionwindow, config: c.name }, 1);
   }
   return out;
 }
@@ -56,6 +81,10 @@ export type SuspensionWindowSource = () => readonly UpgradeSuspensionWindow[];
 export class SuspensionWindowCollector {
   /** Throws if one of the names is already registered on `registry`. */
   constructor(registry: Registry, source: SuspensionWindowSource, options: ScrapeCollectorOptions) {
-    registerScrapeGauges(registry, [{ families: SUSPENSION_WINDOW_FAMILIES, series: () => suspensionWindowSeries(source()) }], options.log);
+    registerScrapeGauges(
+      registry,
+      [{ families: SUSPENSION_WINDOW_FAMILIES, series: () => suspensionWindowSeries(source()) }],
+      options.log,
+    );
   }
 }

@@ -21,14 +21,57 @@ void test('state and reason follow succeeded > failed > paused > active > pendin
     { conditions: [], state: 'pending', reason: '' },
     { conditions: [{ type: 'Started', status: 'False' }], state: 'pending', reason: '' },
     { conditions: [{ type: 'Started', status: 'True', reason: 'Started' }], state: 'active', reason: '' },
-    { conditions: [{ type: 'Started', status: 'True' }, { type: 'Paused', status: 'False', reason: 'DelaySet' }], state: 'active', reason: '' },
-    { conditions: [{ type: 'Started', status: 'True' }, { type: 'Paused', status: 'True', reason: 'DelaySet' }], state: 'paused', reason: '' },
-    { conditions: [{ type: 'Started', status: 'True' }, { type: 'Succeeded', status: 'True', reason: 'Succeeded' }], state: 'succeeded', reason: 'Succeeded' },
+    {
+      conditions: [
+        { type: 'Started', status: 'True' },
+        { type: 'Paused', status: 'False', reason: 'DelaySet' },
+      ],
+      state: 'active',
+      reason: '',
+    },
+    {
+      conditions: [
+        { type: 'Started', status: 'True' },
+        { type: 'Paused', status: 'True', reason: 'DelaySet' },
+      ],
+      state: 'paused',
+      reason: '',
+    },
+    {
+      conditions: [
+        { type: 'Started', status: 'True' },
+        { type: 'Succeeded', status: 'True', reason: 'Succeeded' },
+      ],
+      state: 'succeeded',
+      reason: 'Succeeded',
+    },
     { conditions: [{ type: 'Succeeded', status: 'True', reason: 'Skipped' }], state: 'succeeded', reason: 'Skipped' },
     { conditions: [{ type: 'Failed', status: 'True', reason: 'Expired' }], state: 'failed', reason: 'Expired' },
-    { conditions: [{ type: 'Started', status: 'True' }, { type: 'Paused', status: 'True' }, { type: 'Failed', status: 'True', reason: 'UnpausingPoolsExpired' }], state: 'failed', reason: 'UnpausingPoolsExpired' },
-    { conditions: [{ type: 'Failed', status: 'True', reason: 'TimedOut' }, { type: 'Succeeded', status: 'True', reason: 'Succeeded' }], state: 'succeeded', reason: 'Succeeded' },
-    { conditions: [{ type: 'Started', status: 'True' }, { type: 'Failed', status: 'False', reason: 'HookFailed' }], state: 'active', reason: '' },
+    {
+      conditions: [
+        { type: 'Started', status: 'True' },
+        { type: 'Paused', status: 'True' },
+        { type: 'Failed', status: 'True', reason: 'UnpausingPoolsExpired' },
+      ],
+      state: 'failed',
+      reason: 'UnpausingPoolsExpired',
+    },
+    {
+      conditions: [
+        { type: 'Failed', status: 'True', reason: 'TimedOut' },
+        { type: 'Succeeded', status: 'True', reason: 'Succeeded' },
+      ],
+      state: 'succeeded',
+      reason: 'Succeeded',
+    },
+    {
+      conditions: [
+        { type: 'Started', status: 'True' },
+        { type: 'Failed', status: 'False', reason: 'HookFailed' },
+      ],
+      state: 'active',
+      reason: '',
+    },
   ];
   for (const c of cases) {
     const job = upgradeJob({ conditions: c.conditions });
@@ -40,19 +83,52 @@ void test('state and reason follow succeeded > failed > paused > active > pendin
 void test('matches_disruptive_hooks: any disruptive hook that would run for the job, whatever its events', () => {
   const job = upgradeJob();
   const other = { apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeJob', name: 'other', uid: 'uid-2' };
-  const mine = { apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeJob', name: job.metadata?.name ?? '', uid: 'uid-1' };
+  const mine = {
+    apiVersion: 'managedupgrade.appuio.io/v1beta1',
+    kind: 'UpgradeJob',
+    name: job.metadata?.name ?? '',
+    uid: 'uid-1',
+  };
   const cases: { name: string; hooks: ReturnType<typeof hook>[]; want: string }[] = [
     { name: 'no hooks', hooks: [], want: 'false' },
     { name: 'disruptive, empty selector', hooks: [hook('h', { disruptive: true })], want: 'true' },
     { name: 'disruptive, Finish only', hooks: [hook('h', { disruptive: true, events: ['Finish'] })], want: 'true' },
     { name: 'not disruptive', hooks: [hook('h', { disruptive: false })], want: 'false' },
-    { name: 'disruptive, selector matches', hooks: [hook('h', { disruptive: true, selector: { matchLabels: { 'upgrade-config': 'cluster-upgrade' } } })], want: 'true' },
-    { name: 'disruptive, selector does not match', hooks: [hook('h', { disruptive: true, selector: { matchLabels: { 'upgrade-config': 'other' } } })], want: 'false' },
-    { name: 'disruptive, other namespace', hooks: [hook('h', { disruptive: true }, { namespace: 'elsewhere' })], want: 'false' },
-    { name: 'disruptive Next hook claimed by another job', hooks: [hook('h', { disruptive: true, run: 'Next' }, { claimedBy: other })], want: 'false' },
-    { name: 'disruptive Next hook claimed by this job', hooks: [hook('h', { disruptive: true, run: 'Next' }, { claimedBy: mine })], want: 'true' },
+    {
+      name: 'disruptive, selector matches',
+      hooks: [hook('h', { disruptive: true, selector: { matchLabels: { 'upgrade-config': 'cluster-upgrade' } } })],
+      want: 'true',
+    },
+    {
+      name: 'disruptive, selector does not match',
+      hooks: [hook('h', { disruptive: true, selector: { matchLabels: { 'upgrade-config': 'other' } } })],
+      want: 'false',
+    },
+    {
+      name: 'disruptive, other namespace',
+      hooks: [hook('h', { disruptive: true }, { namespace: 'elsewhere' })],
+      want: 'false',
+    },
+    {
+      name: 'disruptive Next hook claimed by another job',
+      hooks: [hook('h', { disruptive: true, run: 'Next' }, { claimedBy: other })],
+      want: 'false',
+    },
+    {
+      name: 'disruptive Next hook claimed by this job',
+      hooks: [hook('h', { disruptive: true, run: 'Next' }, { claimedBy: mine })],
+      want: 'true',
+    },
     { name: 'disruptive Next hook unclaimed', hooks: [hook('h', { disruptive: true, run: 'Next' })], want: 'true' },
-    { name: 'one of several', hooks: [hook('a'), hook('b', { disruptive: true, selector: { matchLabels: { 'upgrade-config': 'other' } } }), hook('c', { disruptive: true })], want: 'true' },
+    {
+      name: 'one of several',
+      hooks: [
+        hook('a'),
+        hook('b', { disruptive: true, selector: { matchLabels: { 'upgrade-config': 'other' } } }),
+        hook('c', { disruptive: true }),
+      ],
+      want: 'true',
+    },
   ];
   for (const c of cases) {
     const s = upgradeJobSeries([job], c.hooks).get(N.state);
@@ -117,8 +193,15 @@ void test('series: a start time that does not parse gives an empty label and no 
 
 void test('collector: exposes the three families at scrape time from the sources', async () => {
   const registry = new Registry();
-  let jobs: UpgradeJob[] = [upgradeJob({ name: 'a', conditions: [{ type: 'Failed', status: 'True', reason: 'TimedOut' }] }), upgradeJob({ name: 'b', noop: true })];
-  new UpgradeJobCollector(registry, { jobs: () => jobs, hooks: () => [hook('maint', { disruptive: true })] }, { log: silentLogger() });
+  let jobs: UpgradeJob[] = [
+    upgradeJob({ name: 'a', conditions: [{ type: 'Failed', status: 'True', reason: 'TimedOut' }] }),
+    upgradeJob({ name: 'b', noop: true }),
+  ];
+  new UpgradeJobCollector(
+    registry,
+    { jobs: () => jobs, hooks: () => [hook('maint', { disruptive: true })] },
+    { log: silentLogger() },
+  );
   const f = parseExposition(await registry.metrics());
   for (const name of Object.values(N)) {
     assert.equal(f.get(name)?.type, 'gauge', name);
@@ -163,7 +246,16 @@ void test('a throwing source blanks its families only, is logged once, and its r
     },
     { log },
   );
-  registerScrapeGauges(registry, [{ families: [{ name: 'other_family', help: 'h', labelNames: [] }], series: () => new Map([['other_family', [{ labels: {}, value: 7 }]]]) }], log);
+  registerScrapeGauges(
+    registry,
+    [
+      {
+        families: [{ name: 'other_family', help: 'h', labelNames: [] }],
+        series: () => new Map([['other_family', [{ labels: {}, value: 7 }]]]),
+      },
+    ],
+    log,
+  );
 
   for (let i = 0; i < 2; i++) {
     const f = parseExposition(await registry.metrics());
@@ -186,7 +278,11 @@ void test('a throwing source blanks its families only, is logged once, and its r
 void test('the sources are read once per scrape', async () => {
   const registry = new Registry();
   let reads = 0;
-  new UpgradeJobCollector(registry, { jobs: () => (reads++, [upgradeJob()]), hooks: () => [] }, { log: silentLogger() });
+  new UpgradeJobCollector(
+    registry,
+    { jobs: () => (reads++, [upgradeJob()]), hooks: () => [] },
+    { log: silentLogger() },
+  );
   await registry.metrics();
   assert.equal(reads, 1);
   await registry.metrics();

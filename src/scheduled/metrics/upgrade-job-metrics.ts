@@ -13,7 +13,13 @@ import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgr
 import type { UpgradeJobHook } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook.js';
 import { matchesDisruptiveHooks } from '../hooks/hook-selection.js';
 import { jobCondition, jobConditionTrue } from '../steps/upgrade-job-conditions.js';
-import { registerScrapeGauges, utcTime, type GaugeFamily, type MetricSeries, type ScrapeCollectorOptions } from './scrape-gauges.js';
+import {
+  registerScrapeGauges,
+  utcTime,
+  type GaugeFamily,
+  type MetricSeries,
+  type ScrapeCollectorOptions,
+} from './scrape-gauges.js';
 
 /** Family names, APPUiO's spelling. */
 export const UpgradeJobMetricName = {
@@ -27,10 +33,28 @@ export const UPGRADE_JOB_FAMILIES: readonly GaugeFamily[] = [
   {
     name: UpgradeJobMetricName.state,
     help: "State of an UpgradeJob, always 1: state is pending, active, paused, succeeded or failed; reason is the Succeeded or Failed condition's reason once final.",
-    labelNames: ['upgradejob', 'start_after', 'start_before', 'desired_version_force', 'desired_version_image', 'desired_version_version', 'state', 'reason', 'matches_disruptive_hooks'],
+    labelNames: [
+      'upgradejob',
+      'start_after',
+      'start_before',
+      'desired_version_force',
+      'desired_version_image',
+      'desired_version_version',
+      'state',
+      'reason',
+      'matches_disruptive_hooks',
+    ],
   },
-  { name: UpgradeJobMetricName.startAfter, help: "The UpgradeJob's spec.startAfter as a Unix time in seconds.", labelNames: ['upgradejob'] },
-  { name: UpgradeJobMetricName.startBefore, help: "The UpgradeJob's spec.startBefore as a Unix time in seconds.", labelNames: ['upgradejob'] },
+  {
+    name: UpgradeJobMetricName.startAfter,
+    help: "The UpgradeJob's spec.startAfter as a Unix time in seconds.",
+    labelNames: ['upgradejob'],
+  },
+  {
+    name: UpgradeJobMetricName.startBefore,
+    help: "The UpgradeJob's spec.startBefore as a Unix time in seconds.",
+    labelNames: ['upgradejob'],
+  },
 ];
 
 /** Values of the `state` label. */
@@ -60,10 +84,18 @@ export function upgradeJobStateReason(job: UpgradeJob): string {
  * version has empty image and version and force `false`, as APPUiO; a start time that does not
  * parse gives an empty time label and leaves out that timestamp series.
  */
-export function upgradeJobSeries(jobs: readonly UpgradeJob[], hooks: readonly UpgradeJobHook[]): Map<string, MetricSeries[]> {
+export function upgradeJobSeries(
+  jobs: readonly UpgradeJob[],
+  hooks: readonly UpgradeJobHook[],
+): Map<string, MetricSeries[]> {
   const N = UpgradeJobMetricName;
-  const out = new Map<string, MetricSeries[]>([[N.state, []], [N.startAfter, []], [N.startBefore, []]]);
-  const add = (family: string, labels: Record<string, string>, value: number): void => void out.get(family)?.push({ labels, value });
+  const out = new Map<string, MetricSeries[]>([
+    [N.state, []],
+    [N.startAfter, []],
+    [N.startBefore, []],
+  ]);
+  const add = (family: string, labels: Record<string, string>, value: number): void =>
+    void out.get(family)?.push({ labels, value });
   for (const job of jobs) {
     const upgradejob = job.metadata?.name ?? '';
     const after = utcTime(job.spec?.startAfter);
@@ -96,11 +128,14 @@ export interface UpgradeJobSources {
   hooks: () => readonly UpgradeJobHook[];
 }
 
-
 /** Registers the three UpgradeJob families on `registry`; if either source throws, all three have no series. */
 export class UpgradeJobCollector {
   /** Throws if one of the names is already registered on `registry`. */
   constructor(registry: Registry, sources: UpgradeJobSources, options: ScrapeCollectorOptions) {
-    registerScrapeGauges(registry, [{ families: UPGRADE_JOB_FAMILIES, series: () => upgradeJobSeries(sources.jobs(), sources.hooks()) }], options.log);
+    registerScrapeGauges(
+      registry,
+      [{ families: UPGRADE_JOB_FAMILIES, series: () => upgradeJobSeries(sources.jobs(), sources.hooks()) }],
+      options.log,
+    );
   }
 }

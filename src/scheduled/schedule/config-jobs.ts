@@ -13,7 +13,11 @@ import { evaluateLabelSelector } from '../../lib/label-selector.js';
 /** True when `job` has a controller reference to `config` (same UID, as `metav1.IsControlledBy`). */
 export function isControlledBy(job: UpgradeJob, config: ScheduledUpgradeConfig): boolean {
   const uid = config.metadata?.uid;
-  return uid !== undefined && uid !== '' && (job.metadata?.ownerReferences ?? []).some((r) => r.controller === true && r.uid === uid);
+  return (
+    uid !== undefined &&
+    uid !== '' &&
+    (job.metadata?.ownerReferences ?? []).some((r) => r.controller === true && r.uid === uid)
+  );
 }
 
 /** Byte order of two names (as Go compares strings). */
@@ -84,7 +88,9 @@ export function successfulJobsBeyondLimit(jobs: readonly UpgradeJob[], limit: nu
   const keep = effectiveHistoryLimit(limit);
   if (keep === undefined) return [];
   const succeeded = jobs.filter(isJobSucceeded);
-  succeeded.sort((a, b) => (startAfterMs(b) ?? 0) - (startAfterMs(a) ?? 0) || compareNames(b.metadata?.name, a.metadata?.name));
+  succeeded.sort(
+    (a, b) => (startAfterMs(b) ?? 0) - (startAfterMs(a) ?? 0) || compareNames(b.metadata?.name, a.metadata?.name),
+  );
   return succeeded.slice(keep);
 }
 

@@ -70,7 +70,10 @@ test('robfig’s parse errors, word for word', () => {
     ['0 0 * * monday', 'failed to parse int from monday: strconv.Atoi: parsing "monday": invalid syntax'],
     ['0 0 * * 1-', 'failed to parse int from : strconv.Atoi: parsing "": invalid syntax'],
     ['*/-1 * * * *', 'negative number (-1) not allowed: -1'],
-    ['99999999999999999999 * * * *', 'failed to parse int from 99999999999999999999: strconv.Atoi: parsing "99999999999999999999": value out of range'],
+    [
+      '99999999999999999999 * * * *',
+      'failed to parse int from 99999999999999999999: strconv.Atoi: parsing "99999999999999999999": value out of range',
+    ],
     ['0 0 * jan-foo *', 'failed to parse int from foo: strconv.Atoi: parsing "foo": invalid syntax'],
     ['@daly', 'unrecognized descriptor: @daly'],
     ['@Daily', 'unrecognized descriptor: @Daily'],
@@ -112,18 +115,45 @@ test('fields: lists, ranges, steps, names, ? and the star bit', () => {
 
 test('day of month and day of week: AND with a star, OR without', () => {
   const from = '2024-01-01T00:00:00Z'; // a Monday
-  assert.deepEqual(nexts('0 0 * * 1', from, 3), ['2024-01-08T00:00:00Z', '2024-01-15T00:00:00Z', '2024-01-22T00:00:00Z']);
-  assert.deepEqual(nexts('0 0 ? * 1', from, 3), ['2024-01-08T00:00:00Z', '2024-01-15T00:00:00Z', '2024-01-22T00:00:00Z']);
+  assert.deepEqual(nexts('0 0 * * 1', from, 3), [
+    '2024-01-08T00:00:00Z',
+    '2024-01-15T00:00:00Z',
+    '2024-01-22T00:00:00Z',
+  ]);
+  assert.deepEqual(nexts('0 0 ? * 1', from, 3), [
+    '2024-01-08T00:00:00Z',
+    '2024-01-15T00:00:00Z',
+    '2024-01-22T00:00:00Z',
+  ]);
   assert.deepEqual(nexts('0 0 1 * 1', from, 6), [
-    '2024-01-08T00:00:00Z', '2024-01-15T00:00:00Z', '2024-01-22T00:00:00Z', '2024-01-29T00:00:00Z', '2024-02-01T00:00:00Z', '2024-02-05T00:00:00Z',
+    '2024-01-08T00:00:00Z',
+    '2024-01-15T00:00:00Z',
+    '2024-01-22T00:00:00Z',
+    '2024-01-29T00:00:00Z',
+    '2024-02-01T00:00:00Z',
+    '2024-02-05T00:00:00Z',
   ]);
   // */2 clears the star bit: odd days OR Mondays.
   assert.deepEqual(nexts('0 0 */2 * 1', from, 6), [
-    '2024-01-03T00:00:00Z', '2024-01-05T00:00:00Z', '2024-01-07T00:00:00Z', '2024-01-08T00:00:00Z', '2024-01-09T00:00:00Z', '2024-01-11T00:00:00Z',
+    '2024-01-03T00:00:00Z',
+    '2024-01-05T00:00:00Z',
+    '2024-01-07T00:00:00Z',
+    '2024-01-08T00:00:00Z',
+    '2024-01-09T00:00:00Z',
+    '2024-01-11T00:00:00Z',
   ]);
   assert.deepEqual(nexts('0 0 1 * ?', from, 2), ['2024-02-01T00:00:00Z', '2024-03-01T00:00:00Z']);
-  assert.deepEqual(nexts('0 0 5/10 * *', from, 4), ['2024-01-05T00:00:00Z', '2024-01-15T00:00:00Z', '2024-01-25T00:00:00Z', '2024-02-05T00:00:00Z']);
-  assert.deepEqual(nexts('0 0 29 2 1', '2024-02-20T00:00:00Z', 3), ['2024-02-26T00:00:00Z', '2024-02-29T00:00:00Z', '2025-02-03T00:00:00Z']);
+  assert.deepEqual(nexts('0 0 5/10 * *', from, 4), [
+    '2024-01-05T00:00:00Z',
+    '2024-01-15T00:00:00Z',
+    '2024-01-25T00:00:00Z',
+    '2024-02-05T00:00:00Z',
+  ]);
+  assert.deepEqual(nexts('0 0 29 2 1', '2024-02-20T00:00:00Z', 3), [
+    '2024-02-26T00:00:00Z',
+    '2024-02-29T00:00:00Z',
+    '2025-02-03T00:00:00Z',
+  ]);
   assert.deepEqual(nexts('15 3 * JAN,jul Sat', from, 2), ['2024-01-06T03:15:00Z', '2024-01-13T03:15:00Z']);
   assert.deepEqual(nexts('30 22 * * 1-5', '2024-01-05T23:00:00Z', 2), ['2024-01-08T22:30:00Z', '2024-01-09T22:30:00Z']);
 });
@@ -137,7 +167,10 @@ test('descriptors', () => {
   assert.deepEqual(nexts('@daily', from, 2), ['2024-05-16T00:00:00Z', '2024-05-17T00:00:00Z']);
   assert.deepEqual(nexts('@midnight', from, 1), ['2024-05-16T00:00:00Z']);
   assert.deepEqual(nexts('@hourly', from, 2), ['2024-05-15T13:00:00Z', '2024-05-15T14:00:00Z']);
-  assert.deepEqual(nexts('@weekly', '2024-03-30T12:00:00Z', 2, zurich), ['2024-03-31T00:00:00+01:00', '2024-04-07T00:00:00+02:00']);
+  assert.deepEqual(nexts('@weekly', '2024-03-30T12:00:00Z', 2, zurich), [
+    '2024-03-31T00:00:00+01:00',
+    '2024-04-07T00:00:00+02:00',
+  ]);
 });
 
 test('@every: t + d, from the whole second, at least one second', () => {
@@ -171,37 +204,66 @@ test('nothing within five years gives no activation', () => {
 
 test('DST in Europe/Zurich: a missing wall time is skipped, a repeated one fires twice', () => {
   assert.deepEqual(nexts('30 2 * * *', '2024-03-29T12:00:00+01:00', 3, zurich), [
-    '2024-03-30T02:30:00+01:00', '2024-04-01T02:30:00+02:00', '2024-04-02T02:30:00+02:00',
+    '2024-03-30T02:30:00+01:00',
+    '2024-04-01T02:30:00+02:00',
+    '2024-04-02T02:30:00+02:00',
   ]);
-  assert.deepEqual(nexts('0 2 * * 0', '2024-03-25T00:00:00+01:00', 2, zurich), ['2024-04-07T02:00:00+02:00', '2024-04-14T02:00:00+02:00']);
+  assert.deepEqual(nexts('0 2 * * 0', '2024-03-25T00:00:00+01:00', 2, zurich), [
+    '2024-04-07T02:00:00+02:00',
+    '2024-04-14T02:00:00+02:00',
+  ]);
   assert.deepEqual(nexts('30 2 * * *', '2024-10-26T03:00:00+02:00', 3, zurich), [
-    '2024-10-27T02:30:00+02:00', '2024-10-27T02:30:00+01:00', '2024-10-28T02:30:00+01:00',
+    '2024-10-27T02:30:00+02:00',
+    '2024-10-27T02:30:00+01:00',
+    '2024-10-28T02:30:00+01:00',
   ]);
   assert.deepEqual(nexts('0 * * * *', '2024-10-27T01:30:00+02:00', 3, zurich), [
-    '2024-10-27T02:00:00+02:00', '2024-10-27T02:00:00+01:00', '2024-10-27T03:00:00+01:00',
+    '2024-10-27T02:00:00+02:00',
+    '2024-10-27T02:00:00+01:00',
+    '2024-10-27T03:00:00+01:00',
   ]);
-  assert.deepEqual(nexts('0 * * * *', '2024-03-31T00:30:00+01:00', 2, zurich), ['2024-03-31T01:00:00+01:00', '2024-03-31T03:00:00+02:00']);
+  assert.deepEqual(nexts('0 * * * *', '2024-03-31T00:30:00+01:00', 2, zurich), [
+    '2024-03-31T01:00:00+01:00',
+    '2024-03-31T03:00:00+02:00',
+  ]);
   assert.deepEqual(nexts('*/30 2 27 10 *', '2024-10-27T00:00:00+02:00', 5, zurich), [
-    '2024-10-27T02:00:00+02:00', '2024-10-27T02:30:00+02:00', '2024-10-27T02:00:00+01:00', '2024-10-27T02:30:00+01:00', '2025-10-27T02:00:00+01:00',
+    '2024-10-27T02:00:00+02:00',
+    '2024-10-27T02:30:00+02:00',
+    '2024-10-27T02:00:00+01:00',
+    '2024-10-27T02:30:00+01:00',
+    '2025-10-27T02:00:00+01:00',
   ]);
   // New York changes at 02:00 local, too.
   assert.deepEqual(nexts('30 1 * * *', '2024-11-02T12:00:00-04:00', 3, newYork), [
-    '2024-11-03T01:30:00-04:00', '2024-11-03T01:30:00-05:00', '2024-11-04T01:30:00-05:00',
+    '2024-11-03T01:30:00-04:00',
+    '2024-11-03T01:30:00-05:00',
+    '2024-11-04T01:30:00-05:00',
   ]);
-  assert.deepEqual(nexts('30 2 * * *', '2024-03-09T12:00:00-05:00', 2, newYork), ['2024-03-11T02:30:00-04:00', '2024-03-12T02:30:00-04:00']);
+  assert.deepEqual(nexts('30 2 * * *', '2024-03-09T12:00:00-05:00', 2, newYork), [
+    '2024-03-11T02:30:00-04:00',
+    '2024-03-12T02:30:00-04:00',
+  ]);
 });
 
 test('a midnight that does not exist (São Paulo 2018) is corrected as robfig corrects it', () => {
   const saoPaulo = zone('America/Sao_Paulo');
   // 2018-11-04 00:00 did not exist there: clocks went from 23:59:59 to 01:00.
   assert.deepEqual(nexts('0 * 4 11 *', '2018-11-03T12:00:00-03:00', 3, saoPaulo), [
-    '2018-11-04T01:00:00-02:00', '2018-11-04T02:00:00-02:00', '2018-11-04T03:00:00-02:00',
+    '2018-11-04T01:00:00-02:00',
+    '2018-11-04T02:00:00-02:00',
+    '2018-11-04T03:00:00-02:00',
   ]);
-  assert.deepEqual(nexts('0 12 * * 0', '2018-11-01T12:00:00-03:00', 2, saoPaulo), ['2018-11-04T12:00:00-02:00', '2018-11-11T12:00:00-02:00']);
+  assert.deepEqual(nexts('0 12 * * 0', '2018-11-01T12:00:00-03:00', 2, saoPaulo), [
+    '2018-11-04T12:00:00-02:00',
+    '2018-11-11T12:00:00-02:00',
+  ]);
 });
 
 test('CRON_TZ= and TZ= override the zone; CRON_TZ=Local does not', () => {
-  assert.deepEqual(nexts('CRON_TZ=America/New_York 0 9 * * *', '2024-07-01T00:00:00Z', 2, zurich), ['2024-07-01T15:00:00+02:00', '2024-07-02T15:00:00+02:00']);
+  assert.deepEqual(nexts('CRON_TZ=America/New_York 0 9 * * *', '2024-07-01T00:00:00Z', 2, zurich), [
+    '2024-07-01T15:00:00+02:00',
+    '2024-07-02T15:00:00+02:00',
+  ]);
   assert.deepEqual(nexts('TZ=UTC 0 9 * * *', '2024-07-01T00:00:00Z', 1, zurich), ['2024-07-01T11:00:00+02:00']);
   assert.deepEqual(nexts('TZ=  0 9 * * *', '2024-07-01T00:00:00Z', 1, zurich), ['2024-07-01T11:00:00+02:00']);
   assert.deepEqual(nexts('CRON_TZ=Local 0 9 * * *', '2024-07-01T00:00:00Z', 1, zurich), ['2024-07-01T09:00:00+02:00']);
@@ -234,8 +296,14 @@ test('property: every activation matches in its zone, increases, and none is mis
       const s = spec(`${minute} ${hour} ${dom} ${month} ${dow}`);
       const matches = (ms: number): boolean => {
         const w = wallClock(z, ms);
-        return w.second === 0 && w.millisecond === 0 && s.minute.allowed[w.minute] === true && s.hour.allowed[w.hour] === true
-          && s.month.allowed[w.month] === true && dayMatches(s, w.day, w.weekday);
+        return (
+          w.second === 0 &&
+          w.millisecond === 0 &&
+          s.minute.allowed[w.minute] === true &&
+          s.hour.allowed[w.hour] === true &&
+          s.month.allowed[w.month] === true &&
+          dayMatches(s, w.day, w.weekday)
+        );
       };
       let t = from;
       for (let i = 0; i < 3; i++) {

@@ -31,7 +31,17 @@ class CronSyntaxError extends Error {}
 
 /** Go's `strconv.Quote`, for the ASCII range that cron input realistically holds. */
 function goQuote(text: string): string {
-  const escapes: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\t': '\\t', '\r': '\\r', '\v': '\\v', '\f': '\\f', '\b': '\\b', '\x07': '\\a' };
+  const escapes: Record<string, string> = {
+    '"': '\\"',
+    '\\': '\\\\',
+    '\n': '\\n',
+    '\t': '\\t',
+    '\r': '\\r',
+    '\v': '\\v',
+    '\f': '\\f',
+    '\b': '\\b',
+    '\x07': '\\a',
+  };
   let out = '"';
   for (const ch of text) {
     const code = ch.codePointAt(0) ?? 0;
@@ -45,11 +55,15 @@ function goQuote(text: string): string {
 /** robfig's `mustParseInt`: Go's `strconv.Atoi`, then no negatives. */
 function mustParseInt(expr: string): bigint {
   if (!/^[+-]?[0-9]+$/.test(expr)) {
-    throw new CronSyntaxError(`failed to parse int from ${expr}: strconv.Atoi: parsing ${goQuote(expr)}: invalid syntax`);
+    throw new CronSyntaxError(
+      `failed to parse int from ${expr}: strconv.Atoi: parsing ${goQuote(expr)}: invalid syntax`,
+    );
   }
   const n = BigInt(expr);
   if (n > INT64_MAX || n < INT64_MIN) {
-    throw new CronSyntaxError(`failed to parse int from ${expr}: strconv.Atoi: parsing ${goQuote(expr)}: value out of range`);
+    throw new CronSyntaxError(
+      `failed to parse int from ${expr}: strconv.Atoi: parsing ${goQuote(expr)}: value out of range`,
+    );
   }
   if (n < 0n) throw new CronSyntaxError(`negative number (${n}) not allowed: ${expr}`);
   return n;
@@ -87,8 +101,10 @@ function parseRange(expr: string, bounds: FieldBounds, allowed: boolean[]): bool
     if (single) end = BigInt(bounds.max);
     if (step > 1n) star = false;
   } else throw new CronSyntaxError(`too many slashes: ${expr}`);
-  if (start < BigInt(bounds.min)) throw new CronSyntaxError(`beginning of range (${start}) below minimum (${bounds.min}): ${expr}`);
-  if (end > BigInt(bounds.max)) throw new CronSyntaxError(`end of range (${end}) above maximum (${bounds.max}): ${expr}`);
+  if (start < BigInt(bounds.min))
+    throw new CronSyntaxError(`beginning of range (${start}) below minimum (${bounds.min}): ${expr}`);
+  if (end > BigInt(bounds.max))
+    throw new CronSyntaxError(`end of range (${end}) above maximum (${bounds.max}): ${expr}`);
   if (start > end) throw new CronSyntaxError(`beginning of range (${start}) beyond end of range (${end}): ${expr}`);
   if (step === 0n) throw new CronSyntaxError(`step of range should be a positive number: ${expr}`);
   for (let v = Number(start); v <= Number(end); v += Number(step)) allowed[v] = true;
@@ -113,16 +129,46 @@ function parseDescriptor(descriptor: string, location: Zone | undefined): CronSc
   switch (descriptor) {
     case '@yearly':
     case '@annually':
-      return { ...base, hour: first(B.hour), dayOfMonth: first(B.dayOfMonth), month: first(B.month), dayOfWeek: all(B.dayOfWeek) };
+      return {
+        ...base,
+        hour: first(B.hour),
+        dayOfMonth: first(B.dayOfMonth),
+        month: first(B.month),
+        dayOfWeek: all(B.dayOfWeek),
+      };
     case '@monthly':
-      return { ...base, hour: first(B.hour), dayOfMonth: first(B.dayOfMonth), month: all(B.month), dayOfWeek: all(B.dayOfWeek) };
+      return {
+        ...base,
+        hour: first(B.hour),
+        dayOfMonth: first(B.dayOfMonth),
+        month: all(B.month),
+        dayOfWeek: all(B.dayOfWeek),
+      };
     case '@weekly':
-      return { ...base, hour: first(B.hour), dayOfMonth: all(B.dayOfMonth), month: all(B.month), dayOfWeek: first(B.dayOfWeek) };
+      return {
+        ...base,
+        hour: first(B.hour),
+        dayOfMonth: all(B.dayOfMonth),
+        month: all(B.month),
+        dayOfWeek: first(B.dayOfWeek),
+      };
     case '@daily':
     case '@midnight':
-      return { ...base, hour: first(B.hour), dayOfMonth: all(B.dayOfMonth), month: all(B.month), dayOfWeek: all(B.dayOfWeek) };
+      return {
+        ...base,
+        hour: first(B.hour),
+        dayOfMonth: all(B.dayOfMonth),
+        month: all(B.month),
+        dayOfWeek: all(B.dayOfWeek),
+      };
     case '@hourly':
-      return { ...base, hour: all(B.hour), dayOfMonth: all(B.dayOfMonth), month: all(B.month), dayOfWeek: all(B.dayOfWeek) };
+      return {
+        ...base,
+        hour: all(B.hour),
+        dayOfMonth: all(B.dayOfMonth),
+        month: all(B.month),
+        dayOfWeek: all(B.dayOfWeek),
+      };
   }
   const every = '@every ';
   if (descriptor.startsWith(every)) {
@@ -156,7 +202,8 @@ function parseOrThrow(text: string): CronSchedule {
     const eq = spec.indexOf('=');
     const space = spec.indexOf(' ');
     // robfig slices up to the first space and panics without one; we refuse instead.
-    if (space < 0) throw new CronSyntaxError(`provided bad location ${spec.slice(eq + 1)}: no schedule after the time zone`);
+    if (space < 0)
+      throw new CronSyntaxError(`provided bad location ${spec.slice(eq + 1)}: no schedule after the time zone`);
     const name = spec.slice(eq + 1, space);
     const zone = loadZone(name, 'UTC');
     if (!zone.ok) throw new CronSyntaxError(`provided bad location ${name}: ${zone.error}`);
@@ -165,7 +212,8 @@ function parseOrThrow(text: string): CronSchedule {
   }
   if (spec.startsWith('@')) return parseDescriptor(spec, location);
   const fields = spec.split(FIELDS_SPLIT).filter((f) => f !== '');
-  if (fields.length !== 5) throw new CronSyntaxError(`expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`);
+  if (fields.length !== 5)
+    throw new CronSyntaxError(`expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`);
   const [minute, hour, dom, month, dow] = fields as [string, string, string, string, string];
   const B = FIELD_BOUNDS;
   return {
@@ -193,7 +241,11 @@ export function nextActivation(schedule: CronSchedule, afterMs: number, zone: Zo
 
 function nextSpec(specSchedule: SpecSchedule, from: number, loc: Zone): number | undefined {
   // A field allowing nothing never matches: robfig would search for five years and give up.
-  if ([specSchedule.second, specSchedule.minute, specSchedule.hour, specSchedule.month].some(fieldIsEmpty) || !someDayCanMatch(specSchedule)) return undefined;
+  if (
+    [specSchedule.second, specSchedule.minute, specSchedule.hour, specSchedule.month].some(fieldIsEmpty) ||
+    !someDayCanMatch(specSchedule)
+  )
+    return undefined;
   let t = from;
   let added = false;
   const yearLimit = wallClock(loc, t).year + 5;

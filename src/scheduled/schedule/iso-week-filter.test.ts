@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UTC_ZONE, loadZone } from '../../time/zone.js';
-import { formatIsoWeekFilter, isoWeekFilterMatches, isoWeekNumberMatches, parseIsoWeekFilter } from './iso-week-filter.js';
+import {
+  formatIsoWeekFilter,
+  isoWeekFilterMatches,
+  isoWeekNumberMatches,
+  parseIsoWeekFilter,
+} from './iso-week-filter.js';
 
 const zurichResult = loadZone('Europe/Zurich', 'UTC');
 assert.ok(zurichResult.ok);

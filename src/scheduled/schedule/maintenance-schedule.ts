@@ -39,7 +39,8 @@ export interface ScheduleProblem {
 }
 
 /** Outcome of {@link compileSchedule}. */
-export type CompileScheduleResult = { ok: true; schedule: MaintenanceSchedule } | { ok: false; problem: ScheduleProblem };
+export type CompileScheduleResult =
+  { ok: true; schedule: MaintenanceSchedule } | { ok: false; problem: ScheduleProblem };
 
 /** Outcome of {@link nextScheduleTime}. */
 export type NextScheduleResult = { ok: true; time: number } | { ok: false; error: string };
@@ -51,13 +52,22 @@ export type NextScheduleResult = { ok: true; time: number } | { ok: false; error
 export function compileSchedule(fields: ScheduleFields, localZoneId: string): CompileScheduleResult {
   const cron = parseCron(fields.cron);
   if (!cron.ok) {
-    return { ok: false, problem: { reason: 'InvalidCron', field: 'spec.schedule.cron', message: `cannot parse cron schedule ${JSON.stringify(fields.cron)}: ${cron.error}` } };
+    return {
+      ok: false,
+      problem: {
+        reason: 'InvalidCron',
+        field: 'spec.schedule.cron',
+        message: `cannot parse cron schedule ${JSON.stringify(fields.cron)}: ${cron.error}`,
+      },
+    };
   }
   const location = fields.location === undefined || fields.location === '' ? 'Local' : fields.location;
   const zone = loadZone(location, localZoneId);
-  if (!zone.ok) return { ok: false, problem: { reason: 'UnknownTimeZone', field: 'spec.schedule.location', message: zone.error } };
+  if (!zone.ok)
+    return { ok: false, problem: { reason: 'UnknownTimeZone', field: 'spec.schedule.location', message: zone.error } };
   const isoWeek = parseIsoWeekFilter(fields.isoWeek);
-  if (!isoWeek.ok) return { ok: false, problem: { reason: 'InvalidIsoWeek', field: 'spec.schedule.isoWeek', message: isoWeek.error } };
+  if (!isoWeek.ok)
+    return { ok: false, problem: { reason: 'InvalidIsoWeek', field: 'spec.schedule.isoWeek', message: isoWeek.error } };
   return { ok: true, schedule: { cron: cron.schedule, isoWeek: isoWeek.filter, zone: zone.zone } };
 }
 
@@ -72,19 +82,29 @@ export function nextScheduleTime(schedule: MaintenanceSchedule, afterMs: number)
   for (let i = 0; i < MAX_ISO_WEEK_ACTIVATIONS; i++) {
     const next = nextActivation(schedule.cron, t, schedule.zone);
     if (next === undefined) {
-      return { ok: false, error: `could not find next scheduled time within five years after ${JSON.stringify(formatGoTime(schedule.zone, t))}: no next time found` };
+      return {
+        ok: false,
+        error: `could not find next scheduled time within five years after ${JSON.stringify(formatGoTime(schedule.zone, t))}: no next time found`,
+      };
     }
     t = next;
     if (isoWeekFilterMatches(schedule.isoWeek, t, schedule.zone)) return { ok: true, time: t };
   }
-  return { ok: false, error: `could not find next scheduled time, checked until ${JSON.stringify(formatGoTime(schedule.zone, t))}: no next time found` };
+  return {
+    ok: false,
+    error: `could not find next scheduled time, checked until ${JSON.stringify(formatGoTime(schedule.zone, t))}: no next time found`,
+  };
 }
 
 /**
  * The next `count` schedule times after `afterMs` (APPUiO's `NextN`). On failure, the times
  * found so far and the error.
  */
-export function nextScheduleTimes(schedule: MaintenanceSchedule, afterMs: number, count: number): { times: number[]; error?: string } {
+export function nextScheduleTimes(
+  schedule: MaintenanceSchedule,
+  afterMs: number,
+  count: number,
+): { times: number[]; error?: string } {
   const times: number[] = [];
   let t = afterMs;
   while (times.length < count) {

@@ -12,10 +12,17 @@ const _specFits: ScheduledUpgradeConfigSpec extends SchedulingSpecFields ? true 
 const H = 3_600_000;
 const at = (text: string): number => Date.parse(text);
 
-function policy(spec: Partial<SchedulingSpecFields> & { cron?: string; isoWeek?: string; suspend?: boolean }): SchedulingPolicy {
+function policy(
+  spec: Partial<SchedulingSpecFields> & { cron?: string; isoWeek?: string; suspend?: boolean },
+): SchedulingPolicy {
   const r = compileSchedulingPolicy(
     {
-      schedule: { cron: spec.cron ?? '0 22 * * 2', location: 'Europe/Zurich', isoWeek: spec.isoWeek, suspend: spec.suspend },
+      schedule: {
+        cron: spec.cron ?? '0 22 * * 2',
+        location: 'Europe/Zurich',
+        isoWeek: spec.isoWeek,
+        suspend: spec.suspend,
+      },
       pinVersionWindow: spec.pinVersionWindow,
       maxSchedulingDelay: spec.maxSchedulingDelay ?? '1h',
       maxUpgradeStartDelay: spec.maxUpgradeStartDelay ?? '2h',
@@ -47,11 +54,19 @@ test('compiles durations as Go does; defaults and problems', () => {
   assert.equal(defaults.policy.suspend, false);
   assert.deepEqual(compileSchedulingPolicy({ schedule: { cron: '@daily' }, maxSchedulingDelay: '1d' }, 'UTC'), {
     ok: false,
-    problem: { reason: 'InvalidDuration', field: 'spec.maxSchedulingDelay', message: 'time: unknown unit "d" in duration "1d"' },
+    problem: {
+      reason: 'InvalidDuration',
+      field: 'spec.maxSchedulingDelay',
+      message: 'time: unknown unit "d" in duration "1d"',
+    },
   });
   assert.deepEqual(compileSchedulingPolicy({ schedule: { cron: '@daily' }, pinVersionWindow: '2' }, 'UTC'), {
     ok: false,
-    problem: { reason: 'InvalidDuration', field: 'spec.pinVersionWindow', message: 'time: missing unit in duration "2"' },
+    problem: {
+      reason: 'InvalidDuration',
+      field: 'spec.pinVersionWindow',
+      message: 'time: missing unit in duration "2"',
+    },
   });
   const badCron = compileSchedulingPolicy({ schedule: { cron: 'every day' } }, 'UTC');
   assert.ok(!badCron.ok);
@@ -68,7 +83,14 @@ test('before the creation time: wait until slot − pinVersionWindow', () => {
 });
 
 test('inside the inclusive window [createAt, createAt + maxSchedulingDelay]: create', () => {
-  const expected = { action: 'create', nextRunMs: slot1, createAtMs: slot1 - 4 * H, startAfterMs: slot1, startBeforeMs: slot1 + 2 * H, skipped: { count: 0, more: false } };
+  const expected = {
+    action: 'create',
+    nextRunMs: slot1,
+    createAtMs: slot1 - 4 * H,
+    startAfterMs: slot1,
+    startBeforeMs: slot1 + 2 * H,
+    skipped: { count: 0, more: false },
+  };
   assert.deepEqual(decideNextJob(weekly, fresh, slot1 - 4 * H), expected);
   assert.deepEqual(decideNextJob(weekly, fresh, slot1 - 3 * H), expected);
 });
@@ -111,12 +133,22 @@ test('suspend and suspension windows consume the slot with APPUiO’s Events', (
     event: { reason: 'UpgradeConfigSuspended', message: 'Upgrade scheduling is suspended by .spec.schedule.suspend' },
     skipped: { count: 0, more: false },
   });
-  assert.deepEqual(decideNextJob(policy({}), { ...fresh, activeSuspensionWindow: { name: 'freeze', reason: 'year-end freeze' } }, slot1), {
-    action: 'suspend',
-    nextRunMs: slot1,
-    event: { reason: 'UpgradeConfigSuspendedBySuspensionWindow', message: 'Upgrade scheduling is suspended by UpgradeSuspensionWindow freeze: year-end freeze' },
-    skipped: { count: 0, more: false },
-  });
+  assert.deepEqual(
+    decideNextJob(
+      policy({}),
+      { ...fresh, activeSuspensionWindow: { name: 'freeze', reason: 'year-end freeze' } },
+      slot1,
+    ),
+    {
+      action: 'suspend',
+      nextRunMs: slot1,
+      event: {
+        reason: 'UpgradeConfigSuspendedBySuspensionWindow',
+        message: 'Upgrade scheduling is suspended by UpgradeSuspensionWindow freeze: year-end freeze',
+      },
+      skipped: { count: 0, more: false },
+    },
+  );
   // Outside the creation window nothing is consumed, suspended or not.
   assert.equal(decideNextJob(policy({ suspend: true }), fresh, slot1 - 1).action, 'wait');
 });
@@ -127,10 +159,21 @@ test('the latest job: repair a lost status write, wait while queued or unfinishe
     action: 'repair-status',
     lastScheduledUpgradeMs: slot1,
   });
-  assert.deepEqual(decideNextJob(p, { creationTimestampMs: created, lastScheduledUpgradeMs: created, latestJob: { startAfterMs: slot1, finished: false } }, slot2), {
-    action: 'repair-status',
-    lastScheduledUpgradeMs: slot1,
-  });
+  assert.deepEqual(
+    decideNextJob(
+      p,
+      {
+        creationTimestampMs: created,
+        lastScheduledUpgradeMs: created,
+        latestJob: { startAfterMs: slot1, finished: false },
+      },
+      slot2,
+    ),
+    {
+      action: 'repair-status',
+      lastScheduledUpgradeMs: slot1,
+    },
+  );
   const state = { creationTimestampMs: created, lastScheduledUpgradeMs: slot1 };
   assert.deepEqual(decideNextJob(p, { ...state, latestJob: { startAfterMs: slot1, finished: false } }, slot1 - H), {
     action: 'wait-for-job',
@@ -148,7 +191,11 @@ test('the latest job: repair a lost status write, wait while queued or unfinishe
 
 test('a slot consumed by suspension after the latest job is not taken again', () => {
   const p = policy({});
-  const state = { creationTimestampMs: created, lastScheduledUpgradeMs: slot2, latestJob: { startAfterMs: slot1, finished: true } };
+  const state = {
+    creationTimestampMs: created,
+    lastScheduledUpgradeMs: slot2,
+    latestJob: { startAfterMs: slot1, finished: true },
+  };
   const d = decideNextJob(p, state, slot2 + 10 * 60_000);
   assert.equal(d.action, 'wait');
   assert.equal(d.action === 'wait' && d.nextRunMs, at('2024-01-16T21:00:00Z'));
@@ -157,7 +204,11 @@ test('a slot consumed by suspension after the latest job is not taken again', ()
 test('fall back: the repeated 02:30 gives a second job an hour after the first', () => {
   const p = policy({ cron: '30 2 * * *' });
   const first = at('2024-10-27T00:30:00Z'); // 02:30+02:00
-  const state = { creationTimestampMs: created, lastScheduledUpgradeMs: first, latestJob: { startAfterMs: first, finished: true } };
+  const state = {
+    creationTimestampMs: created,
+    lastScheduledUpgradeMs: first,
+    latestJob: { startAfterMs: first, finished: true },
+  };
   const d = decideNextJob(p, state, first + H + 60_000);
   assert.equal(d.action, 'create');
   assert.equal(d.action === 'create' && d.startAfterMs, first + H);
@@ -181,7 +232,10 @@ test('no next schedule is an error with the reason', () => {
   const d = decideNextJob(never, fresh, slot1);
   assert.equal(d.action, 'error');
   assert.equal(d.action === 'error' && d.reason, 'NoNextSchedule');
-  assert.match(d.action === 'error' ? d.message : '', /^could not find next scheduled time, checked until ".*": no next time found$/);
+  assert.match(
+    d.action === 'error' ? d.message : '',
+    /^could not find next scheduled time, checked until ".*": no next time found$/,
+  );
 });
 
 /** The unbounded skip loop of appuio.md §2.4, as the reference for the bounded one (crons whose

@@ -15,7 +15,10 @@
  *   `lastScheduledUpgrade`, so a slot consumed by suspension after that job is never taken again.
  */
 import { parseGoDurationMs } from '../../lib/go-duration.js';
-import { ScheduledUpgradeConfigDefaults, UpgradeConfigEventReason } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config-contract.js';
+import {
+  ScheduledUpgradeConfigDefaults,
+  UpgradeConfigEventReason,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config-contract.js';
 import type { MaintenanceSchedule, ScheduleFields, ScheduleProblem } from './maintenance-schedule.js';
 import { compileSchedule, nextScheduleTime } from './maintenance-schedule.js';
 
@@ -143,9 +146,12 @@ export function decideNextJob(policy: SchedulingPolicy, state: SchedulingState, 
   const latest = state.latestJob;
   if (latest) {
     const last = state.lastScheduledUpgradeMs;
-    if (last === undefined || last < latest.startAfterMs) return { action: 'repair-status', lastScheduledUpgradeMs: latest.startAfterMs };
-    if (latest.startAfterMs > nowMs) return { action: 'wait-for-job', reason: 'JobQueued', startAfterMs: latest.startAfterMs };
-    if (!latest.finished) return { action: 'wait-for-job', reason: 'JobNotFinished', startAfterMs: latest.startAfterMs };
+    if (last === undefined || last < latest.startAfterMs)
+      return { action: 'repair-status', lastScheduledUpgradeMs: latest.startAfterMs };
+    if (latest.startAfterMs > nowMs)
+      return { action: 'wait-for-job', reason: 'JobQueued', startAfterMs: latest.startAfterMs };
+    if (!latest.finished)
+      return { action: 'wait-for-job', reason: 'JobNotFinished', startAfterMs: latest.startAfterMs };
     startingPoint = Math.max(last, latest.startAfterMs);
   }
 
@@ -157,7 +163,10 @@ export function decideNextJob(policy: SchedulingPolicy, state: SchedulingState, 
     return {
       action: 'suspend',
       nextRunMs,
-      event: { reason: UpgradeConfigEventReason.Suspended, message: 'Upgrade scheduling is suspended by .spec.schedule.suspend' },
+      event: {
+        reason: UpgradeConfigEventReason.Suspended,
+        message: 'Upgrade scheduling is suspended by .spec.schedule.suspend',
+      },
       skipped,
     };
   }
@@ -173,7 +182,14 @@ export function decideNextJob(policy: SchedulingPolicy, state: SchedulingState, 
       skipped,
     };
   }
-  return { action: 'create', nextRunMs, createAtMs, startAfterMs: nextRunMs, startBeforeMs: nextRunMs + policy.maxUpgradeStartDelayMs, skipped };
+  return {
+    action: 'create',
+    nextRunMs,
+    createAtMs,
+    startAfterMs: nextRunMs,
+    startBeforeMs: nextRunMs + policy.maxUpgradeStartDelayMs,
+    skipped,
+  };
 }
 
 type Slot = { nextRunMs: number; createAtMs: number; skipped: SkippedSlots } | { error: string };
@@ -189,7 +205,11 @@ function findSlot(policy: SchedulingPolicy, startingPoint: number, nowMs: number
     if (!next.ok) return { error: next.error };
     const createAtMs = next.time - policy.pinVersionWindowMs;
     if (nowMs <= createAtMs + policy.maxSchedulingDelayMs) {
-      return { nextRunMs: next.time, createAtMs, skipped: lastMs === undefined ? { count, more } : { count, lastMs, more } };
+      return {
+        nextRunMs: next.time,
+        createAtMs,
+        skipped: lastMs === undefined ? { count, more } : { count, lastMs, more },
+      };
     }
     // Missed: its creation window closed before now.
     if (count < MAX_SKIPPED_SLOTS) {

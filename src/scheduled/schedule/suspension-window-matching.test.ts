@@ -16,8 +16,14 @@ const NS = 'appuio';
 const START = '2026-03-10T00:00:00Z';
 const END = '2026-03-12T00:00:00Z';
 
-function win(sel: { configSelector?: LabelSelector; jobSelector?: LabelSelector }, o: { start?: string; end?: string; namespace?: string } = {}): UpgradeSuspensionWindow {
-  return { metadata: { name: 'freeze', namespace: o.namespace ?? NS }, spec: { start: o.start ?? START, end: o.end ?? END, reason: 'freeze', ...sel } };
+function win(
+  sel: { configSelector?: LabelSelector; jobSelector?: LabelSelector },
+  o: { start?: string; end?: string; namespace?: string } = {},
+): UpgradeSuspensionWindow {
+  return {
+    metadata: { name: 'freeze', namespace: o.namespace ?? NS },
+    spec: { start: o.start ?? START, end: o.end ?? END, reason: 'freeze', ...sel },
+  };
 }
 
 function config(name: string, labels: Record<string, string> = {}, namespace = NS): ScheduledUpgradeConfig {
@@ -25,16 +31,48 @@ function config(name: string, labels: Record<string, string> = {}, namespace = N
 }
 
 function job(name: string, startAfter: string, labels: Record<string, string> = {}, namespace = NS): UpgradeJob {
-  return { metadata: { name, namespace, labels }, spec: { startAfter, startBefore: startAfter, config: { upgradeTimeout: '12h', preUpgradeHealthChecks: {}, postUpgradeHealthChecks: {} } } } as UpgradeJob;
+  return {
+    metadata: { name, namespace, labels },
+    spec: {
+      startAfter,
+      startBefore: startAfter,
+      config: { upgradeTimeout: '12h', preUpgradeHealthChecks: {}, postUpgradeHealthChecks: {} },
+    },
+  } as UpgradeJob;
 }
 
 void test('configs: absent selector none, {} all of the namespace, labels select; sorted by name', () => {
-  const configs = [config('zeta', { tier: 'prod' }), config('alpha', { tier: 'dev' }), config('mid', { tier: 'prod' }), config('other-ns', { tier: 'prod' }, 'elsewhere')];
+  const configs = [
+    config('zeta', { tier: 'prod' }),
+    config('alpha', { tier: 'dev' }),
+    config('mid', { tier: 'prod' }),
+    config('other-ns', { tier: 'prod' }, 'elsewhere'),
+  ];
   assert.deepEqual(windowMatchingConfigs(win({}), configs), []);
-  assert.deepEqual(windowMatchingConfigs(win({ configSelector: {} }), configs), ['alpha', 'mid', 'zeta'], 'only the window’s namespace');
-  assert.deepEqual(windowMatchingConfigs(win({ configSelector: { matchLabels: { tier: 'prod' } } }), configs), ['mid', 'zeta']);
-  assert.deepEqual(windowMatchingConfigs(win({ configSelector: { matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['prod'] }] } }), configs), ['alpha']);
-  assert.deepEqual(windowMatchingConfigs(win({ configSelector: { matchExpressions: [{ key: 'tier', operator: 'In', values: [] }] } }), configs), [], 'invalid selects nothing');
+  assert.deepEqual(
+    windowMatchingConfigs(win({ configSelector: {} }), configs),
+    ['alpha', 'mid', 'zeta'],
+    'only the window’s namespace',
+  );
+  assert.deepEqual(windowMatchingConfigs(win({ configSelector: { matchLabels: { tier: 'prod' } } }), configs), [
+    'mid',
+    'zeta',
+  ]);
+  assert.deepEqual(
+    windowMatchingConfigs(
+      win({ configSelector: { matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['prod'] }] } }),
+      configs,
+    ),
+    ['alpha'],
+  );
+  assert.deepEqual(
+    windowMatchingConfigs(
+      win({ configSelector: { matchExpressions: [{ key: 'tier', operator: 'In', values: [] }] } }),
+      configs,
+    ),
+    [],
+    'invalid selects nothing',
+  );
 });
 
 void test('jobs: selector and startAfter in the inclusive [start, end]; same namespace only', () => {
@@ -54,25 +92,64 @@ void test('jobs: selector and startAfter in the inclusive [start, end]; same nam
 });
 
 void test('suspensionWindowMatches builds the status and reports problems', () => {
-  const w = win({ configSelector: { matchExpressions: [{ key: 'x', operator: 'Bogus' }] }, jobSelector: {} }, { end: 'later' });
+  const w = win(
+    { configSelector: { matchExpressions: [{ key: 'x', operator: 'Bogus' }] }, jobSelector: {} },
+    { end: 'later' },
+  );
   const m = suspensionWindowMatches(w, [config('a')], [job('j', START)]);
   assert.deepEqual(m.status, { matchingConfigs: [], matchingJobs: [] });
-  assert.deepEqual(m.problems, ['spec.configSelector is invalid: it selects nothing', 'spec.end: "later" is not a time; no job matches']);
-  const ok = suspensionWindowMatches(win({ configSelector: {}, jobSelector: {} }), [config('b'), config('a')], [job('j', START)]);
-  assert.deepEqual(ok, { status: { matchingConfigs: [{ name: 'a' }, { name: 'b' }], matchingJobs: [{ name: 'j' }] }, problems: [] });
+  assert.deepEqual(m.problems, [
+    'spec.configSelector is invalid: it selects nothing',
+    'spec.end: "later" is not a time; no job matches',
+  ]);
+  const ok = suspensionWindowMatches(
+    win({ configSelector: {}, jobSelector: {} }),
+    [config('b'), config('a')],
+    [job('j', START)],
+  );
+  assert.deepEqual(ok, {
+    status: { matchingConfigs: [{ name: 'a' }, { name: 'b' }], matchingJobs: [{ name: 'j' }] },
+    problems: [],
+  });
 });
 
 void test('isInvalidSelector finds a bad expression behind valid ones', () => {
-  assert.equal(isInvalidSelector({ matchLabels: { a: 'b' }, matchExpressions: [{ key: 'a', operator: 'Exists' }, { key: 'b', operator: 'In', values: [] }] }), true);
-  assert.equal(isInvalidSelector({ matchLabels: { a: 'b' }, matchExpressions: [{ key: 'a', operator: 'In', values: ['b'] }] }), false);
+  assert.equal(
+    isInvalidSelector({
+      matchLabels: { a: 'b' },
+      matchExpressions: [
+        { key: 'a', operator: 'Exists' },
+        { key: 'b', operator: 'In', values: [] },
+      ],
+    }),
+    true,
+  );
+  assert.equal(
+    isInvalidSelector({ matchLabels: { a: 'b' }, matchExpressions: [{ key: 'a', operator: 'In', values: ['b'] }] }),
+    false,
+  );
   assert.equal(isInvalidSelector({}), false);
 });
 
 void test('suspensionWindowStatusEqual: an absent list is not an empty one; order and names count', () => {
   assert.ok(!suspensionWindowStatusEqual(undefined, { matchingConfigs: [], matchingJobs: [] }));
   assert.ok(!suspensionWindowStatusEqual({ matchingJobs: [] }, { matchingConfigs: [], matchingJobs: [] }));
-  assert.ok(suspensionWindowStatusEqual({ matchingConfigs: [], matchingJobs: [] }, { matchingConfigs: [], matchingJobs: [] }));
-  assert.ok(suspensionWindowStatusEqual({ matchingConfigs: [{ name: 'a' }], matchingJobs: [] }, { matchingConfigs: [{ name: 'a' }], matchingJobs: [] }));
-  assert.ok(!suspensionWindowStatusEqual({ matchingConfigs: [{ name: 'a' }] }, { matchingConfigs: [], matchingJobs: [] }));
-  assert.ok(!suspensionWindowStatusEqual({ matchingConfigs: [{ name: 'b' }, { name: 'a' }] }, { matchingConfigs: [{ name: 'a' }, { name: 'b' }], matchingJobs: [] }));
+  assert.ok(
+    suspensionWindowStatusEqual({ matchingConfigs: [], matchingJobs: [] }, { matchingConfigs: [], matchingJobs: [] }),
+  );
+  assert.ok(
+    suspensionWindowStatusEqual(
+      { matchingConfigs: [{ name: 'a' }], matchingJobs: [] },
+      { matchingConfigs: [{ name: 'a' }], matchingJobs: [] },
+    ),
+  );
+  assert.ok(
+    !suspensionWindowStatusEqual({ matchingConfigs: [{ name: 'a' }] }, { matchingConfigs: [], matchingJobs: [] }),
+  );
+  assert.ok(
+    !suspensionWindowStatusEqual(
+      { matchingConfigs: [{ name: 'b' }, { name: 'a' }] },
+      { matchingConfigs: [{ name: 'a' }, { name: 'b' }], matchingJobs: [] },
+    ),
+  );
 });

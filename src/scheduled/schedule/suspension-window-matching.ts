@@ -14,7 +14,10 @@
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import type { ScheduledUpgradeConfig } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
-import type { UpgradeSuspensionWindow, UpgradeSuspensionWindowStatus } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
+import type {
+  UpgradeSuspensionWindow,
+  UpgradeSuspensionWindowStatus,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
 import { jsonEqual } from '../../lib/json.js';
 import { evaluateLabelSelector } from '../../lib/label-selector.js';
 import { startAfterMs } from './config-jobs.js';
@@ -33,11 +36,16 @@ function sorted(names: string[]): string[] {
 
 /** True when Kubernetes would refuse the selector (as {@link evaluateLabelSelector} judges it). */
 export function isInvalidSelector(selector: LabelSelector): boolean {
-  return (selector.matchExpressions ?? []).some((e) => evaluateLabelSelector({ matchExpressions: [e] }, {}) === 'invalid');
+  return (selector.matchExpressions ?? []).some(
+    (e) => evaluateLabelSelector({ matchExpressions: [e] }, {}) === 'invalid',
+  );
 }
 
 /** Names of the configs of the window's namespace that its `configSelector` selects, sorted. */
-export function windowMatchingConfigs(window: UpgradeSuspensionWindow, configs: readonly ScheduledUpgradeConfig[]): string[] {
+export function windowMatchingConfigs(
+  window: UpgradeSuspensionWindow,
+  configs: readonly ScheduledUpgradeConfig[],
+): string[] {
   const selector = window.spec?.configSelector;
   if (!selector) return [];
   const ns = window.metadata?.namespace ?? '';
@@ -69,11 +77,14 @@ export function suspensionWindowMatches(
 ): SuspensionWindowMatches {
   const problems: string[] = [];
   const spec = window.spec;
-  if (spec?.configSelector && isInvalidSelector(spec.configSelector)) problems.push('spec.configSelector is invalid: it selects nothing');
-  if (spec?.jobSelector && isInvalidSelector(spec.jobSelector)) problems.push('spec.jobSelector is invalid: it selects nothing');
+  if (spec?.configSelector && isInvalidSelector(spec.configSelector))
+    problems.push('spec.configSelector is invalid: it selects nothing');
+  if (spec?.jobSelector && isInvalidSelector(spec.jobSelector))
+    problems.push('spec.jobSelector is invalid: it selects nothing');
   for (const field of ['start', 'end'] as const) {
     const text = spec?.[field];
-    if (text !== undefined && Number.isNaN(Date.parse(text))) problems.push(`spec.${field}: ${JSON.stringify(text)} is not a time; no job matches`);
+    if (text !== undefined && Number.isNaN(Date.parse(text)))
+      problems.push(`spec.${field}: ${JSON.stringify(text)} is not a time; no job matches`);
   }
   return {
     status: {
@@ -89,9 +100,11 @@ export function suspensionWindowMatches(
  * one: a new window gets both lists written once, as APPUiO writes them, so a reader can tell
  * "nothing matches" from "not looked at yet".
  */
-export function suspensionWindowStatusEqual(stored: UpgradeSuspensionWindowStatus | undefined, status: SuspensionWindowMatches['status']): boolean {
+export function suspensionWindowStatusEqual(
+  stored: UpgradeSuspensionWindowStatus | undefined,
+  status: SuspensionWindowMatches['status'],
+): boolean {
   return (
-    jsonEqual(stored?.matchingConfigs, status.matchingConfigs) &&
-    jsonEqual(stored?.matchingJobs, status.matchingJobs)
+    jsonEqual(stored?.matchingConfigs, status.matchingConfigs) && jsonEqual(stored?.matchingJobs, status.matchingJobs)
   );
 }

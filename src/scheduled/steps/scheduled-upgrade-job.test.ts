@@ -23,13 +23,23 @@ const config: ScheduledUpgradeConfig = {
     maxUpgradeStartDelay: '2h',
     jobTemplate: {
       metadata: { name: 'ignored', labels: { team: 'ops' }, annotations: { note: 'x' }, finalizers: ['ignored'] },
-      spec: { config: { upgradeTimeout: '12h', preUpgradeHealthChecks: { timeout: '1h' }, postUpgradeHealthChecks: { timeout: '1h', skipDegradedOperatorsCheck: true } } },
+      spec: {
+        config: {
+          upgradeTimeout: '12h',
+          preUpgradeHealthChecks: { timeout: '1h' },
+          postUpgradeHealthChecks: { timeout: '1h', skipDegradedOperatorsCheck: true },
+        },
+      },
     },
   },
 };
 
 void test('the job: owner, template labels and annotations only, times, desired version and config', () => {
-  const job = buildScheduledUpgradeJob(config, { startAfterMs: T, startBeforeMs: T + 2 * 3_600_000, release: { version: '4.15.3', image: 'quay.io/r@sha256:1', url: 'https://x', channels: ['stable-4.15'] } });
+  const job = buildScheduledUpgradeJob(config, {
+    startAfterMs: T,
+    startBeforeMs: T + 2 * 3_600_000,
+    release: { version: '4.15.3', image: 'quay.io/r@sha256:1', url: 'https://x', channels: ['stable-4.15'] },
+  });
   assert.deepEqual(job, {
     apiVersion: 'managedupgrade.appuio.io/v1beta1',
     kind: 'UpgradeJob',
@@ -38,13 +48,26 @@ void test('the job: owner, template labels and annotations only, times, desired 
       namespace: 'appuio-upgrade',
       labels: { team: 'ops' },
       annotations: { note: 'x' },
-      ownerReferences: [{ apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeConfig', name: 'weekly', uid: 'uid-1', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'managedupgrade.appuio.io/v1beta1',
+          kind: 'UpgradeConfig',
+          name: 'weekly',
+          uid: 'uid-1',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: {
       startAfter: '2024-03-05T21:00:00Z',
       startBefore: '2024-03-05T23:00:00Z',
       desiredVersion: { version: '4.15.3', image: 'quay.io/r@sha256:1' },
-      config: { upgradeTimeout: '12h', preUpgradeHealthChecks: { timeout: '1h' }, postUpgradeHealthChecks: { timeout: '1h', skipDegradedOperatorsCheck: true } },
+      config: {
+        upgradeTimeout: '12h',
+        preUpgradeHealthChecks: { timeout: '1h' },
+        postUpgradeHealthChecks: { timeout: '1h', skipDegradedOperatorsCheck: true },
+      },
     },
   });
   assert.notEqual(job.spec?.config, config.spec.jobTemplate.spec.config, 'the config is copied, not shared');

@@ -10,7 +10,11 @@
  * setting both is matched exactly as upstream.
  */
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
-import { ANNOTATION_UPGRADE_JOB, UpgradeJobConditionType, UpgradeJobReason } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
+import {
+  ANNOTATION_UPGRADE_JOB,
+  UpgradeJobConditionType,
+  UpgradeJobReason,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import type { ClusterVersion, Update } from '../../api/openshift/config-v1/cluster-version.js';
 import type { MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
@@ -25,7 +29,9 @@ export function lockValue(job: UpgradeJob): string {
 }
 
 /** Who holds the ClusterVersion lock (the annotation's value), or undefined. */
-export function lockHolder(obj: { metadata?: { annotations?: Record<string, string> } } | undefined): string | undefined {
+export function lockHolder(
+  obj: { metadata?: { annotations?: Record<string, string> } } | undefined,
+): string | undefined {
   const v = obj?.metadata?.annotations?.[ANNOTATION_UPGRADE_JOB];
   return v === undefined || v === '' ? undefined : v;
 }
@@ -41,13 +47,23 @@ export function parseLockValue(value: string | undefined): { namespace: string; 
 export function desiredUpdateOf(job: UpgradeJob): Update | undefined {
   const d = job.spec?.desiredVersion;
   if (!d) return undefined;
-  return { version: d.version ?? '', image: d.image ?? '', force: d.force ?? false, ...(d.architecture ? { architecture: d.architecture } : {}) };
+  return {
+    version: d.version ?? '',
+    image: d.image ?? '',
+    force: d.force ?? false,
+    ...(d.architecture ? { architecture: d.architecture } : {}),
+  };
 }
 
 /** Go struct equality of two `desiredUpdate`s on version, image, force and architecture (nil equals nothing but nil). */
 export function sameDesiredUpdate(left: Update | undefined, right: Update | undefined): boolean {
   if (!left || !right) return !left && !right;
-  return (left.version ?? '') === (right.version ?? '') && (left.image ?? '') === (right.image ?? '') && (left.force ?? false) === (right.force ?? false) && (left.architecture ?? '') === (right.architecture ?? '');
+  return (
+    (left.version ?? '') === (right.version ?? '') &&
+    (left.image ?? '') === (right.image ?? '') &&
+    (left.force ?? false) === (right.force ?? false) &&
+    (left.architecture ?? '') === (right.architecture ?? '')
+  );
 }
 
 /** True when a release `{version, image}` is the one the job asks for (every field the job sets matches). */
@@ -85,7 +101,12 @@ export interface UpdatingPool {
 export function updatingPools(pools: readonly MachineConfigPool[]): UpdatingPool[] {
   return pools
     .filter((p) => (p.status?.machineCount ?? 0) !== (p.status?.updatedMachineCount ?? 0))
-    .map((p) => ({ name: p.metadata?.name ?? '', paused: p.spec.paused === true, total: p.status?.machineCount ?? 0, updated: p.status?.updatedMachineCount ?? 0 }));
+    .map((p) => ({
+      name: p.metadata?.name ?? '',
+      paused: p.spec.paused === true,
+      total: p.status?.machineCount ?? 0,
+      updated: p.status?.updatedMachineCount ?? 0,
+    }));
 }
 
 /** Completion (§3.2 step 6): history Completed for the release, and no unpaused pool updating. */
@@ -100,7 +121,10 @@ export function isPausedState(pools: readonly MachineConfigPool[]): boolean {
 }
 
 /** The pools a selector picks: absent selects none, `{}` all, an invalid selector none. */
-export function poolsSelectedBy(pools: readonly MachineConfigPool[], selector: LabelSelector | undefined): MachineConfigPool[] {
+export function poolsSelectedBy(
+  pools: readonly MachineConfigPool[],
+  selector: LabelSelector | undefined,
+): MachineConfigPool[] {
   if (!selector) return [];
   return pools.filter((p) => evaluateLabelSelector(selector, p.metadata?.labels) === true);
 }
@@ -150,7 +174,12 @@ export interface PoolDelayPlan {
 }
 
 /** The delay plan at `now` for the job's entries over the pools. */
-export function poolDelayPlan(now: number, startAfter: number, delays: readonly PoolDelay[], pools: readonly MachineConfigPool[]): PoolDelayPlan {
+export function poolDelayPlan(
+  now: number,
+  startAfter: number,
+  delays: readonly PoolDelay[],
+  pools: readonly MachineConfigPool[],
+): PoolDelayPlan {
   const elapsed = now - startAfter;
   const plan: PoolDelayPlan = { actions: [], shouldBePaused: false, matched: false, wakes: [] };
   const seen = new Set<string>();
@@ -176,8 +205,16 @@ export function poolDelayPlan(now: number, startAfter: number, delays: readonly 
 }
 
 /** §3.2 step 9: the first future instant among `startAfter + delayMin/delayMax` of every entry and the timeout. */
-export function pausedWakeAt(now: number, startAfter: number, delays: readonly PoolDelay[], timeoutAt: number): number | undefined {
-  const candidates = [...delays.flatMap((d) => [startAfter + d.delayMinMs, startAfter + d.delayMaxMs]), timeoutAt + 1].filter((t) => t > now);
+export function pausedWakeAt(
+  now: number,
+  startAfter: number,
+  delays: readonly PoolDelay[],
+  timeoutAt: number,
+): number | undefined {
+  const candidates = [
+    ...delays.flatMap((d) => [startAfter + d.delayMinMs, startAfter + d.delayMaxMs]),
+    timeoutAt + 1,
+  ].filter((t) => t > now);
   return candidates.length === 0 ? undefined : Math.min(...candidates);
 }
 
@@ -189,8 +226,13 @@ export function pausedWakeAt(now: number, startAfter: number, delays: readonly P
 export function poolsToPauseOnFailure(job: UpgradeJob, pools: readonly MachineConfigPool[]): string[] {
   const cfg = job.spec?.config.pauseMachineConfigPoolsOnFailure;
   if (cfg?.enabled !== true) return [];
-  if (jobCondition(job, UpgradeJobConditionType.MachineConfigPoolsPaused)?.reason === UpgradeJobReason.PausedOnFailure) return [];
-  const updating = new Set(updatingPools(pools).filter((p) => !p.paused).map((p) => p.name));
+  if (jobCondition(job, UpgradeJobConditionType.MachineConfigPoolsPaused)?.reason === UpgradeJobReason.PausedOnFailure)
+    return [];
+  const updating = new Set(
+    updatingPools(pools)
+      .filter((p) => !p.paused)
+      .map((p) => p.name),
+  );
   return poolsSelectedBy(pools, cfg.selector ?? {})
     .map((p) => p.metadata?.name ?? '')
     .filter((n) => updating.has(n));

@@ -5,7 +5,10 @@
  * (Succeeded=True or Failed=True; nothing reverts it), and the shipped fixed texts. Pure.
  */
 import type { Condition } from 'kubernetes-types/meta/v1.js';
-import { UpgradeJobConditionType, UpgradeJobReason } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
+import {
+  UpgradeJobConditionType,
+  UpgradeJobReason,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { formatTime } from '../../lib/clock.js';
 import { formatGoDurationMs } from '../../lib/go-duration.js';
@@ -22,7 +25,11 @@ export interface ConditionInput {
  * `meta.SetStatusCondition` on a list, returning the new list and whether anything changed.
  * The input list is not modified.
  */
-export function setStatusCondition(conditions: readonly Condition[] | undefined, next: ConditionInput, now: number): { conditions: Condition[]; changed: boolean } {
+export function setStatusCondition(
+  conditions: readonly Condition[] | undefined,
+  next: ConditionInput,
+  now: number,
+): { conditions: Condition[]; changed: boolean } {
   const list = [...(conditions ?? [])];
   const i = list.findIndex((c) => c.type === next.type);
   if (i < 0) {
@@ -37,7 +44,11 @@ export function setStatusCondition(conditions: readonly Condition[] | undefined,
     message: next.message,
     lastTransitionTime: prev.status === next.status ? prev.lastTransitionTime : formatTime(now),
   };
-  const changed = prev.status !== updated.status || prev.reason !== updated.reason || prev.message !== updated.message || prev.lastTransitionTime !== updated.lastTransitionTime;
+  const changed =
+    prev.status !== updated.status ||
+    prev.reason !== updated.reason ||
+    prev.message !== updated.message ||
+    prev.lastTransitionTime !== updated.lastTransitionTime;
   list[i] = updated;
   return { conditions: list, changed };
 }
@@ -62,14 +73,17 @@ export function jobConditionTrue(job: UpgradeJob, type: string): boolean {
 
 /** Final: Succeeded=True or Failed=True. */
 export function isJobFinal(job: UpgradeJob): boolean {
-  return jobConditionTrue(job, UpgradeJobConditionType.Succeeded) || jobConditionTrue(job, UpgradeJobConditionType.Failed);
+  return (
+    jobConditionTrue(job, UpgradeJobConditionType.Succeeded) || jobConditionTrue(job, UpgradeJobConditionType.Failed)
+  );
 }
 
 /** The shipped condition messages (reference/appuio.md §3.1–§3.5). */
 export const UpgradeJobMessage = {
   started: (now: number): string => `Upgrade started at ${formatTime(now)}`,
   expired: (startBefore: number): string => `Job could not be started before ${formatTime(startBefore)}`,
-  skipped: (window: string, reason: string): string => `Upgrade job skipped by UpgradeSuspensionWindow ${goQuote(window)}, reason: ${goQuote(reason)}`,
+  skipped: (window: string, reason: string): string =>
+    `Upgrade job skipped by UpgradeSuspensionWindow ${goQuote(window)}, reason: ${goQuote(reason)}`,
   timedOut: (timeoutMs: number): string => `Upgrade timed out after ${formatGoDurationMs(timeoutMs)}`,
   withdrawn: (version: string): string => `Upgrade became unavailable: ${version}`,
   unpausingExpired: (pool: string): string => `unpausing of pool ${goQuote(pool)} expired`,
@@ -96,14 +110,25 @@ export const FAILED_REASONS: readonly string[] = [
  * Unicode is kept.
  */
 export function goQuote(text: string): string {
-  const named: Record<string, string> = { '\u0007': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u000b': '\\v', '"': '\\"', '\\': '\\\\' };
+  const named: Record<string, string> = {
+    '\u0007': '\\a',
+    '\b': '\\b',
+    '\f': '\\f',
+    '\n': '\\n',
+    '\r': '\\r',
+    '\t': '\\t',
+    '\u000b': '\\v',
+    '"': '\\"',
+    '\\': '\\\\',
+  };
   let out = '"';
   for (const ch of text) {
     const code = ch.codePointAt(0) ?? 0;
     const esc = named[ch];
     if (esc !== undefined) out += esc;
     else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if ((code >= 0x80 && code < 0xa0) || code === 0x2028 || code === 0x2029) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else if ((code >= 0x80 && code < 0xa0) || code === 0x2028 || code === 0x2029)
+      out += `\\u${code.toString(16).padStart(4, '0')}`;
     else out += ch;
   }
   return `${out}"`;

@@ -10,7 +10,11 @@
  *   then the lock is released. Pools paused by `delayUpgrade` stay paused (as upstream).
  * The status changes (the guard condition) are made on `ctx.job`; the caller writes them.
  */
-import { ANNOTATION_UPGRADE_JOB, UpgradeJobConditionType, UpgradeJobReason } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
+import {
+  ANNOTATION_UPGRADE_JOB,
+  UpgradeJobConditionType,
+  UpgradeJobReason,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
 import type { WaitFor } from '../../engine/step.js';
 import { jobCondition, setJobCondition } from './upgrade-job-conditions.js';
@@ -31,7 +35,18 @@ export interface FinalPassResult {
 export async function releaseClusterVersionLock(ctx: StepContext, signal: AbortSignal): Promise<void> {
   const cv = ctx.cluster.clusterVersion();
   if (!cv || lockHolder(cv) !== lockValue(ctx.job)) return;
-  await ctx.client.patch(ClusterVersionResource, undefined, cv.metadata?.name ?? 'version', { metadata: { resourceVersion: cv.metadata?.resourceVersion ?? null, annotations: { [ANNOTATION_UPGRADE_JOB]: null } } }, { type: 'merge', signal });
+  await ctx.client.patch(
+    ClusterVersionResource,
+    undefined,
+    cv.metadata?.name ?? 'version',
+    {
+      metadata: {
+        resourceVersion: cv.metadata?.resourceVersion ?? null,
+        annotations: { [ANNOTATION_UPGRADE_JOB]: null },
+      },
+    },
+    { type: 'merge', signal },
+  );
   ctx.log.info('released the ClusterVersion lock');
 }
 
@@ -53,18 +68,36 @@ async function succeededCleanup(ctx: StepContext, signal: AbortSignal): Promise<
   }
   await releaseClusterVersionLock(ctx, signal);
   if (waiting.length === 0) return { waitFor: undefined };
-  return { waitFor: { kinds: [WatchedKind.Job] }, why: `waiting for the MachineConfigPoolUnpause hooks of ${waiting.join(', ')} before unpausing` };
+  return {
+    waitFor: { kinds: [WatchedKind.Job] },
+    why: `waiting for the MachineConfigPoolUnpause hooks of ${waiting.join(', ')} before unpausing`,
+  };
 }
 
 async function failedCleanup(ctx: StepContext, signal: AbortSignal): Promise<FinalPassResult> {
   const cfg = ctx.job.spec?.config.pauseMachineConfigPoolsOnFailure;
-  const guarded = jobCondition(ctx.job, UpgradeJobConditionType.MachineConfigPoolsPaused)?.reason === UpgradeJobReason.PausedOnFailure;
+  const guarded =
+    jobCondition(ctx.job, UpgradeJobConditionType.MachineConfigPoolsPaused)?.reason ===
+    UpgradeJobReason.PausedOnFailure;
   if (cfg?.enabled === true && !guarded) {
     for (const pool of poolsToPauseOnFailure(ctx.job, ctx.cluster.pools())) {
       await writePool(ctx, pool, true, undefined, signal);
-      ctx.event('Warning', 'MachineConfigPoolPausedOnFailure', `paused MachineConfigPool ${pool}: the upgrade failed while it was updating`);
+      ctx.event(
+        'Warning',
+        'MachineConfigPoolPausedOnFailure',
+        `paused MachineConfigPool ${pool}: the upgrade failed while it was updating`,
+      );
     }
-    setJobCondition(ctx.job, { type: UpgradeJobConditionType.MachineConfigPoolsPaused, status: 'True', reason: UpgradeJobReason.PausedOnFailure, message: '' }, ctx.clock.now());
+    setJobCondition(
+      ctx.job,
+      {
+        type: UpgradeJobConditionType.MachineConfigPoolsPaused,
+        status: 'True',
+        reason: UpgradeJobReason.PausedOnFailure,
+        message: '',
+      },
+      ctx.clock.now(),
+    );
   }
   await releaseClusterVersionLock(ctx, signal);
   return { waitFor: undefined };

@@ -2,7 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import type { UpgradeSuspensionWindow } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
-import { hookWaitBound, isTimedOut, jobTiming, matchingSuspensionWindow, startDecision, type JobTiming } from './upgrade-job-gate.js';
+import {
+  hookWaitBound,
+  isTimedOut,
+  jobTiming,
+  matchingSuspensionWindow,
+  startDecision,
+  type JobTiming,
+} from './upgrade-job-gate.js';
 
 const H = 3_600_000;
 const A = Date.parse('2026-03-03T22:00:00Z');
@@ -60,7 +67,10 @@ void test('the bound on hooks: an unstarted job waits at most until startBefore,
   const t = timing('3h');
   assert.deepEqual(hookWaitBound(A - H, t, false, undefined), { kind: 'wait', until: A + H + 1 });
   assert.deepEqual(hookWaitBound(A + H + 1, t, false, undefined), { kind: 'expire' });
-  assert.deepEqual(hookWaitBound(A + H + 1, t, false, { name: 'w', reason: 'r' }), { kind: 'skip', window: { name: 'w', reason: 'r' } });
+  assert.deepEqual(hookWaitBound(A + H + 1, t, false, { name: 'w', reason: 'r' }), {
+    kind: 'skip',
+    window: { name: 'w', reason: 'r' },
+  });
   assert.deepEqual(hookWaitBound(A + H + 1, t, true, undefined), { kind: 'wait', until: A + 3 * H + 1 });
   assert.deepEqual(hookWaitBound(A + 3 * H + 1, t, true, undefined), { kind: 'timeout' });
   // A startBefore later than the timeout: the timeout bounds the unstarted job too.
@@ -70,13 +80,33 @@ void test('the bound on hooks: an unstarted job waits at most until startBefore,
 });
 
 void test('suspension windows: same namespace, jobSelector absent = none, {} = all, labels matched, [start, end] inclusive, first by name', () => {
-  const win = (name: string, extra: Partial<NonNullable<UpgradeSuspensionWindow['spec']>> = {}, namespace = 'ns'): UpgradeSuspensionWindow =>
-    ({ metadata: { name, namespace }, spec: { start: '2026-03-03T00:00:00Z', end: '2026-03-03T22:00:00Z', reason: `r-${name}`, ...extra } });
+  const win = (
+    name: string,
+    extra: Partial<NonNullable<UpgradeSuspensionWindow['spec']>> = {},
+    namespace = 'ns',
+  ): UpgradeSuspensionWindow => ({
+    metadata: { name, namespace },
+    spec: { start: '2026-03-03T00:00:00Z', end: '2026-03-03T22:00:00Z', reason: `r-${name}`, ...extra },
+  });
   const j = job({ labels: { tier: 'prod' } });
   assert.equal(matchingSuspensionWindow([win('none')], j, A), undefined, 'no jobSelector matches nothing');
-  assert.deepEqual(matchingSuspensionWindow([win('all', { jobSelector: {} })], j, A), { name: 'all', reason: 'r-all' }, 'end is inclusive');
+  assert.deepEqual(
+    matchingSuspensionWindow([win('all', { jobSelector: {} })], j, A),
+    { name: 'all', reason: 'r-all' },
+    'end is inclusive',
+  );
   assert.equal(matchingSuspensionWindow([win('all', { jobSelector: {} })], j, A + 1000), undefined);
   assert.equal(matchingSuspensionWindow([win('other-ns', { jobSelector: {} }, 'elsewhere')], j, A), undefined);
-  assert.equal(matchingSuspensionWindow([win('dev', { jobSelector: { matchLabels: { tier: 'dev' } } })], j, A), undefined);
-  assert.equal(matchingSuspensionWindow([win('b', { jobSelector: {} }), win('a', { jobSelector: { matchLabels: { tier: 'prod' } } })], j, A)?.name, 'a');
+  assert.equal(
+    matchingSuspensionWindow([win('dev', { jobSelector: { matchLabels: { tier: 'dev' } } })], j, A),
+    undefined,
+  );
+  assert.equal(
+    matchingSuspensionWindow(
+      [win('b', { jobSelector: {} }), win('a', { jobSelector: { matchLabels: { tier: 'prod' } } })],
+      j,
+      A,
+    )?.name,
+    'a',
+  );
 });

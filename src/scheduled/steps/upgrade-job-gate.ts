@@ -35,8 +35,10 @@ export interface JobTiming {
 export function jobTiming(job: UpgradeJob): { ok: true; timing: JobTiming } | { ok: false; error: string } {
   const startAfter = Date.parse(job.spec?.startAfter ?? '');
   const startBefore = Date.parse(job.spec?.startBefore ?? '');
-  if (Number.isNaN(startAfter)) return { ok: false, error: `spec.startAfter ${JSON.stringify(job.spec?.startAfter ?? '')} is not a time` };
-  if (Number.isNaN(startBefore)) return { ok: false, error: `spec.startBefore ${JSON.stringify(job.spec?.startBefore ?? '')} is not a time` };
+  if (Number.isNaN(startAfter))
+    return { ok: false, error: `spec.startAfter ${JSON.stringify(job.spec?.startAfter ?? '')} is not a time` };
+  if (Number.isNaN(startBefore))
+    return { ok: false, error: `spec.startBefore ${JSON.stringify(job.spec?.startBefore ?? '')} is not a time` };
   const problems: string[] = [];
   const text = job.spec?.config.upgradeTimeout ?? UpgradeJobDefaults.upgradeTimeout;
   let parsed = parseGoDurationMs(text);
@@ -69,9 +71,19 @@ export interface ActiveWindow {
  * (absent: none; `{}`: all; invalid: none) and whose inclusive `[start, end]` holds `now`; the first
  * by name when several do.
  */
-export function matchingSuspensionWindow(windows: readonly UpgradeSuspensionWindow[], job: UpgradeJob, now: number): ActiveWindow | undefined {
+export function matchingSuspensionWindow(
+  windows: readonly UpgradeSuspensionWindow[],
+  job: UpgradeJob,
+  now: number,
+): ActiveWindow | undefined {
   const ns = job.metadata?.namespace ?? '';
-  const sorted = [...windows].sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : (a.metadata?.name ?? '') > (b.metadata?.name ?? '') ? 1 : 0));
+  const sorted = [...windows].sort((a, b) =>
+    (a.metadata?.name ?? '') < (b.metadata?.name ?? '')
+      ? -1
+      : (a.metadata?.name ?? '') > (b.metadata?.name ?? '')
+        ? 1
+        : 0,
+  );
   for (const w of sorted) {
     const spec = w.spec;
     if ((w.metadata?.namespace ?? '') !== ns || !spec?.jobSelector) continue;
@@ -86,10 +98,7 @@ export function matchingSuspensionWindow(windows: readonly UpgradeSuspensionWind
 
 /** What the start gate decides for a job that has not started. */
 export type StartDecision =
-  | { kind: 'wait'; until: number }
-  | { kind: 'start' }
-  | { kind: 'skip'; window: ActiveWindow }
-  | { kind: 'expire' };
+  { kind: 'wait'; until: number } | { kind: 'start' } | { kind: 'skip'; window: ActiveWindow } | { kind: 'expire' };
 
 /**
  * §3.1 steps 7–9: after `startBefore` skip (window) or expire; from `startAfter` on skip (window) or
@@ -102,14 +111,20 @@ export function startDecision(now: number, timing: JobTiming, window: ActiveWind
 }
 
 /** What the bound decides while outcome-influencing hooks (Create, Start) are still running. */
-export type HookWaitBound = { kind: 'wait'; until: number } | { kind: 'skip'; window: ActiveWindow } | { kind: 'expire' } | { kind: 'timeout' };
+export type HookWaitBound =
+  { kind: 'wait'; until: number } | { kind: 'skip'; window: ActiveWindow } | { kind: 'expire' } | { kind: 'timeout' };
 
 /**
  * The bound on a hook wait (see the module comment): an unstarted job past `startBefore` is
  * skipped or expires; any job past `upgradeTimeout` times out; otherwise wait, at the latest
  * until the next of those instants.
  */
-export function hookWaitBound(now: number, timing: JobTiming, started: boolean, window: ActiveWindow | undefined): HookWaitBound {
+export function hookWaitBound(
+  now: number,
+  timing: JobTiming,
+  started: boolean,
+  window: ActiveWindow | undefined,
+): HookWaitBound {
   if (!started && now > timing.startBefore) return window ? { kind: 'skip', window } : { kind: 'expire' };
   if (isTimedOut(now, timing)) return { kind: 'timeout' };
   const until = started ? timedOutAt(timing) : Math.min(timing.startBefore + 1, timedOutAt(timing));

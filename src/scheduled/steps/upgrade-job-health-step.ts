@@ -7,9 +7,18 @@
  * `PreHealthCheckFailed`/`PostHealthCheckFailed` and `Health checks timed out after <dur>`.
  * Once True, a check is not run again.
  */
-import { UpgradeJobConditionType, UpgradeJobReason } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
+import {
+  UpgradeJobConditionType,
+  UpgradeJobReason,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { outcome, type Step, type StepOutcome } from '../../engine/step.js';
-import { DEFAULT_HEALTH_CHECK_TIMEOUT, healthCheckTimedOutMessage, healthCheckTimeoutMs, runScheduledHealthCheck, type ScheduledHealthCheckSettings } from '../health/scheduled-health-check.js';
+import {
+  DEFAULT_HEALTH_CHECK_TIMEOUT,
+  healthCheckTimedOutMessage,
+  healthCheckTimeoutMs,
+  runScheduledHealthCheck,
+  type ScheduledHealthCheckSettings,
+} from '../health/scheduled-health-check.js';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
 import { jobCondition, jobConditionTrue } from './upgrade-job-conditions.js';
 import { WatchedKind, type StepContext } from './step-context.js';
@@ -21,7 +30,11 @@ export const HEALTH_RETRY_MS = 60_000;
 const MIN_RUN_MS = 5_000;
 
 /** The window of a health check that started at `startedAt`: until when, and the bound of a run at `now`. Pure. */
-export function healthWindow(startedAt: number, timeoutMs: number, now: number): { endsAt: number; runTimeoutMs: number; passed: boolean } {
+export function healthWindow(
+  startedAt: number,
+  timeoutMs: number,
+  now: number,
+): { endsAt: number; runTimeoutMs: number; passed: boolean } {
   const endsAt = startedAt + timeoutMs;
   return { endsAt, runTimeoutMs: Math.min(Math.max(endsAt - now, MIN_RUN_MS), HEALTH_RETRY_MS), passed: now > endsAt };
 }
@@ -31,11 +44,15 @@ export function effectiveHealthCheckTimeout(settings: ScheduledHealthCheckSettin
   const timeout = healthCheckTimeoutMs(settings);
   if (timeout.ok) return { ms: timeout.ms };
   const fallback = parseGoDurationMs(DEFAULT_HEALTH_CHECK_TIMEOUT);
-  return { ms: fallback.ok ? fallback.ms : 3_600_000, problem: `invalid health check timeout: ${timeout.error}; using ${DEFAULT_HEALTH_CHECK_TIMEOUT}` };
+  return {
+    ms: fallback.ok ? fallback.ms : 3_600_000,
+    problem: `invalid health check timeout: ${timeout.error}; using ${DEFAULT_HEALTH_CHECK_TIMEOUT}`,
+  };
 }
 
 function healthStep(phase: 'pre' | 'post'): Step<StepContext> {
-  const condition = phase === 'pre' ? UpgradeJobConditionType.PreHealthCheckDone : UpgradeJobConditionType.PostHealthCheckDone;
+  const condition =
+    phase === 'pre' ? UpgradeJobConditionType.PreHealthCheckDone : UpgradeJobConditionType.PostHealthCheckDone;
   const failReason = phase === 'pre' ? UpgradeJobReason.PreHealthCheckFailed : UpgradeJobReason.PostHealthCheckFailed;
   return {
     name: phase === 'pre' ? 'PreUpgradeHealthCheck' : 'PostUpgradeHealthCheck',
@@ -51,7 +68,11 @@ function healthStep(phase: 'pre' | 'post'): Step<StepContext> {
       const startedAt = Date.parse(jobCondition(ctx.job, condition)?.lastTransitionTime ?? '');
       const window = healthWindow(Number.isNaN(startedAt) ? now : startedAt, timeoutMs, now);
       const result = await runScheduledHealthCheck(
-        { clusterVersion: ctx.cluster.clusterVersion(), clusterOperators: ctx.cluster.clusterOperators(), ...(ctx.prometheus ? { prometheus: ctx.prometheus } : {}) },
+        {
+          clusterVersion: ctx.cluster.clusterVersion(),
+          clusterOperators: ctx.cluster.clusterOperators(),
+          ...(ctx.prometheus ? { prometheus: ctx.prometheus } : {}),
+        },
         { ...settings, clock: ctx.clock, timeoutMs: window.runTimeoutMs, signal },
       );
       if (result.healthy) return outcome.done();
@@ -60,7 +81,11 @@ function healthStep(phase: 'pre' | 'post'): Step<StepContext> {
         return endJob.failed(failReason, healthCheckTimedOutMessage(timeoutMs));
       }
       const until = Math.min(ctx.clock.now() + HEALTH_RETRY_MS, window.endsAt + 1);
-      return outcome.pending({ until, kinds: [WatchedKind.ClusterVersion, WatchedKind.ClusterOperator] }, `${phase}-upgrade ${result.message}`, 'HealthCheckFailed');
+      return outcome.pending(
+        { until, kinds: [WatchedKind.ClusterVersion, WatchedKind.ClusterOperator] },
+        `${phase}-upgrade ${result.message}`,
+        'HealthCheckFailed',
+      );
     },
   };
 }

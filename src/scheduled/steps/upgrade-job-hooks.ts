@@ -9,7 +9,11 @@ import type { Job } from 'kubernetes-types/batch/v1.js';
 import { JobResource } from '../../api/builtin.js';
 import { UpgradeJobResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
-import { HOOK_JOB_TRACKER_FINALIZER, UpgradeJobHookResource, type UpgradeEvent } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
+import {
+  HOOK_JOB_TRACKER_FINALIZER,
+  UpgradeJobHookResource,
+  type UpgradeEvent,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
 import type { UpgradeJobHook } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook.js';
 import type { KubeClient } from '../../kube/client.js';
 import { ignoreNotFound, isAlreadyExists } from '../../kube/status-error.js';
@@ -17,7 +21,14 @@ import type { Logger } from '../../lib/log.js';
 import { hookEnvironment } from '../hooks/hook-env.js';
 import { buildHookJob } from '../hooks/hook-job.js';
 import { matchesDisruptiveHooks, selectHooks } from '../hooks/hook-selection.js';
-import { decideHookOutcome, finalizersToReleaseForDeletedJob, hookRunEntries, updateHookTracker, type HookOutcome, type HookRunResult } from '../hooks/hook-tracking.js';
+import {
+  decideHookOutcome,
+  finalizersToReleaseForDeletedJob,
+  hookRunEntries,
+  updateHookTracker,
+  type HookOutcome,
+  type HookRunResult,
+} from '../hooks/hook-tracking.js';
 import type { StepContext, ClusterReads } from './step-context.js';
 
 /** What tracking needs. */
@@ -29,7 +40,15 @@ export interface HookTrackingDeps {
 
 async function releaseFinalizer(client: KubeClient, job: Job, signal: AbortSignal): Promise<void> {
   const finalizers = (job.metadata?.finalizers ?? []).filter((f) => f !== HOOK_JOB_TRACKER_FINALIZER);
-  await ignoreNotFound(client.patch(JobResource, job.metadata?.namespace, job.metadata?.name ?? '', { metadata: { finalizers, resourceVersion: job.metadata?.resourceVersion ?? null } }, { type: 'merge', signal }));
+  await ignoreNotFound(
+    client.patch(
+      JobResource,
+      job.metadata?.namespace,
+      job.metadata?.name ?? '',
+      { metadata: { finalizers, resourceVersion: job.metadata?.resourceVersion ?? null } },
+      { type: 'merge', signal },
+    ),
+  );
 }
 
 /**
@@ -55,7 +74,12 @@ export async function trackHookJobs(deps: HookTrackingDeps, job: UpgradeJob, sig
 }
 
 /** §5.6 for a deleted UpgradeJob: every hook Job of it loses the tracker finalizer (GC then removes them). */
-export async function releaseHookJobsOfDeletedJob(deps: HookTrackingDeps, namespace: string, name: string, signal: AbortSignal): Promise<number> {
+export async function releaseHookJobsOfDeletedJob(
+  deps: HookTrackingDeps,
+  namespace: string,
+  name: string,
+  signal: AbortSignal,
+): Promise<number> {
   const jobs = deps.cluster.hookJobs(namespace, name);
   const names = new Set(finalizersToReleaseForDeletedJob(jobs));
   for (const j of jobs) if (names.has(j.metadata?.name ?? '')) await releaseFinalizer(deps.client, j, signal);
@@ -70,8 +94,16 @@ export interface HookEventOptions {
   pool?: string;
 }
 
-async function claim(ctx: StepContext, hook: UpgradeJobHook, claimRef: NonNullable<UpgradeJobHook['status']>['claimedBy'], signal: AbortSignal): Promise<void> {
-  const next: UpgradeJobHook = { ...structuredClone(hook), status: { ...hook.status, ...(claimRef ? { claimedBy: claimRef } : {}) } };
+async function claim(
+  ctx: StepContext,
+  hook: UpgradeJobHook,
+  claimRef: NonNullable<UpgradeJobHook['status']>['claimedBy'],
+  signal: AbortSignal,
+): Promise<void> {
+  const next: UpgradeJobHook = {
+    ...structuredClone(hook),
+    status: { ...hook.status, ...(claimRef ? { claimedBy: claimRef } : {}) },
+  };
   // Optimistic: a Conflict (someone else claimed it meanwhile) fails the pass, which is retried.
   await ctx.client.updateStatus(UpgradeJobHookResource, next, { signal });
   ctx.log.info({ hook: hook.metadata?.name }, 'claimed run: Next hook');
@@ -81,13 +113,19 @@ async function claim(ctx: StepContext, hook: UpgradeJobHook, claimRef: NonNullab
  * Runs `event`'s hooks for the job (§5.1–§5.4): selects them, writes claims, creates the Job of
  * every run not seen yet, and decides. Failures that do not fail the job are logged.
  */
-export async function runHooks(ctx: StepContext, event: UpgradeEvent, options: HookEventOptions, signal: AbortSignal): Promise<HookOutcome> {
+export async function runHooks(
+  ctx: StepContext,
+  event: UpgradeEvent,
+  options: HookEventOptions,
+  signal: AbortSignal,
+): Promise<HookOutcome> {
   const job = ctx.job;
   const ns = job.metadata?.namespace ?? '';
   const name = job.metadata?.name ?? '';
   const all = ctx.cluster.hooks(ns);
   const selection = selectHooks(job, all, event);
-  for (const s of selection.skipped) if (s.reason === 'invalidSelector') ctx.log.warn({ hook: s.hook, event }, 'hook skipped: its selector is invalid');
+  for (const s of selection.skipped)
+    if (s.reason === 'invalidSelector') ctx.log.warn({ hook: s.hook, event }, 'hook skipped: its selector is invalid');
   for (const hook of selection.toClaim) await claim(ctx, hook, selection.claim, signal);
   const trackingKey = options.pool ?? '';
   const jobs = ctx.cluster.hookJobs(ns, name);
@@ -109,7 +147,11 @@ export async function runHooks(ctx: StepContext, event: UpgradeEvent, options: H
       try {
         await ctx.client.create(JobResource, hookJob, { signal });
         ctx.log.info({ hook: hookName, event, job: hookJob.metadata?.name }, 'hook Job created');
-        ctx.event('Normal', 'HookJobCreated', `created Job ${hookJob.metadata?.name ?? ''} for hook ${hookName} on ${event}${trackingKey ? ` (${trackingKey})` : ''}`);
+        ctx.event(
+          'Normal',
+          'HookJobCreated',
+          `created Job ${hookJob.metadata?.name ?? ''} for hook ${hookName} on ${event}${trackingKey ? ` (${trackingKey})` : ''}`,
+        );
       } catch (err) {
         // The deterministic name: it exists already (made by an earlier pass or instance) and is active.
         if (!isAlreadyExists(err)) throw err;

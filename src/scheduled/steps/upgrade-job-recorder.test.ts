@@ -15,7 +15,9 @@ function job(): UpgradeJob {
 }
 
 function conditions(j: UpgradeJob): string[] {
-  return (j.status?.conditions ?? []).map((c) => `${c.type}=${c.status}/${c.reason}/${c.message}@${c.lastTransitionTime}`);
+  return (j.status?.conditions ?? []).map(
+    (c) => `${c.type}=${c.status}/${c.reason}/${c.message}@${c.lastTransitionTime}`,
+  );
 }
 
 void test('SetStatusCondition: appended; lastTransitionTime kept while the status stays; reason and message follow', () => {
@@ -26,20 +28,33 @@ void test('SetStatusCondition: appended; lastTransitionTime kept while the statu
   assert.equal(b.conditions[0]!.reason, 'Other');
   const c = setStatusCondition(b.conditions, { type: 'X', status: 'True', reason: 'Other', message: 'n' }, T + 60_000);
   assert.equal(c.conditions[0]!.lastTransitionTime, '2026-03-03T22:01:00Z');
-  assert.equal(setStatusCondition(c.conditions, { type: 'X', status: 'True', reason: 'Other', message: 'n' }, T + 120_000).changed, false);
+  assert.equal(
+    setStatusCondition(c.conditions, { type: 'X', status: 'True', reason: 'Other', message: 'n' }, T + 120_000).changed,
+    false,
+  );
   const d = setStatusCondition(c.conditions, { type: 'Y', status: 'True', reason: 'R', message: '' }, T);
-  assert.deepEqual(d.conditions.map((x) => x.type), ['X', 'Y']);
+  assert.deepEqual(
+    d.conditions.map((x) => x.type),
+    ['X', 'Y'],
+  );
 });
 
 void test('the recorder writes the shipped types, reasons and messages through the engine', async () => {
   const j = job();
   const clock = new ManualClock(T);
-  const step = (name: string, condition: string, answer: () => ReturnType<typeof outcome.done> | ReturnType<typeof outcome.pending> | ReturnType<typeof outcome.failed>): Step<null> => ({ name, condition, run: async () => answer() });
+  const step = (
+    name: string,
+    condition: string,
+    answer: () =>
+      ReturnType<typeof outcome.done> | ReturnType<typeof outcome.pending> | ReturnType<typeof outcome.failed>,
+  ): Step<null> => ({ name, condition, run: async () => answer() });
   let healthy = false;
   const steps: Step<null>[] = [
     step('gate', 'Started', () => outcome.done()),
     step('hooks', 'StartHooks', () => outcome.done()),
-    step('pre', 'PreHealthCheckDone', () => (healthy ? outcome.done() : outcome.pending({ until: clock.now() + 60_000 }, 'unhealthy'))),
+    step('pre', 'PreHealthCheckDone', () =>
+      healthy ? outcome.done() : outcome.pending({ until: clock.now() + 60_000 }, 'unhealthy'),
+    ),
     step('upgrade', 'UpgradeCompleted', () => outcome.done()),
     step('done', 'Succeeded', () => outcome.done()),
   ];
@@ -60,16 +75,33 @@ void test('the recorder writes the shipped types, reasons and messages through t
     'Succeeded=True/Succeeded/Upgrade succeeded@2026-03-03T22:05:00Z',
   ]);
   // Final: nothing more is recorded.
-  recorder.failed({ name: 'x', condition: 'x' }, clock.now(), endJob.failed('TimedOut', 'Upgrade timed out after 12h0m0s'));
-  assert.equal(j.status?.conditions?.some((c) => c.type === 'Failed'), false);
+  recorder.failed(
+    { name: 'x', condition: 'x' },
+    clock.now(),
+    endJob.failed('TimedOut', 'Upgrade timed out after 12h0m0s'),
+  );
+  assert.equal(
+    j.status?.conditions?.some((c) => c.type === 'Failed'),
+    false,
+  );
 });
 
 void test('ending outcomes: Skipped → Succeeded/Skipped, final reasons → Failed/<reason>; transient failures record nothing', () => {
   const skipped = job();
-  new UpgradeJobStepRecorder(skipped).failed({ name: 'gate', condition: 'Started' }, T, endJob.skipped({ name: 'freeze', reason: 'holidays' }));
-  assert.deepEqual(conditions(skipped), ['Succeeded=True/Skipped/Upgrade job skipped by UpgradeSuspensionWindow "freeze", reason: "holidays"@2026-03-03T22:00:00Z']);
+  new UpgradeJobStepRecorder(skipped).failed(
+    { name: 'gate', condition: 'Started' },
+    T,
+    endJob.skipped({ name: 'freeze', reason: 'holidays' }),
+  );
+  assert.deepEqual(conditions(skipped), [
+    'Succeeded=True/Skipped/Upgrade job skipped by UpgradeSuspensionWindow "freeze", reason: "holidays"@2026-03-03T22:00:00Z',
+  ]);
   const failed = job();
-  new UpgradeJobStepRecorder(failed).failed({ name: 'hooks', condition: 'StartHooks' }, T, endJob.failed('HookFailed', 'hook "a" failed: boom'));
+  new UpgradeJobStepRecorder(failed).failed(
+    { name: 'hooks', condition: 'StartHooks' },
+    T,
+    endJob.failed('HookFailed', 'hook "a" failed: boom'),
+  );
   assert.deepEqual(conditions(failed), ['Failed=True/HookFailed/hook "a" failed: boom@2026-03-03T22:00:00Z']);
   const transient = job();
   const o = outcome.failed('409 Conflict', { reason: 'StepError' });

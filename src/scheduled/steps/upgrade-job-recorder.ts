@@ -18,10 +18,20 @@
  */
 import type { StepIdentity, StepRecorder } from '../../engine/runner.js';
 import { outcome, type StepFailed, type StepPending } from '../../engine/step.js';
-import { UpgradeJobConditionType as T, UpgradeJobReason } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
+import {
+  UpgradeJobConditionType as T,
+  UpgradeJobReason,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { HEALTH_CHECKS_OK_MESSAGE } from '../health/scheduled-health-check.js';
-import { FAILED_REASONS, isJobFinal, jobCondition, jobConditionTrue, setJobCondition, UpgradeJobMessage } from './upgrade-job-conditions.js';
+import {
+  FAILED_REASONS,
+  isJobFinal,
+  jobCondition,
+  jobConditionTrue,
+  setJobCondition,
+  UpgradeJobMessage,
+} from './upgrade-job-conditions.js';
 import type { ActiveWindow } from './upgrade-job-gate.js';
 
 /** Outcomes that end the job (the recorder writes the final condition). */
@@ -32,13 +42,19 @@ export const endJob = {
   },
   /** Succeeded=True/Skipped: a suspension window matched. */
   skipped(window: ActiveWindow): StepFailed {
-    return outcome.failed(UpgradeJobMessage.skipped(window.name, window.reason), { reason: UpgradeJobReason.Skipped, waitFor: {} });
+    return outcome.failed(UpgradeJobMessage.skipped(window.name, window.reason), {
+      reason: UpgradeJobReason.Skipped,
+      waitFor: {},
+    });
   },
 } as const;
 
 /** True when a failed outcome ends the job rather than asking for a retry. */
 export function endsJob(stepFailed: StepFailed): boolean {
-  return stepFailed.reason === UpgradeJobReason.Skipped || (stepFailed.reason !== undefined && FAILED_REASONS.includes(stepFailed.reason));
+  return (
+    stepFailed.reason === UpgradeJobReason.Skipped ||
+    (stepFailed.reason !== undefined && FAILED_REASONS.includes(stepFailed.reason))
+  );
 }
 
 const HEALTH = new Set<string>([T.PreHealthCheckDone, T.PostHealthCheckDone]);
@@ -54,15 +70,34 @@ export class UpgradeJobStepRecorder implements StepRecorder {
   begin(step: StepIdentity, now: number): void {
     if (isJobFinal(this.#job) || jobCondition(this.#job, step.condition)) return;
     if (HEALTH.has(step.condition)) {
-      setJobCondition(this.#job, { type: step.condition, status: 'False', reason: UpgradeJobReason.InProgress, message: UpgradeJobMessage.healthChecksStarted }, now);
+      setJobCondition(
+        this.#job,
+        {
+          type: step.condition,
+          status: 'False',
+          reason: UpgradeJobReason.InProgress,
+          message: UpgradeJobMessage.healthChecksStarted,
+        },
+        now,
+      );
     } else if (step.condition === T.UpgradeCompleted) {
-      setJobCondition(this.#job, { type: T.UpgradeCompleted, status: 'False', reason: UpgradeJobReason.InProgress, message: UpgradeJobMessage.upgradeInProgress }, now);
+      setJobCondition(
+        this.#job,
+        {
+          type: T.UpgradeCompleted,
+          status: 'False',
+          reason: UpgradeJobReason.InProgress,
+          message: UpgradeJobMessage.upgradeInProgress,
+        },
+        now,
+      );
     }
   }
 
   done(step: StepIdentity, now: number): void {
     if (isJobFinal(this.#job)) return;
-    const set = (reason: string, message: string): void => void setJobCondition(this.#job, { type: step.condition, status: 'True', reason, message }, now);
+    const set = (reason: string, message: string): void =>
+      void setJobCondition(this.#job, { type: step.condition, status: 'True', reason, message }, now);
     switch (step.condition) {
       case T.Started:
         if (!jobConditionTrue(this.#job, T.Started)) set(UpgradeJobReason.Started, UpgradeJobMessage.started(now));
@@ -89,6 +124,10 @@ export class UpgradeJobStepRecorder implements StepRecorder {
   failed(_step: StepIdentity, now: number, stepFailed: StepFailed): void {
     if (isJobFinal(this.#job) || !endsJob(stepFailed)) return;
     const type = stepFailed.reason === UpgradeJobReason.Skipped ? T.Succeeded : T.Failed;
-    setJobCondition(this.#job, { type, status: 'True', reason: stepFailed.reason ?? '', message: stepFailed.error }, now);
+    setJobCondition(
+      this.#job,
+      { type, status: 'True', reason: stepFailed.reason ?? '', message: stepFailed.error },
+      now,
+    );
   }
 }

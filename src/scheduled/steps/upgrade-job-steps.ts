@@ -19,7 +19,12 @@
  * - a release matches on the fields the job sets (see `upgrade-job-cluster.ts`).
  */
 import type { UpgradeEvent } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
-import { ANNOTATION_UPGRADE_JOB, UpgradeJobConditionType, UpgradeJobReason, UpgradeJobResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
+import {
+  ANNOTATION_UPGRADE_JOB,
+  UpgradeJobConditionType,
+  UpgradeJobReason,
+  UpgradeJobResource,
+} from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { ClusterVersionResource, type ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
 import { outcome, type Step, type StepOutcome } from '../../engine/step.js';
@@ -28,7 +33,17 @@ import { formatTime } from '../../lib/clock.js';
 import type { JsonObject } from '../../lib/json.js';
 import { jobConditionTrue, UpgradeJobMessage } from './upgrade-job-conditions.js';
 import { controlPlaneProgress, describeControlPlaneProgress } from '../../engine/cvo-progress.js';
-import { desiredUpdateOf, isDesiredReleaseAvailable, isUpgradeCompleted, isVersionUpgradeCompleted, lockHolder, lockValue, parseLockValue, sameDesiredUpdate, updatingPools } from './upgrade-job-cluster.js';
+import {
+  desiredUpdateOf,
+  isDesiredReleaseAvailable,
+  isUpgradeCompleted,
+  isVersionUpgradeCompleted,
+  lockHolder,
+  lockValue,
+  parseLockValue,
+  sameDesiredUpdate,
+  updatingPools,
+} from './upgrade-job-cluster.js';
 import { WatchedKind, type StepContext } from './step-context.js';
 import { hookWaitBound, isTimedOut, matchingSuspensionWindow, startDecision } from './upgrade-job-gate.js';
 import { postUpgradeHealthCheckStep, preUpgradeHealthCheckStep } from './upgrade-job-health-step.js';
@@ -43,7 +58,11 @@ function started(ctx: StepContext): boolean {
 }
 
 function windowNow(ctx: StepContext): ReturnType<typeof matchingSuspensionWindow> {
-  return matchingSuspensionWindow(ctx.cluster.suspensionWindows(ctx.job.metadata?.namespace ?? ''), ctx.job, ctx.clock.now());
+  return matchingSuspensionWindow(
+    ctx.cluster.suspensionWindows(ctx.job.metadata?.namespace ?? ''),
+    ctx.job,
+    ctx.clock.now(),
+  );
 }
 
 /**
@@ -94,7 +113,11 @@ function startGateStep(): S {
         case 'expire':
           return endJob.failed(UpgradeJobReason.Expired, UpgradeJobMessage.expired(ctx.timing.startBefore));
         case 'wait':
-          return outcome.pending({ until: d.until, kinds: [WatchedKind.UpgradeSuspensionWindow] }, `the upgrade may start at ${formatTime(d.until)}`, 'WaitingForStartAfter');
+          return outcome.pending(
+            { until: d.until, kinds: [WatchedKind.UpgradeSuspensionWindow] },
+            `the upgrade may start at ${formatTime(d.until)}`,
+            'WaitingForStartAfter',
+          );
       }
     },
   };
@@ -106,14 +129,19 @@ function timeoutStep(): S {
     name: 'UpgradeTimeout',
     condition: 'UpgradeTimeout',
     async run(ctx): Promise<StepOutcome> {
-      if (isTimedOut(ctx.clock.now(), ctx.timing)) return endJob.failed(UpgradeJobReason.TimedOut, UpgradeJobMessage.timedOut(ctx.timing.timeoutMs));
+      if (isTimedOut(ctx.clock.now(), ctx.timing))
+        return endJob.failed(UpgradeJobReason.TimedOut, UpgradeJobMessage.timedOut(ctx.timing.timeoutMs));
       return outcome.done();
     },
   };
 }
 
 function missingClusterVersion(): StepOutcome {
-  return outcome.pending({ kinds: [WatchedKind.ClusterVersion] }, 'ClusterVersion "version" not found', 'ClusterVersionMissing');
+  return outcome.pending(
+    { kinds: [WatchedKind.ClusterVersion] },
+    'ClusterVersion "version" not found',
+    'ClusterVersionMissing',
+  );
 }
 
 /**
@@ -144,15 +172,31 @@ function lockStep(): S {
       const holder = lockHolder(cv);
       if (holder === mine) return outcome.done();
       if (holder !== undefined && !(await isStaleLock(ctx, holder, signal))) {
-        return outcome.pending({ kinds: [WatchedKind.ClusterVersion] }, `the ClusterVersion is locked by UpgradeJob ${holder}`, 'ClusterVersionLocked');
+        return outcome.pending(
+          { kinds: [WatchedKind.ClusterVersion] },
+          `the ClusterVersion is locked by UpgradeJob ${holder}`,
+          'ClusterVersionLocked',
+        );
       }
       if (holder !== undefined) {
         ctx.log.warn({ holder }, 'taking over the ClusterVersion lock of an UpgradeJob that no longer exists');
-        ctx.event('Warning', 'StaleLockTakenOver', `the ClusterVersion was locked by UpgradeJob ${holder}, which no longer exists; taking the lock`);
+        ctx.event(
+          'Warning',
+          'StaleLockTakenOver',
+          `the ClusterVersion was locked by UpgradeJob ${holder}, which no longer exists; taking the lock`,
+        );
       }
       // Optimistic: a Conflict (someone locked it meanwhile) fails the pass, which is retried.
-      const patch: JsonObject = { metadata: { resourceVersion: cv.metadata?.resourceVersion ?? null, annotations: { [ANNOTATION_UPGRADE_JOB]: mine } } };
-      await ctx.client.patch(ClusterVersionResource, undefined, cv.metadata?.name ?? 'version', patch, { type: 'merge', signal });
+      const patch: JsonObject = {
+        metadata: {
+          resourceVersion: cv.metadata?.resourceVersion ?? null,
+          annotations: { [ANNOTATION_UPGRADE_JOB]: mine },
+        },
+      };
+      await ctx.client.patch(ClusterVersionResource, undefined, cv.metadata?.name ?? 'version', patch, {
+        type: 'merge',
+        signal,
+      });
       ctx.log.info({ lock: mine }, 'locked the ClusterVersion');
       return outcome.done();
     },
@@ -176,12 +220,27 @@ function desiredUpdateStep(): S {
       const current = (cv.spec.desiredUpdate ?? {}) as Record<string, unknown>;
       const update: JsonObject = {};
       for (const k of Object.keys(current)) update[k] = null;
-      Object.assign(update, { version: desired.version ?? '', image: desired.image ?? '', force: desired.force ?? false, architecture: desired.architecture ?? null });
-      await ctx.client.patch(ClusterVersionResource, undefined, cv.metadata?.name ?? 'version', { spec: { desiredUpdate: update } }, { type: 'merge', signal });
+      Object.assign(update, {
+        version: desired.version ?? '',
+        image: desired.image ?? '',
+        force: desired.force ?? false,
+        architecture: desired.architecture ?? null,
+      });
+      await ctx.client.patch(
+        ClusterVersionResource,
+        undefined,
+        cv.metadata?.name ?? 'version',
+        { spec: { desiredUpdate: update } },
+        { type: 'merge', signal },
+      );
       const what = desired.version || desired.image || '';
       ctx.log.info({ version: desired.version, image: desired.image }, 'set ClusterVersion desiredUpdate');
       ctx.event('Normal', 'DesiredUpdateSet', `set the ClusterVersion's desiredUpdate to ${what}`);
-      return outcome.pending({ kinds: [WatchedKind.ClusterVersion] }, `set desiredUpdate to ${what}; waiting for the ClusterVersion to take it`, 'DesiredUpdateSet');
+      return outcome.pending(
+        { kinds: [WatchedKind.ClusterVersion] },
+        `set desiredUpdate to ${what}; waiting for the ClusterVersion to take it`,
+        'DesiredUpdateSet',
+      );
     },
   };
 }
@@ -209,7 +268,11 @@ function completionStep(): S {
       const cv = ctx.cluster.clusterVersion();
       if (!cv) return missingClusterVersion();
       if (isUpgradeCompleted(cv, desired, ctx.cluster.pools())) return outcome.done();
-      return outcome.pending({ kinds: [WatchedKind.ClusterVersion, WatchedKind.MachineConfigPool] }, completionWhy(cv, ctx.job, ctx), 'UpgradeInProgress');
+      return outcome.pending(
+        { kinds: [WatchedKind.ClusterVersion, WatchedKind.MachineConfigPool] },
+        completionWhy(cv, ctx.job, ctx),
+        'UpgradeInProgress',
+      );
     },
   };
 }

@@ -7,7 +7,11 @@
  */
 import semver from 'semver';
 import type { Condition } from 'kubernetes-types/meta/v1.js';
-import type { ConditionalUpdate, ConditionalUpdateRisk, Release } from '../../api/openshift/config-v1/cluster-version.js';
+import type {
+  ConditionalUpdate,
+  ConditionalUpdateRisk,
+  Release,
+} from '../../api/openshift/config-v1/cluster-version.js';
 import { formatTime } from '../../lib/clock.js';
 
 /** A risk's evaluation: applies, does not apply, or cannot be evaluated (optionally with the error text). */
@@ -51,11 +55,19 @@ export function parseGraph(body: string): ParsedGraph | RetrievalError {
   try {
     raw = JSON.parse(body);
   } catch (err) {
-    return { reason: 'ResponseInvalid', message: err instanceof SyntaxError ? 'unexpected end of JSON input' : String(err) };
+    return {
+      reason: 'ResponseInvalid',
+      message: err instanceof SyntaxError ? 'unexpected end of JSON input' : String(err),
+    };
   }
   const g = raw as Partial<ParsedGraph> | null;
-  if (!g || typeof g !== 'object' || !Array.isArray(g.nodes)) return { reason: 'ResponseInvalid', message: 'json: cannot unmarshal graph: missing nodes' };
-  return { nodes: g.nodes, edges: Array.isArray(g.edges) ? g.edges : [], conditionalEdges: Array.isArray(g.conditionalEdges) ? g.conditionalEdges : [] };
+  if (!g || typeof g !== 'object' || !Array.isArray(g.nodes))
+    return { reason: 'ResponseInvalid', message: 'json: cannot unmarshal graph: missing nodes' };
+  return {
+    nodes: g.nodes,
+    edges: Array.isArray(g.edges) ? g.edges : [],
+    conditionalEdges: Array.isArray(g.conditionalEdges) ? g.conditionalEdges : [],
+  };
 }
 
 /** A graph node as a `Release` (url and sorted channels from the node metadata). */
@@ -64,16 +76,29 @@ export function releaseOfNode(node: GraphNodeJson): Release {
   const url = node.metadata?.url;
   if (url) r.url = url;
   const channels = node.metadata?.[CHANNELS_KEY];
-  if (channels) r.channels = channels.split(',').filter((c) => c !== '').sort();
+  if (channels)
+    r.channels = channels
+      .split(',')
+      .filter((c) => c !== '')
+      .sort();
   return r;
 }
 
 function byVersionDesc(left: { version: string }, right: { version: string }): number {
-  return semver.valid(left.version) && semver.valid(right.version) ? semver.rcompare(left.version, right.version) : left.version < right.version ? 1 : -1;
+  return semver.valid(left.version) && semver.valid(right.version)
+    ? semver.rcompare(left.version, right.version)
+    : left.version < right.version
+      ? 1
+      : -1;
 }
 
 /** Evaluates one risk (cached for an hour when it could be evaluated). */
-export function evaluateRisk(risk: ConditionalUpdateRisk, table: RiskTable, cache: Map<string, CachedMatch>, now: number): boolean | { error: string } {
+export function evaluateRisk(
+  risk: ConditionalUpdateRisk,
+  table: RiskTable,
+  cache: Map<string, CachedMatch>,
+  now: number,
+): boolean | { error: string } {
   if (risk.matchingRules.some((r) => r.type === 'Always')) return true;
   const hit = cache.get(risk.name);
   if (hit && now - hit.at < RISK_CACHE_MS) return hit.applies;
@@ -101,18 +126,30 @@ export function recommendedCondition(
   }
   let c: Pick<Condition, 'status' | 'reason' | 'message'>;
   if (applying.length > 0) {
-    const reason = applying.length > 1 ? 'MultipleReasons' : RISK_REASON_RE.test(applying[0]!.name) ? applying[0]!.name : 'ExposedToRisks';
+    const reason =
+      applying.length > 1
+        ? 'MultipleReasons'
+        : RISK_REASON_RE.test(applying[0]!.name)
+          ? applying[0]!.name
+          : 'ExposedToRisks';
     c = { status: 'False', reason, message: applying.map((r) => `${r.message} ${r.url}`).join('\n\n') };
   } else if (failed.length > 0) {
     c = {
       status: 'Unknown',
       reason: 'EvaluationFailed',
       message: failed
-        .map(({ risk, error }) => `Could not evaluate exposure to update risk ${risk.name} (${error})\n  ${risk.name} description: ${risk.message}\n  ${risk.name} URL: ${risk.url}`)
+        .map(
+          ({ risk, error }) =>
+            `Could not evaluate exposure to update risk ${risk.name} (${error})\n  ${risk.name} description: ${risk.message}\n  ${risk.name} URL: ${risk.url}`,
+        )
         .join('\n\n'),
     };
   } else {
-    c = { status: 'True', reason: 'NotExposedToRisks', message: 'The update is recommended, because none of the conditional update risks apply to this cluster.' };
+    c = {
+      status: 'True',
+      reason: 'NotExposedToRisks',
+      message: 'The update is recommended, because none of the conditional update risks apply to this cluster.',
+    };
   }
   const lastTransitionTime = previous && previous.status === c.status ? previous.lastTransitionTime : formatTime(now);
   return { type: 'Recommended', ...c, lastTransitionTime };
@@ -131,11 +168,20 @@ export interface UpdatesResult {
  */
 export function computeUpdates(
   graph: ParsedGraph,
-  options: { current: string; channel: string; evaluate: (risk: ConditionalUpdateRisk) => boolean | { error: string }; previous: readonly ConditionalUpdate[]; now: number },
+  options: {
+    current: string;
+    channel: string;
+    evaluate: (risk: ConditionalUpdateRisk) => boolean | { error: string };
+    previous: readonly ConditionalUpdate[];
+    now: number;
+  },
 ): UpdatesResult | RetrievalError {
   const at = graph.nodes.findIndex((n) => n.version === options.current);
   if (at < 0) {
-    return { reason: 'VersionNotFound', message: `currently reconciling cluster version ${options.current} not found in the ${JSON.stringify(options.channel)} channel` };
+    return {
+      reason: 'VersionNotFound',
+      message: `currently reconciling cluster version ${options.current} not found in the ${JSON.stringify(options.channel)} channel`,
+    };
   }
   const byVersion = new Map(graph.nodes.map((n) => [n.version, n]));
   const conditionalTargets = new Map<string, ConditionalUpdateRisk[]>();
@@ -162,10 +208,15 @@ export function computeUpdates(
     // A target declared by more than one conditional entry is dropped (ambiguous risks).
     if (!node || (declared.get(to) ?? 0) > 1) continue;
     // Unknown rule types are pruned; a risk left with no rules drops the target.
-    const risks = rawRisks.map((r) => ({ ...r, matchingRules: r.matchingRules.filter((m) => m.type === 'Always' || m.type === 'PromQL') }));
+    const risks = rawRisks.map((r) => ({
+      ...r,
+      matchingRules: r.matchingRules.filter((m) => m.type === 'Always' || m.type === 'PromQL'),
+    }));
     if (risks.some((r) => r.matchingRules.length === 0)) continue;
     const release = releaseOfNode(node);
-    const prev = options.previous.find((p) => p.release.version === to)?.conditions?.find((c) => c.type === 'Recommended');
+    const prev = options.previous
+      .find((p) => p.release.version === to)
+      ?.conditions?.find((c) => c.type === 'Recommended');
     const recommended = recommendedCondition(risks, options.evaluate, prev, options.now);
     conditional.push({ release, risks, conditions: [recommended] });
     if (recommended.status === 'True') available.push(release);

@@ -4,7 +4,12 @@
  */
 import { JobResource } from '../../api/builtin.js';
 import { ClusterOperatorResource } from '../../api/openshift/config-v1/cluster-operator.js';
-import { CLUSTER_VERSION_NAME, ClusterVersionResource, type ClusterVersion, type ClusterVersionStatus } from '../../api/openshift/config-v1/cluster-version.js';
+import {
+  CLUSTER_VERSION_NAME,
+  ClusterVersionResource,
+  type ClusterVersion,
+  type ClusterVersionStatus,
+} from '../../api/openshift/config-v1/cluster-version.js';
 import type { KubeClient } from '../../kube/client.js';
 import { ensureNamespace as ensureNamespaceOf } from '../../kube/ensure-namespace.js';
 import { isAlreadyExists, isConflict } from '../../kube/status-error.js';
@@ -18,10 +23,18 @@ export function ensureNamespace(client: KubeClient, name: string, signal: AbortS
 }
 
 /** Creates these ClusterOperators (`spec: {}`, no status), ignoring any that appeared meanwhile. */
-export async function ensureOperators(client: KubeClient, names: readonly string[], signal: AbortSignal): Promise<void> {
+export async function ensureOperators(
+  client: KubeClient,
+  names: readonly string[],
+  signal: AbortSignal,
+): Promise<void> {
   for (const name of names) {
     try {
-      await client.create(ClusterOperatorResource, { apiVersion: 'config.openshift.io/v1', kind: 'ClusterOperator', metadata: { name }, spec: {} }, { fieldManager: CVO_FIELD_MANAGER, signal });
+      await client.create(
+        ClusterOperatorResource,
+        { apiVersion: 'config.openshift.io/v1', kind: 'ClusterOperator', metadata: { name }, spec: {} },
+        { fieldManager: CVO_FIELD_MANAGER, signal },
+      );
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
     }
@@ -40,7 +53,11 @@ export async function runJobBarrier(
       {
         apiVersion: 'batch/v1',
         kind: 'Job',
-        metadata: { name: job.name, namespace: job.namespace, annotations: { [RELEASE_VERSION_ANNOTATION]: job.version } },
+        metadata: {
+          name: job.name,
+          namespace: job.namespace,
+          annotations: { [RELEASE_VERSION_ANNOTATION]: job.version },
+        },
         spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: job.name, image: job.image }] } } },
       },
       { fieldManager: CVO_FIELD_MANAGER, signal },
@@ -64,7 +81,11 @@ export async function runJobBarrier(
  * meanwhile) is retried at once: the write counts as work in flight, so it must not wait on
  * the clock.
  */
-export async function writeClusterVersionStatus(client: KubeClient, build: (cv: ClusterVersion) => ClusterVersionStatus, signal: AbortSignal | undefined): Promise<void> {
+export async function writeClusterVersionStatus(
+  client: KubeClient,
+  build: (cv: ClusterVersion) => ClusterVersionStatus,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const opts = signal ? { signal } : {};
   for (let attempt = 1; ; attempt++) {
     const cv = await client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, opts);

@@ -44,6 +44,9 @@ export function setCondition(
 }
 
 /** Returns a new list without the conditions of these types. */
-export function removeConditions(conditions: readonly ClusterOperatorStatusCondition[], ...types: string[]): ClusterOperatorStatusCondition[] {
+export function removeConditions(
+  conditions: readonly ClusterOperatorStatusCondition[],
+  ...types: string[]
+): ClusterOperatorStatusCondition[] {
   return conditions.filter((c) => !types.includes(c.type));
 }

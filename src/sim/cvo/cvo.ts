@@ -9,7 +9,11 @@
  */
 import { setMaxListeners } from 'node:events';
 import { DeploymentResource } from '../../api/builtin.js';
-import { ClusterOperatorResource, OPERATOR_VERSION_NAME, type ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
+import {
+  ClusterOperatorResource,
+  OPERATOR_VERSION_NAME,
+  type ClusterOperator,
+} from '../../api/openshift/config-v1/cluster-operator.js';
 import {
   CLUSTER_VERSION_NAME,
   ClusterVersionResource,
@@ -17,21 +21,51 @@ import {
   type ClusterVersionStatus,
 } from '../../api/openshift/config-v1/cluster-version.js';
 import type { SimComponent, SimContext } from '../context.js';
-import { findRelease, findReleaseByDigest, type Catalogue, type Release as CatalogueRelease } from '../releases/catalogue.js';
-import { payloadFor, taskGraph, type ComponentChain, type PayloadManifest, type ReleasePayload, type TaskStage } from '../releases/payload.js';
+import {
+  findRelease,
+  findReleaseByDigest,
+  type Catalogue,
+  type Release as CatalogueRelease,
+} from '../releases/catalogue.js';
+import {
+  payloadFor,
+  taskGraph,
+  type ComponentChain,
+  type PayloadManifest,
+  type ReleasePayload,
+  type TaskStage,
+} from '../releases/payload.js';
 import type { RiskTable } from './available-updates.js';
-import { componentDeployment, componentImage, CVO_FIELD_MANAGER, deploymentManifest } from '../releases/operator-deployment.js';
+import {
+  componentDeployment,
+  componentImage,
+  CVO_FIELD_MANAGER,
+  deploymentManifest,
+} from '../releases/operator-deployment.js';
 import { findCondition, type ConditionInput } from './conditions.js';
 import { imageDigest, resolveDesired, type Target } from './desired.js';
 import { drawMs } from '../durations.js';
-import { attemptBackoffMs, DEFAULT_CVO_DURATIONS, STATUS_BURST, STATUS_INTERVAL_MS, UPGRADEABLE_INTERVAL_MS, UPGRADEABLE_RETRY_MS, type CvoDurations } from './durations.js';
+import {
+  attemptBackoffMs,
+  DEFAULT_CVO_DURATIONS,
+  STATUS_BURST,
+  STATUS_INTERVAL_MS,
+  UPGRADEABLE_INTERVAL_MS,
+  UPGRADEABLE_RETRY_MS,
+  type CvoDurations,
+} from './durations.js';
 import { checkOperatorGate, summarizeErrors, type SyncError } from './errors.js';
 import { runGraph } from './graph-run.js';
 import { completeHistoryHead, startHistoryEntry } from './history.js';
 import { checkPreconditions, judgePreconditions } from './preconditions.js';
 import type { WorkerReport } from './progress.js';
 import { buildClusterVersionStatus } from './status.js';
-import { loadFailure, payloadLoadedCondition, preconditionsFailedCondition, retrievingCondition } from './release-accepted.js';
+import {
+  loadFailure,
+  payloadLoadedCondition,
+  preconditionsFailedCondition,
+  retrievingCondition,
+} from './release-accepted.js';
 import { ensureNamespace, ensureOperators, runJobBarrier, writeClusterVersionStatus } from './cluster-writes.js';
 import { capabilitiesFor, releaseStatus, versionHash } from './release-info.js';
 import { ThrottledWriter } from './throttle.js';
@@ -86,7 +120,10 @@ interface Loaded {
 class CvoRestart extends Error {}
 
 /** Creates the simulated CVO. ClusterVersion `version` must exist (see installState). */
-export function createClusterVersionOperator(ctx: SimContext, options: ClusterVersionOperatorOptions): ClusterVersionOperator {
+export function createClusterVersionOperator(
+  ctx: SimContext,
+  options: ClusterVersionOperatorOptions,
+): ClusterVersionOperator {
   const cvo = new SimulatedCvo(ctx, options);
   return {
     name: 'cluster-version-operator',
@@ -209,7 +246,10 @@ class SimulatedCvo {
     const synced = await Promise.all([this.#cvInformer.waitForSync(signal), this.#coInformer.waitForSync(signal)]);
     if (!synced.every(Boolean)) return;
     const cv = this.#cv();
-    if (!cv?.status) throw new Error('cluster-version-operator: ClusterVersion "version" with a status must exist before the CVO starts (see installState)');
+    if (!cv?.status)
+      throw new Error(
+        'cluster-version-operator: ClusterVersion "version" with a status must exist before the CVO starts (see installState)',
+      );
     this.#restore(cv);
     this.#retriever = new UpdateRetriever({
       clock: this.#ctx.clock,
@@ -226,13 +266,19 @@ class SimulatedCvo {
       },
       hungAfterWallMs: this.#o.hungRequestWallMs,
     });
-    signal.addEventListener('abort', () => {
-      this.#throttle.stop();
-      this.#upgradeableTimer?.cancel();
-      this.#work?.abort();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        this.#throttle.stop();
+        this.#upgradeableTimer?.cancel();
+        this.#work?.abort();
+      },
+      { once: true },
+    );
     this.#checkUpgradeable();
-    void this.#retriever.run(signal).catch((err: unknown) => this.#log.error({ err: String(err) }, 'update retriever stopped'));
+    void this.#retriever
+      .run(signal)
+      .catch((err: unknown) => this.#log.error({ err: String(err) }, 'update retriever stopped'));
     void this.#loop(signal).catch((err: unknown) => this.#log.error({ err: String(err) }, 'sync worker stopped'));
   }
 
@@ -262,22 +308,37 @@ class SimulatedCvo {
     if (status.availableUpdates || status.conditionalUpdates) {
       const cond = findCondition(status.conditions, 'RetrievedUpdates');
       this.#retrieved = {
-        condition: { type: 'RetrievedUpdates', status: cond?.status ?? 'True', reason: cond?.reason, message: cond?.message },
+        condition: {
+          type: 'RetrievedUpdates',
+          status: cond?.status ?? 'True',
+          reason: cond?.reason,
+          message: cond?.message,
+        },
         availableUpdates: status.availableUpdates,
         conditionalUpdates: status.conditionalUpdates ?? [],
       };
     }
     const digest = imageDigest(status.desired.image);
-    const release = (digest ? findReleaseByDigest(this.#o.catalogue, digest) : undefined) ?? findRelease(this.#o.catalogue, status.desired.version);
+    const release =
+      (digest ? findReleaseByDigest(this.#o.catalogue, digest) : undefined) ??
+      findRelease(this.#o.catalogue, status.desired.version);
     if (!release) {
-      this.#log.error({ version: status.desired.version }, 'the running release is not in the catalogue; the sync worker stays idle');
+      this.#log.error(
+        { version: status.desired.version },
+        'the running release is not in the catalogue; the sync worker stays idle',
+      );
       return;
     }
     const head = this.#history[0];
     const completed = head?.state === 'Completed' && head.version === release.version;
     this.#loaded = this.#newLoaded(release, completed);
     this.#runningVersion = release.version;
-    this.#report = { version: release.version, done: 0, total: this.#loaded.payload.manifests.length, reconciling: completed };
+    this.#report = {
+      version: release.version,
+      done: 0,
+      total: this.#loaded.payload.manifests.length,
+      reconciling: completed,
+    };
   }
 
   #newLoaded(release: CatalogueRelease, completed: boolean): Loaded {
@@ -339,7 +400,8 @@ class SimulatedCvo {
       this.#invalid = invalid;
       this.#throttle.request();
     }
-    if (desired.kind === 'target' && desired.target.image !== this.#loaded?.image) await this.#load(cv, desired.target, signal);
+    if (desired.kind === 'target' && desired.target.image !== this.#loaded?.image)
+      await this.#load(cv, desired.target, signal);
     const generation = cv.metadata?.generation ?? 0;
     if (generation !== this.#observedGeneration) {
       this.#observedGeneration = generation;
@@ -369,7 +431,12 @@ class SimulatedCvo {
     }
     const release = target.release!;
     const held: ClusterVersion = { ...cv, status: this.#buildStatus(cv) };
-    const failures = checkPreconditions({ cv: held, targetVersion: release.version, targetImage: target.image, upgradeable: this.#upgradeable.upgradeable });
+    const failures = checkPreconditions({
+      cv: held,
+      targetVersion: release.version,
+      targetImage: target.image,
+      upgradeable: this.#upgradeable.upgradeable,
+    });
     const verdict = judgePreconditions(failures, target.force);
     if (verdict.blocked) {
       this.#setReleaseAccepted(preconditionsFailedCondition(release.version, target.image, verdict.message));
@@ -380,9 +447,21 @@ class SimulatedCvo {
     const loaded = this.#newLoaded(release, false);
     loaded.image = target.image;
     this.#loaded = loaded;
-    const offered = [...(this.#retrieved?.availableUpdates ?? []), ...(this.#retrieved?.conditionalUpdates ?? []).map((c) => c.release)].find((r) => r.image === target.image);
+    const offered = [
+      ...(this.#retrieved?.availableUpdates ?? []),
+      ...(this.#retrieved?.conditionalUpdates ?? []).map((c) => c.release),
+    ].find((r) => r.image === target.image);
     this.#desired = offered ? { ...offered } : releaseStatus(this.#o.catalogue, release, now);
-    this.#history = startHistoryEntry(this.#history, { version: release.version, image: target.image, verified: true, acceptedRisks: verdict.acceptedRisks || undefined }, now);
+    this.#history = startHistoryEntry(
+      this.#history,
+      {
+        version: release.version,
+        image: target.image,
+        verified: true,
+        acceptedRisks: verdict.acceptedRisks || undefined,
+      },
+      now,
+    );
     this.#versionHash = versionHash(loaded.payload);
     const caps = capabilitiesFor(release.minor);
     this.#capabilities = { enabledCapabilities: caps, knownCapabilities: [...caps] };
@@ -407,7 +486,8 @@ class SimulatedCvo {
         {
           stages: loaded.stages,
           mode,
-          taskMs: (runlevel) => (runlevel === 90 ? loaded.runlevel90TaskMs : (this.#durations.manifestSeconds * 1000) / this.#scale),
+          taskMs: (runlevel) =>
+            runlevel === 90 ? loaded.runlevel90TaskMs : (this.#durations.manifestSeconds * 1000) / this.#scale,
           reapplyStageMs: (this.#durations.reapplyRunlevelSeconds * 1000) / this.#scale,
           completedStages: loaded.completedStages,
           shuffle: (items) => this.#shuffle(items),
@@ -461,7 +541,12 @@ class SimulatedCvo {
     return items;
   }
 
-  async #applyDeployment(loaded: Loaded, chain: ComponentChain, mode: 'update' | 'reconcile', signal: AbortSignal): Promise<void> {
+  async #applyDeployment(
+    loaded: Loaded,
+    chain: ComponentChain,
+    mode: 'update' | 'reconcile',
+    signal: AbortSignal,
+  ): Promise<void> {
     const ref = componentDeployment(chain);
     if (!ref) return;
     const image = componentImage(loaded.payload, chain.component);
@@ -469,12 +554,18 @@ class SimulatedCvo {
     const want = `${loaded.version}|${image}`;
     if (mode === 'update' && this.#applied.get(key) === want) return;
     await this.#ensureNamespace(ref.namespace, signal);
-    await this.#ctx.client.patch(DeploymentResource, ref.namespace, ref.name, deploymentManifest(ref, loaded.version, image) as never, {
-      type: 'apply',
-      force: true,
-      fieldManager: CVO_FIELD_MANAGER,
-      signal,
-    });
+    await this.#ctx.client.patch(
+      DeploymentResource,
+      ref.namespace,
+      ref.name,
+      deploymentManifest(ref, loaded.version, image) as never,
+      {
+        type: 'apply',
+        force: true,
+        fieldManager: CVO_FIELD_MANAGER,
+        signal,
+      },
+    );
     this.#applied.set(key, want);
     if (chain.component === 'cluster-version-operator' && this.#runningVersion !== loaded.version) {
       this.#runningVersion = loaded.version;
@@ -490,7 +581,11 @@ class SimulatedCvo {
 
   /** The CVO pre-creates the ClusterOperators of a graph node that do not exist yet. */
   async #ensureOperators(names: readonly string[], signal: AbortSignal): Promise<void> {
-    await ensureOperators(this.#ctx.client, names.filter((n) => !this.#coInformer.get(undefined, n)), signal);
+    await ensureOperators(
+      this.#ctx.client,
+      names.filter((n) => !this.#coInformer.get(undefined, n)),
+      signal,
+    );
   }
 
   #gate(manifest: PayloadManifest): SyncError | undefined {
@@ -507,7 +602,11 @@ class SimulatedCvo {
   async #runJob(loaded: Loaded, manifest: PayloadManifest, signal: AbortSignal): Promise<SyncError | undefined> {
     const namespace = manifest.namespace ?? 'openshift-cluster-version';
     await this.#ensureNamespace(namespace, signal);
-    return runJobBarrier(this.#ctx, { namespace, name: manifest.name, version: loaded.version, image: loaded.image, pollMs: 10_000 / this.#scale }, signal);
+    return runJobBarrier(
+      this.#ctx,
+      { namespace, name: manifest.name, version: loaded.version, image: loaded.image, pollMs: 10_000 / this.#scale },
+      signal,
+    );
   }
 
   /** Re-evaluates Upgradeable (every 2 min, or sooner when asked). */
@@ -534,25 +633,30 @@ class SimulatedCvo {
   }
 
   #buildStatus(cv: ClusterVersion): ClusterVersionStatus {
-    return buildClusterVersionStatus(cv, {
-      desired: this.#desired,
-      history: this.#history,
-      observedGeneration: this.#observedGeneration,
-      versionHash: this.#versionHash,
-      capabilities: this.#capabilities,
-      report: this.#report,
-      operatorStart: this.#operatorStart,
-      invalid: this.#invalid,
-      releaseAccepted: this.#releaseAccepted,
-      retrieved: this.#retrieved,
-      upgradeable: this.#upgradeable,
-    }, this.#ctx.clock.now());
+    return buildClusterVersionStatus(
+      cv,
+      {
+        desired: this.#desired,
+        history: this.#history,
+        observedGeneration: this.#observedGeneration,
+        versionHash: this.#versionHash,
+        capabilities: this.#capabilities,
+        report: this.#report,
+        operatorStart: this.#operatorStart,
+        invalid: this.#invalid,
+        releaseAccepted: this.#releaseAccepted,
+        retrieved: this.#retrieved,
+        upgradeable: this.#upgradeable,
+      },
+      this.#ctx.clock.now(),
+    );
   }
 }
 
 /** A change that wakes the sync worker: versions[operator], Available or Degraded. */
 function operatorChanged(old: ClusterOperator, co: ClusterOperator): boolean {
-  const version = (x: ClusterOperator): string | undefined => x.status?.versions?.find((v) => v.name === OPERATOR_VERSION_NAME)?.version;
+  const version = (x: ClusterOperator): string | undefined =>
+    x.status?.versions?.find((v) => v.name === OPERATOR_VERSION_NAME)?.version;
   const cond = (x: ClusterOperator, t: string): string | undefined => findCondition(x.status?.conditions, t)?.status;
   return (
     version(old) !== version(co) ||

@@ -19,11 +19,10 @@ export interface Target {
 
 export type DesiredResult =
   /** No desiredUpdate, or one naming the payload already loaded. */
-  | { kind: 'none' }
-  | { kind: 'invalid'; message: string }
-  | { kind: 'target'; target: Target };
+  { kind: 'none' } | { kind: 'invalid'; message: string } | { kind: 'target'; target: Target };
 
-const SEMVER_RE = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+const SEMVER_RE =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
 
 /** The `Invalid` condition message for a field error. */
 export function invalidMessage(fieldError: string): string {
@@ -44,10 +43,18 @@ export function resolveDesired(cv: ClusterVersion, catalogue: Catalogue): Desire
   const image = du.image ?? '';
   const force = du.force === true;
   if (version === '' && image === '' && (du.architecture ?? '') === '') {
-    return { kind: 'invalid', message: invalidMessage('spec.desiredUpdate: Required value: must specify architecture, version, or image') };
+    return {
+      kind: 'invalid',
+      message: invalidMessage('spec.desiredUpdate: Required value: must specify architecture, version, or image'),
+    };
   }
   if (version !== '' && !SEMVER_RE.test(version)) {
-    return { kind: 'invalid', message: invalidMessage(`spec.desiredUpdate.version: Invalid value: ${JSON.stringify(version)}: must be a semantic version (1.2.3[-...])`) };
+    return {
+      kind: 'invalid',
+      message: invalidMessage(
+        `spec.desiredUpdate.version: Invalid value: ${JSON.stringify(version)}: must be a semantic version (1.2.3[-...])`,
+      ),
+    };
   }
   if (image !== '') {
     const digest = imageDigest(image);
@@ -62,16 +69,28 @@ export function resolveDesired(cv: ClusterVersion, catalogue: Catalogue): Desire
   if (images.size === 0) {
     return {
       kind: 'invalid',
-      message: invalidMessage(`spec.desiredUpdate.version: Invalid value: ${JSON.stringify(version)}: when image is empty the update must be an available update`),
+      message: invalidMessage(
+        `spec.desiredUpdate.version: Invalid value: ${JSON.stringify(version)}: when image is empty the update must be an available update`,
+      ),
     };
   }
   if (images.size > 1) {
     return {
       kind: 'invalid',
-      message: invalidMessage(`spec.desiredUpdate.version: Invalid value: ${JSON.stringify(version)}: there are multiple possible payloads for this version, specify the exact image`),
+      message: invalidMessage(
+        `spec.desiredUpdate.version: Invalid value: ${JSON.stringify(version)}: there are multiple possible payloads for this version, specify the exact image`,
+      ),
     };
   }
   const resolved = [...images][0]!;
   const digest = imageDigest(resolved);
-  return { kind: 'target', target: { specVersion: version, image: resolved, force, release: digest ? findReleaseByDigest(catalogue, digest) : undefined } };
+  return {
+    kind: 'target',
+    target: {
+      specVersion: version,
+      image: resolved,
+      force,
+      release: digest ? findReleaseByDigest(catalogue, digest) : undefined,
+    },
+  };
 }

@@ -22,22 +22,46 @@ export interface SyncError {
 }
 
 /** The gate on one ClusterOperator of the payload; undefined when it passes. */
-export function checkOperatorGate(name: string, co: ClusterOperator | undefined, expected: readonly OperandVersion[]): SyncError | undefined {
+export function checkOperatorGate(
+  name: string,
+  co: ClusterOperator | undefined,
+  expected: readonly OperandVersion[],
+): SyncError | undefined {
   if (expected.length === 0) {
-    return { reason: 'ClusterOperatorNoVersions', message: `Cluster operator ${name} does not declare expected versions`, effect: 'Fail', names: [name] };
+    return {
+      reason: 'ClusterOperatorNoVersions',
+      message: `Cluster operator ${name} does not declare expected versions`,
+      effect: 'Fail',
+      names: [name],
+    };
   }
   const conditions = co?.status?.conditions;
   if (findCondition(conditions, 'Available')?.status !== 'True') {
-    return { reason: 'ClusterOperatorNotAvailable', message: `Cluster operator ${name} is not available`, effect: 'Fail', names: [name] };
+    return {
+      reason: 'ClusterOperatorNotAvailable',
+      message: `Cluster operator ${name} is not available`,
+      effect: 'Fail',
+      names: [name],
+    };
   }
   // A missing Degraded condition counts as degraded.
   if (findCondition(conditions, 'Degraded')?.status !== 'False') {
-    return { reason: 'ClusterOperatorDegraded', message: `Cluster operator ${name} is degraded`, effect: 'FailAfterInterval', names: [name] };
+    return {
+      reason: 'ClusterOperatorDegraded',
+      message: `Cluster operator ${name} is degraded`,
+      effect: 'FailAfterInterval',
+      names: [name],
+    };
   }
   const live = co?.status?.versions ?? [];
   const behind = expected.some((v) => live.find((l) => l.name === v.name)?.version !== v.version);
   if (behind) {
-    return { reason: 'ClusterOperatorUpdating', message: `Cluster operator ${name} is updating versions`, effect: 'None', names: [name] };
+    return {
+      reason: 'ClusterOperatorUpdating',
+      message: `Cluster operator ${name} is updating versions`,
+      effect: 'None',
+      names: [name],
+    };
   }
   return undefined;
 }
@@ -68,7 +92,12 @@ export function condenseErrors(errors: readonly SyncError[]): SyncError[] {
       continue;
     }
     const plural = PLURAL[reason]!;
-    out.push({ reason: plural.reason, message: `Cluster operators ${names.join(', ')} ${plural.verb}`, effect: group[0]!.effect, names });
+    out.push({
+      reason: plural.reason,
+      message: `Cluster operators ${names.join(', ')} ${plural.verb}`,
+      effect: group[0]!.effect,
+      names,
+    });
   }
   return out;
 }

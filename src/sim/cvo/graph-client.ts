@@ -82,11 +82,15 @@ export class GraphClient {
       });
       const body = await res.body.text();
       if (res.statusCode !== 200) {
-        return { reason: 'ResponseFailed', message: `unexpected HTTP status: ${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''}`.trimEnd() };
+        return {
+          reason: 'ResponseFailed',
+          message: `unexpected HTTP status: ${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''}`.trimEnd(),
+        };
       }
       return { body };
     } catch (err) {
-      if (timedOut) return { reason: 'RemoteFailed', message: `Get ${JSON.stringify(href)}: context deadline exceeded` };
+      if (timedOut)
+        return { reason: 'RemoteFailed', message: `Get ${JSON.stringify(href)}: context deadline exceeded` };
       return { reason: 'RemoteFailed', message: `Get ${JSON.stringify(href)}: ${transportMessage(err, url)}` };
     } finally {
       timer.cancel();
@@ -103,7 +107,8 @@ export class GraphClient {
 
 /** Go's wording for the usual transport failures. */
 function transportMessage(err: unknown, url: URL): string {
-  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+  const code =
+    (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (code === 'ECONNREFUSED') return `dial tcp ${host}:${port}: connect: connection refused`;

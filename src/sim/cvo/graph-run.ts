@@ -76,7 +76,11 @@ export async function runGraph(options: GraphRunOptions, hooks: GraphHooks): Pro
   const runChain = async (chain: ComponentChain, taskMs: number): Promise<SyncError | undefined> => {
     const dep = componentDeployment(chain);
     const cos = chain.tasks.filter((t) => t.kind === 'ClusterOperator');
-    if (cos.length > 0) await hooks.ensureOperators(cos.map((c) => c.name), signal);
+    if (cos.length > 0)
+      await hooks.ensureOperators(
+        cos.map((c) => c.name),
+        signal,
+      );
     let pending = 0;
     let applied = false;
     const flush = async (): Promise<void> => {
@@ -87,7 +91,12 @@ export async function runGraph(options: GraphRunOptions, hooks: GraphHooks): Pro
     };
     for (const task of chain.tasks) {
       signal.throwIfAborted();
-      const isOwnDeployment = dep !== undefined && !dep.synthesized && task.kind === 'Deployment' && task.name === dep.name && task.namespace === dep.namespace;
+      const isOwnDeployment =
+        dep !== undefined &&
+        !dep.synthesized &&
+        task.kind === 'Deployment' &&
+        task.name === dep.name &&
+        task.namespace === dep.namespace;
       if (isOwnDeployment || (task.kind === 'ClusterOperator' && dep?.synthesized && !applied)) {
         await flush();
         await hooks.applyDeployment(chain, signal);

@@ -17,7 +17,11 @@ export interface HistoryTarget {
 }
 
 /** The history after a target was accepted at `now`. */
-export function startHistoryEntry(history: readonly UpdateHistory[], target: HistoryTarget, now: number): UpdateHistory[] {
+export function startHistoryEntry(
+  history: readonly UpdateHistory[],
+  target: HistoryTarget,
+  now: number,
+): UpdateHistory[] {
   const out = history.map((h) => ({ ...h }));
   const head = out[0];
   if (head && (head.image === target.image || (target.image === '' && head.version === target.version))) {

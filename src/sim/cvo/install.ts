@@ -5,7 +5,11 @@
  * shows. Upgradeable is absent (nothing blocks) and `availableUpdates` stays null until the CVO
  * retrieves the graph.
  */
-import { CLUSTER_VERSION_NAME, ClusterVersionResource, type ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
+import {
+  CLUSTER_VERSION_NAME,
+  ClusterVersionResource,
+  type ClusterVersion,
+} from '../../api/openshift/config-v1/cluster-version.js';
 import { formatTime } from '../../lib/clock.js';
 import type { SimContext } from '../context.js';
 import { buildCatalogue, findRelease, type Catalogue } from '../releases/catalogue.js';
@@ -45,13 +49,28 @@ export async function installState(ctx: SimContext, options: InstallStateOptions
   const caps = capabilitiesFor(release.minor);
   created.status = {
     desired: releaseStatus(catalogue, release, now),
-    history: [{ state: 'Completed', startedTime: formatTime(started), completionTime: t, version: release.version, image, verified: false }],
+    history: [
+      {
+        state: 'Completed',
+        startedTime: formatTime(started),
+        completionTime: t,
+        version: release.version,
+        image,
+        verified: false,
+      },
+    ],
     observedGeneration: created.metadata?.generation ?? 1,
     versionHash: versionHash(payload),
     capabilities: { enabledCapabilities: caps, knownCapabilities: [...caps] },
     conditions: [
       { type: 'RetrievedUpdates', status: 'True', lastTransitionTime: formatTime(started) },
-      { type: 'ImplicitlyEnabledCapabilities', status: 'False', reason: 'AsExpected', message: 'Capabilities match configured spec', lastTransitionTime: formatTime(started) },
+      {
+        type: 'ImplicitlyEnabledCapabilities',
+        status: 'False',
+        reason: 'AsExpected',
+        message: 'Capabilities match configured spec',
+        lastTransitionTime: formatTime(started),
+      },
       {
         type: 'ReleaseAccepted',
         status: 'True',

@@ -5,7 +5,10 @@
  */
 import { operatorVersion, type ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
 import type { ClusterVersion, UpdateHistory } from '../../api/openshift/config-v1/cluster-version.js';
-import { MachineConfigPoolLabel, type MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  MachineConfigPoolLabel,
+  type MachineConfigPool,
+} from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 
 /** The CVO keeps at most this many history entries (pruning may drop entries). */
 const MAX_HISTORY = 100;
@@ -29,22 +32,32 @@ export function clusterVersionViolations(cv: ClusterVersion): string[] {
   const history = status.history ?? [];
   const out: string[] = [];
   history.forEach((updateHistory, index) => {
-    if (index > 0 && updateHistory.completionTime === null) out.push(`clusterversion: history[${index}] (${updateHistory.state} ${updateHistory.version}) has completionTime null; only the head may`);
+    if (index > 0 && updateHistory.completionTime === null)
+      out.push(
+        `clusterversion: history[${index}] (${updateHistory.state} ${updateHistory.version}) has completionTime null; only the head may`,
+      );
   });
   const head = history[0];
-  if (head?.state === 'Partial' && head.completionTime !== null) out.push(`clusterversion: the Partial head ${head.version} has a completionTime (${head.completionTime})`);
-  if (head?.state === 'Completed' && head.completionTime === null) out.push(`clusterversion: the Completed head ${head.version} has completionTime null`);
-  if (head && status.desired.version !== head.version) out.push(`clusterversion: desired ${status.desired.version} is not the head entry's version ${head.version}`);
+  if (head?.state === 'Partial' && head.completionTime !== null)
+    out.push(`clusterversion: the Partial head ${head.version} has a completionTime (${head.completionTime})`);
+  if (head?.state === 'Completed' && head.completionTime === null)
+    out.push(`clusterversion: the Completed head ${head.version} has completionTime null`);
+  if (head && status.desired.version !== head.version)
+    out.push(`clusterversion: desired ${status.desired.version} is not the head entry's version ${head.version}`);
   const lastCompleted = history.find((h) => h.state === 'Completed');
   const available = condition(cv, 'Available');
   if (lastCompleted && available && available.message !== `Done applying ${lastCompleted.version}`) {
-    out.push(`clusterversion: Available says "${available.message ?? ''}" but the last completed version is ${lastCompleted.version}`);
+    out.push(
+      `clusterversion: Available says "${available.message ?? ''}" but the last completed version is ${lastCompleted.version}`,
+    );
   }
   const progressing = condition(cv, 'Progressing');
   if (head && progressing) {
     const updating = head.state === 'Partial';
     if ((progressing.status === 'True') !== updating) {
-      out.push(`clusterversion: Progressing=${progressing.status} while the head entry ${head.version} is ${head.state} ("${progressing.message ?? ''}")`);
+      out.push(
+        `clusterversion: Progressing=${progressing.status} while the head entry ${head.version} is ${head.state} ("${progressing.message ?? ''}")`,
+      );
     }
   }
   return out;
@@ -69,14 +82,23 @@ export function clusterVersionTransitionViolations(before: ClusterVersion, after
   for (const old of was) {
     const i = index.get(entryKey(old));
     if (i === undefined) {
-      if (now.length < MAX_HISTORY) out.push(`clusterversion: history entry ${old.state} ${old.version} (started ${old.startedTime}) disappeared`);
+      if (now.length < MAX_HISTORY)
+        out.push(`clusterversion: history entry ${old.state} ${old.version} (started ${old.startedTime}) disappeared`);
       continue;
     }
     const cur = now[i]!;
-    if (old.state === 'Completed' && cur.state !== 'Completed') out.push(`clusterversion: history entry ${old.version} (started ${old.startedTime}) went from Completed back to ${cur.state}`);
-    if (old.state === 'Partial' && cur.state === 'Completed' && i !== 0) out.push(`clusterversion: history entry ${old.version} (started ${old.startedTime}) completed while not the head`);
+    if (old.state === 'Completed' && cur.state !== 'Completed')
+      out.push(
+        `clusterversion: history entry ${old.version} (started ${old.startedTime}) went from Completed back to ${cur.state}`,
+      );
+    if (old.state === 'Partial' && cur.state === 'Completed' && i !== 0)
+      out.push(
+        `clusterversion: history entry ${old.version} (started ${old.startedTime}) completed while not the head`,
+      );
     if (old.completionTime !== null && cur.completionTime !== old.completionTime) {
-      out.push(`clusterversion: completionTime of ${old.version} (started ${old.startedTime}) changed from ${old.completionTime} to ${cur.completionTime ?? 'null'}`);
+      out.push(
+        `clusterversion: completionTime of ${old.version} (started ${old.startedTime}) changed from ${old.completionTime} to ${cur.completionTime ?? 'null'}`,
+      );
     }
   }
   return out;
@@ -96,19 +118,27 @@ export function headCompleted(before: ClusterVersion | undefined, after: Cluster
  * pool required for upgrade (master) finished its rollout (`status.configuration` is the pool's
  * target), which the MCO waits for before it reports its version (§5.9).
  */
-export function completionViolations(version: string, operators: readonly ClusterOperator[], pools: readonly MachineConfigPool[]): string[] {
+export function completionViolations(
+  version: string,
+  operators: readonly ClusterOperator[],
+  pools: readonly MachineConfigPool[],
+): string[] {
   const out: string[] = [];
   const behind = operators.filter((co) => operatorVersion(co) !== undefined && operatorVersion(co) !== version);
   if (behind.length > 0) {
     const names = behind.map((co) => `${co.metadata?.name ?? ''} at ${operatorVersion(co) ?? ''}`).sort();
     out.push(`clusterversion: ${version} completed while cluster operators had not reported it: ${names.join(', ')}`);
   }
-  if (!operators.some((co) => co.metadata?.name === 'machine-config')) out.push(`clusterversion: ${version} completed without a machine-config cluster operator`);
+  if (!operators.some((co) => co.metadata?.name === 'machine-config'))
+    out.push(`clusterversion: ${version} completed without a machine-config cluster operator`);
   for (const pool of pools) {
     if (pool.metadata?.labels?.[MachineConfigPoolLabel.RequiredForUpgrade] === undefined) continue;
     const target = pool.spec.configuration?.name;
     const reached = pool.status?.configuration.name;
-    if (!target || reached !== target) out.push(`clusterversion: ${version} completed while the required pool ${pool.metadata?.name ?? ''} is at ${reached ?? 'nothing'}, not at its target ${target ?? '(none)'}`);
+    if (!target || reached !== target)
+      out.push(
+        `clusterversion: ${version} completed while the required pool ${pool.metadata?.name ?? ''} is at ${reached ?? 'nothing'}, not at its target ${target ?? '(none)'}`,
+      );
   }
   return out;
 }

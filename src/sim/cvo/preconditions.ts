@@ -36,7 +36,8 @@ function rollback(input: PreconditionInput): PreconditionFailure | undefined {
   if (!semver.lt(input.targetVersion, current)) return undefined;
   const history = input.cv.status?.history ?? [];
   const previous = history.find((h) => h.version !== current && h.state === 'Completed');
-  if (previous && previous.version === input.targetVersion && semver.minor(previous.version) === semver.minor(current)) return undefined;
+  if (previous && previous.version === input.targetVersion && semver.minor(previous.version) === semver.minor(current))
+    return undefined;
   const message = previous
     ? `${input.targetVersion} is less than the current target ${current}, and the only supported rollback is to the cluster's previous version ${previous.version} (${previous.image})`
     : `${input.targetVersion} is less than the current target ${current}, and the cluster has no previous version to roll back to`;
@@ -49,11 +50,16 @@ function upgradeable(input: PreconditionInput): PreconditionFailure | undefined 
   const completed = currentCompletedVersion(input.cv);
   const target = input.targetVersion;
   if (!completed || !semver.valid(completed) || !semver.valid(target)) return undefined;
-  const minorOrMajor = semver.major(target) > semver.major(completed) || (semver.major(target) === semver.major(completed) && semver.minor(target) > semver.minor(completed));
+  const minorOrMajor =
+    semver.major(target) > semver.major(completed) ||
+    (semver.major(target) === semver.major(completed) && semver.minor(target) > semver.minor(completed));
   if (!minorOrMajor) return undefined;
   const desired = input.cv.status?.desired.version ?? '';
   const minorInProgress =
-    semver.valid(desired) !== null && desired !== completed && semver.minor(desired) > semver.minor(completed) && semver.minor(desired) === semver.minor(target);
+    semver.valid(desired) !== null &&
+    desired !== completed &&
+    semver.minor(desired) > semver.minor(completed) &&
+    semver.minor(desired) === semver.minor(target);
   if (minorInProgress) {
     return {
       name: 'ClusterVersionUpgradeable',
@@ -69,14 +75,20 @@ function recommended(input: PreconditionInput): PreconditionFailure | undefined 
   const { cv, targetVersion, targetImage } = input;
   const from = cv.status?.desired.version ?? '';
   const name = 'ClusterVersionRecommendedUpdate';
-  const same = (r: { version: string; image: string }): boolean => r.image === targetImage || (targetImage === '' && r.version === targetVersion);
+  const same = (r: { version: string; image: string }): boolean =>
+    r.image === targetImage || (targetImage === '' && r.version === targetVersion);
   if ((cv.status?.availableUpdates ?? []).some(same)) return undefined;
   const conditional = (cv.status?.conditionalUpdates ?? []).find((c) => same(c.release));
   if (conditional) {
     const rec = conditional.conditions?.find((c) => c.type === 'Recommended');
     if (rec?.status === 'True') return undefined;
     if (rec?.status === 'False') {
-      return { name, reason: rec.reason, message: `Update from ${from} to ${targetVersion} is not recommended:\n\n${rec.message}`, blocking: false };
+      return {
+        name,
+        reason: rec.reason,
+        message: `Update from ${from} to ${targetVersion} is not recommended:\n\n${rec.message}`,
+        blocking: false,
+      };
     }
     const status = rec?.status ?? 'Unknown';
     return {
@@ -87,7 +99,12 @@ function recommended(input: PreconditionInput): PreconditionFailure | undefined 
     };
   }
   if (!cv.spec.channel) {
-    return { name, reason: 'NoChannel', message: `Configured channel is unset, so the recommended status of updating from ${from} to ${targetVersion} is unknown.`, blocking: false };
+    return {
+      name,
+      reason: 'NoChannel',
+      message: `Configured channel is unset, so the recommended status of updating from ${from} to ${targetVersion} is unknown.`,
+      blocking: false,
+    };
   }
   const retrieved = findCondition(cv.status?.conditions, 'RetrievedUpdates');
   if (retrieved?.status === 'True') {
@@ -108,7 +125,9 @@ function recommended(input: PreconditionInput): PreconditionFailure | undefined 
 
 /** Runs the preconditions in the CVO's order; only failures are returned. */
 export function checkPreconditions(input: PreconditionInput): PreconditionFailure[] {
-  return [rollback(input), upgradeable(input), recommended(input)].filter((f): f is PreconditionFailure => f !== undefined);
+  return [rollback(input), upgradeable(input), recommended(input)].filter(
+    (f): f is PreconditionFailure => f !== undefined,
+  );
 }
 
 /** One failure as the CVO prints it. */
@@ -123,7 +142,10 @@ export function renderFailures(failures: readonly PreconditionFailure[]): string
 }
 
 /** The outcome of the checks: blocked (without force), and the text history records as accepted risks. */
-export function judgePreconditions(failures: readonly PreconditionFailure[], force: boolean): { blocked: boolean; message: string; acceptedRisks: string } {
+export function judgePreconditions(
+  failures: readonly PreconditionFailure[],
+  force: boolean,
+): { blocked: boolean; message: string; acceptedRisks: string } {
   const blocking = failures.filter((f) => f.blocking);
   if (blocking.length > 0 && !force) return { blocked: true, message: renderFailures(failures), acceptedRisks: '' };
   const parts: string[] = [];

@@ -55,13 +55,16 @@ function skipFailure(err: SyncError, input: ProgressInput): Skip | undefined {
     if (semver.valid(input.report.version) && semver.minor(input.report.version) >= 16) {
       const slow = err.names.filter((name) => {
         const start = operatorStart.get(name);
-        return start !== undefined && now - start > (name === 'machine-config' ? SLOW_MACHINE_CONFIG_MS : SLOW_OPERATOR_MS);
+        return (
+          start !== undefined && now - start > (name === 'machine-config' ? SLOW_MACHINE_CONFIG_MS : SLOW_OPERATOR_MS)
+        );
       });
       if (slow.length > 0) {
         const others = slow.filter((n) => n !== 'machine-config');
         const mco = slow.includes('machine-config');
         let text: string;
-        if (others.length > 0 && mco) text = `waiting on ${others.join(', ')} over 30 minutes and machine-config over 90 minutes which is longer than expected`;
+        if (others.length > 0 && mco)
+          text = `waiting on ${others.join(', ')} over 30 minutes and machine-config over 90 minutes which is longer than expected`;
         else if (mco) text = 'waiting on machine-config over 90 minutes which is longer than expected';
         else text = `waiting on ${others.join(', ')} over 30 minutes which is longer than expected`;
         return { text, slow: true };
@@ -88,7 +91,11 @@ export function progressConditions(input: ProgressInput): { progressing: Conditi
   if (!failure) {
     if (report.reconciling) {
       return {
-        progressing: { type: 'Progressing', status: 'False', message: input.invalid ? `Stopped at ${v}: the cluster version is invalid` : `Cluster version is ${v}` },
+        progressing: {
+          type: 'Progressing',
+          status: 'False',
+          message: input.invalid ? `Stopped at ${v}: the cluster version is invalid` : `Cluster version is ${v}`,
+        },
         failing: { type: 'Failing', status: 'False' },
       };
     }
@@ -96,7 +103,9 @@ export function progressConditions(input: ProgressInput): { progressing: Conditi
       progressing: {
         type: 'Progressing',
         status: 'True',
-        message: input.invalid ? `Reconciling ${v}: the cluster version is invalid` : progressText(v, report.done, report.total),
+        message: input.invalid
+          ? `Reconciling ${v}: the cluster version is invalid`
+          : progressText(v, report.done, report.total),
       },
       failing: { type: 'Failing', status: 'False' },
     };
@@ -109,7 +118,10 @@ export function progressConditions(input: ProgressInput): { progressing: Conditi
     if (report.reconciling) {
       return { progressing: { type: 'Progressing', status: 'False', message: `Cluster version is ${v}` }, failing };
     }
-    const message = report.done > 0 && report.total > 0 ? `${progressText(v, report.done, report.total)}, ${skip.text}` : `Working towards ${v}: ${skip.text}`;
+    const message =
+      report.done > 0 && report.total > 0
+        ? `${progressText(v, report.done, report.total)}, ${skip.text}`
+        : `Working towards ${v}: ${skip.text}`;
     return { progressing: { type: 'Progressing', status: 'True', reason: failure.reason, message }, failing };
   }
   let summary = errorSummary(failure);
@@ -122,7 +134,23 @@ export function progressConditions(input: ProgressInput): { progressing: Conditi
   }
   const failing: ConditionInput = { type: 'Failing', status: 'True', reason: failure.reason, message: failure.message };
   if (report.reconciling) {
-    return { progressing: { type: 'Progressing', status: 'False', reason: failure.reason, message: `Error while reconciling ${v}: ${summary}` }, failing };
+    return {
+      progressing: {
+        type: 'Progressing',
+        status: 'False',
+        reason: failure.reason,
+        message: `Error while reconciling ${v}: ${summary}`,
+      },
+      failing,
+    };
   }
-  return { progressing: { type: 'Progressing', status: 'True', reason: failure.reason, message: `Unable to apply ${v}: ${summary}` }, failing };
+  return {
+    progressing: {
+      type: 'Progressing',
+      status: 'True',
+      reason: failure.reason,
+      message: `Unable to apply ${v}: ${summary}`,
+    },
+    failing,
+  };
 }

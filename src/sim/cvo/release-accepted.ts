@@ -10,7 +10,12 @@ const q = (s: string): string => JSON.stringify(s);
 
 /** Step `RetrievePayload`, under way. */
 export function retrievingCondition(target: Target): ConditionInput {
-  return { type: 'ReleaseAccepted', status: 'Unknown', reason: 'RetrievePayload', message: `Retrieving and verifying payload version=${q(target.specVersion)} image=${q(target.image)}` };
+  return {
+    type: 'ReleaseAccepted',
+    status: 'Unknown',
+    reason: 'RetrievePayload',
+    message: `Retrieving and verifying payload version=${q(target.specVersion)} image=${q(target.image)}`,
+  };
 }
 
 /**
@@ -39,10 +44,20 @@ export function loadFailure(target: Target): ConditionInput | undefined {
 
 /** Step `PreconditionChecks` failed. */
 export function preconditionsFailedCondition(version: string, image: string, text: string): ConditionInput {
-  return { type: 'ReleaseAccepted', status: 'False', reason: 'PreconditionChecks', message: `Preconditions failed for payload loaded version=${q(version)} image=${q(image)}: ${text}` };
+  return {
+    type: 'ReleaseAccepted',
+    status: 'False',
+    reason: 'PreconditionChecks',
+    message: `Preconditions failed for payload loaded version=${q(version)} image=${q(image)}: ${text}`,
+  };
 }
 
 /** `PayloadLoaded`. */
 export function payloadLoadedCondition(version: string, image: string): ConditionInput {
-  return { type: 'ReleaseAccepted', status: 'True', reason: 'PayloadLoaded', message: `Payload loaded version=${q(version)} image=${q(image)} architecture="amd64"` };
+  return {
+    type: 'ReleaseAccepted',
+    status: 'True',
+    reason: 'PayloadLoaded',
+    message: `Payload loaded version=${q(version)} image=${q(image)} architecture="amd64"`,
+  };
 }

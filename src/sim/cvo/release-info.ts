@@ -8,8 +8,20 @@ import { releaseChannelsAt, type Catalogue, type Release as CatalogueRelease } f
 import type { ReleasePayload } from '../releases/payload.js';
 
 const BASE_CAPABILITIES: readonly Capability[] = [
-  'Build', 'CSISnapshot', 'CloudCredential', 'Console', 'DeploymentConfig', 'ImageRegistry', 'Insights', 'MachineAPI',
-  'NodeTuning', 'OperatorLifecycleManager', 'Storage', 'baremetal', 'marketplace', 'openshift-samples',
+  'Build',
+  'CSISnapshot',
+  'CloudCredential',
+  'Console',
+  'DeploymentConfig',
+  'ImageRegistry',
+  'Insights',
+  'MachineAPI',
+  'NodeTuning',
+  'OperatorLifecycleManager',
+  'Storage',
+  'baremetal',
+  'marketplace',
+  'openshift-samples',
 ];
 
 /** The vCurrent capability set of 4.y (enabled = known on a default install), sorted as the CVO sorts. */

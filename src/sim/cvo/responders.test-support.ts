@@ -13,7 +13,12 @@ import { buildCatalogue, findRelease, type Catalogue } from '../releases/catalog
 import { payloadFor, taskGraph, type OperandVersion } from '../releases/payload.js';
 import type { TestCluster } from '../test-support/cluster.test-support.js';
 import { installState } from './install.js';
-import { componentDeployment, componentImage, CVO_FIELD_MANAGER, deploymentManifest } from '../releases/operator-deployment.js';
+import {
+  componentDeployment,
+  componentImage,
+  CVO_FIELD_MANAGER,
+  deploymentManifest,
+} from '../releases/operator-deployment.js';
 
 export const CLUSTER_ID = '6f1c8a2e-3b7d-4c19-9a55-0e2d7b4f8c31';
 
@@ -22,7 +27,12 @@ function conditions(now: number, degraded = false, available = true): ClusterOpe
   return [
     { type: 'Available', status: available ? 'True' : 'False', reason: 'AsExpected', lastTransitionTime: t },
     { type: 'Progressing', status: 'False', reason: 'AsExpected', lastTransitionTime: t },
-    { type: 'Degraded', status: degraded ? 'True' : 'False', reason: degraded ? 'Scripted' : 'AsExpected', lastTransitionTime: t },
+    {
+      type: 'Degraded',
+      status: degraded ? 'True' : 'False',
+      reason: degraded ? 'Scripted' : 'AsExpected',
+      lastTransitionTime: t,
+    },
   ];
 }
 
@@ -30,7 +40,10 @@ function conditions(now: number, degraded = false, available = true): ClusterOpe
 export async function patchOperator(
   client: KubeClient,
   name: string,
-  change: { versions?: OperandVersion[]; conditions?: Array<Omit<ClusterOperatorStatusCondition, 'lastTransitionTime'>> },
+  change: {
+    versions?: OperandVersion[];
+    conditions?: Array<Omit<ClusterOperatorStatusCondition, 'lastTransitionTime'>>;
+  },
   now: number,
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
@@ -46,7 +59,10 @@ export async function patchOperator(
 async function patchOnce(
   client: KubeClient,
   name: string,
-  change: { versions?: OperandVersion[]; conditions?: Array<Omit<ClusterOperatorStatusCondition, 'lastTransitionTime'>> },
+  change: {
+    versions?: OperandVersion[];
+    conditions?: Array<Omit<ClusterOperatorStatusCondition, 'lastTransitionTime'>>;
+  },
   now: number,
 ): Promise<void> {
   const co = await client.get(ClusterOperatorResource, undefined, name);
@@ -55,7 +71,10 @@ async function patchOnce(
   for (const c of change.conditions ?? []) {
     const list = status.conditions ?? [];
     const old = list.find((x) => x.type === c.type);
-    const next = { ...c, lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : formatTime(now) };
+    const next = {
+      ...c,
+      lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : formatTime(now),
+    };
     status.conditions = old ? list.map((x) => (x.type === c.type ? next : x)) : [...list, next];
   }
   co.status = status;
@@ -63,13 +82,22 @@ async function patchOnce(
 }
 
 /** Installs ClusterVersion, every ClusterOperator and every operator Deployment at `version`. */
-export async function installCluster(cluster: TestCluster, version: string, options: { channel?: string; upstream?: string; catalogue?: Catalogue } = {}): Promise<void> {
+export async function installCluster(
+  cluster: TestCluster,
+  version: string,
+  options: { channel?: string; upstream?: string; catalogue?: Catalogue } = {},
+): Promise<void> {
   const catalogue = options.catalogue ?? buildCatalogue();
   const release = findRelease(catalogue, version)!;
   const payload = payloadFor(release);
   const now = cluster.clock.now();
   for (const m of payload.clusterOperators) {
-    const co = await cluster.client.create(ClusterOperatorResource, { apiVersion: 'config.openshift.io/v1', kind: 'ClusterOperator', metadata: { name: m.name }, spec: {} });
+    const co = await cluster.client.create(ClusterOperatorResource, {
+      apiVersion: 'config.openshift.io/v1',
+      kind: 'ClusterOperator',
+      metadata: { name: m.name },
+      spec: {},
+    });
     co.status = { conditions: conditions(now), versions: m.operandVersions ?? [] };
     await cluster.client.updateStatus(ClusterOperatorResource, co);
   }
@@ -87,13 +115,22 @@ export async function installCluster(cluster: TestCluster, version: string, opti
       const ref = componentDeployment(chain);
       if (!ref) continue;
       await cluster.client
-        .create({ group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ref.namespace } })
+        .create(
+          { group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false },
+          { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ref.namespace } },
+        )
         .catch(() => undefined);
-      await cluster.client.patch(DeploymentResource, ref.namespace, ref.name, deploymentManifest(ref, version, componentImage(payload, chain.component)) as never, {
-        type: 'apply',
-        force: true,
-        fieldManager: CVO_FIELD_MANAGER,
-      });
+      await cluster.client.patch(
+        DeploymentResource,
+        ref.namespace,
+        ref.name,
+        deploymentManifest(ref, version, componentImage(payload, chain.component)) as never,
+        {
+          type: 'apply',
+          force: true,
+          fieldManager: CVO_FIELD_MANAGER,
+        },
+      );
     }
   }
 }
@@ -110,7 +147,10 @@ export interface Responders {
  * Starts responders: when the CVO applies a component's Deployment with a new RELEASE_VERSION,
  * each of the component's ClusterOperators reports the new versions `delayMs(name)` later.
  */
-export function startResponders(cluster: TestCluster, options: { catalogue?: Catalogue; delayMs?: (name: string) => number } = {}): Responders {
+export function startResponders(
+  cluster: TestCluster,
+  options: { catalogue?: Catalogue; delayMs?: (name: string) => number } = {},
+): Responders {
   const catalogue = options.catalogue ?? buildCatalogue();
   const delay = options.delayMs ?? (() => 60_000);
   const held = new Set<string>();
@@ -124,13 +164,18 @@ export function startResponders(cluster: TestCluster, options: { catalogue?: Cat
     const release = findRelease(catalogue, version)!;
     const manifest = payloadFor(release).clusterOperators.find((m) => m.name === name);
     if (!manifest) return;
-    void patchOperator(cluster.client, name, { versions: manifest.operandVersions ?? [] }, cluster.clock.now()).then(() => {
-      reported.push({ name, version, at: cluster.clock.now() });
-    });
+    void patchOperator(cluster.client, name, { versions: manifest.operandVersions ?? [] }, cluster.clock.now()).then(
+      () => {
+        reported.push({ name, version, at: cluster.clock.now() });
+      },
+    );
   };
   const seen = new Map<string, string>();
   const inf = cluster.ctx.informers.informerFor(DeploymentResource);
-  const onDeployment = (d: { metadata?: { namespace?: string; name?: string }; spec?: { template?: { spec?: { containers?: Array<{ env?: Array<{ name: string; value?: string }> }> } } } }): void => {
+  const onDeployment = (d: {
+    metadata?: { namespace?: string; name?: string };
+    spec?: { template?: { spec?: { containers?: Array<{ env?: Array<{ name: string; value?: string }> }> } } };
+  }): void => {
     const version = d.spec?.template?.spec?.containers?.[0]?.env?.find((e) => e.name === 'RELEASE_VERSION')?.value;
     const key = `${d.metadata?.namespace ?? ''}/${d.metadata?.name ?? ''}`;
     if (!version || seen.get(key) === version) return;

@@ -28,18 +28,36 @@ export interface StatusModel {
 }
 
 /** The status to write over the object as it is now. */
-export function buildClusterVersionStatus(cv: ClusterVersion, statusModel: StatusModel, now: number): ClusterVersionStatus {
+export function buildClusterVersionStatus(
+  cv: ClusterVersion,
+  statusModel: StatusModel,
+  now: number,
+): ClusterVersionStatus {
   let conditions = cv.status?.conditions ?? [];
   const completedVersion = statusModel.history.find((h) => h.state === 'Completed')?.version;
-  if (completedVersion) conditions = setCondition(conditions, { type: 'Available', status: 'True', message: `Done applying ${completedVersion}` }, now);
+  if (completedVersion)
+    conditions = setCondition(
+      conditions,
+      { type: 'Available', status: 'True', message: `Done applying ${completedVersion}` },
+      now,
+    );
   if (statusModel.report) {
-    const { progressing, failing } = progressConditions({ report: statusModel.report, now, operatorStart: statusModel.operatorStart, invalid: statusModel.invalid !== undefined });
+    const { progressing, failing } = progressConditions({
+      report: statusModel.report,
+      now,
+      operatorStart: statusModel.operatorStart,
+      invalid: statusModel.invalid !== undefined,
+    });
     conditions = setCondition(setCondition(conditions, failing, now), progressing, now);
   }
   if (statusModel.retrieved) conditions = setCondition(conditions, statusModel.retrieved.condition, now);
   if (statusModel.releaseAccepted) conditions = setCondition(conditions, statusModel.releaseAccepted, now);
   conditions = statusModel.invalid
-    ? setCondition(conditions, { type: 'Invalid', status: 'True', reason: 'InvalidClusterVersion', message: statusModel.invalid }, now)
+    ? setCondition(
+        conditions,
+        { type: 'Invalid', status: 'True', reason: 'InvalidClusterVersion', message: statusModel.invalid },
+        now,
+      )
     : removeConditions(conditions, 'Invalid');
   const { upgradeable, subConditions } = statusModel.upgradeable;
   const keep = new Set(subConditions.map((c) => c.type));
@@ -52,10 +70,14 @@ export function buildClusterVersionStatus(cv: ClusterVersion, statusModel: Statu
     observedGeneration: statusModel.observedGeneration,
     versionHash: statusModel.versionHash,
     conditions,
-    availableUpdates: statusModel.retrieved ? statusModel.retrieved.availableUpdates : (cv.status?.availableUpdates ?? null),
+    availableUpdates: statusModel.retrieved
+      ? statusModel.retrieved.availableUpdates
+      : (cv.status?.availableUpdates ?? null),
   };
   if (statusModel.capabilities) status.capabilities = statusModel.capabilities;
-  const conditional = statusModel.retrieved ? statusModel.retrieved.conditionalUpdates : (cv.status?.conditionalUpdates ?? []);
+  const conditional = statusModel.retrieved
+    ? statusModel.retrieved.conditionalUpdates
+    : (cv.status?.conditionalUpdates ?? []);
   if (conditional.length > 0) status.conditionalUpdates = conditional;
   return status;
 }

@@ -48,7 +48,11 @@ export class UpdateRetriever {
 
   constructor(options: UpdateRetrieverOptions) {
     this.#o = options;
-    this.#client = new GraphClient({ clock: options.clock, activity: options.activity, ...(options.hungAfterWallMs !== undefined ? { hungAfterWallMs: options.hungAfterWallMs } : {}) });
+    this.#client = new GraphClient({
+      clock: options.clock,
+      activity: options.activity,
+      ...(options.hungAfterWallMs !== undefined ? { hungAfterWallMs: options.hungAfterWallMs } : {}),
+    });
     this.#wakeup = new Wakeup(options.clock, options.activity, 'cvo update retriever');
   }
 
@@ -103,7 +107,11 @@ export class UpdateRetriever {
     try {
       url = graphRequestUrl(upstream, { arch: 'amd64', channel, id: cv.spec.clusterID, version });
     } catch (err) {
-      return fail('InvalidURI', `failed to parse upstream URL: ${err instanceof Error ? err.message : String(err)}`, false);
+      return fail(
+        'InvalidURI',
+        `failed to parse upstream URL: ${err instanceof Error ? err.message : String(err)}`,
+        false,
+      );
     }
     const res = await this.#client.fetch(url, `ClusterVersionOperator/${version}`, signal);
     if (signal.aborted) return;
@@ -118,8 +126,15 @@ export class UpdateRetriever {
       previous: previous?.conditionalUpdates ?? [],
       now,
     });
-    if ('reason' in result) return fail(result.reason, `Unable to retrieve available updates: ${result.message}`, false);
-    this.#o.logger.debug({ available: result.availableUpdates?.map((r) => r.version) ?? [], conditional: result.conditionalUpdates.map((c) => c.release.version) }, 'retrieved updates');
+    if ('reason' in result)
+      return fail(result.reason, `Unable to retrieve available updates: ${result.message}`, false);
+    this.#o.logger.debug(
+      {
+        available: result.availableUpdates?.map((r) => r.version) ?? [],
+        conditional: result.conditionalUpdates.map((c) => c.release.version),
+      },
+      'retrieved updates',
+    );
     this.#set({ condition: { type: 'RetrievedUpdates', status: 'True' }, ...result });
   }
 

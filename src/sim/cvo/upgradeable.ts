@@ -37,7 +37,10 @@ function operatorsCheck(operators: readonly ClusterOperator[]): Check | undefine
       message: `Cluster operator ${b.name} should not be upgraded between minor versions: ${b.cond?.message ?? ''}`,
     };
   }
-  const lines = blocking.map((b) => `Cluster operator ${b.name} should not be upgraded between minor versions: ${b.cond?.reason ?? ''}: ${b.cond?.message ?? ''}`);
+  const lines = blocking.map(
+    (b) =>
+      `Cluster operator ${b.name} should not be upgraded between minor versions: ${b.cond?.reason ?? ''}: ${b.cond?.message ?? ''}`,
+  );
   return {
     type: 'UpgradeableClusterOperators',
     reason: 'ClusterOperatorsNotUpgradeable',
@@ -53,13 +56,17 @@ export interface UpgradeableResult {
 }
 
 /** Evaluates the Upgradeable checks. */
-export function evaluateUpgradeable(spec: ClusterVersionSpec, operators: readonly ClusterOperator[]): UpgradeableResult {
+export function evaluateUpgradeable(
+  spec: ClusterVersionSpec,
+  operators: readonly ClusterOperator[],
+): UpgradeableResult {
   const checks: Check[] = [];
   if ((spec.overrides ?? []).length > 0) {
     checks.push({
       type: 'UpgradeableClusterVersionOverrides',
       reason: 'ClusterVersionOverridesSet',
-      message: 'Disabling ownership via cluster version overrides prevents upgrades. Please remove overrides before continuing.',
+      message:
+        'Disabling ownership via cluster version overrides prevents upgrades. Please remove overrides before continuing.',
     });
   }
   const ops = operatorsCheck(operators);
@@ -67,7 +74,10 @@ export function evaluateUpgradeable(spec: ClusterVersionSpec, operators: readonl
   if (checks.length === 0) return { upgradeable: undefined, subConditions: [] };
   if (checks.length === 1) {
     const c = checks[0]!;
-    return { upgradeable: { type: 'Upgradeable', status: 'False', reason: c.reason, message: c.message }, subConditions: [] };
+    return {
+      upgradeable: { type: 'Upgradeable', status: 'False', reason: c.reason, message: c.message },
+      subConditions: [],
+    };
   }
   return {
     upgradeable: {

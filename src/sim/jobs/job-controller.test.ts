@@ -10,7 +10,15 @@ import { matchingRule, nextStep, planFor, type JobRule } from './job-rules.js';
 const MINUTE = 60_000;
 const NS = 'hooks';
 
-function job(name: string, extra: { labels?: Record<string, string>; activeDeadlineSeconds?: number; suspend?: boolean; backoffLimit?: number } = {}): Job {
+function job(
+  name: string,
+  extra: {
+    labels?: Record<string, string>;
+    activeDeadlineSeconds?: number;
+    suspend?: boolean;
+    backoffLimit?: number;
+  } = {},
+): Job {
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -19,7 +27,9 @@ function job(name: string, extra: { labels?: Record<string, string>; activeDeadl
       ...(extra.activeDeadlineSeconds !== undefined ? { activeDeadlineSeconds: extra.activeDeadlineSeconds } : {}),
       ...(extra.suspend !== undefined ? { suspend: extra.suspend } : {}),
       ...(extra.backoffLimit !== undefined ? { backoffLimit: extra.backoffLimit } : {}),
-      template: { spec: { restartPolicy: 'Never', containers: [{ name: 'hook', image: 'registry.example.com/hook:1' }] } },
+      template: {
+        spec: { restartPolicy: 'Never', containers: [{ name: 'hook', image: 'registry.example.com/hook:1' }] },
+      },
     },
   };
 }
@@ -36,7 +46,10 @@ void test('rules: first match by namespace, name (string or RegExp) and labels; 
   const plan = planFor(j('other'), rules, new SeededRandom(1), [0.5, 1, 2], 1);
   assert.equal(plan.outcome, 'succeed');
   assert.ok(plan.afterMs >= 0.5 * MINUTE && plan.afterMs <= 2 * MINUTE);
-  assert.deepEqual(planFor(j('pre-a', { tier: 'db' }), rules, new SeededRandom(1), [0.5, 1, 2], 60), { outcome: 'fail', afterMs: 3000 });
+  assert.deepEqual(planFor(j('pre-a', { tier: 'db' }), rules, new SeededRandom(1), [0.5, 1, 2], 60), {
+    outcome: 'fail',
+    afterMs: 3000,
+  });
   // The deadline wins a tie with the end.
   const step = nextStep(job('d', { activeDeadlineSeconds: 60 }), { outcome: 'succeed', afterMs: 60_000 }, 0, 60_000);
   assert.equal(step.kind === 'fail' && step.reason, 'DeadlineExceeded');
@@ -58,7 +71,8 @@ void test('Jobs run to success, failure or their deadline; suspend is honoured',
   await createJobController(cluster.ctx, { rules }).start(cluster.signal);
   const jobs = cluster.ctx.informers.informerFor(JobResource);
   const pods = cluster.ctx.informers.informerFor(PodResource);
-  const cond = (name: string, type: string): string | undefined => jobs.get(NS, name)?.status?.conditions?.find((x) => x.type === type)?.status;
+  const cond = (name: string, type: string): string | undefined =>
+    jobs.get(NS, name)?.status?.conditions?.find((x) => x.type === type)?.status;
   const until = async (f: () => boolean, maxMs: number, what: string): Promise<void> => {
     const deadline = cluster.clock.now() + maxMs;
     await cluster.clock.run({ until: () => f() || cluster.clock.now() >= deadline });
@@ -93,7 +107,10 @@ void test('Jobs run to success, failure or their deadline; suspend is honoured',
   await until(() => cond('bad', 'Failed') === 'True', 5 * MINUTE, 'bad failed');
   const bad = jobs.get(NS, 'bad')!;
   assert.equal(bad.status?.conditions?.find((x) => x.type === 'Failed')?.reason, 'BackoffLimitExceeded');
-  assert.equal(bad.status?.conditions?.find((x) => x.type === 'Failed')?.message, 'Job has reached the specified backoff limit');
+  assert.equal(
+    bad.status?.conditions?.find((x) => x.type === 'Failed')?.message,
+    'Job has reached the specified backoff limit',
+  );
   assert.equal(bad.status?.failed, 3);
   assert.equal(bad.status?.completionTime, undefined);
   assert.ok(Math.abs(cluster.clock.now() - t0 - 4 * MINUTE) < 1000);
@@ -102,7 +119,10 @@ void test('Jobs run to success, failure or their deadline; suspend is honoured',
   const slow = jobs.get(NS, 'slow')!;
   assert.equal(slow.status?.conditions?.find((x) => x.type === 'Failed')?.reason, 'DeadlineExceeded');
   assert.equal(slow.status?.failed, 1);
-  assert.ok(Math.abs(cluster.clock.now() - t0 - 10 * MINUTE) < 1000, 'failed at the 600 s deadline, before its 30 min rule');
+  assert.ok(
+    Math.abs(cluster.clock.now() - t0 - 10 * MINUTE) < 1000,
+    'failed at the 600 s deadline, before its 30 min rule',
+  );
 
   // The suspended Job never started; resuming runs it to completion.
   const held = jobs.get(NS, 'held')!;

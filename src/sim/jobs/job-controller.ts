@@ -33,7 +33,14 @@ export interface JobControllerOptions {
 }
 
 /** Sets a Job condition, keeping lastTransitionTime when the status does not change. */
-function withCondition(conditions: readonly JobCondition[], type: string, status: 'True' | 'False', reason: string, message: string, at: string): JobCondition[] {
+function withCondition(
+  conditions: readonly JobCondition[],
+  type: string,
+  status: 'True' | 'False',
+  reason: string,
+  message: string,
+  at: string,
+): JobCondition[] {
   const prev = conditions.find((c) => c.type === type);
   const next: JobCondition = {
     type,
@@ -57,7 +64,13 @@ export function newJobPod(job: Job, suffix: string, nodeName: string | undefined
     metadata: {
       name: `${name}-${suffix}`,
       namespace: job.metadata?.namespace ?? 'default',
-      labels: { ...tpl?.metadata?.labels, 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'job-name': name },
+      labels: {
+        ...tpl?.metadata?.labels,
+        'batch.kubernetes.io/controller-uid': uid,
+        'batch.kubernetes.io/job-name': name,
+        'controller-uid': uid,
+        'job-name': name,
+      },
       ...(tpl?.metadata?.annotations ? { annotations: { ...tpl.metadata.annotations } } : {}),
       ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name, uid, controller: true, blockOwnerDeletion: true }],
     },
@@ -112,7 +125,11 @@ export function createJobController(ctx: SimContext, options: JobControllerOptio
     if (job.spec?.suspend === true) {
       for (const p of active) await deletePod(p);
       created.delete(uid);
-      const status: JobStatus = { ...base, conditions: withCondition(conditions, 'Suspended', 'True', 'JobSuspended', 'Job suspended', at), ready: 0 };
+      const status: JobStatus = {
+        ...base,
+        conditions: withCondition(conditions, 'Suspended', 'True', 'JobSuspended', 'Job suspended', at),
+        ready: 0,
+      };
       delete status.active;
       delete status.startTime;
       return writeStatus(job, status);
@@ -125,10 +142,22 @@ export function createJobController(ctx: SimContext, options: JobControllerOptio
       const node = pickNode(job.spec?.template.spec, nodes.list(), pods.list(), uid);
       const pod = await ctx.client.create(PodResource, newJobPod(job, randomSuffix(random), node?.metadata?.name));
       created.set(uid, pod);
-      return writeStatus(job, { ...base, conditions: resumed, startTime: job.status?.startTime ?? at, active: 1, ready: 0 });
+      return writeStatus(job, {
+        ...base,
+        conditions: resumed,
+        startTime: job.status?.startTime ?? at,
+        active: 1,
+        ready: 0,
+      });
     }
     const startMs = Date.parse(job.status.startTime);
-    const plan = planFor(job, rules, random.fork(`job/${job.metadata?.namespace}/${job.metadata?.name}/${uid}`), run, timeScale);
+    const plan = planFor(
+      job,
+      rules,
+      random.fork(`job/${job.metadata?.namespace}/${job.metadata?.name}/${uid}`),
+      run,
+      timeScale,
+    );
     const step = nextStep(job, plan, startMs, now);
     switch (step.kind) {
       case 'wait': {
@@ -146,7 +175,13 @@ export function createJobController(ctx: SimContext, options: JobControllerOptio
       }
       case 'complete': {
         for (const p of active) if (cached.includes(p)) await setPodStatus(p, terminatedPodStatus(p, 'Succeeded', now));
-        const status: JobStatus = { ...base, conditions: withCondition(resumed, 'Complete', 'True', '', '', at), succeeded: job.spec?.completions ?? 1, ready: 0, completionTime: at };
+        const status: JobStatus = {
+          ...base,
+          conditions: withCondition(resumed, 'Complete', 'True', '', '', at),
+          succeeded: job.spec?.completions ?? 1,
+          ready: 0,
+          completionTime: at,
+        };
         delete status.active;
         log.info({ job: key }, 'job complete');
         return writeStatus(job, status);
@@ -159,7 +194,12 @@ export function createJobController(ctx: SimContext, options: JobControllerOptio
           else await setPodStatus(p, terminatedPodStatus(p, 'Failed', now));
         }
         const failed = deadline ? (job.status.failed ?? 0) + active.length : (job.spec?.backoffLimit ?? 6) + 1;
-        const status: JobStatus = { ...base, conditions: withCondition(resumed, 'Failed', 'True', step.reason, step.message, at), failed, ready: 0 };
+        const status: JobStatus = {
+          ...base,
+          conditions: withCondition(resumed, 'Failed', 'True', step.reason, step.message, at),
+          failed,
+          ready: 0,
+        };
         delete status.active;
         log.info({ job: key, reason: step.reason }, 'job failed');
         return writeStatus(job, status);
@@ -167,13 +207,22 @@ export function createJobController(ctx: SimContext, options: JobControllerOptio
     }
   };
 
-  const controller = simController(ctx, { name: 'sim-job-controller', reconcile, logger: log, workers: options.workers ?? 4 });
+  const controller = simController(ctx, {
+    name: 'sim-job-controller',
+    reconcile,
+    logger: log,
+    workers: options.workers ?? 4,
+  });
   controller.for(JobResource).owns(PodResource);
 
   return {
     name: 'jobs',
     async start(signal: AbortSignal): Promise<void> {
-      controller.start(signal).catch((err: unknown) => log.error({ err: err instanceof Error ? err.message : String(err) }, 'job controller stopped'));
+      controller
+        .start(signal)
+        .catch((err: unknown) =>
+          log.error({ err: err instanceof Error ? err.message : String(err) }, 'job controller stopped'),
+        );
       await Promise.all([jobs.waitForSync(signal), pods.waitForSync(signal), nodes.waitForSync(signal)]);
     },
   };

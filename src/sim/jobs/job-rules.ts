@@ -38,7 +38,13 @@ export function matchingRule(job: Job, rules: readonly JobRule[]): JobRule | und
 }
 
 /** The plan of a Job; `random` is the Job's own stream, so a Job always gets the same plan. */
-export function planFor(job: Job, rules: readonly JobRule[], random: SeededRandom, run: Triangle, timeScale: number): JobPlan {
+export function planFor(
+  job: Job,
+  rules: readonly JobRule[],
+  random: SeededRandom,
+  run: Triangle,
+  timeScale: number,
+): JobPlan {
   const rule = matchingRule(job, rules);
   const afterMs = rule?.after !== undefined ? minutesMs(rule.after, timeScale) : drawMs(random, run, timeScale);
   return { outcome: rule?.outcome ?? 'succeed', afterMs };
@@ -55,14 +61,19 @@ export function nextStep(job: Job, plan: JobPlan, startMs: number, now: number):
   const deadline = job.spec?.activeDeadlineSeconds;
   const deadlineAt = deadline === undefined ? Infinity : startMs + deadline * 1000;
   const endAt = startMs + plan.afterMs;
-  if (now >= deadlineAt && deadlineAt <= endAt) return { kind: 'fail', reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
+  if (now >= deadlineAt && deadlineAt <= endAt)
+    return { kind: 'fail', reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
   if (now >= endAt) {
-    return plan.outcome === 'succeed' ? { kind: 'complete' } : { kind: 'fail', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
+    return plan.outcome === 'succeed'
+      ? { kind: 'complete' }
+      : { kind: 'fail', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
   }
   return { kind: 'wait', at: Math.min(deadlineAt, endAt) };
 }
 
 /** True once the Job has a Complete or Failed condition that is True. */
 export function isJobFinished(job: Job): boolean {
-  return (job.status?.conditions ?? []).some((c: JobCondition) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+  return (job.status?.conditions ?? []).some(
+    (c: JobCondition) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+  );
 }

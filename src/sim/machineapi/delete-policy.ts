@@ -54,7 +54,12 @@ export function deletePriority(policy: DeletePolicy, machine: Machine, now: numb
 }
 
 /** The `count` Machines to delete, highest priority first (a stable sort: ties keep the input order). */
-export function machinesToDelete(machines: readonly Machine[], count: number, policy: DeletePolicy, now: number): Machine[] {
+export function machinesToDelete(
+  machines: readonly Machine[],
+  count: number,
+  policy: DeletePolicy,
+  now: number,
+): Machine[] {
   if (count <= 0) return [];
   if (count >= machines.length) return [...machines];
   return machines

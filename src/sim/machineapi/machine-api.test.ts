@@ -1,10 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
-import { DeploymentResource, NamespaceResource, NodeResource, PodDisruptionBudgetResource, PodResource } from '../../api/builtin.js';
+import {
+  DeploymentResource,
+  NamespaceResource,
+  NodeResource,
+  PodDisruptionBudgetResource,
+  PodResource,
+} from '../../api/builtin.js';
 import { MachineResource, type Machine } from '../../api/openshift/machine-v1beta1/machine.js';
 import { MachineSetResource, type MachineSet } from '../../api/openshift/machine-v1beta1/machine-set.js';
-import { MachineConfigPoolResource, type MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  MachineConfigPoolResource,
+  type MachineConfigPool,
+} from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { startTestCluster, type TestCluster } from '../test-support/cluster.test-support.js';
 import { createWorkloads } from '../workloads/deployment-controller.js';
 import { isCordoned } from '../workloads/drain.js';
@@ -19,23 +28,47 @@ const OLD = 'rendered-worker-3b8f0c6d1e2a4957b8c0d9e1f2a3b4c5';
 const NEW = 'rendered-worker-9c1d7e52b0a44f3e8d6a21b7c5f0e3a9';
 const CURRENT = 'machineconfiguration.openshift.io/currentConfig';
 
-function machineSet(name: string, replicas: number, extra: { deletePolicy?: 'Random' | 'Oldest' | 'Newest'; nodeLabels?: Record<string, string>; upgrade?: boolean } = {}): MachineSet {
-  const selector: Record<string, string> = { 'machine.openshift.io/cluster-api-cluster': INFRA, 'machine.openshift.io/cluster-api-machineset': name };
+function machineSet(
+  name: string,
+  replicas: number,
+  extra: { deletePolicy?: 'Random' | 'Oldest' | 'Newest'; nodeLabels?: Record<string, string>; upgrade?: boolean } = {},
+): MachineSet {
+  const selector: Record<string, string> = {
+    'machine.openshift.io/cluster-api-cluster': INFRA,
+    'machine.openshift.io/cluster-api-machineset': name,
+  };
   if (extra.upgrade) selector['upgrade.managed.openshift.io'] = 'true';
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'MachineSet',
-    metadata: { name, namespace: NS, labels: extra.upgrade ? { 'upgrade.managed.openshift.io': 'true' } : { 'machine.openshift.io/cluster-api-cluster': INFRA } },
+    metadata: {
+      name,
+      namespace: NS,
+      labels: extra.upgrade
+        ? { 'upgrade.managed.openshift.io': 'true' }
+        : { 'machine.openshift.io/cluster-api-cluster': INFRA },
+    },
     spec: {
       replicas,
       ...(extra.deletePolicy ? { deletePolicy: extra.deletePolicy } : {}),
       selector: { matchLabels: selector },
       template: {
-        metadata: { labels: { ...selector, 'machine.openshift.io/cluster-api-machine-role': 'worker', 'machine.openshift.io/cluster-api-machine-type': 'worker' } },
+        metadata: {
+          labels: {
+            ...selector,
+            'machine.openshift.io/cluster-api-machine-role': 'worker',
+            'machine.openshift.io/cluster-api-machine-type': 'worker',
+          },
+        },
         spec: {
           metadata: extra.nodeLabels ? { labels: extra.nodeLabels } : {},
           providerSpec: {
-            value: { apiVersion: 'machine.openshift.io/v1beta1', kind: 'AWSMachineProviderConfig', instanceType: 'm6i.xlarge', placement: { availabilityZone: 'us-east-1a', region: 'us-east-1' } },
+            value: {
+              apiVersion: 'machine.openshift.io/v1beta1',
+              kind: 'AWSMachineProviderConfig',
+              instanceType: 'm6i.xlarge',
+              placement: { availabilityZone: 'us-east-1a', region: 'us-east-1' },
+            },
           },
         },
       },
@@ -43,7 +76,10 @@ function machineSet(name: string, replicas: number, extra: { deletePolicy?: 'Ran
   };
 }
 
-async function setup(t: Parameters<typeof startTestCluster>[0], seed: number): Promise<{ cluster: TestCluster; api: ReturnType<typeof createMachineApi> }> {
+async function setup(
+  t: Parameters<typeof startTestCluster>[0],
+  seed: number,
+): Promise<{ cluster: TestCluster; api: ReturnType<typeof createMachineApi> }> {
   const cluster = await startTestCluster(t, { seed });
   const c = cluster.client;
   await c.create(NamespaceResource, { metadata: { name: NS } });
@@ -51,7 +87,12 @@ async function setup(t: Parameters<typeof startTestCluster>[0], seed: number): P
     apiVersion: 'machineconfiguration.openshift.io/v1',
     kind: 'MachineConfigPool',
     metadata: { name: 'worker' },
-    spec: { nodeSelector: { matchLabels: { 'node-role.kubernetes.io/worker': '' } }, paused: false, maxUnavailable: 1, configuration: { name: NEW } },
+    spec: {
+      nodeSelector: { matchLabels: { 'node-role.kubernetes.io/worker': '' } },
+      paused: false,
+      maxUnavailable: 1,
+      configuration: { name: NEW },
+    },
   };
   const created = await c.create(MachineConfigPoolResource, pool);
   await setPoolStatus(cluster, created, 0);
@@ -65,7 +106,15 @@ async function setPoolStatus(cluster: TestCluster, pool: MachineConfigPool, upda
   const fresh = await cluster.client.get(MachineConfigPoolResource, undefined, pool.metadata?.name ?? '');
   await cluster.client.updateStatus(MachineConfigPoolResource, {
     ...fresh,
-    status: { observedGeneration: 1, configuration: { name: OLD }, machineCount: 2, updatedMachineCount: updated, readyMachineCount: updated, unavailableMachineCount: 0, degradedMachineCount: 0 },
+    status: {
+      observedGeneration: 1,
+      configuration: { name: OLD },
+      machineCount: 2,
+      updatedMachineCount: updated,
+      readyMachineCount: updated,
+      unavailableMachineCount: 0,
+      degradedMachineCount: 0,
+    },
   });
 }
 
@@ -74,7 +123,8 @@ function views(cluster: TestCluster) {
   const sets = cluster.ctx.informers.informerFor(MachineSetResource);
   const nodes = cluster.ctx.informers.informerFor(NodeResource);
   const pods = cluster.ctx.informers.informerFor(PodResource);
-  const of = (set: string): Machine[] => machines.list(NS).filter((m) => m.metadata?.labels?.['machine.openshift.io/cluster-api-machineset'] === set);
+  const of = (set: string): Machine[] =>
+    machines.list(NS).filter((m) => m.metadata?.labels?.['machine.openshift.io/cluster-api-machineset'] === set);
   const running = (set: string): Machine[] => of(set).filter((m) => m.status?.phase === 'Running');
   const nodeOf = (m: Machine): Node | undefined => nodes.get(undefined, m.status?.nodeRef?.name ?? '');
   const until = async (cond: () => boolean, maxMs: number, what: string): Promise<void> => {
@@ -103,7 +153,11 @@ void test('scale-up 2 → 3 (through /scale): Machines go Provisioning → Provi
   assert.match(provisioned.spec?.providerID ?? '', /^aws:\/\/\/us-east-1a\/i-0[0-9a-f]{16}$/);
   assert.equal(provisioned.status?.addresses?.[0]?.type, 'InternalIP');
   assert.equal(provisioned.metadata?.finalizers?.[0], 'machine.machine.openshift.io');
-  await v.until(() => v.running(MS).length === 2 && v.sets.get(NS, MS)?.status?.readyReplicas === 2, 10 * MINUTE, 'two running');
+  await v.until(
+    () => v.running(MS).length === 2 && v.sets.get(NS, MS)?.status?.readyReplicas === 2,
+    10 * MINUTE,
+    'two running',
+  );
   const elapsed = cluster.clock.now() - t0;
   assert.ok(elapsed >= 3 * MINUTE && elapsed <= 8 * MINUTE, `Running after ${elapsed / MINUTE} min`);
   // No node of the pool is updated yet: new nodes boot the pool's current (old) config.
@@ -119,7 +173,16 @@ void test('scale-up 2 → 3 (through /scale): Machines go Provisioning → Provi
     assert.equal(m.status?.nodeRef?.name, node.metadata?.name);
   }
   const status = v.sets.get(NS, MS)?.status;
-  assert.deepEqual([status?.replicas, status?.fullyLabeledReplicas, status?.readyReplicas, status?.availableReplicas, status?.observedGeneration], [2, 2, 2, 2, 1]);
+  assert.deepEqual(
+    [
+      status?.replicas,
+      status?.fullyLabeledReplicas,
+      status?.readyReplicas,
+      status?.availableReplicas,
+      status?.observedGeneration,
+    ],
+    [2, 2, 2, 2, 1],
+  );
 
   // One node of the pool has updated: a node joining now gets the target config.
   const pool = await c.get(MachineConfigPoolResource, undefined, 'worker');
@@ -127,7 +190,11 @@ void test('scale-up 2 → 3 (through /scale): Machines go Provisioning → Provi
   await c.patch(MachineSetResource, NS, MS, { spec: { replicas: 3 } }, { type: 'merge', subresource: 'scale' });
   const before = new Set(v.of(MS).map((m) => m.metadata?.name));
   const t1 = cluster.clock.now();
-  await v.until(() => v.running(MS).length === 3 && v.sets.get(NS, MS)?.status?.readyReplicas === 3, 10 * MINUTE, 'three running');
+  await v.until(
+    () => v.running(MS).length === 3 && v.sets.get(NS, MS)?.status?.readyReplicas === 3,
+    10 * MINUTE,
+    'three running',
+  );
   const added = v.running(MS).find((m) => !before.has(m.metadata?.name))!;
   assert.equal(v.nodeOf(added)?.metadata?.annotations?.[CURRENT], NEW);
   assert.ok(cluster.clock.now() - t1 >= 3 * MINUTE);
@@ -138,7 +205,10 @@ void test('an -upgrade clone scaled 0 → 1 → 0: its Node joins; on scale-down
   const v = views(cluster);
   const c = cluster.client;
   const CLONE = `${MS}-upgrade`;
-  await c.create(MachineSetResource, machineSet(CLONE, 0, { upgrade: true, nodeLabels: { 'sim.example.com/extra': 'true' } }));
+  await c.create(
+    MachineSetResource,
+    machineSet(CLONE, 0, { upgrade: true, nodeLabels: { 'sim.example.com/extra': 'true' } }),
+  );
   await v.until(() => v.sets.get(NS, CLONE)?.status?.replicas === 0, MINUTE, 'clone observed');
   assert.equal(v.of(CLONE).length, 0);
   await c.patch(MachineSetResource, NS, CLONE, { spec: { replicas: 1 } }, { type: 'merge', subresource: 'scale' });
@@ -149,7 +219,13 @@ void test('an -upgrade clone scaled 0 → 1 → 0: its Node joins; on scale-down
   assert.equal(v.nodes.get(undefined, nodeName)?.metadata?.labels?.['sim.example.com/extra'], 'true');
 
   // A workload pinned to that node whose PDB allows no disruption.
-  const w = workloadWithPdb({ name: 'pinned', namespace: 'shop', replicas: 1, maxUnavailable: 0, nodeSelector: { 'sim.example.com/extra': 'true' } });
+  const w = workloadWithPdb({
+    name: 'pinned',
+    namespace: 'shop',
+    replicas: 1,
+    maxUnavailable: 0,
+    nodeSelector: { 'sim.example.com/extra': 'true' },
+  });
   await c.create(NamespaceResource, w.namespace);
   await c.create(DeploymentResource, w.deployment);
   await c.create(PodDisruptionBudgetResource, w.pdb);
@@ -157,7 +233,11 @@ void test('an -upgrade clone scaled 0 → 1 → 0: its Node joins; on scale-down
   await v.until(() => shopPods().some((p) => p.status?.phase === 'Running'), 3 * MINUTE, 'pinned pod running');
 
   await c.patch(MachineSetResource, NS, CLONE, { spec: { replicas: 0 } }, { type: 'merge', subresource: 'scale' });
-  await v.until(() => v.machines.get(NS, machine.metadata?.name ?? '')?.status?.phase === 'Deleting', MINUTE, 'deleting');
+  await v.until(
+    () => v.machines.get(NS, machine.metadata?.name ?? '')?.status?.phase === 'Deleting',
+    MINUTE,
+    'deleting',
+  );
   const blockedFrom = cluster.clock.now();
   await v.until(() => cluster.clock.now() >= blockedFrom + 10 * MINUTE, 11 * MINUTE, 'ten minutes pass');
   // Still blocked: cordoned, the pod still there, the Machine and Node still there.
@@ -191,10 +271,22 @@ void test('deletePolicy Newest and the delete-machine annotation pick the machin
 
   await c.patch(MachineSetResource, NS, MS, { spec: { replicas: 2 } }, { type: 'merge' });
   await v.until(() => v.of(MS).length === 2, 5 * MINUTE, 'newest removed');
-  assert.deepEqual(v.of(MS).map((m) => m.metadata?.name).sort(), [first, second].sort());
+  assert.deepEqual(
+    v
+      .of(MS)
+      .map((m) => m.metadata?.name)
+      .sort(),
+    [first, second].sort(),
+  );
   assert.ok(v.machines.get(NS, third) === undefined);
 
-  await c.patch(MachineResource, NS, first, { metadata: { annotations: { 'machine.openshift.io/delete-machine': 'true' } } }, { type: 'merge' });
+  await c.patch(
+    MachineResource,
+    NS,
+    first,
+    { metadata: { annotations: { 'machine.openshift.io/delete-machine': 'true' } } },
+    { type: 'merge' },
+  );
   await c.patch(MachineSetResource, NS, MS, { spec: { replicas: 1 } }, { type: 'merge' });
   await v.until(() => v.of(MS).length === 1, 5 * MINUTE, 'annotated removed');
   assert.equal(v.of(MS)[0]?.metadata?.name, second);

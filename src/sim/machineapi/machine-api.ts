@@ -6,7 +6,11 @@ import { MachineResource, type Machine } from '../../api/openshift/machine-v1bet
 import { MachineLabel } from '../../api/openshift/machine-v1beta1/machine.js';
 import type { Controller } from '../../kube/controller.js';
 import type { SimComponent, SimContext } from '../context.js';
-import { createMachineController, DEFAULT_MACHINE_API_DURATIONS, type MachineApiDurations } from './machine-controller.js';
+import {
+  createMachineController,
+  DEFAULT_MACHINE_API_DURATIONS,
+  type MachineApiDurations,
+} from './machine-controller.js';
 import { createMachineSetController } from './machine-set-controller.js';
 
 export interface MachineApiOptions {
@@ -35,12 +39,19 @@ export function createMachineApi(ctx: SimContext, options: MachineApiOptions = {
   const joinBlockedUntil = (machine: Machine): number | undefined => {
     let until: number | undefined;
     for (const b of blocks) {
-      const hit = (b.machine !== undefined && b.machine === machine.metadata?.name) || (b.machineSet !== undefined && b.machineSet === machine.metadata?.labels?.[MachineLabel.MachineSet]);
+      const hit =
+        (b.machine !== undefined && b.machine === machine.metadata?.name) ||
+        (b.machineSet !== undefined && b.machineSet === machine.metadata?.labels?.[MachineLabel.MachineSet]);
       if (hit) until = Math.max(until ?? 0, b.until);
     }
     return until;
   };
-  const machineController = createMachineController(ctx, { durations, timeScale: options.timeScale ?? 1, random: random.fork('machines'), joinBlockedUntil });
+  const machineController = createMachineController(ctx, {
+    durations,
+    timeScale: options.timeScale ?? 1,
+    random: random.fork('machines'),
+    joinBlockedUntil,
+  });
   const machineSetController = createMachineSetController(ctx, { random: random.fork('machinesets') });
   const machines = ctx.informers.informerFor(MachineResource);
   const requeueAll = (controller: Controller): void => {
@@ -52,7 +63,12 @@ export function createMachineApi(ctx: SimContext, options: MachineApiOptions = {
     name: 'machine-api',
     async start(signal: AbortSignal): Promise<void> {
       for (const c of [machineSetController, machineController]) {
-        c.start(signal).catch((err: unknown) => log.error({ controller: c.name, err: err instanceof Error ? err.message : String(err) }, 'controller stopped'));
+        c.start(signal).catch((err: unknown) =>
+          log.error(
+            { controller: c.name, err: err instanceof Error ? err.message : String(err) },
+            'controller stopped',
+          ),
+        );
       }
       await ctx.informers.waitForSync(signal);
     },

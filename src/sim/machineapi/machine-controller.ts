@@ -11,11 +11,26 @@
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { NodeResource, PodResource } from '../../api/builtin.js';
-import { MACHINE_FINALIZER, MachineAnnotation, MachineResource, type Machine, type MachineStatus } from '../../api/openshift/machine-v1beta1/machine.js';
-import { MachineConfigNodeAnnotation, MachineConfigPoolResource } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
-import type { Controller} from '../../kube/controller.js';
+import {
+  MACHINE_FINALIZER,
+  MachineAnnotation,
+  MachineResource,
+  type Machine,
+  type MachineStatus,
+} from '../../api/openshift/machine-v1beta1/machine.js';
+import {
+  MachineConfigNodeAnnotation,
+  MachineConfigPoolResource,
+} from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import type { Controller } from '../../kube/controller.js';
 import { type ReconcileResult } from '../../kube/controller.js';
-import { ignoreNotFound, ignoreNotFoundOrConflict, isAlreadyExists, isConflict, isNotFound } from '../../kube/status-error.js';
+import {
+  ignoreNotFound,
+  ignoreNotFoundOrConflict,
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+} from '../../kube/status-error.js';
 import { formatTime } from '../../lib/clock.js';
 import type { SeededRandom } from '../../lib/random.js';
 import { type SimContext, simController } from '../context.js';
@@ -35,7 +50,11 @@ export interface MachineApiDurations {
   terminate: Triangle;
 }
 
-export const DEFAULT_MACHINE_API_DURATIONS: MachineApiDurations = { provision: [0.5, 1, 1.5], running: [3, 5, 8], terminate: [0.5, 1, 2] };
+export const DEFAULT_MACHINE_API_DURATIONS: MachineApiDurations = {
+  provision: [0.5, 1, 1.5],
+  running: [3, 5, 8],
+  terminate: [0.5, 1, 2],
+};
 
 /** How often the machine controller retries a drain that failed (its 20 s requeue). */
 export const DRAIN_RETRY_MS = 20_000;
@@ -65,9 +84,11 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
   const pools = ctx.informers.informerFor(MachineConfigPoolResource);
   const deletions = new Map<string, DeletionState>();
 
-  const streamOf = (m: Machine): SeededRandom => cfg.random.fork(`machine/${m.metadata?.namespace}/${m.metadata?.name}`);
+  const streamOf = (m: Machine): SeededRandom =>
+    cfg.random.fork(`machine/${m.metadata?.namespace}/${m.metadata?.name}`);
 
-  const writeStatus = async (m: Machine, status: MachineStatus): Promise<Machine | undefined> => ignoreNotFoundOrConflict(ctx.client.updateStatus(MachineResource, { ...m, status }));
+  const writeStatus = async (m: Machine, status: MachineStatus): Promise<Machine | undefined> =>
+    ignoreNotFoundOrConflict(ctx.client.updateStatus(MachineResource, { ...m, status }));
 
   /** §5.8: the config a node of this Machine boots with, and a peer's node info. */
   const bootConfig = (labels: Record<string, string>): { config: string | undefined; peer: Node | undefined } => {
@@ -77,7 +98,13 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
     const pool = all.find((p) => p.metadata?.name === poolName);
     if (!pool) return { config: undefined, peer: undefined };
     const config = joiningConfigFor(pool);
-    const peer = nodes.list().find((n) => primaryPoolName(n, all) === poolName && n.metadata?.annotations?.[MachineConfigNodeAnnotation.CurrentConfig] === config);
+    const peer = nodes
+      .list()
+      .find(
+        (n) =>
+          primaryPoolName(n, all) === poolName &&
+          n.metadata?.annotations?.[MachineConfigNodeAnnotation.CurrentConfig] === config,
+      );
     return { config, peer };
   };
 
@@ -94,13 +121,27 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
         MachineResource,
         machine.metadata?.namespace,
         machine.metadata?.name ?? '',
-        { metadata: { resourceVersion: machine.metadata?.resourceVersion ?? null, labels, annotations: { [MachineAnnotation.InstanceState]: 'running' } }, spec: { providerID: instance.providerID } },
+        {
+          metadata: {
+            resourceVersion: machine.metadata?.resourceVersion ?? null,
+            labels,
+            annotations: { [MachineAnnotation.InstanceState]: 'running' },
+          },
+          spec: { providerID: instance.providerID },
+        },
         { type: 'merge' },
       ),
     );
     if (updated === undefined) return;
     const at = formatTime(now);
-    const providerKind = p.provider === 'aws' ? 'AWSMachineProviderStatus' : p.provider === 'gce' ? 'GCPMachineProviderStatus' : p.provider === 'azure' ? 'AzureMachineProviderStatus' : 'MachineProviderStatus';
+    const providerKind =
+      p.provider === 'aws'
+        ? 'AWSMachineProviderStatus'
+        : p.provider === 'gce'
+          ? 'GCPMachineProviderStatus'
+          : p.provider === 'azure'
+            ? 'AzureMachineProviderStatus'
+            : 'MachineProviderStatus';
     await writeStatus(updated, {
       ...updated.status,
       phase: 'Provisioned',
@@ -110,7 +151,15 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
         kind: providerKind,
         instanceId: instance.instanceId,
         instanceState: 'running',
-        conditions: [{ type: 'MachineCreation', status: 'True', reason: 'MachineCreationSucceeded', message: 'Machine successfully created', lastTransitionTime: at }],
+        conditions: [
+          {
+            type: 'MachineCreation',
+            status: 'True',
+            reason: 'MachineCreationSucceeded',
+            message: 'Machine successfully created',
+            lastTransitionTime: at,
+          },
+        ],
       },
       addresses: [
         { type: 'InternalIP', address: instance.internalIP },
@@ -119,7 +168,13 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
       ],
       conditions: [
         { type: 'Drainable', status: 'True', lastTransitionTime: at },
-        { type: 'InstanceExists', status: 'True', reason: 'InstanceExists', message: 'Instance exists', lastTransitionTime: at },
+        {
+          type: 'InstanceExists',
+          status: 'True',
+          reason: 'InstanceExists',
+          message: 'Instance exists',
+          lastTransitionTime: at,
+        },
         { type: 'Terminable', status: 'True', lastTransitionTime: at },
       ],
     });
@@ -130,9 +185,16 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
     const instance = instanceFor(machine, random);
     let node = nodes.get(undefined, instance.nodeName);
     if (!node) {
-      const labels = nodeForMachine(machine, { instance, now, config: undefined, nodeInfo: nodeSystemInfo(undefined, random) }).metadata?.labels ?? {};
+      const labels =
+        nodeForMachine(machine, { instance, now, config: undefined, nodeInfo: nodeSystemInfo(undefined, random) })
+          .metadata?.labels ?? {};
       const { config, peer } = bootConfig(labels);
-      const fresh = nodeForMachine(machine, { instance, now, config, nodeInfo: nodeSystemInfo(peer?.status?.nodeInfo, random) });
+      const fresh = nodeForMachine(machine, {
+        instance,
+        now,
+        config,
+        nodeInfo: nodeSystemInfo(peer?.status?.nodeInfo, random),
+      });
       try {
         node = await ctx.client.create(NodeResource, fresh);
       } catch (err) {
@@ -141,7 +203,12 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
       }
       log.info({ machine: machine.metadata?.name, node: instance.nodeName, config }, 'node joined');
     }
-    await writeStatus(machine, { ...machine.status, phase: 'Running', lastUpdated: formatTime(now), nodeRef: { kind: 'Node', name: node.metadata?.name ?? '', uid: node.metadata?.uid ?? '' } });
+    await writeStatus(machine, {
+      ...machine.status,
+      phase: 'Running',
+      lastUpdated: formatTime(now),
+      nodeRef: { kind: 'Node', name: node.metadata?.name ?? '', uid: node.metadata?.uid ?? '' },
+    });
   };
 
   const deleting = async (machine: Machine, now: number): Promise<ReconcileResult | void> => {
@@ -155,7 +222,11 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
     deletions.set(uid, state);
     const nodeName = machine.status.nodeRef?.name;
     const node = nodeName === undefined ? undefined : nodes.get(undefined, nodeName);
-    if (node && state.drainedAt === undefined && machine.metadata?.annotations?.[MachineAnnotation.ExcludeNodeDraining] === undefined) {
+    if (
+      node &&
+      state.drainedAt === undefined &&
+      machine.metadata?.annotations?.[MachineAnnotation.ExcludeNodeDraining] === undefined
+    ) {
       try {
         await setUnschedulable(ctx.client, node, true, now);
       } catch (err) {
@@ -170,7 +241,10 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
           const outcome = await evictPod(ctx.client, p);
           if (outcome.result === 'blocked' || outcome.result === 'error') {
             refused++;
-            log.info({ machine: machine.metadata?.name, node: nodeName, pod: outcome.pod, message: outcome.message }, 'eviction refused; drain will be retried');
+            log.info(
+              { machine: machine.metadata?.name, node: nodeName, pod: outcome.pod, message: outcome.message },
+              'eviction refused; drain will be retried',
+            );
           }
         }
         return { requeueAfter: refused > 0 ? DRAIN_RETRY_MS : DRAIN_WAIT_MS };
@@ -184,7 +258,13 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
     if (nodeName !== undefined) await ignoreNotFound(ctx.client.delete(NodeResource, undefined, nodeName));
     const finalizers = (machine.metadata?.finalizers ?? []).filter((f) => f !== MACHINE_FINALIZER);
     try {
-      await ctx.client.patch(MachineResource, machine.metadata?.namespace, machine.metadata?.name ?? '', { metadata: { resourceVersion: machine.metadata?.resourceVersion ?? null, finalizers } }, { type: 'merge' });
+      await ctx.client.patch(
+        MachineResource,
+        machine.metadata?.namespace,
+        machine.metadata?.name ?? '',
+        { metadata: { resourceVersion: machine.metadata?.resourceVersion ?? null, finalizers } },
+        { type: 'merge' },
+      );
     } catch (err) {
       if (isConflict(err)) return { requeueAfter: 1 };
       if (!isNotFound(err)) throw err;
@@ -199,7 +279,15 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
     if (m.metadata?.deletionTimestamp !== undefined) return deleting(m, now);
     if (!(m.metadata?.finalizers ?? []).includes(MACHINE_FINALIZER)) {
       const finalizers = [...(m.metadata?.finalizers ?? []), MACHINE_FINALIZER];
-      await ignoreNotFoundOrConflict(ctx.client.patch(MachineResource, m.metadata?.namespace, m.metadata?.name ?? '', { metadata: { resourceVersion: m.metadata?.resourceVersion ?? null, finalizers } }, { type: 'merge' }));
+      await ignoreNotFoundOrConflict(
+        ctx.client.patch(
+          MachineResource,
+          m.metadata?.namespace,
+          m.metadata?.name ?? '',
+          { metadata: { resourceVersion: m.metadata?.resourceVersion ?? null, finalizers } },
+          { type: 'merge' },
+        ),
+      );
       return;
     }
     const created = Date.parse(m.metadata?.creationTimestamp ?? '') || now;
@@ -218,7 +306,8 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
         if (now < runningAt) return { requeueAfter: runningAt - now };
         {
           const blockedUntil = cfg.joinBlockedUntil(m);
-          if (blockedUntil !== undefined && now < blockedUntil) return Number.isFinite(blockedUntil) ? { requeueAfter: blockedUntil - now } : undefined;
+          if (blockedUntil !== undefined && now < blockedUntil)
+            return Number.isFinite(blockedUntil) ? { requeueAfter: blockedUntil - now } : undefined;
         }
         await joined(m, now);
         return;
@@ -229,7 +318,12 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
     }
   };
 
-  const controller = simController(ctx, { name: 'sim-machine-controller', reconcile, logger: log, workers: cfg.workers ?? 4 });
+  const controller = simController(ctx, {
+    name: 'sim-machine-controller',
+    reconcile,
+    logger: log,
+    workers: cfg.workers ?? 4,
+  });
   controller.for(MachineResource);
   return controller;
 }

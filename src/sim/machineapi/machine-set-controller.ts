@@ -10,8 +10,12 @@
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { NodeResource } from '../../api/builtin.js';
 import { MachineAnnotation, MachineResource, type Machine } from '../../api/openshift/machine-v1beta1/machine.js';
-import { MachineSetResource, type MachineSet, type MachineSetStatus } from '../../api/openshift/machine-v1beta1/machine-set.js';
-import type { Controller} from '../../kube/controller.js';
+import {
+  MachineSetResource,
+  type MachineSet,
+  type MachineSetStatus,
+} from '../../api/openshift/machine-v1beta1/machine-set.js';
+import type { Controller } from '../../kube/controller.js';
 import { type ReconcileResult } from '../../kube/controller.js';
 import { splitKey } from '../../kube/indexer.js';
 import { isConflict, isNotFound } from '../../kube/status-error.js';
@@ -39,14 +43,28 @@ export function newMachine(ms: MachineSet, suffix: string): Machine {
       namespace: ms.metadata?.namespace ?? '',
       labels: { ...template?.metadata?.labels },
       ...(template?.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
-      ownerReferences: [{ apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineSet', name: ms.metadata?.name ?? '', uid: ms.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'machine.openshift.io/v1beta1',
+          kind: 'MachineSet',
+          name: ms.metadata?.name ?? '',
+          uid: ms.metadata?.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: structuredClone(template?.spec ?? {}),
   };
 }
 
 /** The MachineSet status for its Machines and their Nodes (pure; `wake` is when an availability changes). */
-export function machineSetStatus(ms: MachineSet, owned: readonly Machine[], nodeOf: (machine: Machine) => Node | undefined, now: number): { status: MachineSetStatus; wake: number | undefined } {
+export function machineSetStatus(
+  ms: MachineSet,
+  owned: readonly Machine[],
+  nodeOf: (machine: Machine) => Node | undefined,
+  now: number,
+): { status: MachineSetStatus; wake: number | undefined } {
   const templateLabels = ms.spec?.template?.metadata?.labels ?? {};
   const minReadyMs = (ms.spec?.minReadySeconds ?? 0) * 1000;
   let ready = 0;
@@ -112,7 +130,15 @@ export function createMachineSetController(ctx: SimContext, cfg: MachineSetContr
         if (m.metadata?.deletionTimestamp !== undefined) continue;
         try {
           await ctx.client.delete(MachineResource, m.metadata?.namespace, m.metadata?.name ?? '');
-          log.info({ machineset: key, machine: m.metadata?.name, policy, marked: m.metadata?.annotations?.[MachineAnnotation.DeleteMachine] !== undefined }, 'deleting machine');
+          log.info(
+            {
+              machineset: key,
+              machine: m.metadata?.name,
+              policy,
+              marked: m.metadata?.annotations?.[MachineAnnotation.DeleteMachine] !== undefined,
+            },
+            'deleting machine',
+          );
         } catch (err) {
           if (!isNotFound(err)) throw err;
         }
@@ -137,7 +163,12 @@ export function createMachineSetController(ctx: SimContext, cfg: MachineSetContr
     return wake === undefined ? undefined : { requeueAfter: Math.max(1, wake - now) };
   };
 
-  const controller = simController(ctx, { name: 'sim-machineset-controller', reconcile, logger: log, workers: cfg.workers ?? 2 });
+  const controller = simController(ctx, {
+    name: 'sim-machineset-controller',
+    reconcile,
+    logger: log,
+    workers: cfg.workers ?? 2,
+  });
   controller
     .for(MachineSetResource)
     .owns(MachineResource)

@@ -8,7 +8,10 @@
 import type { Node, NodeSystemInfo, Taint } from 'kubernetes-types/core/v1.js';
 import type { Machine } from '../../api/openshift/machine-v1beta1/machine.js';
 import { MachineAnnotation, MachineLabel } from '../../api/openshift/machine-v1beta1/machine.js';
-import { MachineConfigDaemonState, MachineConfigNodeAnnotation } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  MachineConfigDaemonState,
+  MachineConfigNodeAnnotation,
+} from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { formatTime } from '../../lib/clock.js';
 import { isJsonObject, type JsonObject } from '../../lib/json.js';
 import type { SeededRandom } from '../../lib/random.js';
@@ -42,13 +45,24 @@ export function placementOf(machine: Machine): Placement {
   const kind = str(v, 'kind') ?? '';
   const placement = isJsonObject(v?.placement) ? v.placement : undefined;
   if (kind.startsWith('AWS') || placement !== undefined) {
-    return { region: str(placement, 'region'), zone: str(placement, 'availabilityZone'), instanceType: str(v, 'instanceType'), provider: 'aws' };
+    return {
+      region: str(placement, 'region'),
+      zone: str(placement, 'availabilityZone'),
+      instanceType: str(v, 'instanceType'),
+      provider: 'aws',
+    };
   }
-  if (kind.startsWith('GCP')) return { region: str(v, 'region'), zone: str(v, 'zone'), instanceType: str(v, 'machineType'), provider: 'gce' };
+  if (kind.startsWith('GCP'))
+    return { region: str(v, 'region'), zone: str(v, 'zone'), instanceType: str(v, 'machineType'), provider: 'gce' };
   if (kind.startsWith('Azure')) {
     const location = str(v, 'location');
     const zone = str(v, 'zone');
-    return { region: location, zone: location && zone ? `${location}-${zone}` : zone, instanceType: str(v, 'vmSize'), provider: 'azure' };
+    return {
+      region: location,
+      zone: location && zone ? `${location}-${zone}` : zone,
+      instanceType: str(v, 'vmSize'),
+      provider: 'azure',
+    };
   }
   return { region: undefined, zone: undefined, instanceType: undefined, provider: 'none' };
 }
@@ -77,7 +91,12 @@ export function instanceFor(machine: Machine, random: SeededRandom): Instance {
     case 'gce':
       return { instanceId, providerID: `gce://project/${p.zone ?? 'unknown'}/${name}`, internalIP, nodeName: name };
     case 'azure':
-      return { instanceId, providerID: `azure:///subscriptions/sim/resourceGroups/sim/providers/Microsoft.Compute/virtualMachines/${name}`, internalIP, nodeName: name };
+      return {
+        instanceId,
+        providerID: `azure:///subscriptions/sim/resourceGroups/sim/providers/Microsoft.Compute/virtualMachines/${name}`,
+        internalIP,
+        nodeName: name,
+      };
     case 'none':
       return { instanceId, providerID: `sim:///${name}`, internalIP, nodeName: name };
   }
@@ -122,8 +141,12 @@ export function nodeForMachine(machine: Machine, options: NodeForMachineOptions)
     'node.openshift.io/os_id': 'rhcos',
     [`node-role.kubernetes.io/${role}`]: '',
     ...(role === 'master' ? { 'node-role.kubernetes.io/control-plane': '' } : {}),
-    ...(p.instanceType ? { 'node.kubernetes.io/instance-type': p.instanceType, 'beta.kubernetes.io/instance-type': p.instanceType } : {}),
-    ...(p.region ? { 'topology.kubernetes.io/region': p.region, 'failure-domain.beta.kubernetes.io/region': p.region } : {}),
+    ...(p.instanceType
+      ? { 'node.kubernetes.io/instance-type': p.instanceType, 'beta.kubernetes.io/instance-type': p.instanceType }
+      : {}),
+    ...(p.region
+      ? { 'topology.kubernetes.io/region': p.region, 'failure-domain.beta.kubernetes.io/region': p.region }
+      : {}),
     ...(p.zone ? { 'topology.kubernetes.io/zone': p.zone, 'failure-domain.beta.kubernetes.io/zone': p.zone } : {}),
     ...machine.spec?.metadata?.labels,
   };
@@ -140,9 +163,26 @@ export function nodeForMachine(machine: Machine, options: NodeForMachineOptions)
       : {}),
     ...machine.spec?.metadata?.annotations,
   };
-  const taints: Taint[] = [...(role === 'master' ? [{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }] : []), ...(machine.spec?.taints ?? [])];
-  const cond = (type: string, status: string, reason: string, message: string) => ({ type, status, lastHeartbeatTime: at, lastTransitionTime: at, reason, message });
-  const capacity = { cpu: '4', 'ephemeral-storage': '125293548Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '16092956Ki', pods: '250' };
+  const taints: Taint[] = [
+    ...(role === 'master' ? [{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }] : []),
+    ...(machine.spec?.taints ?? []),
+  ];
+  const cond = (type: string, status: string, reason: string, message: string) => ({
+    type,
+    status,
+    lastHeartbeatTime: at,
+    lastTransitionTime: at,
+    reason,
+    message,
+  });
+  const capacity = {
+    cpu: '4',
+    'ephemeral-storage': '125293548Ki',
+    'hugepages-1Gi': '0',
+    'hugepages-2Mi': '0',
+    memory: '16092956Ki',
+    pods: '250',
+  };
   return {
     apiVersion: 'v1',
     kind: 'Node',

@@ -6,7 +6,11 @@
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { NodeResource } from '../../api/builtin.js';
-import { ClusterOperatorResource, type ClusterOperator, type OperandVersion } from '../../api/openshift/config-v1/cluster-operator.js';
+import {
+  ClusterOperatorResource,
+  type ClusterOperator,
+  type OperandVersion,
+} from '../../api/openshift/config-v1/cluster-operator.js';
 import { MachineConfigResource } from '../../api/openshift/machineconfiguration-v1/machine-config.js';
 import {
   MachineConfigDaemonState,
@@ -21,7 +25,13 @@ import type { SimContext } from '../context.js';
 import { MASTER_POOL, nodesForPool, WORKER_POOL } from './node-state.js';
 import { AS_EXPECTED, formatVersions, setCoCondition } from './operator-status.js';
 import { computePoolStatus } from './pool-status.js';
-import { baseConfigNames, baseMachineConfig, componentImageFor, poolConfiguration, renderedMachineConfig } from './rendered-config.js';
+import {
+  baseConfigNames,
+  baseMachineConfig,
+  componentImageFor,
+  poolConfiguration,
+  renderedMachineConfig,
+} from './rendered-config.js';
 import { MACHINE_CONFIG_CO } from './operator.js';
 
 /** A pool to install. `master` and `worker` get the built-in labels and selectors. */
@@ -60,7 +70,11 @@ export function poolObject(spec: PoolInstallSpec, version: string): MachineConfi
     spec: {
       machineConfigSelector: builtIn
         ? { matchLabels: { 'machineconfiguration.openshift.io/role': spec.name } }
-        : { matchExpressions: [{ key: 'machineconfiguration.openshift.io/role', operator: 'In', values: [WORKER_POOL, spec.name] }] },
+        : {
+            matchExpressions: [
+              { key: 'machineconfiguration.openshift.io/role', operator: 'In', values: [WORKER_POOL, spec.name] },
+            ],
+          },
       nodeSelector: { matchLabels: { [`node-role.kubernetes.io/${spec.name}`]: '' } },
       paused: spec.paused ?? false,
       configuration: poolConfiguration(spec.name, version),
@@ -76,7 +90,10 @@ export async function installMachineConfigState(ctx: SimContext, options: Machin
   const specs = options.pools ?? [{ name: MASTER_POOL }, { name: WORKER_POOL }];
   const now = ctx.clock.now();
   for (const role of [MASTER_POOL, WORKER_POOL]) {
-    for (const name of baseConfigNames(role)) await createIgnoringExisting(() => ctx.client.create(MachineConfigResource, baseMachineConfig(name, role, version)));
+    for (const name of baseConfigNames(role))
+      await createIgnoringExisting(() =>
+        ctx.client.create(MachineConfigResource, baseMachineConfig(name, role, version)),
+      );
   }
   const pools: MachineConfigPool[] = [];
   for (const spec of specs) {
@@ -98,7 +115,15 @@ export async function installMachineConfigState(ctx: SimContext, options: Machin
         [MachineConfigNodeAnnotation.LastAppliedDrain]: `uncordon-${config}`,
         [MachineConfigNodeAnnotation.ControlPlaneTopology]: options.controlPlaneTopology ?? 'HighlyAvailable',
       };
-      annotated.push(await ctx.client.patch(NodeResource, undefined, node.metadata?.name ?? '', { metadata: { annotations } }, { type: 'merge' }));
+      annotated.push(
+        await ctx.client.patch(
+          NodeResource,
+          undefined,
+          node.metadata?.name ?? '',
+          { metadata: { annotations } },
+          { type: 'merge' },
+        ),
+      );
     }
   }
   for (const pool of pools) {
@@ -106,8 +131,14 @@ export async function installMachineConfigState(ctx: SimContext, options: Machin
       ...pool,
       status: {
         configuration: pool.spec.configuration ?? { name: '' },
-        machineCount: 0, updatedMachineCount: 0, readyMachineCount: 0, unavailableMachineCount: 0, degradedMachineCount: 0,
-        conditions: [{ type: 'RenderDegraded', status: 'False', reason: '', message: '', lastTransitionTime: formatTime(now) }],
+        machineCount: 0,
+        updatedMachineCount: 0,
+        readyMachineCount: 0,
+        unavailableMachineCount: 0,
+        degradedMachineCount: 0,
+        conditions: [
+          { type: 'RenderDegraded', status: 'False', reason: '', message: '', lastTransitionTime: formatTime(now) },
+        ],
       },
     };
     const status = computePoolStatus(withCondition, nodesForPool(pool, annotated, pools), now);
@@ -119,16 +150,37 @@ export async function installMachineConfigState(ctx: SimContext, options: Machin
 async function installClusterOperator(ctx: SimContext, version: string, image: string, now: number): Promise<void> {
   let co: ClusterOperator;
   try {
-    co = await ctx.client.create(ClusterOperatorResource, { apiVersion: 'config.openshift.io/v1', kind: 'ClusterOperator', metadata: { name: MACHINE_CONFIG_CO }, spec: {} });
+    co = await ctx.client.create(ClusterOperatorResource, {
+      apiVersion: 'config.openshift.io/v1',
+      kind: 'ClusterOperator',
+      metadata: { name: MACHINE_CONFIG_CO },
+      spec: {},
+    });
   } catch (err) {
     if (!isAlreadyExists(err)) throw err;
     co = await ctx.client.get(ClusterOperatorResource, undefined, MACHINE_CONFIG_CO);
   }
-  const versions: OperandVersion[] = [{ name: 'operator', version }, { name: 'operator-image', version: image }];
+  const versions: OperandVersion[] = [
+    { name: 'operator', version },
+    { name: 'operator-image', version: image },
+  ];
   let conditions = co.status?.conditions ?? [];
-  conditions = setCoCondition(conditions, { type: 'Progressing', status: 'False', message: `Cluster version is ${version}` }, now);
+  conditions = setCoCondition(
+    conditions,
+    { type: 'Progressing', status: 'False', message: `Cluster version is ${version}` },
+    now,
+  );
   conditions = setCoCondition(conditions, { type: 'Degraded', status: 'False' }, now);
-  conditions = setCoCondition(conditions, { type: 'Available', status: 'True', reason: AS_EXPECTED, message: `Cluster has deployed ${formatVersions(versions)}` }, now);
+  conditions = setCoCondition(
+    conditions,
+    {
+      type: 'Available',
+      status: 'True',
+      reason: AS_EXPECTED,
+      message: `Cluster has deployed ${formatVersions(versions)}`,
+    },
+    now,
+  );
   conditions = setCoCondition(conditions, { type: 'Upgradeable', status: 'True', reason: AS_EXPECTED }, now);
   await ctx.client.updateStatus(ClusterOperatorResource, { ...co, status: { ...co.status, versions, conditions } });
 }

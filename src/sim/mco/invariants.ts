@@ -3,7 +3,10 @@
  * after every event. Each returns human-readable violations (empty when all hold).
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
-import { MachineConfigNodeAnnotation, type MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  MachineConfigNodeAnnotation,
+  type MachineConfigPool,
+} from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { nodeAnnotation, nodesForPool, primaryPoolName } from './node-state.js';
 import { resolveMaxUnavailable } from './node-selection.js';
 import { poolConditionTrue } from './pool-status.js';
@@ -14,10 +17,16 @@ export function poolStatusViolations(pool: MachineConfigPool): string[] {
   const name = pool.metadata?.name ?? '';
   if (!s) return [];
   const out: string[] = [];
-  if (s.updatedMachineCount > s.machineCount) out.push(`pool ${name}: updatedMachineCount ${s.updatedMachineCount} > machineCount ${s.machineCount}`);
-  if (s.readyMachineCount > s.updatedMachineCount) out.push(`pool ${name}: readyMachineCount ${s.readyMachineCount} > updatedMachineCount ${s.updatedMachineCount}`);
-  const all = s.updatedMachineCount === s.machineCount && s.readyMachineCount === s.machineCount && s.unavailableMachineCount === 0;
-  if (s.conditions && poolConditionTrue(pool, 'Updated') !== all) out.push(`pool ${name}: Updated=${String(!all)} but counters say ${all ? 'all' : 'not all'} updated`);
+  if (s.updatedMachineCount > s.machineCount)
+    out.push(`pool ${name}: updatedMachineCount ${s.updatedMachineCount} > machineCount ${s.machineCount}`);
+  if (s.readyMachineCount > s.updatedMachineCount)
+    out.push(`pool ${name}: readyMachineCount ${s.readyMachineCount} > updatedMachineCount ${s.updatedMachineCount}`);
+  const all =
+    s.updatedMachineCount === s.machineCount &&
+    s.readyMachineCount === s.machineCount &&
+    s.unavailableMachineCount === 0;
+  if (s.conditions && poolConditionTrue(pool, 'Updated') !== all)
+    out.push(`pool ${name}: Updated=${String(!all)} but counters say ${all ? 'all' : 'not all'} updated`);
   return out;
 }
 
@@ -28,13 +37,20 @@ export function poolTransitionViolations(before: MachineConfigPool, after: Machi
   if (was === undefined || was === '' || was === now) return [];
   const name = after.metadata?.name ?? '';
   const out: string[] = [];
-  if (!poolConditionTrue(after, 'Updated')) out.push(`pool ${name}: status.configuration moved ${was} → ${now ?? ''} while not Updated`);
-  if (now !== after.spec.configuration?.name) out.push(`pool ${name}: status.configuration moved to ${now ?? ''}, not to spec ${after.spec.configuration?.name ?? ''}`);
+  if (!poolConditionTrue(after, 'Updated'))
+    out.push(`pool ${name}: status.configuration moved ${was} → ${now ?? ''} while not Updated`);
+  if (now !== after.spec.configuration?.name)
+    out.push(
+      `pool ${name}: status.configuration moved to ${now ?? ''}, not to spec ${after.spec.configuration?.name ?? ''}`,
+    );
   return out;
 }
 
 function movingNode(node: Node): boolean {
-  return nodeAnnotation(node, MachineConfigNodeAnnotation.DesiredConfig) !== nodeAnnotation(node, MachineConfigNodeAnnotation.CurrentConfig);
+  return (
+    nodeAnnotation(node, MachineConfigNodeAnnotation.DesiredConfig) !==
+    nodeAnnotation(node, MachineConfigNodeAnnotation.CurrentConfig)
+  );
 }
 
 function maxUnavailableOf(pool: MachineConfigPool, members: number): number | undefined {
@@ -48,7 +64,9 @@ function maxUnavailableOf(pool: MachineConfigPool, members: number): number | un
 function tooManyMoving(pool: MachineConfigPool, moving: readonly string[], members: number): string[] {
   const max = maxUnavailableOf(pool, members);
   if (max === undefined || moving.length <= max) return [];
-  return [`pool ${pool.metadata?.name ?? ''}: ${moving.length} nodes updating at once (${[...moving].sort().join(', ')}), maxUnavailable ${max}`];
+  return [
+    `pool ${pool.metadata?.name ?? ''}: ${moving.length} nodes updating at once (${[...moving].sort().join(', ')}), maxUnavailable ${max}`,
+  ];
 }
 
 /**
@@ -59,7 +77,13 @@ export function unavailableViolations(pools: readonly MachineConfigPool[], nodes
   const out: string[] = [];
   for (const pool of pools) {
     const members = nodesForPool(pool, nodes, pools);
-    out.push(...tooManyMoving(pool, members.filter(movingNode).map((n) => n.metadata?.name ?? ''), members.length));
+    out.push(
+      ...tooManyMoving(
+        pool,
+        members.filter(movingNode).map((n) => n.metadata?.name ?? ''),
+        members.length,
+      ),
+    );
   }
   return out;
 }

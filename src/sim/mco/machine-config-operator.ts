@@ -9,7 +9,13 @@ import { MachineConfigPoolResource } from '../../api/openshift/machineconfigurat
 import type { Controller } from '../../kube/controller.js';
 import type { SimComponent, SimContext } from '../context.js';
 import { createNodeController } from './node-controller.js';
-import { createOperatorController, DEFAULT_MCO_DURATIONS, MACHINE_CONFIG_CO, type MachineConfigOperatorDurations, type RenderFailure } from './operator.js';
+import {
+  createOperatorController,
+  DEFAULT_MCO_DURATIONS,
+  MACHINE_CONFIG_CO,
+  type MachineConfigOperatorDurations,
+  type RenderFailure,
+} from './operator.js';
 
 export interface MachineConfigOperatorOptions {
   /** Durations (virtual minutes); defaults are the HA-cloud column of §8.4. */
@@ -34,7 +40,10 @@ export interface MachineConfigOperator extends SimComponent {
 }
 
 /** Builds the simulated MCO. Draws come from `ctx.random.fork('machine-config-operator')`. */
-export function createMachineConfigOperator(ctx: SimContext, options: MachineConfigOperatorOptions = {}): MachineConfigOperator {
+export function createMachineConfigOperator(
+  ctx: SimContext,
+  options: MachineConfigOperatorOptions = {},
+): MachineConfigOperator {
   const timeScale = options.timeScale ?? 1;
   if (!(timeScale > 0)) throw new RangeError(`timeScale must be positive, got ${timeScale}`);
   const renderFailures = new Map<string, RenderFailure>();
@@ -54,12 +63,19 @@ export function createMachineConfigOperator(ctx: SimContext, options: MachineCon
     name: 'machine-config-operator',
     async start(signal: AbortSignal): Promise<void> {
       for (const c of controllers) {
-        c.start(signal).catch((err: unknown) => ctx.logger.error({ controller: c.name, err: err instanceof Error ? err.message : String(err) }, 'controller stopped'));
+        c.start(signal).catch((err: unknown) =>
+          ctx.logger.error(
+            { controller: c.name, err: err instanceof Error ? err.message : String(err) },
+            'controller stopped',
+          ),
+        );
       }
       await ctx.informers.waitForSync(signal);
     },
     renderFailure(pool, options = {}): void {
-      const failure: RenderFailure = { message: options.message ?? 'could not generate rendered MachineConfig: simulated render failure' };
+      const failure: RenderFailure = {
+        message: options.message ?? 'could not generate rendered MachineConfig: simulated render failure',
+      };
       if (options.until !== undefined) failure.until = options.until;
       renderFailures.set(pool, failure);
       poke();

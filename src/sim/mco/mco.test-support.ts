@@ -8,11 +8,19 @@ import type { TestContext } from 'node:test';
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { DeploymentResource, NamespaceResource, NodeResource } from '../../api/builtin.js';
 import { ClusterOperatorResource, type ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
-import { MachineConfigNodeAnnotation as Ann, MachineConfigPoolResource, type MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  MachineConfigNodeAnnotation as Ann,
+  MachineConfigPoolResource,
+  type MachineConfigPool,
+} from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { createLogger } from '../../lib/log.js';
 import { startTestCluster, type TestCluster } from '../test-support/cluster.test-support.js';
 import { installMachineConfigState, mcoImageFor, type PoolInstallSpec } from './install.js';
-import { createMachineConfigOperator, type MachineConfigOperator, type MachineConfigOperatorOptions } from './machine-config-operator.js';
+import {
+  createMachineConfigOperator,
+  type MachineConfigOperator,
+  type MachineConfigOperatorOptions,
+} from './machine-config-operator.js';
 import { MCO_NAMESPACE } from './node-controller.js';
 
 export interface NodeSpec {
@@ -63,11 +71,21 @@ export async function startMcoHarness(t: TestContext, o: HarnessOptions): Promis
   const { client, ctx, clock } = cluster;
   await client.create(NamespaceResource, { metadata: { name: MCO_NAMESPACE } });
   for (const n of o.nodes) {
-    const labels: Record<string, string> = { 'kubernetes.io/hostname': n.name, [`node-role.kubernetes.io/${n.role}`]: '' };
+    const labels: Record<string, string> = {
+      'kubernetes.io/hostname': n.name,
+      [`node-role.kubernetes.io/${n.role}`]: '',
+    };
     if (n.role !== 'master' && n.role !== 'worker') labels['node-role.kubernetes.io/worker'] = '';
     if (n.zone) labels['topology.kubernetes.io/zone'] = n.zone;
     const created = await client.create(NodeResource, { metadata: { name: n.name, labels }, spec: {} });
-    await client.updateStatus(NodeResource, { ...created, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }] } });
+    await client.updateStatus(NodeResource, {
+      ...created,
+      status: {
+        conditions: [
+          { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
+        ],
+      },
+    });
   }
   await installMachineConfigState(ctx, { version: o.version, ...(o.pools ? { pools: o.pools } : {}) });
 
@@ -85,17 +103,29 @@ export async function startMcoHarness(t: TestContext, o: HarnessOptions): Promis
       const body = {
         apiVersion: 'apps/v1',
         kind: 'Deployment',
-        metadata: { name: 'machine-config-operator', namespace: MCO_NAMESPACE, annotations: { 'release.openshift.io/version': version } },
+        metadata: {
+          name: 'machine-config-operator',
+          namespace: MCO_NAMESPACE,
+          annotations: { 'release.openshift.io/version': version },
+        },
         spec: {
           replicas: 1,
           selector: { matchLabels: { app: 'machine-config-operator' } },
           template: {
             metadata: { labels: { app: 'machine-config-operator' } },
-            spec: { containers: [{ name: 'operator', image: mcoImageFor(version), env: [{ name: 'RELEASE_VERSION', value: version }] }] },
+            spec: {
+              containers: [
+                { name: 'operator', image: mcoImageFor(version), env: [{ name: 'RELEASE_VERSION', value: version }] },
+              ],
+            },
           },
         },
       };
-      await client.patch(DeploymentResource, MCO_NAMESPACE, 'machine-config-operator', body, { type: 'apply', fieldManager: 'cluster-version-operator', force: true });
+      await client.patch(DeploymentResource, MCO_NAMESPACE, 'machine-config-operator', body, {
+        type: 'apply',
+        fieldManager: 'cluster-version-operator',
+        force: true,
+      });
     },
     pool: (name) => pools.get(undefined, name)!,
     co: () => cos.get(undefined, 'machine-config')!,
@@ -111,12 +141,18 @@ export async function startMcoHarness(t: TestContext, o: HarnessOptions): Promis
   const cos = ctx.informers.informerFor(ClusterOperatorResource);
   pools.addHandlers({
     onUpdate: (before, after) => {
-      if (before.status?.configuration.name !== after.status?.configuration.name) h.poolConfigs.push({ at: clock.now(), pool: after.metadata?.name ?? '', config: after.status?.configuration.name ?? '' });
+      if (before.status?.configuration.name !== after.status?.configuration.name)
+        h.poolConfigs.push({
+          at: clock.now(),
+          pool: after.metadata?.name ?? '',
+          config: after.status?.configuration.name ?? '',
+        });
     },
   });
   cos.addHandlers({
     onUpdate: (before, after) => {
-      const v = (c: ClusterOperator): string | undefined => c.status?.versions?.find((x) => x.name === 'operator')?.version;
+      const v = (c: ClusterOperator): string | undefined =>
+        c.status?.versions?.find((x) => x.name === 'operator')?.version;
       if (v(before) !== v(after)) h.coVersions.push({ at: clock.now(), version: v(after) ?? '' });
     },
   });
@@ -130,23 +166,43 @@ export async function startMcoHarness(t: TestContext, o: HarnessOptions): Promis
     const name = node.metadata?.name ?? '';
     const ann = node.metadata?.annotations ?? {};
     const desired = ann[Ann.DesiredConfig];
-    if (before && before.metadata?.annotations?.[Ann.DesiredConfig] !== desired && desired) h.targeted.push({ at: clock.now(), node: name, config: desired });
+    if (before && before.metadata?.annotations?.[Ann.DesiredConfig] !== desired && desired)
+      h.targeted.push({ at: clock.now(), node: name, config: desired });
     const current = ann[Ann.CurrentConfig];
-    if (before && before.metadata?.annotations?.[Ann.CurrentConfig] !== current && current) h.done.push({ at: clock.now(), node: name, config: current });
+    if (before && before.metadata?.annotations?.[Ann.CurrentConfig] !== current && current)
+      h.done.push({ at: clock.now(), node: name, config: current });
     if (o.inTestMcd === false) return;
-    if (!desired || desired === ann[Ann.CurrentConfig] || finished.get(name) === desired || started.get(name) === desired) return;
+    if (
+      !desired ||
+      desired === ann[Ann.CurrentConfig] ||
+      finished.get(name) === desired ||
+      started.get(name) === desired
+    )
+      return;
     started.set(name, desired);
     const ms = delay(name, count++);
-    void client.patch(NodeResource, undefined, name, { metadata: { annotations: { [Ann.State]: 'Working' } } }, { type: 'merge' }).then(() => {
-      if (ms === undefined) return;
-      clock.setTimer(ms, () => {
-        const reason = o.mcdDegrade?.(name);
-        const annotations = reason ? { [Ann.State]: 'Degraded', [Ann.Reason]: reason } : { [Ann.CurrentConfig]: desired, [Ann.State]: 'Done', [Ann.Reason]: '' };
-        void client.patch(NodeResource, undefined, name, { metadata: { annotations } }, { type: 'merge' }).then(() => {
-          if (!reason) finished.set(name, desired);
+    void client
+      .patch(
+        NodeResource,
+        undefined,
+        name,
+        { metadata: { annotations: { [Ann.State]: 'Working' } } },
+        { type: 'merge' },
+      )
+      .then(() => {
+        if (ms === undefined) return;
+        clock.setTimer(ms, () => {
+          const reason = o.mcdDegrade?.(name);
+          const annotations = reason
+            ? { [Ann.State]: 'Degraded', [Ann.Reason]: reason }
+            : { [Ann.CurrentConfig]: desired, [Ann.State]: 'Done', [Ann.Reason]: '' };
+          void client
+            .patch(NodeResource, undefined, name, { metadata: { annotations } }, { type: 'merge' })
+            .then(() => {
+              if (!reason) finished.set(name, desired);
+            });
         });
       });
-    });
   };
   nodes.addHandlers({ onAdd: (n) => onNode(undefined, n), onUpdate: onNode });
   await h.mco.start(cluster.signal);
@@ -155,5 +211,9 @@ export async function startMcoHarness(t: TestContext, o: HarnessOptions): Promis
 
 /** Node specs: `n` nodes of a role named `<prefix>0…`, zones a, b, c … in order. */
 export function nodeSpecs(role: string, prefix: string, n: number): NodeSpec[] {
-  return Array.from({ length: n }, (_, i) => ({ name: `${prefix}${i}`, role, zone: `zone-${String.fromCharCode(97 + i)}` }));
+  return Array.from({ length: n }, (_, i) => ({
+    name: `${prefix}${i}`,
+    role,
+    zone: `zone-${String.fromCharCode(97 + i)}`,
+  }));
 }

@@ -6,7 +6,11 @@
  */
 import type { Node, Pod, Taint } from 'kubernetes-types/core/v1.js';
 import { NodeResource, PodResource } from '../../api/builtin.js';
-import { MachineConfigNodeAnnotation, MachineConfigPoolResource, type MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  MachineConfigNodeAnnotation,
+  MachineConfigPoolResource,
+  type MachineConfigPool,
+} from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import type { Controller } from '../../kube/controller.js';
 import { EventRecorder } from '../../kube/event-recorder.js';
 import type { Informer } from '../../kube/informer.js';
@@ -41,19 +45,44 @@ export function createNodeController(ctx: SimContext): Controller {
     if (!pool || pool.metadata?.deletionTimestamp) return;
     let members = nodesForPool(pool, fresh.list(), pools.list());
     for (const node of members) {
-      if (isNodeDone(node) && hasTaint(node, UPDATE_IN_PROGRESS_TAINT)) await fresh.patch(ctx, node, { spec: { taints: (node.spec?.taints ?? []).filter((t) => !sameTaint(t, UPDATE_IN_PROGRESS_TAINT)) as unknown as JsonValue } });
+      if (isNodeDone(node) && hasTaint(node, UPDATE_IN_PROGRESS_TAINT))
+        await fresh.patch(ctx, node, {
+          spec: {
+            taints: (node.spec?.taints ?? []).filter(
+              (t) => !sameTaint(t, UPDATE_IN_PROGRESS_TAINT),
+            ) as unknown as JsonValue,
+          },
+        });
     }
     const target = pool.spec.configuration?.name;
     if (target && !pool.spec.paused) {
-      const operatorNode = mcoPods.list().find((p: Pod) => p.spec?.nodeName && !p.metadata?.deletionTimestamp)?.spec?.nodeName;
+      const operatorNode = mcoPods.list().find((p: Pod) => p.spec?.nodeName && !p.metadata?.deletionTimestamp)
+        ?.spec?.nodeName;
       const { chosen } = selectNodesToUpdate(pool, members, { operatorNode });
       for (const node of chosen) {
-        const patch: Record<string, JsonValue> = { metadata: { annotations: { [MachineConfigNodeAnnotation.DesiredConfig]: target } } };
-        if (!hasTaint(node, UPDATE_IN_PROGRESS_TAINT)) patch.spec = { taints: [...(node.spec?.taints ?? []), { ...UPDATE_IN_PROGRESS_TAINT }] as unknown as JsonValue };
+        const patch: Record<string, JsonValue> = {
+          metadata: { annotations: { [MachineConfigNodeAnnotation.DesiredConfig]: target } },
+        };
+        if (!hasTaint(node, UPDATE_IN_PROGRESS_TAINT))
+          patch.spec = {
+            taints: [...(node.spec?.taints ?? []), { ...UPDATE_IN_PROGRESS_TAINT }] as unknown as JsonValue,
+          };
         await fresh.patch(ctx, node, patch);
       }
-      if (chosen.length === 1) recorder.event(pool, 'Normal', 'SetDesiredConfig', `Targeted node ${chosen[0]!.metadata?.name ?? ''} to MachineConfig: ${target}`);
-      else if (chosen.length > 1) recorder.event(pool, 'Normal', 'SetDesiredConfig', `Set target for ${chosen.length} nodes to MachineConfig: ${target}`);
+      if (chosen.length === 1)
+        recorder.event(
+          pool,
+          'Normal',
+          'SetDesiredConfig',
+          `Targeted node ${chosen[0]!.metadata?.name ?? ''} to MachineConfig: ${target}`,
+        );
+      else if (chosen.length > 1)
+        recorder.event(
+          pool,
+          'Normal',
+          'SetDesiredConfig',
+          `Set target for ${chosen.length} nodes to MachineConfig: ${target}`,
+        );
       if (chosen.length > 0) members = nodesForPool(pool, fresh.list(), pools.list());
     }
     const now = ctx.clock.now();
@@ -61,13 +90,20 @@ export function createNodeController(ctx: SimContext): Controller {
     if (!computed || jsonEqual(computed as unknown as JsonValue, (pool.status ?? null) as unknown as JsonValue)) return;
     // The cached pool may lag our own last write: recompute on the fresh object (as the MCO's retry does).
     let before: MachineConfigPool | undefined;
-    const written = await updateStatusWithRetry(ctx.client, MachineConfigPoolResource, key, (fresh) => {
-      before = structuredClone(fresh);
-      const status = computePoolStatus(fresh, members, now);
-      if (!status || jsonEqual(status as unknown as JsonValue, (fresh.status ?? null) as unknown as JsonValue)) return undefined;
-      fresh.status = status;
-      return fresh;
-    }, { clock: ctx.clock, backoffMs: 0 });
+    const written = await updateStatusWithRetry(
+      ctx.client,
+      MachineConfigPoolResource,
+      key,
+      (fresh) => {
+        before = structuredClone(fresh);
+        const status = computePoolStatus(fresh, members, now);
+        if (!status || jsonEqual(status as unknown as JsonValue, (fresh.status ?? null) as unknown as JsonValue))
+          return undefined;
+        fresh.status = status;
+        return fresh;
+      },
+      { clock: ctx.clock, backoffMs: 0 },
+    );
     const reached = written.spec.configuration?.name;
     if (reached && written.status?.configuration.name === reached && before?.status?.configuration.name !== reached) {
       recorder.event(written, 'Normal', 'Completed', `Pool ${key} has completed update to MachineConfig ${reached}`);

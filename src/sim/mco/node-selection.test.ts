@@ -7,7 +7,18 @@ import { resolveMaxUnavailable, selectNodesToUpdate } from './node-selection.js'
 const OLD = 'rendered-worker-old';
 const NEW = 'rendered-worker-new';
 
-function node(name: string, o: { zone?: string; created?: string; current?: string; desired?: string; state?: string; ready?: boolean; unschedulable?: boolean } = {}): Node {
+function node(
+  name: string,
+  o: {
+    zone?: string;
+    created?: string;
+    current?: string;
+    desired?: string;
+    state?: string;
+    ready?: boolean;
+    unschedulable?: boolean;
+  } = {},
+): Node {
   const current = o.current ?? OLD;
   return {
     metadata: {
@@ -26,7 +37,14 @@ function node(name: string, o: { zone?: string; created?: string; current?: stri
 }
 
 function pool(name: string, maxUnavailable?: number | string, paused = false): MachineConfigPool {
-  const p: MachineConfigPool = { metadata: { name }, spec: { paused, configuration: { name: NEW }, nodeSelector: { matchLabels: { [`node-role.kubernetes.io/${name}`]: '' } } } };
+  const p: MachineConfigPool = {
+    metadata: { name },
+    spec: {
+      paused,
+      configuration: { name: NEW },
+      nodeSelector: { matchLabels: { [`node-role.kubernetes.io/${name}`]: '' } },
+    },
+  };
   if (maxUnavailable !== undefined) p.spec.maxUnavailable = maxUnavailable;
   return p;
 }
@@ -67,7 +85,12 @@ void test('already-unavailable nodes use slots, and nodes failing on the target 
 });
 
 void test('a node moving to the target is unavailable; done nodes and NotReady nodes are not candidates', () => {
-  const nodes = [node('a', { desired: NEW, state: 'Working' }), node('b', { current: NEW }), node('c', { ready: false }), node('d')];
+  const nodes = [
+    node('a', { desired: NEW, state: 'Working' }),
+    node('b', { current: NEW }),
+    node('c', { ready: false }),
+    node('d'),
+  ];
   const s = selectNodesToUpdate(pool('worker', 3), nodes);
   assert.equal(s.unavailable, 2);
   assert.deepEqual(names(s.chosen), ['d']);

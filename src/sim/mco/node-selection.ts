@@ -3,7 +3,10 @@
  * (update-mechanics.md §5.4; `getAllCandidateMachines`, `updateCandidateMachines`). Pure.
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
-import { MachineConfigNodeAnnotation, type MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  MachineConfigNodeAnnotation,
+  type MachineConfigPool,
+} from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { isNodeMCDFailing, isNodeReady, isNodeUnavailable, MASTER_POOL, nodeAnnotation } from './node-state.js';
 
 /** Zone label used to order candidates. */
@@ -48,7 +51,11 @@ export interface Selection {
  * slots too. When candidates exceed the slots they are ordered by zone (lexical, unlabeled last)
  * then age (oldest first; name breaks ties so that runs replay).
  */
-export function selectNodesToUpdate(pool: MachineConfigPool, nodes: readonly Node[], options: SelectionOptions = {}): Selection {
+export function selectNodesToUpdate(
+  pool: MachineConfigPool,
+  nodes: readonly Node[],
+  options: SelectionOptions = {},
+): Selection {
   const target = pool.spec.configuration?.name;
   const maxUnavailable = resolveMaxUnavailable(pool.spec.maxUnavailable, nodes.length);
   const unavailable = nodes.filter(isNodeUnavailable).length;

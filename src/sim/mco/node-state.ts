@@ -51,12 +51,20 @@ export function isNodeDone(node: Node): boolean {
 
 /** Done, and at the pool's target config: counted in `updatedMachineCount`. */
 export function isNodeDoneAt(node: Node, target: string | undefined): boolean {
-  return isNodeDone(node) && target !== undefined && nodeAnnotation(node, MachineConfigNodeAnnotation.DesiredConfig) === target;
+  return (
+    isNodeDone(node) &&
+    target !== undefined &&
+    nodeAnnotation(node, MachineConfigNodeAnnotation.DesiredConfig) === target
+  );
 }
 
 /** The daemon failed on a config it has not reached yet (Degraded or Unreconcilable while current ≠ desired). */
 export function isNodeMCDFailing(node: Node): boolean {
-  if (nodeAnnotation(node, MachineConfigNodeAnnotation.CurrentConfig) === nodeAnnotation(node, MachineConfigNodeAnnotation.DesiredConfig)) return false;
+  if (
+    nodeAnnotation(node, MachineConfigNodeAnnotation.CurrentConfig) ===
+    nodeAnnotation(node, MachineConfigNodeAnnotation.DesiredConfig)
+  )
+    return false;
   return isNodeDegraded(node);
 }
 
@@ -83,7 +91,9 @@ export function isNodeUnavailable(node: Node): boolean {
  */
 export function primaryPoolName(node: Node, pools: readonly MachineConfigPool[]): string | undefined {
   const labels = node.metadata?.labels ?? {};
-  const matching = pools.filter((p) => p.metadata?.deletionTimestamp === undefined && matchesLabelSelector(p.spec.nodeSelector, labels));
+  const matching = pools.filter(
+    (p) => p.metadata?.deletionTimestamp === undefined && matchesLabelSelector(p.spec.nodeSelector, labels),
+  );
   let master = false;
   let worker = false;
   const custom: string[] = [];
@@ -100,9 +110,15 @@ export function primaryPoolName(node: Node, pools: readonly MachineConfigPool[])
 }
 
 /** The nodes a pool manages, sorted by name. */
-export function nodesForPool(pool: MachineConfigPool, nodes: readonly Node[], pools: readonly MachineConfigPool[]): Node[] {
+export function nodesForPool(
+  pool: MachineConfigPool,
+  nodes: readonly Node[],
+  pools: readonly MachineConfigPool[],
+): Node[] {
   const name = pool.metadata?.name;
-  return nodes.filter((n) => primaryPoolName(n, pools) === name).sort((a, b) => cmp(a.metadata?.name ?? '', b.metadata?.name ?? ''));
+  return nodes
+    .filter((n) => primaryPoolName(n, pools) === name)
+    .sort((a, b) => cmp(a.metadata?.name ?? '', b.metadata?.name ?? ''));
 }
 
 function cmp(left: string, right: string): number {

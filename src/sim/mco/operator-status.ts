@@ -24,17 +24,28 @@ export type CoCondition = Omit<ClusterOperatorStatusCondition, 'lastTransitionTi
  * library-go `SetStatusCondition`: a new type is appended; an existing one keeps its place and
  * its lastTransitionTime unless the status changes.
  */
-export function setCoCondition(conditions: ClusterOperatorStatusCondition[], next: CoCondition, now: number): ClusterOperatorStatusCondition[] {
+export function setCoCondition(
+  conditions: ClusterOperatorStatusCondition[],
+  next: CoCondition,
+  now: number,
+): ClusterOperatorStatusCondition[] {
   const i = conditions.findIndex((c) => c.type === next.type);
   const clean = (statusCondition: ClusterOperatorStatusCondition): ClusterOperatorStatusCondition => {
-    const out: ClusterOperatorStatusCondition = { type: statusCondition.type, status: statusCondition.status, lastTransitionTime: statusCondition.lastTransitionTime };
+    const out: ClusterOperatorStatusCondition = {
+      type: statusCondition.type,
+      status: statusCondition.status,
+      lastTransitionTime: statusCondition.lastTransitionTime,
+    };
     if (statusCondition.reason) out.reason = statusCondition.reason;
     if (statusCondition.message) out.message = statusCondition.message;
     return out;
   };
   if (i < 0) return [...conditions, clean({ ...next, lastTransitionTime: formatTime(now) })];
   const current = conditions[i]!;
-  const updated = clean({ ...next, lastTransitionTime: current.status === next.status ? current.lastTransitionTime : formatTime(now) });
+  const updated = clean({
+    ...next,
+    lastTransitionTime: current.status === next.status ? current.lastTransitionTime : formatTime(now),
+  });
   return conditions.map((c, j) => (j === i ? updated : c));
 }
 
@@ -58,11 +69,22 @@ export function upgradeableCondition(pools: readonly MachineConfigPool[], runnin
   for (const pool of sortPools(pools)) {
     if (poolConditionTrue(pool, PoolCond.Updating)) updating = true;
     if (poolConditionTrue(pool, PoolCond.Degraded)) {
-      return { type: 'Upgradeable', status: 'False', reason: 'DegradedPool', message: 'One or more machine config pools are degraded, please see `oc get mcp` for further details and resolve before upgrading' };
+      return {
+        type: 'Upgradeable',
+        status: 'False',
+        reason: 'DegradedPool',
+        message:
+          'One or more machine config pools are degraded, please see `oc get mcp` for further details and resolve before upgrading',
+      };
     }
   }
   if (updating && minorOf(runningVersion) < 16) {
-    return { type: 'Upgradeable', status: 'False', reason: 'PoolUpdating', message: 'One or more machine config pools are updating, please see `oc get mcp` for further details' };
+    return {
+      type: 'Upgradeable',
+      status: 'False',
+      reason: 'PoolUpdating',
+      message: 'One or more machine config pools are updating, please see `oc get mcp` for further details',
+    };
   }
   return { type: 'Upgradeable', status: 'True', reason: AS_EXPECTED, message: '' };
 }
@@ -80,7 +102,11 @@ export type RequiredPoolsResult =
  * labelled required-for-upgrade must be at `expectedConfig(pool)`, Updated, with its status
  * observed. Messages in the running release's format (4.14/4.15 prefix `error `).
  */
-export function checkRequiredPools(pools: readonly MachineConfigPool[], runningVersion: string, expectedConfig: (pool: MachineConfigPool) => string): RequiredPoolsResult {
+export function checkRequiredPools(
+  pools: readonly MachineConfigPool[],
+  runningVersion: string,
+  expectedConfig: (pool: MachineConfigPool) => string,
+): RequiredPoolsResult {
   const legacy = minorOf(runningVersion) < 16;
   const prefix = legacy ? 'error ' : '';
   for (const pool of sortPools(pools)) {
@@ -91,20 +117,33 @@ export function checkRequiredPools(pools: readonly MachineConfigPool[], runningV
     const updated = s?.updatedMachineCount ?? 0;
     const unavailable = s?.unavailableMachineCount ?? 0;
     if (poolConditionTrue(pool, PoolCond.Degraded)) {
-      const reason = legacy ? '' : `, reason: ${pool.status?.conditions?.find((c) => c.type === PoolCond.NodeDegraded && c.status === 'True')?.message ?? ''}`;
+      const reason = legacy
+        ? ''
+        : `, reason: ${pool.status?.conditions?.find((c) => c.type === PoolCond.NodeDegraded && c.status === 'True')?.message ?? ''}`;
       const error = `${prefix}MachineConfigPool ${name} is not ready, retrying. Status: (pool degraded: true total: ${total}, ready ${ready}, updated: ${updated}, unavailable: ${unavailable}${reason})`;
-      if (pool.spec.paused) return { kind: 'failed', error: `error required pool ${name} is paused and cannot sync until it is unpaused: ${error}` };
+      if (pool.spec.paused)
+        return {
+          kind: 'failed',
+          error: `error required pool ${name} is paused and cannot sync until it is unpaused: ${error}`,
+        };
       return { kind: 'waiting', error };
     }
     if (pool.metadata?.labels?.[MachineConfigPoolLabel.RequiredForUpgrade] === undefined) continue;
     const expected = expectedConfig(pool);
     const target = pool.spec.configuration?.name ?? '';
     if (target !== expected) {
-      return { kind: 'waiting', error: `MachineConfigPool ${name} has not progressed to latest configuration: configuration spec for pool ${name} is ${JSON.stringify(target)}, expected ${JSON.stringify(expected)}, retrying` };
+      return {
+        kind: 'waiting',
+        error: `MachineConfigPool ${name} has not progressed to latest configuration: configuration spec for pool ${name} is ${JSON.stringify(target)}, expected ${JSON.stringify(expected)}, retrying`,
+      };
     }
     const observed = (pool.metadata?.generation ?? 0) <= (s?.observedGeneration ?? 0);
     if (observed && poolConditionTrue(pool, PoolCond.Updated) && s?.configuration.name === expected) continue;
-    if (pool.spec.paused) return { kind: 'failed', error: `${prefix}required MachineConfigPool ${name} is paused and cannot sync until it is unpaused` };
+    if (pool.spec.paused)
+      return {
+        kind: 'failed',
+        error: `${prefix}required MachineConfigPool ${name} is paused and cannot sync until it is unpaused`,
+      };
     const error = `${prefix}required MachineConfigPool ${name} is not ready, retrying. Status: (total: ${total}, ready ${ready}, updated: ${updated}, unavailable: ${unavailable}, degraded: ${s?.degradedMachineCount ?? 0})`;
     return { kind: 'waiting', error };
   }

@@ -7,8 +7,15 @@
  */
 import { createHash } from 'node:crypto';
 import type { ObjectReference } from 'kubernetes-types/core/v1.js';
-import { LABEL_MACHINE_CONFIG_ROLE, RenderedMachineConfigAnnotation, type MachineConfig } from '../../api/openshift/machineconfiguration-v1/machine-config.js';
-import type { MachineConfigPool, MachineConfigPoolStatusConfiguration } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  LABEL_MACHINE_CONFIG_ROLE,
+  RenderedMachineConfigAnnotation,
+  type MachineConfig,
+} from '../../api/openshift/machineconfiguration-v1/machine-config.js';
+import type {
+  MachineConfigPool,
+  MachineConfigPoolStatusConfiguration,
+} from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { MASTER_POOL, WORKER_POOL } from './node-state.js';
 
 const MC_API_VERSION = 'machineconfiguration.openshift.io/v1';
@@ -48,12 +55,24 @@ export function baseRoleOf(pool: string): string {
 
 /** Names of the base MachineConfigs of a role, in merge order, as on a 4.14 cluster. */
 export function baseConfigNames(role: string): string[] {
-  return [`00-${role}`, `01-${role}-container-runtime`, `01-${role}-kubelet`, `97-${role}-generated-kubelet`, `98-${role}-generated-kubelet`, `99-${role}-generated-registries`, `99-${role}-ssh`];
+  return [
+    `00-${role}`,
+    `01-${role}-container-runtime`,
+    `01-${role}-kubelet`,
+    `97-${role}-generated-kubelet`,
+    `98-${role}-generated-kubelet`,
+    `99-${role}-generated-registries`,
+    `99-${role}-ssh`,
+  ];
 }
 
 /** `spec.configuration` of a pool at a release: the rendered name and its sources. */
 export function poolConfiguration(pool: string, version: string): MachineConfigPoolStatusConfiguration {
-  const source: ObjectReference[] = baseConfigNames(baseRoleOf(pool)).map((name) => ({ apiVersion: MC_API_VERSION, kind: 'MachineConfig', name }));
+  const source: ObjectReference[] = baseConfigNames(baseRoleOf(pool)).map((name) => ({
+    apiVersion: MC_API_VERSION,
+    kind: 'MachineConfig',
+    name,
+  }));
   return { name: renderedConfigName(pool, version), source };
 }
 
@@ -76,7 +95,14 @@ export function baseMachineConfig(name: string, role: string, version: string): 
 /** The rendered MachineConfig of a pool at a release, owned by the pool. */
 export function renderedMachineConfig(pool: MachineConfigPool, version: string): MachineConfig {
   const poolName = pool.metadata?.name ?? '';
-  const ownerRef = { apiVersion: MC_API_VERSION, kind: 'MachineConfigPool', name: poolName, uid: pool.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true };
+  const ownerRef = {
+    apiVersion: MC_API_VERSION,
+    kind: 'MachineConfigPool',
+    name: poolName,
+    uid: pool.metadata?.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
   return {
     apiVersion: MC_API_VERSION,
     kind: 'MachineConfig',

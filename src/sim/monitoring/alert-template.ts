@@ -62,7 +62,8 @@ function expandAction(body: string, data: TemplateData): string {
   let m: RegExpExecArray | null;
   if (head === '$value') value = data.value;
   else if ((m = /^\$labels\.([a-zA-Z_][a-zA-Z0-9_]*)$/.exec(head))) value = data.labels[m[1] ?? ''] ?? '<no value>';
-  else if ((m = /^\$externalLabels\.([a-zA-Z_][a-zA-Z0-9_]*)$/.exec(head))) value = data.externalLabels[m[1] ?? ''] ?? '<no value>';
+  else if ((m = /^\$externalLabels\.([a-zA-Z_][a-zA-Z0-9_]*)$/.exec(head)))
+    value = data.externalLabels[m[1] ?? ''] ?? '<no value>';
   else if ((m = /^"((?:[^"\\]|\\.)*)"$/.exec(head))) value = m[1] ?? '';
   else throw new Error(`unsupported template action {{ ${body} }}`);
   for (const p of pipes) {

@@ -29,7 +29,10 @@ export function queryData(result: Value): JsonObject {
     case 'matrix':
       return {
         resultType: 'matrix',
-        result: result.series.map((s) => ({ metric: metricJson(s.metric), values: s.points.map((p) => apiPoint(p.t, p.v)) })),
+        result: result.series.map((s) => ({
+          metric: metricJson(s.metric),
+          values: s.points.map((p) => apiPoint(p.t, p.v)),
+        })),
       };
     case 'scalar':
       return { resultType: 'scalar', result: apiPoint(result.t, result.v) };

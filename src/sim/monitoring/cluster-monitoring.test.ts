@@ -22,13 +22,21 @@ async function getJson(url: string): Promise<unknown> {
 }
 
 async function promAlerts(m: ClusterMonitoring): Promise<Map<string, PromAlert>> {
-  const body = (await getJson(`${m.prometheusUrl!}/api/v1/alerts`)) as { status: string; data: { alerts: PromAlert[] } };
+  const body = (await getJson(`${m.prometheusUrl!}/api/v1/alerts`)) as {
+    status: string;
+    data: { alerts: PromAlert[] };
+  };
   assert.equal(body.status, 'success');
   return new Map(body.data.alerts.map((a) => [a.labels['alertname']!, a]));
 }
 
-async function query(m: ClusterMonitoring, expr: string): Promise<Array<{ metric: Record<string, string>; value: [number, string] }>> {
-  const body = (await getJson(`${m.prometheusUrl!}/api/v1/query?query=${encodeURIComponent(expr)}`)) as { data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+async function query(
+  m: ClusterMonitoring,
+  expr: string,
+): Promise<Array<{ metric: Record<string, string>; value: [number, string] }>> {
+  const body = (await getJson(`${m.prometheusUrl!}/api/v1/query?query=${encodeURIComponent(expr)}`)) as {
+    data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> };
+  };
   return body.data.result;
 }
 
@@ -38,7 +46,9 @@ interface AmAlert {
 }
 
 async function amAlerts(m: ClusterMonitoring, alertname: string): Promise<AmAlert[]> {
-  return (await getJson(`${m.alertmanagerUrl!}/api/v2/alerts?filter=${encodeURIComponent(`alertname="${alertname}"`)}`)) as AmAlert[];
+  return (await getJson(
+    `${m.alertmanagerUrl!}/api/v2/alerts?filter=${encodeURIComponent(`alertname="${alertname}"`)}`,
+  )) as AmAlert[];
 }
 
 async function seed(cluster: TestCluster): Promise<void> {
@@ -51,23 +61,51 @@ async function seed(cluster: TestCluster): Promise<void> {
     status: {
       conditions: [
         ready
-          ? { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now }
-          : { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'container runtime is down', lastHeartbeatTime: now, lastTransitionTime: now },
+          ? {
+              type: 'Ready',
+              status: 'True',
+              reason: 'KubeletReady',
+              message: 'kubelet is posting ready status',
+              lastHeartbeatTime: now,
+              lastTransitionTime: now,
+            }
+          : {
+              type: 'Ready',
+              status: 'False',
+              reason: 'KubeletNotReady',
+              message: 'container runtime is down',
+              lastHeartbeatTime: now,
+              lastTransitionTime: now,
+            },
       ],
     },
   });
-  for (const [name, ready] of [['worker-0', false], ['worker-1', true]] as const) {
+  for (const [name, ready] of [
+    ['worker-0', false],
+    ['worker-1', true],
+  ] as const) {
     const created = await cluster.client.create(NodeResource, node(name, ready));
     await cluster.client.updateStatus(NodeResource, { ...created, status: node(name, ready).status! });
   }
-  const co = await cluster.client.create(ClusterOperatorResource, { apiVersion: 'config.openshift.io/v1', kind: 'ClusterOperator', metadata: { name: 'authentication' }, spec: {} });
+  const co = await cluster.client.create(ClusterOperatorResource, {
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'ClusterOperator',
+    metadata: { name: 'authentication' },
+    spec: {},
+  });
   await cluster.client.updateStatus(ClusterOperatorResource, {
     ...co,
     status: {
       conditions: [
         { type: 'Available', status: 'True', reason: 'AsExpected', message: 'All is well', lastTransitionTime: now },
         { type: 'Progressing', status: 'False', reason: 'AsExpected', message: 'All is well', lastTransitionTime: now },
-        { type: 'Degraded', status: 'True', reason: 'OAuthServerDeployment_UnavailablePod', message: 'OAuthServerDeploymentDegraded: 1 of 3 requested instances are unavailable', lastTransitionTime: now },
+        {
+          type: 'Degraded',
+          status: 'True',
+          reason: 'OAuthServerDeployment_UnavailablePod',
+          message: 'OAuthServerDeploymentDegraded: 1 of 3 requested instances are unavailable',
+          lastTransitionTime: now,
+        },
       ],
       versions: [{ name: 'operator', version: '4.14.10' }],
     },
@@ -90,7 +128,10 @@ void test('alerts from cluster objects go pending → firing after their for, re
   assert.equal(notReady?.state, 'pending');
   assert.equal(notReady.labels['node'], 'worker-0');
   assert.equal(degraded?.state, 'pending');
-  assert.deepEqual([degraded.labels['name'], degraded.labels['reason']], ['authentication', 'OAuthServerDeployment_UnavailablePod']);
+  assert.deepEqual(
+    [degraded.labels['name'], degraded.labels['reason']],
+    ['authentication', 'OAuthServerDeployment_UnavailablePod'],
+  );
   assert.equal(alerts.get('Watchdog')?.state, 'firing');
   // Pending alerts are not sent to Alertmanager; the Watchdog (no `for`) is.
   assert.deepEqual(await amAlerts(monitoring, 'KubeNodeNotReady'), []);
@@ -108,7 +149,10 @@ void test('alerts from cluster objects go pending → firing after their for, re
 
   // ALERTS: the series went from pending (for the whole `for`) to firing.
   const series = await query(monitoring, 'ALERTS{alertname="KubeNodeNotReady"}');
-  assert.deepEqual(series.map((s) => [s.metric['alertstate'], s.metric['node'], s.metric['severity']]), [['firing', 'worker-0', 'warning']]);
+  assert.deepEqual(
+    series.map((s) => [s.metric['alertstate'], s.metric['node'], s.metric['severity']]),
+    [['firing', 'worker-0', 'warning']],
+  );
   const range = (await getJson(
     `${monitoring.prometheusUrl!}/api/v1/query_range?query=${encodeURIComponent('ALERTS{alertname="KubeNodeNotReady"}')}&start=${a / 1000}&end=${(a + 15 * MIN) / 1000}&step=30`,
   )) as { data: { result: Array<{ metric: Record<string, string>; values: Array<[number, string]> }> } };
@@ -145,13 +189,19 @@ void test('alerts from cluster objects go pending → firing after their for, re
 
   // Prometheus does not know about silences: the alert stays firing in ALERTS.
   await cluster.clock.run({ until: degradedFiringAt(degraded) + 1000 });
-  assert.deepEqual((await query(monitoring, 'ALERTS{alertname="KubeNodeNotReady"}')).map((s) => s.metric['alertstate']), ['firing']);
+  assert.deepEqual(
+    (await query(monitoring, 'ALERTS{alertname="KubeNodeNotReady"}')).map((s) => s.metric['alertstate']),
+    ['firing'],
+  );
   assert.equal((await amAlerts(monitoring, 'KubeNodeNotReady'))[0]?.status.state, 'suppressed');
   // The other alert fired after its 30 minutes and is not silenced.
   alerts = await promAlerts(monitoring);
   assert.equal(alerts.get('ClusterOperatorDegraded')?.state, 'firing');
   const degradedAm = await amAlerts(monitoring, 'ClusterOperatorDegraded');
-  assert.deepEqual(degradedAm.map((x) => [x.labels['name'], x.status.state]), [['authentication', 'active']]);
+  assert.deepEqual(
+    degradedAm.map((x) => [x.labels['name'], x.status.state]),
+    [['authentication', 'active']],
+  );
 });
 
 function degradedFiringAt(a: PromAlert): number {
@@ -162,13 +212,22 @@ void test('scrapes follow the objects; Alertmanager down holds alerts back until
   const cluster = await startTestCluster(t);
   const T0 = cluster.clock.now();
   const drained: string[] = [];
-  const groups = [{ name: 'test', file: '/etc/prometheus/rules/test.yaml', rules: [{ name: 'MCCDrainError', expr: 'mcc_drain_err > 0', labels: { severity: 'warning' } }] }];
+  const groups = [
+    {
+      name: 'test',
+      file: '/etc/prometheus/rules/test.yaml',
+      rules: [{ name: 'MCCDrainError', expr: 'mcc_drain_err > 0', labels: { severity: 'warning' } }],
+    },
+  ];
   const monitoring = createClusterMonitoring(cluster.ctx, { drainErrorNodes: () => drained, groups });
   await monitoring.start(cluster.signal);
   await seed(cluster);
   await cluster.clock.run({ until: T0 + MIN });
   const ready = await query(monitoring, 'kube_node_status_condition{condition="Ready",status="true"} == 1');
-  assert.deepEqual(ready.map((s) => s.metric['node']), ['worker-1']);
+  assert.deepEqual(
+    ready.map((s) => s.metric['node']),
+    ['worker-1'],
+  );
   assert.deepEqual(await query(monitoring, 'mcc_drain_err'), []);
 
   monitoring.setAlertmanagerFault({ kind: 'down' });
@@ -178,5 +237,8 @@ void test('scrapes follow the objects; Alertmanager down holds alerts back until
   monitoring.setAlertmanagerFault({ kind: 'none' });
   assert.deepEqual(await amAlerts(monitoring, 'MCCDrainError'), []);
   await cluster.clock.run({ until: T0 + 3 * MIN });
-  assert.deepEqual((await amAlerts(monitoring, 'MCCDrainError')).map((x) => x.labels['node']), ['worker-0']);
+  assert.deepEqual(
+    (await amAlerts(monitoring, 'MCCDrainError')).map((x) => x.labels['node']),
+    ['worker-0'],
+  );
 });

@@ -16,7 +16,11 @@ import type { Timer } from '../../lib/clock.js';
 import type { Informer } from '../../kube/informer.js';
 import type { HttpServer } from '../http-server.js';
 import type { SimComponent, SimContext } from '../context.js';
-import { SimAlertmanager, type AlertmanagerFault, type SimAlertmanagerOptions } from './alertmanager/alertmanager-server.js';
+import {
+  SimAlertmanager,
+  type AlertmanagerFault,
+  type SimAlertmanagerOptions,
+} from './alertmanager/alertmanager-server.js';
 import { platformRuleGroups } from './platform-rules.js';
 import { startPrometheusServer, type PrometheusFault, type PrometheusServer } from './prometheus-server.js';
 import { RuleEvaluator, type AlertSink, type RuleGroup } from './rules.js';
@@ -167,7 +171,11 @@ class ClusterMonitoringComponent implements ClusterMonitoring {
         ...(this.#o.prometheusPort === undefined ? {} : { port: this.#o.prometheusPort }),
       });
       if (this.#pendingPrometheusFault) this.#prometheus.setFault(this.#pendingPrometheusFault);
-      this.#amServer = await this.alertmanager.listen({ activity, logger, ...(this.#o.alertmanagerPort === undefined ? {} : { port: this.#o.alertmanagerPort }) });
+      this.#amServer = await this.alertmanager.listen({
+        activity,
+        logger,
+        ...(this.#o.alertmanagerPort === undefined ? {} : { port: this.#o.alertmanagerPort }),
+      });
     }
     this.rules.start();
     this.#scheduleCompaction();

@@ -35,7 +35,10 @@ function describe(alertTransition: AlertTransition): string {
  * became active; a rule without `for` is never `pending` and fires at the evaluation that first
  * returned it.
  */
-export function alertTransitionViolations(transitions: readonly AlertTransition[], state: AlertCheckState = newAlertCheckState()): string[] {
+export function alertTransitionViolations(
+  transitions: readonly AlertTransition[],
+  state: AlertCheckState = newAlertCheckState(),
+): string[] {
   const out: string[] = [];
   for (const t of transitions) {
     const key = instanceKey(t);
@@ -46,10 +49,16 @@ export function alertTransitionViolations(transitions: readonly AlertTransition[
         break;
       case 'firing':
         if (t.forMs > 0) {
-          if (!state.pending.has(key)) out.push(`${describe(t)}: firing without having been pending (for ${t.forMs / 1000}s)`);
-          else if (t.at - t.activeAt < t.forMs) out.push(`${describe(t)}: firing after ${(t.at - t.activeAt) / 1000}s pending, less than its for of ${t.forMs / 1000}s`);
+          if (!state.pending.has(key))
+            out.push(`${describe(t)}: firing without having been pending (for ${t.forMs / 1000}s)`);
+          else if (t.at - t.activeAt < t.forMs)
+            out.push(
+              `${describe(t)}: firing after ${(t.at - t.activeAt) / 1000}s pending, less than its for of ${t.forMs / 1000}s`,
+            );
         } else if (t.at !== t.activeAt) {
-          out.push(`${describe(t)}: its rule has no for clause but it fired ${(t.at - t.activeAt) / 1000}s after it became active`);
+          out.push(
+            `${describe(t)}: its rule has no for clause but it fired ${(t.at - t.activeAt) / 1000}s after it became active`,
+          );
         }
         state.pending.delete(key);
         break;

@@ -19,14 +19,23 @@ test('regular expressions are fully anchored', () => {
   assert.equal(matchesLabels([{ name: 'severity', type: '=~', value: 'warn|critical' }], labels), false);
   assert.equal(matchesLabels([{ name: 'severity', type: '!~', value: 'warn.*' }], labels), false);
   // The MUO namespace matcher with its own anchors still works.
-  assert.equal(matchesLabels([{ name: 'namespace', type: '=~', value: '(^openshift.*|^kube.*|^redhat.*|^default$)' }], labels), true);
+  assert.equal(
+    matchesLabels([{ name: 'namespace', type: '=~', value: '(^openshift.*|^kube.*|^redhat.*|^default$)' }], labels),
+    true,
+  );
   assert.equal(matchesLabels([{ name: 'missing', type: '=~', value: '.*' }], labels), true);
   assert.equal(matchesLabels([{ name: 'missing', type: '=~', value: '.+' }], labels), false);
 });
 
 test('every matcher must match', () => {
   assert.equal(
-    matchesLabels([{ name: 'severity', type: '=', value: 'warning' }, { name: 'alertname', type: '!~', value: 'Kube.*' }], labels),
+    matchesLabels(
+      [
+        { name: 'severity', type: '=', value: 'warning' },
+        { name: 'alertname', type: '!~', value: 'Kube.*' },
+      ],
+      labels,
+    ),
     false,
   );
   assert.equal(matchesLabels([], labels), true);

@@ -22,7 +22,8 @@ export function platformRuleGroups(): RuleGroup[] {
           labels: { namespace: 'openshift-monitoring', severity: 'none' },
           annotations: {
             summary: 'An alert that should always be firing to certify that Alertmanager is working properly.',
-            description: 'This is an alert meant to ensure that the entire alerting pipeline is functional.\nThis alert is always firing, therefore it should always be firing in Alertmanager\nand always fire against a receiver.',
+            description:
+              'This is an alert meant to ensure that the entire alerting pipeline is functional.\nThis alert is always firing, therefore it should always be firing in Alertmanager\nand always fire against a receiver.',
           },
         },
       ],
@@ -37,7 +38,8 @@ export function platformRuleGroups(): RuleGroup[] {
           for: '60m',
           labels: { severity: 'info' },
           annotations: {
-            summary: 'One or more cluster operators have been blocking minor version cluster upgrades for at least an hour.',
+            summary:
+              'One or more cluster operators have been blocking minor version cluster upgrades for at least an hour.',
             description: 'In most cases, you will still be able to apply patch releases.',
           },
         },
@@ -48,7 +50,8 @@ export function platformRuleGroups(): RuleGroup[] {
           labels: { severity: 'warning' },
           annotations: {
             summary: 'The desired cluster release has not been accepted for at least an hour.',
-            description: 'The desired cluster release has not been accepted because {{ $labels.reason }}, and the cluster will continue to reconcile an earlier release instead of moving towards that desired release.',
+            description:
+              'The desired cluster release has not been accepted because {{ $labels.reason }}, and the cluster will continue to reconcile an earlier release instead of moving towards that desired release.',
           },
         },
         {
@@ -57,7 +60,7 @@ export function platformRuleGroups(): RuleGroup[] {
           labels: { severity: 'info' },
           annotations: {
             summary: 'Your upstream update recommendation service recommends you update your cluster.',
-            description: 'For more information refer to \'oc adm upgrade\'.',
+            description: "For more information refer to 'oc adm upgrade'.",
           },
         },
       ],
@@ -73,7 +76,8 @@ export function platformRuleGroups(): RuleGroup[] {
           labels: { severity: 'critical' },
           annotations: {
             summary: 'Cluster operator has not been available for 10 minutes.',
-            description: 'The {{ $labels.name }} operator may be down or disabled because {{ $labels.reason }}, and the components it manages may be unavailable or degraded.',
+            description:
+              'The {{ $labels.name }} operator may be down or disabled because {{ $labels.reason }}, and the components it manages may be unavailable or degraded.',
           },
         },
         {
@@ -84,7 +88,8 @@ export function platformRuleGroups(): RuleGroup[] {
           labels: { severity: 'warning' },
           annotations: {
             summary: 'Cluster operator has been degraded for 30 minutes.',
-            description: 'The {{ $labels.name }} operator is degraded because {{ $labels.reason }}, and the components it manages may have reduced quality of service.',
+            description:
+              'The {{ $labels.name }} operator is degraded because {{ $labels.reason }}, and the components it manages may have reduced quality of service.',
           },
         },
         {
@@ -108,28 +113,41 @@ export function platformRuleGroups(): RuleGroup[] {
           expr: 'kube_node_status_condition{job="kube-state-metrics",condition="Ready",status="true"} == 0 and on (node) kube_node_spec_unschedulable{job="kube-state-metrics"} == 0',
           for: '15m',
           labels: { severity: 'warning' },
-          annotations: { summary: 'Node is not ready.', description: '{{ $labels.node }} has been unready for more than 15 minutes.' },
+          annotations: {
+            summary: 'Node is not ready.',
+            description: '{{ $labels.node }} has been unready for more than 15 minutes.',
+          },
         },
         {
           name: 'KubeNodeUnreachable',
           expr: '(kube_node_spec_taint{job="kube-state-metrics",key="node.kubernetes.io/unreachable",effect="NoSchedule"} unless ignoring(key,value) kube_node_spec_taint{job="kube-state-metrics",key=~"ToBeDeletedByClusterAutoscaler|cloud.google.com/impending-node-termination|aws-node-termination-handler/spot-itn"}) == 1',
           for: '15m',
           labels: { severity: 'warning' },
-          annotations: { summary: 'Node is unreachable.', description: '{{ $labels.node }} is unreachable and some workloads may be rescheduled.' },
+          annotations: {
+            summary: 'Node is unreachable.',
+            description: '{{ $labels.node }} is unreachable and some workloads may be rescheduled.',
+          },
         },
         {
           name: 'KubeNodeReadinessFlapping',
           expr: 'sum(changes(kube_node_status_condition{job="kube-state-metrics",status="true",condition="Ready"}[15m])) by (node) > 2 and on (node) kube_node_spec_unschedulable{job="kube-state-metrics"} == 0',
           for: '15m',
           labels: { severity: 'warning' },
-          annotations: { summary: 'Node readiness status is flapping.', description: 'The readiness status of node {{ $labels.node }} has changed {{ $value }} times in the last 15 minutes.' },
+          annotations: {
+            summary: 'Node readiness status is flapping.',
+            description:
+              'The readiness status of node {{ $labels.node }} has changed {{ $value }} times in the last 15 minutes.',
+          },
         },
         {
           name: 'KubeletDown',
           expr: 'absent(up{job="kubelet", metrics_path="/metrics"} == 1)',
           for: '15m',
           labels: { namespace: 'kube-system', severity: 'critical' },
-          annotations: { summary: 'Target disappeared from Prometheus target discovery.', description: 'Kubelet has disappeared from Prometheus target discovery.' },
+          annotations: {
+            summary: 'Target disappeared from Prometheus target discovery.',
+            description: 'Kubelet has disappeared from Prometheus target discovery.',
+          },
         },
       ],
     },
@@ -143,14 +161,22 @@ export function platformRuleGroups(): RuleGroup[] {
           expr: `sum by (namespace, pod, cluster) (max by (namespace, pod, cluster) (kube_pod_status_phase{namespace=~"${CORE_NS}",job="kube-state-metrics", phase=~"Pending|Unknown"})) > 0`,
           for: '15m',
           labels: { severity: 'warning' },
-          annotations: { summary: 'Pod has been in a non-ready state for more than 15 minutes.', description: 'Pod {{ $labels.namespace }}/{{ $labels.pod }} has been in a non-ready state for longer than 15 minutes.' },
+          annotations: {
+            summary: 'Pod has been in a non-ready state for more than 15 minutes.',
+            description:
+              'Pod {{ $labels.namespace }}/{{ $labels.pod }} has been in a non-ready state for longer than 15 minutes.',
+          },
         },
         {
           name: 'KubePdbNotEnoughHealthyPods',
           expr: `(kube_poddisruptionbudget_status_desired_healthy{job="kube-state-metrics", namespace=~"${CORE_NS}"} - on (namespace, poddisruptionbudget) kube_poddisruptionbudget_status_current_healthy{job="kube-state-metrics", namespace=~"${CORE_NS}"}) > 0`,
           for: '15m',
           labels: { severity: 'warning' },
-          annotations: { summary: 'PDB does not have enough healthy pods.', description: 'PDB {{ $labels.namespace }}/{{ $labels.poddisruptionbudget }} expects {{ $value }} more healthy pods. The desired number of healthy pods has not been met for at least 15m.' },
+          annotations: {
+            summary: 'PDB does not have enough healthy pods.',
+            description:
+              'PDB {{ $labels.namespace }}/{{ $labels.poddisruptionbudget }} expects {{ $value }} more healthy pods. The desired number of healthy pods has not been met for at least 15m.',
+          },
         },
       ],
     },
@@ -163,14 +189,22 @@ export function platformRuleGroups(): RuleGroup[] {
           expr: 'max by(namespace, poddisruptionbudget) (kube_poddisruptionbudget_status_current_healthy == kube_poddisruptionbudget_status_desired_healthy and on (namespace, poddisruptionbudget) kube_poddisruptionbudget_status_expected_pods > 0)',
           for: '60m',
           labels: { severity: 'warning' },
-          annotations: { summary: 'The pod disruption budget is preventing further disruption to pods.', description: 'The pod disruption budget is at the minimum disruptions allowed level. The number of current healthy pods is equal to the desired healthy pods.' },
+          annotations: {
+            summary: 'The pod disruption budget is preventing further disruption to pods.',
+            description:
+              'The pod disruption budget is at the minimum disruptions allowed level. The number of current healthy pods is equal to the desired healthy pods.',
+          },
         },
         {
           name: 'PodDisruptionBudgetLimit',
           expr: 'max by (namespace, poddisruptionbudget) (kube_poddisruptionbudget_status_current_healthy < kube_poddisruptionbudget_status_desired_healthy)',
           for: '15m',
           labels: { severity: 'critical' },
-          annotations: { summary: 'The pod disruption budget registers insufficient amount of pods.', description: 'The pod disruption budget is below the minimum disruptions allowed level and is not satisfied. The number of current healthy pods is less than the desired healthy pods.' },
+          annotations: {
+            summary: 'The pod disruption budget registers insufficient amount of pods.',
+            description:
+              'The pod disruption budget is below the minimum disruptions allowed level and is not satisfied. The number of current healthy pods is less than the desired healthy pods.',
+          },
         },
       ],
     },
@@ -183,8 +217,10 @@ export function platformRuleGroups(): RuleGroup[] {
           expr: 'mcc_drain_err > 0',
           labels: { namespace: 'openshift-machine-config-operator', severity: 'warning' },
           annotations: {
-            summary: 'Alerts the user to a failed node drain. Always triggers when the failure happens one or more times.',
-            description: 'Drain failed on {{ $labels.node }} , updates may be blocked. For more details check MachineConfigController pod logs: oc logs -f -n {{ $labels.namespace }} machine-config-controller-xxxxx -c machine-config-controller',
+            summary:
+              'Alerts the user to a failed node drain. Always triggers when the failure happens one or more times.',
+            description:
+              'Drain failed on {{ $labels.node }} , updates may be blocked. For more details check MachineConfigController pod logs: oc logs -f -n {{ $labels.namespace }} machine-config-controller-xxxxx -c machine-config-controller',
           },
         },
       ],

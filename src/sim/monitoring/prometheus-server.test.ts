@@ -20,7 +20,13 @@ async function setup(): Promise<{ server: PrometheusServer; clock: ManualClock; 
         name: 'g',
         file: '/etc/prometheus/rules/r.yaml',
         rules: [
-          { name: 'Up', expr: 'up == 1', for: '5m', labels: { severity: 'info' }, annotations: { summary: 'job {{ $labels.job }}' } },
+          {
+            name: 'Up',
+            expr: 'up == 1',
+            for: '5m',
+            labels: { severity: 'info' },
+            annotations: { summary: 'job {{ $labels.job }}' },
+          },
           { name: 'Watchdog', expr: 'vector(1)', labels: { severity: 'none' } },
         ],
       },
@@ -41,7 +47,10 @@ test('query: GET and POST form give the envelope with [seconds, "value"]', async
   try {
     const expected = {
       status: 'success',
-      data: { resultType: 'vector', result: [{ metric: { __name__: 'up', job: 'kubelet' }, value: [T0 / 1000 + 0.5, '1'] }] },
+      data: {
+        resultType: 'vector',
+        result: [{ metric: { __name__: 'up', job: 'kubelet' }, value: [T0 / 1000 + 0.5, '1'] }],
+      },
     };
     const get = await fetch(`${server.url}/api/v1/query?query=up&time=${T0 / 1000 + 0.5}`);
     assert.equal(get.status, 200);
@@ -70,12 +79,17 @@ test('errors: bad_data 400, execution 422, bad parameters', async () => {
       errorType: 'bad_data',
       error: 'invalid parameter "query": 1:5: parse error: unclosed left parenthesis',
     });
-    const exec = await fetch(`${server.url}/api/v1/query?query=${encodeURIComponent('label_replace(up, "1x", "", "job", ".*")')}`);
+    const exec = await fetch(
+      `${server.url}/api/v1/query?query=${encodeURIComponent('label_replace(up, "1x", "", "job", ".*")')}`,
+    );
     assert.equal(exec.status, 422);
     assert.equal(((await json(exec)) as { errorType: string }).errorType, 'execution');
     const time = await fetch(`${server.url}/api/v1/query?query=up&time=yesterday`);
     assert.equal(time.status, 400);
-    assert.equal(((await json(time)) as { error: string }).error, 'invalid parameter "time": cannot parse "yesterday" to a valid timestamp');
+    assert.equal(
+      ((await json(time)) as { error: string }).error,
+      'invalid parameter "time": cannot parse "yesterday" to a valid timestamp',
+    );
     const range = await fetch(`${server.url}/api/v1/query_range?query=up&start=10&end=5&step=1`);
     assert.equal(range.status, 400);
   } finally {
@@ -86,12 +100,23 @@ test('errors: bad_data 400, execution 422, bad parameters', async () => {
 test('query_range returns a matrix', async () => {
   const { server } = await setup();
   try {
-    const res = await fetch(`${server.url}/api/v1/query_range?query=up&start=${T0 / 1000}&end=${T0 / 1000 + 60}&step=30s`);
+    const res = await fetch(
+      `${server.url}/api/v1/query_range?query=up&start=${T0 / 1000}&end=${T0 / 1000 + 60}&step=30s`,
+    );
     assert.deepEqual(await json(res), {
       status: 'success',
       data: {
         resultType: 'matrix',
-        result: [{ metric: { __name__: 'up', job: 'kubelet' }, values: [[T0 / 1000, '1'], [T0 / 1000 + 30, '1'], [T0 / 1000 + 60, '1']] }],
+        result: [
+          {
+            metric: { __name__: 'up', job: 'kubelet' },
+            values: [
+              [T0 / 1000, '1'],
+              [T0 / 1000 + 30, '1'],
+              [T0 / 1000 + 60, '1'],
+            ],
+          },
+        ],
       },
     });
   } finally {
@@ -102,11 +127,26 @@ test('query_range returns a matrix', async () => {
 test('alerts and rules endpoints', async () => {
   const { server } = await setup();
   try {
-    const alerts = (await json(await fetch(`${server.url}/api/v1/alerts`))) as { status: string; data: { alerts: unknown[] } };
+    const alerts = (await json(await fetch(`${server.url}/api/v1/alerts`))) as {
+      status: string;
+      data: { alerts: unknown[] };
+    };
     assert.equal(alerts.status, 'success');
     assert.deepEqual(alerts.data.alerts, [
-      { labels: { alertname: 'Up', job: 'kubelet', severity: 'info' }, annotations: { summary: 'job kubelet' }, state: 'pending', activeAt: '2024-03-20T08:00:00Z', value: '1e+00' },
-      { labels: { alertname: 'Watchdog', severity: 'none' }, annotations: {}, state: 'firing', activeAt: '2024-03-20T08:00:00Z', value: '1e+00' },
+      {
+        labels: { alertname: 'Up', job: 'kubelet', severity: 'info' },
+        annotations: { summary: 'job kubelet' },
+        state: 'pending',
+        activeAt: '2024-03-20T08:00:00Z',
+        value: '1e+00',
+      },
+      {
+        labels: { alertname: 'Watchdog', severity: 'none' },
+        annotations: {},
+        state: 'firing',
+        activeAt: '2024-03-20T08:00:00Z',
+        value: '1e+00',
+      },
     ]);
     const rules = (await json(await fetch(`${server.url}/api/v1/rules?type=alert`))) as {
       data: { groups: Array<{ name: string; file: string; interval: number; rules: Array<Record<string, unknown>> }> };
@@ -122,7 +162,9 @@ test('alerts and rules endpoints', async () => {
         ['Watchdog', 'firing', 0, 'alerting', 'ok', 'vector(1)'],
       ],
     );
-    const record = (await json(await fetch(`${server.url}/api/v1/rules?type=record`))) as { data: { groups: unknown[] } };
+    const record = (await json(await fetch(`${server.url}/api/v1/rules?type=record`))) as {
+      data: { groups: unknown[] };
+    };
     assert.deepEqual(record.data.groups, []);
     const badType = await fetch(`${server.url}/api/v1/rules?type=x`);
     assert.equal(badType.status, 400);

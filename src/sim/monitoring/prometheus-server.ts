@@ -92,7 +92,6 @@ function sendJson(res: ServerResponse, status: number, body: JsonValue): void {
   res.end(text);
 }
 
-
 /** A timestamp parameter: RFC 3339 or Unix seconds (float), to ms. */
 export function parseTimeParam(name: string, value: string): number {
   const f = Number(value);
@@ -101,19 +100,26 @@ export function parseTimeParam(name: string, value: string): number {
     const ms = Date.parse(value);
     if (!Number.isNaN(ms)) return ms;
   }
-  throw badData(`invalid parameter ${JSON.stringify(name)}: cannot parse ${JSON.stringify(value)} to a valid timestamp`);
+  throw badData(
+    `invalid parameter ${JSON.stringify(name)}: cannot parse ${JSON.stringify(value)} to a valid timestamp`,
+  );
 }
 
 function parseDurationParam(name: string, value: string): number {
   const f = Number(value);
   if (value.trim() !== '' && Number.isFinite(f)) {
-    if (f <= 0) throw badData(`invalid parameter ${JSON.stringify(name)}: cannot parse ${JSON.stringify(value)} to a valid duration. It overflows int64`);
+    if (f <= 0)
+      throw badData(
+        `invalid parameter ${JSON.stringify(name)}: cannot parse ${JSON.stringify(value)} to a valid duration. It overflows int64`,
+      );
     return Math.round(f * 1000);
   }
   try {
     return parseDurationMs(value);
   } catch {
-    throw badData(`invalid parameter ${JSON.stringify(name)}: cannot parse ${JSON.stringify(value)} to a valid duration`);
+    throw badData(
+      `invalid parameter ${JSON.stringify(name)}: cannot parse ${JSON.stringify(value)} to a valid duration`,
+    );
   }
 }
 
@@ -129,7 +135,11 @@ class PrometheusApi {
     const method = req.method ?? 'GET';
     if (path === '/-/healthy' || path === '/-/ready') {
       if (method !== 'GET' && method !== 'HEAD') return sendText(res, 405, 'Method Not Allowed\n');
-      return sendText(res, 200, path === '/-/healthy' ? 'Prometheus Server is Healthy.\n' : 'Prometheus Server is Ready.\n');
+      return sendText(
+        res,
+        200,
+        path === '/-/healthy' ? 'Prometheus Server is Healthy.\n' : 'Prometheus Server is Ready.\n',
+      );
     }
     const routes: Record<string, (urlSearchParams: URLSearchParams) => JsonValue> = {
       '/api/v1/query': (p) => this.#query(p),
@@ -153,7 +163,8 @@ class PrometheusApi {
     try {
       sendJson(res, 200, successBody(route(params)));
     } catch (err) {
-      if (err instanceof PromqlError) return sendJson(res, errorStatus(err.errorType), errorBody(err.errorType, err.message));
+      if (err instanceof PromqlError)
+        return sendJson(res, errorStatus(err.errorType), errorBody(err.errorType, err.message));
       throw err;
     }
   }
@@ -166,7 +177,11 @@ class PrometheusApi {
     try {
       return fn();
     } catch (err) {
-      if (err instanceof PromqlError && err.errorType === 'bad_data' && /parse error|not supported|invalid expression type/.test(err.message)) {
+      if (
+        err instanceof PromqlError &&
+        err.errorType === 'bad_data' &&
+        /parse error|not supported|invalid expression type/.test(err.message)
+      ) {
         throw badData(`invalid parameter "query": ${err.message}`);
       }
       throw err;
@@ -187,9 +202,14 @@ class PrometheusApi {
     const end = parseTimeParam('end', urlSearchParams.get('end') ?? '');
     if (end < start) throw badData('invalid parameter "end": end timestamp must not be before start time');
     const step = parseDurationParam('step', urlSearchParams.get('step') ?? '');
-    if (step <= 0) throw badData('invalid parameter "step": zero or negative query resolution step widths are not accepted. Try a positive integer');
+    if (step <= 0)
+      throw badData(
+        'invalid parameter "step": zero or negative query resolution step widths are not accepted. Try a positive integer',
+      );
     if ((end - start) / step > 11_000) {
-      throw badData('exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)');
+      throw badData(
+        'exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)',
+      );
     }
     const timeout = urlSearchParams.get('timeout');
     if (timeout !== null && timeout !== '') parseDurationParam('timeout', timeout);
@@ -261,7 +281,8 @@ function ruleJson(ruleStatus: RuleStatus): JsonObject {
     alerts: ruleStatus.alerts.map((a) => alertJson(a)),
     health: ruleStatus.health,
     evaluationTime: 0.0001,
-    lastEvaluation: ruleStatus.lastEvaluation === undefined ? '0001-01-01T00:00:00Z' : rfc3339Nano(ruleStatus.lastEvaluation),
+    lastEvaluation:
+      ruleStatus.lastEvaluation === undefined ? '0001-01-01T00:00:00Z' : rfc3339Nano(ruleStatus.lastEvaluation),
     type: 'alerting',
   };
   if (ruleStatus.lastError !== undefined) out['lastError'] = ruleStatus.lastError;

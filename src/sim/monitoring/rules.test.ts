@@ -31,7 +31,8 @@ function harness(groups: RuleGroup[]): Harness {
     groups,
     sink,
     externalLabels: { prometheus: 'openshift-monitoring/k8s' },
-    beforeEvaluation: (t) => writer.write(value === undefined ? [] : [{ labels: { __name__: 'm', node: 'n1', namespace: 'ns' }, value }], t),
+    beforeEvaluation: (t) =>
+      writer.write(value === undefined ? [] : [{ labels: { __name__: 'm', node: 'n1', namespace: 'ns' }, value }], t),
   });
   rules.start();
   return { clock, db, rules, pushed, set: (v) => (value = v) };
@@ -125,7 +126,9 @@ test('a rule without for fires at the first evaluation; resolution is pushed wit
 });
 
 test('a rule whose evaluation fails reports health err', async () => {
-  const h = harness([{ name: 'g', file: 'f', rules: [{ name: 'Bad', expr: 'label_replace(m, "1bad", "", "node", ".*")' }] }]);
+  const h = harness([
+    { name: 'g', file: 'f', rules: [{ name: 'Bad', expr: 'label_replace(m, "1bad", "", "node", ".*")' }] },
+  ]);
   h.set(1);
   await h.clock.advance(0);
   const status = h.rules.status()[0];
@@ -152,7 +155,9 @@ test('the transition log: pending, firing after `for`, resolved; a short blip is
   await withFor.clock.advance(15 * MIN);
   withFor.set(0);
   await withFor.clock.advance(MIN);
-  const log = withFor.rules.transitions().map((x) => [x.state, (x.at - T0) / MIN, (x.activeAt - T0) / MIN, x.forMs / MIN, x.labels['alertname']]);
+  const log = withFor.rules
+    .transitions()
+    .map((x) => [x.state, (x.at - T0) / MIN, (x.activeAt - T0) / MIN, x.forMs / MIN, x.labels['alertname']]);
   assert.deepEqual(log, [
     ['pending', 1.5, 1.5, 10, 'MHigh'], // the evaluation at 1m still saw 0
     ['dropped', 6.5, 1.5, 10, 'MHigh'],
@@ -164,5 +169,8 @@ test('the transition log: pending, firing after `for`, resolved; a short blip is
   const noFor = harness([group(undefined)]);
   noFor.set(1);
   await noFor.clock.advance(MIN);
-  assert.deepEqual(noFor.rules.transitions().map((x) => [x.state, x.at - T0]), [['firing', 0]]);
+  assert.deepEqual(
+    noFor.rules.transitions().map((x) => [x.state, x.at - T0]),
+    [['firing', 0]],
+  );
 });

@@ -201,7 +201,8 @@ export class RuleEvaluator {
           const forState = { ...a.labels, __name__: 'ALERTS_FOR_STATE' };
           series.set(labelsKey(forState), { labels: forState, v: a.activeAt / 1000 });
         }
-        if (a.state === 'firing' || (a.state === 'inactive' && a.resolvedAt === time)) toSend.push(this.#postable(r, a, time));
+        if (a.state === 'firing' || (a.state === 'inactive' && a.resolvedAt === time))
+          toSend.push(this.#postable(r, a, time));
       }
     }
     for (const { labels, v } of series.values()) this.#o.tsdb.append(labels, v, time);
@@ -251,14 +252,32 @@ export class RuleEvaluator {
         existing.annotations = annotations;
         continue;
       }
-      ruleRuntime.active.set(key, { labels, annotations, state: 'pending', value: s.v, activeAt: time, firedAt: undefined, resolvedAt: undefined });
+      ruleRuntime.active.set(key, {
+        labels,
+        annotations,
+        state: 'pending',
+        value: s.v,
+        activeAt: time,
+        firedAt: undefined,
+        resolvedAt: undefined,
+      });
     }
     const log = (a: Alert, state: AlertTransition['state']): void =>
-      void this.#transitions.push({ at: time, alertname: ruleRuntime.rule.name, labels: { ...a.labels }, state, activeAt: a.activeAt, forMs: ruleRuntime.forMs });
+      void this.#transitions.push({
+        at: time,
+        alertname: ruleRuntime.rule.name,
+        labels: { ...a.labels },
+        state,
+        activeAt: a.activeAt,
+        forMs: ruleRuntime.forMs,
+      });
     for (const [key, a] of ruleRuntime.active) {
       if (!seen.has(key)) {
         if (a.state === 'pending') log(a, 'dropped');
-        if (a.state === 'pending' || (a.state === 'inactive' && a.resolvedAt !== undefined && time - a.resolvedAt > RESOLVED_RETENTION_MS)) {
+        if (
+          a.state === 'pending' ||
+          (a.state === 'inactive' && a.resolvedAt !== undefined && time - a.resolvedAt > RESOLVED_RETENTION_MS)
+        ) {
           ruleRuntime.active.delete(key);
         } else if (a.state === 'firing') {
           a.state = 'inactive';
@@ -299,7 +318,11 @@ export class RuleEvaluator {
   status(): RuleStatus[] {
     return this.#rules.map((ruleRuntime) => {
       const alerts = [...ruleRuntime.active.values()].filter((a) => a.state !== 'inactive').map((a) => ({ ...a }));
-      const state: AlertState = alerts.some((a) => a.state === 'firing') ? 'firing' : alerts.length > 0 ? 'pending' : 'inactive';
+      const state: AlertState = alerts.some((a) => a.state === 'firing')
+        ? 'firing'
+        : alerts.length > 0
+          ? 'pending'
+          : 'inactive';
       return {
         rule: ruleRuntime.rule,
         group: ruleRuntime.group,
@@ -321,5 +344,8 @@ export class RuleEvaluator {
 
 /** Go's RFC3339Nano (UTC): fractional seconds with trailing zeros trimmed. */
 export function rfc3339Nano(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.?0+Z$/, 'Z').replace(/\.Z$/, 'Z');
+  return new Date(ms)
+    .toISOString()
+    .replace(/\.?0+Z$/, 'Z')
+    .replace(/\.Z$/, 'Z');
 }

@@ -109,7 +109,12 @@ const MCC_TARGET = {
   container: 'oauth-proxy',
 };
 
-function sample(name: string, target: Record<string, string>, labels: Record<string, string | undefined>, value: number): ScrapedSample {
+function sample(
+  name: string,
+  target: Record<string, string>,
+  labels: Record<string, string | undefined>,
+  value: number,
+): ScrapedSample {
   const out: Record<string, string> = { ...target };
   for (const [k, v] of Object.entries(labels)) if (v !== undefined && v !== '') out[k] = v;
   out['__name__'] = name;
@@ -117,7 +122,11 @@ function sample(name: string, target: Record<string, string>, labels: Record<str
 }
 
 /** The samples of one object, computed once per object (see the module comment). */
-function memoised<T extends object>(cache: WeakMap<T, readonly ScrapedSample[]>, options: T, compute: (options: T) => ScrapedSample[]): readonly ScrapedSample[] {
+function memoised<T extends object>(
+  cache: WeakMap<T, readonly ScrapedSample[]>,
+  options: T,
+  compute: (options: T) => ScrapedSample[],
+): readonly ScrapedSample[] {
   let out = cache.get(options);
   if (!out) {
     out = compute(options);
@@ -163,7 +172,9 @@ function oneNodeSeries(nodeLike: NodeLike): ScrapedSample[] {
   for (const c of nodeLike.status?.conditions ?? []) {
     const status = (c.status ?? 'Unknown').toLowerCase();
     for (const s of ['true', 'false', 'unknown']) {
-      out.push(sample('kube_node_status_condition', KSM_TARGET, { node, condition: c.type, status: s }, s === status ? 1 : 0));
+      out.push(
+        sample('kube_node_status_condition', KSM_TARGET, { node, condition: c.type, status: s }, s === status ? 1 : 0),
+      );
     }
   }
   out.push(sample('kube_node_spec_unschedulable', KSM_TARGET, { node }, nodeLike.spec?.unschedulable === true ? 1 : 0));
@@ -179,15 +190,20 @@ function oneNodeSeries(nodeLike: NodeLike): ScrapedSample[] {
   const ip = nodeLike.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? node;
   for (const metricsPath of ['/metrics', '/metrics/cadvisor', '/metrics/probes']) {
     out.push(
-      sample('up', {
-        endpoint: 'https-metrics',
-        instance: `${ip}:10250`,
-        job: 'kubelet',
-        metrics_path: metricsPath,
-        namespace: 'kube-system',
-        node,
-        service: 'kubelet',
-      }, {}, ready ? 1 : 0),
+      sample(
+        'up',
+        {
+          endpoint: 'https-metrics',
+          instance: `${ip}:10250`,
+          job: 'kubelet',
+          metrics_path: metricsPath,
+          namespace: 'kube-system',
+          node,
+          service: 'kubelet',
+        },
+        {},
+        ready ? 1 : 0,
+      ),
     );
   }
   return out;
@@ -210,7 +226,8 @@ function onePodSeries(podLike: PodLike): ScrapedSample[] {
   for (const s of ['true', 'false', 'unknown']) {
     out.push(sample('kube_pod_status_ready', KSM_TARGET, { ...labels, condition: s }, s === ready ? 1 : 0));
   }
-  if (podLike.spec?.nodeName) out.push(sample('kube_pod_info', KSM_TARGET, { ...labels, node: podLike.spec.nodeName }, 1));
+  if (podLike.spec?.nodeName)
+    out.push(sample('kube_pod_info', KSM_TARGET, { ...labels, node: podLike.spec.nodeName }, 1));
   return out;
 }
 
@@ -222,7 +239,9 @@ function pdbSeries(pdbs: readonly PodDisruptionBudgetLike[]): ScrapedSample[] {
     out.push(sample('kube_poddisruptionbudget_status_current_healthy', KSM_TARGET, labels, s.currentHealthy ?? 0));
     out.push(sample('kube_poddisruptionbudget_status_desired_healthy', KSM_TARGET, labels, s.desiredHealthy ?? 0));
     out.push(sample('kube_poddisruptionbudget_status_expected_pods', KSM_TARGET, labels, s.expectedPods ?? 0));
-    out.push(sample('kube_poddisruptionbudget_status_pod_disruptions_allowed', KSM_TARGET, labels, s.disruptionsAllowed ?? 0));
+    out.push(
+      sample('kube_poddisruptionbudget_status_pod_disruptions_allowed', KSM_TARGET, labels, s.disruptionsAllowed ?? 0),
+    );
   }
   return out;
 }
@@ -239,8 +258,20 @@ function cvoSeries(objects: ClusterObjects): ScrapedSample[] {
     const completedIndex = history.findIndex((h) => h.state === 'Completed');
     const completed = completedIndex >= 0 ? history[completedIndex] : undefined;
     const previous = history.slice(completedIndex + 1).find((h) => h.state === 'Completed');
-    const version = (type: string, release: { version?: string | undefined; image?: string | undefined } | undefined, from: string | undefined, value: number): void => {
-      out.push(sample('cluster_version', CVO_TARGET, { type, version: release?.version ?? '', image: release?.image ?? '', from_version: from }, value));
+    const version = (
+      type: string,
+      release: { version?: string | undefined; image?: string | undefined } | undefined,
+      from: string | undefined,
+      value: number,
+    ): void => {
+      out.push(
+        sample(
+          'cluster_version',
+          CVO_TARGET,
+          { type, version: release?.version ?? '', image: release?.image ?? '', from_version: from },
+          value,
+        ),
+      );
     };
     if (completed) version('completed', completed, previous?.version, seconds(completed.completionTime));
     version('cluster', initial, undefined, seconds(cv.metadata?.creationTimestamp));
@@ -250,33 +281,62 @@ function cvoSeries(objects: ClusterObjects): ScrapedSample[] {
     const desired = cv.spec?.desiredUpdate;
     if (desired && desired.image !== undefined && desired.image !== current?.image) {
       version('desired', desired, completed?.version, mostRecentTimestamp(cv));
-      if (failing?.status === 'True') version('failure', desired, completed?.version, seconds(failing.lastTransitionTime));
+      if (failing?.status === 'True')
+        version('failure', desired, completed?.version, seconds(failing.lastTransitionTime));
     }
-    if (failing?.status === 'True') version('failure', current, completed?.version, seconds(failing.lastTransitionTime));
+    if (failing?.status === 'True')
+      version('failure', current, completed?.version, seconds(failing.lastTransitionTime));
     const head = history[0];
     if (head?.state === 'Partial') version('updating', head, completed?.version, seconds(head.startedTime));
     const available = cv.status?.availableUpdates ?? [];
     if (cv.spec?.upstream || available.length > 0 || condition(conditions, 'RetrievedUpdates')?.status === 'True') {
-      out.push(sample('cluster_version_available_updates', CVO_TARGET, { upstream: cv.spec?.upstream || '<default>', channel: cv.spec?.channel ?? '' }, available.length));
+      out.push(
+        sample(
+          'cluster_version_available_updates',
+          CVO_TARGET,
+          { upstream: cv.spec?.upstream || '<default>', channel: cv.spec?.channel ?? '' },
+          available.length,
+        ),
+      );
     }
     version('current', current, completed?.version, objects.currentReleaseCreated ?? 0);
     out.push(...operatorSeries('version', current?.version, conditions));
   }
   for (const co of objects.clusterOperators ?? []) {
-    out.push(...operatorSeries(co.metadata?.name ?? '', co.status?.versions?.[0]?.version, co.status?.conditions ?? []));
+    out.push(
+      ...operatorSeries(co.metadata?.name ?? '', co.status?.versions?.[0]?.version, co.status?.conditions ?? []),
+    );
   }
   return out;
 }
 
 /** `cluster_operator_up` (Available=True and not Failing) and `cluster_operator_conditions` (True 1, False 0, Unknown omitted). */
-function operatorSeries(name: string, version: string | undefined, conditions: readonly ConditionLike[]): ScrapedSample[] {
+function operatorSeries(
+  name: string,
+  version: string | undefined,
+  conditions: readonly ConditionLike[],
+): ScrapedSample[] {
   const out: ScrapedSample[] = [];
   const available = condition(conditions, 'Available');
   const up = available?.status === 'True' && condition(conditions, 'Failing')?.status !== 'True';
-  out.push(sample('cluster_operator_up', CVO_TARGET, { name, version, reason: available?.reason ?? (available ? '' : 'NoAvailableCondition') }, up ? 1 : 0));
+  out.push(
+    sample(
+      'cluster_operator_up',
+      CVO_TARGET,
+      { name, version, reason: available?.reason ?? (available ? '' : 'NoAvailableCondition') },
+      up ? 1 : 0,
+    ),
+  );
   for (const c of conditions) {
     if (c.status === 'Unknown' || !c.type) continue;
-    out.push(sample('cluster_operator_conditions', CVO_TARGET, { name, condition: c.type, reason: c.reason }, c.status === 'True' ? 1 : 0));
+    out.push(
+      sample(
+        'cluster_operator_conditions',
+        CVO_TARGET,
+        { name, condition: c.type, reason: c.reason },
+        c.status === 'True' ? 1 : 0,
+      ),
+    );
   }
   return out;
 }

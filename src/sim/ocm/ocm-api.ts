@@ -76,7 +76,9 @@ export class OcmApi {
       const method = req.method.toUpperCase();
       if (!options.skipAuth) this.#authenticate(req.authorization, path, method, headers);
       const out = this.#route(method, path, url.searchParams, req.body ?? '');
-      return out.body === undefined ? { status: out.status, headers: { 'x-operation-id': operationId } } : { status: out.status, body: out.body, headers };
+      return out.body === undefined
+        ? { status: out.status, headers: { 'x-operation-id': operationId } }
+        : { status: out.status, body: out.body, headers };
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
       return { status: err.status, body: errorJson(path, err.status, err.message, operationId), headers };
@@ -90,7 +92,8 @@ export class OcmApi {
       headers['www-authenticate'] = `Bearer realm="${api ? `${api[1]!}/${api[2]!}` : ''}"`;
       throw new HttpError(401, reason);
     };
-    if (header === undefined || header === '') deny("Request doesn't contain the 'Authorization' header or the 'cs_jwt' cookie");
+    if (header === undefined || header === '')
+      deny("Request doesn't contain the 'Authorization' header or the 'cs_jwt' cookie");
     const m = /^([A-Za-z]+)\s+(.+)$/.exec(header!.trim());
     if (!m) return deny(`Authorization header '${header!}' is malformed`);
     const scheme = m[1]!;
@@ -106,9 +109,16 @@ export class OcmApi {
     const full = this.#auth.tokens.includes(token);
     const readOnly = this.#auth.readOnlyTokens?.includes(token) ?? false;
     if (!full && !readOnly) {
-      deny(scheme.toLowerCase() === 'bearer' && token.split('.').length !== 3 ? 'Bearer token is malformed' : scheme.toLowerCase() === 'bearer' ? "Signature of bearer token isn't valid" : 'Access token is invalid');
+      deny(
+        scheme.toLowerCase() === 'bearer' && token.split('.').length !== 3
+          ? 'Bearer token is malformed'
+          : scheme.toLowerCase() === 'bearer'
+            ? "Signature of bearer token isn't valid"
+            : 'Access token is invalid',
+      );
     }
-    if (!full && method !== 'GET' && method !== 'HEAD') throw new HttpError(403, `Access to '${method} ${path}' is forbidden`);
+    if (!full && method !== 'GET' && method !== 'HEAD')
+      throw new HttpError(403, `Access to '${method} ${path}' is forbidden`);
   }
 
   #route(method: string, path: string, query: URLSearchParams, body: string): { status: number; body?: JsonValue } {
@@ -142,17 +152,28 @@ export class OcmApi {
           this.#state.deletePolicy(cluster.id, policy.id);
           return { status: 204 };
         }
-        if (method === 'PATCH') return { status: 200, body: policyJson(this.#state.updatePolicy(cluster.id, policy.id, policyPatch(parseBody(body)))) };
+        if (method === 'PATCH')
+          return {
+            status: 200,
+            body: policyJson(this.#state.updatePolicy(cluster.id, policy.id, policyPatch(parseBody(body)))),
+          };
         return { status: 200, body: policyJson(policy) };
       }
       allow('GET', 'PATCH');
       if (method === 'GET') return { status: 200, body: stateJson(policy) };
       const patch = parseBody(body);
       const value = patch['value'] ?? policy.state.value;
-      if (!isPolicyStateValue(value)) throw new HttpError(400, `Upgrade policy state value '${typeof value === 'string' ? value : JSON.stringify(value)}' is not valid`);
+      if (!isPolicyStateValue(value))
+        throw new HttpError(
+          400,
+          `Upgrade policy state value '${typeof value === 'string' ? value : JSON.stringify(value)}' is not valid`,
+        );
       const description = patch['description'] ?? policy.state.description;
       if (typeof description !== 'string') throw new HttpError(400, "Attribute 'description' must be a string");
-      return { status: 200, body: stateJson(this.#state.setPolicyState(cluster.id, policy.id, value, description, 'api')) };
+      return {
+        status: 200,
+        body: stateJson(this.#state.setPolicyState(cluster.id, policy.id, value, description, 'api')),
+      };
     }
     if (path === `${SERVICE_LOGS}/cluster_logs`) {
       allow('GET', 'POST');
@@ -194,8 +215,14 @@ export class OcmApi {
     if (value['next_run'] === undefined) throw new HttpError(400, "Attribute 'next_run' is mandatory");
     const nextRun = parseTime(value['next_run'], 'next_run');
     const schedule = optString(value, 'schedule');
-    if (scheduleType === 'automatic' && schedule === undefined) throw new HttpError(400, "Attribute 'schedule' is mandatory for automatic upgrades");
-    const input: Parameters<OcmState['addPolicy']>[1] = { version, nextRun, scheduleType, upgradeType: optString(value, 'upgrade_type') ?? 'OSD' };
+    if (scheduleType === 'automatic' && schedule === undefined)
+      throw new HttpError(400, "Attribute 'schedule' is mandatory for automatic upgrades");
+    const input: Parameters<OcmState['addPolicy']>[1] = {
+      version,
+      nextRun,
+      scheduleType,
+      upgradeType: optString(value, 'upgrade_type') ?? 'OSD',
+    };
     if (schedule !== undefined) input.schedule = schedule;
     const minor = value['enable_minor_version_upgrades'];
     if (typeof minor === 'boolean') input.enableMinorVersionUpgrades = minor;
@@ -249,7 +276,8 @@ function logInput(value: JsonObject): LogInput {
   const summary = optString(value, 'summary');
   if (summary === undefined || summary === '') throw new HttpError(400, "Attribute 'summary' is mandatory");
   const serviceName = optString(value, 'service_name');
-  if (serviceName === undefined || serviceName === '') throw new HttpError(400, "Attribute 'service_name' is mandatory");
+  if (serviceName === undefined || serviceName === '')
+    throw new HttpError(400, "Attribute 'service_name' is mandatory");
   const input: LogInput = { summary, serviceName };
   const set = <K extends keyof LogInput>(key: K, field: string): void => {
     const v = optString(value, field);
@@ -272,7 +300,8 @@ function logInput(value: JsonObject): LogInput {
   }
   const refs = value['doc_references'];
   if (refs !== undefined && refs !== null) {
-    if (!Array.isArray(refs) || !refs.every((r) => typeof r === 'string')) throw new HttpError(400, "Attribute 'doc_references' must be a list of strings");
+    if (!Array.isArray(refs) || !refs.every((r) => typeof r === 'string'))
+      throw new HttpError(400, "Attribute 'doc_references' must be a list of strings");
     input.docReferences = refs;
   }
   return input;
@@ -283,7 +312,8 @@ function page(kind: string, query: URLSearchParams, items: JsonValue[]): JsonObj
   const int = (name: string, fallback: number): number => {
     const raw = query.get(name);
     if (raw === null || raw === '') return fallback;
-    if (!/^-?\d+$/.test(raw.trim())) throw new HttpError(400, `Value '${raw}' of parameter '${name}' isn't a valid integer`);
+    if (!/^-?\d+$/.test(raw.trim()))
+      throw new HttpError(400, `Value '${raw}' of parameter '${name}' isn't a valid integer`);
     return Number(raw);
   };
   const p = Math.max(1, int('page', 1));
@@ -295,17 +325,39 @@ function page(kind: string, query: URLSearchParams, items: JsonValue[]): JsonObj
 type FieldGetter<T> = (item: T, field: string) => string | undefined | null;
 
 function clusterField(ocmCluster: OcmCluster, field: string): string | undefined | null {
-  const fields: Record<string, string> = { id: ocmCluster.id, external_id: ocmCluster.externalId, name: ocmCluster.name, state: ocmCluster.state, 'version.raw_id': ocmCluster.version, 'version.channel_group': ocmCluster.channelGroup, 'product.id': ocmCluster.product };
+  const fields: Record<string, string> = {
+    id: ocmCluster.id,
+    external_id: ocmCluster.externalId,
+    name: ocmCluster.name,
+    state: ocmCluster.state,
+    'version.raw_id': ocmCluster.version,
+    'version.channel_group': ocmCluster.channelGroup,
+    'product.id': ocmCluster.product,
+  };
   return field in fields ? fields[field] : null;
 }
 
 function policyField(ocmUpgradePolicy: OcmUpgradePolicy, field: string): string | undefined | null {
-  const fields: Record<string, string> = { id: ocmUpgradePolicy.id, version: ocmUpgradePolicy.version, schedule_type: ocmUpgradePolicy.scheduleType, upgrade_type: ocmUpgradePolicy.upgradeType, cluster_id: ocmUpgradePolicy.clusterId };
+  const fields: Record<string, string> = {
+    id: ocmUpgradePolicy.id,
+    version: ocmUpgradePolicy.version,
+    schedule_type: ocmUpgradePolicy.scheduleType,
+    upgrade_type: ocmUpgradePolicy.upgradeType,
+    cluster_id: ocmUpgradePolicy.clusterId,
+  };
   return field in fields ? fields[field] : null;
 }
 
 function logField(ocmLogEntry: OcmLogEntry, field: string): string | undefined | null {
-  const fields: Record<string, string | undefined> = { id: ocmLogEntry.id, cluster_id: ocmLogEntry.clusterId, cluster_uuid: ocmLogEntry.clusterUuid, severity: ocmLogEntry.severity, service_name: ocmLogEntry.serviceName, log_type: ocmLogEntry.logType, summary: ocmLogEntry.summary };
+  const fields: Record<string, string | undefined> = {
+    id: ocmLogEntry.id,
+    cluster_id: ocmLogEntry.clusterId,
+    cluster_uuid: ocmLogEntry.clusterUuid,
+    severity: ocmLogEntry.severity,
+    service_name: ocmLogEntry.serviceName,
+    log_type: ocmLogEntry.logType,
+    summary: ocmLogEntry.summary,
+  };
   return field in fields ? fields[field] : null;
 }
 
@@ -322,7 +374,9 @@ export function filterBySearch<T>(items: readonly T[], search: string | null, ge
     return { field: m[1]!, op: m[2]!.toLowerCase(), value: m[3]!.replaceAll("''", "'") };
   });
   const probe = items[0];
-  for (const c of clauses) if (probe !== undefined && get(probe, c.field) === null) throw new HttpError(400, `Field '${c.field}' isn't supported in search`);
+  for (const c of clauses)
+    if (probe !== undefined && get(probe, c.field) === null)
+      throw new HttpError(400, `Field '${c.field}' isn't supported in search`);
   return items.filter((item) =>
     clauses.every(({ field, op, value }) => {
       const v = get(item, field) ?? '';

@@ -7,7 +7,15 @@
 import type { JsonObject, JsonValue } from '../../lib/json.js';
 
 /** The values of an upgrade policy state (`UpgradePolicyStateValue`). */
-export const POLICY_STATE_VALUES = ['pending', 'scheduled', 'started', 'delayed', 'failed', 'cancelled', 'completed'] as const;
+export const POLICY_STATE_VALUES = [
+  'pending',
+  'scheduled',
+  'started',
+  'delayed',
+  'failed',
+  'cancelled',
+  'completed',
+] as const;
 export type PolicyStateValue = (typeof POLICY_STATE_VALUES)[number];
 
 /** True for one of the seven state values. */
@@ -112,11 +120,22 @@ export function clusterJson(ocmCluster: OcmCluster): JsonObject {
     creation_timestamp: ocmTime(ocmCluster.createdAt),
     managed: true,
     product: { kind: 'ProductLink', id: ocmCluster.product, href: `${CLUSTERS_MGMT}/products/${ocmCluster.product}` },
-    cloud_provider: { kind: 'CloudProviderLink', id: ocmCluster.cloudProvider, href: `${CLUSTERS_MGMT}/cloud_providers/${ocmCluster.cloudProvider}` },
-    region: { kind: 'CloudRegionLink', id: ocmCluster.region, href: `${CLUSTERS_MGMT}/cloud_providers/${ocmCluster.cloudProvider}/regions/${ocmCluster.region}` },
+    cloud_provider: {
+      kind: 'CloudProviderLink',
+      id: ocmCluster.cloudProvider,
+      href: `${CLUSTERS_MGMT}/cloud_providers/${ocmCluster.cloudProvider}`,
+    },
+    region: {
+      kind: 'CloudRegionLink',
+      id: ocmCluster.region,
+      href: `${CLUSTERS_MGMT}/cloud_providers/${ocmCluster.cloudProvider}/regions/${ocmCluster.region}`,
+    },
     openshift_version: ocmCluster.version,
     version,
-    node_drain_grace_period: { value: ocmCluster.nodeDrainGracePeriod.value, unit: ocmCluster.nodeDrainGracePeriod.unit },
+    node_drain_grace_period: {
+      value: ocmCluster.nodeDrainGracePeriod.value,
+      unit: ocmCluster.nodeDrainGracePeriod.unit,
+    },
     state: ocmCluster.state,
   };
 }
@@ -139,20 +158,31 @@ export function policyJson(ocmUpgradePolicy: OcmUpgradePolicy): JsonObject {
   };
   if (ocmUpgradePolicy.schedule !== undefined) out['schedule'] = ocmUpgradePolicy.schedule;
   if (ocmUpgradePolicy.prevRun !== undefined) out['prev_run'] = ocmTime(ocmUpgradePolicy.prevRun);
-  if (ocmUpgradePolicy.enableMinorVersionUpgrades !== undefined) out['enable_minor_version_upgrades'] = ocmUpgradePolicy.enableMinorVersionUpgrades;
-  if (ocmUpgradePolicy.capacityReservation !== undefined) out['capacity_reservation'] = ocmUpgradePolicy.capacityReservation;
+  if (ocmUpgradePolicy.enableMinorVersionUpgrades !== undefined)
+    out['enable_minor_version_upgrades'] = ocmUpgradePolicy.enableMinorVersionUpgrades;
+  if (ocmUpgradePolicy.capacityReservation !== undefined)
+    out['capacity_reservation'] = ocmUpgradePolicy.capacityReservation;
   if (ocmUpgradePolicy.architecture !== undefined) out['architecture'] = ocmUpgradePolicy.architecture;
   return out;
 }
 
 /** The `UpgradePolicyState` JSON. */
 export function stateJson(ocmUpgradePolicy: OcmUpgradePolicy): JsonObject {
-  return { kind: 'UpgradePolicyState', href: `${policyHref(ocmUpgradePolicy)}/state`, description: ocmUpgradePolicy.state.description, value: ocmUpgradePolicy.state.value };
+  return {
+    kind: 'UpgradePolicyState',
+    href: `${policyHref(ocmUpgradePolicy)}/state`,
+    description: ocmUpgradePolicy.state.description,
+    value: ocmUpgradePolicy.state.value,
+  };
 }
 
 /** The `ClusterLog` JSON. */
 export function logEntryJson(ocmLogEntry: OcmLogEntry): JsonObject {
-  const out: JsonObject = { kind: 'ClusterLog', id: ocmLogEntry.id, href: `${SERVICE_LOGS}/cluster_logs/${ocmLogEntry.id}` };
+  const out: JsonObject = {
+    kind: 'ClusterLog',
+    id: ocmLogEntry.id,
+    href: `${SERVICE_LOGS}/cluster_logs/${ocmLogEntry.id}`,
+  };
   if (ocmLogEntry.clusterId !== undefined) out['cluster_id'] = ocmLogEntry.clusterId;
   if (ocmLogEntry.clusterUuid !== undefined) out['cluster_uuid'] = ocmLogEntry.clusterUuid;
   if (ocmLogEntry.subscriptionId !== undefined) out['subscription_id'] = ocmLogEntry.subscriptionId;

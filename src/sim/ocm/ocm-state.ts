@@ -43,7 +43,9 @@ export interface ClusterInput {
 }
 
 /** A change to a cluster (version after an upgrade, channel group, grace period …). */
-export type ClusterPatch = Partial<Pick<OcmCluster, 'name' | 'version' | 'channelGroup' | 'availableUpgrades' | 'nodeDrainGracePeriod' | 'state'>>;
+export type ClusterPatch = Partial<
+  Pick<OcmCluster, 'name' | 'version' | 'channelGroup' | 'availableUpgrades' | 'nodeDrainGracePeriod' | 'state'>
+>;
 
 /** What a scenario gives to add a policy. */
 export interface PolicyInput {
@@ -65,7 +67,9 @@ export interface PolicyInput {
 }
 
 /** A change to a policy. */
-export type PolicyPatch = Partial<Pick<OcmUpgradePolicy, 'version' | 'nextRun' | 'schedule' | 'enableMinorVersionUpgrades' | 'capacityReservation'>>;
+export type PolicyPatch = Partial<
+  Pick<OcmUpgradePolicy, 'version' | 'nextRun' | 'schedule' | 'enableMinorVersionUpgrades' | 'capacityReservation'>
+>;
 
 /** What a client posts as a service log (validated by the API). */
 export interface LogInput {
@@ -206,7 +210,13 @@ export class OcmState {
   }
 
   /** Sets a policy's state. */
-  setPolicyState(clusterId: string, policyId: string, value: PolicyStateValue, description: string, source: StateChangeSource = 'scenario'): OcmUpgradePolicy {
+  setPolicyState(
+    clusterId: string,
+    policyId: string,
+    value: PolicyStateValue,
+    description: string,
+    source: StateChangeSource = 'scenario',
+  ): OcmUpgradePolicy {
     const p = this.#policy(clusterId, policyId);
     p.state = { value, description };
     this.#record(p, source);
@@ -275,7 +285,14 @@ export class OcmState {
   }
 
   #record(ocmUpgradePolicy: OcmUpgradePolicy, source: StateChangeSource): void {
-    this.#history.push({ clusterId: ocmUpgradePolicy.clusterId, policyId: ocmUpgradePolicy.id, at: this.#clock.now(), value: ocmUpgradePolicy.state.value, description: ocmUpgradePolicy.state.description, source });
+    this.#history.push({
+      clusterId: ocmUpgradePolicy.clusterId,
+      policyId: ocmUpgradePolicy.id,
+      at: this.#clock.now(),
+      value: ocmUpgradePolicy.state.value,
+      description: ocmUpgradePolicy.state.description,
+      source,
+    });
   }
 
   #cluster(clusterId: string): OcmCluster {

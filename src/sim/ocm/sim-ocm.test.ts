@@ -15,16 +15,33 @@ interface Fixture {
   clock: VirtualClock;
   url: string;
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: unknown; headers: Headers }>;
-  send(method: string, path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: unknown; headers: Headers }>;
+  send(
+    method: string,
+    path: string,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: unknown; headers: Headers }>;
 }
 
 async function setup(t: TestContext, auth?: OcmAuthOptions): Promise<Fixture> {
   const clock = new VirtualClock({ mode: 'event', start: T0 });
   const ocm = new SimOcm({ clock, random: new SeededRandom(7), ...(auth ? { auth } : {}) });
-  ocm.state.addCluster({ id: CID, externalId: EXTERNAL, name: 'prod-1', version: '4.14.10', availableUpgrades: ['4.14.11', '4.15.3'], nodeDrainGracePeriod: { value: 45, unit: 'minutes' } });
+  ocm.state.addCluster({
+    id: CID,
+    externalId: EXTERNAL,
+    name: 'prod-1',
+    version: '4.14.10',
+    availableUpgrades: ['4.14.11', '4.15.3'],
+    nodeDrainGracePeriod: { value: 45, unit: 'minutes' },
+  });
   const server = await ocm.listen({ activity: clock.activity });
   t.after(() => server.close());
-  const call = async (method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown; headers: Headers }> => {
+  const call = async (
+    method: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: unknown; headers: Headers }> => {
     const init: RequestInit = { method, headers: { authorization: `Bearer ${TOKEN}`, ...headers } };
     if (body !== undefined) init.body = JSON.stringify(body);
     const res = await fetch(`${server.url}${path}`, init);
@@ -45,7 +62,11 @@ const CLUSTER_JSON = {
   managed: true,
   product: { kind: 'ProductLink', id: 'osd', href: '/api/clusters_mgmt/v1/products/osd' },
   cloud_provider: { kind: 'CloudProviderLink', id: 'aws', href: '/api/clusters_mgmt/v1/cloud_providers/aws' },
-  region: { kind: 'CloudRegionLink', id: 'us-east-1', href: '/api/clusters_mgmt/v1/cloud_providers/aws/regions/us-east-1' },
+  region: {
+    kind: 'CloudRegionLink',
+    id: 'us-east-1',
+    href: '/api/clusters_mgmt/v1/cloud_providers/aws/regions/us-east-1',
+  },
   openshift_version: '4.14.10',
   version: {
     kind: 'Version',
@@ -67,9 +88,13 @@ void test('clusters: search by external_id (list envelope), get by id, 404 as OC
   assert.equal(found.headers.get('content-type'), 'application/json');
   assert.deepEqual(found.body, { kind: 'ClusterList', page: 1, size: 1, total: 1, items: [CLUSTER_JSON] });
   // Without spaces around '=' as well.
-  const compact = await f.get(`/api/clusters_mgmt/v1/clusters?search=${encodeURIComponent(`external_id='${EXTERNAL}'`)}`);
+  const compact = await f.get(
+    `/api/clusters_mgmt/v1/clusters?search=${encodeURIComponent(`external_id='${EXTERNAL}'`)}`,
+  );
   assert.equal((compact.body as { total: number }).total, 1);
-  const none = await f.get(`/api/clusters_mgmt/v1/clusters?search=${encodeURIComponent("external_id = 'nope'")}&size=1`);
+  const none = await f.get(
+    `/api/clusters_mgmt/v1/clusters?search=${encodeURIComponent("external_id = 'nope'")}&size=1`,
+  );
   assert.deepEqual(none.body, { kind: 'ClusterList', page: 1, size: 0, total: 0, items: [] });
 
   const one = await f.get(`/api/clusters_mgmt/v1/clusters/${CID}`);
@@ -107,7 +132,13 @@ void test('clusters: search by external_id (list envelope), get by id, 404 as OC
 void test('upgrade policies: paging over every page, GET/PATCH/DELETE one, POST creates', async (t) => {
   const f = await setup(t);
   const ids = ['p-1', 'p-2', 'p-3'].map(
-    (id, i) => f.ocm.state.addPolicy(CID, { id, version: `4.14.1${i + 1}`, nextRun: T0 + (i + 1) * 3600_000, ...(i === 0 ? { capacityReservation: true } : {}) }).id,
+    (id, i) =>
+      f.ocm.state.addPolicy(CID, {
+        id,
+        version: `4.14.1${i + 1}`,
+        nextRun: T0 + (i + 1) * 3600_000,
+        ...(i === 0 ? { capacityReservation: true } : {}),
+      }).id,
   );
   const base = `/api/clusters_mgmt/v1/clusters/${CID}/upgrade_policies`;
   const first = await f.get(`${base}?page=1&size=1`);
@@ -130,10 +161,18 @@ void test('upgrade policies: paging over every page, GET/PATCH/DELETE one, POST 
       },
     ],
   });
-  const second = (await f.get(`${base}?page=2&size=2`)).body as { page: number; size: number; total: number; items: Array<{ id: string }> };
+  const second = (await f.get(`${base}?page=2&size=2`)).body as {
+    page: number;
+    size: number;
+    total: number;
+    items: Array<{ id: string }>;
+  };
   assert.deepEqual([second.page, second.size, second.total, second.items.map((p) => p.id)], [2, 1, 3, ['p-3']]);
   const all = (await f.get(base)).body as { size: number; items: Array<{ id: string }> };
-  assert.deepEqual(all.items.map((p) => p.id), ids);
+  assert.deepEqual(
+    all.items.map((p) => p.id),
+    ids,
+  );
   const bad = await f.get(`${base}?page=x`);
   assert.equal(bad.status, 400);
   assert.equal((bad.body as { reason: string }).reason, "Value 'x' of parameter 'page' isn't a valid integer");
@@ -149,7 +188,12 @@ void test('upgrade policies: paging over every page, GET/PATCH/DELETE one, POST 
   assert.equal(deleted.status, 204);
   assert.equal((await f.get(`${base}/p-3`)).status, 404);
 
-  const created = await f.send('POST', base, { version: '4.15.3', schedule_type: 'manual', upgrade_type: 'OSD', next_run: '2026-03-04T00:00:00Z' });
+  const created = await f.send('POST', base, {
+    version: '4.15.3',
+    schedule_type: 'manual',
+    upgrade_type: 'OSD',
+    next_run: '2026-03-04T00:00:00Z',
+  });
   assert.equal(created.status, 201);
   const c = created.body as { id: string; version: string; next_run: string };
   assert.match(c.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -164,11 +208,24 @@ void test('policy state: GET, PATCH with validation, history records who changed
   f.ocm.state.addPolicy(CID, { id: 'p-1', version: '4.14.11', nextRun: T0 + 3600_000 });
   const path = `/api/clusters_mgmt/v1/clusters/${CID}/upgrade_policies/p-1/state`;
   const initial = await f.get(path);
-  assert.deepEqual(initial.body, { kind: 'UpgradePolicyState', href: path, description: 'Upgrade scheduled.', value: 'scheduled' });
+  assert.deepEqual(initial.body, {
+    kind: 'UpgradePolicyState',
+    href: path,
+    description: 'Upgrade scheduled.',
+    value: 'scheduled',
+  });
   await f.clock.run({ until: T0 + 60_000 });
-  const started = await f.send('PATCH', path, { value: 'started', description: 'Cluster is currently being upgraded to version 4.14.11' });
+  const started = await f.send('PATCH', path, {
+    value: 'started',
+    description: 'Cluster is currently being upgraded to version 4.14.11',
+  });
   assert.equal(started.status, 200);
-  assert.deepEqual(started.body, { kind: 'UpgradePolicyState', href: path, description: 'Cluster is currently being upgraded to version 4.14.11', value: 'started' });
+  assert.deepEqual(started.body, {
+    kind: 'UpgradePolicyState',
+    href: path,
+    description: 'Cluster is currently being upgraded to version 4.14.11',
+    value: 'started',
+  });
   const invalid = await f.send('PATCH', path, { value: 'finished' });
   assert.equal(invalid.status, 400);
   assert.equal((invalid.body as { reason: string }).reason, "Upgrade policy state value 'finished' is not valid");
@@ -208,14 +265,25 @@ void test('auth: bearer and AccessToken forms, OCM 401 bodies, 403 for read-only
   assert.deepEqual(await reason('Bearer a.b.c'), [401, "Signature of bearer token isn't valid"]);
   assert.deepEqual(await reason('Basic dXNlcjpwYXNz'), [401, "Authentication type 'Basic' isn't supported"]);
   assert.deepEqual(await reason('garbage'), [401, "Authorization header 'garbage' is malformed"]);
-  assert.deepEqual(await reason(`AccessToken other-cluster:${TOKEN}`), [401, "Access token for cluster 'other-cluster' isn't valid"]);
+  assert.deepEqual(await reason(`AccessToken other-cluster:${TOKEN}`), [
+    401,
+    "Access token for cluster 'other-cluster' isn't valid",
+  ]);
   assert.equal((await f.get(path, { authorization: `AccessToken ${EXTERNAL}:${TOKEN}` })).status, 200);
   assert.equal((await f.get(path, { authorization: `Bearer ${TOKEN}` })).status, 200);
   const sl = await f.get('/api/service_logs/v1/cluster_logs', { authorization: 'Bearer x' });
-  assert.deepEqual([sl.status, (sl.body as { code: string; href: string }).code, (sl.body as { href: string }).href], [401, 'SERVICE-LOGS-401', '/api/service_logs/v1/errors/401']);
+  assert.deepEqual(
+    [sl.status, (sl.body as { code: string; href: string }).code, (sl.body as { href: string }).href],
+    [401, 'SERVICE-LOGS-401', '/api/service_logs/v1/errors/401'],
+  );
   // A read-only token reads but may not write.
   assert.equal((await f.get(path, { authorization: 'Bearer viewer' })).status, 200);
-  const patch = await f.send('PATCH', `${path}/upgrade_policies/p-1/state`, { value: 'started' }, { authorization: 'Bearer viewer' });
+  const patch = await f.send(
+    'PATCH',
+    `${path}/upgrade_policies/p-1/state`,
+    { value: 'started' },
+    { authorization: 'Bearer viewer' },
+  );
   assert.equal(patch.status, 403);
   assert.equal((patch.body as { code: string }).code, 'CLUSTERS-MGMT-403');
   assert.equal(f.ocm.state.policy(CID, 'p-1')?.state.value, 'scheduled');
@@ -256,19 +324,31 @@ void test('service logs: POST as MUO sends it (201), read back newest first, by 
     timestamp: '2026-03-02T08:00:00Z',
   });
   await f.clock.run({ until: T0 + 1000 });
-  await post('Cluster has encountered healthcheck failure during upgrade', { doc_references: ['https://access.redhat.com/solutions/7081505'] });
-  const list = (await f.get(`/api/service_logs/v1/cluster_logs?search=${encodeURIComponent(`cluster_id = '${CID}'`)}`)).body as {
+  await post('Cluster has encountered healthcheck failure during upgrade', {
+    doc_references: ['https://access.redhat.com/solutions/7081505'],
+  });
+  const list = (await f.get(`/api/service_logs/v1/cluster_logs?search=${encodeURIComponent(`cluster_id = '${CID}'`)}`))
+    .body as {
     kind: string;
     total: number;
     items: Array<{ summary: string; doc_references?: string[] }>;
   };
   assert.equal(list.kind, 'ClusterLogList');
   assert.equal(list.total, 2);
-  assert.deepEqual(list.items.map((i) => i.summary), ['Cluster has encountered healthcheck failure during upgrade', 'Cluster is starting with control and worker plane upgrade']);
+  assert.deepEqual(
+    list.items.map((i) => i.summary),
+    [
+      'Cluster has encountered healthcheck failure during upgrade',
+      'Cluster is starting with control and worker plane upgrade',
+    ],
+  );
   assert.deepEqual(list.items[0]?.doc_references, ['https://access.redhat.com/solutions/7081505']);
   const byUuid = (await f.get(`/api/service_logs/v1/clusters/${EXTERNAL}/cluster_logs`)).body as { total: number };
   assert.equal(byUuid.total, 2);
-  assert.deepEqual(f.ocm.state.serviceLogs(CID).map((l) => l.timestamp - T0), [0, 1000]);
+  assert.deepEqual(
+    f.ocm.state.serviceLogs(CID).map((l) => l.timestamp - T0),
+    [0, 1000],
+  );
   const noSummary = await f.send('POST', '/api/service_logs/v1/cluster_logs', { service_name: 's', cluster_id: CID });
   assert.equal(noSummary.status, 400);
   assert.equal((noSummary.body as { code: string }).code, 'SERVICE-LOGS-400');
@@ -318,8 +398,14 @@ void test('OCM agent: cluster at /, policies as a bare array, state GET/PATCH, S
   assert.deepEqual(await root.json(), CLUSTER_JSON);
   const list = await fetch(`${agent.url}/upgrade_policies`);
   const items = (await list.json()) as Array<{ id: string; kind: string }>;
-  assert.deepEqual(items.map((p) => [p.kind, p.id]), [['UpgradePolicy', 'p-1']]);
-  const patched = await fetch(`${agent.url}/upgrade_policies/p-1/state`, { method: 'PATCH', body: JSON.stringify({ value: 'started', description: 'go' }) });
+  assert.deepEqual(
+    items.map((p) => [p.kind, p.id]),
+    [['UpgradePolicy', 'p-1']],
+  );
+  const patched = await fetch(`${agent.url}/upgrade_policies/p-1/state`, {
+    method: 'PATCH',
+    body: JSON.stringify({ value: 'started', description: 'go' }),
+  });
   assert.equal(patched.status, 200);
   assert.equal(f.ocm.state.policy(CID, 'p-1')?.state.value, 'started');
   assert.equal(f.ocm.state.stateHistory('p-1').at(-1)?.source, 'api');

@@ -68,7 +68,11 @@ export class SimOcm {
 
   constructor(options: SimOcmOptions) {
     this.#clock = options.clock;
-    this.state = new OcmState({ clock: options.clock, random: options.random, ...(options.logAuthor === undefined ? {} : { logAuthor: options.logAuthor }) });
+    this.state = new OcmState({
+      clock: options.clock,
+      random: options.random,
+      ...(options.logAuthor === undefined ? {} : { logAuthor: options.logAuthor }),
+    });
     this.#api = new OcmApi(this.state, options.auth);
   }
 
@@ -103,7 +107,9 @@ export class SimOcm {
   /** Serves the OCM agent's API for one cluster (OCM's internal id) on 127.0.0.1. */
   async listenAgent(options: ListenOptions & { clusterId: string }): Promise<HttpServer> {
     const clusterId = options.clusterId;
-    return this.#serve('agent', options, (method, target, _authorization, body) => this.#agent(clusterId, method, target, body));
+    return this.#serve('agent', options, (method, target, _authorization, body) =>
+      this.#agent(clusterId, method, target, body),
+    );
   }
 
   #agent(clusterId: string, method: string, target: string, body: string): OcmResponse {
@@ -115,7 +121,12 @@ export class SimOcm {
     if (upstream.kind === 'down' || upstream.kind === 'error') {
       if (upstream.match === undefined || path.includes(upstream.match)) {
         const status = upstream.kind === 'error' ? (upstream.status ?? 503) : 0;
-        return agentText(400, status === 0 ? `Get "https://api.openshift.com${CLUSTERS_MGMT}": connection reset by peer` : sdkErrorText(status, errorJson(CLUSTERS_MGMT, status, 'Service Unavailable', '')));
+        return agentText(
+          400,
+          status === 0
+            ? `Get "https://api.openshift.com${CLUSTERS_MGMT}": connection reset by peer`
+            : sdkErrorText(status, errorJson(CLUSTERS_MGMT, status, 'Service Unavailable', '')),
+        );
       }
     }
     let mapped: string;
@@ -140,12 +151,20 @@ export class SimOcm {
     if (res.status >= 400) return agentText(400, sdkErrorText(res.status, res.body));
     if (list) {
       const items = isJsonObject(res.body) && Array.isArray(res.body['items']) ? res.body['items'] : [];
-      return { status: 200, body: items, headers: { 'content-type': 'application/json', ...pick(res.headers, 'x-operation-id') } };
+      return {
+        status: 200,
+        body: items,
+        headers: { 'content-type': 'application/json', ...pick(res.headers, 'x-operation-id') },
+      };
     }
     return res;
   }
 
-  async #serve(server: 'ocm' | 'agent', options: ListenOptions, answer: (method: string, target: string, authorization: string | undefined, body: string) => OcmResponse): Promise<HttpServer> {
+  async #serve(
+    server: 'ocm' | 'agent',
+    options: ListenOptions,
+    answer: (method: string, target: string, authorization: string | undefined, body: string) => OcmResponse,
+  ): Promise<HttpServer> {
     return startHttpServer({
       name: server === 'ocm' ? 'ocm' : 'ocm-agent',
       ...(options.activity === undefined ? {} : { activity: options.activity }),
@@ -177,7 +196,16 @@ export class SimOcm {
           const status = fault.status ?? 503;
           out =
             server === 'ocm'
-              ? { status, body: errorJson(path, status, status === 503 ? 'Service Unavailable' : 'Internal Server Error', this.state.randomString(27)), headers: { 'content-type': 'application/json' } }
+              ? {
+                  status,
+                  body: errorJson(
+                    path,
+                    status,
+                    status === 503 ? 'Service Unavailable' : 'Internal Server Error',
+                    this.state.randomString(27),
+                  ),
+                  headers: { 'content-type': 'application/json' },
+                }
               : agentText(status, `HTTP ${status}\n`);
         } else {
           out = answer(method, target, req.headers.authorization, body);
@@ -194,7 +222,11 @@ function pick(labels: Record<string, string>, key: string): Record<string, strin
 }
 
 function agentText(status: number, text: string): OcmResponse {
-  return { status, body: text, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' } };
+  return {
+    status,
+    body: text,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
+  };
 }
 
 /** What `err.Error()` of an OCM SDK call says for an error answer (the agent passes it on). */
@@ -203,11 +235,11 @@ function sdkErrorText(status: number, body: unknown): string {
   return `status is ${status}, identifier is '${b.id ?? ''}', code is '${b.code ?? ''}' and operation identifier is '${b.operation_id ?? ''}': ${b.reason ?? ''}\n`;
 }
 
-
 function write(res: ServerResponse, ocmResponse: OcmResponse): void {
   const headers: Record<string, string | number> = { ...ocmResponse.headers };
   let payload = '';
-  if (typeof ocmResponse.body === 'string' && String(headers['content-type']).startsWith('text/plain')) payload = ocmResponse.body;
+  if (typeof ocmResponse.body === 'string' && String(headers['content-type']).startsWith('text/plain'))
+    payload = ocmResponse.body;
   else if (ocmResponse.body !== undefined) payload = JSON.stringify(ocmResponse.body);
   headers['content-length'] = Buffer.byteLength(payload);
   res.writeHead(ocmResponse.status, headers);

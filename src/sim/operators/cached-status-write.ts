@@ -34,7 +34,11 @@ export async function writeStatusFromCache<T extends KubeObjectLike>(
     const next = mutate(structuredClone(cached));
     if (next === undefined) return;
     try {
-      await client.updateStatus(descriptor, { ...next, metadata: { ...next.metadata, resourceVersion: cached.metadata?.resourceVersion } }, signal);
+      await client.updateStatus(
+        descriptor,
+        { ...next, metadata: { ...next.metadata, resourceVersion: cached.metadata?.resourceVersion } },
+        signal,
+      );
       return;
     } catch (err) {
       if (!isConflict(err)) throw err;

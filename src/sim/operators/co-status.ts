@@ -49,14 +49,24 @@ export function operatorConditions(input: OperatorStatusInput): DesiredCondition
   const degraded: DesiredCondition = input.degraded
     ? { type: 'Degraded', status: 'True', ...input.degraded }
     : { type: 'Degraded', status: 'False', ...w.degraded };
-  const progressing: DesiredCondition = { type: 'Progressing', status: input.rollout ? 'True' : 'False', ...w.progressing };
+  const progressing: DesiredCondition = {
+    type: 'Progressing',
+    status: input.rollout ? 'True' : 'False',
+    ...w.progressing,
+  };
   const available: DesiredCondition = input.unavailable
     ? { type: 'Available', status: 'False', ...input.unavailable }
     : { type: 'Available', status: 'True', ...w.available };
   const upgradeable: DesiredCondition = input.notUpgradeable
     ? { type: 'Upgradeable', status: 'False', ...input.notUpgradeable }
     : { type: 'Upgradeable', status: 'True', reason: 'AsExpected', message: ALL_IS_WELL };
-  return [degraded, progressing, available, upgradeable, { type: 'EvaluationConditionsDetected', status: 'False', reason: 'AsExpected' }];
+  return [
+    degraded,
+    progressing,
+    available,
+    upgradeable,
+    { type: 'EvaluationConditionsDetected', status: 'False', reason: 'AsExpected' },
+  ];
 }
 
 /** The default reason and message of Available=False for a fault that gives none. */
@@ -83,11 +93,19 @@ export function defaultUnavailable(input: Pick<OperatorStatusInput, 'profile'> &
  * Merges desired conditions into the existing ones: a condition whose status is unchanged keeps
  * its lastTransitionTime; a new or changed one gets `now`.
  */
-export function mergeConditions(existing: readonly ClusterOperatorStatusCondition[] | undefined, desired: readonly DesiredCondition[], now: number): ClusterOperatorStatusCondition[] {
+export function mergeConditions(
+  existing: readonly ClusterOperatorStatusCondition[] | undefined,
+  desired: readonly DesiredCondition[],
+  now: number,
+): ClusterOperatorStatusCondition[] {
   return desired.map((desiredCondition) => {
     const old = existing?.find((c) => c.type === desiredCondition.type);
     const lastTransitionTime = old && old.status === desiredCondition.status ? old.lastTransitionTime : formatTime(now);
-    const c: ClusterOperatorStatusCondition = { type: desiredCondition.type, status: desiredCondition.status, lastTransitionTime };
+    const c: ClusterOperatorStatusCondition = {
+      type: desiredCondition.type,
+      status: desiredCondition.status,
+      lastTransitionTime,
+    };
     if (desiredCondition.reason !== undefined) c.reason = desiredCondition.reason;
     if (desiredCondition.message !== undefined) c.message = desiredCondition.message;
     return c;
@@ -118,26 +136,63 @@ function wording(input: OperatorStatusInput): Wording {
       const degraded = { reason: 'AsExpected', message: 'NodeControllerDegraded: All master nodes are ready' };
       if (!r) {
         const at = `${nodesAre(n)} at revision ${input.revision}`;
-        return { degraded, progressing: { reason: 'AsExpected', message: `NodeInstallerProgressing: ${at}` }, available: { reason: 'AsExpected', message: `StaticPodsAvailable: ${n} node${n === 1 ? ' is' : 's are'} active; ${at}` } };
+        return {
+          degraded,
+          progressing: { reason: 'AsExpected', message: `NodeInstallerProgressing: ${at}` },
+          available: {
+            reason: 'AsExpected',
+            message: `StaticPodsAvailable: ${n} node${n === 1 ? ' is' : 's are'} active; ${at}`,
+          },
+        };
       }
       const done = unitsDone(r.fraction, n);
       const next = r.fromRevision + 1;
-      const split = done === 0 ? `${nodesAre(n)} at revision ${r.fromRevision}; 0 nodes have achieved new revision ${next}` : `${nodesAre(n - done)} at revision ${r.fromRevision}; ${nodesAre(done)} at revision ${next}`;
-      return { degraded, progressing: { reason: 'NodeInstaller', message: `NodeInstallerProgressing: ${split}` }, available: { reason: 'AsExpected', message: `StaticPodsAvailable: ${n} node${n === 1 ? ' is' : 's are'} active; ${split}` } };
+      const split =
+        done === 0
+          ? `${nodesAre(n)} at revision ${r.fromRevision}; 0 nodes have achieved new revision ${next}`
+          : `${nodesAre(n - done)} at revision ${r.fromRevision}; ${nodesAre(done)} at revision ${next}`;
+      return {
+        degraded,
+        progressing: { reason: 'NodeInstaller', message: `NodeInstallerProgressing: ${split}` },
+        available: {
+          reason: 'AsExpected',
+          message: `StaticPodsAvailable: ${n} node${n === 1 ? ' is' : 's are'} active; ${split}`,
+        },
+      };
     }
     case 'network': {
       const n = Math.max(1, input.nodes);
-      const progressing = r ? { reason: 'Deploying', message: `DaemonSet "/openshift-ovn-kubernetes/ovnkube-node" is not available (awaiting ${n - unitsDone(r.fraction, n)} nodes)` } : { reason: 'AsExpected' };
+      const progressing = r
+        ? {
+            reason: 'Deploying',
+            message: `DaemonSet "/openshift-ovn-kubernetes/ovnkube-node" is not available (awaiting ${n - unitsDone(r.fraction, n)} nodes)`,
+          }
+        : { reason: 'AsExpected' };
       return { degraded: { reason: 'AsExpected' }, progressing, available: { reason: 'AsExpected' } };
     }
     case 'dns': {
       const n = Math.max(1, input.nodes);
-      const progressing = r ? { reason: 'DNSReportsProgressingIsTrue', message: `DNS "default" reports Progressing=True: "Have ${n - 1} available DNS pods, want ${n}."` } : { reason: 'AsExpected', message: 'Desired and current number of DNSes are equal' };
-      return { degraded: { reason: 'DNSNotDegraded' }, progressing, available: { reason: 'AsExpected', message: 'DNS "default" is available.' } };
+      const progressing = r
+        ? {
+            reason: 'DNSReportsProgressingIsTrue',
+            message: `DNS "default" reports Progressing=True: "Have ${n - 1} available DNS pods, want ${n}."`,
+          }
+        : { reason: 'AsExpected', message: 'Desired and current number of DNSes are equal' };
+      return {
+        degraded: { reason: 'DNSNotDegraded' },
+        progressing,
+        available: { reason: 'AsExpected', message: 'DNS "default" is available.' },
+      };
     }
     case 'monitoring': {
-      const progressing = r ? { reason: 'RollOutInProgress', message: 'Rolling out the stack.' } : { reason: 'RollOutDone', message: 'Successfully rolled out the stack.' };
-      return { degraded: { reason: 'AsExpected' }, progressing, available: { reason: 'RollOutDone', message: 'Successfully rolled out the stack.' } };
+      const progressing = r
+        ? { reason: 'RollOutInProgress', message: 'Rolling out the stack.' }
+        : { reason: 'RollOutDone', message: 'Successfully rolled out the stack.' };
+      return {
+        degraded: { reason: 'AsExpected' },
+        progressing,
+        available: { reason: 'RollOutDone', message: 'Successfully rolled out the stack.' },
+      };
     }
     case 'ingress': {
       const replicas = 2;
@@ -154,12 +209,22 @@ function wording(input: OperatorStatusInput): Wording {
       };
     }
     case 'console': {
-      const progressing = r ? { reason: 'SyncLoopRefresh_InProgress', message: `SyncLoopRefreshProgressing: Working toward version ${r.target}, ${1 + unitsDone(r.fraction, 2)} replicas available` } : asExpected;
+      const progressing = r
+        ? {
+            reason: 'SyncLoopRefresh_InProgress',
+            message: `SyncLoopRefreshProgressing: Working toward version ${r.target}, ${1 + unitsDone(r.fraction, 2)} replicas available`,
+          }
+        : asExpected;
       return { degraded: asExpected, progressing, available: asExpected };
     }
     case 'machine-api': {
-      const progressing = r ? { reason: 'SyncingResources', message: `Progressing towards operator: ${r.target}` } : { reason: 'AsExpected' };
-      const available = { reason: 'AsExpected', message: `Cluster Machine API Operator is available at operator: ${input.version ?? r?.target ?? ''}` };
+      const progressing = r
+        ? { reason: 'SyncingResources', message: `Progressing towards operator: ${r.target}` }
+        : { reason: 'AsExpected' };
+      const available = {
+        reason: 'AsExpected',
+        message: `Cluster Machine API Operator is available at operator: ${input.version ?? r?.target ?? ''}`,
+      };
       return { degraded: { reason: 'AsExpected' }, progressing, available };
     }
     case 'workload': {
@@ -168,7 +233,10 @@ function wording(input: OperatorStatusInput): Wording {
       const replicas = Math.max(1, input.masters);
       const ref = wl.prefix ? `deployment/${name}.${namespace}` : `deployment/${name}`;
       const progressing = r
-        ? { reason: `${wl.prefix}_PodsUpdating`, message: `${wl.prefix}Progressing: ${ref}: ${unitsDone(r.fraction, replicas)}/${replicas} pods have been updated to the latest generation` }
+        ? {
+            reason: `${wl.prefix}_PodsUpdating`,
+            message: `${wl.prefix}Progressing: ${ref}: ${unitsDone(r.fraction, replicas)}/${replicas} pods have been updated to the latest generation`,
+          }
         : asExpected;
       return { degraded: asExpected, progressing, available: asExpected };
     }

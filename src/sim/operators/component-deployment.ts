@@ -9,7 +9,11 @@ import type { Deployment, DeploymentCondition, DeploymentStatus } from 'kubernet
 import { formatTime } from '../../lib/clock.js';
 import { hashString } from '../../lib/random.js';
 import type { PayloadManifest, ReleasePayload } from '../releases/payload.js';
-import { deploymentForClusterOperator, deploymentManifest, RELEASE_VERSION_ANNOTATION } from '../releases/operator-deployment.js';
+import {
+  deploymentForClusterOperator,
+  deploymentManifest,
+  RELEASE_VERSION_ANNOTATION,
+} from '../releases/operator-deployment.js';
 
 /** The environment variable carrying the release version into the operator container. */
 export const RELEASE_VERSION_ENV = 'RELEASE_VERSION';
@@ -49,7 +53,12 @@ export function deploymentRolledOut(deployment: Deployment | undefined): boolean
   const s = deployment?.status;
   if (!deployment || !s) return false;
   const want = deployment.spec?.replicas ?? 1;
-  return (s.observedGeneration ?? 0) >= (deployment.metadata?.generation ?? 1) && s.updatedReplicas === want && s.availableReplicas === want && (s.replicas ?? 0) === want;
+  return (
+    (s.observedGeneration ?? 0) >= (deployment.metadata?.generation ?? 1) &&
+    s.updatedReplicas === want &&
+    s.availableReplicas === want &&
+    (s.replicas ?? 0) === want
+  );
 }
 
 const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -79,8 +88,22 @@ export function deploymentStatus(deployment: Deployment, phase: DeploymentPhase,
       readyReplicas: want,
       availableReplicas: want,
       conditions: [
-        condition(deployment, 'Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', now),
-        condition(deployment, 'Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${rs}" has successfully progressed.`, now),
+        condition(
+          deployment,
+          'Available',
+          'True',
+          'MinimumReplicasAvailable',
+          'Deployment has minimum availability.',
+          now,
+        ),
+        condition(
+          deployment,
+          'Progressing',
+          'True',
+          'NewReplicaSetAvailable',
+          `ReplicaSet "${rs}" has successfully progressed.`,
+          now,
+        ),
       ],
     };
   }
@@ -95,8 +118,22 @@ export function deploymentStatus(deployment: Deployment, phase: DeploymentPhase,
     unavailableReplicas: surge + (hadReady ? 0 : want - surge),
     conditions: [
       hadReady
-        ? condition(deployment, 'Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', now)
-        : condition(deployment, 'Available', 'False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.', now),
+        ? condition(
+            deployment,
+            'Available',
+            'True',
+            'MinimumReplicasAvailable',
+            'Deployment has minimum availability.',
+            now,
+          )
+        : condition(
+            deployment,
+            'Available',
+            'False',
+            'MinimumReplicasUnavailable',
+            'Deployment does not have minimum availability.',
+            now,
+          ),
       condition(deployment, 'Progressing', 'True', 'ReplicaSetUpdated', `ReplicaSet "${rs}" is progressing.`, now),
     ],
   };
@@ -108,7 +145,14 @@ export function deploymentStatus(deployment: Deployment, phase: DeploymentPhase,
   return status;
 }
 
-function condition(deployment: Deployment, type: string, status: string, reason: string, message: string, now: number): DeploymentCondition {
+function condition(
+  deployment: Deployment,
+  type: string,
+  status: string,
+  reason: string,
+  message: string,
+  now: number,
+): DeploymentCondition {
   const old = deployment.status?.conditions?.find((c) => c.type === type);
   const same = old && old.status === status;
   const unchanged = same && old.reason === reason && old.message === message;

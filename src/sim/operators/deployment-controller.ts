@@ -6,14 +6,19 @@
  */
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import { DeploymentResource } from '../../api/builtin.js';
-import type { Controller} from '../../kube/controller.js';
+import type { Controller } from '../../kube/controller.js';
 import { type ReconcileResult } from '../../kube/controller.js';
 import { isNotFound } from '../../kube/status-error.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
 import type { SeededRandom } from '../../lib/random.js';
 import { type SimContext, simController } from '../context.js';
 import { writeStatusFromCache } from './cached-status-write.js';
-import { deploymentRolledOut, deploymentStatus, isOperatorDeployment, type DeploymentPhase } from './component-deployment.js';
+import {
+  deploymentRolledOut,
+  deploymentStatus,
+  isOperatorDeployment,
+  type DeploymentPhase,
+} from './component-deployment.js';
 import { drawMs } from '../durations.js';
 import type { OperatorDurations } from './durations.js';
 
@@ -30,7 +35,10 @@ interface Rollout {
 }
 
 /** A controller that rolls out operator Deployments. */
-export function createOperatorDeploymentController(ctx: SimContext, options: OperatorDeploymentControllerOptions): Controller {
+export function createOperatorDeploymentController(
+  ctx: SimContext,
+  options: OperatorDeploymentControllerOptions,
+): Controller {
   const rollouts = new Map<string, Rollout>();
   const streams = new Map<string, SeededRandom>();
   const informer = ctx.informers.informerFor(DeploymentResource);
@@ -67,18 +75,33 @@ export function createOperatorDeploymentController(ctx: SimContext, options: Ope
     if (phase === 'rolling') return { requeueAfter: r.readyAt - now };
   };
 
-  return simController(ctx, { name: 'sim-operator-deployments', reconcile })
-    .for(DeploymentResource, { predicates: [{ create: isOperatorDeployment, update: (_o, n) => isOperatorDeployment(n), delete: isOperatorDeployment }] });
+  return simController(ctx, { name: 'sim-operator-deployments', reconcile }).for(DeploymentResource, {
+    predicates: [
+      { create: isOperatorDeployment, update: (_o, n) => isOperatorDeployment(n), delete: isOperatorDeployment },
+    ],
+  });
 }
 
-async function writeStatus(ctx: SimContext, key: string, cached: Deployment, generation: number, phase: DeploymentPhase, signal: AbortSignal): Promise<void> {
+async function writeStatus(
+  ctx: SimContext,
+  key: string,
+  cached: Deployment,
+  generation: number,
+  phase: DeploymentPhase,
+  signal: AbortSignal,
+): Promise<void> {
   await writeStatusFromCache<Deployment>(
     ctx.client,
     DeploymentResource,
     key,
     cached,
     (fresh) => {
-      if (!isOperatorDeployment(fresh) || deploymentRolledOut(fresh) || (fresh.metadata?.generation ?? 1) !== generation) return undefined;
+      if (
+        !isOperatorDeployment(fresh) ||
+        deploymentRolledOut(fresh) ||
+        (fresh.metadata?.generation ?? 1) !== generation
+      )
+        return undefined;
       const status = deploymentStatus(fresh, phase, ctx.clock.now());
       if (jsonEqual((fresh.status ?? {}) as JsonValue, status as JsonValue)) return undefined;
       return { ...fresh, status };

@@ -14,13 +14,16 @@ void test('the lead of a stage draws the stage range; every operator of a parall
     const [min, mode, max] = rolloutRange(profile, HA_CLOUD_DURATIONS, 6);
     assert.ok(min <= mode && mode <= max, `${name}: (${min}, ${mode}, ${max})`);
     const stage = HA_CLOUD_DURATIONS[profile.stage];
-    const stageMax = Array.isArray(stage) ? (stage as readonly number[])[2]! : nodeScaledRange(stage as { base: number; perNode: number; cap: number }, 6)[2];
+    const stageMax = Array.isArray(stage)
+      ? (stage as readonly number[])[2]!
+      : nodeScaledRange(stage as { base: number; perNode: number; cap: number }, 6)[2];
     assert.ok(max <= stageMax + 1e-9, `${name} may exceed its stage`);
   }
 });
 
 void test('sequential runlevels of one stage add up to the stage range', () => {
-  const sum = (names: string[], i: 0 | 2): number => names.reduce((a, n) => a + rolloutRange(operatorProfile(n), HA_CLOUD_DURATIONS, 6)[i], 0);
+  const sum = (names: string[], i: 0 | 2): number =>
+    names.reduce((a, n) => a + rolloutRange(operatorProfile(n), HA_CLOUD_DURATIONS, 6)[i], 0);
   // 25 → 26 and 30 → 31 → 40 run one after another.
   assert.ok(Math.abs(sum(['kube-controller-manager', 'cloud-controller-manager'], 2) - 10) < 1e-9);
   assert.ok(Math.abs(sum(['kube-controller-manager', 'cloud-controller-manager'], 0) - 3) < 1e-9);
@@ -29,7 +32,10 @@ void test('sequential runlevels of one stage add up to the stage range', () => {
 });
 
 void test('network scales with the node count up to the cap; single-node uses a fixed range', () => {
-  assert.deepEqual(rolloutRange(operatorProfile('network'), HA_CLOUD_DURATIONS, 6).map((x) => Math.round(x * 100) / 100), [10.08, 11.2, 12.32]);
+  assert.deepEqual(
+    rolloutRange(operatorProfile('network'), HA_CLOUD_DURATIONS, 6).map((x) => Math.round(x * 100) / 100),
+    [10.08, 11.2, 12.32],
+  );
   assert.deepEqual(rolloutRange(operatorProfile('network'), HA_CLOUD_DURATIONS, 100), [22.5, 25, 25]);
   assert.deepEqual(rolloutRange(operatorProfile('network'), SINGLE_NODE_DURATIONS, 1), [3, 5, 8]);
 });

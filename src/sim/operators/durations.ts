@@ -71,7 +71,11 @@ export const LEAD: Triangle = [1, 1, 1];
 export const FOLLOWER: Triangle = [0.25, 0.5, 0.75];
 
 /** The range (minutes) an operator draws its rollout from, given the cluster's node count. */
-export function rolloutRange(profile: OperatorDurationProfile, durations: OperatorDurations, nodeCount: number): Triangle {
+export function rolloutRange(
+  profile: OperatorDurationProfile,
+  durations: OperatorDurations,
+  nodeCount: number,
+): Triangle {
   const stage = durations[profile.stage];
   const base: Triangle = isTriangle(stage) ? stage : nodeScaledRange(stage, nodeCount);
   const [a, b, c] = profile.share;

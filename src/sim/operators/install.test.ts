@@ -21,7 +21,17 @@ void test('an installed cluster has every ClusterOperator available at the versi
     const name = co.metadata?.name ?? '';
     assert.deepEqual(co.spec, {});
     const status = Object.fromEntries((co.status?.conditions ?? []).map((c) => [c.type, c.status]));
-    assert.deepEqual(status, { Available: 'True', Progressing: 'False', Degraded: 'False', Upgradeable: 'True', EvaluationConditionsDetected: 'False' }, name);
+    assert.deepEqual(
+      status,
+      {
+        Available: 'True',
+        Progressing: 'False',
+        Degraded: 'False',
+        Upgradeable: 'True',
+        EvaluationConditionsDetected: 'False',
+      },
+      name,
+    );
     assert.deepEqual(co.status?.versions, payload.clusterOperators.find((m) => m.name === name)?.operandVersions, name);
     assert.ok((co.status?.relatedObjects ?? []).length > 0, name);
   }
@@ -29,7 +39,9 @@ void test('an installed cluster has every ClusterOperator available at the versi
   assert.equal(dep.metadata?.annotations?.['release.openshift.io/version'], '4.14.10');
   assert.equal(dep.status?.availableReplicas, 1);
   assert.equal(dep.status?.observedGeneration, dep.metadata?.generation);
-  assert.ok(dep.metadata?.managedFields?.some((f) => f.manager === 'cluster-version-operator' && f.operation === 'Apply'));
+  assert.ok(
+    dep.metadata?.managedFields?.some((f) => f.manager === 'cluster-version-operator' && f.operation === 'Apply'),
+  );
   await cluster.client.get(NamespaceResource, undefined, 'openshift-etcd-operator');
   // Idempotent: a second install keeps what exists.
   assert.equal((await installClusterOperators(cluster.ctx, '4.14.10', { catalogue })).length, 33);
@@ -44,7 +56,11 @@ void test('workload Deployments (without the release annotation) are left to the
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name: 'web', namespace: 'default' },
-    spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } },
+    },
   });
   await cluster.clock.run({ until: cluster.clock.now() + 10 * 60_000 });
   const web = await cluster.client.get(DeploymentResource, 'default', 'web');

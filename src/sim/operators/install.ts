@@ -35,7 +35,11 @@ export interface InstallClusterOperatorsOptions {
 }
 
 /** Creates the ClusterOperators and operator Deployments of an installed cluster; returns the operator names. Existing objects are kept. */
-export async function installClusterOperators(ctx: SimContext, version: string, options: InstallClusterOperatorsOptions = {}): Promise<string[]> {
+export async function installClusterOperators(
+  ctx: SimContext,
+  version: string,
+  options: InstallClusterOperatorsOptions = {},
+): Promise<string[]> {
   const payload = options.payload ?? payloadOf(options.catalogue ?? buildCatalogue(), version);
   const exclude = new Set(options.exclude ?? []);
   const signal = options.signal ? { signal: options.signal } : {};
@@ -51,23 +55,58 @@ export async function installClusterOperators(ctx: SimContext, version: string, 
       done.add(key);
       await ensureNamespace(ctx.client, ref.namespace, { signal: options.signal });
       const manifest = operatorDeploymentManifest(ref, payload.version, componentImage(payload, ref.component));
-      const applied = await ctx.client.patch(DeploymentResource, ref.namespace, ref.name, manifest as unknown as JsonValue, { type: 'apply', fieldManager: CVO_FIELD_MANAGER, force: true, ...signal });
+      const applied = await ctx.client.patch(
+        DeploymentResource,
+        ref.namespace,
+        ref.name,
+        manifest as unknown as JsonValue,
+        { type: 'apply', fieldManager: CVO_FIELD_MANAGER, force: true, ...signal },
+      );
       const rolled: Deployment = { ...applied, status: { availableReplicas: 1 } };
-      await ctx.client.updateStatus(DeploymentResource, { ...applied, status: deploymentStatus(rolled, 'complete', ctx.clock.now()) }, signal);
+      await ctx.client.updateStatus(
+        DeploymentResource,
+        { ...applied, status: deploymentStatus(rolled, 'complete', ctx.clock.now()) },
+        signal,
+      );
     }
     const profile = operatorProfile(co.name);
     let obj: ClusterOperator;
     try {
-      obj = await ctx.client.create(ClusterOperatorResource, { apiVersion: 'config.openshift.io/v1', kind: 'ClusterOperator', metadata: { name: co.name }, spec: {} }, signal);
+      obj = await ctx.client.create(
+        ClusterOperatorResource,
+        { apiVersion: 'config.openshift.io/v1', kind: 'ClusterOperator', metadata: { name: co.name }, spec: {} },
+        signal,
+      );
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
       obj = await ctx.client.get(ClusterOperatorResource, undefined, co.name, signal);
       if ((obj.status?.conditions ?? []).length > 0) continue;
     }
-    const conditions = operatorConditions({ profile, version: payload.version, revision: revisionOf(undefined, co.name), masters: size.masters, nodes: size.nodes });
+    const conditions = operatorConditions({
+      profile,
+      version: payload.version,
+      revision: revisionOf(undefined, co.name),
+      masters: size.masters,
+      nodes: size.nodes,
+    });
     const versions = (co.operandVersions ?? [{ name: 'operator', version: payload.version }]).map((v) => ({ ...v }));
-    const relatedObjects = profile.relatedObjects.length > 0 ? profile.relatedObjects : [{ group: '', resource: 'namespaces', name: ref.namespace }];
-    await ctx.client.updateStatus(ClusterOperatorResource, { ...obj, status: { conditions: mergeConditions(undefined, conditions, ctx.clock.now()), versions, relatedObjects, extension: null } }, signal);
+    const relatedObjects =
+      profile.relatedObjects.length > 0
+        ? profile.relatedObjects
+        : [{ group: '', resource: 'namespaces', name: ref.namespace }];
+    await ctx.client.updateStatus(
+      ClusterOperatorResource,
+      {
+        ...obj,
+        status: {
+          conditions: mergeConditions(undefined, conditions, ctx.clock.now()),
+          versions,
+          relatedObjects,
+          extension: null,
+        },
+      },
+      signal,
+    );
   }
   return names;
 }

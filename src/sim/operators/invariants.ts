@@ -17,7 +17,10 @@ export interface OperatorState {
 
 /** The state of a ClusterOperator as the check reads it. */
 export function operatorState(co: ClusterOperator): OperatorState {
-  return { version: operatorVersion(co), progressing: co.status?.conditions?.some((c) => c.type === 'Progressing' && c.status === 'True') ?? false };
+  return {
+    version: operatorVersion(co),
+    progressing: co.status?.conditions?.some((c) => c.type === 'Progressing' && c.status === 'True') ?? false,
+  };
 }
 
 /** What the check remembers of one ClusterOperator between states. */
@@ -54,7 +57,10 @@ export function trackOperatorVersion(
     return { track: { version: state.version, progressedSinceChange: state.progressing, reachedAt }, violations: [] };
   }
   if (state.version === track.version) {
-    return { track: state.progressing && !track.progressedSinceChange ? { ...track, progressedSinceChange: true } : track, violations: [] };
+    return {
+      track: state.progressing && !track.progressedSinceChange ? { ...track, progressedSinceChange: true } : track,
+      violations: [],
+    };
   }
   const violations: string[] = [];
   const from = track.version ?? '(none)';
@@ -64,11 +70,15 @@ export function trackOperatorVersion(
   }
   // A version reported for the first time (an operator new in this payload) is its install, not a change.
   if (track.version !== undefined && !track.progressedSinceChange) {
-    violations.push(`clusteroperator ${name}: operator version changed ${from} → ${state.version} without a Progressing=True period before`);
+    violations.push(
+      `clusteroperator ${name}: operator version changed ${from} → ${state.version} without a Progressing=True period before`,
+    );
   }
   const earlier = track.reachedAt.get(state.version);
   if (earlier !== undefined && !updateStartedSince(state.version, earlier)) {
-    violations.push(`clusteroperator ${name}: operator version changed to ${state.version} a second time in one update (${from} → ${state.version})`);
+    violations.push(
+      `clusteroperator ${name}: operator version changed to ${state.version} a second time in one update (${from} → ${state.version})`,
+    );
   }
   const reachedAt = new Map(track.reachedAt);
   reachedAt.set(state.version, at);
@@ -76,7 +86,11 @@ export function trackOperatorVersion(
 }
 
 /** Every violation over a sequence of states of one ClusterOperator (for tests over recorded samples). */
-export function operatorSequenceViolations(name: string, states: ReadonlyArray<OperatorState & { readonly at: number }>, updateStartedSince?: UpdateStartedSince): string[] {
+export function operatorSequenceViolations(
+  name: string,
+  states: ReadonlyArray<OperatorState & { readonly at: number }>,
+  updateStartedSince?: UpdateStartedSince,
+): string[] {
   let track: OperatorTrack | undefined;
   const out: string[] = [];
   for (const s of states) {

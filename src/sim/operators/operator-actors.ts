@@ -7,7 +7,12 @@
  * version of the release and Progressing=False in one write. Faults (§8.5) are methods the
  * scenario layer calls. The Deployment controller of operator Deployments runs alongside.
  */
-import { ClusterOperatorResource, operatorVersion, type ClusterOperator, type OperandVersion } from '../../api/openshift/config-v1/cluster-operator.js';
+import {
+  ClusterOperatorResource,
+  operatorVersion,
+  type ClusterOperator,
+  type OperandVersion,
+} from '../../api/openshift/config-v1/cluster-operator.js';
 import { DeploymentResource, NodeResource } from '../../api/builtin.js';
 import type { ReconcileResult } from '../../kube/controller.js';
 import { isAlreadyExists, isNotFound } from '../../kube/status-error.js';
@@ -16,7 +21,12 @@ import type { SeededRandom } from '../../lib/random.js';
 import { type SimComponent, type SimContext, simController } from '../context.js';
 import { buildCatalogue, type Catalogue } from '../releases/catalogue.js';
 import { payloadFor, type ReleasePayload } from '../releases/payload.js';
-import { componentDeploymentFor, deploymentRolledOut, releaseVersionOf, type ComponentDeploymentRef } from './component-deployment.js';
+import {
+  componentDeploymentFor,
+  deploymentRolledOut,
+  releaseVersionOf,
+  type ComponentDeploymentRef,
+} from './component-deployment.js';
 import { defaultUnavailable, mergeConditions, operatorConditions, type ReasonMessage } from './co-status.js';
 import { writeStatusFromCache } from './cached-status-write.js';
 import { createOperatorDeploymentController } from './deployment-controller.js';
@@ -112,7 +122,13 @@ export function createOperatorActors(ctx: SimContext, options: OperatorActorsOpt
   for (const co of payload.clusterOperators) {
     if (exclude.has(co.name) || actors.has(co.name)) continue;
     const deployment = componentDeploymentFor(payload, co);
-    actors.set(co.name, { name: co.name, profile: operatorProfile(co.name), deployment, random: random.fork(co.name), stuck: false });
+    actors.set(co.name, {
+      name: co.name,
+      profile: operatorProfile(co.name),
+      deployment,
+      random: random.fork(co.name),
+      stuck: false,
+    });
     const key = `${deployment.namespace}/${deployment.name}`;
     byDeployment.set(key, [...(byDeployment.get(key) ?? []), co.name]);
   }
@@ -120,7 +136,9 @@ export function createOperatorActors(ctx: SimContext, options: OperatorActorsOpt
   const coInformer = ctx.informers.informerFor(ClusterOperatorResource);
   const depInformer = ctx.informers.informerFor(DeploymentResource);
   const nodeInformer = ctx.informers.informerFor(NodeResource);
-  const nodeSensitive = [...actors.values()].filter((a) => ['static-pod', 'network', 'dns', 'workload'].includes(a.profile.style)).map((a) => a.name);
+  const nodeSensitive = [...actors.values()]
+    .filter((a) => ['static-pod', 'network', 'dns', 'workload'].includes(a.profile.style))
+    .map((a) => a.name);
 
   const reconcile = async (name: string, signal: AbortSignal): Promise<ReconcileResult | void> => {
     const actor = actors.get(name);
@@ -137,7 +155,12 @@ export function createOperatorActors(ctx: SimContext, options: OperatorActorsOpt
       actor.rollout = undefined;
     } else if (actor.rollout?.target !== target) {
       const range = rolloutRange(actor.profile, durations, size.nodes);
-      actor.rollout = { target, startedAt: now, durationMs: drawMs(actor.random, range, timeScale), fromRevision: revisionOf(co, name) };
+      actor.rollout = {
+        target,
+        startedAt: now,
+        durationMs: drawMs(actor.random, range, timeScale),
+        fromRevision: revisionOf(co, name),
+      };
       log.debug({ operator: name, target, durationMs: actor.rollout.durationMs }, 'rollout started');
     }
     let versions = co?.status?.versions;
@@ -177,7 +200,9 @@ export function createOperatorActors(ctx: SimContext, options: OperatorActorsOpt
       masters: size.masters,
       nodes: size.nodes,
       degraded: actor.degraded ?? flapping,
-      unavailable: actor.unavailable ? { ...defaultUnavailable({ profile: actor.profile, name }), ...stripUntil(actor.unavailable) } : undefined,
+      unavailable: actor.unavailable
+        ? { ...defaultUnavailable({ profile: actor.profile, name }), ...stripUntil(actor.unavailable) }
+        : undefined,
       notUpgradeable: actor.notUpgradeable,
     };
     try {
@@ -197,9 +222,16 @@ export function createOperatorActors(ctx: SimContext, options: OperatorActorsOpt
 
   const controller = simController(ctx, { name: 'sim-operators', reconcile })
     .for(ClusterOperatorResource)
-    .watches(DeploymentResource, (d) => byDeployment.get(`${d.metadata?.namespace ?? ''}/${d.metadata?.name ?? ''}`) ?? [])
+    .watches(
+      DeploymentResource,
+      (d) => byDeployment.get(`${d.metadata?.namespace ?? ''}/${d.metadata?.name ?? ''}`) ?? [],
+    )
     .watches(NodeResource, () => nodeSensitive, { predicates: [{ update: () => false }] });
-  const deployments = createOperatorDeploymentController(ctx, { durations, timeScale, random: ctx.random.fork('operator-deployments') });
+  const deployments = createOperatorDeploymentController(ctx, {
+    durations,
+    timeScale,
+    random: ctx.random.fork('operator-deployments'),
+  });
 
   const actor = (name: string): Actor => {
     const a = actors.get(name);
@@ -207,14 +239,18 @@ export function createOperatorActors(ctx: SimContext, options: OperatorActorsOpt
     return a;
   };
   const poke = (name: string): void => controller.queue.add(name);
-  const dropUndefined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  const dropUndefined = <T extends object>(o: T): T =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
   return {
     name: 'sim-operators',
     operators: [...actors.keys()],
     async start(signal: AbortSignal): Promise<void> {
       const runs = [controller.start(signal), deployments.start(signal)];
-      for (const run of runs) run.catch((err: unknown) => log.error({ err: err instanceof Error ? err.message : String(err) }, 'controller stopped'));
+      for (const run of runs)
+        run.catch((err: unknown) =>
+          log.error({ err: err instanceof Error ? err.message : String(err) }, 'controller stopped'),
+        );
       await Promise.all([coInformer, depInformer, nodeInformer].map((i) => i.waitForSync(signal)));
     },
     degrade(name, fault) {
@@ -239,7 +275,8 @@ export function createOperatorActors(ctx: SimContext, options: OperatorActorsOpt
       poke(name);
     },
     flap(name, flapOptions) {
-      if (!(flapOptions.periodMs > 0)) throw new RangeError(`flap: periodMs must be positive, got ${flapOptions.periodMs}`);
+      if (!(flapOptions.periodMs > 0))
+        throw new RangeError(`flap: periodMs must be positive, got ${flapOptions.periodMs}`);
       actor(name).flap = dropUndefined({ ...flapOptions, since: ctx.clock.now() });
       poke(name);
     },
@@ -292,7 +329,14 @@ interface WritePlan {
   target: string | undefined;
 }
 
-async function writeStatus(ctx: SimContext, cached: ClusterOperator | undefined, name: string, plan: WritePlan, input: Parameters<typeof operatorConditions>[0], signal: AbortSignal): Promise<void> {
+async function writeStatus(
+  ctx: SimContext,
+  cached: ClusterOperator | undefined,
+  name: string,
+  plan: WritePlan,
+  input: Parameters<typeof operatorConditions>[0],
+  signal: AbortSignal,
+): Promise<void> {
   const { profile, versions, target } = plan;
   const desired = operatorConditions(input);
   const planned = versions?.find((v) => v.name === 'operator')?.version;
@@ -307,7 +351,8 @@ async function writeStatus(ctx: SimContext, cached: ClusterOperator | undefined,
       const status = {
         ...fresh.status,
         conditions: mergeConditions(fresh.status?.conditions, desired, ctx.clock.now()),
-        relatedObjects: profile.relatedObjects.length > 0 ? profile.relatedObjects : (fresh.status?.relatedObjects ?? []),
+        relatedObjects:
+          profile.relatedObjects.length > 0 ? profile.relatedObjects : (fresh.status?.relatedObjects ?? []),
         ...(versions ? { versions } : {}),
         extension: fresh.status?.extension ?? null,
       };
@@ -320,7 +365,11 @@ async function writeStatus(ctx: SimContext, cached: ClusterOperator | undefined,
 
 async function createClusterOperator(ctx: SimContext, name: string, signal: AbortSignal): Promise<void> {
   try {
-    await ctx.client.create(ClusterOperatorResource, { apiVersion: 'config.openshift.io/v1', kind: 'ClusterOperator', metadata: { name }, spec: {} }, { signal });
+    await ctx.client.create(
+      ClusterOperatorResource,
+      { apiVersion: 'config.openshift.io/v1', kind: 'ClusterOperator', metadata: { name }, spec: {} },
+      { signal },
+    );
   } catch (err) {
     if (!isAlreadyExists(err)) throw err;
   }

@@ -73,14 +73,21 @@ export function sample(t: number, co: ClusterOperator): Sample {
 }
 
 /** Starts the fixture: nodes, the installed operators at `version` (default 4.14.10), the actors, a recorder. */
-export async function startOperatorsCluster(t: TestContext, options: OperatorsClusterOptions = {}): Promise<OperatorsCluster> {
+export async function startOperatorsCluster(
+  t: TestContext,
+  options: OperatorsClusterOptions = {},
+): Promise<OperatorsCluster> {
   const cluster = await startTestCluster(t, { seed: options.seed ?? 1 });
   const { client } = cluster;
   const nodes: Array<[string, string]> = [];
   for (let i = 0; i < (options.masters ?? 3); i++) nodes.push([`master-${i}`, 'master']);
   for (let i = 0; i < (options.workers ?? 3); i++) nodes.push([`worker-${i}`, 'worker']);
   for (const [name, role] of nodes) {
-    await client.create(NodeResource, { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { [`node-role.kubernetes.io/${role}`]: '' } } });
+    await client.create(NodeResource, {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name, labels: { [`node-role.kubernetes.io/${role}`]: '' } },
+    });
   }
   const version = options.version ?? '4.14.10';
   await installClusterOperators(cluster.ctx, version, { catalogue });
@@ -99,7 +106,11 @@ export async function startOperatorsCluster(t: TestContext, options: OperatorsCl
       if (seen.has(`${ref.namespace}/${ref.name}`)) continue;
       seen.add(`${ref.namespace}/${ref.name}`);
       const manifest = operatorDeploymentManifest(ref, to, componentImage(payload, ref.component));
-      await client.patch(DeploymentResource, ref.namespace, ref.name, manifest as unknown as JsonValue, { type: 'apply', fieldManager: CVO_FIELD_MANAGER, force: true });
+      await client.patch(DeploymentResource, ref.namespace, ref.name, manifest as unknown as JsonValue, {
+        type: 'apply',
+        fieldManager: CVO_FIELD_MANAGER,
+        force: true,
+      });
     }
   };
   const co = (name: string): Promise<ClusterOperator> => client.get(ClusterOperatorResource, undefined, name);

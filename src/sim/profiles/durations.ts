@@ -5,7 +5,12 @@
  */
 import { DEFAULT_CVO_DURATIONS } from '../cvo/durations.js';
 import { DEFAULT_MACHINE_API_DURATIONS } from '../machineapi/machine-controller.js';
-import { BARE_METAL_DAEMON_DURATIONS, DEFAULT_DRAIN_DURATIONS, HA_CLOUD_DAEMON_DURATIONS, SINGLE_NODE_DAEMON_DURATIONS } from '../mco/daemon/durations.js';
+import {
+  BARE_METAL_DAEMON_DURATIONS,
+  DEFAULT_DRAIN_DURATIONS,
+  HA_CLOUD_DAEMON_DURATIONS,
+  SINGLE_NODE_DAEMON_DURATIONS,
+} from '../mco/daemon/durations.js';
 import { DEFAULT_MCO_DURATIONS } from '../mco/operator.js';
 import { BARE_METAL_DURATIONS, HA_CLOUD_DURATIONS, SINGLE_NODE_DURATIONS } from '../operators/durations.js';
 import type { ProfileDurations } from '../profiles.js';

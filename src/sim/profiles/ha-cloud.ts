@@ -26,7 +26,14 @@ const INSTANCES: Record<NodeRole, { type: string; cpu: string; allocatableCpu: s
   infra: { type: 'r6i.xlarge', cpu: '4', allocatableCpu: '3500m', memory: '32386128Ki' },
 };
 
-function awsNode(role: NodeRole, zoneIndex: number, third: number, fourth: number, schedulableMasters: boolean, machine?: NodeProfile['machine']): NodeProfile {
+function awsNode(
+  role: NodeRole,
+  zoneIndex: number,
+  third: number,
+  fourth: number,
+  schedulableMasters: boolean,
+  machine?: NodeProfile['machine'],
+): NodeProfile {
   const zone = `${REGION}${ZONES[zoneIndex] ?? 'a'}`;
   const internalIP = `10.0.${third}.${fourth}`;
   const name = `ip-10-0-${third}-${fourth}.ec2.internal`;
@@ -45,7 +52,12 @@ function awsNode(role: NodeRole, zoneIndex: number, third: number, fourth: numbe
 }
 
 /** `count` nodes of a MachineSet-backed role, spread round-robin over the zones, each owned by its zone's MachineSet. */
-function machineNodes(role: 'worker' | 'infra', count: number, machineSets: MachineSetProfile[], taken: Set<string>): NodeProfile[] {
+function machineNodes(
+  role: 'worker' | 'infra',
+  count: number,
+  machineSets: MachineSetProfile[],
+  taken: Set<string>,
+): NodeProfile[] {
   const nodes: NodeProfile[] = [];
   for (let k = 0; k < count; k++) {
     const z = k % ZONES.length;
@@ -55,13 +67,20 @@ function machineNodes(role: 'worker' | 'infra', count: number, machineSets: Mach
     const ms = machineSets[z];
     if (!ms) throw new Error(`no ${role} MachineSet for zone index ${z}`);
     const name = `ip-10-0-${third}-${fourth}.ec2.internal`;
-    nodes.push(awsNode(role, z, third, fourth, false, { machineSet: ms.name, name: machineName(ms.name, name, taken) }));
+    nodes.push(
+      awsNode(role, z, third, fourth, false, { machineSet: ms.name, name: machineName(ms.name, name, taken) }),
+    );
   }
   return nodes;
 }
 
 function zoneMachineSets(role: 'worker' | 'infra'): MachineSetProfile[] {
-  return ZONES.map((z) => ({ name: `${INFRASTRUCTURE_NAME}-${role}-${REGION}${z}`, role, zone: `${REGION}${z}`, instanceType: INSTANCES[role].type }));
+  return ZONES.map((z) => ({
+    name: `${INFRASTRUCTURE_NAME}-${role}-${REGION}${z}`,
+    role,
+    zone: `${REGION}${z}`,
+    instanceType: INSTANCES[role].type,
+  }));
 }
 
 /** The HA cloud profile (default 3 masters + 3 workers; see the module comment). */
@@ -80,7 +99,11 @@ export function haCloudProfile(options: ProfileOptions = {}): ClusterProfile {
     region: REGION,
     controlPlaneTopology: 'HighlyAvailable',
     infrastructureTopology: 'HighlyAvailable',
-    nodes: [...masters, ...machineNodes('worker', workers, workerSets, taken), ...machineNodes('infra', infraNodes, infraSets, taken)],
+    nodes: [
+      ...masters,
+      ...machineNodes('worker', workers, workerSets, taken),
+      ...machineNodes('infra', infraNodes, infraSets, taken),
+    ],
     machineSets: [...workerSets, ...infraSets],
     pools: [{ name: 'master' }, { name: 'worker' }, ...(infraNodes > 0 ? [{ name: 'infra' }] : [])],
     durations: HA_CLOUD_COLUMN,

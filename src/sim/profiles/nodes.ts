@@ -37,11 +37,18 @@ export function roleLabels(role: NodeRole, schedulableMasters: boolean): Record<
 
 /** The taints an installed node starts with: the master NoSchedule taint unless masters are schedulable. */
 export function roleTaints(role: NodeRole, schedulableMasters: boolean): Taint[] {
-  return role === 'master' && !schedulableMasters ? [{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }] : [];
+  return role === 'master' && !schedulableMasters
+    ? [{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }]
+    : [];
 }
 
 /** Every label of a node (OS, architecture, hostname, topology where known, roles). */
-export function nodeLabels(name: string, role: NodeRole, placement: NodePlacement, schedulableMasters: boolean): Record<string, string> {
+export function nodeLabels(
+  name: string,
+  role: NodeRole,
+  placement: NodePlacement,
+  schedulableMasters: boolean,
+): Record<string, string> {
   const labels: Record<string, string> = {
     'beta.kubernetes.io/arch': 'amd64',
     'beta.kubernetes.io/os': 'linux',
@@ -66,11 +73,18 @@ export function nodeLabels(name: string, role: NodeRole, placement: NodePlacemen
 }
 
 /** The node counts asked for, checked: whole numbers ≥ 0, at most {@link MAX_NODES} nodes with the masters. */
-export function sizeOf(options: ProfileOptions, masters: number, defaults: { workers: number }): { workers: number; infraNodes: number } {
+export function sizeOf(
+  options: ProfileOptions,
+  masters: number,
+  defaults: { workers: number },
+): { workers: number; infraNodes: number } {
   const workers = count('workers', options.workers, defaults.workers);
   const infraNodes = count('infraNodes', options.infraNodes, 0);
   const total = masters + workers + infraNodes;
-  if (total > MAX_NODES) throw new RangeError(`a simulated cluster has at most ${MAX_NODES} nodes, asked for ${total} (${masters} masters, ${workers} workers, ${infraNodes} infra)`);
+  if (total > MAX_NODES)
+    throw new RangeError(
+      `a simulated cluster has at most ${MAX_NODES} nodes, asked for ${total} (${masters} masters, ${workers} workers, ${infraNodes} infra)`,
+    );
   return { workers, infraNodes };
 }
 
@@ -97,7 +111,10 @@ export function hashHex(text: string, length: number): string {
  */
 export function machineName(machineSet: string, nodeName: string, taken: Set<string>): string {
   for (let salt = 0; ; salt++) {
-    const suffix = hashHex(salt === 0 ? nodeName : `${nodeName}/${salt}`, 5).replace(/[0-9]/g, (d) => 'bcdfghjklm'[Number(d)] ?? 'x');
+    const suffix = hashHex(salt === 0 ? nodeName : `${nodeName}/${salt}`, 5).replace(
+      /[0-9]/g,
+      (d) => 'bcdfghjklm'[Number(d)] ?? 'x',
+    );
     const name = `${machineSet}-${suffix}`;
     if (!taken.has(name)) {
       taken.add(name);

@@ -5,7 +5,11 @@
  * `createSimulatedCluster` writes them.
  */
 import type { Node, NodeStatus } from 'kubernetes-types/core/v1.js';
-import { INFRASTRUCTURE_NAME, type Infrastructure, type PlatformStatus } from '../../api/openshift/config-v1/infrastructure.js';
+import {
+  INFRASTRUCTURE_NAME,
+  type Infrastructure,
+  type PlatformStatus,
+} from '../../api/openshift/config-v1/infrastructure.js';
 import { MachineAnnotation, MachineLabel, type Machine } from '../../api/openshift/machine-v1beta1/machine.js';
 import type { MachineSet } from '../../api/openshift/machine-v1beta1/machine-set.js';
 import { formatTime } from '../../lib/clock.js';
@@ -40,7 +44,10 @@ export function infrastructureObject(profile: ClusterProfile): Infrastructure {
     apiVersion: 'config.openshift.io/v1',
     kind: 'Infrastructure',
     metadata: { name: INFRASTRUCTURE_NAME },
-    spec: { cloudConfig: { name: '' }, platformSpec: { type: profile.platform, ...(blockKey ? { [blockKey]: {} } : {}) } },
+    spec: {
+      cloudConfig: { name: '' },
+      platformSpec: { type: profile.platform, ...(blockKey ? { [blockKey]: {} } : {}) },
+    },
     status: {
       infrastructureName: profile.infrastructureName,
       platform: profile.platform,
@@ -61,14 +68,28 @@ export function nodeObject(nodeProfile: NodeProfile): Node {
     ...(nodeProfile.taints.length > 0 ? { taints: nodeProfile.taints.map((t) => ({ ...t })) } : {}),
     ...(nodeProfile.providerID !== undefined ? { providerID: nodeProfile.providerID } : {}),
   };
-  const annotations = nodeProfile.machine ? { [MachineAnnotation.NodeMachine]: `${MACHINE_API_NAMESPACE}/${nodeProfile.machine.name}` } : undefined;
-  return { apiVersion: 'v1', kind: 'Node', metadata: { name: nodeProfile.name, labels: { ...nodeProfile.labels }, ...(annotations ? { annotations } : {}) }, spec };
+  const annotations = nodeProfile.machine
+    ? { [MachineAnnotation.NodeMachine]: `${MACHINE_API_NAMESPACE}/${nodeProfile.machine.name}` }
+    : undefined;
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: nodeProfile.name, labels: { ...nodeProfile.labels }, ...(annotations ? { annotations } : {}) },
+    spec,
+  };
 }
 
 /** The status the node's kubelet reports: capacity, Ready and the pressure conditions, addresses, system info. */
 export function nodeStatus(nodeProfile: NodeProfile, now: number): NodeStatus {
   const at = formatTime(now);
-  const cond = (type: string, status: string, reason: string, message: string) => ({ type, status, reason, message, lastHeartbeatTime: at, lastTransitionTime: at });
+  const cond = (type: string, status: string, reason: string, message: string) => ({
+    type,
+    status,
+    reason,
+    message,
+    lastHeartbeatTime: at,
+    lastTransitionTime: at,
+  });
   const { cpu, allocatableCpu, memory } = nodeProfile.resources;
   return {
     capacity: { cpu, memory, pods: '250' },
@@ -107,7 +128,11 @@ export function machineSetObject(ms: MachineSetProfile, profile: ClusterProfile)
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'MachineSet',
     // Hive labels the MachineSets of its machine pools (OSD/ROSA clusters); managed upgrades select them by it.
-    metadata: { name: ms.name, namespace: MACHINE_API_NAMESPACE, labels: { [MachineLabel.Cluster]: profile.infrastructureName, 'hive.openshift.io/machine-pool': ms.role } },
+    metadata: {
+      name: ms.name,
+      namespace: MACHINE_API_NAMESPACE,
+      labels: { [MachineLabel.Cluster]: profile.infrastructureName, 'hive.openshift.io/machine-pool': ms.role },
+    },
     spec: {
       replicas: profile.nodes.filter((n) => n.machine?.machineSet === ms.name).length,
       selector: { matchLabels: selector },
@@ -131,7 +156,12 @@ export function machineSetObject(ms: MachineSetProfile, profile: ClusterProfile)
 }
 
 /** The Machine owning a profile node, created from its MachineSet's template (status written separately). */
-export function machineObject(nodeProfile: NodeProfile, ms: MachineSet, msProfile: MachineSetProfile, region: string | undefined): Machine {
+export function machineObject(
+  nodeProfile: NodeProfile,
+  ms: MachineSet,
+  msProfile: MachineSetProfile,
+  region: string | undefined,
+): Machine {
   const template = ms.spec?.template;
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
@@ -146,7 +176,16 @@ export function machineObject(nodeProfile: NodeProfile, ms: MachineSet, msProfil
         ...(nodeProfile.zone !== undefined ? { 'machine.openshift.io/zone': nodeProfile.zone } : {}),
       },
       annotations: { [MachineAnnotation.InstanceState]: 'running' },
-      ownerReferences: [{ apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineSet', name: ms.metadata?.name ?? '', uid: ms.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'machine.openshift.io/v1beta1',
+          kind: 'MachineSet',
+          name: ms.metadata?.name ?? '',
+          uid: ms.metadata?.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: { ...structuredClone(template?.spec ?? {}), providerID: nodeProfile.providerID ?? '' },
   };

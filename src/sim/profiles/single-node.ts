@@ -13,8 +13,12 @@ const NODE_NAME = 'sno-0';
 
 /** The single-node profile; `workers` and `infraNodes` may only be 0. */
 export function singleNodeProfile(options: ProfileOptions = {}): ClusterProfile {
-  for (const [what, value] of [['workers', options.workers], ['infraNodes', options.infraNodes]] as const) {
-    if (value !== undefined && value !== 0) throw new RangeError(`the single-node profile has exactly one node: ${what} must be 0, got ${value}`);
+  for (const [what, value] of [
+    ['workers', options.workers],
+    ['infraNodes', options.infraNodes],
+  ] as const) {
+    if (value !== undefined && value !== 0)
+      throw new RangeError(`the single-node profile has exactly one node: ${what} must be 0, got ${value}`);
   }
   return {
     name: 'single-node',

@@ -7,7 +7,13 @@ import { alertEpisodes, isoTime, silenceRecords } from './alerts-report.js';
 const T0 = Date.UTC(2026, 2, 2);
 const MIN = 60_000;
 
-function tr(at: number, state: AlertTransition['state'], activeAt: number, labels: Record<string, string>, forMs = 10 * MIN): AlertTransition {
+function tr(
+  at: number,
+  state: AlertTransition['state'],
+  activeAt: number,
+  labels: Record<string, string>,
+  forMs = 10 * MIN,
+): AlertTransition {
   return { at: T0 + at, alertname: labels['alertname'] ?? '', labels, state, activeAt: T0 + activeAt, forMs };
 }
 
@@ -76,8 +82,18 @@ void test('silences become flat records with matchers in text form and their sta
     createdBy: 'managed-upgrade-operator',
     comment: `Silence ${id}`,
   });
-  const records = silenceRecords([s('b', 10 * MIN, 100 * MIN), s('a', 5 * MIN, 20 * MIN), s('c', 200 * MIN, 300 * MIN)], T0 + 60 * MIN);
-  assert.deepEqual(records.map((r) => [r.id, r.state]), [['a', 'expired'], ['b', 'active'], ['c', 'pending']]);
+  const records = silenceRecords(
+    [s('b', 10 * MIN, 100 * MIN), s('a', 5 * MIN, 20 * MIN), s('c', 200 * MIN, 300 * MIN)],
+    T0 + 60 * MIN,
+  );
+  assert.deepEqual(
+    records.map((r) => [r.id, r.state]),
+    [
+      ['a', 'expired'],
+      ['b', 'active'],
+      ['c', 'pending'],
+    ],
+  );
   assert.deepEqual(records[0], {
     id: 'a',
     matchers: ['severity=~"warning|critical"', 'namespace!="openshift-etcd"'],

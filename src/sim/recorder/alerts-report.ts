@@ -75,7 +75,21 @@ export function alertEpisodes(transitions: readonly AlertTransition[]): AlertEpi
     else if (t.state === 'dropped') e.droppedAt = isoTime(t.at);
   }
   return [...byKey.entries()]
-    .sort(([ka, a], [kb, b]) => (a.pendingSince < b.pendingSince ? -1 : a.pendingSince > b.pendingSince ? 1 : a.alertname < b.alertname ? -1 : a.alertname > b.alertname ? 1 : ka < kb ? -1 : ka > kb ? 1 : 0))
+    .sort(([ka, a], [kb, b]) =>
+      a.pendingSince < b.pendingSince
+        ? -1
+        : a.pendingSince > b.pendingSince
+          ? 1
+          : a.alertname < b.alertname
+            ? -1
+            : a.alertname > b.alertname
+              ? 1
+              : ka < kb
+                ? -1
+                : ka > kb
+                  ? 1
+                  : 0,
+    )
     .map(([, e]) => e);
 }
 

@@ -11,7 +11,11 @@ const STATE = 'machineconfiguration.openshift.io/state';
 void test('the recorder: objects present at its start are the baseline; later changes are stamped with the virtual clock; the report has the final objects', async (t) => {
   const cluster = await startTestCluster(t);
   const { client, clock, ctx, signal } = cluster;
-  await client.create(NodeResource, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-b', annotations: { [STATE]: 'Done' } } });
+  await client.create(NodeResource, {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: 'worker-b', annotations: { [STATE]: 'Done' } },
+  });
   const monitoring = createClusterMonitoring(ctx, { serve: false });
   await monitoring.start(signal);
   const recorder = await startClusterRecorder(ctx, monitoring, signal);
@@ -19,14 +23,19 @@ void test('the recorder: objects present at its start are the baseline; later ch
   // Five virtual minutes on: worker-b starts updating, worker-a joins; ten minutes on, worker-b goes away.
   await clock.run({ until: START + 5 * 60_000, signal });
   const b = await client.get(NodeResource, undefined, 'worker-b');
-  await client.update(NodeResource, { ...b, metadata: { ...b.metadata, annotations: { [STATE]: 'Working' } }, spec: { unschedulable: true } });
+  await client.update(NodeResource, {
+    ...b,
+    metadata: { ...b.metadata, annotations: { [STATE]: 'Working' } },
+    spec: { unschedulable: true },
+  });
   await client.create(NodeResource, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-a' } });
   await clock.run({ until: START + 10 * 60_000, signal });
   await client.delete(NodeResource, undefined, 'worker-b');
   await clock.run({ until: START + 10 * 60_000 + 1, signal });
 
   const report = recorder.report(START + 60_000, [{ url: 'worker-', placeholder: 'w/' }]);
-  const row = (x: (typeof report.transitions)[number]): string => `${x.at} ${x.elapsedMs} ${x.kind}/${x.name} ${x.field} ${String(x.from)} → ${String(x.to)}`;
+  const row = (x: (typeof report.transitions)[number]): string =>
+    `${x.at} ${x.elapsedMs} ${x.kind}/${x.name} ${x.field} ${String(x.from)} → ${String(x.to)}`;
   // At one instant, by kind then name (worker-a before worker-b though created after it).
   assert.deepEqual(report.transitions.map(row), [
     '2026-03-02T00:05:00.000Z 240000 Node/w/a object absent → present',
@@ -34,7 +43,10 @@ void test('the recorder: objects present at its start are the baseline; later ch
     '2026-03-02T00:05:00.000Z 240000 Node/w/b spec.unschedulable false → true',
     '2026-03-02T00:10:00.000Z 540000 Node/w/b object present → absent',
   ]);
-  assert.deepEqual(report.final.nodes.map((n) => [n.kind, n.apiVersion, n.metadata?.name, n.metadata?.managedFields]), [['Node', 'v1', 'w/a', undefined]]);
+  assert.deepEqual(
+    report.final.nodes.map((n) => [n.kind, n.apiVersion, n.metadata?.name, n.metadata?.managedFields]),
+    [['Node', 'v1', 'w/a', undefined]],
+  );
   assert.equal(report.final.clusterVersion, null);
   assert.deepEqual(report.silences, []);
   // The rule evaluator ran (Watchdog always fires).

@@ -11,8 +11,15 @@
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { NodeResource } from '../../api/builtin.js';
 import { ClusterOperatorResource, type ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
-import { CLUSTER_VERSION_NAME, ClusterVersionResource, type ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
-import { MachineConfigPoolResource, type MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  CLUSTER_VERSION_NAME,
+  ClusterVersionResource,
+  type ClusterVersion,
+} from '../../api/openshift/config-v1/cluster-version.js';
+import {
+  MachineConfigPoolResource,
+  type MachineConfigPool,
+} from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { apiVersion, type KubeObjectLike, type ResourceDescriptor } from '../../api/resource.js';
 import { stripManagedFields, type Informer } from '../../kube/informer.js';
 import type { SimContext } from '../context.js';
@@ -75,7 +82,11 @@ interface Recorded {
  * current objects as the baseline, then records every change. `monitoring` gives the alerts
  * and silences.
  */
-export async function startClusterRecorder(ctx: SimContext, monitoring: ClusterMonitoring, signal: AbortSignal): Promise<ClusterRecorder> {
+export async function startClusterRecorder(
+  ctx: SimContext,
+  monitoring: ClusterMonitoring,
+  signal: AbortSignal,
+): Promise<ClusterRecorder> {
   const informers = {
     ClusterVersion: ctx.informers.informerFor(ClusterVersionResource),
     ClusterOperator: ctx.informers.informerFor(ClusterOperatorResource),
@@ -125,17 +136,23 @@ export async function startClusterRecorder(ctx: SimContext, monitoring: ClusterM
     transitions,
     report(originMs: number, placeholders: readonly UrlPlaceholder[] = []): ClusterReport {
       const am = monitoring.alertmanager;
-      return withPlaceholders<ClusterReport>({
-        transitions: transitions(originMs),
-        alerts: alertEpisodes(monitoring.rules.transitions()),
-        silences: silenceRecords(am.silences.list(), ctx.clock.now()),
-        final: {
-          clusterVersion: finalOf(informers.ClusterVersion, ClusterVersionResource).find((cv) => cv.metadata?.name === CLUSTER_VERSION_NAME) ?? null,
-          clusterOperators: finalOf(informers.ClusterOperator, ClusterOperatorResource),
-          machineConfigPools: finalOf(informers.MachineConfigPool, MachineConfigPoolResource),
-          nodes: finalOf(informers.Node, NodeResource),
+      return withPlaceholders<ClusterReport>(
+        {
+          transitions: transitions(originMs),
+          alerts: alertEpisodes(monitoring.rules.transitions()),
+          silences: silenceRecords(am.silences.list(), ctx.clock.now()),
+          final: {
+            clusterVersion:
+              finalOf(informers.ClusterVersion, ClusterVersionResource).find(
+                (cv) => cv.metadata?.name === CLUSTER_VERSION_NAME,
+              ) ?? null,
+            clusterOperators: finalOf(informers.ClusterOperator, ClusterOperatorResource),
+            machineConfigPools: finalOf(informers.MachineConfigPool, MachineConfigPoolResource),
+            nodes: finalOf(informers.Node, NodeResource),
+          },
         },
-      }, placeholders);
+        placeholders,
+      );
     },
     stop(): void {
       for (const u of unregister.splice(0)) u();
@@ -144,14 +161,23 @@ export async function startClusterRecorder(ctx: SimContext, monitoring: ClusterM
 }
 
 function compareRecorded(left: Recorded, right: Recorded): number {
-  return left.t - right.t || RECORDED_KINDS.indexOf(left.kind) - RECORDED_KINDS.indexOf(right.kind) || (left.name < right.name ? -1 : left.name > right.name ? 1 : 0) || left.seq - right.seq;
+  return (
+    left.t - right.t ||
+    RECORDED_KINDS.indexOf(left.kind) - RECORDED_KINDS.indexOf(right.kind) ||
+    (left.name < right.name ? -1 : left.name > right.name ? 1 : 0) ||
+    left.seq - right.seq
+  );
 }
 
 /** The cached objects of an informer, by name, with their kind and apiVersion and without managedFields. */
 function finalOf<T extends KubeObjectLike>(informer: Informer<T>, resourceDescriptor: ResourceDescriptor<T>): T[] {
   return informer
     .list()
-    .map((o) => ({ apiVersion: apiVersion(resourceDescriptor), kind: resourceDescriptor.kind, ...stripManagedFields(o) }))
+    .map((o) => ({
+      apiVersion: apiVersion(resourceDescriptor),
+      kind: resourceDescriptor.kind,
+      ...stripManagedFields(o),
+    }))
     .sort((left, right) => {
       const x = left.metadata?.name ?? '';
       const y = right.metadata?.name ?? '';

@@ -16,7 +16,10 @@ export function replaceUrls(text: string, placeholders: readonly UrlPlaceholder[
   let out = text;
   for (const p of placeholders) {
     if (p.url === '' || !out.includes(p.url)) continue;
-    out = out.replace(new RegExp(`${p.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![0-9])`, 'g'), () => p.placeholder);
+    out = out.replace(
+      new RegExp(`${p.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![0-9])`, 'g'),
+      () => p.placeholder,
+    );
   }
   return out;
 }
@@ -27,7 +30,8 @@ export function withPlaceholders<T>(value: T, placeholders: readonly UrlPlacehol
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') return replaceUrls(value, placeholders);
     if (Array.isArray(value)) return value.map(walk);
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, x]) => [replaceUrls(k, placeholders), walk(x)]));
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, x]) => [replaceUrls(k, placeholders), walk(x)]));
     return value;
   };
   return walk(value) as T;

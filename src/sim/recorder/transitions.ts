@@ -55,8 +55,18 @@ interface Tracked {
 
 /** Condition types in the order an SRE reads them; others follow alphabetically. */
 const CONDITION_ORDER = [
-  'Available', 'Progressing', 'Failing', 'Degraded', 'ReleaseAccepted', 'RetrievedUpdates', 'Upgradeable',
-  'Updated', 'Updating', 'NodeDegraded', 'RenderDegraded', 'Ready',
+  'Available',
+  'Progressing',
+  'Failing',
+  'Degraded',
+  'ReleaseAccepted',
+  'RetrievedUpdates',
+  'Upgradeable',
+  'Updated',
+  'Updating',
+  'NodeDegraded',
+  'RenderDegraded',
+  'Ready',
 ];
 
 /** The annotations of a Node that the MCO's roll-out moves, in roll-out order. */
@@ -111,7 +121,10 @@ function nodeTracked(node: Node): Tracked {
   const annotations = node.metadata?.annotations ?? {};
   const ready = (node.status?.conditions ?? []).filter((c: NodeCondition) => c.type === 'Ready');
   return {
-    fields: [...NODE_ANNOTATIONS.map((a): [string, FieldValue] => [a, annotations[a] ?? null]), ['spec.unschedulable', node.spec?.unschedulable ?? false]],
+    fields: [
+      ...NODE_ANNOTATIONS.map((a): [string, FieldValue] => [a, annotations[a] ?? null]),
+      ['spec.unschedulable', node.spec?.unschedulable ?? false],
+    ],
     conditions: ready,
   };
 }
@@ -168,7 +181,11 @@ const EMPTY: Tracked = { fields: [], conditions: [] };
  * The changes from `before` to `after` of one object of `kind`: `before` undefined for a
  * created object, `after` undefined for a deleted one (which reports only `object`).
  */
-export function objectChanges(kind: RecordedKind, before: object | undefined, after: object | undefined): FieldChange[] {
+export function objectChanges(
+  kind: RecordedKind,
+  before: object | undefined,
+  after: object | undefined,
+): FieldChange[] {
   if (before === undefined && after === undefined) return [];
   if (after === undefined) return [{ field: 'object', from: 'present', to: 'absent' }];
   const a = before === undefined ? EMPTY : tracked(kind, before);

@@ -81,7 +81,10 @@ test('OCI clients get an OCI manifest; HEAD gives the headers only; tags resolve
     assert.equal(m.mediaType, OCI_MANIFEST_V1);
     assert.equal(m.config.mediaType, OCI_CONFIG_V1);
 
-    const head = await fetch(`${base}/${release.digest}`, { method: 'HEAD', headers: { accept: `${OCI_MANIFEST_V1}, ${DOCKER_MANIFEST_V2}` } });
+    const head = await fetch(`${base}/${release.digest}`, {
+      method: 'HEAD',
+      headers: { accept: `${OCI_MANIFEST_V1}, ${DOCKER_MANIFEST_V2}` },
+    });
     assert.equal(head.status, 200);
     assert.equal(head.headers.get('docker-content-digest'), release.digest);
     assert.equal(head.headers.get('content-type'), DOCKER_MANIFEST_V2);

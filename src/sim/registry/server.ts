@@ -71,15 +71,26 @@ export function releaseImageConfig(release: Release): { body: string; digest: st
 }
 
 /** The image manifest of a release in Docker v2 schema 2 or OCI form. */
-export function releaseImageManifest(release: Release, mediaType: typeof DOCKER_MANIFEST_V2 | typeof OCI_MANIFEST_V1): string {
+export function releaseImageManifest(
+  release: Release,
+  mediaType: typeof DOCKER_MANIFEST_V2 | typeof OCI_MANIFEST_V1,
+): string {
   const oci = mediaType === OCI_MANIFEST_V1;
   const config = releaseImageConfig(release);
   const sizes = [79_441_102, 21_504_313, 38_167_220];
   return JSON.stringify({
     schemaVersion: 2,
     mediaType,
-    config: { mediaType: oci ? OCI_CONFIG_V1 : DOCKER_CONFIG_V1, size: Buffer.byteLength(config.body), digest: config.digest },
-    layers: sizes.map((size, i) => ({ mediaType: oci ? OCI_LAYER : DOCKER_LAYER, size, digest: sha256Digest(`layer/${release.version}/${i}`) })),
+    config: {
+      mediaType: oci ? OCI_CONFIG_V1 : DOCKER_CONFIG_V1,
+      size: Buffer.byteLength(config.body),
+      digest: config.digest,
+    },
+    layers: sizes.map((size, i) => ({
+      mediaType: oci ? OCI_LAYER : DOCKER_LAYER,
+      size,
+      digest: sha256Digest(`layer/${release.version}/${i}`),
+    })),
   });
 }
 

@@ -44,7 +44,8 @@ export const DEFAULT_BLOCKED_EDGES: readonly BlockedEdge[] = [
     from: '4[.]14[.]1[01]',
     name: 'OLMOperatorsInFailedState',
     url: 'https://issues.redhat.com/browse/OPRUN-3267',
-    message: "The Operator Lifecycle Manager (OLM) operators can't be upgraded and may incorrectly report failed status.",
+    message:
+      "The Operator Lifecycle Manager (OLM) operators can't be upgraded and may incorrectly report failed status.",
     matchingRules: [{ type: 'PromQL', promql: { promql: OLM_FAILED_PROMQL } }],
   },
   {
@@ -68,7 +69,8 @@ export const DEFAULT_BLOCKED_EDGES: readonly BlockedEdge[] = [
     from: '4[.]13[.].*',
     name: 'AzureRegistryImageMigrationUserProvisioned',
     url: 'https://issues.redhat.com/browse/IR-461',
-    message: 'Azure clusters with user-provisioned infrastructure may lose access to their internal image registry storage.',
+    message:
+      'Azure clusters with user-provisioned infrastructure may lose access to their internal image registry storage.',
     matchingRules: [{ type: 'PromQL', promql: { promql: AZURE_PROMQL } }],
   },
   {
@@ -84,9 +86,16 @@ export const DEFAULT_BLOCKED_EDGES: readonly BlockedEdge[] = [
     from: '4[.]16[.][0-2]',
     name: 'APIRemovedInNextEUSReleaseInUse',
     url: 'https://issues.redhat.com/browse/OCPBUGS-36410',
-    message: 'Clusters using the removed API may fail to update; the update is only recommended once the API is no longer used.',
+    message:
+      'Clusters using the removed API may fail to update; the update is only recommended once the API is no longer used.',
     matchingRules: [
-      { type: 'PromQL', promql: { promql: 'group(apiserver_requested_deprecated_apis{_id="",removed_release="1.29"}) or 0 * group(cluster_version{_id=""})\n' } },
+      {
+        type: 'PromQL',
+        promql: {
+          promql:
+            'group(apiserver_requested_deprecated_apis{_id="",removed_release="1.29"}) or 0 * group(cluster_version{_id=""})\n',
+        },
+      },
     ],
   },
   // Removed outright (no matchingRules): nobody is offered 4.13.2 → 4.13.3.

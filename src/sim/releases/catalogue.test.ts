@@ -72,14 +72,25 @@ test('eus channels exist for even minors only and carry two minors back', () => 
   assert.deepEqual(eus, ['eus-4.14', 'eus-4.16']);
   const minors = new Set(channelVersions(catalogue, 'eus-4.16').map((v) => semver.minor(v)));
   assert.deepEqual([...minors].sort(), [14, 15, 16]);
-  assert.deepEqual(
-    findRelease(catalogue, '4.14.10')!.channels,
-    ['candidate-4.14', 'candidate-4.15', 'eus-4.14', 'eus-4.16', 'fast-4.14', 'fast-4.15', 'stable-4.14', 'stable-4.15'],
-  );
-  assert.deepEqual(
-    findRelease(catalogue, '4.15.2')!.channels,
-    ['candidate-4.15', 'candidate-4.16', 'eus-4.16', 'fast-4.15', 'fast-4.16', 'stable-4.15', 'stable-4.16'],
-  );
+  assert.deepEqual(findRelease(catalogue, '4.14.10')!.channels, [
+    'candidate-4.14',
+    'candidate-4.15',
+    'eus-4.14',
+    'eus-4.16',
+    'fast-4.14',
+    'fast-4.15',
+    'stable-4.14',
+    'stable-4.15',
+  ]);
+  assert.deepEqual(findRelease(catalogue, '4.15.2')!.channels, [
+    'candidate-4.15',
+    'candidate-4.16',
+    'eus-4.16',
+    'fast-4.15',
+    'fast-4.16',
+    'stable-4.15',
+    'stable-4.16',
+  ]);
 });
 
 test('a release reaches candidate, then fast, then stable (48 h later)', () => {
@@ -104,9 +115,17 @@ test('a release reaches candidate, then fast, then stable (48 h later)', () => {
 });
 
 test('blocked edges: the §4.5 risks apply to the sample edges only', () => {
-  assert.deepEqual(blockedEdgesFor(catalogue, '4.14.10', '4.15.3').map((b) => b.name).sort(), ['AWSCustomDomainNodesNotReady', 'OLMOperatorsInFailedState']);
+  assert.deepEqual(
+    blockedEdgesFor(catalogue, '4.14.10', '4.15.3')
+      .map((b) => b.name)
+      .sort(),
+    ['AWSCustomDomainNodesNotReady', 'OLMOperatorsInFailedState'],
+  );
   assert.deepEqual(blockedEdgesFor(catalogue, '4.14.12', '4.15.3'), []);
-  assert.deepEqual(blockedEdgesFor(catalogue, '4.14.10', '4.15.2').map((b) => b.name), ['PreRelease']);
+  assert.deepEqual(
+    blockedEdgesFor(catalogue, '4.14.10', '4.15.2').map((b) => b.name),
+    ['PreRelease'],
+  );
   // from is a whole-version match: 4.14.100 would not match 4[.]14[.]10.
   assert.deepEqual(blockedEdgesFor(catalogue, '4.14.100', '4.15.2'), []);
 });
@@ -119,7 +138,16 @@ test('overrides add, change and remove releases and risks', () => {
       { version: '4.15.3', url: 'https://example.com/errata/1', previous: ['4.15.2'] },
       { version: '4.16.2', channels: ['candidate-4.16'] },
     ],
-    blockedEdges: [{ to: '4.16.29', from: '4[.]16[.]27', name: 'Example', url: 'https://example.com', message: 'm', matchingRules: [{ type: 'Always' }] }],
+    blockedEdges: [
+      {
+        to: '4.16.29',
+        from: '4[.]16[.]27',
+        name: 'Example',
+        url: 'https://example.com',
+        message: 'm',
+        matchingRules: [{ type: 'Always' }],
+      },
+    ],
     registryHost: 'registry.example.com',
   });
   const added = findRelease(c, '4.16.29')!;
@@ -134,7 +162,9 @@ test('overrides add, change and remove releases and risks', () => {
   assert.equal(c.blockedEdges.length, catalogue.blockedEdges.length + 1);
   assert.equal(buildCatalogue({ replaceBlockedEdges: true }).blockedEdges.length, 0);
   assert.throws(() => buildCatalogue({ releases: [{ version: '5.0.0' }] }), /4\.y\.z/);
-  assert.throws(() => buildCatalogue({ blockedEdges: [{ to: '4.16.2', from: '(', name: 'Bad', url: '', message: '' }] }));
+  assert.throws(() =>
+    buildCatalogue({ blockedEdges: [{ to: '4.16.2', from: '(', name: 'Bad', url: '', message: '' }] }),
+  );
 });
 
 test('the catalogue is deterministic', () => {

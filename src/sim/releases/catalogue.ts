@@ -227,7 +227,8 @@ export function buildCatalogue(overrides: CatalogueOverrides = {}): Catalogue {
       continue;
     }
     const parsed = semver.parse(o.version);
-    if (!parsed || parsed.major !== 4) throw new Error(`release version must be 4.y.z, got ${JSON.stringify(o.version)}`);
+    if (!parsed || parsed.major !== 4)
+      throw new Error(`release version must be 4.y.z, got ${JSON.stringify(o.version)}`);
     const d: Draft = drafts.get(o.version) ?? {
       version: o.version,
       minor: parsed.minor,
@@ -247,11 +248,7 @@ export function buildCatalogue(overrides: CatalogueOverrides = {}): Catalogue {
   const sorted = [...drafts.values()].sort((a, b) => semver.compare(a.version, b.version));
   const releases: Release[] = sorted.map((draft) => {
     const digest = draft.digest ?? releaseDigest(draft.version);
-    const previous =
-      draft.previous ??
-      sorted
-        .filter((s) => isDefaultPrevious(s, draft, floorOf))
-        .map((s) => s.version);
+    const previous = draft.previous ?? sorted.filter((s) => isDefaultPrevious(s, draft, floorOf)).map((s) => s.version);
     return {
       version: draft.version,
       minor: draft.minor,
@@ -272,7 +269,11 @@ export function buildCatalogue(overrides: CatalogueOverrides = {}): Catalogue {
     const p = parseChannel(c)!;
     const ga = gaOf.get(p.minor) ?? 0;
     channelOpensAt[c] =
-      p.kind === 'candidate' ? ga - CANDIDATE_CHANNEL_OPENS_BEFORE_GA : p.kind === 'fast' ? ga : ga + STABLE_CHANNEL_OPENS_AFTER_GA;
+      p.kind === 'candidate'
+        ? ga - CANDIDATE_CHANNEL_OPENS_BEFORE_GA
+        : p.kind === 'fast'
+          ? ga
+          : ga + STABLE_CHANNEL_OPENS_AFTER_GA;
   }
 
   const blockedEdges = overrides.replaceBlockedEdges

@@ -19,15 +19,26 @@ void test('every ClusterOperator of every minor has the operator Deployment the 
     for (const co of payload.clusterOperators) {
       const ref = deploymentForClusterOperator(payload, co);
       assert.ok(ref, `${version}: no Deployment for ClusterOperator ${co.name}`);
-      assert.ok(applied.has(`${ref.namespace}/${ref.name}`), `${version}: ${co.name}'s Deployment ${ref.namespace}/${ref.name} is not one the CVO applies`);
+      assert.ok(
+        applied.has(`${ref.namespace}/${ref.name}`),
+        `${version}: ${co.name}'s Deployment ${ref.namespace}/${ref.name} is not one the CVO applies`,
+      );
     }
     const mco = payload.clusterOperators.find((co) => co.name === 'machine-config')!;
-    assert.deepEqual(deploymentForClusterOperator(payload, mco), { namespace: 'openshift-machine-config-operator', name: 'machine-config-operator', synthesized: false });
+    assert.deepEqual(deploymentForClusterOperator(payload, mco), {
+      namespace: 'openshift-machine-config-operator',
+      name: 'machine-config-operator',
+      synthesized: false,
+    });
   }
 });
 
 void test('the applied Deployment carries the release version in the annotation and RELEASE_VERSION', () => {
-  const d = deploymentManifest({ namespace: 'openshift-dns-operator', name: 'dns-operator', synthesized: false }, '4.15.3', 'quay.io/x@sha256:1');
+  const d = deploymentManifest(
+    { namespace: 'openshift-dns-operator', name: 'dns-operator', synthesized: false },
+    '4.15.3',
+    'quay.io/x@sha256:1',
+  );
   assert.equal(d.metadata?.annotations?.['release.openshift.io/version'], '4.15.3');
   assert.deepEqual(d.spec?.template.spec?.containers[0]?.env, [{ name: 'RELEASE_VERSION', value: '4.15.3' }]);
 });

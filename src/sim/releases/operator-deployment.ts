@@ -33,17 +33,22 @@ export interface ComponentDeploymentRef {
 
 /** The operator Deployment of a component chain, if it has one. */
 export function componentDeployment(chain: ComponentChain): ComponentDeploymentRef | undefined {
-  const own = chain.tasks.find((t) => t.kind === 'Deployment' && t.apiVersion === 'apps/v1' && t.name === chain.component && t.namespace);
+  const own = chain.tasks.find(
+    (t) => t.kind === 'Deployment' && t.apiVersion === 'apps/v1' && t.name === chain.component && t.namespace,
+  );
   if (own?.namespace) return { namespace: own.namespace, name: own.name, synthesized: false };
   if (!chain.tasks.some((t) => t.kind === 'ClusterOperator')) return undefined;
-  const namespace = chain.tasks.find((t) => t.namespace)?.namespace ?? chain.tasks.find((t) => t.kind === 'Namespace')?.name;
+  const namespace =
+    chain.tasks.find((t) => t.namespace)?.namespace ?? chain.tasks.find((t) => t.kind === 'Namespace')?.name;
   if (!namespace) return undefined;
   return { namespace, name: chain.component, synthesized: true };
 }
 
 /** The component's image: its image-references tag, or the release image (the CVO's own). */
 export function componentImage(payload: ReleasePayload, component: string): string {
-  const tags = (payload.imageReferences.spec as { tags?: Array<{ name: string; from: { name: string } }> } | undefined)?.tags ?? [];
+  const tags =
+    (payload.imageReferences.spec as { tags?: Array<{ name: string; from: { name: string } }> } | undefined)?.tags ??
+    [];
   const candidates = [IMAGE_ALIASES[component], component, `cluster-${component}`, component.replace(/-operator$/, '')];
   for (const c of candidates) {
     const tag = c ? tags.find((t) => t.name === c) : undefined;
@@ -70,11 +75,18 @@ export function deploymentManifest(ref: ComponentDeploymentRef, version: string,
 }
 
 /** The operator Deployment of the component that owns a ClusterOperator manifest of the payload. */
-export function deploymentForClusterOperator(payload: ReleasePayload, co: PayloadManifest): ComponentDeploymentRef | undefined {
+export function deploymentForClusterOperator(
+  payload: ReleasePayload,
+  co: PayloadManifest,
+): ComponentDeploymentRef | undefined {
   for (const stage of taskGraph(payload)) {
     if (stage.kind !== 'runlevel') continue;
     for (const chain of stage.components) {
-      if (chain.component === co.component && chain.tasks.some((t) => t.kind === 'ClusterOperator' && t.name === co.name)) return componentDeployment(chain);
+      if (
+        chain.component === co.component &&
+        chain.tasks.some((t) => t.kind === 'ClusterOperator' && t.name === co.name)
+      )
+        return componentDeployment(chain);
     }
   }
   return undefined;

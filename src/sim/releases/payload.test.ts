@@ -1,19 +1,54 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildCatalogue, findRelease } from './catalogue.js';
-import { MANIFEST_NAME_RE, manifestCount, manifestObject, payloadFor, taskGraph, taskString, type TaskStage } from './payload.js';
+import {
+  MANIFEST_NAME_RE,
+  manifestCount,
+  manifestObject,
+  payloadFor,
+  taskGraph,
+  taskString,
+  type TaskStage,
+} from './payload.js';
 
 const catalogue = buildCatalogue();
 const release = (v: string) => findRelease(catalogue, v)!;
 
 /** The 33 ClusterOperators of a default 4.14 IPI cluster (update-mechanics.md §2.4). */
 const DEFAULT_COS = [
-  'authentication', 'baremetal', 'cloud-controller-manager', 'cloud-credential', 'cluster-autoscaler', 'config-operator',
-  'console', 'control-plane-machine-set', 'csi-snapshot-controller', 'dns', 'etcd', 'image-registry', 'ingress', 'insights',
-  'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-storage-version-migrator', 'machine-api',
-  'machine-approver', 'machine-config', 'marketplace', 'monitoring', 'network', 'node-tuning', 'openshift-apiserver',
-  'openshift-controller-manager', 'openshift-samples', 'operator-lifecycle-manager', 'operator-lifecycle-manager-catalog',
-  'operator-lifecycle-manager-packageserver', 'service-ca', 'storage',
+  'authentication',
+  'baremetal',
+  'cloud-controller-manager',
+  'cloud-credential',
+  'cluster-autoscaler',
+  'config-operator',
+  'console',
+  'control-plane-machine-set',
+  'csi-snapshot-controller',
+  'dns',
+  'etcd',
+  'image-registry',
+  'ingress',
+  'insights',
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'kube-storage-version-migrator',
+  'machine-api',
+  'machine-approver',
+  'machine-config',
+  'marketplace',
+  'monitoring',
+  'network',
+  'node-tuning',
+  'openshift-apiserver',
+  'openshift-controller-manager',
+  'openshift-samples',
+  'operator-lifecycle-manager',
+  'operator-lifecycle-manager-catalog',
+  'operator-lifecycle-manager-packageserver',
+  'service-ca',
+  'storage',
 ];
 
 test('manifest totals per minor lie in 850–920 (4.14: 860 as in a real 4.14.18 install)', () => {
@@ -65,7 +100,12 @@ test('capability-gated components carry the capability annotation', () => {
   const m414 = payloadFor(release('4.14.10'));
   const m416 = payloadFor(release('4.16.5'));
   const console414 = m414.manifests.find((m) => m.component === 'console-operator')!;
-  assert.deepEqual((manifestObject(console414).metadata as { annotations: Record<string, string> }).annotations['capability.openshift.io/name'], 'Console');
+  assert.deepEqual(
+    (manifestObject(console414).metadata as { annotations: Record<string, string> }).annotations[
+      'capability.openshift.io/name'
+    ],
+    'Console',
+  );
   assert.equal(m414.manifests.find((m) => m.component === 'cluster-ingress-operator')!.capability, undefined);
   assert.equal(m416.manifests.find((m) => m.component === 'cluster-ingress-operator')!.capability, 'Ingress');
 });
@@ -80,8 +120,12 @@ test('release-metadata and image-references', () => {
   assert.ok(tags.length >= 115 && tags.length <= 130, `${tags.length} tags`);
   assert.equal(new Set(tags.map((t) => t.name)).size, tags.length);
   assert.ok(tags.some((t) => t.name === 'machine-config-operator'));
-  for (const t of tags) assert.match(t.from.name, /^quay\.io\/openshift-release-dev\/ocp-v4\.0-art-dev@sha256:[0-9a-f]{64}$/);
-  assert.notEqual(tags[0]!.from.name, (payloadFor(release('4.15.2')).imageReferences.spec as { tags: typeof tags }).tags[0]!.from.name);
+  for (const t of tags)
+    assert.match(t.from.name, /^quay\.io\/openshift-release-dev\/ocp-v4\.0-art-dev@sha256:[0-9a-f]{64}$/);
+  assert.notEqual(
+    tags[0]!.from.name,
+    (payloadFor(release('4.15.2')).imageReferences.spec as { tags: typeof tags }).tags[0]!.from.name,
+  );
 });
 
 function stagesDone(stages: TaskStage[]): Array<[number, number]> {
@@ -98,14 +142,18 @@ test('task graph: runlevels in order, components in parallel, tasks in payload o
   const p = payloadFor(release('4.14.10'));
   const stages = taskGraph(p);
   const flat = stages.flatMap((s) => (s.kind === 'job' ? [s.task] : s.components.flatMap((c) => c.tasks)));
-  assert.deepEqual(flat.map((m) => m.index).sort((a, b) => a - b), p.manifests.map((m) => m.index));
+  assert.deepEqual(
+    flat.map((m) => m.index).sort((a, b) => a - b),
+    p.manifests.map((m) => m.index),
+  );
   const runlevels = stages.map((s) => (s.kind === 'runlevel' ? s.runlevel : -2));
   assert.deepEqual(runlevels, [0, 3, 5, 10, 20, 25, 26, 30, 31, 40, 50, 70, 80, 90]);
   const rl50 = stages.find((s) => s.kind === 'runlevel' && s.runlevel === 50);
   assert.equal(rl50?.kind === 'runlevel' ? rl50.components.length : 0, 17);
   for (const s of stages) {
     if (s.kind !== 'runlevel') continue;
-    for (const c of s.components) for (let i = 1; i < c.tasks.length; i++) assert.ok(c.tasks[i - 1]!.index < c.tasks[i]!.index);
+    for (const c of s.components)
+      for (let i = 1; i < c.tasks.length; i++) assert.ok(c.tasks[i - 1]!.index < c.tasks[i]!.index);
   }
   // Progress at the usual blocking points (update-mechanics.md §3.6).
   const pct = new Map(stagesDone(stages).map(([rl, done]) => [rl, (done / p.manifests.length) * 100]));
@@ -121,7 +169,17 @@ test('task graph: runlevels in order, components in parallel, tasks in payload o
 
 test('a Job is a barrier: it splits its runlevel into a stage before and a stage after', () => {
   const p = payloadFor(release('4.14.10'), {
-    extraManifests: [{ runlevel: 50, component: 'cluster-monitoring-operator', apiVersion: 'batch/v1', kind: 'Job', name: 'migrate', namespace: 'openshift-monitoring', order: 30 }],
+    extraManifests: [
+      {
+        runlevel: 50,
+        component: 'cluster-monitoring-operator',
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        name: 'migrate',
+        namespace: 'openshift-monitoring',
+        order: 30,
+      },
+    ],
   });
   assert.equal(p.manifests.length, 861);
   const stages = taskGraph(p);

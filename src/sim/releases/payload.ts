@@ -9,7 +9,13 @@
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../../lib/json.js';
 import type { Release } from './catalogue.js';
-import { CAPABILITIES_SINCE_416, COMPONENT_IMAGES, COMPONENTS, MINOR_DELTAS, type ComponentSpec } from './payload-components.js';
+import {
+  CAPABILITIES_SINCE_416,
+  COMPONENT_IMAGES,
+  COMPONENTS,
+  MINOR_DELTAS,
+  type ComponentSpec,
+} from './payload-components.js';
 
 /** `versions[]` entry of a ClusterOperator. */
 export interface OperandVersion {
@@ -78,7 +84,8 @@ export interface ComponentChain {
 }
 
 /** A step of the update-mode graph; each stage starts only after the previous one finished. */
-export type TaskStage = { kind: 'runlevel'; runlevel: number; components: ComponentChain[] } | { kind: 'job'; task: PayloadManifest };
+export type TaskStage =
+  { kind: 'runlevel'; runlevel: number; components: ComponentChain[] } | { kind: 'job'; task: PayloadManifest };
 
 const HA = 'include.release.openshift.io/self-managed-high-availability';
 const SNO = 'include.release.openshift.io/single-node-developer';
@@ -86,13 +93,50 @@ const SNO = 'include.release.openshift.io/single-node-developer';
 export const MANIFEST_NAME_RE = /^0000_(\d+)_([a-zA-Z0-9]+(-[a-zA-Z0-9]+)*?)_/;
 
 const CONFIG_CRDS = [
-  'apiservers', 'authentications', 'builds', 'clusteroperators', 'clusterversions', 'consoles', 'dnses', 'featuregates',
-  'imagecontentpolicies', 'imagedigestmirrorsets', 'images', 'imagetagmirrorsets', 'infrastructures', 'ingresses',
-  'networks', 'nodes', 'oauths', 'operatorhubs', 'projects', 'proxies', 'schedulers', 'clusterresourcequotas',
-  'securitycontextconstraints', 'rolebindingrestrictions', 'imagecontentsourcepolicies', 'apirequestcounts',
-  'podnetworkconnectivitychecks', 'insightsdatagathers',
+  'apiservers',
+  'authentications',
+  'builds',
+  'clusteroperators',
+  'clusterversions',
+  'consoles',
+  'dnses',
+  'featuregates',
+  'imagecontentpolicies',
+  'imagedigestmirrorsets',
+  'images',
+  'imagetagmirrorsets',
+  'infrastructures',
+  'ingresses',
+  'networks',
+  'nodes',
+  'oauths',
+  'operatorhubs',
+  'projects',
+  'proxies',
+  'schedulers',
+  'clusterresourcequotas',
+  'securitycontextconstraints',
+  'rolebindingrestrictions',
+  'imagecontentsourcepolicies',
+  'apirequestcounts',
+  'podnetworkconnectivitychecks',
+  'insightsdatagathers',
 ];
-const CONFIG_KINDS = ['APIServer', 'Authentication', 'Console', 'DNS', 'FeatureGate', 'Image', 'Infrastructure', 'Ingress', 'Network', 'OAuth', 'Project', 'Proxy', 'Scheduler'];
+const CONFIG_KINDS = [
+  'APIServer',
+  'Authentication',
+  'Console',
+  'DNS',
+  'FeatureGate',
+  'Image',
+  'Infrastructure',
+  'Ingress',
+  'Network',
+  'OAuth',
+  'Project',
+  'Proxy',
+  'Scheduler',
+];
 const OPERATOR_KINDS: ReadonlyArray<[string, string, boolean]> = [
   // [apiVersion, kind, namespaced]
   ['v1', 'Namespace', false],
@@ -120,7 +164,12 @@ export function kubeVersion(minor: number, patch: number): string {
 }
 
 /** The versions a ClusterOperator reports when it is at `version`. */
-export function operandVersions(clusterOperator: string, version: string, minor: number, patch: number): OperandVersion[] {
+export function operandVersions(
+  clusterOperator: string,
+  version: string,
+  minor: number,
+  patch: number,
+): OperandVersion[] {
   const out: OperandVersion[] = [{ name: 'operator', version }];
   const kube = kubeVersion(minor, patch);
   switch (clusterOperator) {
@@ -185,7 +234,10 @@ function componentManifests(spec: ComponentSpec, release: Release): Draft[] {
   const plain = count - cos.length;
   for (let i = 0; i < plain; i++) {
     if (spec.kinds === 'crds') {
-      const plural = spec.component === 'config-operator' ? (CONFIG_CRDS[i] ?? `resources${i}`) : `credentialsrequests${i === 0 ? '' : i}`;
+      const plural =
+        spec.component === 'config-operator'
+          ? (CONFIG_CRDS[i] ?? `resources${i}`)
+          : `credentialsrequests${i === 0 ? '' : i}`;
       const group = spec.component === 'config-operator' ? 'config.openshift.io' : 'cloudcredential.openshift.io';
       out.push(base(i, 'apiextensions.k8s.io/v1', 'CustomResourceDefinition', `${plural}.${group}`, false));
     } else if (spec.kinds === 'config') {
@@ -194,7 +246,14 @@ function componentManifests(spec: ComponentSpec, release: Release): Draft[] {
       const kinds = spec.kinds === 'monitoring' ? MONITORING_KINDS : OPERATOR_KINDS;
       const [apiVersion, kind, namespaced] = kinds[i % kinds.length]!;
       const round = Math.floor(i / kinds.length);
-      const name = kind === 'Namespace' ? (round === 0 ? spec.namespace : `${spec.namespace}-${round}`) : round === 0 ? spec.component : `${spec.component}-${round}`;
+      const name =
+        kind === 'Namespace'
+          ? round === 0
+            ? spec.namespace
+            : `${spec.namespace}-${round}`
+          : round === 0
+            ? spec.component
+            : `${spec.component}-${round}`;
       out.push(base(i, apiVersion, kind, name, namespaced));
     }
   }
@@ -215,7 +274,10 @@ function imageReferences(release: Release): JsonObject {
   return {
     kind: 'ImageStream',
     apiVersion: 'image.openshift.io/v1',
-    metadata: { name: release.version, creationTimestamp: new Date(release.candidateAt).toISOString().replace(/\.\d{3}Z$/, 'Z') },
+    metadata: {
+      name: release.version,
+      creationTimestamp: new Date(release.candidateAt).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    },
     spec: {
       lookupPolicy: { local: false },
       tags: COMPONENT_IMAGES.map((image) => ({
@@ -224,7 +286,10 @@ function imageReferences(release: Release): JsonObject {
           'io.openshift.build.commit.id': createHash('sha1').update(`${release.version}/${image}`).digest('hex'),
           'io.openshift.build.source-location': `https://github.com/openshift/${image}`,
         },
-        from: { kind: 'DockerImage', name: `quay.io/openshift-release-dev/ocp-v4.0-art-dev@${componentDigest(release.version, image)}` },
+        from: {
+          kind: 'DockerImage',
+          name: `quay.io/openshift-release-dev/ocp-v4.0-art-dev@${componentDigest(release.version, image)}`,
+        },
         generation: null,
         importPolicy: {},
         referencePolicy: { type: 'Source' },
@@ -262,7 +327,12 @@ export function payloadFor(release: Release, options: PayloadOptions = {}): Rele
   const payload: ReleasePayload = {
     version: release.version,
     image: release.pullSpec,
-    releaseMetadata: { kind: 'cincinnati-metadata-v0', version: release.version, previous: [...release.previous], metadata: { url: release.url } },
+    releaseMetadata: {
+      kind: 'cincinnati-metadata-v0',
+      version: release.version,
+      previous: [...release.previous],
+      metadata: { url: release.url },
+    },
     imageReferences: imageReferences(release),
     manifests,
     clusterOperators: manifests.filter((m) => m.kind === 'ClusterOperator'),
@@ -283,7 +353,8 @@ export function manifestObject(manifest: PayloadManifest): JsonObject {
   const metadata: JsonObject = { name: manifest.name, annotations };
   if (manifest.namespace !== undefined) metadata.namespace = manifest.namespace;
   const obj: JsonObject = { apiVersion: manifest.apiVersion, kind: manifest.kind, metadata };
-  if (manifest.operandVersions) obj.status = { versions: manifest.operandVersions.map((v) => ({ name: v.name, version: v.version })) };
+  if (manifest.operandVersions)
+    obj.status = { versions: manifest.operandVersions.map((v) => ({ name: v.name, version: v.version })) };
   return obj;
 }
 

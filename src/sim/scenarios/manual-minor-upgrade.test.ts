@@ -6,10 +6,16 @@ import { MachineConfigPoolResource } from '../../api/openshift/machineconfigurat
 import { startTestCluster, type TestCluster } from '../test-support/cluster.test-support.js';
 import { runManualMinorUpgrade, type ProgressSnapshot, type ScenarioResult } from './manual-minor-upgrade.js';
 
-async function run(t: Parameters<typeof startTestCluster>[0], seed: number): Promise<{ cluster: TestCluster; result: ScenarioResult; timeline: ProgressSnapshot[] }> {
+async function run(
+  t: Parameters<typeof startTestCluster>[0],
+  seed: number,
+): Promise<{ cluster: TestCluster; result: ScenarioResult; timeline: ProgressSnapshot[] }> {
   const cluster = await startTestCluster(t, { seed });
   const timeline: ProgressSnapshot[] = [];
-  const result = await runManualMinorUpgrade(cluster.ctx, cluster.clock, { signal: cluster.signal, onProgress: (p) => timeline.push(p) });
+  const result = await runManualMinorUpgrade(cluster.ctx, cluster.clock, {
+    signal: cluster.signal,
+    onProgress: (p) => timeline.push(p),
+  });
   return { cluster, result, timeline };
 }
 
@@ -22,12 +28,19 @@ void test('manual-minor-upgrade: the whole cluster reaches the target, and one s
   const last = first.timeline.at(-1)!;
   assert.equal(last.progressing, `Cluster version is ${result.to}`);
   assert.deepEqual(last.pools, { master: [3, 3], worker: [3, 3] });
-  assert.ok(first.timeline.some((p) => /Working towards 4\.15\.\d+: \d+ of \d+ done \(\d+% complete\)/.test(p.progressing)));
+  assert.ok(
+    first.timeline.some((p) => /Working towards 4\.15\.\d+: \d+ of \d+ done \(\d+% complete\)/.test(p.progressing)),
+  );
 
   // What a user reads afterwards: every operator at the target, every node on its pool's new
   // rendered config and schedulable, no extra machines.
   const cos = await cluster.client.list(ClusterOperatorResource);
-  for (const co of cos.items) assert.equal(co.status?.versions?.find((v) => v.name === 'operator')?.version, result.to, `ClusterOperator ${co.metadata?.name}`);
+  for (const co of cos.items)
+    assert.equal(
+      co.status?.versions?.find((v) => v.name === 'operator')?.version,
+      result.to,
+      `ClusterOperator ${co.metadata?.name}`,
+    );
   const pools = (await cluster.client.list(MachineConfigPoolResource)).items;
   for (const p of pools) {
     assert.equal(p.status?.machineCount, 3);
@@ -36,7 +49,11 @@ void test('manual-minor-upgrade: the whole cluster reaches the target, and one s
   for (const n of (await cluster.client.list(NodeResource)).items) {
     const role = n.metadata?.labels?.['node-role.kubernetes.io/master'] !== undefined ? 'master' : 'worker';
     const pool = pools.find((p) => p.metadata?.name === role)!;
-    assert.equal(n.metadata?.annotations?.['machineconfiguration.openshift.io/currentConfig'], pool.spec.configuration?.name, `node ${n.metadata?.name}`);
+    assert.equal(
+      n.metadata?.annotations?.['machineconfiguration.openshift.io/currentConfig'],
+      pool.spec.configuration?.name,
+      `node ${n.metadata?.name}`,
+    );
     assert.notEqual(n.spec?.unschedulable, true, `node ${n.metadata?.name} schedulable`);
   }
 

@@ -6,8 +6,15 @@
  * Updated. Progress is reported as the objects change, read through informers like any client.
  */
 import { NodeResource } from '../../api/builtin.js';
-import { CLUSTER_VERSION_NAME, ClusterVersionResource, type ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
-import { MachineConfigPoolResource, type MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import {
+  CLUSTER_VERSION_NAME,
+  ClusterVersionResource,
+  type ClusterVersion,
+} from '../../api/openshift/config-v1/cluster-version.js';
+import {
+  MachineConfigPoolResource,
+  type MachineConfigPool,
+} from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import type { SimContext } from '../context.js';
 import { createSimulatedCluster } from '../cluster.js';
 import { buildCatalogue, findRelease } from '../releases/catalogue.js';
@@ -42,7 +49,11 @@ export interface ScenarioResult {
 const MINUTE = 60_000;
 
 /** Runs the scenario on a cluster assembled in `ctx`, driving `clock` (event-driven). */
-export async function runManualMinorUpgrade(ctx: SimContext, clock: VirtualClock, options: ManualMinorUpgradeOptions): Promise<ScenarioResult> {
+export async function runManualMinorUpgrade(
+  ctx: SimContext,
+  clock: VirtualClock,
+  options: ManualMinorUpgradeOptions,
+): Promise<ScenarioResult> {
   const from = options.from ?? '4.14.30';
   const catalogue = buildCatalogue();
   const sim = createSimulatedCluster(ctx, { profile: 'ha-cloud', version: from, channel: 'stable-4.14', catalogue });
@@ -61,7 +72,11 @@ export async function runManualMinorUpgrade(ctx: SimContext, clock: VirtualClock
         elapsedMs: clock.now() - started,
         version: cv?.status?.desired?.version ?? '',
         progressing: cv?.status?.conditions?.find((c) => c.type === 'Progressing')?.message ?? '',
-        pools: Object.fromEntries(pools.list().map((p) => [p.metadata?.name ?? '', [p.status?.updatedMachineCount ?? 0, p.status?.machineCount ?? 0]])),
+        pools: Object.fromEntries(
+          pools
+            .list()
+            .map((p) => [p.metadata?.name ?? '', [p.status?.updatedMachineCount ?? 0, p.status?.machineCount ?? 0]]),
+        ),
       };
       const key = JSON.stringify({ ...snapshot, elapsedMs: 0 });
       if (key !== last) {
@@ -71,15 +86,33 @@ export async function runManualMinorUpgrade(ctx: SimContext, clock: VirtualClock
     };
     cvs.addHandlers({ onAdd: report, onUpdate: report });
     pools.addHandlers({ onAdd: report, onUpdate: report });
-    await clock.run({ until: () => pools.list().length > 0 && pools.list().every(poolUpdated), signal: options.signal });
+    await clock.run({
+      until: () => pools.list().length > 0 && pools.list().every(poolUpdated),
+      signal: options.signal,
+    });
 
-    await ctx.client.patch(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { spec: { channel: options.channel ?? 'stable-4.15' } }, { type: 'merge' });
+    await ctx.client.patch(
+      ClusterVersionResource,
+      undefined,
+      CLUSTER_VERSION_NAME,
+      { spec: { channel: options.channel ?? 'stable-4.15' } },
+      { type: 'merge' },
+    );
     const offered = (): string[] => minorUpdates(cvs.get(undefined, CLUSTER_VERSION_NAME), '4.15.');
-    await clock.run({ until: () => offered().length > 0 || clock.now() > started + 30 * MINUTE, signal: options.signal });
+    await clock.run({
+      until: () => offered().length > 0 || clock.now() > started + 30 * MINUTE,
+      signal: options.signal,
+    });
     const target = offered()[0];
     if (target === undefined) throw new Error('the update service offered no 4.15 release on the channel');
     const release = findRelease(catalogue, target)!;
-    await ctx.client.patch(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { spec: { desiredUpdate: { version: target, image: release.pullSpec } } }, { type: 'merge' });
+    await ctx.client.patch(
+      ClusterVersionResource,
+      undefined,
+      CLUSTER_VERSION_NAME,
+      { spec: { desiredUpdate: { version: target, image: release.pullSpec } } },
+      { type: 'merge' },
+    );
     const upgradeStarted = clock.now();
     const done = (): boolean => {
       const h = cvs.get(undefined, CLUSTER_VERSION_NAME)?.status?.history?.[0];

@@ -46,8 +46,14 @@ export async function startTestCluster(t: TestContext, options: TestClusterOptio
   const clock = new VirtualClock({ mode: 'event', start: options.start ?? Date.UTC(2026, 2, 2) });
   const logger = options.logger ?? silentLogger();
   const server = await startApiServer({ port: 0, clock, logger, activity: clock.activity });
-  const config = { server: server.url, insecureSkipTLSVerify: false, auth: () => Promise.resolve(undefined), namespace: 'default' };
-  const newClient = (fieldManager: string): KubeClient => new KubeClient({ config, clock, logger, activity: clock.activity, fieldManager });
+  const config = {
+    server: server.url,
+    insecureSkipTLSVerify: false,
+    auth: () => Promise.resolve(undefined),
+    namespace: 'default',
+  };
+  const newClient = (fieldManager: string): KubeClient =>
+    new KubeClient({ config, clock, logger, activity: clock.activity, fieldManager });
   const simClient = newClient('simulated-cluster');
   const testClient = newClient('test');
   const random = new SeededRandom(options.seed ?? 1);
@@ -83,13 +89,23 @@ let instances = 0;
  * (nothing shared in memory with an earlier instance). Its watches outlast the longest test:
  * re-watching every few virtual minutes over weeks of virtual time costs real seconds.
  */
-export function startControllerInstance(t: TestContext, cluster: TestCluster, build: (informers: InformerFactory) => { start(signal: AbortSignal): Promise<void> }): ControllerInstance {
+export function startControllerInstance(
+  t: TestContext,
+  cluster: TestCluster,
+  build: (informers: InformerFactory) => { start(signal: AbortSignal): Promise<void> },
+): ControllerInstance {
   const { ctx, clock } = cluster;
   const abort = new AbortController();
   setMaxListeners(0, abort.signal);
   const stopOnClose = (): void => abort.abort();
   cluster.signal.addEventListener('abort', stopOnClose, { once: true });
-  const informers = new InformerFactory({ client: ctx.client, clock, logger: ctx.logger, random: ctx.random.fork(`instance-${instances++}`), defaults: { minWatchTimeoutSeconds: 60 * 86_400 } });
+  const informers = new InformerFactory({
+    client: ctx.client,
+    clock,
+    logger: ctx.logger,
+    random: ctx.random.fork(`instance-${instances++}`),
+    defaults: { minWatchTimeoutSeconds: 60 * 86_400 },
+  });
   const running = build(informers).start(abort.signal);
   const stop = async (): Promise<void> => {
     abort.abort();

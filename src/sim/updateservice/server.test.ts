@@ -8,7 +8,10 @@ import { startUpdateService, type UpdateService } from './server.js';
 
 const catalogue = buildCatalogue();
 
-async function withService(fn: (svc: UpdateService, activity: ActivityCounter) => Promise<void>, clock?: ManualClock): Promise<void> {
+async function withService(
+  fn: (svc: UpdateService, activity: ActivityCounter) => Promise<void>,
+  clock?: ManualClock,
+): Promise<void> {
   const activity = new ActivityCounter();
   const svc = await startUpdateService({ catalogue, activity, ...(clock ? { clock } : {}) });
   try {
@@ -36,11 +39,16 @@ test('serves the graph as JSON for the CVO query, and under /graph too', async (
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'application/json');
     const g = (await res.json()) as CincinnatiGraph;
-    assert.deepEqual(updatesFrom(g, '4.14.10')!.conditional.map((c) => c.to), ['4.15.3', '4.15.2']);
+    assert.deepEqual(
+      updatesFrom(g, '4.14.10')!.conditional.map((c) => c.to),
+      ['4.15.3', '4.15.2'],
+    );
     const alias = await fetch(`${svc.url}/api/upgrades_info/graph?channel=stable-4.15`);
     assert.equal(alias.status, 200);
     assert.deepEqual(await alias.json(), g);
-    const vnd = await fetch(query(svc, 'channel=fast-4.14'), { headers: { accept: 'application/vnd.redhat.cincinnati.v1+json' } });
+    const vnd = await fetch(query(svc, 'channel=fast-4.14'), {
+      headers: { accept: 'application/vnd.redhat.cincinnati.v1+json' },
+    });
     assert.equal(vnd.headers.get('content-type'), 'application/vnd.redhat.cincinnati.v1+json');
     await vnd.arrayBuffer();
     assert.equal(svc.requests, 3);
@@ -57,9 +65,17 @@ test('parameter and content-type errors carry Cincinnati error bodies', async ()
         'channel=Stable-4.15',
         {},
         400,
-        { kind: 'invalid_params', value: "invalid client parameters: channel 'Stable-4.15' does not match regex '^[0-9a-z\\-\\.]+$'" },
+        {
+          kind: 'invalid_params',
+          value: "invalid client parameters: channel 'Stable-4.15' does not match regex '^[0-9a-z\\-\\.]+$'",
+        },
       ],
-      ['channel=stable-4.15', { accept: 'text/html' }, 406, { kind: 'invalid_content_type', value: 'invalid Content-Type requested' }],
+      [
+        'channel=stable-4.15',
+        { accept: 'text/html' },
+        406,
+        { kind: 'invalid_content_type', value: 'invalid Content-Type requested' },
+      ],
     ];
     for (const [params, headers, status, body] of cases) {
       const res = await fetch(query(svc, params), { headers });

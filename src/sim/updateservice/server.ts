@@ -107,7 +107,11 @@ export function handleGraphRequest(state: UpdateServiceState, req: IncomingMessa
   if (fault?.kind === 'timeout') return false;
   if (fault?.kind === 'unavailable') {
     const body = '<html><body><h1>Application is not available</h1></body></html>\n';
-    res.writeHead(503, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-cache' });
+    res.writeHead(503, {
+      'content-type': 'text/html',
+      'content-length': Buffer.byteLength(body),
+      'cache-control': 'no-cache',
+    });
     res.end(body);
     return true;
   }
@@ -123,12 +127,22 @@ export function handleGraphRequest(state: UpdateServiceState, req: IncomingMessa
     return true;
   }
   if (!CHANNEL_RE.test(channel)) {
-    graphError(res, 400, 'invalid_params', `invalid client parameters: channel '${channel}' does not match regex '^[0-9a-z\\-\\.]+$'`);
+    graphError(
+      res,
+      400,
+      'invalid_params',
+      `invalid client parameters: channel '${channel}' does not match regex '^[0-9a-z\\-\\.]+$'`,
+    );
     return true;
   }
   const arch = url.searchParams.get('arch') ?? 'amd64';
   if (!ARCH_RE.test(arch)) {
-    graphError(res, 400, 'invalid_params', `invalid client parameters: arch '${arch}' does not match regex '^[0-9a-z_]+$'`);
+    graphError(
+      res,
+      400,
+      'invalid_params',
+      `invalid client parameters: arch '${arch}' does not match regex '^[0-9a-z_]+$'`,
+    );
     return true;
   }
   if (fault?.kind === 'server-error') {

@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
-import { DeploymentResource, NamespaceResource, NodeResource, PodDisruptionBudgetResource, PodResource } from '../../api/builtin.js';
+import {
+  DeploymentResource,
+  NamespaceResource,
+  NodeResource,
+  PodDisruptionBudgetResource,
+  PodResource,
+} from '../../api/builtin.js';
 import { startTestCluster } from '../test-support/cluster.test-support.js';
 import { createWorkloads, deploymentStatus, maxUnavailableOf } from './deployment-controller.js';
 import { evictPod, setUnschedulable } from './drain.js';
@@ -15,7 +21,11 @@ function readyNode(name: string, role: 'worker' | 'master'): Node {
     kind: 'Node',
     metadata: { name, labels: { [`node-role.kubernetes.io/${role}`]: '', 'kubernetes.io/hostname': name } },
     spec: role === 'master' ? { taints: [{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }] } : {},
-    status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }] },
+    status: {
+      conditions: [
+        { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
+      ],
+    },
   };
 }
 
@@ -32,7 +42,8 @@ void test('maxUnavailable resolves percentages downwards; status counts ready po
 void test('workload pods spread over schedulable workers, start after a delay, and are rescheduled after an eviction', async (t) => {
   const cluster = await startTestCluster(t, { seed: 7 });
   const c = cluster.client;
-  for (const n of ['master-0', 'worker-a', 'worker-b', 'worker-c']) await c.create(NodeResource, readyNode(n, n.startsWith('master') ? 'master' : 'worker'));
+  for (const n of ['master-0', 'worker-a', 'worker-b', 'worker-c'])
+    await c.create(NodeResource, readyNode(n, n.startsWith('master') ? 'master' : 'worker'));
   const w = workloadWithPdb({ name: 'web', namespace: 'shop', replicas: 3, minAvailable: 2 });
   await c.create(NamespaceResource, w.namespace);
   await c.create(DeploymentResource, w.deployment);
@@ -44,7 +55,11 @@ void test('workload pods spread over schedulable workers, start after a delay, a
   const pdbInf = cluster.ctx.informers.informerFor(PodDisruptionBudgetResource);
   await pdbInf.waitForSync(cluster.signal);
   const live = (): Pod[] => podInf.list('shop').filter((p) => p.metadata?.deletionTimestamp === undefined);
-  const runningCount = (): number => live().filter((p) => p.status?.phase === 'Running' && p.status.conditions?.some((x) => x.type === 'Ready' && x.status === 'True')).length;
+  const runningCount = (): number =>
+    live().filter(
+      (p) =>
+        p.status?.phase === 'Running' && p.status.conditions?.some((x) => x.type === 'Ready' && x.status === 'True'),
+    ).length;
   const until = async (cond: () => boolean, maxMs: number): Promise<void> => {
     const deadline = cluster.clock.now() + maxMs;
     await cluster.clock.run({ until: () => cond() || cluster.clock.now() >= deadline });
@@ -52,11 +67,17 @@ void test('workload pods spread over schedulable workers, start after a delay, a
   };
 
   await until(() => live().length === 3, MINUTE);
-  assert.ok(live().every((p) => p.status?.phase === 'Pending'), 'pods start Pending');
+  assert.ok(
+    live().every((p) => p.status?.phase === 'Pending'),
+    'pods start Pending',
+  );
   assert.equal(cluster.clock.now(), start, 'pods are created at once');
   await until(() => runningCount() === 3, 2 * MINUTE);
   assert.ok(cluster.clock.now() > start, 'pods start after a delay');
-  const nodesOf = (): string[] => live().map((p) => p.spec?.nodeName ?? '').sort();
+  const nodesOf = (): string[] =>
+    live()
+      .map((p) => p.spec?.nodeName ?? '')
+      .sort();
   assert.deepEqual(nodesOf(), ['worker-a', 'worker-b', 'worker-c']);
   for (const p of live()) {
     assert.match(p.metadata?.name ?? '', /^web-[bcdfghjklmnpqrstvwxz2456789]+-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
@@ -87,5 +108,5 @@ void test('workload pods spread over schedulable workers, start after a delay, a
   // Scale down to 1: two pods go.
   await c.patch(DeploymentResource, 'shop', 'web', { spec: { replicas: 1 } }, { type: 'merge' });
   await until(() => live().length === 1, MINUTE);
-  await until(() => (podInf.list('shop').length === 1), 2 * MINUTE);
+  await until(() => podInf.list('shop').length === 1, 2 * MINUTE);
 });

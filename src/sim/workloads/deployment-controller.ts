@@ -26,7 +26,6 @@ import { runningPodStatus } from './pod-status.js';
 import { isNodeReady, isPodActive, isPodReady, pickNode } from './scheduling.js';
 import { RELEASE_VERSION_ANNOTATION } from '../releases/operator-deployment.js';
 
-
 export interface WorkloadDurations {
   /** Pod creation → Running and Ready (default (0.1, 0.25, 1) minutes). */
   podStart: Triangle;
@@ -56,7 +55,12 @@ export function maxUnavailableOf(deployment: Deployment, replicas: number): numb
 }
 
 /** The Deployment status the real controller would report for these pods (pure). */
-export function deploymentStatus(deployment: Deployment, pods: readonly Pod[], rsName: string, now: number): DeploymentStatus {
+export function deploymentStatus(
+  deployment: Deployment,
+  pods: readonly Pod[],
+  rsName: string,
+  now: number,
+): DeploymentStatus {
   const want = deployment.spec?.replicas ?? 1;
   const active = pods.filter(isPodActive);
   const ready = active.filter(isPodReady).length;
@@ -118,7 +122,10 @@ export function createWorkloads(ctx: SimContext, options: WorkloadsOptions = {})
 
   const startDue = (pod: Pod): number => {
     const created = Date.parse(pod.metadata?.creationTimestamp ?? '') || ctx.clock.now();
-    return created + drawMs(random.fork(`pod/${pod.metadata?.namespace}/${pod.metadata?.name}`), durations.podStart, timeScale);
+    return (
+      created +
+      drawMs(random.fork(`pod/${pod.metadata?.namespace}/${pod.metadata?.name}`), durations.podStart, timeScale)
+    );
   };
 
   const reconcile = async (key: string): Promise<ReconcileResult | void> => {
@@ -145,12 +152,18 @@ export function createWorkloads(ctx: SimContext, options: WorkloadsOptions = {})
     // The pod garbage collector: pods bound to a Node that is gone.
     for (const p of cached) {
       const n = p.spec?.nodeName;
-      if (n !== undefined && !nodeByName.has(n) && p.metadata?.deletionTimestamp === undefined) await deletePod(deleting, p, 0);
+      if (n !== undefined && !nodeByName.has(n) && p.metadata?.deletionTimestamp === undefined)
+        await deletePod(deleting, p, 0);
     }
     const hash = templateHash(d.spec?.template);
     const rsName = `${d.metadata?.name}-${hash}`;
     const want = d.spec?.replicas ?? 1;
-    const active = own.filter((p) => isPodActive(p) && !deleting.has(podKey(p)) && (p.spec?.nodeName === undefined || nodeByName.has(p.spec.nodeName)));
+    const active = own.filter(
+      (p) =>
+        isPodActive(p) &&
+        !deleting.has(podKey(p)) &&
+        (p.spec?.nodeName === undefined || nodeByName.has(p.spec.nodeName)),
+    );
 
     if (active.length > want) {
       const victims = [...active].sort(deletionOrder).slice(0, active.length - want);
@@ -179,13 +192,23 @@ export function createWorkloads(ctx: SimContext, options: WorkloadsOptions = {})
       if (!node || !isNodeReady(node)) continue;
       const due = startDue(p);
       if (due <= now) {
-        await ignoreNotFoundOrConflict(ctx.client.updateStatus(PodResource, { ...p, status: runningPodStatus(p, node, now, random.fork(`pod/${namespace}/${p.metadata?.name}/status`)) }));
+        await ignoreNotFoundOrConflict(
+          ctx.client.updateStatus(PodResource, {
+            ...p,
+            status: runningPodStatus(p, node, now, random.fork(`pod/${namespace}/${p.metadata?.name}/status`)),
+          }),
+        );
       } else {
         wake = Math.min(wake ?? due, due);
       }
     }
 
-    const status = deploymentStatus(d, cached.filter((p) => !deleting.has(podKey(p))), rsName, now);
+    const status = deploymentStatus(
+      d,
+      cached.filter((p) => !deleting.has(podKey(p))),
+      rsName,
+      now,
+    );
     if (!jsonEqual(withoutTimes(status), withoutTimes(d.status ?? {}))) {
       try {
         await ctx.client.updateStatus(DeploymentResource, { ...d, status });
@@ -194,29 +217,54 @@ export function createWorkloads(ctx: SimContext, options: WorkloadsOptions = {})
         return { requeue: true };
       }
     }
-    if (unscheduled > 0) log.debug({ deployment: key, unscheduled }, 'no schedulable node for some replicas; waiting for nodes');
+    if (unscheduled > 0)
+      log.debug({ deployment: key, unscheduled }, 'no schedulable node for some replicas; waiting for nodes');
     return wake === undefined ? undefined : { requeueAfter: Math.max(1, wake - now) };
   };
 
   const deletePod = async (deleting: Set<string>, pod: Pod, gracePeriodSeconds: number | undefined): Promise<void> => {
     deleting.add(podKey(pod));
-    await ignoreNotFound(ctx.client.delete(PodResource, pod.metadata?.namespace, pod.metadata?.name ?? '', gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }));
+    await ignoreNotFound(
+      ctx.client.delete(
+        PodResource,
+        pod.metadata?.namespace,
+        pod.metadata?.name ?? '',
+        gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds },
+      ),
+    );
   };
 
-  const controller = simController(ctx, { name: 'sim-workloads-deployment', reconcile, logger: log, workers: options.workers ?? 4 });
+  const controller = simController(ctx, {
+    name: 'sim-workloads-deployment',
+    reconcile,
+    logger: log,
+    workers: options.workers ?? 4,
+  });
   controller
-    .for(DeploymentResource, { predicates: [{ create: isWorkloadDeployment, update: (_o, n) => isWorkloadDeployment(n) }] })
+    .for(DeploymentResource, {
+      predicates: [{ create: isWorkloadDeployment, update: (_o, n) => isWorkloadDeployment(n) }],
+    })
     .owns(PodResource)
     // Node changes (a node Ready again, cordoned, added or gone) concern every workload.
-    .watches(NodeResource, () => deployments.list().filter(isWorkloadDeployment).map((x) => `${x.metadata?.namespace}/${x.metadata?.name}`), {
-      predicates: [{ update: (o: Node, n: Node) => nodeSchedulingChanged(o, n) }],
-    });
+    .watches(
+      NodeResource,
+      () =>
+        deployments
+          .list()
+          .filter(isWorkloadDeployment)
+          .map((x) => `${x.metadata?.namespace}/${x.metadata?.name}`),
+      {
+        predicates: [{ update: (o: Node, n: Node) => nodeSchedulingChanged(o, n) }],
+      },
+    );
 
   return {
     name: 'workloads',
     async start(signal: AbortSignal): Promise<void> {
       const run = controller.start(signal);
-      run.catch((err: unknown) => log.error({ err: err instanceof Error ? err.message : String(err) }, 'workloads controller stopped'));
+      run.catch((err: unknown) =>
+        log.error({ err: err instanceof Error ? err.message : String(err) }, 'workloads controller stopped'),
+      );
       await Promise.all([deployments.waitForSync(signal), pods.waitForSync(signal), nodes.waitForSync(signal)]);
     },
   };
@@ -228,7 +276,8 @@ function podKey(pod: Pod): string {
 
 /** Which pods go first on scale-down: unscheduled, then not running, then not ready, then the newest. */
 function deletionOrder(left: Pod, right: Pod): number {
-  const rank = (p: Pod): number => (p.spec?.nodeName === undefined ? 0 : p.status?.phase !== 'Running' ? 1 : !isPodReady(p) ? 2 : 3);
+  const rank = (p: Pod): number =>
+    p.spec?.nodeName === undefined ? 0 : p.status?.phase !== 'Running' ? 1 : !isPodReady(p) ? 2 : 3;
   if (rank(left) !== rank(right)) return rank(left) - rank(right);
   const ta = left.metadata?.creationTimestamp ?? '';
   const tb = right.metadata?.creationTimestamp ?? '';
@@ -240,13 +289,23 @@ function nodeSchedulingChanged(node: Node, previous: Node): boolean {
   return (
     isNodeReady(node) !== isNodeReady(previous) ||
     node.spec?.unschedulable !== previous.spec?.unschedulable ||
-    !jsonEqual((node.spec?.taints ?? []) as unknown as JsonValue, (previous.spec?.taints ?? []) as unknown as JsonValue) ||
-    !jsonEqual((node.metadata?.labels ?? {}), (previous.metadata?.labels ?? {}))
+    !jsonEqual(
+      (node.spec?.taints ?? []) as unknown as JsonValue,
+      (previous.spec?.taints ?? []) as unknown as JsonValue,
+    ) ||
+    !jsonEqual(node.metadata?.labels ?? {}, previous.metadata?.labels ?? {})
   );
 }
 
 function withoutTimes(deploymentStatus: DeploymentStatus): JsonValue {
-  return { ...deploymentStatus, conditions: (deploymentStatus.conditions ?? []).map((c) => ({ ...c, lastUpdateTime: null, lastTransitionTime: null })) };
+  return {
+    ...deploymentStatus,
+    conditions: (deploymentStatus.conditions ?? []).map((c) => ({
+      ...c,
+      lastUpdateTime: null,
+      lastTransitionTime: null,
+    })),
+  };
 }
 
 /** The pod the controller creates for a Deployment, bound to `nodeName`. */
@@ -261,7 +320,16 @@ export function newPod(deployment: Deployment, hash: string, nodeName: string, s
       namespace: deployment.metadata?.namespace ?? 'default',
       labels: { ...template?.metadata?.labels, 'pod-template-hash': hash },
       ...(template?.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata?.name ?? '', uid: deployment.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          name: deployment.metadata?.name ?? '',
+          uid: deployment.metadata?.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: { ...template?.spec, containers: template?.spec?.containers ?? [], nodeName },
   };

@@ -20,7 +20,10 @@ const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 
 /** The node is cordoned: `spec.unschedulable` and the unschedulable taint. */
 export function isCordoned(node: Node): boolean {
-  return node.spec?.unschedulable === true && (node.spec.taints ?? []).some((t) => t.key === UNSCHEDULABLE_TAINT_KEY && t.effect === 'NoSchedule');
+  return (
+    node.spec?.unschedulable === true &&
+    (node.spec.taints ?? []).some((t) => t.key === UNSCHEDULABLE_TAINT_KEY && t.effect === 'NoSchedule')
+  );
 }
 
 /** The merge patch that cordons (true) or uncordons (false) the node, or undefined when nothing changes. Conditional on resourceVersion. */
@@ -29,15 +32,25 @@ export function cordonPatch(node: Node, unschedulable: boolean, now: number): Js
   const hasTaint = taints.some((t) => t.key === UNSCHEDULABLE_TAINT_KEY && t.effect === 'NoSchedule');
   if (unschedulable === (node.spec?.unschedulable === true) && unschedulable === hasTaint) return undefined;
   const others = taints.filter((t) => t.key !== UNSCHEDULABLE_TAINT_KEY);
-  const next: Taint[] = unschedulable ? [...others, { key: UNSCHEDULABLE_TAINT_KEY, effect: 'NoSchedule', timeAdded: formatTime(now) }] : others;
+  const next: Taint[] = unschedulable
+    ? [...others, { key: UNSCHEDULABLE_TAINT_KEY, effect: 'NoSchedule', timeAdded: formatTime(now) }]
+    : others;
   return {
     metadata: { resourceVersion: node.metadata?.resourceVersion ?? null },
-    spec: { unschedulable: unschedulable ? true : null, taints: next.length > 0 ? (next as unknown as JsonObject[]) : null },
+    spec: {
+      unschedulable: unschedulable ? true : null,
+      taints: next.length > 0 ? (next as unknown as JsonObject[]) : null,
+    },
   };
 }
 
 /** Cordons or uncordons a node (a conflict throws; the caller retries from a fresh cache). */
-export async function setUnschedulable(client: KubeClient, node: Node, unschedulable: boolean, now: number): Promise<Node> {
+export async function setUnschedulable(
+  client: KubeClient,
+  node: Node,
+  unschedulable: boolean,
+  now: number,
+): Promise<Node> {
   const patch = cordonPatch(node, unschedulable, now);
   if (patch === undefined) return node;
   return client.patch(NodeResource, undefined, node.metadata?.name ?? '', patch, { type: 'merge' });
@@ -45,7 +58,9 @@ export async function setUnschedulable(client: KubeClient, node: Node, unschedul
 
 /** Pods that a drain must remove from the node (terminating ones included: the drain waits for them). */
 export function podsToDrain(pods: readonly Pod[]): Pod[] {
-  return pods.filter((p) => controllerOf(p)?.kind !== 'DaemonSet' && p.metadata?.annotations?.[MIRROR_POD_ANNOTATION] === undefined);
+  return pods.filter(
+    (p) => controllerOf(p)?.kind !== 'DaemonSet' && p.metadata?.annotations?.[MIRROR_POD_ANNOTATION] === undefined,
+  );
 }
 
 /** What one eviction did. */

@@ -20,17 +20,44 @@ const RETRY_MS = 5_000;
  * (the embedded server does this itself, on the same clock). Pods of `foreignNodes` (there
  * before the run, allowed by --force) are left to their own kubelet.
  */
-export function startGracefulPodTerminator(ctx: SimContext, foreignNodes: ReadonlySet<string>, signal: AbortSignal): void {
+export function startGracefulPodTerminator(
+  ctx: SimContext,
+  foreignNodes: ReadonlySet<string>,
+  signal: AbortSignal,
+): void {
   const log = ctx.logger.child({ component: 'sim-pod-termination' });
   // Its own informer: starting the shared factory now would list kinds before the cluster is installed.
-  const informers = new InformerFactory({ client: ctx.client, clock: ctx.clock, logger: log, random: ctx.random.fork('pod-termination') });
+  const informers = new InformerFactory({
+    client: ctx.client,
+    clock: ctx.clock,
+    logger: log,
+    random: ctx.random.fork('pod-termination'),
+  });
   const pods = informers.informerFor(PodResource);
   const timers = new Map<string, Timer>();
-  const consider = (pod: { metadata?: { uid?: string; name?: string; namespace?: string; deletionTimestamp?: string; deletionGracePeriodSeconds?: number }; spec?: { nodeName?: string } }): void => {
+  const consider = (pod: {
+    metadata?: {
+      uid?: string;
+      name?: string;
+      namespace?: string;
+      deletionTimestamp?: string;
+      deletionGracePeriodSeconds?: number;
+    };
+    spec?: { nodeName?: string };
+  }): void => {
     const m = pod.metadata;
     const uid = m?.uid;
     const node = pod.spec?.nodeName;
-    if (signal.aborted || !m || uid === undefined || m.deletionTimestamp === undefined || !node || foreignNodes.has(node) || timers.has(uid)) return;
+    if (
+      signal.aborted ||
+      !m ||
+      uid === undefined ||
+      m.deletionTimestamp === undefined ||
+      !node ||
+      foreignNodes.has(node) ||
+      timers.has(uid)
+    )
+      return;
     const grace = (m.deletionGracePeriodSeconds ?? 0) * 1000;
     timers.set(
       uid,
@@ -40,7 +67,10 @@ export function startGracefulPodTerminator(ctx: SimContext, foreignNodes: Readon
           .delete(PodResource, m.namespace, m.name ?? '', { gracePeriodSeconds: 0, preconditions: { uid }, signal })
           .catch((err: unknown) => {
             if (isNotFound(err) || isConflict(err) || signal.aborted) return;
-            log.warn({ pod: `${m.namespace ?? ''}/${m.name ?? ''}`, err: errorMessage(err) }, 'cannot remove a terminated pod; trying again');
+            log.warn(
+              { pod: `${m.namespace ?? ''}/${m.name ?? ''}`, err: errorMessage(err) },
+              'cannot remove a terminated pod; trying again',
+            );
             timers.delete(uid);
             ctx.clock.setTimer(RETRY_MS, () => {
               const latest = pods.get(m.namespace, m.name ?? '');
@@ -61,9 +91,13 @@ export function startGracefulPodTerminator(ctx: SimContext, foreignNodes: Readon
       timers.delete(uid);
     },
   });
-  signal.addEventListener('abort', () => {
-    for (const t of timers.values()) t.cancel();
-    timers.clear();
-  }, { once: true });
+  signal.addEventListener(
+    'abort',
+    () => {
+      for (const t of timers.values()) t.cancel();
+      timers.clear();
+    },
+    { once: true },
+  );
   informers.start(signal);
 }

@@ -19,7 +19,10 @@ const NO_LABELS: Readonly<Record<string, string>> = {};
  * maps (informer objects are never modified) and the same few selectors (new objects after
  * every status write, same text): the answers are memoised by label map and selector text.
  */
-export function matchesLabelSelector(selector: LabelSelector | undefined, labels: Readonly<Record<string, string>> | undefined): boolean {
+export function matchesLabelSelector(
+  selector: LabelSelector | undefined,
+  labels: Readonly<Record<string, string>> | undefined,
+): boolean {
   if (selector === undefined) return false;
   let key = selectorKeys.get(selector);
   if (key === undefined) {
@@ -41,7 +44,10 @@ export function matchesLabelSelector(selector: LabelSelector | undefined, labels
 }
 
 /** True if every key/value of `subset` is in `labels` (a pod's nodeSelector, a matchLabels map). */
-export function hasLabels(subset: Readonly<Record<string, string>> | undefined, labels: Readonly<Record<string, string>> | undefined): boolean {
+export function hasLabels(
+  subset: Readonly<Record<string, string>> | undefined,
+  labels: Readonly<Record<string, string>> | undefined,
+): boolean {
   const l = labels ?? {};
   for (const [k, v] of Object.entries(subset ?? {})) if (l[k] !== v) return false;
   return true;

@@ -51,12 +51,24 @@ export function terminatedPodStatus(pod: Pod, phase: 'Succeeded' | 'Failed', now
   return {
     ...pod.status,
     phase,
-    conditions: (pod.status?.conditions ?? []).map((c) => (c.type === 'Ready' || c.type === 'ContainersReady' ? { ...c, status: 'False', reason: 'PodCompleted', lastTransitionTime: at } : c)),
+    conditions: (pod.status?.conditions ?? []).map((c) =>
+      c.type === 'Ready' || c.type === 'ContainersReady'
+        ? { ...c, status: 'False', reason: 'PodCompleted', lastTransitionTime: at }
+        : c,
+    ),
     containerStatuses: (pod.status?.containerStatuses ?? []).map((s) => ({
       ...s,
       ready: false,
       started: false,
-      state: { terminated: { exitCode, reason, startedAt: s.state?.running?.startedAt ?? at, finishedAt: at, containerID: s.containerID ?? '' } },
+      state: {
+        terminated: {
+          exitCode,
+          reason,
+          startedAt: s.state?.running?.startedAt ?? at,
+          finishedAt: at,
+          containerID: s.containerID ?? '',
+        },
+      },
     })),
   };
 }

@@ -38,7 +38,9 @@ export function tolerates(toleration: Toleration, taint: Taint): boolean {
 /** Every NoSchedule/NoExecute taint of the node is tolerated. */
 export function toleratesNode(spec: Pick<PodSpec, 'tolerations'> | undefined, node: Node): boolean {
   const tolerations = spec?.tolerations ?? [];
-  return (node.spec?.taints ?? []).every((t) => t.effect === 'PreferNoSchedule' || tolerations.some((tol) => tolerates(tol, t)));
+  return (node.spec?.taints ?? []).every(
+    (t) => t.effect === 'PreferNoSchedule' || tolerations.some((tol) => tolerates(tol, t)),
+  );
 }
 
 /** The pod (template) spec may run on this node. */
@@ -66,7 +68,12 @@ export function isPodReady(pod: Pod): boolean {
  * Picks the node for a pod of `ownerUid`, or undefined when none fits. `pods` are the pods
  * bound to nodes (any owner); terminating ones do not count as load.
  */
-export function pickNode(spec: PodSpec | undefined, nodes: readonly Node[], pods: readonly Pod[], ownerUid: string | undefined): Node | undefined {
+export function pickNode(
+  spec: PodSpec | undefined,
+  nodes: readonly Node[],
+  pods: readonly Pod[],
+  ownerUid: string | undefined,
+): Node | undefined {
   const own = new Map<string, number>();
   const total = new Map<string, number>();
   for (const p of pods) {

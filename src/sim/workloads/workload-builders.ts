@@ -32,7 +32,10 @@ export function workloadWithPdb(spec: WorkloadSpec): Workload {
     throw new Error(`workload ${spec.namespace}/${spec.name}: set exactly one of minAvailable and maxUnavailable`);
   }
   const labels = { app: spec.name };
-  const budget = spec.minAvailable !== undefined ? { minAvailable: spec.minAvailable } : { maxUnavailable: spec.maxUnavailable ?? 0 };
+  const budget =
+    spec.minAvailable !== undefined
+      ? { minAvailable: spec.minAvailable }
+      : { maxUnavailable: spec.maxUnavailable ?? 0 };
   return {
     namespace: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: spec.namespace } },
     deployment: {

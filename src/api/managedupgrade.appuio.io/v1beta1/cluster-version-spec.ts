@@ -5,7 +5,12 @@
  */
 import { Type, type TUnsafe } from 'typebox';
 import { listMap, stringEnum } from '../../schema.js';
-import { CAPABILITIES, CAPABILITY_SETS, type ClusterVersionSpec, type Update } from '../../openshift/config-v1/cluster-version.js';
+import {
+  CAPABILITIES,
+  CAPABILITY_SETS,
+  type ClusterVersionSpec,
+  type Update,
+} from '../../openshift/config-v1/cluster-version.js';
 
 /** The CEL rules of openshift/api on `Update`, with their exact messages. */
 export const UPDATE_VALIDATIONS = [
@@ -24,12 +29,22 @@ export function updateSchema(description: string): TUnsafe<Update> {
   const s = Type.Object(
     {
       architecture: Type.Optional(
-        stringEnum(['Multi', ''], 'Desired cluster architecture: Multi to migrate to a multi-architecture payload, or empty. Needs version; excludes image.'),
+        stringEnum(
+          ['Multi', ''],
+          'Desired cluster architecture: Multi to migrate to a multi-architecture payload, or empty. Needs version; excludes image.',
+        ),
       ),
-      version: Type.Optional(Type.String({ description: 'Semantic version of the update; required when architecture is set.' })),
-      image: Type.Optional(Type.String({ description: 'Release image of the update; cannot be combined with architecture.' })),
+      version: Type.Optional(
+        Type.String({ description: 'Semantic version of the update; required when architecture is set.' }),
+      ),
+      image: Type.Optional(
+        Type.String({ description: 'Release image of the update; cannot be combined with architecture.' }),
+      ),
       force: Type.Optional(
-        Type.Boolean({ description: 'Update even if the image failed verification or upgradeable checks. Use only with images verified out of band.' }),
+        Type.Boolean({
+          description:
+            'Update even if the image failed verification or upgradeable checks. Use only with images verified out of band.',
+        }),
       ),
     },
     { description, 'x-kubernetes-validations': UPDATE_VALIDATIONS.map((v) => ({ ...v })) },
@@ -46,13 +61,24 @@ export function clusterVersionSpecSchema(description: string, clusterIDRequired:
   const s = Type.Object(
     {
       clusterID: clusterIDRequired ? clusterID : Type.Optional(clusterID),
-      desiredUpdate: Type.Optional(updateSchema('The update the cluster should run. Ignored by the ClusterVersion sync: UpgradeJobs own it.')),
-      upstream: Type.Optional(Type.String({ description: 'URL of the update service; empty means the default service.' })),
-      channel: Type.Optional(Type.String({ description: 'Update channel, e.g. stable-4.15; empty disables update retrieval.' })),
+      desiredUpdate: Type.Optional(
+        updateSchema('The update the cluster should run. Ignored by the ClusterVersion sync: UpgradeJobs own it.'),
+      ),
+      upstream: Type.Optional(
+        Type.String({ description: 'URL of the update service; empty means the default service.' }),
+      ),
+      channel: Type.Optional(
+        Type.String({ description: 'Update channel, e.g. stable-4.15; empty disables update retrieval.' }),
+      ),
       capabilities: Type.Optional(
         Type.Object(
           {
-            baselineCapabilitySet: Type.Optional(stringEnum(CAPABILITY_SETS, 'Initial set of optional capabilities to enable; unset means the cluster default (vCurrent).')),
+            baselineCapabilitySet: Type.Optional(
+              stringEnum(
+                CAPABILITY_SETS,
+                'Initial set of optional capabilities to enable; unset means the cluster default (vCurrent).',
+              ),
+            ),
             additionalEnabledCapabilities: Type.Optional(
               Type.Array(stringEnum(CAPABILITIES, 'An optional capability.'), {
                 description: 'Capabilities to enable beyond the baseline set.',

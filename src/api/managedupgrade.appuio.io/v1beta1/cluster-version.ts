@@ -17,7 +17,10 @@ export const ClusterVersionOverlayConfigSchema = Type.Object(
     overlay: Type.Object(
       {
         spec: Type.Optional(
-          clusterVersionSpecSchema('Fields merged over the template: non-empty values replace, empty ones remove nothing.', false),
+          clusterVersionSpecSchema(
+            'Fields merged over the template: non-empty values replace, empty ones remove nothing.',
+            false,
+          ),
         ),
       },
       { description: 'The partial ClusterVersion applied over the template.' },
@@ -33,13 +36,18 @@ export const ManagedClusterVersionSpecSchema = Type.Object(
       Type.Object(
         {
           spec: Type.Optional(
-            clusterVersionSpecSchema('The ClusterVersion spec to keep in sync; desiredUpdate is ignored (UpgradeJobs own it).', true),
+            clusterVersionSpecSchema(
+              'The ClusterVersion spec to keep in sync; desiredUpdate is ignored (UpgradeJobs own it).',
+              true,
+            ),
           ),
         },
         { description: 'The base applied to the cluster ClusterVersion.' },
       ),
     ),
-    overlays: Type.Optional(Type.Array(ClusterVersionOverlayConfigSchema, { description: 'Time-based changes over the template.' })),
+    overlays: Type.Optional(
+      Type.Array(ClusterVersionOverlayConfigSchema, { description: 'Time-based changes over the template.' }),
+    ),
   },
   { description: 'The ClusterVersion spec to apply, and when it changes.' },
 );
@@ -60,16 +68,27 @@ export const ClusterVersionStatusOverlaySchema = Type.Object(
 export const ManagedClusterVersionStatusSchema = Type.Object(
   {
     current: Type.Optional(clusterVersionSpecSchema('The rendered spec that applies now.', false)),
-    overlays: Type.Optional(Type.Array(ClusterVersionStatusOverlaySchema, { description: 'One preview per overlay, in spec order.' })),
-    overlayApplied: Type.Optional(nullable(dateTime('The from time of the overlay that applies now; null when none does.'))),
+    overlays: Type.Optional(
+      Type.Array(ClusterVersionStatusOverlaySchema, { description: 'One preview per overlay, in spec order.' }),
+    ),
+    overlayApplied: Type.Optional(
+      nullable(dateTime('The from time of the overlay that applies now; null when none does.')),
+    ),
   },
   { description: 'The rendered specs.' },
 );
 
 /** A whole APPUiO ClusterVersion object. */
 export const ManagedClusterVersionSchema = Type.Object(
-  { ...typeMeta(), spec: Type.Optional(ManagedClusterVersionSpecSchema), status: Type.Optional(ManagedClusterVersionStatusSchema) },
-  { description: 'ClusterVersion holds the spec the controller keeps on the cluster ClusterVersion, with scheduled overlays.' },
+  {
+    ...typeMeta(),
+    spec: Type.Optional(ManagedClusterVersionSpecSchema),
+    status: Type.Optional(ManagedClusterVersionStatusSchema),
+  },
+  {
+    description:
+      'ClusterVersion holds the spec the controller keeps on the cluster ClusterVersion, with scheduled overlays.',
+  },
 );
 
 /** One overlay. */

@@ -9,11 +9,13 @@ import { NodeForceDrainResource } from './node-force-drain-contract.js';
 import { UpgradeSuspensionWindowResource } from './upgrade-suspension-window-contract.js';
 
 function schemaOf(crd: JsonObject): JsonObject {
-  return (crd['spec'] as { versions: { schema: { openAPIV3Schema: JsonObject } }[] }).versions[0]!.schema.openAPIV3Schema;
+  return (crd['spec'] as { versions: { schema: { openAPIV3Schema: JsonObject } }[] }).versions[0]!.schema
+    .openAPIV3Schema;
 }
 function at(schema: JsonObject, path: string): JsonObject {
   let node = schema;
-  for (const p of path.split('.')) node = p === '[]' ? (node['items'] as JsonObject) : ((node['properties'] as JsonObject)[p] as JsonObject);
+  for (const p of path.split('.'))
+    node = p === '[]' ? (node['items'] as JsonObject) : ((node['properties'] as JsonObject)[p] as JsonObject);
   return node;
 }
 
@@ -22,7 +24,12 @@ void test('NodeForceDrain: required fields and plain-string durations', () => {
   assert.deepEqual(at(s, 'spec')['required'], ['nodeDrainGracePeriod', 'nodeSelector', 'podForceDeleteGracePeriod']);
   assert.equal(at(s, 'spec.nodeDrainGracePeriod')['format'], undefined);
   assert.deepEqual(at(s, 'status.lastObservedNodeDrain.[]')['required'], ['drainID', 'nodeName', 'observedTime']);
-  const obj = { apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'NodeForceDrain', metadata: { name: 'w', namespace: 'n' }, spec: { nodeSelector: {}, nodeDrainGracePeriod: '0s', podForceDeleteGracePeriod: '5m' } };
+  const obj = {
+    apiVersion: 'managedupgrade.appuio.io/v1beta1',
+    kind: 'NodeForceDrain',
+    metadata: { name: 'w', namespace: 'n' },
+    spec: { nodeSelector: {}, nodeDrainGracePeriod: '0s', podForceDeleteGracePeriod: '5m' },
+  };
   assert.deepEqual(checkAgainstSchema(s, obj).problems, []);
   assert.equal(NodeForceDrainResource.plural, 'nodeforcedrains');
 });
@@ -32,8 +39,20 @@ void test('UpgradeSuspensionWindow: start, end and reason are required; selector
   assert.deepEqual(at(s, 'spec')['required'], ['end', 'reason', 'start']);
   assert.equal(at(s, 'spec.start')['format'], 'date-time');
   assert.equal(at(s, 'spec.configSelector')['x-kubernetes-map-type'], 'atomic');
-  const obj = (spec: JsonObject): JsonObject => ({ apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeSuspensionWindow', metadata: { name: 'w', namespace: 'n' }, spec });
-  assert.deepEqual(checkAgainstSchema(s, obj({ start: '2026-12-20T00:00:00Z', end: '2027-01-06T00:00:00Z', reason: 'freeze' })).problems, []);
-  assert.ok(checkAgainstSchema(s, obj({ start: 'tomorrow', end: '2027-01-06T00:00:00Z', reason: 'freeze' })).problems.length > 0);
+  const obj = (spec: JsonObject): JsonObject => ({
+    apiVersion: 'managedupgrade.appuio.io/v1beta1',
+    kind: 'UpgradeSuspensionWindow',
+    metadata: { name: 'w', namespace: 'n' },
+    spec,
+  });
+  assert.deepEqual(
+    checkAgainstSchema(s, obj({ start: '2026-12-20T00:00:00Z', end: '2027-01-06T00:00:00Z', reason: 'freeze' }))
+      .problems,
+    [],
+  );
+  assert.ok(
+    checkAgainstSchema(s, obj({ start: 'tomorrow', end: '2027-01-06T00:00:00Z', reason: 'freeze' })).problems.length >
+      0,
+  );
   assert.equal(UpgradeSuspensionWindowResource.plural, 'upgradesuspensionwindows');
 });

@@ -17,10 +17,12 @@ export const NodeForceDrainSpecSchema = Type.Object(
       Type.String({ description: 'A jq program run on each pod; the pod is a candidate if the program emits true.' }),
     ),
     nodeDrainGracePeriod: Type.String({
-      description: 'How long after a drain was first observed pods on the node are deleted (bypassing PodDisruptionBudgets); 0 disables (Go duration).',
+      description:
+        'How long after a drain was first observed pods on the node are deleted (bypassing PodDisruptionBudgets); 0 disables (Go duration).',
     }),
     podForceDeleteGracePeriod: Type.String({
-      description: 'How long after a pod’s deletion it is deleted again with a 1 s grace period; 0 disables (Go duration).',
+      description:
+        'How long after a pod’s deletion it is deleted again with a 1 s grace period; 0 disables (Go duration).',
     }),
   },
   { description: 'Which drains to force, and after how long.' },
@@ -30,7 +32,9 @@ export const NodeForceDrainSpecSchema = Type.Object(
 export const ObservedNodeDrainSchema = Type.Object(
   {
     nodeName: Type.String({ description: 'Name of the draining node.' }),
-    drainID: Type.String({ description: 'The node’s machineconfiguration.openshift.io/lastAppliedDrain annotation when the drain was seen.' }),
+    drainID: Type.String({
+      description: 'The node’s machineconfiguration.openshift.io/lastAppliedDrain annotation when the drain was seen.',
+    }),
     observedTime: dateTime('When the drain was first observed.'),
   },
   { description: 'A node drain the controller observed.' },
@@ -38,7 +42,11 @@ export const ObservedNodeDrainSchema = Type.Object(
 
 /** `status` of a NodeForceDrain. */
 export const NodeForceDrainStatusSchema = Type.Object(
-  { lastObservedNodeDrain: Type.Optional(Type.Array(ObservedNodeDrainSchema, { description: 'The last drain observed per node.' })) },
+  {
+    lastObservedNodeDrain: Type.Optional(
+      Type.Array(ObservedNodeDrainSchema, { description: 'The last drain observed per node.' }),
+    ),
+  },
   { description: 'Observed drains.' },
 );
 

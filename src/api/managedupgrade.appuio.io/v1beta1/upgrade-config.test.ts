@@ -7,10 +7,12 @@ import { scheduledUpgradeConfigCrd, type ScheduledUpgradeConfig } from './upgrad
 import { ScheduledUpgradeConfigResource } from './upgrade-config-contract.js';
 
 const crd = scheduledUpgradeConfigCrd();
-const schema = (crd['spec'] as { versions: { schema: { openAPIV3Schema: JsonObject } }[] }).versions[0]!.schema.openAPIV3Schema;
+const schema = (crd['spec'] as { versions: { schema: { openAPIV3Schema: JsonObject } }[] }).versions[0]!.schema
+  .openAPIV3Schema;
 function at(path: string): JsonObject {
   let node = schema;
-  for (const p of path.split('.')) node = p === '[]' ? (node['items'] as JsonObject) : ((node['properties'] as JsonObject)[p] as JsonObject);
+  for (const p of path.split('.'))
+    node = p === '[]' ? (node['items'] as JsonObject) : ((node['properties'] as JsonObject)[p] as JsonObject);
   return node;
 }
 const minimal = {
@@ -29,7 +31,11 @@ void test('required lists are APPUiO’s', () => {
   assert.deepEqual(at('spec.schedule')['required'], ['cron', 'location']);
   assert.deepEqual(at('spec.jobTemplate')['required'], ['spec']);
   assert.deepEqual(at('spec.jobTemplate.spec')['required'], ['config']);
-  assert.deepEqual(at('spec.jobTemplate.spec.config')['required'], ['postUpgradeHealthChecks', 'preUpgradeHealthChecks', 'upgradeTimeout']);
+  assert.deepEqual(at('spec.jobTemplate.spec.config')['required'], [
+    'postUpgradeHealthChecks',
+    'preUpgradeHealthChecks',
+    'upgradeTimeout',
+  ]);
   assert.deepEqual(at('spec.jobTemplate.spec.config.preUpgradeHealthChecks')['required'], ['timeout']);
   assert.deepEqual(at('status')['required'], ['nextPossibleSchedules']);
   assert.deepEqual(at('status.nextPossibleSchedules.[]')['required'], ['time']);
@@ -52,7 +58,12 @@ void test('defaults are APPUiO’s and are applied to a minimal object', () => {
 });
 
 void test('formats: durations where APPUiO has format duration, plain strings elsewhere', () => {
-  for (const p of ['spec.maxSchedulingDelay', 'spec.maxUpgradeStartDelay', 'spec.jobTemplate.spec.config.upgradeTimeout']) assert.equal(at(p)['format'], 'duration', p);
+  for (const p of [
+    'spec.maxSchedulingDelay',
+    'spec.maxUpgradeStartDelay',
+    'spec.jobTemplate.spec.config.upgradeTimeout',
+  ])
+    assert.equal(at(p)['format'], 'duration', p);
   assert.equal(at('spec.pinVersionWindow')['format'], undefined);
   assert.equal(at('spec.jobTemplate.spec.config.machineConfigPools.[].delayUpgrade.delayMin')['format'], undefined);
   assert.equal(at('status.lastScheduledUpgrade')['format'], 'date-time');
@@ -67,17 +78,30 @@ void test('formats: durations where APPUiO has format duration, plain strings el
 void test('isoWeek accepts @odd, @even and one or two digits only', () => {
   assert.equal(at('spec.schedule.isoWeek')['pattern'], '^(@odd|@even|\\d{1,2})$');
   const check = (w: string): number =>
-    checkAgainstSchema(schema, { ...minimal, spec: { ...minimal.spec, schedule: { cron: '@daily', isoWeek: w } } }).problems.length;
+    checkAgainstSchema(schema, { ...minimal, spec: { ...minimal.spec, schedule: { cron: '@daily', isoWeek: w } } })
+      .problems.length;
   for (const ok of ['@odd', '@even', '1', '53', '07']) assert.equal(check(ok), 0, ok);
   for (const bad of ['odd', '@weekly', '123', '', '1a']) assert.ok(check(bad) > 0, bad);
 });
 
 void test('job template metadata keeps only the embedded ObjectMeta fields', () => {
-  assert.deepEqual(Object.keys(at('spec.jobTemplate.metadata')['properties'] as JsonObject), ['annotations', 'finalizers', 'labels', 'name', 'namespace']);
+  assert.deepEqual(Object.keys(at('spec.jobTemplate.metadata')['properties'] as JsonObject), [
+    'annotations',
+    'finalizers',
+    'labels',
+    'name',
+    'namespace',
+  ]);
   assert.equal(at('spec.jobTemplate.spec.config.machineConfigPools.[].matchLabels')['x-kubernetes-map-type'], 'atomic');
 });
 
 void test('descriptor and names', () => {
-  assert.deepEqual(ScheduledUpgradeConfigResource, { group: 'managedupgrade.appuio.io', version: 'v1beta1', kind: 'UpgradeConfig', plural: 'upgradeconfigs', namespaced: true });
+  assert.deepEqual(ScheduledUpgradeConfigResource, {
+    group: 'managedupgrade.appuio.io',
+    version: 'v1beta1',
+    kind: 'UpgradeConfig',
+    plural: 'upgradeconfigs',
+    namespaced: true,
+  });
   assert.equal((crd['metadata'] as JsonObject)['name'], 'upgradeconfigs.managedupgrade.appuio.io');
 });

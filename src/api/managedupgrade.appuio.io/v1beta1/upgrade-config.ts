@@ -15,7 +15,8 @@ import { ISO_WEEK_PATTERN, ScheduledUpgradeConfigDefaults } from './upgrade-conf
 export const UpgradeConfigScheduleSchema = Type.Object(
   {
     cron: Type.String({
-      description: 'When maintenance windows start: a 5-field cron expression or descriptor (robfig/cron v3), optionally prefixed CRON_TZ=<zone>.',
+      description:
+        'When maintenance windows start: a 5-field cron expression or descriptor (robfig/cron v3), optionally prefixed CRON_TZ=<zone>.',
     }),
     isoWeek: Type.Optional(
       Type.String({ description: 'ISO 8601 week filter: @odd, @even or a week number.', pattern: ISO_WEEK_PATTERN }),
@@ -24,7 +25,9 @@ export const UpgradeConfigScheduleSchema = Type.Object(
       description: 'IANA time zone the cron expression is evaluated in; Local is the controller’s zone.',
       default: ScheduledUpgradeConfigDefaults.location,
     }),
-    suspend: Type.Optional(Type.Boolean({ description: 'While true, due windows pass without creating upgrade jobs.' })),
+    suspend: Type.Optional(
+      Type.Boolean({ description: 'While true, due windows pass without creating upgrade jobs.' }),
+    ),
   },
   { description: 'The schedule of maintenance windows.' },
 );
@@ -43,14 +46,23 @@ export const ScheduledUpgradeConfigSpecSchema = Type.Object(
   {
     schedule: UpgradeConfigScheduleSchema,
     pinVersionWindow: Type.Optional(
-      Type.String({ description: 'How long before a window the job is created and its version pinned (Go duration); empty creates it at the window.' }),
+      Type.String({
+        description:
+          'How long before a window the job is created and its version pinned (Go duration); empty creates it at the window.',
+      }),
     ),
-    maxSchedulingDelay: duration('How late after its creation time a job may still be created; later windows are skipped.', {
-      default: ScheduledUpgradeConfigDefaults.maxSchedulingDelay,
-    }),
-    maxUpgradeStartDelay: duration('How long after the window start the upgrade may still start (sets the job’s startBefore).', {
-      default: ScheduledUpgradeConfigDefaults.maxUpgradeStartDelay,
-    }),
+    maxSchedulingDelay: duration(
+      'How late after its creation time a job may still be created; later windows are skipped.',
+      {
+        default: ScheduledUpgradeConfigDefaults.maxSchedulingDelay,
+      },
+    ),
+    maxUpgradeStartDelay: duration(
+      'How long after the window start the upgrade may still start (sets the job’s startBefore).',
+      {
+        default: ScheduledUpgradeConfigDefaults.maxUpgradeStartDelay,
+      },
+    ),
     successfulJobsHistoryLimit: Type.Optional(
       Type.Integer({ description: 'How many succeeded jobs to keep; 4 when unset, no limit when ≤ 0.' }),
     ),
@@ -66,13 +78,14 @@ export const ScheduledUpgradeConfigStatusSchema = Type.Object(
       dateTime('Start of the last window handled: a job created, or a window skipped because suspended.'),
     ),
     nextPossibleSchedules: Type.Array(
-      Type.Object(
-        { time: dateTime('Start of the window.') },
-        { description: 'A coming maintenance window.' },
-      ),
+      Type.Object({ time: dateTime('Start of the window.') }, { description: 'A coming maintenance window.' }),
       { description: 'The next windows of the schedule (suspension ignored).' },
     ),
-    conditions: Type.Optional(conditions('ScheduleValid (the schedule compiles) and Waiting (what the controller waits for); additions of this project.')),
+    conditions: Type.Optional(
+      conditions(
+        'ScheduleValid (the schedule compiles) and Waiting (what the controller waits for); additions of this project.',
+      ),
+    ),
   },
   { description: 'Observed scheduling state.' },
 );

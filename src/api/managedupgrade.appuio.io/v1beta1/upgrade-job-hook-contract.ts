@@ -17,11 +17,24 @@ export const UpgradeJobHookResource = resource<UpgradeJobHook>({
 });
 
 /** `spec.events` values. */
-export const UPGRADE_EVENTS = ['Create', 'Start', 'UpgradeComplete', 'MachineConfigPoolUnpause', 'Finish', 'Success', 'Failure'] as const;
+export const UPGRADE_EVENTS = [
+  'Create',
+  'Start',
+  'UpgradeComplete',
+  'MachineConfigPoolUnpause',
+  'Finish',
+  'Success',
+  'Failure',
+] as const;
 /** An upgrade event a hook runs on. */
 export type UpgradeEvent = (typeof UPGRADE_EVENTS)[number];
 /** Events whose hook Jobs the controller waits for, and whose `Abort` failures fail the UpgradeJob. */
-export const EVENTS_INFLUENCING_OUTCOME: readonly UpgradeEvent[] = ['Create', 'Start', 'UpgradeComplete', 'MachineConfigPoolUnpause'];
+export const EVENTS_INFLUENCING_OUTCOME: readonly UpgradeEvent[] = [
+  'Create',
+  'Start',
+  'UpgradeComplete',
+  'MachineConfigPoolUnpause',
+];
 
 /** `spec.run` values; empty means `All`. */
 export const HOOK_RUN_MODES = ['Next', 'All'] as const;

@@ -5,19 +5,39 @@ import type { JsonObject } from '../../../lib/json.js';
 import { checkAgainstSchema } from '../../schema-check.js';
 import { pruneUnknownFields } from '../../../apiserver/crd/prune.js';
 import { upgradeJobHookCrd } from './upgrade-job-hook.js';
-import { EVENTS_INFLUENCING_OUTCOME, HOOK_JOB_TRACKER_FINALIZER, HookJobLabel, UPGRADE_EVENTS } from './upgrade-job-hook-contract.js';
+import {
+  EVENTS_INFLUENCING_OUTCOME,
+  HOOK_JOB_TRACKER_FINALIZER,
+  HookJobLabel,
+  UPGRADE_EVENTS,
+} from './upgrade-job-hook-contract.js';
 
 const crd = upgradeJobHookCrd();
-const schema = (crd['spec'] as { versions: { schema: { openAPIV3Schema: JsonObject } }[] }).versions[0]!.schema.openAPIV3Schema;
+const schema = (crd['spec'] as { versions: { schema: { openAPIV3Schema: JsonObject } }[] }).versions[0]!.schema
+  .openAPIV3Schema;
 function at(path: string): JsonObject {
   let node = schema;
-  for (const p of path.split('.')) node = p === '[]' ? (node['items'] as JsonObject) : ((node['properties'] as JsonObject)[p] as JsonObject);
+  for (const p of path.split('.'))
+    node = p === '[]' ? (node['items'] as JsonObject) : ((node['properties'] as JsonObject)[p] as JsonObject);
   return node;
 }
-const hook = (spec: JsonObject): JsonObject => ({ apiVersion: 'managedupgrade.appuio.io/v1beta1', kind: 'UpgradeJobHook', metadata: { name: 'h', namespace: 'n' }, spec });
+const hook = (spec: JsonObject): JsonObject => ({
+  apiVersion: 'managedupgrade.appuio.io/v1beta1',
+  kind: 'UpgradeJobHook',
+  metadata: { name: 'h', namespace: 'n' },
+  spec,
+});
 
 void test('events, run and failurePolicy enums are APPUiO’s, with no CRD defaults', () => {
-  assert.deepEqual(at('spec.events.[]')['enum'], ['Create', 'Start', 'UpgradeComplete', 'MachineConfigPoolUnpause', 'Finish', 'Success', 'Failure']);
+  assert.deepEqual(at('spec.events.[]')['enum'], [
+    'Create',
+    'Start',
+    'UpgradeComplete',
+    'MachineConfigPoolUnpause',
+    'Finish',
+    'Success',
+    'Failure',
+  ]);
   assert.deepEqual(at('spec.run')['enum'], ['Next', 'All']);
   assert.deepEqual(at('spec.failurePolicy')['enum'], ['Abort', 'Ignore']);
   assert.equal(at('spec.run')['default'], undefined);
@@ -38,7 +58,11 @@ void test('the Job template validates what the controller reads and keeps everyt
   assert.deepEqual(at('spec.template.spec')['required'], ['template']);
   assert.deepEqual(at('spec.template.spec.template.spec')['required'], ['containers']);
   assert.deepEqual(at('spec.template.spec.template.spec.containers.[]')['required'], ['name']);
-  for (const p of ['spec.template.spec', 'spec.template.spec.template.spec', 'spec.template.spec.template.spec.containers.[]']) {
+  for (const p of [
+    'spec.template.spec',
+    'spec.template.spec.template.spec',
+    'spec.template.spec.template.spec.containers.[]',
+  ]) {
     assert.equal(at(p)['x-kubernetes-preserve-unknown-fields'], true, p);
   }
   const obj = hook({
@@ -54,7 +78,15 @@ void test('the Job template validates what the controller reads and keeps everyt
             restartPolicy: 'Never',
             nodeName: 'n1',
             priorityClassName: 'high',
-            containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 80 }], env: [{ name: 'X', value: 'y' }], livenessProbe: { exec: { command: ['true'] } } }],
+            containers: [
+              {
+                name: 'c',
+                image: 'i',
+                ports: [{ containerPort: 80 }],
+                env: [{ name: 'X', value: 'y' }],
+                livenessProbe: { exec: { command: ['true'] } },
+              },
+            ],
           },
         },
       },
@@ -63,8 +95,14 @@ void test('the Job template validates what the controller reads and keeps everyt
   assert.deepEqual(checkAgainstSchema(schema, obj).problems, []);
   const { unknownFields } = pruneUnknownFields(obj, schema);
   assert.deepEqual(unknownFields, []);
-  assert.ok(checkAgainstSchema(schema, hook({ template: { spec: { backoffLimit: 'three', template: {} } } })).problems.length > 0);
-  assert.ok(checkAgainstSchema(schema, hook({ template: { spec: { template: { spec: { containers: [{ image: 'i' }] } } } } })).problems.length > 0);
+  assert.ok(
+    checkAgainstSchema(schema, hook({ template: { spec: { backoffLimit: 'three', template: {} } } })).problems.length >
+      0,
+  );
+  assert.ok(
+    checkAgainstSchema(schema, hook({ template: { spec: { template: { spec: { containers: [{ image: 'i' }] } } } } }))
+      .problems.length > 0,
+  );
 });
 
 void test('hook Job labels and finalizer are the anchor’s strings, typo included', () => {

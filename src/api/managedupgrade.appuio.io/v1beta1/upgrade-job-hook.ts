@@ -19,12 +19,23 @@ export const UpgradeJobHookSpecSchema = Type.Object(
           'Events the hook runs on. Create, Start, UpgradeComplete and MachineConfigPoolUnpause wait for the hook Job; Finish, Success and Failure do not.',
       }),
     ),
-    run: Type.Optional(stringEnum(HOOK_RUN_MODES, 'Run for the Next UpgradeJob only (claimed for good), or for All. Defaults to All.')),
-    failurePolicy: Type.Optional(
-      stringEnum(HOOK_FAILURE_POLICIES, 'Abort fails the UpgradeJob when the hook Job fails; Ignore only logs it. Defaults to Ignore.'),
+    run: Type.Optional(
+      stringEnum(HOOK_RUN_MODES, 'Run for the Next UpgradeJob only (claimed for good), or for All. Defaults to All.'),
     ),
-    disruptive: Type.Optional(Type.Boolean({ description: 'Marks the hook as disruptive; informational, shown in metrics and META_matchesDisruptiveHooks.' })),
-    selector: Type.Optional(labelSelector('UpgradeJobs the hook runs for, by label; empty selects all in the namespace.')),
+    failurePolicy: Type.Optional(
+      stringEnum(
+        HOOK_FAILURE_POLICIES,
+        'Abort fails the UpgradeJob when the hook Job fails; Ignore only logs it. Defaults to Ignore.',
+      ),
+    ),
+    disruptive: Type.Optional(
+      Type.Boolean({
+        description: 'Marks the hook as disruptive; informational, shown in metrics and META_matchesDisruptiveHooks.',
+      }),
+    ),
+    selector: Type.Optional(
+      labelSelector('UpgradeJobs the hook runs for, by label; empty selects all in the namespace.'),
+    ),
     template: Type.Optional(jobTemplateSpecSchema('The batch Job created for each run.')),
   },
   { description: 'When the hook runs and the Job it runs.' },

@@ -8,10 +8,12 @@ import { upgradeJobCrd } from './upgrade-job.js';
 import { UpgradeJobConditionType, UpgradeJobReason, ANNOTATION_UPGRADE_JOB } from './upgrade-job-contract.js';
 
 const crd = upgradeJobCrd();
-const schema = (crd['spec'] as { versions: { schema: { openAPIV3Schema: JsonObject } }[] }).versions[0]!.schema.openAPIV3Schema;
+const schema = (crd['spec'] as { versions: { schema: { openAPIV3Schema: JsonObject } }[] }).versions[0]!.schema
+  .openAPIV3Schema;
 function at(path: string): JsonObject {
   let node = schema;
-  for (const p of path.split('.')) node = p === '[]' ? (node['items'] as JsonObject) : ((node['properties'] as JsonObject)[p] as JsonObject);
+  for (const p of path.split('.'))
+    node = p === '[]' ? (node['items'] as JsonObject) : ((node['properties'] as JsonObject)[p] as JsonObject);
   return node;
 }
 const job = (desiredVersion?: JsonObject): JsonObject => ({
@@ -22,7 +24,11 @@ const job = (desiredVersion?: JsonObject): JsonObject => ({
     startAfter: '2026-12-01T21:00:00Z',
     startBefore: '2026-12-01T22:00:00Z',
     ...(desiredVersion ? { desiredVersion } : {}),
-    config: { upgradeTimeout: '12h', preUpgradeHealthChecks: { timeout: '1h' }, postUpgradeHealthChecks: { timeout: '1h' } },
+    config: {
+      upgradeTimeout: '12h',
+      preUpgradeHealthChecks: { timeout: '1h' },
+      postUpgradeHealthChecks: { timeout: '1h' },
+    },
   },
 });
 
@@ -41,26 +47,62 @@ void test('desiredVersion is configv1.Update with openshift/api’s CEL rules', 
   assert.deepEqual(Object.keys(dv['properties'] as JsonObject), ['architecture', 'force', 'image', 'version']);
   assert.deepEqual(at('spec.desiredVersion.architecture')['enum'], ['Multi', '']);
   assert.deepEqual(dv['x-kubernetes-validations'], [
-    { message: 'cannot set both Architecture and Image', rule: 'has(self.architecture) && has(self.image) ? (self.architecture == "" || self.image == "") : true' },
-    { message: 'Version must be set if Architecture is set', rule: 'has(self.architecture) && self.architecture != "" ? self.version != "" : true' },
+    {
+      message: 'cannot set both Architecture and Image',
+      rule: 'has(self.architecture) && has(self.image) ? (self.architecture == "" || self.image == "") : true',
+    },
+    {
+      message: 'Version must be set if Architecture is set',
+      rule: 'has(self.architecture) && self.architecture != "" ? self.version != "" : true',
+    },
   ]);
   assert.deepEqual(validateAgainstSchema(job({ version: '4.15.3', image: 'quay.io/x@sha256:1' }), schema), []);
-  const both = validateAgainstSchema(job({ version: '4.15.3', image: 'quay.io/x@sha256:1', architecture: 'Multi' }), schema);
-  assert.ok(both.some((e) => e.detail === 'cannot set both Architecture and Image'), JSON.stringify(both));
+  const both = validateAgainstSchema(
+    job({ version: '4.15.3', image: 'quay.io/x@sha256:1', architecture: 'Multi' }),
+    schema,
+  );
+  assert.ok(
+    both.some((e) => e.detail === 'cannot set both Architecture and Image'),
+    JSON.stringify(both),
+  );
   const noVersion = validateAgainstSchema(job({ architecture: 'Multi', version: '' }), schema);
-  assert.ok(noVersion.some((e) => e.detail === 'Version must be set if Architecture is set'), JSON.stringify(noVersion));
+  assert.ok(
+    noVersion.some((e) => e.detail === 'Version must be set if Architecture is set'),
+    JSON.stringify(noVersion),
+  );
 });
 
 void test('status.conditions are metav1.Conditions keyed by type', () => {
   const c = at('status.conditions');
   assert.equal(c['x-kubernetes-list-type'], 'map');
   assert.deepEqual(c['x-kubernetes-list-map-keys'], ['type']);
-  assert.deepEqual(at('status.conditions.[]')['required'], ['lastTransitionTime', 'message', 'reason', 'status', 'type']);
-  assert.deepEqual(Object.keys(at('status.hookTracker.[]')['properties'] as JsonObject), ['hookEvent', 'message', 'status', 'trackingKey', 'upgradeJobHook']);
+  assert.deepEqual(at('status.conditions.[]')['required'], [
+    'lastTransitionTime',
+    'message',
+    'reason',
+    'status',
+    'type',
+  ]);
+  assert.deepEqual(Object.keys(at('status.hookTracker.[]')['properties'] as JsonObject), [
+    'hookEvent',
+    'message',
+    'status',
+    'trackingKey',
+    'upgradeJobHook',
+  ]);
 });
 
 void test('condition types and reasons are the anchor’s strings', () => {
-  assert.deepEqual(Object.values(UpgradeJobConditionType), ['Started', 'PreHealthCheckDone', 'UpgradeCompleted', 'PostHealthCheckDone', 'Paused', 'MachineConfigPoolsPaused', 'Succeeded', 'Failed']);
+  assert.deepEqual(Object.values(UpgradeJobConditionType), [
+    'Started',
+    'PreHealthCheckDone',
+    'UpgradeCompleted',
+    'PostHealthCheckDone',
+    'Paused',
+    'MachineConfigPoolsPaused',
+    'Succeeded',
+    'Failed',
+  ]);
   assert.equal(UpgradeJobReason.UpgradeWithdrawn, 'UpgradeWithdrawn');
   assert.equal(UpgradeJobReason.UnpausingPoolsExpired, 'UnpausingPoolsExpired');
   assert.equal(ANNOTATION_UPGRADE_JOB, 'managedupgrade.appuio.io/upgrade-job');

@@ -13,19 +13,43 @@ import { UpgradeJobDefaults, type HookJobTrackerStatus } from './upgrade-job-con
 /** Health checks before or after the upgrade. */
 export const UpgradeJobHealthCheckSchema = Type.Object(
   {
-    timeout: duration('How long the cluster may stay unhealthy before the check fails.', { default: UpgradeJobDefaults.healthCheckTimeout }),
+    timeout: duration('How long the cluster may stay unhealthy before the check fails.', {
+      default: UpgradeJobDefaults.healthCheckTimeout,
+    }),
     skipDegradedOperatorsCheck: Type.Optional(
       Type.Boolean({ description: 'Skip the check of the ClusterVersion for degraded operators.' }),
     ),
-    checkCriticalAlerts: Type.Optional(Type.Boolean({ description: 'Unhealthy while a critical alert fires (extension of the design; off by default).' })),
-    checkDegradedOperators: Type.Optional(Type.Boolean({ description: 'Unhealthy while a ClusterOperator is Degraded or unavailable (extension of the design; off by default).' })),
-    excludeAlerts: Type.Optional(
-      Type.Array(Type.Object({ alertname: Type.String({ minLength: 1, description: 'Alert name to ignore.' }) }), { description: 'Critical alerts to ignore.' }),
+    checkCriticalAlerts: Type.Optional(
+      Type.Boolean({
+        description: 'Unhealthy while a critical alert fires (extension of the design; off by default).',
+      }),
     ),
-    excludeNamespaces: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Namespaces whose critical alerts are ignored.' })),
-    excludeOperators: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'ClusterOperator names ignored by checkDegradedOperators.' })),
+    checkDegradedOperators: Type.Optional(
+      Type.Boolean({
+        description:
+          'Unhealthy while a ClusterOperator is Degraded or unavailable (extension of the design; off by default).',
+      }),
+    ),
+    excludeAlerts: Type.Optional(
+      Type.Array(Type.Object({ alertname: Type.String({ minLength: 1, description: 'Alert name to ignore.' }) }), {
+        description: 'Critical alerts to ignore.',
+      }),
+    ),
+    excludeNamespaces: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), { description: 'Namespaces whose critical alerts are ignored.' }),
+    ),
+    excludeOperators: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        description: 'ClusterOperator names ignored by checkDegradedOperators.',
+      }),
+    ),
     customQueries: Type.Optional(
-      Type.Array(Type.Object({ query: Type.String({ minLength: 1, description: 'PromQL; a non-empty result means unhealthy.' }) }), { description: 'Extra PromQL health queries.' }),
+      Type.Array(
+        Type.Object({
+          query: Type.String({ minLength: 1, description: 'PromQL; a non-empty result means unhealthy.' }),
+        }),
+        { description: 'Extra PromQL health queries.' },
+      ),
     ),
   },
   { description: 'Health checks to run.' },
@@ -35,16 +59,23 @@ export const UpgradeJobHealthCheckSchema = Type.Object(
 export const UpgradeJobMachineConfigPoolSpecSchema = Type.Object(
   {
     matchLabels: Type.Optional(
-      labelSelector('Selects the MachineConfigPools this entry configures: empty selects all pools, absent selects none.'),
+      labelSelector(
+        'Selects the MachineConfigPools this entry configures: empty selects all pools, absent selects none.',
+      ),
     ),
     delayUpgrade: Type.Optional(
       Type.Object(
         {
           delayMin: Type.Optional(
-            Type.String({ description: 'How long after spec.startAfter the pools stay paused before they may update (Go duration).' }),
+            Type.String({
+              description: 'How long after spec.startAfter the pools stay paused before they may update (Go duration).',
+            }),
           ),
           delayMax: Type.Optional(
-            Type.String({ description: 'Latest time after spec.startAfter by which the pools must have been unpaused, else the job fails (Go duration).' }),
+            Type.String({
+              description:
+                'Latest time after spec.startAfter by which the pools must have been unpaused, else the job fails (Go duration).',
+            }),
           ),
         },
         { description: 'Delays the update of the selected pools by pausing them.' },
@@ -57,16 +88,26 @@ export const UpgradeJobMachineConfigPoolSpecSchema = Type.Object(
 /** `spec.config` of an UpgradeJob, and `spec.jobTemplate.spec.config` of an UpgradeConfig. */
 export const UpgradeJobConfigSchema = Type.Object(
   {
-    upgradeTimeout: duration('How long after spec.startAfter the upgrade may take before it fails.', { default: UpgradeJobDefaults.upgradeTimeout }),
-    preUpgradeHealthChecks: Type.Object(UpgradeJobHealthCheckSchema.properties, { description: 'Health checks before the upgrade.' }),
-    postUpgradeHealthChecks: Type.Object(UpgradeJobHealthCheckSchema.properties, { description: 'Health checks after the upgrade.' }),
+    upgradeTimeout: duration('How long after spec.startAfter the upgrade may take before it fails.', {
+      default: UpgradeJobDefaults.upgradeTimeout,
+    }),
+    preUpgradeHealthChecks: Type.Object(UpgradeJobHealthCheckSchema.properties, {
+      description: 'Health checks before the upgrade.',
+    }),
+    postUpgradeHealthChecks: Type.Object(UpgradeJobHealthCheckSchema.properties, {
+      description: 'Health checks after the upgrade.',
+    }),
     machineConfigPools: Type.Optional(
-      Type.Array(UpgradeJobMachineConfigPoolSpecSchema, { description: 'Per-pool settings, e.g. delayed node updates.' }),
+      Type.Array(UpgradeJobMachineConfigPoolSpecSchema, {
+        description: 'Per-pool settings, e.g. delayed node updates.',
+      }),
     ),
     pauseMachineConfigPoolsOnFailure: Type.Optional(
       Type.Object(
         {
-          enabled: Type.Optional(Type.Boolean({ description: 'Pause the selected pools that are still updating when the job fails.' })),
+          enabled: Type.Optional(
+            Type.Boolean({ description: 'Pause the selected pools that are still updating when the job fails.' }),
+          ),
           selector: Type.Optional(labelSelector('Selects the pools to pause; empty selects all pools.')),
         },
         { description: 'Pause still-updating MachineConfigPools when the upgrade fails.' },
@@ -80,12 +121,18 @@ export const UpgradeJobConfigSchema = Type.Object(
 export const UpgradeJobSpecSchema = Type.Object(
   {
     startAfter: dateTime('The upgrade starts at or after this time; timeouts and pool delays count from it.'),
-    startBefore: dateTime('If the upgrade has not started by this time, the job fails as expired (or is skipped in a suspension window).'),
+    startBefore: dateTime(
+      'If the upgrade has not started by this time, the job fails as expired (or is skipped in a suspension window).',
+    ),
     desiredVersion: Type.Optional(
-      updateSchema('The release to upgrade to; absent for a job created when no update was available (hooks and checks still run).'),
+      updateSchema(
+        'The release to upgrade to; absent for a job created when no update was available (hooks and checks still run).',
+      ),
     ),
     desiredVersionCheckAvailability: Type.Optional(
-      Type.Boolean({ description: 'Fail the job if desiredVersion is no longer among the available updates. Defaults to true.' }),
+      Type.Boolean({
+        description: 'Fail the job if desiredVersion is no longer among the available updates. Defaults to true.',
+      }),
     ),
     config: UpgradeJobConfigSchema,
   },
@@ -96,9 +143,16 @@ export const UpgradeJobSpecSchema = Type.Object(
 export const HookJobTrackerSchema = Type.Object(
   {
     hookEvent: Type.Optional(Type.String({ description: 'The event the hook ran for.' })),
-    trackingKey: Type.Optional(Type.String({ description: 'Distinguishes several runs for one event, e.g. the pool name.' })),
+    trackingKey: Type.Optional(
+      Type.String({ description: 'Distinguishes several runs for one event, e.g. the pool name.' }),
+    ),
     upgradeJobHook: Type.Optional(Type.String({ description: 'Name of the UpgradeJobHook.' })),
-    status: Type.Optional(Type.Unsafe<HookJobTrackerStatus>({ type: 'string', description: 'Outcome of the hook Job: active, complete or failed.' })),
+    status: Type.Optional(
+      Type.Unsafe<HookJobTrackerStatus>({
+        type: 'string',
+        description: 'Outcome of the hook Job: active, complete or failed.',
+      }),
+    ),
     message: Type.Optional(Type.String({ description: 'Message of the hook Job outcome.' })),
   },
   { description: 'The remembered outcome of one hook Job.' },
@@ -107,8 +161,12 @@ export const HookJobTrackerSchema = Type.Object(
 /** `status` of an UpgradeJob. */
 export const UpgradeJobStatusSchema = Type.Object(
   {
-    conditions: Type.Optional(conditions('The state of the upgrade: Started, health checks, UpgradeCompleted, Paused, Succeeded, Failed.')),
-    hookTracker: Type.Optional(Type.Array(HookJobTrackerSchema, { description: 'Outcomes of the hook Jobs run for this upgrade.' })),
+    conditions: Type.Optional(
+      conditions('The state of the upgrade: Started, health checks, UpgradeCompleted, Paused, Succeeded, Failed.'),
+    ),
+    hookTracker: Type.Optional(
+      Type.Array(HookJobTrackerSchema, { description: 'Outcomes of the hook Jobs run for this upgrade.' }),
+    ),
   },
   { description: 'Observed state of the upgrade.' },
 );
@@ -116,7 +174,10 @@ export const UpgradeJobStatusSchema = Type.Object(
 /** A whole UpgradeJob object. */
 export const UpgradeJobSchema = Type.Object(
   { ...typeMeta(), spec: Type.Optional(UpgradeJobSpecSchema), status: Type.Optional(UpgradeJobStatusSchema) },
-  { description: 'UpgradeJob is one cluster upgrade, created by an UpgradeConfig for one maintenance window, or by hand.' },
+  {
+    description:
+      'UpgradeJob is one cluster upgrade, created by an UpgradeConfig for one maintenance window, or by hand.',
+  },
 );
 
 /** Health check settings. */

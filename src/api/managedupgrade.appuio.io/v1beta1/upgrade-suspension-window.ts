@@ -17,26 +17,41 @@ export const UpgradeSuspensionWindowSpecSchema = Type.Object(
       labelSelector('UpgradeConfigs that create no jobs during the window; empty selects all, absent selects none.'),
     ),
     jobSelector: Type.Optional(
-      labelSelector('UpgradeJobs that are skipped (marked succeeded) if due during the window; empty selects all, absent selects none.'),
+      labelSelector(
+        'UpgradeJobs that are skipped (marked succeeded) if due during the window; empty selects all, absent selects none.',
+      ),
     ),
   },
   { description: 'A time window in which upgrades are suspended.' },
 );
 
-const nameRef = Type.Object({ name: Type.String({ description: 'Name of the object.' }) }, { description: 'A matching object.' });
+const nameRef = Type.Object(
+  { name: Type.String({ description: 'Name of the object.' }) },
+  { description: 'A matching object.' },
+);
 
 /** `status` of an UpgradeSuspensionWindow. */
 export const UpgradeSuspensionWindowStatusSchema = Type.Object(
   {
-    matchingConfigs: Type.Optional(Type.Array(nameRef, { description: 'UpgradeConfigs the configSelector matches, by name.' })),
-    matchingJobs: Type.Optional(Type.Array(nameRef, { description: 'UpgradeJobs the jobSelector matches whose startAfter is in the window, by name.' })),
+    matchingConfigs: Type.Optional(
+      Type.Array(nameRef, { description: 'UpgradeConfigs the configSelector matches, by name.' }),
+    ),
+    matchingJobs: Type.Optional(
+      Type.Array(nameRef, {
+        description: 'UpgradeJobs the jobSelector matches whose startAfter is in the window, by name.',
+      }),
+    ),
   },
   { description: 'Objects the window affects.' },
 );
 
 /** A whole UpgradeSuspensionWindow object. */
 export const UpgradeSuspensionWindowSchema = Type.Object(
-  { ...typeMeta(), spec: Type.Optional(UpgradeSuspensionWindowSpecSchema), status: Type.Optional(UpgradeSuspensionWindowStatusSchema) },
+  {
+    ...typeMeta(),
+    spec: Type.Optional(UpgradeSuspensionWindowSpecSchema),
+    status: Type.Optional(UpgradeSuspensionWindowStatusSchema),
+  },
   { description: 'UpgradeSuspensionWindow suspends scheduled upgrades during a time window.' },
 );
 

@@ -17,8 +17,14 @@ export const ReleaseSchema = withRequired(
     {
       version: Type.String({ description: 'Semantic version of the release.' }),
       image: Type.String({ description: 'Pull spec of the release image.' }),
-      url: Type.Optional(Type.String({ description: 'Link to information about the release (errata), from the update service metadata.' })),
-      channels: Type.Optional(Type.Array(Type.String(), { description: 'Update channels the release belongs to, sorted.' })),
+      url: Type.Optional(
+        Type.String({
+          description: 'Link to information about the release (errata), from the update service metadata.',
+        }),
+      ),
+      channels: Type.Optional(
+        Type.Array(Type.String(), { description: 'Update channels the release belongs to, sorted.' }),
+      ),
       architecture: Type.Optional(stringEnum(['Multi', ''], 'Multi for a multi-architecture payload, else empty.')),
     },
     { description: 'An OpenShift release image and its metadata.' },
@@ -30,13 +36,23 @@ export const ReleaseSchema = withRequired(
 export const UpdateHistorySchema = withRequired(
   Type.Object(
     {
-      state: typedString<UpdateState>('Completed once every part of the update was applied at least once, else Partial.'),
+      state: typedString<UpdateState>(
+        'Completed once every part of the update was applied at least once, else Partial.',
+      ),
       startedTime: dateTime('When the update started.'),
-      completionTime: nullable(dateTime('When the update was fully applied or superseded; null while it is in progress.')),
-      version: Type.String({ description: 'Semantic version of the update; may be empty when the image carries none.' }),
+      completionTime: nullable(
+        dateTime('When the update was fully applied or superseded; null while it is in progress.'),
+      ),
+      version: Type.String({
+        description: 'Semantic version of the update; may be empty when the image carries none.',
+      }),
       image: Type.String({ description: 'Pull spec of the release image of the update.' }),
       verified: Type.Boolean({ description: 'Whether the release image was verified before it was applied.' }),
-      acceptedRisks: Type.Optional(Type.String({ description: 'Risks overridden to start the update (forced verification, failed preconditions).' })),
+      acceptedRisks: Type.Optional(
+        Type.String({
+          description: 'Risks overridden to start the update (forced verification, failed preconditions).',
+        }),
+      ),
     },
     { description: 'One attempted update of the cluster.' },
   ),
@@ -49,7 +65,11 @@ export const ClusterConditionSchema = Type.Object(
     type: stringEnum(['Always', 'PromQL'], 'Kind of rule: Always matches; PromQL runs a query.'),
     promql: Type.Optional(
       Type.Object(
-        { promql: Type.String({ description: 'A PromQL query returning one sample: 1 when the cluster is exposed, 0 when not.' }) },
+        {
+          promql: Type.String({
+            description: 'A PromQL query returning one sample: 1 when the cluster is exposed, 0 when not.',
+          }),
+        },
         { description: 'A rule evaluated with PromQL.' },
       ),
     ),
@@ -62,13 +82,18 @@ export const ConditionalUpdateRiskSchema = Type.Object(
   {
     url: Type.String({ description: 'Link to details of the risk.', format: 'uri', minLength: 1 }),
     name: Type.String({ description: 'CamelCase name of the risk.', minLength: 1 }),
-    message: Type.String({ description: 'Human-readable description of the risk; may contain line feeds.', minLength: 1 }),
+    message: Type.String({
+      description: 'Human-readable description of the risk; may contain line feeds.',
+      minLength: 1,
+    }),
     matchingRules: Type.Array(ClusterConditionSchema, {
       description: 'Rules in decreasing precedence; the first one that evaluates decides.',
       minItems: 1,
       'x-kubernetes-list-type': 'atomic',
     }),
-    conditions: Type.Optional(conditions('Observations of the risk, e.g. Applies (feature gate ClusterUpdateAcceptRisks).')),
+    conditions: Type.Optional(
+      conditions('Observations of the risk, e.g. Applies (feature gate ClusterUpdateAcceptRisks).'),
+    ),
   },
   { description: 'A reason not to recommend a conditional update, and the clusters it applies to.' },
 );
@@ -77,17 +102,28 @@ export const ConditionalUpdateRiskSchema = Type.Object(
 export const ConditionalUpdateSchema = Type.Object(
   {
     release: ReleaseSchema,
-    risks: listMap(ConditionalUpdateRiskSchema, ['name'], 'Risks of the update; it is recommended only if none applies.', { minItems: 1 }),
+    risks: listMap(
+      ConditionalUpdateRiskSchema,
+      ['name'],
+      'Risks of the update; it is recommended only if none applies.',
+      { minItems: 1 },
+    ),
     conditions: Type.Optional(conditions('Observations of the update, e.g. Recommended.')),
     riskNames: Type.Optional(
-      Type.Array(Type.String(), { description: 'Names of the risks, pointing into conditionalUpdateRisks (feature gate ClusterUpdateAcceptRisks).' }),
+      Type.Array(Type.String(), {
+        description:
+          'Names of the risks, pointing into conditionalUpdateRisks (feature gate ClusterUpdateAcceptRisks).',
+      }),
     ),
   },
   { description: 'An update that may be recommended, depending on the cluster.' },
 );
 
 const capabilityList = (description: string) =>
-  Type.Array(stringEnum(CAPABILITIES, 'An optional cluster capability.'), { description, 'x-kubernetes-list-type': 'atomic' });
+  Type.Array(stringEnum(CAPABILITIES, 'An optional cluster capability.'), {
+    description,
+    'x-kubernetes-list-type': 'atomic',
+  });
 
 /** `status` of ClusterVersion. */
 export const ClusterVersionStatusSchema = Type.Object(
@@ -105,13 +141,26 @@ export const ClusterVersionStatusSchema = Type.Object(
         { description: 'The state of the optional cluster capabilities.' },
       ),
     ),
-    conditions: Type.Optional(Type.Array(ClusterOperatorStatusConditionSchema, { description: 'Conditions of the cluster version operator; find them by type.' })),
-    availableUpdates: nullable(Type.Array(ReleaseSchema, { description: 'Recommended updates, newest first; null when there are none.' })),
+    conditions: Type.Optional(
+      Type.Array(ClusterOperatorStatusConditionSchema, {
+        description: 'Conditions of the cluster version operator; find them by type.',
+      }),
+    ),
+    availableUpdates: nullable(
+      Type.Array(ReleaseSchema, { description: 'Recommended updates, newest first; null when there are none.' }),
+    ),
     conditionalUpdates: Type.Optional(
-      Type.Array(ConditionalUpdateSchema, { description: 'Updates recommended only to some clusters, newest first.', 'x-kubernetes-list-type': 'atomic' }),
+      Type.Array(ConditionalUpdateSchema, {
+        description: 'Updates recommended only to some clusters, newest first.',
+        'x-kubernetes-list-type': 'atomic',
+      }),
     ),
     conditionalUpdateRisks: Type.Optional(
-      listMap(ConditionalUpdateRiskSchema, ['name'], 'Every risk of the conditional updates, by name (feature gate ClusterUpdateAcceptRisks).'),
+      listMap(
+        ConditionalUpdateRiskSchema,
+        ['name'],
+        'Every risk of the conditional updates, by name (feature gate ClusterUpdateAcceptRisks).',
+      ),
     ),
   },
   { description: 'What the cluster version operator observes: the desired release, history, updates and conditions.' },
@@ -119,11 +168,14 @@ export const ClusterVersionStatusSchema = Type.Object(
 
 /** The spec schema shared with APPUiO's copy, with the description the real CRD gives desiredUpdate. */
 function specSchema() {
-  const shared = toJsonSchema(clusterVersionSpecSchema('The desired state of the cluster version; the operator works towards it.', true));
+  const shared = toJsonSchema(
+    clusterVersionSpecSchema('The desired state of the cluster version; the operator works towards it.', true),
+  );
   const props = shared['properties'] as JsonObject;
   props['desiredUpdate'] = {
     ...(props['desiredUpdate'] as JsonObject),
-    description: 'The release the cluster should run. Setting it starts an update; version alone must name an available update, image names any release.',
+    description:
+      'The release the cluster should run. Setting it starts an update; version alone must name an available update, image names any release.',
   };
   return Type.Unsafe<ClusterVersionSpec>(shared);
 }
@@ -150,7 +202,8 @@ export const ClusterVersionSchema = Type.Object(
     status: Type.Optional(ClusterVersionStatusSchema),
   },
   {
-    description: 'The configuration of the cluster version operator: the desired release, update channel and service; status reports updates.',
+    description:
+      'The configuration of the cluster version operator: the desired release, update channel and service; status reports updates.',
     'x-kubernetes-validations': CLUSTER_VERSION_VALIDATIONS.map((v) => ({ ...v })),
   },
 );

@@ -19,15 +19,40 @@ export interface Update {
 }
 
 /** Names of the capability sets of `spec.capabilities.baselineCapabilitySet`. */
-export const CAPABILITY_SETS = ['None', 'v4.11', 'v4.12', 'v4.13', 'v4.14', 'v4.15', 'v4.16', 'v4.17', 'v4.18', 'vCurrent'] as const;
+export const CAPABILITY_SETS = [
+  'None',
+  'v4.11',
+  'v4.12',
+  'v4.13',
+  'v4.14',
+  'v4.15',
+  'v4.16',
+  'v4.17',
+  'v4.18',
+  'vCurrent',
+] as const;
 /** A capability set name. */
 export type CapabilitySet = (typeof CAPABILITY_SETS)[number];
 
 /** Optional cluster capabilities known to the API. */
 export const CAPABILITIES = [
-  'openshift-samples', 'baremetal', 'marketplace', 'Console', 'Insights', 'Storage', 'CSISnapshot', 'NodeTuning',
-  'MachineAPI', 'Build', 'DeploymentConfig', 'ImageRegistry', 'OperatorLifecycleManager', 'CloudCredential', 'Ingress',
-  'CloudControllerManager', 'OperatorLifecycleManagerV1',
+  'openshift-samples',
+  'baremetal',
+  'marketplace',
+  'Console',
+  'Insights',
+  'Storage',
+  'CSISnapshot',
+  'NodeTuning',
+  'MachineAPI',
+  'Build',
+  'DeploymentConfig',
+  'ImageRegistry',
+  'OperatorLifecycleManager',
+  'CloudCredential',
+  'Ingress',
+  'CloudControllerManager',
+  'OperatorLifecycleManagerV1',
 ] as const;
 /** An optional cluster capability. */
 export type Capability = (typeof CAPABILITIES)[number];

@@ -8,7 +8,9 @@ import { preserveUnknown, stringEnum, typeMeta } from '../../schema.js';
 import { PLATFORM_KEYS, PLATFORM_TYPES, TOPOLOGY_MODES } from './infrastructure.js';
 
 function platformBlocks(what: string) {
-  const entries = PLATFORM_KEYS.map((k) => [k, Type.Optional(preserveUnknown(`${what} of the ${k} platform, kept as written.`))] as const);
+  const entries = PLATFORM_KEYS.map(
+    (k) => [k, Type.Optional(preserveUnknown(`${what} of the ${k} platform, kept as written.`))] as const,
+  );
   return Object.fromEntries(entries) as { [K in (typeof PLATFORM_KEYS)[number]]: (typeof entries)[number][1] };
 }
 
@@ -45,15 +47,25 @@ const topology = (description: string) => stringEnum(TOPOLOGY_MODES, description
 /** `status` of Infrastructure. */
 export const InfrastructureStatusSchema = Type.Object(
   {
-    infrastructureName: Type.Optional(Type.String({ description: 'Unique ID of the cluster infrastructure, e.g. mycluster-x7k2p; MachineSet names start with it.' })),
+    infrastructureName: Type.Optional(
+      Type.String({
+        description: 'Unique ID of the cluster infrastructure, e.g. mycluster-x7k2p; MachineSet names start with it.',
+      }),
+    ),
     platform: Type.Optional(stringEnum(PLATFORM_TYPES, 'Deprecated: use platformStatus.type.')),
     platformStatus: Type.Optional(PlatformStatusSchema),
     etcdDiscoveryDomain: Type.Optional(Type.String({ description: 'Deprecated: domain used for etcd discovery.' })),
     apiServerURL: Type.Optional(Type.String({ description: 'URL of the external API server.' })),
     apiServerInternalURI: Type.Optional(Type.String({ description: 'URI of the internal API server.' })),
-    controlPlaneTopology: Type.Optional(topology('How the control plane is run: HighlyAvailable, SingleReplica, External, ….')),
-    infrastructureTopology: Type.Optional(topology('How infrastructure workloads are run: HighlyAvailable or SingleReplica.')),
-    cpuPartitioning: Type.Optional(stringEnum(['None', 'AllNodes'], 'Whether nodes are set up for CPU partitioning.', { default: 'None' })),
+    controlPlaneTopology: Type.Optional(
+      topology('How the control plane is run: HighlyAvailable, SingleReplica, External, ….'),
+    ),
+    infrastructureTopology: Type.Optional(
+      topology('How infrastructure workloads are run: HighlyAvailable or SingleReplica.'),
+    ),
+    cpuPartitioning: Type.Optional(
+      stringEnum(['None', 'AllNodes'], 'Whether nodes are set up for CPU partitioning.', { default: 'None' }),
+    ),
   },
   { description: 'What the installer and operators observed about the infrastructure.' },
 );

@@ -6,22 +6,55 @@ import type { JsonObject } from '../../../lib/json.js';
 import { resource, type KubeObjectLike } from '../../resource.js';
 
 /** Control-plane and infrastructure topologies. */
-export const TOPOLOGY_MODES = ['HighlyAvailable', 'HighlyAvailableArbiter', 'SingleReplica', 'DualReplica', 'External'] as const;
+export const TOPOLOGY_MODES = [
+  'HighlyAvailable',
+  'HighlyAvailableArbiter',
+  'SingleReplica',
+  'DualReplica',
+  'External',
+] as const;
 /** A control-plane or infrastructure topology. */
 export type TopologyMode = (typeof TOPOLOGY_MODES)[number];
 
 /** `platformStatus.type` / `platformSpec.type`: the infrastructure provider. */
 export const PLATFORM_TYPES = [
-  '', 'AWS', 'Azure', 'BareMetal', 'GCP', 'Libvirt', 'OpenStack', 'None', 'VSphere', 'oVirt', 'IBMCloud', 'KubeVirt',
-  'EquinixMetal', 'PowerVS', 'AlibabaCloud', 'Nutanix', 'External',
+  '',
+  'AWS',
+  'Azure',
+  'BareMetal',
+  'GCP',
+  'Libvirt',
+  'OpenStack',
+  'None',
+  'VSphere',
+  'oVirt',
+  'IBMCloud',
+  'KubeVirt',
+  'EquinixMetal',
+  'PowerVS',
+  'AlibabaCloud',
+  'Nutanix',
+  'External',
 ] as const;
 /** An infrastructure provider. */
 export type PlatformType = (typeof PLATFORM_TYPES)[number];
 
 /** Keys of the per-platform blocks of `platformSpec` and `platformStatus` (e.g. `aws: {region}`). */
 export const PLATFORM_KEYS = [
-  'aws', 'azure', 'gcp', 'baremetal', 'openstack', 'ovirt', 'vsphere', 'ibmcloud', 'kubevirt', 'equinixMetal', 'powervs',
-  'alibabaCloud', 'nutanix', 'external',
+  'aws',
+  'azure',
+  'gcp',
+  'baremetal',
+  'openstack',
+  'ovirt',
+  'vsphere',
+  'ibmcloud',
+  'kubevirt',
+  'equinixMetal',
+  'powervs',
+  'alibabaCloud',
+  'nutanix',
+  'external',
 ] as const;
 /** A per-platform block key. */
 export type PlatformKey = (typeof PLATFORM_KEYS)[number];

@@ -12,7 +12,9 @@ const toleration = Type.Unsafe<Toleration>(
       operator: Type.Optional(Type.String({ description: 'Exists or Equal (default).' })),
       value: Type.Optional(Type.String({ description: 'Taint value to match with Equal.' })),
       effect: Type.Optional(Type.String({ description: 'Taint effect to match; empty means all effects.' })),
-      tolerationSeconds: Type.Optional(Type.Integer({ description: 'How long a NoExecute taint is tolerated.', format: 'int64' })),
+      tolerationSeconds: Type.Optional(
+        Type.Integer({ description: 'How long a NoExecute taint is tolerated.', format: 'int64' }),
+      ),
     },
     { description: 'A toleration of the scanner pods.' },
   ),
@@ -29,7 +31,9 @@ export const FileIntegritySpecSchema = Type.Object(
           namespace: Type.Optional(Type.String({ description: 'Namespace of that ConfigMap.' })),
           key: Type.Optional(Type.String({ description: 'Key of the AIDE configuration in the ConfigMap.' })),
           gracePeriod: Type.Optional(Type.Integer({ description: 'Seconds between scans.', default: 900 })),
-          maxBackups: Type.Optional(Type.Integer({ description: 'Database and log backups kept after a re-init.', default: 5 })),
+          maxBackups: Type.Optional(
+            Type.Integer({ description: 'Database and log backups kept after a re-init.', default: 5 }),
+          ),
           initialDelay: Type.Optional(Type.Integer({ description: 'Seconds before the first scan.' })),
         },
         { description: 'The AIDE configuration and scan cadence.' },

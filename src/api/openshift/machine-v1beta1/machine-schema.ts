@@ -17,7 +17,9 @@ const ownerReference = Type.Unsafe<OwnerReference>(
       name: Type.String({ description: 'Name of the owner.' }),
       uid: Type.String({ description: 'UID of the owner.' }),
       controller: Type.Optional(Type.Boolean({ description: 'Whether the owner is the managing controller.' })),
-      blockOwnerDeletion: Type.Optional(Type.Boolean({ description: 'Whether foreground deletion of the owner waits for this object.' })),
+      blockOwnerDeletion: Type.Optional(
+        Type.Boolean({ description: 'Whether foreground deletion of the owner waits for this object.' }),
+      ),
     },
     { description: 'An object owning this one.', 'x-kubernetes-map-type': 'atomic' },
   ),
@@ -64,21 +66,35 @@ export const MachineSpecSchema = Type.Object(
     lifecycleHooks: Type.Optional(
       Type.Object(
         {
-          preDrain: Type.Optional(listMap(LifecycleHookSchema, ['name'], 'Hooks that must be removed before the node is drained.')),
-          preTerminate: Type.Optional(listMap(LifecycleHookSchema, ['name'], 'Hooks that must be removed before the instance is terminated.')),
+          preDrain: Type.Optional(
+            listMap(LifecycleHookSchema, ['name'], 'Hooks that must be removed before the node is drained.'),
+          ),
+          preTerminate: Type.Optional(
+            listMap(LifecycleHookSchema, ['name'], 'Hooks that must be removed before the instance is terminated.'),
+          ),
         },
         { description: 'Hooks that pause deletion of the machine at given points.' },
       ),
     ),
-    taints: Type.Optional(Type.Array(taint, { description: 'Taints to add to the Node.', 'x-kubernetes-list-type': 'atomic' })),
+    taints: Type.Optional(
+      Type.Array(taint, { description: 'Taints to add to the Node.', 'x-kubernetes-list-type': 'atomic' }),
+    ),
     providerSpec: Type.Optional(
       Type.Object(
-        { value: Type.Optional(preserveUnknown('The provider configuration, e.g. an AWSMachineProviderConfig, kept as written.')) },
+        {
+          value: Type.Optional(
+            preserveUnknown('The provider configuration, e.g. an AWSMachineProviderConfig, kept as written.'),
+          ),
+        },
         { description: 'Provider-specific configuration of the instance.' },
       ),
     ),
-    providerID: Type.Optional(Type.String({ description: 'ID of the instance at the provider; matches the Node spec.providerID.' })),
-    authoritativeAPI: Type.Optional(Type.String({ description: 'MachineAPI or ClusterAPI (feature gate MachineAPIMigration).' })),
+    providerID: Type.Optional(
+      Type.String({ description: 'ID of the instance at the provider; matches the Node spec.providerID.' }),
+    ),
+    authoritativeAPI: Type.Optional(
+      Type.String({ description: 'MachineAPI or ClusterAPI (feature gate MachineAPIMigration).' }),
+    ),
   },
   { description: 'The desired machine.' },
 );
@@ -101,14 +117,20 @@ export const MachineStatusSchema = Type.Object(
   {
     nodeRef: Type.Optional(coreObjectReferenceSchema('The Node of the machine, once it joined.')),
     lastUpdated: Type.Optional(dateTime('When the status last changed.')),
-    errorReason: Type.Optional(Type.String({ description: 'Terminal error, machine-readable, e.g. InvalidConfiguration.' })),
+    errorReason: Type.Optional(
+      Type.String({ description: 'Terminal error, machine-readable, e.g. InvalidConfiguration.' }),
+    ),
     errorMessage: Type.Optional(Type.String({ description: 'Terminal error, human-readable.' })),
-    providerStatus: Type.Optional(preserveUnknown('Provider-specific status, e.g. instanceId and instanceState, kept as written.')),
+    providerStatus: Type.Optional(
+      preserveUnknown('Provider-specific status, e.g. instanceId and instanceState, kept as written.'),
+    ),
     addresses: Type.Optional(
       Type.Array(
         Type.Object(
           {
-            type: Type.String({ description: 'Address type: Hostname, InternalIP, ExternalIP, InternalDNS, ExternalDNS.' }),
+            type: Type.String({
+              description: 'Address type: Hostname, InternalIP, ExternalIP, InternalDNS, ExternalDNS.',
+            }),
             address: Type.String({ description: 'The address.' }),
           },
           { description: 'An address of the instance.' },
@@ -128,7 +150,9 @@ export const MachineStatusSchema = Type.Object(
       ),
     ),
     phase: Type.Optional(typedString<MachinePhase>('Provisioning, Provisioned, Running, Deleting or Failed.')),
-    conditions: Type.Optional(Type.Array(MachineConditionSchema, { description: 'Observations of the state of the machine.' })),
+    conditions: Type.Optional(
+      Type.Array(MachineConditionSchema, { description: 'Observations of the state of the machine.' }),
+    ),
   },
   { description: 'The observed state of the machine.' },
 );
@@ -142,11 +166,38 @@ export const MachineSchema = Type.Object(
 /** Printer columns of `oc get machines` (Node, ProviderID and State with -o wide). */
 export const MACHINE_PRINTER_COLUMNS = [
   { name: 'Phase', type: 'string', jsonPath: '.status.phase', description: 'Phase of the machine.' },
-  { name: 'Type', type: 'string', jsonPath: ".metadata.labels['machine.openshift.io/instance-type']", description: 'Instance type.' },
-  { name: 'Region', type: 'string', jsonPath: ".metadata.labels['machine.openshift.io/region']", description: 'Region of the machine.' },
-  { name: 'Zone', type: 'string', jsonPath: ".metadata.labels['machine.openshift.io/zone']", description: 'Zone of the machine.' },
+  {
+    name: 'Type',
+    type: 'string',
+    jsonPath: ".metadata.labels['machine.openshift.io/instance-type']",
+    description: 'Instance type.',
+  },
+  {
+    name: 'Region',
+    type: 'string',
+    jsonPath: ".metadata.labels['machine.openshift.io/region']",
+    description: 'Region of the machine.',
+  },
+  {
+    name: 'Zone',
+    type: 'string',
+    jsonPath: ".metadata.labels['machine.openshift.io/zone']",
+    description: 'Zone of the machine.',
+  },
   { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Age of the machine.' },
   { name: 'Node', type: 'string', jsonPath: '.status.nodeRef.name', description: 'Node of the machine.', priority: 1 },
-  { name: 'ProviderID', type: 'string', jsonPath: '.spec.providerID', description: 'ID of the instance at the provider.', priority: 1 },
-  { name: 'State', type: 'string', jsonPath: ".metadata.annotations['machine.openshift.io/instance-state']", description: 'State of the instance.', priority: 1 },
+  {
+    name: 'ProviderID',
+    type: 'string',
+    jsonPath: '.spec.providerID',
+    description: 'ID of the instance at the provider.',
+    priority: 1,
+  },
+  {
+    name: 'State',
+    type: 'string',
+    jsonPath: ".metadata.annotations['machine.openshift.io/instance-state']",
+    description: 'State of the instance.',
+    priority: 1,
+  },
 ] as const;

@@ -11,20 +11,33 @@ import { MachineConditionSchema, MachineSpecSchema, machineObjectMetaSchema } fr
 /** `spec` of a MachineSet. */
 export const MachineSetSpecSchema = Type.Object(
   {
-    replicas: Type.Optional(Type.Integer({ description: 'Desired number of machines; default 1.', format: 'int32', default: 1 })),
-    minReadySeconds: Type.Optional(Type.Integer({ description: 'Seconds a new machine must be ready before it counts as available.', format: 'int32' })),
-    deletePolicy: Type.Optional(stringEnum(['Random', 'Newest', 'Oldest'], 'Which machines go first on scale-down; default Random.')),
+    replicas: Type.Optional(
+      Type.Integer({ description: 'Desired number of machines; default 1.', format: 'int32', default: 1 }),
+    ),
+    minReadySeconds: Type.Optional(
+      Type.Integer({
+        description: 'Seconds a new machine must be ready before it counts as available.',
+        format: 'int32',
+      }),
+    ),
+    deletePolicy: Type.Optional(
+      stringEnum(['Random', 'Newest', 'Oldest'], 'Which machines go first on scale-down; default Random.'),
+    ),
     selector: labelSelector('Machines counted by this MachineSet; must match the template labels.'),
     template: Type.Optional(
       Type.Object(
         {
-          metadata: Type.Optional(machineObjectMetaSchema('Labels and annotations of the machines made from the template.')),
+          metadata: Type.Optional(
+            machineObjectMetaSchema('Labels and annotations of the machines made from the template.'),
+          ),
           spec: Type.Optional(MachineSpecSchema),
         },
         { description: 'The machine to create when machines are missing.' },
       ),
     ),
-    authoritativeAPI: Type.Optional(Type.String({ description: 'MachineAPI or ClusterAPI (feature gate MachineAPIMigration).' })),
+    authoritativeAPI: Type.Optional(
+      Type.String({ description: 'MachineAPI or ClusterAPI (feature gate MachineAPIMigration).' }),
+    ),
   },
   { description: 'The desired machines.' },
 );
@@ -41,7 +54,9 @@ export const MachineSetStatusSchema = Type.Object(
     observedGeneration: Type.Optional(Type.Integer({ description: 'The generation last observed.', format: 'int64' })),
     errorReason: Type.Optional(Type.String({ description: 'Terminal error, machine-readable.' })),
     errorMessage: Type.Optional(Type.String({ description: 'Terminal error, human-readable.' })),
-    conditions: Type.Optional(listMap(MachineConditionSchema, ['type'], 'Observations of the state of the MachineSet.')),
+    conditions: Type.Optional(
+      listMap(MachineConditionSchema, ['type'], 'Observations of the state of the MachineSet.'),
+    ),
   },
   { description: 'The observed state of the MachineSet.' },
 );

@@ -14,7 +14,9 @@ export const MachineConfigSpecSchema = Type.Object(
     fips: Type.Optional(Type.Boolean({ description: 'Run the nodes in FIPS mode.' })),
     kernelType: Type.Optional(Type.String({ description: 'Kernel to run: default or realtime.' })),
     osImageURL: Type.Optional(Type.String({ description: 'The OS image the nodes boot.' })),
-    baseOSExtensionsContainerImage: Type.Optional(Type.String({ description: 'Image holding the extensions of the OS image.' })),
+    baseOSExtensionsContainerImage: Type.Optional(
+      Type.String({ description: 'Image holding the extensions of the OS image.' }),
+    ),
   },
   { description: 'The configuration to apply to nodes.' },
 );
@@ -33,6 +35,11 @@ export const MACHINE_CONFIG_PRINTER_COLUMNS = [
     jsonPath: ".metadata.annotations['machineconfiguration.openshift.io/generated-by-controller-version']",
     description: 'Version of the controller that generated the config.',
   },
-  { name: 'IgnitionVersion', type: 'string', jsonPath: '.spec.config.ignition.version', description: 'Version of the Ignition config.' },
+  {
+    name: 'IgnitionVersion',
+    type: 'string',
+    jsonPath: '.spec.config.ignition.version',
+    description: 'Version of the Ignition config.',
+  },
   { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
 ] as const;

@@ -7,13 +7,20 @@
 import { Type, type Static } from 'typebox';
 import { conditions, crdFor, dateTime, stringEnum, typeMeta } from '../../schema.js';
 import type { JsonObject } from '../../../lib/json.js';
-import { MANAGED_UPGRADE_GROUP, MANAGED_UPGRADE_VERSION, UPGRADE_PHASES, UPGRADE_TYPES } from './upgrade-config-contract.js';
+import {
+  MANAGED_UPGRADE_GROUP,
+  MANAGED_UPGRADE_VERSION,
+  UPGRADE_PHASES,
+  UPGRADE_TYPES,
+} from './upgrade-config-contract.js';
 
 /** `spec.desired`: the release to upgrade to. */
 export const ManagedUpgradeDesiredSchema = Type.Object(
   {
     version: Type.Optional(Type.String({ description: 'OpenShift version to upgrade to, e.g. 4.15.3.' })),
-    channel: Type.Optional(Type.String({ description: 'Update channel the cluster version operator uses, e.g. stable-4.15.' })),
+    channel: Type.Optional(
+      Type.String({ description: 'Update channel the cluster version operator uses, e.g. stable-4.15.' }),
+    ),
     image: Type.Optional(
       Type.String({ description: 'Release image by digest; when set it takes precedence over version and channel.' }),
     ),
@@ -25,7 +32,9 @@ export const ManagedUpgradeDesiredSchema = Type.Object(
 export const ManagedUpgradeConfigSpecSchema = Type.Object(
   {
     desired: ManagedUpgradeDesiredSchema,
-    upgradeAt: Type.String({ description: 'Earliest time the upgrade may start (RFC 3339; checked by the operator, not the API).' }),
+    upgradeAt: Type.String({
+      description: 'Earliest time the upgrade may start (RFC 3339; checked by the operator, not the API).',
+    }),
     PDBForceDrainTimeout: Type.Integer({
       description:
         'Minutes a node drain blocked by a PodDisruptionBudget is respected before pods are removed by force; 0 forces the drain once the expected node drain time has passed.',
@@ -62,7 +71,9 @@ export const UpgradeHistorySchema = Type.Object(
     precedingVersion: Type.Optional(Type.String({ description: 'The version the cluster ran before this upgrade.' })),
     phase: stringEnum(UPGRADE_PHASES, 'Phase of this upgrade.'),
     conditions: Type.Optional(
-      Type.Array(UpgradeConditionSchema, { description: 'One condition per upgrade step, the most recently started first.' }),
+      Type.Array(UpgradeConditionSchema, {
+        description: 'One condition per upgrade step, the most recently started first.',
+      }),
     ),
     startTime: Type.Optional(dateTime('When the upgrade started.')),
     completeTime: Type.Optional(dateTime('When the upgrade completed.')),
@@ -75,7 +86,9 @@ export const UpgradeHistorySchema = Type.Object(
 /** `status` of MUO's UpgradeConfig. */
 export const ManagedUpgradeConfigStatusSchema = Type.Object(
   {
-    history: Type.Optional(Type.Array(UpgradeHistorySchema, { description: 'Every upgrade attempted, the newest first.' })),
+    history: Type.Optional(
+      Type.Array(UpgradeHistorySchema, { description: 'Every upgrade attempted, the newest first.' }),
+    ),
     conditions: Type.Optional(
       conditions(
         'Why the upgrade is or is not moving, in words an SRE understands (an addition of upgrade-operator; MUO has no such field): `Waiting` (True while the upgrade waits or refuses, with the reason) and `ConfigurationValid` (False when the operator ConfigMap has values that were replaced by their defaults).',

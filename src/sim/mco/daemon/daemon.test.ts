@@ -37,7 +37,11 @@ interface Rig {
 async function rig(t: TestContext, nodes: Array<{ name: string; topology?: string }>, seed = 7): Promise<Rig> {
   const cluster = await startTestCluster(t, { seed });
   await createMcoNamespace(cluster.client);
-  for (const n of nodes) await createNode(cluster.client, n.name, { now: cluster.clock.now(), ...(n.topology ? { topology: n.topology } : {}) });
+  for (const n of nodes)
+    await createNode(cluster.client, n.name, {
+      now: cluster.clock.now(),
+      ...(n.topology ? { topology: n.topology } : {}),
+    });
   const timeline = recordNodes(cluster);
   const daemons = createMachineConfigDaemons(cluster.ctx);
   const drain = createDrainController(cluster.ctx);
@@ -80,34 +84,57 @@ void test('a worker goes Working, drained, rebooting (NotReady), uncordoned, Don
   const up = firstAt(timeline.slice(downIndex), 'worker-0', (n) => isNodeReady(n));
   const uncordonRequested = firstAt(timeline, 'worker-0', (n) => ann(n, A.DesiredDrain) === `uncordon-${NEW_WORKER}`);
   const uncordoned = firstAt(timeline, 'worker-0', (n) => ann(n, A.LastAppliedDrain) === `uncordon-${NEW_WORKER}`);
-  const done = firstAt(timeline, 'worker-0', (n) => ann(n, A.State) === 'Done' && ann(n, A.CurrentConfig) === NEW_WORKER);
+  const done = firstAt(
+    timeline,
+    'worker-0',
+    (n) => ann(n, A.State) === 'Done' && ann(n, A.CurrentConfig) === NEW_WORKER,
+  );
   const steps = [working, drainRequested, cordoned, drained, rebooting, down, up, uncordonRequested, uncordoned, done];
-  assert.ok(steps.every((s) => s !== undefined), `every step observed: ${JSON.stringify(steps)}`);
-  for (let i = 1; i < steps.length; i++) assert.ok(steps[i]! >= steps[i - 1]!, `step ${i} in order: ${JSON.stringify(steps)}`);
+  assert.ok(
+    steps.every((s) => s !== undefined),
+    `every step observed: ${JSON.stringify(steps)}`,
+  );
+  for (let i = 1; i < steps.length; i++)
+    assert.ok(steps[i]! >= steps[i - 1]!, `step ${i} in order: ${JSON.stringify(steps)}`);
   assert.equal(working, t0, 'Working at once');
   assert.ok(cordoned! - drainRequested! >= 5_000, 'the drain controller acts after its 5 s delay');
   assert.ok(drained! - cordoned! >= 1 * MIN, 'the drawn worker drain (at least 1 min)');
-  assert.ok(down! - drained! >= 1 * MIN && down! - drained! <= 3 * MIN + 10_000, 'OS update 1-3 min (after the next 10 s poll)');
+  assert.ok(
+    down! - drained! >= 1 * MIN && down! - drained! <= 3 * MIN + 10_000,
+    'OS update 1-3 min (after the next 10 s poll)',
+  );
   assert.ok(up! - down! >= 1 * MIN && up! - down! <= 4 * MIN, 'reboot 1-4 min');
   assert.ok(uncordonRequested! - up! >= 0.5 * MIN && uncordonRequested! - up! <= 2 * MIN, 'rejoin 0.5-2 min');
   // currentConfig moves only at Done, and the node is never schedulable while NotReady.
   for (const s of timeline.filter((x) => x.at < done!)) assert.equal(ann(s.node, A.CurrentConfig), OLD_WORKER);
   for (const s of timeline.filter((x) => readyCondition(x.node)?.status === 'False')) {
     assert.equal(s.node.spec?.unschedulable, true);
-    assert.ok(s.node.spec?.taints?.some((tt) => tt.key === 'node.kubernetes.io/unschedulable' && tt.effect === 'NoSchedule' && typeof tt.timeAdded === 'string'));
+    assert.ok(
+      s.node.spec?.taints?.some(
+        (tt) =>
+          tt.key === 'node.kubernetes.io/unschedulable' &&
+          tt.effect === 'NoSchedule' &&
+          typeof tt.timeAdded === 'string',
+      ),
+    );
     assert.equal(readyCondition(s.node)?.reason, 'KubeletNotReady');
   }
 
   const node = cachedNode(cluster, 'worker-0')!;
   assert.equal(node.spec?.unschedulable, undefined, 'uncordoned');
-  assert.ok(!(node.spec?.taints ?? []).some((tt) => tt.key === 'node.kubernetes.io/unschedulable'), 'cordon taint removed');
+  assert.ok(
+    !(node.spec?.taints ?? []).some((tt) => tt.key === 'node.kubernetes.io/unschedulable'),
+    'cordon taint removed',
+  );
   assert.ok(isNodeReady(node));
   assert.equal(ann(node, A.Reason), '');
   assert.equal(await podAlive(c, 'web-1'), false, 'the workload pod was evicted');
   assert.equal(await podAlive(c, 'node-agent-x'), true, 'the DaemonSet pod was not');
 
   const events = await nodeEvents(c, 'worker-0');
-  const daemonEvents = events.filter((e) => e.component === 'machineconfigdaemon').map((e) => `${e.reason}: ${e.message}`);
+  const daemonEvents = events
+    .filter((e) => e.component === 'machineconfigdaemon')
+    .map((e) => `${e.reason}: ${e.message}`);
   assert.deepEqual(daemonEvents, [
     'Cordon: Cordoned node to apply update',
     'Drain: Draining node to update config.',
@@ -148,10 +175,15 @@ void test('a PDB at its limit blocks the drain; after 1 h the node is Degraded w
   const degradedAt = cluster.clock.now();
   const requestedAt = firstAt(timeline, 'worker-0', (n) => ann(n, A.DesiredDrain) === `drain-${NEW_WORKER}`)!;
   assert.equal(degradedAt - requestedAt, 60 * MIN, 'the daemon waits exactly one hour');
-  assert.equal(annotation(cluster, 'worker-0', A.Reason), 'failed to drain node: worker-0 after 1 hour. Please see machine-config-controller logs for more information');
+  assert.equal(
+    annotation(cluster, 'worker-0', A.Reason),
+    'failed to drain node: worker-0 after 1 hour. Please see machine-config-controller logs for more information',
+  );
 
   await cluster.clock.run({ until: () => drain.drainErrorNodes().includes('worker-0') });
-  const failed = (await nodeEvents(c, 'worker-0')).filter((e) => e.reason === 'DrainFailed' || e.reason === 'FailedToDrain');
+  const failed = (await nodeEvents(c, 'worker-0')).filter(
+    (e) => e.reason === 'DrainFailed' || e.reason === 'FailedToDrain',
+  );
   assert.deepEqual(
     failed.map((e) => `${e.type} ${e.reason}: ${e.message}`),
     [
@@ -206,7 +238,9 @@ void test('neverReturn keeps the rebooting node NotReady until the fault is clea
   daemons.clearFaults('worker-0');
   await cluster.clock.run({ until: () => isDone(cluster, 'worker-0', NEW_WORKER) });
   assert.ok(isNodeReady(cachedNode(cluster, 'worker-0')!));
-  assert.ok(!(cachedNode(cluster, 'worker-0')!.spec?.taints ?? []).some((tt) => tt.key === 'node.kubernetes.io/not-ready'));
+  assert.ok(
+    !(cachedNode(cluster, 'worker-0')!.spec?.taints ?? []).some((tt) => tt.key === 'node.kubernetes.io/not-ready'),
+  );
 });
 
 void test('single-node (SingleReplica) skips drain and cordon', async (t) => {
@@ -218,7 +252,10 @@ void test('single-node (SingleReplica) skips drain and cordon', async (t) => {
   await cluster.clock.run({ until: () => isDone(cluster, 'sno-0', NEW_WORKER) });
   assert.ok(!timeline.some((s) => s.node.spec?.unschedulable === true), 'never cordoned');
   assert.ok(!timeline.some((s) => ann(s.node, A.DesiredDrain) === `drain-${NEW_WORKER}`), 'no drain requested');
-  assert.ok(timeline.some((s) => readyCondition(s.node)?.status === 'False'), 'it still rebooted');
+  assert.ok(
+    timeline.some((s) => readyCondition(s.node)?.status === 'False'),
+    'it still rebooted',
+  );
   assert.equal(await podAlive(c, 'web-a'), true, 'nothing evicted');
   const reasons = (await nodeEvents(c, 'sno-0')).map((e) => e.reason);
   assert.ok(!reasons.includes('Cordon') && !reasons.includes('Drain'));
@@ -228,7 +265,10 @@ void test('osUpdateError degrades the node until its window ends; unreconcilable
   const { cluster, daemons } = await rig(t, [{ name: 'worker-0' }, { name: 'worker-1' }]);
   const until = cluster.clock.now() + 30 * MIN;
   daemons.osUpdateError('worker-0', { until, message: 'failed to update OS: boom' });
-  daemons.unreconcilable('worker-1', 'can\'t reconcile config rendered-worker-old with rendered-worker-new: ignition disks section contains changes: unreconcilable');
+  daemons.unreconcilable(
+    'worker-1',
+    "can't reconcile config rendered-worker-old with rendered-worker-new: ignition disks section contains changes: unreconcilable",
+  );
   await setDesiredConfig(cluster.client, 'worker-0', NEW_WORKER);
   await setDesiredConfig(cluster.client, 'worker-1', NEW_WORKER);
   await cluster.clock.run({ until: () => annotation(cluster, 'worker-0', A.State) === 'Degraded' });
@@ -247,9 +287,14 @@ void test('the same seed gives the same timeline', async (t) => {
     const start = cluster.clock.now();
     await setDesiredConfig(cluster.client, 'worker-0', NEW_WORKER);
     await setDesiredConfig(cluster.client, 'worker-1', NEW_WORKER);
-    await cluster.clock.run({ until: () => isDone(cluster, 'worker-0', NEW_WORKER) && isDone(cluster, 'worker-1', NEW_WORKER) });
+    await cluster.clock.run({
+      until: () => isDone(cluster, 'worker-0', NEW_WORKER) && isDone(cluster, 'worker-1', NEW_WORKER),
+    });
     await cluster.close();
-    return timeline.map((s) => `${s.at - start} ${s.node.metadata?.name} ${ann(s.node, A.State)} ${ann(s.node, A.DesiredDrain)} ${ann(s.node, A.LastAppliedDrain)} ${readyCondition(s.node)?.status}`);
+    return timeline.map(
+      (s) =>
+        `${s.at - start} ${s.node.metadata?.name} ${ann(s.node, A.State)} ${ann(s.node, A.DesiredDrain)} ${ann(s.node, A.LastAppliedDrain)} ${readyCondition(s.node)?.status}`,
+    );
   };
   const a = await run();
   const b = await run();

@@ -20,7 +20,7 @@ import {
   MachineConfigDaemonState as S,
   MachineConfigNodeAnnotation as A,
 } from '../../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
-import type { Controller} from '../../../kube/controller.js';
+import type { Controller } from '../../../kube/controller.js';
 import { type ReconcileResult } from '../../../kube/controller.js';
 import { EventRecorder, type EventType } from '../../../kube/event-recorder.js';
 import type { JsonObject } from '../../../lib/json.js';
@@ -117,7 +117,10 @@ interface NodeFaults {
 const COMPONENT = 'machineconfigdaemon';
 
 /** Creates the machine-config daemons of every node. */
-export function createMachineConfigDaemons(ctx: SimContext, options: MachineConfigDaemonsOptions = {}): MachineConfigDaemons {
+export function createMachineConfigDaemons(
+  ctx: SimContext,
+  options: MachineConfigDaemonsOptions = {},
+): MachineConfigDaemons {
   return new Daemons(ctx, options);
 }
 
@@ -144,7 +147,11 @@ class Daemons implements MachineConfigDaemons {
     this.#topology = options.controlPlaneTopology ?? 'HighlyAvailable';
     this.#random = ctx.random.fork(this.name);
     this.#log = ctx.logger.child({ component: this.name });
-    this.#controller = simController(ctx, { name: this.name, reconcile: (key) => this.#reconcile(key), workers: 4 }).for(NodeResource);
+    this.#controller = simController(ctx, {
+      name: this.name,
+      reconcile: (key) => this.#reconcile(key),
+      workers: 4,
+    }).for(NodeResource);
   }
 
   async start(signal: AbortSignal): Promise<void> {
@@ -196,10 +203,22 @@ class Daemons implements MachineConfigDaemons {
     let rec = this.#recorders.get(name);
     if (!rec) {
       const c = this.#ctx;
-      rec = new EventRecorder({ client: c.client, clock: c.clock, logger: c.logger, component: COMPONENT, instance: name, ...(c.activity ? { activity: c.activity } : {}) });
+      rec = new EventRecorder({
+        client: c.client,
+        clock: c.clock,
+        logger: c.logger,
+        component: COMPONENT,
+        instance: name,
+        ...(c.activity ? { activity: c.activity } : {}),
+      });
       this.#recorders.set(name, rec);
     }
-    rec.event({ apiVersion: 'v1', kind: 'Node', metadata: { name, ...(node.metadata?.uid ? { uid: node.metadata.uid } : {}) } }, type, reason, message);
+    rec.event(
+      { apiVersion: 'v1', kind: 'Node', metadata: { name, ...(node.metadata?.uid ? { uid: node.metadata.uid } : {}) } },
+      type,
+      reason,
+      message,
+    );
   }
 
   async #annotate(name: string, annotations: Record<string, string | null>): Promise<void> {
@@ -216,7 +235,12 @@ class Daemons implements MachineConfigDaemons {
     const now = this.#ctx.clock.now();
     let u = this.#updates.get(key);
     // Retargeted before the node was touched: start over on the new config.
-    if (u && a.desiredConfig !== undefined && u.target !== a.desiredConfig && (u.phase === 'start' || u.phase === 'drain-wait')) {
+    if (
+      u &&
+      a.desiredConfig !== undefined &&
+      u.target !== a.desiredConfig &&
+      (u.phase === 'start' || u.phase === 'drain-wait')
+    ) {
       this.#updates.delete(key);
       u = undefined;
     }
@@ -225,7 +249,11 @@ class Daemons implements MachineConfigDaemons {
       u = { target: a.desiredConfig, phase: 'start', since: now, dueAt: now, failures: 0 };
       // Picked up mid-reboot (e.g. after a restart of the simulation): the node is still down.
       const ready = readyCondition(node);
-      if (ready?.status === 'False' && ready.reason === 'KubeletNotReady' && node.metadata?.annotations?.[A.PostConfigAction] === 'Rebooting') {
+      if (
+        ready?.status === 'False' &&
+        ready.reason === 'KubeletNotReady' &&
+        node.metadata?.annotations?.[A.PostConfigAction] === 'Rebooting'
+      ) {
         u.phase = 'rebooting';
         u.dueAt = now + this.#draw(key, 'reboot');
       }
@@ -234,7 +262,12 @@ class Daemons implements MachineConfigDaemons {
     return this.#step(node, a, u, now);
   }
 
-  async #step(node: Node, mcoNodeAnnotations: McoNodeAnnotations, update: Update, now: number): Promise<ReconcileResult | void> {
+  async #step(
+    node: Node,
+    mcoNodeAnnotations: McoNodeAnnotations,
+    update: Update,
+    now: number,
+  ): Promise<ReconcileResult | void> {
     const name = node.metadata?.name ?? '';
     const t = this.#timing;
     const faults = this.#faults.get(name);
@@ -245,12 +278,16 @@ class Daemons implements MachineConfigDaemons {
           return this.#fail(name, update, now, faults.unreconcilable.message, 'start', S.Unreconcilable);
         }
         const failing = mcoNodeAnnotations.state === S.Degraded || mcoNodeAnnotations.state === S.Unreconcilable;
-        const writes: Record<string, string | null> = failing || mcoNodeAnnotations.state === S.Working ? {} : { [A.State]: S.Working };
+        const writes: Record<string, string | null> =
+          failing || mcoNodeAnnotations.state === S.Working ? {} : { [A.State]: S.Working };
         const skipDrain = (mcoNodeAnnotations.controlPlaneTopology ?? this.#topology) === SINGLE_REPLICA_TOPOLOGY;
         const drain = drainRequest(update.target);
         if (skipDrain || mcoNodeAnnotations.lastAppliedDrain === drain) {
           if (Object.keys(writes).length > 0) await this.#annotate(name, writes);
-          this.#log.info({ node: name }, skipDrain ? 'Drain not required, skipping' : 'drain is already completed on this node');
+          this.#log.info(
+            { node: name },
+            skipDrain ? 'Drain not required, skipping' : 'drain is already completed on this node',
+          );
           return this.#startOsUpdate(node, update, now);
         }
         if (mcoNodeAnnotations.desiredDrain !== drain) writes[A.DesiredDrain] = drain;
@@ -308,7 +345,12 @@ class Daemons implements MachineConfigDaemons {
         if (mcoNodeAnnotations.lastAppliedDrain === uncordonRequest(update.target)) {
           const tick = nextPoll(update.since, now, t.pollMs);
           if (tick > now) return { requeueAfter: tick - now };
-          this.#event(node, 'Normal', 'Uncordon', `Update completed for config ${update.target} and node has been uncordoned`);
+          this.#event(
+            node,
+            'Normal',
+            'Uncordon',
+            `Update completed for config ${update.target} and node has been uncordoned`,
+          );
           await this.#annotate(name, { [A.State]: S.Done, [A.CurrentConfig]: update.target, [A.Reason]: '' });
           this.#event(node, 'Normal', 'NodeDone', `Setting node ${name}, currentConfig ${update.target} to Done`);
           this.#updates.delete(name);
@@ -332,7 +374,14 @@ class Daemons implements MachineConfigDaemons {
   }
 
   /** The daemon's updateErrorState: the state and reason annotations, then a retry with backoff. */
-  async #fail(name: string, update: Update, now: number, message: string, retry: Phase, state: string): Promise<ReconcileResult> {
+  async #fail(
+    name: string,
+    update: Update,
+    now: number,
+    message: string,
+    retry: Phase,
+    state: string,
+  ): Promise<ReconcileResult> {
     await this.#annotate(name, { [A.State]: state, [A.Reason]: truncateReason(message) });
     this.#log.warn({ node: name, state, reason: message }, 'update failed; will retry');
     update.failures++;
@@ -345,11 +394,20 @@ class Daemons implements MachineConfigDaemons {
   async #setReady(node: Node, ready: boolean, now: number): Promise<void> {
     const name = node.metadata?.name ?? '';
     const status: JsonObject = { conditions: withReadyCondition(node, ready, now) as unknown as JsonObject[] };
-    const updated = await this.#ctx.client.patch(NodeResource, undefined, name, { metadata: { resourceVersion: node.metadata?.resourceVersion ?? null }, status }, { type: 'merge', subresource: 'status' });
+    const updated = await this.#ctx.client.patch(
+      NodeResource,
+      undefined,
+      name,
+      { metadata: { resourceVersion: node.metadata?.resourceVersion ?? null }, status },
+      { type: 'merge', subresource: 'status' },
+    );
     const taint = { key: NOT_READY_TAINT_KEY, effect: 'NoSchedule' };
     const taints = withTaint(updated, taint, !ready);
     if (taints.length !== (updated.spec?.taints ?? []).length) {
-      const patch = { metadata: { resourceVersion: updated.metadata?.resourceVersion ?? null }, spec: { taints: taints as unknown as JsonObject[] } };
+      const patch = {
+        metadata: { resourceVersion: updated.metadata?.resourceVersion ?? null },
+        spec: { taints: taints as unknown as JsonObject[] },
+      };
       await this.#ctx.client.patch(NodeResource, undefined, name, patch, { type: 'merge' });
     }
     this.#log.info({ node: name }, ready ? 'node is back from reboot' : 'node rebooting');

@@ -5,7 +5,14 @@
  */
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
-import { DaemonSetResource, EventResource, NamespaceResource, NodeResource, PodDisruptionBudgetResource, PodResource } from '../../../api/builtin.js';
+import {
+  DaemonSetResource,
+  EventResource,
+  NamespaceResource,
+  NodeResource,
+  PodDisruptionBudgetResource,
+  PodResource,
+} from '../../../api/builtin.js';
 import { MachineConfigNodeAnnotation as A } from '../../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import type { KubeClient } from '../../../kube/client.js';
 import { formatTime } from '../../../lib/clock.js';
@@ -16,11 +23,19 @@ export const NEW_WORKER = 'rendered-worker-9c1d7e52b0a44f3e8d6a21b7c5f0e3a9';
 
 /** Creates the MCO namespace (events of the drain controller land there). */
 export async function createMcoNamespace(client: KubeClient): Promise<void> {
-  await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'openshift-machine-config-operator' } });
+  await client.create(NamespaceResource, {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'openshift-machine-config-operator' },
+  });
 }
 
 /** A Ready node on `config` (currentConfig = desiredConfig, state Done). */
-export async function createNode(client: KubeClient, name: string, options: { role?: string; config?: string; topology?: string; now: number }): Promise<Node> {
+export async function createNode(
+  client: KubeClient,
+  name: string,
+  options: { role?: string; config?: string; topology?: string; now: number },
+): Promise<Node> {
   const config = options.config ?? OLD_WORKER;
   const created = await client.create(NodeResource, {
     apiVersion: 'v1',
@@ -41,8 +56,25 @@ export async function createNode(client: KubeClient, name: string, options: { ro
     spec: {},
   });
   const at = formatTime(options.now);
-  const status = { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: at, lastTransitionTime: at }] };
-  return client.patch(NodeResource, undefined, created.metadata?.name ?? name, { status }, { type: 'merge', subresource: 'status' });
+  const status = {
+    conditions: [
+      {
+        type: 'Ready',
+        status: 'True',
+        reason: 'KubeletReady',
+        message: 'kubelet is posting ready status',
+        lastHeartbeatTime: at,
+        lastTransitionTime: at,
+      },
+    ],
+  };
+  return client.patch(
+    NodeResource,
+    undefined,
+    created.metadata?.name ?? name,
+    { status },
+    { type: 'merge', subresource: 'status' },
+  );
 }
 
 /** A running, ready pod on a node (optionally controlled by an owner). */
@@ -58,33 +90,58 @@ export async function createPod(
   } = {},
 ): Promise<Pod> {
   const namespace = options.namespace ?? 'default';
-  const owner = options.owner ? { ownerReferences: [{ ...options.owner, controller: true, blockOwnerDeletion: true }] } : {};
+  const owner = options.owner
+    ? { ownerReferences: [{ ...options.owner, controller: true, blockOwnerDeletion: true }] }
+    : {};
   const created = await client.create(PodResource, {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, namespace, labels: options.labels ?? { app: 'web' }, ...(options.annotations ? { annotations: options.annotations } : {}), ...owner },
+    metadata: {
+      name,
+      namespace,
+      labels: options.labels ?? { app: 'web' },
+      ...(options.annotations ? { annotations: options.annotations } : {}),
+      ...owner,
+    },
     spec: { nodeName, containers: [{ name: 'app', image: 'registry.example/app:1' }] },
   });
   const status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] };
-  return client.patch(PodResource, namespace, created.metadata?.name ?? name, { status }, { type: 'merge', subresource: 'status' });
+  return client.patch(
+    PodResource,
+    namespace,
+    created.metadata?.name ?? name,
+    { status },
+    { type: 'merge', subresource: 'status' },
+  );
 }
 
 /** A DaemonSet to own pods that drains leave alone. */
-export async function createDaemonSet(client: KubeClient, name: string): Promise<{ kind: string; name: string; uid: string; apiVersion: string }> {
+export async function createDaemonSet(
+  client: KubeClient,
+  name: string,
+): Promise<{ kind: string; name: string; uid: string; apiVersion: string }> {
   const ds = await client.create(DaemonSetResource, {
     apiVersion: 'apps/v1',
     kind: 'DaemonSet',
     metadata: { name, namespace: 'default' },
     spec: {
       selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'agent', image: 'registry.example/agent:1' }] } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'agent', image: 'registry.example/agent:1' }] },
+      },
     },
   });
   return { kind: 'DaemonSet', name, uid: ds.metadata?.uid ?? '', apiVersion: 'apps/v1' };
 }
 
 /** A budget over `app=<app>` pods. */
-export async function createPdb(client: KubeClient, name: string, app: string, minAvailable: number): Promise<PodDisruptionBudget> {
+export async function createPdb(
+  client: KubeClient,
+  name: string,
+  app: string,
+  minAvailable: number,
+): Promise<PodDisruptionBudget> {
   return client.create(PodDisruptionBudgetResource, {
     apiVersion: 'policy/v1',
     kind: 'PodDisruptionBudget',
@@ -95,7 +152,13 @@ export async function createPdb(client: KubeClient, name: string, app: string, m
 
 /** The in-test node controller: targets a node at a rendered config. */
 export async function setDesiredConfig(client: KubeClient, nodeName: string, config: string): Promise<void> {
-  await client.patch(NodeResource, undefined, nodeName, { metadata: { annotations: { [A.DesiredConfig]: config } } }, { type: 'merge' });
+  await client.patch(
+    NodeResource,
+    undefined,
+    nodeName,
+    { metadata: { annotations: { [A.DesiredConfig]: config } } },
+    { type: 'merge' },
+  );
 }
 
 /** One observed version of a node. */
@@ -125,12 +188,25 @@ export function annotation(cluster: TestCluster, name: string, key: string): str
 }
 
 /** Events about a node, oldest first, as `reason: message` (all namespaces). */
-export async function nodeEvents(client: KubeClient, nodeName: string): Promise<Array<{ reason: string; message: string; component: string; namespace: string; type: string }>> {
+export async function nodeEvents(
+  client: KubeClient,
+  nodeName: string,
+): Promise<Array<{ reason: string; message: string; component: string; namespace: string; type: string }>> {
   const list = await client.list(EventResource, {});
   return list.items
     .filter((e) => e.involvedObject.kind === 'Node' && e.involvedObject.name === nodeName)
-    .sort((x, y) => (x.firstTimestamp ?? '').localeCompare(y.firstTimestamp ?? '') || (x.metadata?.name ?? '').localeCompare(y.metadata?.name ?? ''))
-    .map((e) => ({ reason: e.reason ?? '', message: e.message ?? '', component: e.source?.component ?? '', namespace: e.metadata?.namespace ?? '', type: e.type ?? '' }));
+    .sort(
+      (x, y) =>
+        (x.firstTimestamp ?? '').localeCompare(y.firstTimestamp ?? '') ||
+        (x.metadata?.name ?? '').localeCompare(y.metadata?.name ?? ''),
+    )
+    .map((e) => ({
+      reason: e.reason ?? '',
+      message: e.message ?? '',
+      component: e.source?.component ?? '',
+      namespace: e.metadata?.namespace ?? '',
+      type: e.type ?? '',
+    }));
 }
 
 /** True when the pod exists (and is not terminating). */

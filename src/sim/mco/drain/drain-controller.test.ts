@@ -18,7 +18,9 @@ import {
 } from '../daemon/mco-nodes.test-support.js';
 import { createDrainController, type DrainController } from './drain-controller.js';
 
-async function setup(t: Parameters<typeof startTestCluster>[0]): Promise<{ cluster: TestCluster; drain: DrainController }> {
+async function setup(
+  t: Parameters<typeof startTestCluster>[0],
+): Promise<{ cluster: TestCluster; drain: DrainController }> {
   const cluster = await startTestCluster(t, { seed: 3 });
   await createMcoNamespace(cluster.client);
   await createNode(cluster.client, 'worker-0', { now: cluster.clock.now() });
@@ -29,7 +31,13 @@ async function setup(t: Parameters<typeof startTestCluster>[0]): Promise<{ clust
 }
 
 async function request(cluster: TestCluster, node: string, value: string): Promise<void> {
-  await cluster.client.patch(NodeResource, undefined, node, { metadata: { annotations: { [A.DesiredDrain]: value } } }, { type: 'merge' });
+  await cluster.client.patch(
+    NodeResource,
+    undefined,
+    node,
+    { metadata: { annotations: { [A.DesiredDrain]: value } } },
+    { type: 'merge' },
+  );
 }
 
 void test('drain: cordon with a timed taint, evict all but mirror and DaemonSet pods, wait for them to go, then lastAppliedDrain; uncordon undoes it', async (t) => {
@@ -41,11 +49,16 @@ void test('drain: cordon with a timed taint, evict all but mirror and DaemonSet 
   await createPod(c, 'bare', 'worker-0', { labels: { app: 'bare' } });
   await createPod(c, 'web-1', 'worker-0');
   await createPod(c, 'web-2', 'worker-1');
-  await createPod(c, 'static-etcd', 'worker-0', { labels: { app: 'static' }, annotations: { 'kubernetes.io/config.mirror': 'abc' } });
+  await createPod(c, 'static-etcd', 'worker-0', {
+    labels: { app: 'static' },
+    annotations: { 'kubernetes.io/config.mirror': 'abc' },
+  });
 
   const t0 = cluster.clock.now();
   await request(cluster, 'worker-0', `drain-${NEW_WORKER}`);
-  await cluster.clock.run({ until: () => annotation(cluster, 'worker-0', A.LastAppliedDrain) === `drain-${NEW_WORKER}` });
+  await cluster.clock.run({
+    until: () => annotation(cluster, 'worker-0', A.LastAppliedDrain) === `drain-${NEW_WORKER}`,
+  });
 
   const cordonedAt = timeline.find((s) => s.node.spec?.unschedulable === true)!.at;
   assert.equal(cordonedAt, t0 + 5_000, 'acted on 5 s after the request');
@@ -63,7 +76,9 @@ void test('drain: cordon with a timed taint, evict all but mirror and DaemonSet 
   assert.equal(cachedNode(cluster, 'worker-1')?.spec?.unschedulable, undefined);
 
   await request(cluster, 'worker-0', `uncordon-${NEW_WORKER}`);
-  await cluster.clock.run({ until: () => annotation(cluster, 'worker-0', A.LastAppliedDrain) === `uncordon-${NEW_WORKER}` });
+  await cluster.clock.run({
+    until: () => annotation(cluster, 'worker-0', A.LastAppliedDrain) === `uncordon-${NEW_WORKER}`,
+  });
   const after = cachedNode(cluster, 'worker-0')!;
   assert.equal(after.spec?.unschedulable, undefined);
   assert.ok(!(after.spec?.taints ?? []).some((x) => x.key === 'node.kubernetes.io/unschedulable'));
@@ -82,7 +97,9 @@ void test('a blocked drain retries every 1 min, then every 5 min with DrainThres
   // Attempts (90 s each, 1 min apart) start at cordon + 0, 150, ..., 750 s: the one at 750 s is
   // the first after more than 10 min of failing, so it ends at 840 s with the event and a 5 min wait.
   await cluster.clock.run({ until: cordon + 61 * 60_000 });
-  const events = (await c.list(EventResource, { namespace: 'openshift-machine-config-operator' })).items.filter((e) => e.involvedObject.name === 'worker-0');
+  const events = (await c.list(EventResource, { namespace: 'openshift-machine-config-operator' })).items.filter(
+    (e) => e.involvedObject.name === 'worker-0',
+  );
   const threshold = events.find((e) => e.reason === 'DrainThresholdExceeded')!;
   assert.equal(threshold.firstTimestamp, formatTime(cordon + 840_000));
   assert.equal(threshold.type, 'Warning');
@@ -91,7 +108,9 @@ void test('a blocked drain retries every 1 min, then every 5 min with DrainThres
   await cluster.clock.run({ until: () => drain.drainErrorNodes().length > 0 });
   assert.deepEqual(drain.drainErrorNodes(), ['worker-0']);
   assert.ok(cluster.clock.now() > cordon + 60 * 60_000);
-  const failed = (await c.list(EventResource, { namespace: 'openshift-machine-config-operator' })).items.find((e) => e.reason === 'DrainFailed');
+  const failed = (await c.list(EventResource, { namespace: 'openshift-machine-config-operator' })).items.find(
+    (e) => e.reason === 'DrainFailed',
+  );
   assert.equal(failed?.message, 'node worker-0: drain exceeded timeout: 1h0m0s. Will continue to retry.');
   assert.equal(failed?.source?.component, 'machineconfigcontroller-nodecontroller');
   assert.equal(failed?.involvedObject.kind, 'Node');

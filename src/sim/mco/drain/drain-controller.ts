@@ -18,7 +18,7 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { NodeResource, PodResource } from '../../../api/builtin.js';
 import { MachineConfigNodeAnnotation as A } from '../../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
-import type { Controller} from '../../../kube/controller.js';
+import type { Controller } from '../../../kube/controller.js';
 import { type ReconcileResult } from '../../../kube/controller.js';
 import { EventRecorder } from '../../../kube/event-recorder.js';
 import { isNotFound, isTooManyRequests } from '../../../kube/status-error.js';
@@ -27,7 +27,15 @@ import type { SeededRandom } from '../../../lib/random.js';
 import { type SimComponent, type SimContext, simController } from '../../context.js';
 import { drawMs } from '../../durations.js';
 import { DEFAULT_DRAIN_DURATIONS, type DrainDurations } from '../daemon/durations.js';
-import { annotationPatch, cordonPatch, drainVerb, hasTaint, isControlPlaneNode, mcoAnnotations, UNSCHEDULABLE_TAINT_KEY } from '../daemon/node-state.js';
+import {
+  annotationPatch,
+  cordonPatch,
+  drainVerb,
+  hasTaint,
+  isControlPlaneNode,
+  mcoAnnotations,
+  UNSCHEDULABLE_TAINT_KEY,
+} from '../daemon/node-state.js';
 import {
   attemptTimeoutMessage,
   drainFailedMessage,
@@ -136,12 +144,23 @@ class Drainer implements DrainController {
     this.#random = ctx.random.fork(this.name);
     this.#log = ctx.logger.child({ component: this.name });
     const activity = ctx.activity ? { activity: ctx.activity } : {};
-    this.#recorder = new EventRecorder({ client: ctx.client, clock: ctx.clock, logger: ctx.logger, component: COMPONENT, ...activity });
-    this.#controller = simController(ctx, { name: this.name, reconcile: (key) => this.#reconcile(key), workers: 5 }).for(NodeResource, {
+    this.#recorder = new EventRecorder({
+      client: ctx.client,
+      clock: ctx.clock,
+      logger: ctx.logger,
+      component: COMPONENT,
+      ...activity,
+    });
+    this.#controller = simController(ctx, {
+      name: this.name,
+      reconcile: (key) => this.#reconcile(key),
+      workers: 5,
+    }).for(NodeResource, {
       predicates: [
         {
           update: (o, n) =>
-            o.metadata?.annotations?.[A.DesiredDrain] !== n.metadata?.annotations?.[A.DesiredDrain] || (o.spec?.unschedulable ?? false) !== (n.spec?.unschedulable ?? false),
+            o.metadata?.annotations?.[A.DesiredDrain] !== n.metadata?.annotations?.[A.DesiredDrain] ||
+            (o.spec?.unschedulable ?? false) !== (n.spec?.unschedulable ?? false),
         },
       ],
     });
@@ -202,15 +221,23 @@ class Drainer implements DrainController {
         this.#drainErr.add(name);
       }
       if (since === undefined || node.spec?.unschedulable !== true) {
-        if (since !== undefined) this.#log.info({ node: name }, 'External actor has unexpectedly uncordoned node, cordoning again...');
+        if (since !== undefined)
+          this.#log.info({ node: name }, 'External actor has unexpectedly uncordoned node, cordoning again...');
         await this.#cordon(node, true, now);
         this.#ongoing.set(name, now);
       }
       attempt = { start: now, deadline: now + t.attemptTimeoutMs, failingFor, blocked: [] };
       req.attempt = attempt;
-      req.doneNotBefore ??= now + drawMs(this.#randomFor(name), isControlPlaneNode(node) ? this.#durations.master : this.#durations.worker, this.#timeScale);
+      req.doneNotBefore ??=
+        now +
+        drawMs(
+          this.#randomFor(name),
+          isControlPlaneNode(node) ? this.#durations.master : this.#durations.worker,
+          this.#timeScale,
+        );
     }
-    if (now >= attempt.deadline) return this.#attemptFailed(node, req, attempt, now, attemptTimeoutMessage(attempt.blocked, t.attemptTimeoutMs));
+    if (now >= attempt.deadline)
+      return this.#attemptFailed(node, req, attempt, now, attemptTimeoutMessage(attempt.blocked, t.attemptTimeoutMs));
 
     const pods = await this.#ctx.client.list(PodResource, { fieldSelector: `spec.nodeName=${name}` });
     const blocked: BlockedPod[] = [];
@@ -230,11 +257,18 @@ class Drainer implements DrainController {
         refused = true;
         blocked.push({ ...id, cause: 'eviction' });
       } else {
-        return this.#attemptFailed(node, req, attempt, now, `error when evicting pods/"${id.name}" -n "${id.namespace}": ${result.error}`);
+        return this.#attemptFailed(
+          node,
+          req,
+          attempt,
+          now,
+          `error when evicting pods/"${id.name}" -n "${id.namespace}": ${result.error}`,
+        );
       }
     }
     attempt.blocked = blocked;
-    if (blocked.length > 0) return { requeueAfter: Math.min(refused ? t.evictRetryMs : t.deletePollMs, attempt.deadline - now) };
+    if (blocked.length > 0)
+      return { requeueAfter: Math.min(refused ? t.evictRetryMs : t.deletePollMs, attempt.deadline - now) };
     if (req.doneNotBefore !== undefined && now < req.doneNotBefore) return { requeueAfter: req.doneNotBefore - now };
 
     // Drained. Not if someone uncordoned the node meanwhile: new pods may have landed (the
@@ -281,12 +315,16 @@ class Drainer implements DrainController {
   async #cordon(node: Node, cordon: boolean, now: number): Promise<void> {
     const is = node.spec?.unschedulable === true;
     if (is === cordon && hasTaint(node, UNSCHEDULABLE_TAINT_KEY, 'NoSchedule') === cordon) return;
-    await this.#ctx.client.patch(NodeResource, undefined, node.metadata?.name ?? '', cordonPatch(node, cordon, now), { type: 'merge' });
+    await this.#ctx.client.patch(NodeResource, undefined, node.metadata?.name ?? '', cordonPatch(node, cordon, now), {
+      type: 'merge',
+    });
     this.#log.info({ node: node.metadata?.name }, cordon ? 'cordoned' : 'uncordoned');
   }
 
   async #complete(name: string, request: string): Promise<void> {
-    await this.#ctx.client.patch(NodeResource, undefined, name, annotationPatch({ [A.LastAppliedDrain]: request }), { type: 'merge' });
+    await this.#ctx.client.patch(NodeResource, undefined, name, annotationPatch({ [A.LastAppliedDrain]: request }), {
+      type: 'merge',
+    });
     this.#requests.delete(name);
     this.#log.info({ node: name, request }, 'operation successful; applying completion annotation');
   }
@@ -294,7 +332,11 @@ class Drainer implements DrainController {
   #event(node: Node, reason: string, message: string): void {
     const m = node.metadata ?? {};
     // NamespacedEventRecorder: events about cluster-scoped objects land in the MCO namespace.
-    const involved = { apiVersion: 'v1', kind: 'Node', metadata: { name: m.name ?? '', namespace: this.#eventNamespace, ...(m.uid ? { uid: m.uid } : {}) } };
+    const involved = {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: m.name ?? '', namespace: this.#eventNamespace, ...(m.uid ? { uid: m.uid } : {}) },
+    };
     this.#recorder.event(involved, 'Warning', reason, message);
   }
 

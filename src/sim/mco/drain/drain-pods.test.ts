@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { aggregateErrors, attemptTimeoutMessage, drainFailedMessage, drainThresholdMessage, evictionFor, evictionPath, formatGoDuration, podsToDrain } from './drain-pods.js';
+import {
+  aggregateErrors,
+  attemptTimeoutMessage,
+  drainFailedMessage,
+  drainThresholdMessage,
+  evictionFor,
+  evictionPath,
+  formatGoDuration,
+  podsToDrain,
+} from './drain-pods.js';
 
 function pod(name: string, extra: Partial<NonNullable<Pod['metadata']>> = {}): Pod {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns', ...extra } };
@@ -18,12 +27,19 @@ void test('podsToDrain keeps everything but mirror pods and DaemonSet-controlled
     pod('ds-not-controller', owned('DaemonSet', false)),
     pod('mirror', { annotations: { 'kubernetes.io/config.mirror': 'x' } }),
   ];
-  assert.deepEqual(podsToDrain(pods).map((p) => p.metadata?.name), ['bare', 'rs', 'ds-not-controller']);
+  assert.deepEqual(
+    podsToDrain(pods).map((p) => p.metadata?.name),
+    ['bare', 'rs', 'ds-not-controller'],
+  );
 });
 
 void test('the Eviction body and path', () => {
   const p = pod('web-1');
-  assert.deepEqual(evictionFor(p), { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'web-1', namespace: 'ns' } });
+  assert.deepEqual(evictionFor(p), {
+    apiVersion: 'policy/v1',
+    kind: 'Eviction',
+    metadata: { name: 'web-1', namespace: 'ns' },
+  });
   assert.equal(evictionPath(p), '/api/v1/namespaces/ns/pods/web-1/eviction');
 });
 

@@ -23,7 +23,11 @@ export function podsToDrain(pods: readonly Pod[]): Pod[] {
 
 /** The policy/v1 Eviction for a pod. */
 export function evictionFor(pod: Pod): JsonObject {
-  return { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.metadata?.name ?? '', namespace: pod.metadata?.namespace ?? '' } };
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'Eviction',
+    metadata: { name: pod.metadata?.name ?? '', namespace: pod.metadata?.namespace ?? '' },
+  };
 }
 
 /** The eviction path of a pod. */

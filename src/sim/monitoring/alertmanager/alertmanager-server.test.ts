@@ -6,7 +6,10 @@ import { flushMicrotasks, ManualClock } from '../../../lib/clock.js';
 import { SeededRandom } from '../../../lib/random.js';
 import { SimAlertmanager } from './alertmanager-server.js';
 
-function make(options: Partial<ConstructorParameters<typeof SimAlertmanager>[0]> = {}): { clock: ManualClock; am: SimAlertmanager } {
+function make(options: Partial<ConstructorParameters<typeof SimAlertmanager>[0]> = {}): {
+  clock: ManualClock;
+  am: SimAlertmanager;
+} {
   const clock = new ManualClock('2026-03-20T08:00:00Z');
   return { clock, am: new SimAlertmanager({ clock, random: new SeededRandom(5), ...options }) };
 }
@@ -29,7 +32,11 @@ test('over HTTP: create, get, list with filter, expire, alerts with silencedBy',
         ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
       });
       const text = await res.body.text();
-      return { status: res.statusCode, type: res.headers['content-type'], json: text === '' ? undefined : (JSON.parse(text) as unknown) };
+      return {
+        status: res.statusCode,
+        type: res.headers['content-type'],
+        json: text === '' ? undefined : (JSON.parse(text) as unknown),
+      };
     };
     const created = await call('POST', '/api/v2/silences', silenceBody);
     assert.equal(created.status, 200);
@@ -46,22 +53,44 @@ test('over HTTP: create, get, list with filter, expire, alerts with silencedBy',
       matchers: [{ isEqual: true, isRegex: false, name: 'alertname', value: 'KubeNodeNotReady' }],
       startsAt: '2026-03-20T08:00:00.000Z',
     });
-    assert.equal(((await call('GET', `/api/v2/silences?filter=${encodeURIComponent('alertname="KubeNodeNotReady"')}`)).json as unknown[]).length, 1);
-    assert.deepEqual((await call('GET', `/api/v2/silences?filter=${encodeURIComponent('alertname="Other"')}`)).json, []);
+    assert.equal(
+      (
+        (await call('GET', `/api/v2/silences?filter=${encodeURIComponent('alertname="KubeNodeNotReady"')}`))
+          .json as unknown[]
+      ).length,
+      1,
+    );
+    assert.deepEqual(
+      (await call('GET', `/api/v2/silences?filter=${encodeURIComponent('alertname="Other"')}`)).json,
+      [],
+    );
 
-    assert.equal((await call('POST', '/api/v2/alerts', [{ labels: { alertname: 'KubeNodeNotReady', node: 'n1' } }])).status, 200);
+    assert.equal(
+      (await call('POST', '/api/v2/alerts', [{ labels: { alertname: 'KubeNodeNotReady', node: 'n1' } }])).status,
+      200,
+    );
     const alerts = (await call('GET', '/api/v2/alerts')).json as Array<{ status: unknown }>;
     assert.deepEqual(alerts[0]!.status, { inhibitedBy: [], silencedBy: [id], state: 'suppressed' });
 
     await clock.advance(60_000);
     const expired = await call('DELETE', `/api/v2/silence/${id}`);
     assert.deepEqual([expired.status, expired.json, expired.type], [200, undefined, undefined]);
-    assert.equal(((await call('GET', `/api/v2/silence/${id}`)).json as { status: { state: string } }).status.state, 'expired');
+    assert.equal(
+      ((await call('GET', `/api/v2/silence/${id}`)).json as { status: { state: string } }).status.state,
+      'expired',
+    );
     const after = (await call('GET', '/api/v2/alerts')).json as Array<{ status: unknown }>;
     assert.deepEqual(after[0]!.status, { inhibitedBy: [], silencedBy: [], state: 'active' });
 
-    assert.deepEqual(await call('GET', '/api/v2/silence/00000000-0000-4000-8000-000000000000'), { status: 404, type: undefined, json: undefined });
-    assert.deepEqual((await call('GET', '/api/v2/silence/nope')).json, { code: 601, message: 'silenceID in path must be of type uuid: "nope"' });
+    assert.deepEqual(await call('GET', '/api/v2/silence/00000000-0000-4000-8000-000000000000'), {
+      status: 404,
+      type: undefined,
+      json: undefined,
+    });
+    assert.deepEqual((await call('GET', '/api/v2/silence/nope')).json, {
+      code: 601,
+      message: 'silenceID in path must be of type uuid: "nope"',
+    });
     const status = (await call('GET', '/api/v2/status')).json as { cluster: unknown; versionInfo: { version: string } };
     assert.deepEqual(status.cluster, { peers: [], status: 'disabled' });
     assert.equal(status.versionInfo.version, '0.25.0');
@@ -72,37 +101,69 @@ test('over HTTP: create, get, list with filter, expire, alerts with silencedBy',
 
 test('handle(): error bodies as Alertmanager sends them', () => {
   const { am } = make();
-  const post = (body: string, contentType = 'application/json') => am.handle({ method: 'POST', target: '/api/v2/silences', body, contentType });
+  const post = (body: string, contentType = 'application/json') =>
+    am.handle({ method: 'POST', target: '/api/v2/silences', body, contentType });
   assert.deepEqual(post(''), { status: 422, body: { code: 602, message: 'silence in body is required' } });
   assert.deepEqual(post('{}'), { status: 422, body: { code: 602, message: 'comment in body is required' } });
-  assert.deepEqual(post(JSON.stringify({ ...silenceBody, matchers: [] })), { status: 422, body: { code: 612, message: 'matchers in body should have at least 1 items' } });
+  assert.deepEqual(post(JSON.stringify({ ...silenceBody, matchers: [] })), {
+    status: 422,
+    body: { code: 612, message: 'matchers in body should have at least 1 items' },
+  });
   assert.deepEqual(post(JSON.stringify({ ...silenceBody, createdBy: 5 })), {
     status: 400,
-    body: { code: 400, message: 'parsing silence body from "" failed, because json: cannot unmarshal number into Go struct field Silence.createdBy of type string' },
+    body: {
+      code: 400,
+      message:
+        'parsing silence body from "" failed, because json: cannot unmarshal number into Go struct field Silence.createdBy of type string',
+    },
   });
   assert.deepEqual(post(JSON.stringify({ ...silenceBody, endsAt: 'bad' })), {
     status: 400,
-    body: { code: 400, message: 'parsing silence body from "" failed, because parsing time "bad" as "2006-01-02 15:04:05": cannot parse "bad" as "2006"' },
+    body: {
+      code: 400,
+      message:
+        'parsing silence body from "" failed, because parsing time "bad" as "2006-01-02 15:04:05": cannot parse "bad" as "2006"',
+    },
   });
-  assert.deepEqual(post('{}', 'text/plain'), { status: 415, body: { code: 415, message: 'unsupported media type "text/plain", only [application/json] are allowed' } });
-  assert.deepEqual(post(JSON.stringify({ ...silenceBody, endsAt: '2026-03-20T07:00:00Z' })), { status: 400, body: 'Failed to create silence: start time must be before end time' });
-  assert.deepEqual(am.handle({ method: 'GET', target: '/api/v2/silences?filter=oops' }), { status: 400, body: 'bad matcher format: oops' });
-  assert.deepEqual(am.handle({ method: 'GET', target: '/api/v2/alerts?receiver=(' }), { status: 400, body: 'failed to parse receiver param: error parsing regexp: missing closing ): `^(?:()$`' });
-  assert.deepEqual(am.handle({ method: 'POST', target: '/api/v2/alerts', body: '[{}]', contentType: 'application/json' }), {
-    status: 422,
-    body: { code: 602, message: '0.labels in body is required' },
+  assert.deepEqual(post('{}', 'text/plain'), {
+    status: 415,
+    body: { code: 415, message: 'unsupported media type "text/plain", only [application/json] are allowed' },
   });
+  assert.deepEqual(post(JSON.stringify({ ...silenceBody, endsAt: '2026-03-20T07:00:00Z' })), {
+    status: 400,
+    body: 'Failed to create silence: start time must be before end time',
+  });
+  assert.deepEqual(am.handle({ method: 'GET', target: '/api/v2/silences?filter=oops' }), {
+    status: 400,
+    body: 'bad matcher format: oops',
+  });
+  assert.deepEqual(am.handle({ method: 'GET', target: '/api/v2/alerts?receiver=(' }), {
+    status: 400,
+    body: 'failed to parse receiver param: error parsing regexp: missing closing ): `^(?:()$`',
+  });
+  assert.deepEqual(
+    am.handle({ method: 'POST', target: '/api/v2/alerts', body: '[{}]', contentType: 'application/json' }),
+    {
+      status: 422,
+      body: { code: 602, message: '0.labels in body is required' },
+    },
+  );
   assert.deepEqual(am.handle({ method: 'PUT', target: '/api/v2/silences' }), {
     status: 405,
     body: { code: 405, message: 'method PUT is not allowed, but [POST,GET] are' },
     headers: { allow: 'POST,GET' },
   });
-  assert.deepEqual(am.handle({ method: 'GET', target: '/api/v2/nothing' }), { status: 404, body: { code: 404, message: 'path /api/v2/nothing was not found' } });
+  assert.deepEqual(am.handle({ method: 'GET', target: '/api/v2/nothing' }), {
+    status: 404,
+    body: { code: 404, message: 'path /api/v2/nothing was not found' },
+  });
   assert.deepEqual(am.handle({ method: 'GET', target: '/-/ready' }), { status: 200, text: 'OK' });
 });
 
 test('bearer-token check on /api/ only', () => {
-  const { am } = make({ authorize: (h) => (h === 'Bearer good' ? 'allow' : h === undefined ? 'unauthorized' : 'forbidden') });
+  const { am } = make({
+    authorize: (h) => (h === 'Bearer good' ? 'allow' : h === undefined ? 'unauthorized' : 'forbidden'),
+  });
   assert.equal(am.handle({ method: 'GET', target: '/api/v2/silences' }).status, 401);
   assert.equal(am.handle({ method: 'GET', target: '/api/v2/silences', authorization: 'Bearer bad' }).status, 403);
   assert.equal(am.handle({ method: 'GET', target: '/api/v2/silences', authorization: 'Bearer good' }).status, 200);

@@ -62,10 +62,12 @@ export interface SimResponse {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const CONFIG_YAML = 'global:\n  resolve_timeout: 5m\nroute:\n  receiver: "null"\n  continue: false\nreceivers:\n- name: "null"\ntemplates: []\n';
+const CONFIG_YAML =
+  'global:\n  resolve_timeout: 5m\nroute:\n  receiver: "null"\n  continue: false\nreceivers:\n- name: "null"\ntemplates: []\n';
 
 function fromError(err: unknown): SimResponse {
-  if (err instanceof AmError) return err.body === undefined ? { status: err.status } : { status: err.status, body: err.body };
+  if (err instanceof AmError)
+    return err.body === undefined ? { status: err.status } : { status: err.status, body: err.body };
   throw err;
 }
 
@@ -109,7 +111,13 @@ export class SimAlertmanager {
    * Answers one request as Alertmanager would (faults not applied). `target` is the path with
    * its query string.
    */
-  handle(request: { method: string; target: string; contentType?: string; authorization?: string; body?: string }): SimResponse {
+  handle(request: {
+    method: string;
+    target: string;
+    contentType?: string;
+    authorization?: string;
+    body?: string;
+  }): SimResponse {
     const url = new URL(request.target, 'http://alertmanager');
     const path = url.pathname;
     const method = request.method.toUpperCase();
@@ -130,18 +138,34 @@ export class SimAlertmanager {
     }
   }
 
-  #route(method: string, path: string, query: URLSearchParams, contentType: string | undefined, body: string): SimResponse {
+  #route(
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    contentType: string | undefined,
+    body: string,
+  ): SimResponse {
     const allow = (methods: string[]): SimResponse | undefined =>
       methods.includes(method)
         ? undefined
-        : { status: 405, body: { code: 405, message: `method ${method} is not allowed, but [${methods.join(',')}] are` }, headers: { allow: methods.join(',') } };
+        : {
+            status: 405,
+            body: { code: 405, message: `method ${method} is not allowed, but [${methods.join(',')}] are` },
+            headers: { allow: methods.join(',') },
+          };
     const json = (): void => {
       const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/json') throw amSwagger(415, `unsupported media type ${JSON.stringify(contentType)}, only [application/json] are allowed`);
+      if (type !== 'application/json')
+        throw amSwagger(
+          415,
+          `unsupported media type ${JSON.stringify(contentType)}, only [application/json] are allowed`,
+        );
     };
     if (path === '/api/v2/status') return allow(['GET']) ?? { status: 200, body: this.#status() };
     if (path === '/api/v2/receivers') {
-      return allow(['GET']) ?? { status: 200, body: (this.#options.receiverNames ?? ['null']).map((name) => ({ name })) };
+      return (
+        allow(['GET']) ?? { status: 200, body: (this.#options.receiverNames ?? ['null']).map((name) => ({ name })) }
+      );
     }
     if (path === '/api/v2/silences') {
       const bad = allow(['POST', 'GET']);
@@ -192,7 +216,14 @@ export class SimAlertmanager {
       cluster: { peers: [], status: 'disabled' },
       config: { original: CONFIG_YAML },
       uptime: new Date(this.#startedAt).toISOString(),
-      versionInfo: { branch: 'HEAD', buildDate: '', buildUser: 'simulated', goVersion: 'go1.19', revision: 'simulated', version },
+      versionInfo: {
+        branch: 'HEAD',
+        buildDate: '',
+        buildUser: 'simulated',
+        goVersion: 'go1.19',
+        revision: 'simulated',
+        version,
+      },
     };
   }
 
@@ -225,7 +256,11 @@ export class SimAlertmanager {
       write(res, { status, text: status === 503 ? 'Service Unavailable\n' : `HTTP ${status}\n` });
       return;
     }
-    const request: Parameters<SimAlertmanager['handle']>[0] = { method: req.method ?? 'GET', target: req.url ?? '/', body };
+    const request: Parameters<SimAlertmanager['handle']>[0] = {
+      method: req.method ?? 'GET',
+      target: req.url ?? '/',
+      body,
+    };
     if (req.headers['content-type'] !== undefined) request.contentType = req.headers['content-type'];
     if (req.headers.authorization !== undefined) request.authorization = req.headers.authorization;
     write(res, this.handle(request));
@@ -261,12 +296,14 @@ function alertQuery(query: URLSearchParams): AlertQuery {
     try {
       q.receiver = new RegExp(goRegexpToJs(source), 's');
     } catch (e) {
-      throw amText(400, `failed to parse receiver param: error parsing regexp: ${e instanceof Error ? e.message : String(e)}`);
+      throw amText(
+        400,
+        `failed to parse receiver param: error parsing regexp: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
   return q;
 }
-
 
 function write(res: ServerResponse, simResponse: SimResponse): void {
   const headers: Record<string, string | number> = { ...simResponse.headers };

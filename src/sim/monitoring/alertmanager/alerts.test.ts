@@ -86,9 +86,13 @@ test('invalid alerts are reported together after the valid ones are stored', () 
     (e: unknown) =>
       e instanceof AmError &&
       e.status === 400 &&
-      e.body === 'at least one label pair required; invalid label set: invalid name "a-b"; start time must be before end time; invalid annotations: invalid name "b-c"',
+      e.body ===
+        'at least one label pair required; invalid label set: invalid name "a-b"; start time must be before end time; invalid annotations: invalid name "b-c"',
   );
-  assert.deepEqual(alerts.list().map((a) => a['labels']), [{ ok: 'yes' }]);
+  assert.deepEqual(
+    alerts.list().map((a) => a['labels']),
+    [{ ok: 'yes' }],
+  );
 });
 
 test('silencedBy and state follow the silences, read at list time; query flags and filters', async () => {
@@ -98,21 +102,35 @@ test('silencedBy and state follow the silences, read at list time; query flags a
     { labels: { alertname: 'KubeAPIDown', severity: 'critical' } },
   ]);
   const id = silences.post({
-    matchers: [{ name: 'severity', value: '(warning|info)', isRegex: true }, { name: 'namespace', value: '(^openshift.*|^kube.*)', isRegex: true }],
+    matchers: [
+      { name: 'severity', value: '(warning|info)', isRegex: true },
+      { name: 'namespace', value: '(^openshift.*|^kube.*)', isRegex: true },
+    ],
     startsAt: clock.now(),
     endsAt: clock.now() + 60 * MIN,
     createdBy: 'me',
     comment: 'cp',
   });
   const state = (): Record<string, unknown> =>
-    Object.fromEntries(alerts.list().map((a): [string, unknown] => [(a['labels'] as Record<string, string>)['alertname']!, a['status']]));
+    Object.fromEntries(
+      alerts.list().map((a): [string, unknown] => [(a['labels'] as Record<string, string>)['alertname']!, a['status']]),
+    );
   assert.deepEqual(state(), {
     KubeNodeNotReady: { inhibitedBy: [], silencedBy: [id], state: 'suppressed' },
     KubeAPIDown: { inhibitedBy: [], silencedBy: [], state: 'active' },
   });
-  assert.deepEqual(alerts.list({ silenced: false }).map((a) => (a['labels'] as Record<string, string>)['alertname']), ['KubeAPIDown']);
-  assert.deepEqual(alerts.list({ active: false }).map((a) => (a['labels'] as Record<string, string>)['alertname']), ['KubeNodeNotReady']);
-  assert.equal(alerts.list({ filter: [compileFilterMatcher({ name: 'severity', type: '=', value: 'critical' })] }).length, 1);
+  assert.deepEqual(
+    alerts.list({ silenced: false }).map((a) => (a['labels'] as Record<string, string>)['alertname']),
+    ['KubeAPIDown'],
+  );
+  assert.deepEqual(
+    alerts.list({ active: false }).map((a) => (a['labels'] as Record<string, string>)['alertname']),
+    ['KubeNodeNotReady'],
+  );
+  assert.equal(
+    alerts.list({ filter: [compileFilterMatcher({ name: 'severity', type: '=', value: 'critical' })] }).length,
+    1,
+  );
   assert.equal(alerts.list({ filter: [compileFilterMatcher({ name: 'node', type: '!=', value: '' })] }).length, 1);
   assert.equal(alerts.list({ receiver: /^(?:nu.*)$/ }).length, 2);
   assert.equal(alerts.list({ receiver: /^(?:Critical)$/ }).length, 0);
@@ -122,7 +140,10 @@ test('silencedBy and state follow the silences, read at list time; query flags a
 });
 
 test('groups: per receiver and group_by labels, alerts in Alertmanager order', () => {
-  const { alerts } = setup({ receivers: (l) => [l['severity'] === 'critical' ? 'Critical' : 'Default'], groupBy: ['namespace'] });
+  const { alerts } = setup({
+    receivers: (l) => [l['severity'] === 'critical' ? 'Critical' : 'Default'],
+    groupBy: ['namespace'],
+  });
   alerts.push([
     { labels: { alertname: 'B', severity: 'warning', namespace: 'ns1' } },
     { labels: { alertname: 'A', severity: 'warning', namespace: 'ns1', job: 'x' } },
@@ -142,5 +163,14 @@ test('groups: per receiver and group_by labels, alerts in Alertmanager order', (
 });
 
 test('goBool takes the spellings swag.ConvertBool takes', () => {
-  assert.deepEqual(['true', 'TRUE', 'yes', 'on', 't', 'false', '1', 'maybe'].map(goBool), [true, true, true, true, true, false, false, false]);
+  assert.deepEqual(['true', 'TRUE', 'yes', 'on', 't', 'false', '1', 'maybe'].map(goBool), [
+    true,
+    true,
+    true,
+    true,
+    true,
+    false,
+    false,
+    false,
+  ]);
 });

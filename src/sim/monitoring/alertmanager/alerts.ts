@@ -87,7 +87,10 @@ export function fingerprint(labels: Readonly<Record<string, string>>): string {
 }
 
 /** Prometheus `LabelSet.Before`: fewer labels first, then by values over the union of names. */
-export function labelSetBefore(left: Readonly<Record<string, string>>, right: Readonly<Record<string, string>>): number {
+export function labelSetBefore(
+  left: Readonly<Record<string, string>>,
+  right: Readonly<Record<string, string>>,
+): number {
   const na = Object.keys(left).length;
   const nb = Object.keys(right).length;
   if (na !== nb) return na - nb;
@@ -177,7 +180,11 @@ export class AlertStore implements AlertSink {
         timeout,
       };
       const old = this.#alerts.get(fp);
-      if (old && ((alert.endsAt > old.startsAt && alert.endsAt < old.endsAt) || (alert.startsAt > old.startsAt && alert.startsAt < old.endsAt))) {
+      if (
+        old &&
+        ((alert.endsAt > old.startsAt && alert.endsAt < old.endsAt) ||
+          (alert.startsAt > old.startsAt && alert.startsAt < old.endsAt))
+      ) {
         alert = merge(old, alert, now);
       }
       this.#alerts.set(fp, alert);
@@ -200,7 +207,10 @@ export class AlertStore implements AlertSink {
 
   /** `GET /api/v2/alerts/groups`: one group per receiver and `group_by` label values. */
   groups(query: AlertQuery = {}): JsonObject[] {
-    const groups = new Map<string, { labels: Record<string, string>; receiver: string; alerts: Array<{ alert: StoredAlert; json: JsonObject }> }>();
+    const groups = new Map<
+      string,
+      { labels: Record<string, string>; receiver: string; alerts: Array<{ alert: StoredAlert; json: JsonObject }> }
+    >();
     for (const sel of this.#select(query)) {
       const labels: Record<string, string> = {};
       for (const n of this.#groupBy) if (sel.alert.labels[n] !== undefined) labels[n] = sel.alert.labels[n];
@@ -213,7 +223,10 @@ export class AlertStore implements AlertSink {
       }
     }
     return [...groups.values()]
-      .sort((a, b) => labelSetBefore(a.labels, b.labels) || (a.receiver < b.receiver ? -1 : a.receiver > b.receiver ? 1 : 0))
+      .sort(
+        (a, b) =>
+          labelSetBefore(a.labels, b.labels) || (a.receiver < b.receiver ? -1 : a.receiver > b.receiver ? 1 : 0),
+      )
       .map((g) => ({
         alerts: g.alerts.sort((x, y) => alertOrder(x.alert, y.alert)).map((s) => s.json),
         labels: g.labels,
@@ -257,10 +270,17 @@ export class AlertStore implements AlertSink {
 }
 
 /** `Alert.Validate` after defaults, with Alertmanager's messages. */
-function validateAlert(labels: Record<string, string>, annotations: Record<string, string>, startsAt: number, endsAt: number): string | undefined {
+function validateAlert(
+  labels: Record<string, string>,
+  annotations: Record<string, string>,
+  startsAt: number,
+  endsAt: number,
+): string | undefined {
   if (endsAt < startsAt) return 'start time must be before end time';
-  for (const name of Object.keys(labels)) if (!isValidLabelName(name)) return `invalid label set: invalid name ${goQuote(name)}`;
+  for (const name of Object.keys(labels))
+    if (!isValidLabelName(name)) return `invalid label set: invalid name ${goQuote(name)}`;
   if (Object.keys(labels).length === 0) return 'at least one label pair required';
-  for (const name of Object.keys(annotations)) if (!isValidLabelName(name)) return `invalid annotations: invalid name ${goQuote(name)}`;
+  for (const name of Object.keys(annotations))
+    if (!isValidLabelName(name)) return `invalid annotations: invalid name ${goQuote(name)}`;
   return undefined;
 }

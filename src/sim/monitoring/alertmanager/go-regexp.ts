@@ -11,8 +11,20 @@
 const PERL_CLASS_ESCAPES = new Set(['d', 'D', 's', 'S', 'w', 'W']);
 const OTHER_ESCAPES = new Set(['a', 'f', 't', 'n', 'r', 'v', 'b', 'B', 'A', 'z', 'x', 'p', 'P', 'Q', 'E']);
 const POSIX_CLASSES = new Set([
-  'alnum', 'alpha', 'ascii', 'blank', 'cntrl', 'digit', 'graph', 'lower', 'print', 'punct', 'space', 'upper',
-  'word', 'xdigit',
+  'alnum',
+  'alpha',
+  'ascii',
+  'blank',
+  'cntrl',
+  'digit',
+  'graph',
+  'lower',
+  'print',
+  'punct',
+  'space',
+  'upper',
+  'word',
+  'xdigit',
 ]);
 const MAX_REPEAT = 1000;
 
@@ -210,5 +222,8 @@ function escapeEnd(expr: string, index: number): number | string {
  * fails to compile in JavaScript.
  */
 export function goRegexpToJs(expr: string): string {
-  return expr.replace(/\(\?P</g, '(?<').replace(/\\A/g, '^').replace(/\\z/g, '$');
+  return expr
+    .replace(/\(\?P</g, '(?<')
+    .replace(/\\A/g, '^')
+    .replace(/\\z/g, '$');
 }

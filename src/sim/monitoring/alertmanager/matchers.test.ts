@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { goRegexpError, goRegexpToJs } from './go-regexp.js';
-import { compileFilterMatcher, MatcherError, parseMatcher, silenceMatchesFilter, validateSilenceMatchers } from './matchers.js';
+import {
+  compileFilterMatcher,
+  MatcherError,
+  parseMatcher,
+  silenceMatchesFilter,
+  validateSilenceMatchers,
+} from './matchers.js';
 
 test('Go regexp errors are worded as Go words them (checked against Alertmanager 0.25)', () => {
   const cases: Array<[string, string | undefined]> = [
@@ -35,7 +41,11 @@ test('Go regexp errors are worded as Go words them (checked against Alertmanager
 });
 
 test('parseMatcher follows labels.ParseMatcher', () => {
-  assert.deepEqual(parseMatcher('alertname="KubeNodeNotReady"'), { name: 'alertname', type: '=', value: 'KubeNodeNotReady' });
+  assert.deepEqual(parseMatcher('alertname="KubeNodeNotReady"'), {
+    name: 'alertname',
+    type: '=',
+    value: 'KubeNodeNotReady',
+  });
   assert.deepEqual(parseMatcher('  node != n1 '), { name: 'node', type: '!=', value: 'n1' });
   assert.deepEqual(parseMatcher('a=~"x|y"'), { name: 'a', type: '=~', value: 'x|y' });
   assert.deepEqual(parseMatcher('a!~x'), { name: 'a', type: '!~', value: 'x' });
@@ -50,7 +60,11 @@ test('parseMatcher follows labels.ParseMatcher', () => {
     ['a="x"y"', 'matcher value contains unescaped double quote: "x"y"'],
   ];
   for (const [input, message] of bad) {
-    assert.throws(() => parseMatcher(input), (e: unknown) => e instanceof MatcherError && e.message === message, input);
+    assert.throws(
+      () => parseMatcher(input),
+      (e: unknown) => e instanceof MatcherError && e.message === message,
+      input,
+    );
   }
 });
 
@@ -58,15 +72,26 @@ test('filter matchers compile anchored, with Go errors', () => {
   const m = compileFilterMatcher({ name: 'a', type: '=~', value: 'x|y' });
   assert.equal(m.matches('x'), true);
   assert.equal(m.matches('xy'), false);
-  assert.throws(() => compileFilterMatcher({ name: 'a', type: '=~', value: '(' }), { message: 'error parsing regexp: missing closing ): `^(?:()$`' });
+  assert.throws(() => compileFilterMatcher({ name: 'a', type: '=~', value: '(' }), {
+    message: 'error parsing regexp: missing closing ): `^(?:()$`',
+  });
 });
 
 test('silence matchers: defaults, empty-match rule and name validation', () => {
-  assert.deepEqual(validateSilenceMatchers([{ name: 'a', value: 'x', isRegex: false }]), [{ name: 'a', value: 'x', isRegex: false, isEqual: true }]);
+  assert.deepEqual(validateSilenceMatchers([{ name: 'a', value: 'x', isRegex: false }]), [
+    { name: 'a', value: 'x', isRegex: false, isEqual: true },
+  ]);
   assert.throws(() => validateSilenceMatchers([]), { message: 'at least one matcher required' });
-  assert.throws(() => validateSilenceMatchers([{ name: 'a', value: 'x*', isRegex: true }]), { message: 'at least one matcher must not match the empty string' });
-  assert.throws(() => validateSilenceMatchers([{ name: '', value: 'x', isRegex: false }]), { message: 'invalid label matcher 0: invalid label name ""' });
-  validateSilenceMatchers([{ name: 'a', value: 'x+', isRegex: true }, { name: 'b', value: '', isRegex: false }]);
+  assert.throws(() => validateSilenceMatchers([{ name: 'a', value: 'x*', isRegex: true }]), {
+    message: 'at least one matcher must not match the empty string',
+  });
+  assert.throws(() => validateSilenceMatchers([{ name: '', value: 'x', isRegex: false }]), {
+    message: 'invalid label matcher 0: invalid label name ""',
+  });
+  validateSilenceMatchers([
+    { name: 'a', value: 'x+', isRegex: true },
+    { name: 'b', value: '', isRegex: false },
+  ]);
 });
 
 test('silence filters compare matchers by name, type and value', () => {
@@ -75,7 +100,13 @@ test('silence filters compare matchers by name, type and value', () => {
     { name: 'node', value: 'n1', isRegex: false, isEqual: false },
   ];
   assert.equal(silenceMatchesFilter(sil, [{ name: 'a', type: '=', value: 'x' }]), true);
-  assert.equal(silenceMatchesFilter(sil, [{ name: 'node', type: '!=', value: 'n1' }, { name: 'a', type: '=', value: 'x' }]), true);
+  assert.equal(
+    silenceMatchesFilter(sil, [
+      { name: 'node', type: '!=', value: 'n1' },
+      { name: 'a', type: '=', value: 'x' },
+    ]),
+    true,
+  );
   assert.equal(silenceMatchesFilter(sil, [{ name: 'node', type: '=', value: 'n1' }]), false);
   assert.equal(silenceMatchesFilter(sil, [{ name: 'a', type: '=~', value: 'x' }]), false);
   assert.equal(silenceMatchesFilter(sil, [{ name: 'b', type: '=', value: '' }]), false);

@@ -76,20 +76,31 @@ export function validateSilenceMatchers(matchers: readonly ApiMatcher[]): Silenc
   let allMatchEmpty = true;
   const out: SilenceMatcher[] = [];
   matchers.forEach((apiMatcher, index) => {
-    if (!isValidLabelName(apiMatcher.name)) throw new MatcherError(`invalid label matcher ${index}: invalid label name ${goQuote(apiMatcher.name)}`);
+    if (!isValidLabelName(apiMatcher.name))
+      throw new MatcherError(`invalid label matcher ${index}: invalid label name ${goQuote(apiMatcher.name)}`);
     if (apiMatcher.isRegex) {
       const err = goRegexpError(apiMatcher.value);
-      if (err) throw new MatcherError(`invalid label matcher ${index}: invalid regular expression ${goQuote(apiMatcher.value)}: ${err}`);
+      if (err)
+        throw new MatcherError(
+          `invalid label matcher ${index}: invalid regular expression ${goQuote(apiMatcher.value)}: ${err}`,
+        );
     }
     let compiled: CompiledMatcher;
     try {
       compiled = compileApiMatcher(apiMatcher);
     } catch (err) {
       const text = err instanceof Error ? err.message : String(err);
-      throw new MatcherError(`invalid label matcher ${index}: invalid regular expression ${goQuote(apiMatcher.value)}: ${text}`);
+      throw new MatcherError(
+        `invalid label matcher ${index}: invalid regular expression ${goQuote(apiMatcher.value)}: ${text}`,
+      );
     }
     allMatchEmpty &&= compiled.matches('');
-    out.push({ name: apiMatcher.name, value: apiMatcher.value, isRegex: apiMatcher.isRegex, isEqual: apiMatcher.isEqual ?? true });
+    out.push({
+      name: apiMatcher.name,
+      value: apiMatcher.value,
+      isRegex: apiMatcher.isRegex,
+      isEqual: apiMatcher.isEqual ?? true,
+    });
   });
   if (allMatchEmpty) throw new MatcherError('at least one matcher must not match the empty string');
   return out;
@@ -147,7 +158,12 @@ export function compileFilterMatcher(labelMatcher: LabelMatcher): CompiledMatche
     const err = goRegexpError(`^(?:${labelMatcher.value})$`);
     if (err) throw new MatcherError(err);
   }
-  return compileApiMatcher({ name: labelMatcher.name, value: labelMatcher.value, isRegex: labelMatcher.type === '=~' || labelMatcher.type === '!~', isEqual: labelMatcher.type === '=' || labelMatcher.type === '=~' });
+  return compileApiMatcher({
+    name: labelMatcher.name,
+    value: labelMatcher.value,
+    isRegex: labelMatcher.type === '=~' || labelMatcher.type === '!~',
+    isEqual: labelMatcher.type === '=' || labelMatcher.type === '=~',
+  });
 }
 
 /**
@@ -155,5 +171,7 @@ export function compileFilterMatcher(labelMatcher: LabelMatcher): CompiledMatche
  * a matcher with the same name, type and value (matchers are compared, not evaluated).
  */
 export function silenceMatchesFilter(silence: readonly SilenceMatcher[], filter: readonly LabelMatcher[]): boolean {
-  return filter.every((f) => silence.some((m) => m.name === f.name && m.value === f.value && matchTypeOf(m) === f.type));
+  return filter.every((f) =>
+    silence.some((m) => m.name === f.name && m.value === f.value && matchTypeOf(m) === f.type),
+  );
 }

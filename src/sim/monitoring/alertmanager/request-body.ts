@@ -38,7 +38,8 @@ function parseJson(what: string, text: string): JsonValue | undefined {
 function stringField(obj: JsonObject, key: string, goField: string, what: string): string | undefined {
   const v = obj[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw parseFailure(what, `json: cannot unmarshal ${goKind(v)} into Go struct field ${goField} of type string`);
+  if (typeof v !== 'string')
+    throw parseFailure(what, `json: cannot unmarshal ${goKind(v)} into Go struct field ${goField} of type string`);
   return v;
 }
 
@@ -59,7 +60,10 @@ export function decodeSilenceBody(text: string): SilenceInput {
   const body = parseJson(what, text);
   if (body === undefined) throw amSwagger(602, 'silence in body is required');
   if (body !== null && !isJsonObject(body)) {
-    throw parseFailure(what, `json: cannot unmarshal ${goKind(body)} into Go value of type struct { ID string "json:\\"id,omitempty\\"" }`);
+    throw parseFailure(
+      what,
+      `json: cannot unmarshal ${goKind(body)} into Go value of type struct { ID string "json:\\"id,omitempty\\"" }`,
+    );
   }
   const obj: JsonObject = body ?? {};
   const id = stringField(obj, 'id', '.id', what);
@@ -67,7 +71,10 @@ export function decodeSilenceBody(text: string): SilenceInput {
   const createdBy = stringField(obj, 'createdBy', 'Silence.createdBy', what);
   const rawMatchers = obj['matchers'];
   if (rawMatchers !== undefined && rawMatchers !== null && !Array.isArray(rawMatchers)) {
-    throw parseFailure(what, `json: cannot unmarshal ${goKind(rawMatchers)} into Go struct field Silence.matchers of type models.Matchers`);
+    throw parseFailure(
+      what,
+      `json: cannot unmarshal ${goKind(rawMatchers)} into Go struct field Silence.matchers of type models.Matchers`,
+    );
   }
   const matchers: Array<Partial<ApiMatcher>> = [];
   for (const m of rawMatchers ?? []) {
@@ -75,12 +82,20 @@ export function decodeSilenceBody(text: string): SilenceInput {
       matchers.push({});
       continue;
     }
-    if (!isJsonObject(m)) throw parseFailure(what, `json: cannot unmarshal ${goKind(m)} into Go struct field Silence.matchers of type models.Matcher`);
+    if (!isJsonObject(m))
+      throw parseFailure(
+        what,
+        `json: cannot unmarshal ${goKind(m)} into Go struct field Silence.matchers of type models.Matcher`,
+      );
     const out: Partial<ApiMatcher> = {};
     for (const key of ['isEqual', 'isRegex'] as const) {
       const v = m[key];
       if (v === undefined || v === null) continue;
-      if (typeof v !== 'boolean') throw parseFailure(what, `json: cannot unmarshal ${goKind(v)} into Go struct field Matcher.matchers.${key} of type bool`);
+      if (typeof v !== 'boolean')
+        throw parseFailure(
+          what,
+          `json: cannot unmarshal ${goKind(v)} into Go struct field Matcher.matchers.${key} of type bool`,
+        );
       out[key] = v;
     }
     const name = stringField(m, 'name', 'Matcher.matchers.name', what);
@@ -119,10 +134,15 @@ function isRequestUri(text: string): boolean {
 
 function stringMap(value: JsonValue | undefined, goField: string, what: string): Record<string, string> | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!isJsonObject(value)) throw parseFailure(what, `json: cannot unmarshal ${goKind(value)} into Go struct field ${goField} of type models.LabelSet`);
+  if (!isJsonObject(value))
+    throw parseFailure(
+      what,
+      `json: cannot unmarshal ${goKind(value)} into Go struct field ${goField} of type models.LabelSet`,
+    );
   const out: Record<string, string> = {};
   for (const [k, x] of Object.entries(value)) {
-    if (typeof x !== 'string') throw parseFailure(what, `json: cannot unmarshal ${goKind(x)} into Go struct field ${goField} of type string`);
+    if (typeof x !== 'string')
+      throw parseFailure(what, `json: cannot unmarshal ${goKind(x)} into Go struct field ${goField} of type string`);
     out[k] = x;
   }
   return out;
@@ -133,9 +153,11 @@ export function decodeAlertsBody(text: string): PostableAlert[] {
   const what = 'alerts';
   const body = parseJson(what, text);
   if (body === undefined || body === null) throw amSwagger(602, 'alerts in body is required');
-  if (!Array.isArray(body)) throw parseFailure(what, `json: cannot unmarshal ${goKind(body)} into Go value of type models.PostableAlerts`);
+  if (!Array.isArray(body))
+    throw parseFailure(what, `json: cannot unmarshal ${goKind(body)} into Go value of type models.PostableAlerts`);
   const decoded = body.map((item) => {
-    if (item !== null && !isJsonObject(item)) throw parseFailure(what, `json: cannot unmarshal ${goKind(item)} into Go value of type models.PostableAlert`);
+    if (item !== null && !isJsonObject(item))
+      throw parseFailure(what, `json: cannot unmarshal ${goKind(item)} into Go value of type models.PostableAlert`);
     const obj: JsonObject = item ?? {};
     const labels = stringMap(obj['labels'], 'Alert.labels', what);
     const annotations = stringMap(obj['annotations'], 'PostableAlert.annotations', what);

@@ -9,7 +9,11 @@ const MIN = 60_000;
 
 function setup(retentionMs?: number): { clock: ManualClock; store: SilenceStore } {
   const clock = new ManualClock('2026-03-20T08:00:00Z');
-  const store = new SilenceStore({ clock, random: new SeededRandom(1), ...(retentionMs === undefined ? {} : { retentionMs }) });
+  const store = new SilenceStore({
+    clock,
+    random: new SeededRandom(1),
+    ...(retentionMs === undefined ? {} : { retentionMs }),
+  });
   return { clock, store };
 }
 
@@ -56,16 +60,36 @@ test('time and matcher validation answers as Alertmanager does', () => {
   rejects(() => store.post(input(clock, 10, 10)), 400, 'Failed to create silence: start time must be before end time');
   rejects(() => store.post(input(clock, -60, -30)), 400, "Failed to create silence: end time can't be in the past");
   rejects(
-    () => store.post(input(clock, 0, 60, { matchers: [{ name: 'a', value: '.*', isRegex: true }, { name: 'b', value: '', isRegex: false }] })),
+    () =>
+      store.post(
+        input(clock, 0, 60, {
+          matchers: [
+            { name: 'a', value: '.*', isRegex: true },
+            { name: 'b', value: '', isRegex: false },
+          ],
+        }),
+      ),
     400,
     'silence invalid: at least one matcher must not match the empty string',
   );
   rejects(
-    () => store.post(input(clock, 0, 60, { matchers: [{ name: 'a', value: 'x', isRegex: false }, { name: 'b', value: '(', isRegex: true }] })),
+    () =>
+      store.post(
+        input(clock, 0, 60, {
+          matchers: [
+            { name: 'a', value: 'x', isRegex: false },
+            { name: 'b', value: '(', isRegex: true },
+          ],
+        }),
+      ),
     400,
     'silence invalid: invalid label matcher 1: invalid regular expression "(": error parsing regexp: missing closing ): `(`',
   );
-  rejects(() => store.post(input(clock, 0, 60, { id: '00000000-0000-4000-8000-000000000000' })), 404, 'silence not found');
+  rejects(
+    () => store.post(input(clock, 0, 60, { id: '00000000-0000-4000-8000-000000000000' })),
+    404,
+    'silence not found',
+  );
   // != "" and !~ ".*" do not match the empty string, so they may stand alone.
   store.post(input(clock, 0, 60, { matchers: [{ name: 'a', value: '', isRegex: false, isEqual: false }] }));
   store.post(input(clock, 0, 60, { matchers: [{ name: 'a', value: '.*', isRegex: true, isEqual: false }] }));
@@ -81,7 +105,14 @@ test('updates: in place when allowed, otherwise expire and replace', async () =>
   assert.equal(store.get(id)!.comment, 'longer');
   assert.equal(store.get(id)!.updatedAt, clock.now());
   // isEqual omitted and true are the same matcher.
-  assert.equal(store.post({ ...input(clock, 0, 120, { id }), startsAt: start, matchers: [{ name: 'severity', value: '(warning|info)', isRegex: true, isEqual: true }] }), id);
+  assert.equal(
+    store.post({
+      ...input(clock, 0, 120, { id }),
+      startsAt: start,
+      matchers: [{ name: 'severity', value: '(warning|info)', isRegex: true, isEqual: true }],
+    }),
+    id,
+  );
   // Active, start moved: replaced, the old one expires now.
   const moved = store.post({ ...input(clock, 10, 120, { id }) });
   assert.notEqual(moved, id);
@@ -95,7 +126,9 @@ test('updates: in place when allowed, otherwise expire and replace', async () =>
   assert.notEqual(now, moved);
   assert.deepEqual([store.get(moved)!.startsAt, store.get(moved)!.endsAt], [clock.now(), clock.now()]);
   // Matchers changed: replaced. Updating an expired silence creates a new one and leaves it alone.
-  const changed = store.post(input(clock, 0, 120, { id: now, matchers: [{ name: 'alertname', value: 'X', isRegex: false }] }));
+  const changed = store.post(
+    input(clock, 0, 120, { id: now, matchers: [{ name: 'alertname', value: 'X', isRegex: false }] }),
+  );
   assert.notEqual(changed, now);
   const before = store.get(now)!;
   const again = store.post(input(clock, 0, 130, { id: now }));
@@ -106,7 +139,11 @@ test('updates: in place when allowed, otherwise expire and replace', async () =>
 test('an update with invalid matchers still expires the old silence (as Alertmanager 0.25 does)', () => {
   const { clock, store } = setup();
   const id = store.post(input(clock, 0, 60));
-  rejects(() => store.post(input(clock, 0, 60, { id, matchers: [{ name: 'a-b', value: 'x', isRegex: false }] })), 400, 'silence invalid: invalid label matcher 0: invalid label name "a-b"');
+  rejects(
+    () => store.post(input(clock, 0, 60, { id, matchers: [{ name: 'a-b', value: 'x', isRegex: false }] })),
+    400,
+    'silence invalid: invalid label matcher 0: invalid label name "a-b"',
+  );
   assert.equal(store.state(store.get(id)!), 'expired');
 });
 
@@ -155,18 +192,46 @@ test('list order: active by end, pending by start, expired latest end first; fil
   await clock.advance(MIN);
   const e2 = store.post(input(clock, 0, 100, { comment: 'e2' }));
   store.expire(e2);
-  assert.deepEqual(store.list().map((s) => s.id), [a1, a2, p1, p2, e2, e1]);
-  assert.deepEqual(store.list([{ name: 'node', type: '!=', value: 'n1' }]).map((s) => s.id), [p1]);
+  assert.deepEqual(
+    store.list().map((s) => s.id),
+    [a1, a2, p1, p2, e2, e1],
+  );
+  assert.deepEqual(
+    store.list([{ name: 'node', type: '!=', value: 'n1' }]).map((s) => s.id),
+    [p1],
+  );
   assert.deepEqual(store.list([{ name: 'node', type: '=', value: 'n1' }]), []);
   assert.equal(store.list([{ name: 'severity', type: '=~', value: '(warning|info)' }]).length, 5);
-  assert.deepEqual(store.list([{ name: 'alertname', type: '=', value: 'X' }, { name: 'node', type: '!=', value: 'n1' }]).map((s) => s.id), [p1]);
+  assert.deepEqual(
+    store
+      .list([
+        { name: 'alertname', type: '=', value: 'X' },
+        { name: 'node', type: '!=', value: 'n1' },
+      ])
+      .map((s) => s.id),
+    [p1],
+  );
   assert.deepEqual(store.list([{ name: 'severity', type: '=~', value: 'warning' }]), []);
 });
 
 test('mutedBy: only active silences whose every matcher matches, ids sorted', async () => {
   const { clock, store } = setup();
-  const cp = store.post(input(clock, 0, 60, { matchers: [{ name: 'severity', value: 'warning|info', isRegex: true }, { name: 'namespace', value: '^openshift.*', isRegex: true }] }));
-  const neq = store.post(input(clock, 0, 60, { matchers: [{ name: 'node', value: 'n1', isRegex: false, isEqual: false }, { name: 'alertname', value: 'KubeNodeNotReady', isRegex: false }] }));
+  const cp = store.post(
+    input(clock, 0, 60, {
+      matchers: [
+        { name: 'severity', value: 'warning|info', isRegex: true },
+        { name: 'namespace', value: '^openshift.*', isRegex: true },
+      ],
+    }),
+  );
+  const neq = store.post(
+    input(clock, 0, 60, {
+      matchers: [
+        { name: 'node', value: 'n1', isRegex: false, isEqual: false },
+        { name: 'alertname', value: 'KubeNodeNotReady', isRegex: false },
+      ],
+    }),
+  );
   store.post(input(clock, 5, 60, { matchers: [{ name: 'alertname', value: 'KubeNodeNotReady', isRegex: false }] }));
   assert.deepEqual(store.mutedBy({ severity: 'warning', namespace: 'openshift-etcd' }), [cp]);
   assert.deepEqual(store.mutedBy({ severity: 'warning', namespace: 'default' }), []);

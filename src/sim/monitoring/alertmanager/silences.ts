@@ -70,7 +70,11 @@ export function silenceState(silence: Pick<Silence, 'startsAt' | 'endsAt'>, now:
  * order); an active silence keeps its start (compared in whole seconds) and must not end in
  * the past; a pending one must not start in the past; an expired one never.
  */
-export function canUpdateInPlace(prev: Silence, next: SilenceInput & { matchers: readonly SilenceMatcher[] }, now: number): boolean {
+export function canUpdateInPlace(
+  prev: Silence,
+  next: SilenceInput & { matchers: readonly SilenceMatcher[] },
+  now: number,
+): boolean {
   if (prev.matchers.length !== next.matchers.length) return false;
   for (let i = 0; i < prev.matchers.length; i++) {
     const a = prev.matchers[i]!;
@@ -120,11 +124,17 @@ export class SilenceStore {
   post(input: SilenceInput): string {
     const now = this.#clock.now();
     this.#gc(now);
-    if (input.startsAt >= input.endsAt) throw amText(400, 'Failed to create silence: start time must be before end time');
+    if (input.startsAt >= input.endsAt)
+      throw amText(400, 'Failed to create silence: start time must be before end time');
     if (input.endsAt < now) throw amText(400, "Failed to create silence: end time can't be in the past");
     const prev = input.id === undefined || input.id === '' ? undefined : this.#entries.get(input.id);
     if (input.id !== undefined && input.id !== '' && !prev) throw amText(404, 'silence not found');
-    const matchers = input.matchers.map((m) => ({ name: m.name, value: m.value, isRegex: m.isRegex, isEqual: m.isEqual ?? true }));
+    const matchers = input.matchers.map((m) => ({
+      name: m.name,
+      value: m.value,
+      isRegex: m.isRegex,
+      isEqual: m.isEqual ?? true,
+    }));
     if (prev) {
       if (canUpdateInPlace(prev.silence, { ...input, matchers }, now)) {
         this.#store(prev.silence.id, input, now, prev.seq);

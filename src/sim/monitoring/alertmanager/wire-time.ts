@@ -8,7 +8,9 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+
 /** Raised for an unparseable time; the message is Go's. */
 export class DateTimeError extends Error {
   constructor(value: string) {
-    super(`parsing time ${JSON.stringify(value)} as "2006-01-02 15:04:05": cannot parse ${JSON.stringify(value)} as "2006"`);
+    super(
+      `parsing time ${JSON.stringify(value)} as "2006-01-02 15:04:05": cannot parse ${JSON.stringify(value)} as "2006"`,
+    );
     this.name = 'DateTimeError';
   }
 }

@@ -10,11 +10,18 @@ interface Group {
 }
 
 function groupKey(aggregateExpr: AggregateExpr, metric: Labels): Labels {
-  return aggregateExpr.without ? withoutLabels(metric, [...aggregateExpr.grouping, '__name__']) : keepLabels(metric, aggregateExpr.grouping);
+  return aggregateExpr.without
+    ? withoutLabels(metric, [...aggregateExpr.grouping, '__name__'])
+    : keepLabels(metric, aggregateExpr.grouping);
 }
 
 /** Evaluates an aggregation; `param` is the scalar (topk) or string (count_values) argument. */
-export function aggregate(aggregateExpr: AggregateExpr, input: Sample[], param: number | string | undefined, time: number): Sample[] {
+export function aggregate(
+  aggregateExpr: AggregateExpr,
+  input: Sample[],
+  param: number | string | undefined,
+  time: number,
+): Sample[] {
   const groups = new Map<string, Group>();
   for (const s of input) {
     const labels = groupKey(aggregateExpr, s.metric);
@@ -51,7 +58,8 @@ export function aggregate(aggregateExpr: AggregateExpr, input: Sample[], param: 
       case 'topk':
       case 'bottomk': {
         const k = typeof param === 'number' ? Math.trunc(param) : 0;
-        if (typeof param === 'number' && !Number.isFinite(param)) throw executionError(`Scalar value ${formatSampleValue(param)} overflows int64`);
+        if (typeof param === 'number' && !Number.isFinite(param))
+          throw executionError(`Scalar value ${formatSampleValue(param)} overflows int64`);
         if (k < 1) break;
         const sorted = [...g.samples].sort((a, b) => compareForK(a.v, b.v, aggregateExpr.op === 'topk'));
         for (const s of sorted.slice(0, k)) out.push({ metric: s.metric, t: time, v: s.v });
@@ -59,7 +67,8 @@ export function aggregate(aggregateExpr: AggregateExpr, input: Sample[], param: 
       }
       case 'count_values': {
         const label = typeof param === 'string' ? param : '';
-        if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(label)) throw executionError(`invalid label name ${JSON.stringify(label)}`);
+        if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(label))
+          throw executionError(`invalid label name ${JSON.stringify(label)}`);
         const counts = new Map<string, number>();
         for (const v of vs) {
           const str = formatSampleValue(v);

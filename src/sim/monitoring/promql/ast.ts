@@ -9,9 +9,7 @@ export type ValueType = 'scalar' | 'vector' | 'matrix' | 'string';
 
 /** Binary operators supported by the evaluator. */
 export type BinaryOp =
-  | '+' | '-' | '*' | '/' | '%' | '^'
-  | '==' | '!=' | '>' | '<' | '>=' | '<='
-  | 'and' | 'or' | 'unless';
+  '+' | '-' | '*' | '/' | '%' | '^' | '==' | '!=' | '>' | '<' | '>=' | '<=' | 'and' | 'or' | 'unless';
 
 /** Aggregation operators supported by the evaluator. */
 export type AggregateOp = 'sum' | 'count' | 'max' | 'min' | 'avg' | 'group' | 'topk' | 'bottomk' | 'count_values';
@@ -27,17 +25,34 @@ export interface VectorMatching {
   include: string[];
 }
 
-export interface NumberLiteral { kind: 'number'; value: number }
-export interface StringLiteral { kind: 'string'; value: string }
+export interface NumberLiteral {
+  kind: 'number';
+  value: number;
+}
+export interface StringLiteral {
+  kind: 'string';
+  value: string;
+}
 export interface VectorSelector {
   kind: 'vector';
   name: string | undefined;
   matchers: LabelMatcher[];
   offsetMs: number;
 }
-export interface MatrixSelector { kind: 'matrix'; selector: VectorSelector; rangeMs: number }
-export interface UnaryExpr { kind: 'unary'; op: '-' | '+'; expr: Expr }
-export interface ParenExpr { kind: 'paren'; expr: Expr }
+export interface MatrixSelector {
+  kind: 'matrix';
+  selector: VectorSelector;
+  rangeMs: number;
+}
+export interface UnaryExpr {
+  kind: 'unary';
+  op: '-' | '+';
+  expr: Expr;
+}
+export interface ParenExpr {
+  kind: 'paren';
+  expr: Expr;
+}
 export interface BinaryExpr {
   kind: 'binary';
   op: BinaryOp;
@@ -55,7 +70,11 @@ export interface AggregateExpr {
   grouping: string[];
   without: boolean;
 }
-export interface Call { kind: 'call'; func: string; args: Expr[] }
+export interface Call {
+  kind: 'call';
+  func: string;
+  args: Expr[];
+}
 
 /** Any PromQL expression the evaluator understands. */
 export type Expr =

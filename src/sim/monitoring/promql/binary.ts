@@ -11,18 +11,30 @@ import type { Labels, Sample } from './values.js';
 /** Applies an arithmetic or comparison operator; comparisons give 1/0 (NaN never compares). */
 export function applyOp(op: BinaryOp, left: number, right: number): number {
   switch (op) {
-    case '+': return left + right;
-    case '-': return left - right;
-    case '*': return left * right;
-    case '/': return left / right;
-    case '%': return goMod(left, right);
-    case '^': return Math.pow(left, right);
-    case '==': return left === right ? 1 : 0;
-    case '!=': return left !== right ? 1 : 0;
-    case '>': return left > right ? 1 : 0;
-    case '<': return left < right ? 1 : 0;
-    case '>=': return left >= right ? 1 : 0;
-    case '<=': return left <= right ? 1 : 0;
+    case '+':
+      return left + right;
+    case '-':
+      return left - right;
+    case '*':
+      return left * right;
+    case '/':
+      return left / right;
+    case '%':
+      return goMod(left, right);
+    case '^':
+      return Math.pow(left, right);
+    case '==':
+      return left === right ? 1 : 0;
+    case '!=':
+      return left !== right ? 1 : 0;
+    case '>':
+      return left > right ? 1 : 0;
+    case '<':
+      return left < right ? 1 : 0;
+    case '>=':
+      return left >= right ? 1 : 0;
+    case '<=':
+      return left <= right ? 1 : 0;
     case 'and':
     case 'or':
     case 'unless':
@@ -41,7 +53,13 @@ function keep(op: BinaryOp, left: number, right: number): boolean {
 }
 
 /** `vector <op> scalar` (or `scalar <op> vector` when `scalarLeft`). */
-export function vectorScalar(binaryExpr: BinaryExpr, vec: Sample[], seconds: number, scalarLeft: boolean, time: number): Sample[] {
+export function vectorScalar(
+  binaryExpr: BinaryExpr,
+  vec: Sample[],
+  seconds: number,
+  scalarLeft: boolean,
+  time: number,
+): Sample[] {
   const out: Sample[] = [];
   const cmp = isComparison(binaryExpr.op);
   for (const smp of vec) {
@@ -56,13 +74,18 @@ export function vectorScalar(binaryExpr: BinaryExpr, vec: Sample[], seconds: num
 }
 
 function signature(vectorMatching: VectorMatching, labels: Labels): string {
-  return labelsKey(vectorMatching.on ? keepLabels(labels, vectorMatching.labels) : withoutLabels(labels, [...vectorMatching.labels, '__name__']));
+  return labelsKey(
+    vectorMatching.on
+      ? keepLabels(labels, vectorMatching.labels)
+      : withoutLabels(labels, [...vectorMatching.labels, '__name__']),
+  );
 }
 
 /** `vector <op> vector` for arithmetic and comparison operators. */
 export function vectorVector(binaryExpr: BinaryExpr, lhs: Sample[], rhs: Sample[], time: number): Sample[] {
   const m = binaryExpr.matching as VectorMatching;
-  if (binaryExpr.op === 'and' || binaryExpr.op === 'or' || binaryExpr.op === 'unless') return setOp(binaryExpr.op, m, lhs, rhs);
+  if (binaryExpr.op === 'and' || binaryExpr.op === 'or' || binaryExpr.op === 'unless')
+    return setOp(binaryExpr.op, m, lhs, rhs);
   // group_right swaps the sides: the "one" side is always `oneSide`.
   const swap = m.card === 'one-to-many';
   const many = swap ? rhs : lhs;
@@ -89,7 +112,9 @@ export function vectorVector(binaryExpr: BinaryExpr, lhs: Sample[], rhs: Sample[
     if (!o) continue;
     if (m.card === 'one-to-one') {
       if (seenOneToOne.has(sig)) {
-        throw executionError('multiple matches for labels: many-to-one matching must be explicit (group_left/group_right)');
+        throw executionError(
+          'multiple matches for labels: many-to-one matching must be explicit (group_left/group_right)',
+        );
       }
       seenOneToOne.add(sig);
     }
@@ -104,7 +129,8 @@ export function vectorVector(binaryExpr: BinaryExpr, lhs: Sample[], rhs: Sample[
     const metric = resultMetric(s.metric, o.metric, binaryExpr.op, binaryExpr.returnBool, m);
     if (m.card !== 'one-to-one') {
       const key = labelsKey(metric);
-      if (seenResult.has(key)) throw executionError('multiple matches for labels: grouping labels must ensure unique matches');
+      if (seenResult.has(key))
+        throw executionError('multiple matches for labels: grouping labels must ensure unique matches');
       seenResult.add(key);
     }
     out.push({ metric, t: time, v });
@@ -112,7 +138,13 @@ export function vectorVector(binaryExpr: BinaryExpr, lhs: Sample[], rhs: Sample[
   return out;
 }
 
-function resultMetric(many: Labels, one: Labels, op: BinaryOp, returnBool: boolean, vectorMatching: VectorMatching): Labels {
+function resultMetric(
+  many: Labels,
+  one: Labels,
+  op: BinaryOp,
+  returnBool: boolean,
+  vectorMatching: VectorMatching,
+): Labels {
   let out: Record<string, string> = { ...many };
   if (!isComparison(op) || returnBool) delete out['__name__'];
   if (vectorMatching.card === 'one-to-one') {

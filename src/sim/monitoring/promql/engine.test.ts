@@ -11,8 +11,16 @@ function db(): Tsdb {
   const d = new Tsdb();
   for (let i = 0; i <= 20; i++) {
     const t = i * 30_000;
-    d.append({ __name__: 'ALERTS', alertname: 'A', alertstate: 'firing', severity: 'critical', namespace: 'openshift-etcd' }, 1, t);
-    d.append({ __name__: 'ALERTS', alertname: 'B', alertstate: 'pending', severity: 'warning', namespace: 'kube-system' }, 1, t);
+    d.append(
+      { __name__: 'ALERTS', alertname: 'A', alertstate: 'firing', severity: 'critical', namespace: 'openshift-etcd' },
+      1,
+      t,
+    );
+    d.append(
+      { __name__: 'ALERTS', alertname: 'B', alertstate: 'pending', severity: 'warning', namespace: 'kube-system' },
+      1,
+      t,
+    );
     d.append({ __name__: 'x', i: 'a' }, i, t);
     d.append({ __name__: 'y', i: 'a' }, 2 * i, t);
   }
@@ -35,8 +43,15 @@ function error(fn: () => unknown): PromqlError {
 }
 
 test('ALERTS selectors with all four matchers', () => {
-  const r = instantQuery(db(), 'ALERTS{alertstate="firing",severity!="warning",namespace=~"openshift-.*",alertname!~"B|C"}', 600_000);
-  assert.deepEqual(vec(r).map(([m]) => m['alertname']), ['A']);
+  const r = instantQuery(
+    db(),
+    'ALERTS{alertstate="firing",severity!="warning",namespace=~"openshift-.*",alertname!~"B|C"}',
+    600_000,
+  );
+  assert.deepEqual(
+    vec(r).map(([m]) => m['alertname']),
+    ['A'],
+  );
 });
 
 test('binary operators: arithmetic drops the name, filters keep it, bool gives 0/1', () => {
@@ -72,9 +87,18 @@ test('unsupported constructs are bad_data errors that name the construct', () =>
 });
 
 test('static type errors are reported like Prometheus', () => {
-  assert.match(error(() => parsePromql('sum(x[5m])')).message, /expected type instant vector in aggregation expression, got range vector/);
-  assert.match(error(() => parsePromql('x and 1')).message, /set operator "and" not allowed in binary scalar expression/);
-  assert.match(error(() => parsePromql('x + bool x')).message, /bool modifier can only be used on comparison operators/);
+  assert.match(
+    error(() => parsePromql('sum(x[5m])')).message,
+    /expected type instant vector in aggregation expression, got range vector/,
+  );
+  assert.match(
+    error(() => parsePromql('x and 1')).message,
+    /set operator "and" not allowed in binary scalar expression/,
+  );
+  assert.match(
+    error(() => parsePromql('x + bool x')).message,
+    /bool modifier can only be used on comparison operators/,
+  );
   assert.match(error(() => parsePromql('{a=""}')).message, /at least one non-empty matcher/);
   assert.match(error(() => parsePromql('x{__name__="y"}')).message, /metric name must not be set twice/);
   assert.match(error(() => parsePromql('x offset 5m offset 1m')).message, /offset/);
@@ -85,7 +109,9 @@ test('topk, count_values and absent', () => {
   const d = db();
   assert.deepEqual(vec(instantQuery(d, 'topk(1, {__name__=~"x|y"})', 300_000)), [[{ __name__: 'y', i: 'a' }, 20]]);
   assert.deepEqual(vec(instantQuery(d, 'count_values("v", x)', 300_000)), [[{ v: '10' }, 1]]);
-  assert.deepEqual(vec(instantQuery(d, 'absent(ALERTS{alertname="Z",severity="critical"})', 300_000)), [[{ alertname: 'Z', severity: 'critical' }, 1]]);
+  assert.deepEqual(vec(instantQuery(d, 'absent(ALERTS{alertname="Z",severity="critical"})', 300_000)), [
+    [{ alertname: 'Z', severity: 'critical' }, 1],
+  ]);
   assert.deepEqual(vec(instantQuery(d, 'absent(ALERTS)', 300_000)), []);
 });
 
@@ -94,14 +120,32 @@ test('rate and increase handle counter resets', () => {
   const values = [0, 10, 20, 5, 15];
   values.forEach((v, i) => d.append({ __name__: 'c' }, v, i * 60_000));
   // 0→20, reset to 5 (adds 20), →15: raw increase 35 over the 4 sampled minutes.
-  assert.deepEqual(vec(instantQuery(d, 'increase(c[4m])', 240_000)).map(([, v]) => v), [35]);
-  assert.deepEqual(vec(instantQuery(d, 'changes(c[4m])', 240_000)).map(([, v]) => v), [4]);
+  assert.deepEqual(
+    vec(instantQuery(d, 'increase(c[4m])', 240_000)).map(([, v]) => v),
+    [35],
+  );
+  assert.deepEqual(
+    vec(instantQuery(d, 'changes(c[4m])', 240_000)).map(([, v]) => v),
+    [4],
+  );
 });
 
 test('range queries evaluate every step; range vectors are rejected', () => {
   const r = rangeQuery(db(), 'x * 2', 0, 120_000, 60_000);
-  assert.deepEqual(r.series.map((s) => s.points.map((p) => [p.t, p.v])), [[[0, 0], [60_000, 4], [120_000, 8]]]);
-  assert.match(error(() => rangeQuery(db(), 'x[1m]', 0, 60_000, 30_000)).message, /invalid expression type "range vector" for range query/);
+  assert.deepEqual(
+    r.series.map((s) => s.points.map((p) => [p.t, p.v])),
+    [
+      [
+        [0, 0],
+        [60_000, 4],
+        [120_000, 8],
+      ],
+    ],
+  );
+  assert.match(
+    error(() => rangeQuery(db(), 'x[1m]', 0, 60_000, 30_000)).message,
+    /invalid expression type "range vector" for range query/,
+  );
   assert.match(error(() => rangeQuery(db(), 'x', 0, 100_000_000, 1)).message, /11,000 points/);
 });
 

@@ -54,18 +54,24 @@ export function rangeQuery(
   const expr = parsePromql(query);
   const t = typeOf(expr);
   if (t !== 'scalar' && t !== 'vector') {
-    throw badData(`invalid expression type ${JSON.stringify(t === 'matrix' ? 'range vector' : t)} for range query, must be Scalar or instant Vector`);
+    throw badData(
+      `invalid expression type ${JSON.stringify(t === 'matrix' ? 'range vector' : t)} for range query, must be Scalar or instant Vector`,
+    );
   }
   if (end < start) throw badData('end timestamp must not be before start time');
-  if (step <= 0) throw badData('zero or negative query resolution step widths are not accepted. Try a positive integer');
+  if (step <= 0)
+    throw badData('zero or negative query resolution step widths are not accepted. Try a positive integer');
   if ((end - start) / step > MAX_RANGE_POINTS) {
-    throw badData('exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)');
+    throw badData(
+      'exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)',
+    );
   }
   const ev = new Evaluator(db, options.lookbackMs ?? DEFAULT_LOOKBACK_MS);
   const byKey = new Map<string, { metric: Series['metric']; points: Point[] }>();
   for (let ts = start; ts <= end; ts += step) {
     const v = ev.eval(expr, ts);
-    const samples: Sample[] = v.type === 'scalar' ? [{ metric: {}, t: ts, v: v.v }] : v.type === 'vector' ? v.samples : [];
+    const samples: Sample[] =
+      v.type === 'scalar' ? [{ metric: {}, t: ts, v: v.v }] : v.type === 'vector' ? v.samples : [];
     for (const s of samples) {
       const key = labelsKey(s.metric);
       let series = byKey.get(key);
@@ -105,17 +111,23 @@ class Evaluator {
         const v = this.eval(expr.expr, time);
         if (expr.op === '+') return v;
         if (v.type === 'scalar') return { type: 'scalar', t: time, v: -v.v };
-        return { type: 'vector', samples: this.#unique(this.#vector(v).map((s) => ({ metric: dropMetricName(s.metric), t: time, v: -s.v }))) };
+        return {
+          type: 'vector',
+          samples: this.#unique(this.#vector(v).map((s) => ({ metric: dropMetricName(s.metric), t: time, v: -s.v }))),
+        };
       }
       case 'binary': {
         const l = this.eval(expr.lhs, time);
         const r = this.eval(expr.rhs, time);
-        if (l.type === 'scalar' && r.type === 'scalar') return { type: 'scalar', t: time, v: applyOp(expr.op, l.v, r.v) };
+        if (l.type === 'scalar' && r.type === 'scalar')
+          return { type: 'scalar', t: time, v: applyOp(expr.op, l.v, r.v) };
         if (l.type === 'vector' && r.type === 'vector') {
           return { type: 'vector', samples: this.#unique(vectorVector(expr, l.samples, r.samples, time)) };
         }
-        if (l.type === 'vector' && r.type === 'scalar') return { type: 'vector', samples: this.#unique(vectorScalar(expr, l.samples, r.v, false, time)) };
-        if (l.type === 'scalar' && r.type === 'vector') return { type: 'vector', samples: this.#unique(vectorScalar(expr, r.samples, l.v, true, time)) };
+        if (l.type === 'vector' && r.type === 'scalar')
+          return { type: 'vector', samples: this.#unique(vectorScalar(expr, l.samples, r.v, false, time)) };
+        if (l.type === 'scalar' && r.type === 'vector')
+          return { type: 'vector', samples: this.#unique(vectorScalar(expr, r.samples, l.v, true, time)) };
         throw executionError('binary expression must contain only scalar and instant vector types');
       }
       case 'aggregate': {
@@ -179,19 +191,32 @@ class Evaluator {
       case 'clamp_min':
       case 'clamp_max': {
         const vec = this.#vector(this.eval(a0 as Expr, time));
-        return { type: 'vector', samples: this.#unique(mathFunction(func, vec, a1 ? this.#scalarArg(a1, time) : undefined)) };
+        return {
+          type: 'vector',
+          samples: this.#unique(mathFunction(func, vec, a1 ? this.#scalarArg(a1, time) : undefined)),
+        };
       }
       case 'sort':
       case 'sort_desc':
-        return { type: 'vector', samples: sortByValue(this.#vector(this.eval(a0 as Expr, time)), func === 'sort_desc') };
+        return {
+          type: 'vector',
+          samples: sortByValue(this.#vector(this.eval(a0 as Expr, time)), func === 'sort_desc'),
+        };
       case 'label_replace': {
         const vec = this.#vector(this.eval(a0 as Expr, time));
-        const out = labelReplace(vec, this.#stringArg(a1, time), this.#stringArg(a2, time), this.#stringArg(a3, time), this.#stringArg(a4, time));
+        const out = labelReplace(
+          vec,
+          this.#stringArg(a1, time),
+          this.#stringArg(a2, time),
+          this.#stringArg(a3, time),
+          this.#stringArg(a4, time),
+        );
         return { type: 'vector', samples: this.#unique(out) };
       }
       default: {
         const arg = a0;
-        if (arg?.kind !== 'matrix') throw badData(`expected type range vector in call to function ${JSON.stringify(func)}`);
+        if (arg?.kind !== 'matrix')
+          throw badData(`expected type range vector in call to function ${JSON.stringify(func)}`);
         const m = this.eval(arg, time);
         if (m.type !== 'matrix') throw executionError(`expected a range vector in call to ${func}`);
         const out = rangeFunction(func, arg, m.series, time);
@@ -206,4 +231,3 @@ class Evaluator {
     }
   }
 }
-

@@ -84,7 +84,13 @@ export function rangeFunction(func: string, arg: MatrixSelector, series: Series[
 }
 
 /** Prometheus' `extrapolatedRate` (rate, increase, delta). Undefined with fewer than 2 samples. */
-function extrapolatedRate(points: Point[], rangeStart: number, rangeEnd: number, isCounter: boolean, isRate: boolean): number | undefined {
+function extrapolatedRate(
+  points: Point[],
+  rangeStart: number,
+  rangeEnd: number,
+  isCounter: boolean,
+  isRate: boolean,
+): number | undefined {
   if (points.length < 2) return undefined;
   const first = points[0] as Point;
   const last = points[points.length - 1] as Point;
@@ -116,11 +122,16 @@ function extrapolatedRate(points: Point[], rangeStart: number, rangeEnd: number,
 /** Elementwise math functions on an instant vector (the metric name is dropped). */
 export function mathFunction(func: string, input: Sample[], arg: number | undefined): Sample[] {
   const f: (value: number) => number =
-    func === 'abs' ? Math.abs
-      : func === 'ceil' ? Math.ceil
-        : func === 'floor' ? Math.floor
-          : func === 'clamp_min' ? (v) => Math.max(v, arg ?? NaN)
-            : func === 'clamp_max' ? (v) => Math.min(v, arg ?? NaN)
+    func === 'abs'
+      ? Math.abs
+      : func === 'ceil'
+        ? Math.ceil
+        : func === 'floor'
+          ? Math.floor
+          : func === 'clamp_min'
+            ? (v) => Math.max(v, arg ?? NaN)
+            : func === 'clamp_max'
+              ? (v) => Math.min(v, arg ?? NaN)
               : (v) => v;
   return input.map((s) => ({ metric: dropMetricName(s.metric), t: s.t, v: f(s.v) }));
 }
@@ -140,9 +151,12 @@ export function labelReplace(input: Sample[], dst: string, replacement: string, 
   try {
     re = new RegExp(`^(?:${toJsRegexSource(regex)})$`, 's');
   } catch (err) {
-    throw executionError(`invalid regular expression in label_replace(): ${regex}: ${err instanceof Error ? err.message : String(err)}`);
+    throw executionError(
+      `invalid regular expression in label_replace(): ${regex}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
-  if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(dst)) throw executionError(`invalid destination label name in label_replace(): ${dst}`);
+  if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(dst))
+    throw executionError(`invalid destination label name in label_replace(): ${dst}`);
   return input.map((sample) => {
     const m = re.exec(sample.metric[src] ?? '');
     if (!m) return sample;

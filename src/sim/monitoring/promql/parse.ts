@@ -16,12 +16,32 @@ import type { PromqlError } from './errors.js';
 import { FUNCTIONS } from './functions-table.js';
 
 const AGGREGATES: ReadonlySet<string> = new Set<AggregateOp>([
-  'sum', 'count', 'max', 'min', 'avg', 'group', 'topk', 'bottomk', 'count_values',
+  'sum',
+  'count',
+  'max',
+  'min',
+  'avg',
+  'group',
+  'topk',
+  'bottomk',
+  'count_values',
 ]);
 const BINARY_NODES: Readonly<Record<string, BinaryOp>> = {
-  Add: '+', Sub: '-', Mul: '*', Div: '/', Mod: '%', Pow: '^',
-  Eql: '==', Neq: '!=', Gtr: '>', Lss: '<', Gte: '>=', Lte: '<=',
-  And: 'and', Or: 'or', Unless: 'unless',
+  Add: '+',
+  Sub: '-',
+  Mul: '*',
+  Div: '/',
+  Mod: '%',
+  Pow: '^',
+  Eql: '==',
+  Neq: '!=',
+  Gtr: '>',
+  Lss: '<',
+  Gte: '>=',
+  Lte: '<=',
+  And: 'and',
+  Or: 'or',
+  Unless: 'unless',
 };
 const COMPARISONS: ReadonlySet<BinaryOp> = new Set<BinaryOp>(['==', '!=', '>', '<', '>=', '<=']);
 const SET_OPS: ReadonlySet<BinaryOp> = new Set<BinaryOp>(['and', 'or', 'unless']);
@@ -117,7 +137,16 @@ export function unquote(lit: string): string {
     }
     const e = body[++i] ?? '';
     const simple: Record<string, string> = {
-      n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', f: '\f', v: '\v', '\\': '\\', '"': '"', "'": "'",
+      n: '\n',
+      t: '\t',
+      r: '\r',
+      a: '\x07',
+      b: '\b',
+      f: '\f',
+      v: '\v',
+      '\\': '\\',
+      '"': '"',
+      "'": "'",
     };
     const s = simple[e];
     if (s !== undefined) {
@@ -141,7 +170,13 @@ export function unquote(lit: string): string {
 }
 
 const UNIT_MS: Readonly<Record<string, number>> = {
-  y: 365 * 24 * 3600_000, w: 7 * 24 * 3600_000, d: 24 * 3600_000, h: 3600_000, m: 60_000, s: 1000, ms: 1,
+  y: 365 * 24 * 3600_000,
+  w: 7 * 24 * 3600_000,
+  d: 24 * 3600_000,
+  h: 3600_000,
+  m: 60_000,
+  s: 1000,
+  ms: 1,
 };
 
 /** A Prometheus duration (`1h30m`, `90s`, `5m`) or a number of seconds, in milliseconds. */
@@ -220,7 +255,10 @@ class Converter {
         throw this.#unsupported(syntaxNode, 'the @ modifier');
       case 'AnchoredExpr':
       case 'SmoothedExpr':
-        throw this.#unsupported(syntaxNode, `the ${syntaxNode.name === 'AnchoredExpr' ? 'anchored' : 'smoothed'} modifier`);
+        throw this.#unsupported(
+          syntaxNode,
+          `the ${syntaxNode.name === 'AnchoredExpr' ? 'anchored' : 'smoothed'} modifier`,
+        );
       default:
         throw this.#fail(syntaxNode, `unexpected ${JSON.stringify(this.#text(syntaxNode))}`);
     }
@@ -245,13 +283,17 @@ class Converter {
       try {
         compileMatcher(m);
       } catch (err) {
-        if (err instanceof InvalidMatcherError) throw this.#fail(syntaxNode, `invalid regular expression in matcher: ${err.message}`);
+        if (err instanceof InvalidMatcherError)
+          throw this.#fail(syntaxNode, `invalid regular expression in matcher: ${err.message}`);
         throw err;
       }
     }
     if (name !== undefined) {
       if (matchers.some((m) => m.name === '__name__')) {
-        throw this.#fail(syntaxNode, `metric name must not be set twice: ${JSON.stringify(name)} or ${JSON.stringify(matchers.find((m) => m.name === '__name__')?.value ?? '')}`);
+        throw this.#fail(
+          syntaxNode,
+          `metric name must not be set twice: ${JSON.stringify(name)} or ${JSON.stringify(matchers.find((m) => m.name === '__name__')?.value ?? '')}`,
+        );
       }
       matchers.unshift({ name: '__name__', type: '=', value: name });
     } else if (matchers.every((m) => matchesEmpty(m))) {
@@ -266,9 +308,8 @@ class Converter {
     const op = syntaxNode.getChild('MatchOp')?.firstChild;
     const value = syntaxNode.getChild('StringLiteral');
     if (!nameNode || !op || !value) throw this.#fail(syntaxNode, 'unexpected label matcher');
-    const name = nameNode.name === 'QuotedLabelName'
-      ? unquote(this.#text(nameNode.firstChild ?? nameNode))
-      : this.#text(nameNode);
+    const name =
+      nameNode.name === 'QuotedLabelName' ? unquote(this.#text(nameNode.firstChild ?? nameNode)) : this.#text(nameNode);
     const types: Record<string, MatchType> = { EqlSingle: '=', Neq: '!=', EqlRegex: '=~', NeqRegex: '!~' };
     const type = types[op.name];
     if (!type) throw this.#fail(op, `unexpected ${JSON.stringify(this.#text(op))} in label matching`);
@@ -316,7 +357,10 @@ class Converter {
       if (e.selector.offsetMs !== 0) throw this.#fail(syntaxNode, 'offset may not be set multiple times');
       return { ...e, selector: { ...e.selector, offsetMs: ms } };
     }
-    throw this.#fail(syntaxNode, 'offset modifier must be preceded by an instant vector selector or range vector selector or a subquery');
+    throw this.#fail(
+      syntaxNode,
+      'offset modifier must be preceded by an instant vector selector or range vector selector or a subquery',
+    );
   }
 
   #unary(syntaxNode: SyntaxNode): Expr {
@@ -326,7 +370,10 @@ class Converter {
     const e = this.expr(inner);
     const t = typeOf(e);
     if (t !== 'scalar' && t !== 'vector') {
-      throw this.#fail(syntaxNode, `unary expression only allowed on expressions of type scalar or instant vector, got ${JSON.stringify(documentedType(t))}`);
+      throw this.#fail(
+        syntaxNode,
+        `unary expression only allowed on expressions of type scalar or instant vector, got ${JSON.stringify(documentedType(t))}`,
+      );
     }
     const sign = this.#text(op) === '-' ? '-' : '+';
     if (e.kind === 'number') return { kind: 'number', value: sign === '-' ? -e.value : e.value };
@@ -356,7 +403,8 @@ class Converter {
         throw this.#fail(syntaxNode, 'binary expression must contain only scalar and instant vector types');
       }
     }
-    if (returnBool && !isComparison(op)) throw this.#fail(opNode, 'bool modifier can only be used on comparison operators');
+    if (returnBool && !isComparison(op))
+      throw this.#fail(opNode, 'bool modifier can only be used on comparison operators');
     if (isComparison(op) && lt === 'scalar' && rt === 'scalar' && !returnBool) {
       throw this.#fail(opNode, 'comparisons between scalars must use BOOL modifier');
     }
@@ -385,7 +433,8 @@ class Converter {
       vectorMatching.include = groupings[1] ? this.#labels(groupings[1]) : [];
       if (vectorMatching.on) {
         for (const l of vectorMatching.include) {
-          if (vectorMatching.labels.includes(l)) throw this.#fail(syntaxNode, `label ${JSON.stringify(l)} must not occur in ON and GROUP clause at once`);
+          if (vectorMatching.labels.includes(l))
+            throw this.#fail(syntaxNode, `label ${JSON.stringify(l)} must not occur in ON and GROUP clause at once`);
         }
       }
     }
@@ -421,16 +470,24 @@ class Converter {
     const without = mod?.getChild('Without') != null;
     const needsParam = op === 'topk' || op === 'bottomk' || op === 'count_values';
     if (args.length !== (needsParam ? 2 : 1)) {
-      throw this.#fail(syntaxNode, `wrong number of arguments for aggregate expression provided, expected ${needsParam ? 2 : 1}, got ${args.length}`);
+      throw this.#fail(
+        syntaxNode,
+        `wrong number of arguments for aggregate expression provided, expected ${needsParam ? 2 : 1}, got ${args.length}`,
+      );
     }
     const param = needsParam ? args[0] : undefined;
     const expr = (needsParam ? args[1] : args[0]) as Expr;
     const et = typeOf(expr);
-    if (et !== 'vector') throw this.#fail(syntaxNode, `expected type instant vector in aggregation expression, got ${documentedType(et)}`);
+    if (et !== 'vector')
+      throw this.#fail(syntaxNode, `expected type instant vector in aggregation expression, got ${documentedType(et)}`);
     if (param) {
       const want: ValueType = op === 'count_values' ? 'string' : 'scalar';
       const pt = typeOf(param);
-      if (pt !== want) throw this.#fail(syntaxNode, `expected type ${documentedType(want)} in aggregation parameter, got ${documentedType(pt)}`);
+      if (pt !== want)
+        throw this.#fail(
+          syntaxNode,
+          `expected type ${documentedType(want)} in aggregation parameter, got ${documentedType(pt)}`,
+        );
     }
     return { kind: 'aggregate', op: op as AggregateOp, expr, param, grouping, without };
   }
@@ -445,13 +502,19 @@ class Converter {
     const argAt = body?.firstChild ?? syntaxNode;
     const min = sig.args.length - sig.optional;
     if (args.length < min || args.length > sig.args.length) {
-      throw this.#fail(syntaxNode, `expected ${sig.args.length} argument(s) in call to ${JSON.stringify(name)}, got ${args.length}`);
+      throw this.#fail(
+        syntaxNode,
+        `expected ${sig.args.length} argument(s) in call to ${JSON.stringify(name)}, got ${args.length}`,
+      );
     }
     args.forEach((expr, index) => {
       const want = sig.args[index] as ValueType;
       const got = typeOf(expr);
       if (got !== want) {
-        throw this.#fail(argAt, `expected type ${documentedType(want)} in call to function ${JSON.stringify(name)}, got ${documentedType(got)}`);
+        throw this.#fail(
+          argAt,
+          `expected type ${documentedType(want)} in call to function ${JSON.stringify(name)}, got ${documentedType(got)}`,
+        );
       }
     });
     return { kind: 'call', func: name, args };

@@ -51,7 +51,9 @@ export class SeededRandom implements Random {
     const span = max - min;
     if (span === 0) return min;
     const split = (mode - min) / span;
-    return u < split ? min + Math.sqrt(u * span * (mode - min)) : max - Math.sqrt((1 - u) * span * (max - mode));
+    const draw = u < split ? min + Math.sqrt(u * span * (mode - min)) : max - Math.sqrt((1 - u) * span * (max - mode));
+    // Rounding can put a draw just outside the range when the span is subnormal (about 1e-308).
+    return Math.min(max, Math.max(min, draw));
   }
 }
 

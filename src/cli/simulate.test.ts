@@ -6,6 +6,7 @@ import {
   environmentReport,
   MAX_TIME_SCALE,
   parseTimeScale,
+  parseUntil,
   simulateFlagProblems,
 } from './simulate.js';
 
@@ -131,4 +132,11 @@ void test('the output says where a run ran and whether its seed reproduces it', 
     timeScale: 120,
     reproducible: false,
   });
+});
+
+void test("--until takes done (its default, the scenario's own end) or a positive duration", () => {
+  assert.equal(parseUntil('done'), 'done');
+  assert.equal(parseUntil('90m'), 90 * 60_000);
+  assert.throws(() => parseUntil('0s'), /must be "done" or a positive duration/);
+  assert.throws(() => parseUntil('soon'), /must be "done" or a positive duration/);
 });

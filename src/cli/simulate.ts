@@ -19,8 +19,13 @@ function parseSeed(value: string): number {
 }
 
 /** `done` (the file's own end) or a Go duration of virtual time. */
-function parseUntil(value: string): number | undefined {
-  if (value === 'done') return undefined;
+/**
+ * `--until`: a positive Go duration of virtual time, or `done` (the scenario's own end). `done` is
+ * a value of its own: commander replaces a parser's `undefined` with `''`, which once stopped every
+ * run at its first instant.
+ */
+export function parseUntil(value: string): number | 'done' {
+  if (value === 'done') return 'done';
   const r = parseGoDurationMs(value);
   if (!r.ok || r.ms <= 0)
     throw new InvalidArgumentError(
@@ -48,7 +53,7 @@ export interface SimulateOptions {
   scenario: string;
   list?: boolean;
   seed: number;
-  until?: number;
+  until: number | 'done';
   output: 'text' | 'json';
   kubeconfigOut?: string;
   keepRunning?: boolean;
@@ -110,7 +115,7 @@ export function simulateCommand(): Command {
     .addOption(
       new Option('--until <duration|done>', 'stop after this much virtual time, or at the scenario’s own end')
         .argParser(parseUntil)
-        .default(undefined, 'done'),
+        .default('done'),
     )
     .addOption(
       new Option('-o, --output <format>', 'progress as text lines, or one JSON report at the end')
@@ -171,7 +176,7 @@ export function simulateCommand(): Command {
         const wallStart = performance.now();
         const outcome = await runScenario(env, file, {
           seed: opts.seed,
-          ...(opts.until !== undefined ? { untilMs: opts.until } : {}),
+          ...(opts.until !== 'done' ? { untilMs: opts.until } : {}),
           onLine: (line) => {
             timeline.push(line);
             if (text) process.stdout.write(`${line.text}\n`);
@@ -180,7 +185,11 @@ export function simulateCommand(): Command {
         const wallSeconds = (performance.now() - wallStart) / 1000;
         try {
           if (text) {
-            const verdict = outcome.ok ? styleText('green', 'as expected') : styleText('red', 'NOT as expected');
+            const verdict = !outcome.ok
+              ? styleText('red', 'NOT as expected')
+              : outcome.expectationsChecked
+                ? styleText('green', 'as expected')
+                : styleText('yellow', 'stopped by --until before its end (expectations not checked)');
             process.stdout.write(`\n${verdict}: ${outcome.summary} (${wallSeconds.toFixed(1)} s of wall time).\n`);
           } else {
             process.stdout.write(

@@ -157,3 +157,18 @@ void test('simulate --scenario manual-minor-upgrade -o json: transitions of all 
   assert.equal(out.final.nodes.length, 6);
   assert.ok(out.final.nodes.every((n) => n.kind === 'Node' && n.status?.conditions?.some((c) => c.type === 'Ready')));
 });
+
+void test("simulate --until done runs to the scenario's end; --until 20m stops there and does not claim the end went as expected", async () => {
+  const done = await runBinary(['simulate', '--scenario', 'manual-minor-upgrade', '--until', 'done', '-o', 'json']);
+  assert.equal(done.status, 0, done.stderr);
+  const full = JSON.parse(done.stdout) as { ok: boolean; ended: string; expectationsChecked: boolean };
+  assert.deepEqual([full.ok, full.ended, full.expectationsChecked], [true, 'end condition', true]);
+
+  const early = await runBinary(['simulate', '--scenario', 'manual-minor-upgrade', '--until', '20m']);
+  assert.equal(early.status, 0, early.stderr);
+  assert.match(
+    early.stdout,
+    /stopped by --until before its end \(expectations not checked\): .*20\.0 virtual minutes \(stopped: until\)/,
+  );
+  assert.doesNotMatch(early.stdout, /as expected:/);
+});

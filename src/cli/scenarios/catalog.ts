@@ -26,8 +26,13 @@ export interface ScenarioLine {
 
 /** How a run ended. */
 export interface ScenarioOutcome {
-  /** The run ended as the file's `expect` block says. */
+  /** The run ended as the file's `expect` block says (and broke no simulator invariant). */
   ok: boolean;
+  /**
+   * False when `--until` stopped the run before the scenario's end: the `expect` block describes
+   * the end, so it was not checked (the invariants were).
+   */
+  expectationsChecked: boolean;
   /** One sentence for the end of the output. */
   summary: string;
   /** What did not go as expected. */
@@ -115,17 +120,20 @@ export async function runScenario(
   });
   const firstPolicy = run.ocm ? run.ocm.ocm.state.policies(run.ocm.clusterId)[0] : undefined;
   const ocmStates = firstPolicy ? run.ocm?.ocm.state.stateHistory(firstPolicy.id).map((c) => c.value) : undefined;
-  const unmet = await unmetExpectations(
-    file.expect,
-    {
-      client: env.client,
-      upgradeConfig: run.upgradeConfig(),
-      timeline: run.timeline,
-      actionsRun: run.actionsRun.length,
-      ...(ocmStates ? { ocmStates } : {}),
-    },
-    env.signal,
-  );
+  const expectationsChecked = run.ended !== 'until';
+  const unmet = !expectationsChecked
+    ? []
+    : await unmetExpectations(
+        file.expect,
+        {
+          client: env.client,
+          upgradeConfig: run.upgradeConfig(),
+          timeline: run.timeline,
+          actionsRun: run.actionsRun.length,
+          ...(ocmStates ? { ocmStates } : {}),
+        },
+        env.signal,
+      );
   // A simulator invariant (update-mechanics §8.7) that broke makes the run fail whatever the file expects.
   const invariantViolations = run.invariants.violations().map((v) => ({
     kind: v.kind,
@@ -146,10 +154,12 @@ export async function runScenario(
     (Object.keys(faults.errors).length > 0 || faults.refused + faults.gone + faults.disconnects > 0);
   return {
     ok: unmet.length === 0,
+    expectationsChecked,
     summary: summarize(run, unmet),
     unmet,
     report: {
       ended: run.ended,
+      expectationsChecked,
       virtualMinutes: p.elapsedMs / 60_000,
       phase: p.phase || undefined,
       conditions: [...(h?.conditions ?? [])].reverse().map((c) => ({

@@ -75,4 +75,9 @@ test('a notification matches the policy of the same version at the same instant'
   assert.equal(policyMatches(p, '4.15.3', '2026-04-01T12:00:00Z'), true);
   assert.equal(policyMatches(p, '4.15.3', '2026-04-01T12:00:01Z'), false);
   assert.equal(policyMatches(p, '4.15.4', '2026-04-01T12:00:00Z'), false);
+  // OCM's next_run may carry a fraction; upgradeAt holds it to the second, so they still match.
+  const fractional = { ...p, nextRun: '2026-04-01T12:00:00.734512Z' };
+  assert.equal(policyMatches(fractional, '4.15.3', specFromPolicy(CLUSTER, fractional, 'OSD').upgradeAt), true);
+  assert.equal(policyMatches(fractional, '4.15.3', '2026-04-01T12:00:00Z'), true);
+  assert.equal(policyMatches(fractional, '4.15.3', '2026-04-01T12:00:01Z'), false);
 });

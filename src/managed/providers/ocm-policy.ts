@@ -96,10 +96,15 @@ export function specFromPolicy(
   };
 }
 
-/** True when a policy is the one an UpgradeConfig came from (same version and the same instant). */
+/**
+ * True when a policy is the one an UpgradeConfig came from: the same version and the same second.
+ * `upgradeAt` holds `next_run` to the second ({@link upgradeAtOf}), so a `next_run` with a fraction
+ * (OCM's scheduler writes them) is compared at that precision.
+ */
 export function policyMatches(policy: OcmUpgradePolicy, version: string, upgradeAt: string): boolean {
   if (policy.version !== version) return false;
-  const a = Date.parse(policy.nextRun);
-  const b = Date.parse(upgradeAt);
-  return Number.isNaN(a) || Number.isNaN(b) ? policy.nextRun === upgradeAt : a === b;
+  const nextRun = Date.parse(policy.nextRun);
+  const at = Date.parse(upgradeAt);
+  if (Number.isNaN(nextRun) || Number.isNaN(at)) return policy.nextRun === upgradeAt;
+  return Math.floor(nextRun / 1000) === Math.floor(at / 1000);
 }

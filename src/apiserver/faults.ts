@@ -36,6 +36,7 @@ import type { Logger } from '../lib/log.js';
 import type { Random } from '../lib/random.js';
 import { ApiError, apiErrors } from './status.js';
 import { groupVersionPath } from './request-info.js';
+import { compileGoRegexp, type GoRegexp } from '../lib/go-regexp.js';
 
 /** The errors a fault can answer with. */
 export const API_ERROR_KINDS = ['conflict', 'internal', 'unavailable', 'throttled', 'timeout'] as const;
@@ -91,14 +92,21 @@ export function defaultClientSelected(userAgent: string | undefined): boolean {
 }
 
 /** Compiled `clients` expressions (a scenario has one or two). */
-const compiled = new Map<string, RegExp>();
+const compiled = new Map<string, GoRegexp>();
+
+/** The `clients` expression (Go syntax, unanchored); throws Go's error for a bad one. */
+function clientsRegexp(source: string): GoRegexp {
+  const regexp = compileGoRegexp(source);
+  if (!regexp.ok) throw new Error(`clients: ${regexp.error}`);
+  return regexp.regexp;
+}
 
 /** True when the settings' `clients` expression (or the default) chooses this User-Agent. */
 export function clientSelected(settings: ApiFaultSettings, userAgent: string | undefined): boolean {
   if (settings.clients === undefined) return defaultClientSelected(userAgent);
   let re = compiled.get(settings.clients);
   if (!re) {
-    re = new RegExp(settings.clients);
+    re = clientsRegexp(settings.clients);
     compiled.set(settings.clients, re);
   }
   return re.test(userAgent ?? '');
@@ -264,7 +272,7 @@ export class ApiFaultInjector {
 
   /** Replaces the settings (undefined: no errors, no disconnects). Throws on a bad `clients` expression. */
   configure(settings: ApiFaultSettings | undefined, random: Random): void {
-    if (settings?.clients !== undefined) new RegExp(settings.clients);
+    if (settings?.clients !== undefined) clientsRegexp(settings.clients);
     this.#settings = { ...(settings ?? {}) };
     this.#random = random;
     this.#o.logger.info({ settings: this.#settings }, 'API fault settings changed');

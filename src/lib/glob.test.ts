@@ -89,3 +89,9 @@ test('globSyntaxError reports malformed patterns whatever the name', () => {
   assert.equal(globSyntaxError('x*[]'), 'syntax error in pattern');
   assert.equal(globSyntaxError('a\\'), 'syntax error in pattern');
 });
+
+test('a pattern with many stars ends: no backtracking into earlier stars', () => {
+  // A backtracking matcher would try about 4000^30 splits here.
+  assert.equal(globMatches(`${'*a'.repeat(30)}*b`, 'a'.repeat(4000)), false);
+  assert.equal(globMatches(`${'*a'.repeat(30)}*b`, `${'a'.repeat(4000)}b`), true);
+});

@@ -16,6 +16,10 @@
  *
  * Like Go (since 1.16), a malformed pattern is reported even when the name already failed to
  * match. Characters are Unicode code points, as Go's runes.
+ *
+ * As in Go, each star commits to the first place where the chunk after it matches and never
+ * backtracks into an earlier star, so matching takes polynomial time in the worst case, never the
+ * exponential time of a backtracking regular expression (see lib/go-regexp.ts for those).
  */
 
 /** The result of matching: `error` is set when the pattern is malformed (Go's ErrBadPattern). */

@@ -11,6 +11,7 @@
 import { celEnv, celMethod, CelScalar, isCelError, listType, parse, plan } from '@bufbuild/cel';
 import type { CelEnv, CelInput, CelList, CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
+import { compileGoRegexp, type GoRegexp } from '../../lib/go-regexp.js';
 import type { JsonValue } from '../../lib/json.js';
 import { kubernetesUrlFuncs } from './cel-url.js';
 import {
@@ -80,10 +81,10 @@ const kubernetesListFuncs = [
     return BigInt(items(this).findLastIndex((x) => same(x, celValue)));
   }),
   celMethod('find', CelScalar.STRING, [CelScalar.STRING], CelScalar.STRING, function (this: string, re: string) {
-    return new RegExp(re, 'u').exec(this)?.[0] ?? '';
+    return regexp(re).exec(this)?.groups[0] ?? '';
   }),
   celMethod('findAll', CelScalar.STRING, [CelScalar.STRING], LIST, function (this: string, re: string) {
-    return [...this.matchAll(new RegExp(re, 'gu'))].map((m) => m[0]);
+    return regexp(re).findAll(this);
   }),
   celMethod(
     'findAll',
@@ -91,11 +92,18 @@ const kubernetesListFuncs = [
     [CelScalar.STRING, CelScalar.INT],
     LIST,
     function (this: string, re: string, limit: bigint) {
-      const all = [...this.matchAll(new RegExp(re, 'gu'))].map((m) => m[0]);
+      const all = regexp(re).findAll(this);
       return limit < 0n ? all : all.slice(0, Number(limit));
     },
   ),
 ];
+
+/** The Kubernetes regex library's expression (Go syntax, linear time); a bad one fails the call with Go's error. */
+function regexp(source: string): GoRegexp {
+  const compiled = compileGoRegexp(source);
+  if (!compiled.ok) throw new Error(compiled.error);
+  return compiled.regexp;
+}
 
 let sharedEnv: CelEnv | undefined;
 function env(): CelEnv {

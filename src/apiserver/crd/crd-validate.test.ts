@@ -167,6 +167,11 @@ void describe('validateCustomResourceDefinition', () => {
       `${P}.properties[spec].properties[type].x-kubernetes-validations[0].rule: Invalid value`,
     ],
     [
+      'pattern Go cannot compile (a lookahead JavaScript would take)',
+      (c) => (specProps(c)['x'] = { type: 'string', pattern: 'a(?=b)' }),
+      `${P}.properties[spec].properties[x].pattern: Invalid value: "a(?=b)": must be a valid regular expression, but isn't: error parsing regexp: invalid or unsupported Perl syntax: \`(?=\``,
+    ],
+    [
       'bad rule reason',
       (c) => ((specProps(c)['type'] as JsonObject)['x-kubernetes-validations'] = [{ rule: 'true', reason: 'Nope' }]),
       `${P}.properties[spec].properties[type].x-kubernetes-validations[0].reason: Unsupported value: "Nope": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`,

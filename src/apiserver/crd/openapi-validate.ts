@@ -7,6 +7,7 @@
  */
 import { goQuote, fieldError, type FieldError } from '../field-errors.js';
 import { jsonEqual, type JsonValue } from '../../lib/json.js';
+import { compileGoRegexp, type GoRegexp } from '../../lib/go-regexp.js';
 import { checkFormat } from './formats.js';
 import {
   isObject,
@@ -116,15 +117,15 @@ function validateString(value: string, schemaNode: SchemaNode, name: string, for
     out.push({ name, make: (p) => fieldError.typeInvalid(p, value, typeMessage(name, format, value)) });
 }
 
-const patternCache = new Map<string, RegExp | null>();
+/** Compiled `pattern`s (Go syntax, linear time, as kube-apiserver checks them), bounded. */
+const patternCache = new Map<string, GoRegexp | null>();
 function patternMatches(pattern: string, value: string): boolean {
   let re = patternCache.get(pattern);
   if (re === undefined) {
-    try {
-      re = new RegExp(pattern, 'u');
-    } catch {
-      re = null;
-    }
+    const compiled = compileGoRegexp(pattern);
+    // A CRD with a bad pattern is refused when it is written; one that got in matches everything.
+    re = compiled.ok ? compiled.regexp : null;
+    if (patternCache.size >= 1000) patternCache.clear();
     patternCache.set(pattern, re);
   }
   return re === null ? true : re.test(value);

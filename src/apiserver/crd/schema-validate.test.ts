@@ -173,6 +173,16 @@ void describe('validateAgainstSchema: OpenAPI value validation', () => {
     );
   });
 
+  void it('checks pattern in time linear in the value, with Go syntax (a backtracking engine never ends here)', () => {
+    const schema: JsonObject = { type: 'object', properties: { v: { type: 'string', pattern: '^(a+)+$' } } };
+    const value = `${'a'.repeat(41)}b`;
+    assert.equal(message({ v: value }, schema), `v: Invalid value: "${value}": v in body should match '^(a+)+$'`);
+    assert.equal(message({ v: 'a'.repeat(41) }, schema), '');
+    const go: JsonObject = { type: 'object', properties: { v: { type: 'string', pattern: '\\Aab\\z' } } };
+    assert.equal(message({ v: 'ab' }, go), '');
+    assert.equal(message({ v: 'xab' }, go), `v: Invalid value: "xab": v in body should match '\\Aab\\z'`);
+  });
+
   void it('reports anyOf failures', () => {
     const schema: JsonObject = {
       type: 'object',

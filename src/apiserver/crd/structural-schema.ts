@@ -7,6 +7,7 @@
  */
 import { fieldError, type FieldError } from '../field-errors.js';
 import { isJsonObject, type JsonValue } from '../../lib/json.js';
+import { compileGoRegexp } from '../../lib/go-regexp.js';
 import { compileRule } from './cel-rules.js';
 import {
   childPath,
@@ -365,17 +366,15 @@ function structural(
   junctors(schemaNode, path, out);
   const pattern = schemaString(schemaNode, 'pattern');
   if (pattern !== '') {
-    try {
-      new RegExp(pattern, 'u');
-    } catch (e) {
+    const compiled = compileGoRegexp(pattern);
+    if (!compiled.ok)
       out.push(
         fieldError.invalid(
           childPath(path, 'pattern'),
           pattern,
-          `must be a valid regular expression, but isn't: ${e instanceof Error ? e.message : String(e)}`,
+          `must be a valid regular expression, but isn't: ${compiled.error}`,
         ),
       );
-    }
   }
   const items = schemaItems(schemaNode);
   if (items) structural(items, childPath(path, 'items'), 'item', items['x-kubernetes-embedded-resource'] === true, out);

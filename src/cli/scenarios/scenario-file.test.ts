@@ -246,7 +246,7 @@ actions:
     '/actions/0/do/apiOutage/for: time: invalid duration "a while"',
     '/actions/1/do/apiFaults/watchDisconnectEvery: time: unknown unit "x" in duration "3x"',
     '/cluster/apiFaults/watchDisconnectEvery: must be positive',
-    '/cluster/apiFaults/clients: Invalid regular expression: /(unclosed/: Unterminated group',
+    '/cluster/apiFaults/clients: error parsing regexp: missing closing ): `(unclosed`',
     '/cluster/apiOutageOnReboot: only a single-node cluster loses its API server while its node reboots',
   ]);
   const range = parseScenarioFile(`

@@ -10,6 +10,7 @@ import { Value } from 'typebox/value';
 import { parseDocument } from 'yaml';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
 import { isJsonObject, type JsonValue } from '../../lib/json.js';
+import { compileGoRegexp } from '../../lib/go-regexp.js';
 
 const Name = Type.String({ minLength: 1 });
 const Duration = Type.String({ minLength: 1, description: 'Go duration of virtual time, e.g. 40m, 1h30m' });
@@ -410,13 +411,8 @@ export function parseScenarioFile(text: string): ParsedScenario {
   value.cluster.jobs?.forEach((job, index) => {
     const d = durationProblem(`/cluster/jobs/${index}/after`, job.after);
     if (d) problems.push(d);
-    if (job.match.name !== undefined) {
-      try {
-        new RegExp(job.match.name);
-      } catch (err) {
-        problems.push(`/cluster/jobs/${index}/match/name: ${(err as Error).message}`);
-      }
-    }
+    const name = job.match.name === undefined ? undefined : compileGoRegexp(job.match.name);
+    if (name?.ok === false) problems.push(`/cluster/jobs/${index}/match/name: ${name.error}`);
   });
   if (value.cluster.apiFaults) problems.push(...apiFaultsProblems('/cluster/apiFaults', value.cluster.apiFaults));
   if (value.cluster.apiOutageOnReboot === true && value.cluster.profile !== 'single-node') {
@@ -447,13 +443,8 @@ function apiFaultsProblems(path: string, scenarioApiFaults: ScenarioApiFaults): 
     durationMsOf(scenarioApiFaults.watchDisconnectEvery) === 0
   )
     out.push(`${path}/watchDisconnectEvery: must be positive`);
-  if (scenarioApiFaults.clients !== undefined) {
-    try {
-      new RegExp(scenarioApiFaults.clients);
-    } catch (err) {
-      out.push(`${path}/clients: ${(err as Error).message}`);
-    }
-  }
+  const clients = scenarioApiFaults.clients === undefined ? undefined : compileGoRegexp(scenarioApiFaults.clients);
+  if (clients?.ok === false) out.push(`${path}/clients: ${clients.error}`);
   return out;
 }
 

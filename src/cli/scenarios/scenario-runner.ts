@@ -40,6 +40,7 @@ import { startScenarioOcm, type ScenarioOcm } from './scenario-ocm.js';
 import { expandTimes, type ScenarioAction, type ScenarioFile, type ScenarioJobRule } from './scenario-file.js';
 import { newestUpgradeJob, progressKey, snapshot, type ScenarioProgress } from './scenario-progress.js';
 import type { SimEnvironment } from './sim-environment.js';
+import { compileGoRegexp, type GoRegexp } from '../../lib/go-regexp.js';
 
 const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
 /** The scheduled flow's namespace unless the file names one (APPUiO's deployment namespace). */
@@ -95,12 +96,19 @@ function durationMs(text: string | undefined, fallback: number): number {
 }
 
 /** The simulated Job controller's rule of a file's `cluster.jobs` entry (validated by the parser). */
+/** A regular expression the scenario file already validated. */
+function goRegexp(source: string): GoRegexp {
+  const compiled = compileGoRegexp(source);
+  if (!compiled.ok) throw new Error(compiled.error);
+  return compiled.regexp;
+}
+
 function jobRule(scenarioJobRule: ScenarioJobRule): JobRule {
   const m = scenarioJobRule.match;
   return {
     match: {
       ...(m.namespace ? { namespace: m.namespace } : {}),
-      ...(m.name ? { name: new RegExp(m.name) } : {}),
+      ...(m.name ? { name: goRegexp(m.name) } : {}),
       ...(m.labels ? { labels: m.labels } : {}),
     },
     outcome: scenarioJobRule.outcome,

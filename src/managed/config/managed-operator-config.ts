@@ -18,7 +18,7 @@ import {
 import { FieldReader, isMapping } from './config-fields.js';
 import type { ConfigProblem } from './config-problem.js';
 import { globSyntaxError } from '../../lib/glob.js';
-import { compileGoRegexp } from '../../lib/go-regexp.js';
+import { compileGoRegexp, type GoRegexp } from '../../lib/go-regexp.js';
 import { isHttpUrl } from '../../lib/url.js';
 
 /** Which provider supplies the upgrade policy (`configManager.source`). */
@@ -63,7 +63,7 @@ export interface ManagedOperatorConfig {
     /** When true, NodeKeeper only alerts and never deletes pods. */
     disableDrainStrategies: boolean;
     /** Pods in namespaces matching any of these (unanchored) are never touched by drain strategies. */
-    ignoredNamespacePatterns: RegExp[];
+    ignoredNamespacePatterns: GoRegexp[];
   };
   healthCheck: { ignoredCriticals: string[]; ignoredNamespaces: string[] };
   extDependencyAvailabilityChecks: { http: { timeoutMs: number; urls: string[] } };
@@ -295,8 +295,8 @@ function readLocalConfigName(cm: FieldReader, source: ConfigManagerSource | unde
   return MANAGED_UPGRADE_CONFIG_NAME;
 }
 
-function readNamespacePatterns(drain: FieldReader): RegExp[] {
-  const out: RegExp[] = [];
+function readNamespacePatterns(drain: FieldReader): GoRegexp[] {
+  const out: GoRegexp[] = [];
   drain.stringList('ignoredNamespacePatterns', (path) => {
     const r = compileGoRegexp(path);
     if (!r.ok) return `${JSON.stringify(path)} is not a usable regular expression: ${r.error}`;

@@ -6,6 +6,13 @@ import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import { formatTime, ManualClock } from '../../lib/clock.js';
 import { formatDuration, planNodeDrain, type DrainPlan, type DrainSettings } from './drain-strategies.js';
 import { pdbSelectorMatches } from './pod-selection.js';
+import { compileGoRegexp, type GoRegexp } from '../../lib/go-regexp.js';
+
+function goRegexp(source: string): GoRegexp {
+  const compiled = compileGoRegexp(source);
+  assert.ok(compiled.ok);
+  return compiled.regexp;
+}
 
 const MIN = 60_000;
 const clock = new ManualClock('2026-03-02T10:00:00Z');
@@ -192,7 +199,7 @@ void test('disableDrainStrategies: no actions, failed once cordoned for timeOut'
 });
 
 void test('ignored namespaces (unanchored patterns) and DaemonSet pods are never touched', () => {
-  const s: DrainSettings = { ...settings, ignoredNamespacePatterns: [/^openshift-/, /logging/g] };
+  const s: DrainSettings = { ...settings, ignoredNamespacePatterns: [goRegexp('^openshift-'), goRegexp('logging')] };
   const pods = [
     pod('a', { ns: 'openshift-monitoring' }),
     pod('b', { ns: 'my-logging-stack' }),

@@ -20,6 +20,7 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import { hasFinalizers, isDaemonSetPod, isInIgnoredNamespace, isTerminating, pdbsSelecting } from './pod-selection.js';
+import type { GoRegexp } from '../../lib/go-regexp.js';
 
 /** The strategy names, as MUO logs them. */
 export const DrainStrategyName = {
@@ -45,7 +46,7 @@ export interface DrainSettings {
   /** nodeDrain.disableDrainStrategies: only judge failure, never touch pods. */
   disableDrainStrategies: boolean;
   /** nodeDrain.ignoredNamespacePatterns, compiled (unanchored). */
-  ignoredNamespacePatterns: readonly RegExp[];
+  ignoredNamespacePatterns: readonly GoRegexp[];
 }
 
 /** The pod an action is about, with the identity the executor's preconditions use. */

@@ -9,6 +9,7 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { evaluateLabelSelector } from '../../lib/label-selector.js';
+import type { GoRegexp } from '../../lib/go-regexp.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 
 /**
@@ -37,13 +38,10 @@ export function isDaemonSetPod(pod: Pod): boolean {
   return (pod.metadata?.ownerReferences ?? []).some((ref) => ref.kind === 'DaemonSet');
 }
 
-/**
- * True when the pod's namespace matches one of the (unanchored) patterns. `String.search`
- * starts at 0 and restores `lastIndex`, so a shared global RegExp gives the same answer every time.
- */
-export function isInIgnoredNamespace(pod: Pod, patterns: readonly RegExp[]): boolean {
+/** True when the pod's namespace matches one of the (unanchored, Go) patterns. */
+export function isInIgnoredNamespace(pod: Pod, patterns: readonly GoRegexp[]): boolean {
   const ns = pod.metadata?.namespace ?? '';
-  return patterns.some((re) => ns.search(re) !== -1);
+  return patterns.some((re) => re.test(ns));
 }
 
 /** True when the pod has finalizers. */

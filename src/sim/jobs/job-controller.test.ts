@@ -6,6 +6,13 @@ import { SeededRandom } from '../../lib/random.js';
 import { startTestCluster } from '../test-support/cluster.test-support.js';
 import { createJobController } from './job-controller.js';
 import { matchingRule, nextStep, planFor, type JobRule } from './job-rules.js';
+import { compileGoRegexp, type GoRegexp } from '../../lib/go-regexp.js';
+
+function goRegexp(source: string): GoRegexp {
+  const compiled = compileGoRegexp(source);
+  if (!compiled.ok) throw new Error(compiled.error);
+  return compiled.regexp;
+}
 
 const MINUTE = 60_000;
 const NS = 'hooks';
@@ -36,7 +43,7 @@ function job(
 
 void test('rules: first match by namespace, name (string or RegExp) and labels; default success after (0.5, 1, 2) min', () => {
   const rules: JobRule[] = [
-    { match: { name: /^pre-/, labels: { tier: 'db' } }, outcome: 'fail', after: 3 },
+    { match: { name: goRegexp('^pre-'), labels: { tier: 'db' } }, outcome: 'fail', after: 3 },
     { match: { namespace: NS, name: 'post' }, outcome: 'succeed', after: 10 },
   ];
   const j = (name: string, labels?: Record<string, string>): Job => job(name, labels ? { labels } : {});

@@ -7,10 +7,12 @@ import type { Job, JobCondition } from 'kubernetes-types/batch/v1.js';
 import type { SeededRandom } from '../../lib/random.js';
 import { drawMs, minutesMs, type Triangle } from '../durations.js';
 import { hasLabels } from '../workloads/label-selector.js';
+import type { GoRegexp } from '../../lib/go-regexp.js';
 
 /** A scenario rule for Jobs. */
 export interface JobRule {
-  match: { namespace?: string; name?: string | RegExp; labels?: Record<string, string> };
+  /** `name`: the Job's name, or a Go regular expression it matches (unanchored). */
+  match: { namespace?: string; name?: string | GoRegexp; labels?: Record<string, string> };
   outcome: 'succeed' | 'fail';
   /** Virtual minutes from the start (default: the controller's run duration draw). */
   after?: number;
@@ -32,7 +34,7 @@ export function matchingRule(job: Job, rules: readonly JobRule[]): JobRule | und
     const m = jobRule.match;
     if (m.namespace !== undefined && m.namespace !== job.metadata?.namespace) return false;
     if (typeof m.name === 'string' && m.name !== name) return false;
-    if (m.name instanceof RegExp && !m.name.test(name)) return false;
+    if (m.name !== undefined && typeof m.name !== 'string' && !m.name.test(name)) return false;
     return hasLabels(m.labels, job.metadata?.labels);
   });
 }

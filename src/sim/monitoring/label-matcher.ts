@@ -1,8 +1,10 @@
 /**
  * Prometheus label matchers (`=`, `!=`, `=~`, `!~`) with Prometheus semantics: regular
- * expressions are fully anchored (`^(?:re)$`), and a label that is absent equals "".
- * Shared by the PromQL evaluator, the rule evaluator and the simulated Alertmanager.
+ * expressions are Go's, fully anchored (`^(?s:re)$`; Alertmanager's `^(?:re)$`), and a label that
+ * is absent equals "". Shared by the PromQL evaluator, the rule evaluator and the simulated
+ * Alertmanager.
  */
+import { compileAnchoredGoRegexp, type GoRegexp } from '../../lib/go-regexp.js';
 
 /** The four matcher operators of PromQL and Alertmanager. */
 export type MatchType = '=' | '!=' | '=~' | '!~';
@@ -23,7 +25,7 @@ export interface CompiledMatcher {
   matches(labelValue: string): boolean;
 }
 
-/** Thrown by {@link compileMatcher} for a regular expression JavaScript cannot compile. */
+/** Thrown by {@link compileMatcher} for a regular expression Go's regexp refuses (Go's error text). */
 export class InvalidMatcherError extends Error {
   constructor(message: string) {
     super(message);
@@ -31,36 +33,29 @@ export class InvalidMatcherError extends Error {
   }
 }
 
-const regexCache = new Map<string, RegExp>();
+/** Compiled regexes by dialect and source, bounded (matchers repeat across rule evaluations). */
+const regexCache = new Map<string, GoRegexp>();
 
-/**
- * The anchored regular expression for a matcher value. Go's RE2 syntax and JavaScript's agree
- * on everything PromQL users write in practice; the `s` flag makes `.` match newlines as
- * Prometheus does.
- */
-function anchoredRegex(source: string): RegExp {
-  let re = regexCache.get(source);
+/** The anchored regular expression for a matcher value; `dotAll` is Prometheus' dialect. */
+function anchoredRegex(source: string, dotAll: boolean): GoRegexp {
+  const key = `${dotAll ? 's' : '-'}${source}`;
+  let re = regexCache.get(key);
   if (re === undefined) {
-    try {
-      re = new RegExp(`^(?:${toJsRegexSource(source)})$`, 's');
-    } catch (err) {
-      throw new InvalidMatcherError(
-        `error parsing regexp: ${err instanceof Error ? err.message : String(err)}: \`${source}\``,
-      );
-    }
-    if (regexCache.size > 1000) regexCache.clear();
-    regexCache.set(source, re);
+    const compiled = compileAnchoredGoRegexp(source, { dotAll });
+    if (!compiled.ok) throw new InvalidMatcherError(compiled.error);
+    re = compiled.regexp;
+    if (regexCache.size >= 1000) regexCache.clear();
+    regexCache.set(key, re);
   }
   return re;
 }
 
-/** RE2 spellings JavaScript lacks: named groups `(?P<name>…)` become `(?<name>…)`. */
-export function toJsRegexSource(source: string): string {
-  return source.replace(/\(\?P</g, '(?<');
-}
-
-/** Compiles a matcher; throws {@link InvalidMatcherError} for a bad regular expression. */
-export function compileMatcher(labelMatcher: LabelMatcher): CompiledMatcher {
+/**
+ * Compiles a matcher; throws {@link InvalidMatcherError} for a bad regular expression. Prometheus'
+ * dialect by default (`.` matches a newline); Alertmanager's with `dotAll: false`.
+ */
+export function compileMatcher(labelMatcher: LabelMatcher, options: { dotAll?: boolean } = {}): CompiledMatcher {
+  const dotAll = options.dotAll ?? true;
   let test: (value: string) => boolean;
   switch (labelMatcher.type) {
     case '=':
@@ -70,12 +65,12 @@ export function compileMatcher(labelMatcher: LabelMatcher): CompiledMatcher {
       test = (v) => v !== labelMatcher.value;
       break;
     case '=~': {
-      const re = anchoredRegex(labelMatcher.value);
+      const re = anchoredRegex(labelMatcher.value, dotAll);
       test = (v) => re.test(v);
       break;
     }
     case '!~': {
-      const re = anchoredRegex(labelMatcher.value);
+      const re = anchoredRegex(labelMatcher.value, dotAll);
       test = (v) => !re.test(v);
       break;
     }

@@ -20,6 +20,7 @@ import {
   type OcmUpgradePolicy,
 } from './ocm-model.js';
 import type { LogInput, OcmState, PolicyPatch } from './ocm-state.js';
+import { compileGoRegexp } from '../../lib/go-regexp.js';
 
 /** Which credentials the API accepts. */
 export interface OcmAuthOptions {
@@ -382,8 +383,10 @@ export function filterBySearch<T>(items: readonly T[], search: string | null, ge
       const v = get(item, field) ?? '';
       if (op === '=') return v === value;
       if (op === '!=' || op === '<>') return v !== value;
-      const re = new RegExp(`^${value.split('%').map(escapeRegExp).join('.*')}$`, op === 'ilike' ? 'is' : 's');
-      return re.test(v);
+      // SQL's `like` as a linear-time pattern: `%` is any text, the rest literal.
+      const pattern = `(?s${op === 'ilike' ? 'i' : ''})^${value.split('%').map(escapeRegExp).join('.*')}$`;
+      const re = compileGoRegexp(pattern);
+      return re.ok && re.regexp.test(v);
     }),
   );
 }

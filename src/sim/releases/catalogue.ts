@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import semver from 'semver';
 import { DEFAULT_BLOCKED_EDGES, DEFAULT_MINORS, PINNED_ERRATA } from './catalogue-data.js';
+import { compileAnchoredGoRegexp, type GoRegexp } from '../../lib/go-regexp.js';
 
 /** A rule that decides whether a risk applies (graph-data `matchingRules`). */
 export type MatchingRule = { type: 'Always' } | { type: 'PromQL'; promql: { promql: string } };
@@ -349,8 +350,10 @@ export function releaseChannelsAt(catalogue: Catalogue, release: Release, at?: n
 }
 
 /** A blocked edge's `from`, matched against the whole source version. */
-function fromPattern(from: string): RegExp {
-  return new RegExp(`^(?:${from})$`);
+function fromPattern(from: string): GoRegexp {
+  const compiled = compileAnchoredGoRegexp(from);
+  if (!compiled.ok) throw new Error(`blocked edge from ${JSON.stringify(from)}: ${compiled.error}`);
+  return compiled.regexp;
 }
 
 /** The blocked-edge entries that apply to one edge. */

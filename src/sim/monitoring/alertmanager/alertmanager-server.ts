@@ -14,10 +14,10 @@ import { startHttpServer, type HttpServer, type RequestActivity } from '../../ht
 import type { CompiledMatcher } from '../label-matcher.js';
 import { AmError, amSwagger, amText } from './am-error.js';
 import { AlertStore, goBool, type AlertQuery } from './alerts.js';
-import { goRegexpError, goRegexpToJs } from './go-regexp.js';
 import { compileFilterMatcher, MatcherError, parseMatcher } from './matchers.js';
 import { decodeAlertsBody, decodeSilenceBody } from './request-body.js';
 import { SilenceStore } from './silences.js';
+import { compileAnchoredGoRegexp } from '../../../lib/go-regexp.js';
 import { readRequestBody } from '../../../lib/request-body.js';
 
 /** What the fault switch makes the server do. */
@@ -290,17 +290,9 @@ function alertQuery(query: URLSearchParams): AlertQuery {
   q.filter = query.getAll('filter').map((f) => compileOr400(parseMatcherOr400(() => parseMatcher(f))));
   const receiver = query.get('receiver');
   if (receiver !== null) {
-    const source = `^(?:${receiver})$`;
-    const err = goRegexpError(source);
-    if (err) throw amText(400, `failed to parse receiver param: ${err}`);
-    try {
-      q.receiver = new RegExp(goRegexpToJs(source), 's');
-    } catch (e) {
-      throw amText(
-        400,
-        `failed to parse receiver param: error parsing regexp: ${e instanceof Error ? e.message : String(e)}`,
-      );
-    }
+    const compiled = compileAnchoredGoRegexp(receiver);
+    if (!compiled.ok) throw amText(400, `failed to parse receiver param: ${compiled.error}`);
+    q.receiver = compiled.regexp;
   }
   return q;
 }

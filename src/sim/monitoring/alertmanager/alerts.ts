@@ -5,6 +5,7 @@
  * of the simulated Prometheus pushes here in process through {@link AlertSink}.
  */
 import type { Clock } from '../../../lib/clock.js';
+import type { GoRegexp } from '../../../lib/go-regexp.js';
 import type { JsonObject } from '../../../lib/json.js';
 import { matchesLabels, type CompiledMatcher } from '../label-matcher.js';
 import { amText } from './am-error.js';
@@ -48,7 +49,7 @@ export interface AlertQuery {
   unprocessed?: boolean;
   filter?: readonly CompiledMatcher[];
   /** Anchored receiver-name regex. */
-  receiver?: RegExp;
+  receiver?: GoRegexp;
 }
 
 export interface AlertStoreOptions {

@@ -4,8 +4,14 @@
  * wording Alertmanager 0.25 answers. Matching itself is the shared Prometheus semantics of
  * `../label-matcher.ts`.
  */
-import { compileMatcher, type CompiledMatcher, type LabelMatcher, type MatchType } from '../label-matcher.js';
-import { goRegexpError, goRegexpToJs } from './go-regexp.js';
+import { compileGoRegexp } from '../../../lib/go-regexp.js';
+import {
+  compileMatcher,
+  InvalidMatcherError,
+  type CompiledMatcher,
+  type LabelMatcher,
+  type MatchType,
+} from '../label-matcher.js';
 
 /** A matcher as the v2 API carries it; `isEqual` defaults to true. */
 export interface ApiMatcher {
@@ -50,20 +56,21 @@ export function matchTypeOf(apiMatcher: ApiMatcher): MatchType {
   return equal ? '=' : '!=';
 }
 
-/** The label matcher for an API matcher, with Go-only regex spellings made JavaScript. */
+/** The label matcher for an API matcher. */
 export function toLabelMatcher(apiMatcher: ApiMatcher): LabelMatcher {
-  const type = matchTypeOf(apiMatcher);
-  const regex = type === '=~' || type === '!~';
-  return { name: apiMatcher.name, type, value: regex ? goRegexpToJs(apiMatcher.value) : apiMatcher.value };
+  return { name: apiMatcher.name, type: matchTypeOf(apiMatcher), value: apiMatcher.value };
 }
 
-/** Compiles, turning a regex JavaScript cannot compile into a Go-style error text. */
+/**
+ * Compiles as Alertmanager's `labels.NewMatcher` does (a regex anchored as `^(?:re)$`, `.` not
+ * matching a newline); a bad regex throws {@link MatcherError} with Go's error text.
+ */
 export function compileApiMatcher(apiMatcher: ApiMatcher): CompiledMatcher {
   try {
-    return compileMatcher(toLabelMatcher(apiMatcher));
+    return compileMatcher(toLabelMatcher(apiMatcher), { dotAll: false });
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    throw new MatcherError(`error parsing regexp: not supported by the simulated Alertmanager: ${message}`);
+    if (err instanceof InvalidMatcherError) throw new MatcherError(err.message);
+    throw err;
   }
 }
 
@@ -79,21 +86,14 @@ export function validateSilenceMatchers(matchers: readonly ApiMatcher[]): Silenc
     if (!isValidLabelName(apiMatcher.name))
       throw new MatcherError(`invalid label matcher ${index}: invalid label name ${goQuote(apiMatcher.name)}`);
     if (apiMatcher.isRegex) {
-      const err = goRegexpError(apiMatcher.value);
-      if (err)
+      // validateSilence compiles the value as written (unanchored).
+      const regex = compileGoRegexp(apiMatcher.value);
+      if (!regex.ok)
         throw new MatcherError(
-          `invalid label matcher ${index}: invalid regular expression ${goQuote(apiMatcher.value)}: ${err}`,
+          `invalid label matcher ${index}: invalid regular expression ${goQuote(apiMatcher.value)}: ${regex.error}`,
         );
     }
-    let compiled: CompiledMatcher;
-    try {
-      compiled = compileApiMatcher(apiMatcher);
-    } catch (err) {
-      const text = err instanceof Error ? err.message : String(err);
-      throw new MatcherError(
-        `invalid label matcher ${index}: invalid regular expression ${goQuote(apiMatcher.value)}: ${text}`,
-      );
-    }
+    const compiled = compileApiMatcher(apiMatcher);
     allMatchEmpty &&= compiled.matches('');
     out.push({
       name: apiMatcher.name,
@@ -154,10 +154,6 @@ export function parseMatcher(text: string): LabelMatcher {
  * throwing {@link MatcherError} with Go's message for a bad regex.
  */
 export function compileFilterMatcher(labelMatcher: LabelMatcher): CompiledMatcher {
-  if (labelMatcher.type === '=~' || labelMatcher.type === '!~') {
-    const err = goRegexpError(`^(?:${labelMatcher.value})$`);
-    if (err) throw new MatcherError(err);
-  }
   return compileApiMatcher({
     name: labelMatcher.name,
     value: labelMatcher.value,

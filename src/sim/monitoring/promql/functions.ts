@@ -4,7 +4,7 @@
  * range and drop the metric name (`last_over_time` keeps it); `rate`/`increase` apply counter
  * resets and Prometheus' extrapolation to the range boundaries.
  */
-import { toJsRegexSource } from '../label-matcher.js';
+import { compileAnchoredGoRegexp, type GoMatch } from '../../../lib/go-regexp.js';
 import type { Expr, MatrixSelector } from './ast.js';
 import { executionError } from './errors.js';
 import { dropMetricName } from './values.js';
@@ -147,14 +147,9 @@ export function sortByValue(input: Sample[], desc: boolean): Sample[] {
 
 /** `label_replace(v, dst, replacement, src, regex)`. */
 export function labelReplace(input: Sample[], dst: string, replacement: string, src: string, regex: string): Sample[] {
-  let re: RegExp;
-  try {
-    re = new RegExp(`^(?:${toJsRegexSource(regex)})$`, 's');
-  } catch (err) {
-    throw executionError(
-      `invalid regular expression in label_replace(): ${regex}: ${err instanceof Error ? err.message : String(err)}`,
-    );
-  }
+  const compiled = compileAnchoredGoRegexp(regex, { dotAll: true });
+  if (!compiled.ok) throw executionError(`invalid regular expression in label_replace(): ${regex}: ${compiled.error}`);
+  const re = compiled.regexp;
   if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(dst))
     throw executionError(`invalid destination label name in label_replace(): ${dst}`);
   return input.map((sample) => {
@@ -169,7 +164,7 @@ export function labelReplace(input: Sample[], dst: string, replacement: string, 
 }
 
 /** Go's `regexp.Expand`: `$1`, `${1}`, `$name`, `${name}`, `$$`. */
-function expandTemplate(template: string, execArray: RegExpExecArray): string {
+function expandTemplate(template: string, match: GoMatch): string {
   let out = '';
   for (let i = 0; i < template.length; i++) {
     const c = template[i] as string;
@@ -202,8 +197,8 @@ function expandTemplate(template: string, execArray: RegExpExecArray): string {
       name = w[0];
       i += name.length;
     }
-    if (/^\d+$/.test(name)) out += execArray[Number(name)] ?? '';
-    else out += execArray.groups?.[name] ?? '';
+    if (/^\d+$/.test(name)) out += match.groups[Number(name)] ?? '';
+    else out += match.named[name] ?? '';
   }
   return out;
 }

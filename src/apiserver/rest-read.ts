@@ -9,6 +9,7 @@ import { scaleSpecOf, toScale } from './scale.js';
 import { ApiError, apiErrors } from './status.js';
 import type { Watch, WatchEvent } from './storage/watch-hub.js';
 import { apiVersionOf, type KubeObject } from './types.js';
+import { checkResourceVersionParam, int64Param } from './query-params.js';
 
 /** The object as served at the URL's version (custom resources with several versions). */
 export function atVersion(call: ResourceCall, obj: KubeObject): KubeObject {
@@ -69,6 +70,8 @@ export function selectObjects(call: ResourceCall): KubeObject[] {
 /** GET on a collection: a page of the list. */
 export function handleList(call: ResourceCall): void {
   const { rt } = call.target;
+  const limit = int64Param(call.query, 'limit') ?? 0;
+  checkResourceVersionParam(call.query);
   const rv = call.ctx.store.currentResourceVersion();
   let objects = selectObjects(call);
   const token = call.query.get('continue');
@@ -79,9 +82,8 @@ export function handleList(call: ResourceCall): void {
     listRv = String(c.rv);
     objects = objects.filter((o) => objectKey(rt, o) + '\u0000' > c.start);
   }
-  const limit = Number(call.query.get('limit') ?? '0');
   const meta: JsonObject = { resourceVersion: listRv };
-  if (Number.isInteger(limit) && limit > 0 && objects.length > limit) {
+  if (limit > 0 && objects.length > limit) {
     const remaining = objects.length - limit;
     objects = objects.slice(0, limit);
     meta.continue = encodeContinue(listRv, objectKey(rt, objects[objects.length - 1]!));
@@ -113,7 +115,8 @@ function openWatch(call: ResourceCall): Watch {
     name !== undefined
       ? (o: KubeObject): boolean => o.metadata.name === name && (selectorFilter ? selectorFilter(o) : true)
       : selectorFilter;
-  const timeout = Number(q.get('timeoutSeconds') ?? '0');
+  const timeout = int64Param(q, 'timeoutSeconds') ?? 0;
+  checkResourceVersionParam(q);
   const rvParam = q.get('resourceVersion');
   return call.ctx.hub.watch(rt, {
     ...(namespace !== undefined ? { namespace } : {}),
@@ -121,7 +124,7 @@ function openWatch(call: ResourceCall): Watch {
     ...(filter ? { filter } : {}),
     allowBookmarks: q.get('allowWatchBookmarks') === 'true' || q.get('allowWatchBookmarks') === '1',
     sendInitialEvents: q.get('sendInitialEvents') === 'true',
-    ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutSeconds: timeout } : {}),
+    ...(timeout > 0 ? { timeoutSeconds: timeout } : {}),
     ...(call.target.version !== rt.version ? { version: call.target.version } : {}),
   });
 }

@@ -11,6 +11,7 @@ import {
   jsonText,
   managerFromUserAgent,
   objectJson,
+  checkBodyMediaType,
   parseObjectBody,
   readBody,
   sendJson,
@@ -119,6 +120,7 @@ export function commitWrite(
 /** POST on a collection (create) or on pods/<name>/eviction. */
 export async function handleCreate(call: ResourceCall): Promise<void> {
   const { rt, namespace, name, subresource } = call.target;
+  checkBodyMediaType(call.req.headers['content-type']);
   const body = parseObjectBody(await readBody(call.req), call.req.headers['content-type'] ?? '');
   if (name !== undefined) {
     if (subresource === 'eviction' && rt.subresources.includes('eviction')) {
@@ -143,6 +145,7 @@ export async function handleCreate(call: ResourceCall): Promise<void> {
 /** PUT on an object, its status, scale or finalize subresource. */
 export async function handleUpdate(call: ResourceCall): Promise<void> {
   const { rt, name, subresource } = call.target;
+  checkBodyMediaType(call.req.headers['content-type']);
   const body = parseObjectBody(await readBody(call.req), call.req.headers['content-type'] ?? '');
   if (subresource === 'scale') {
     const spec = scaleSpecOf(rt);

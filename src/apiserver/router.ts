@@ -31,6 +31,12 @@ export async function route(
   res: ServerResponse,
   serverAddress: string,
 ): Promise<void> {
+  if (hasBadPathEscape(req.url ?? '/')) {
+    // Go's HTTP server refuses such a request line before any handler sees it.
+    res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+    res.end('400 Bad Request');
+    return;
+  }
   try {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname.replace(/\/+$/, '') || '/';
@@ -96,6 +102,13 @@ export async function route(
     if (!(apiErr instanceof ApiError)) ctx.logger.error({ err }, 'request failed');
     sendError(res, apiErr);
   }
+}
+
+/** True when the path of a request target has a `%` not followed by two hex digits (Go's url.ParseRequestURI refuses it). */
+export function hasBadPathEscape(requestTarget: string): boolean {
+  const query = requestTarget.indexOf('?');
+  const path = query < 0 ? requestTarget : requestTarget.slice(0, query);
+  return /%(?![0-9A-Fa-f]{2})/.test(path);
 }
 
 function methodNotAllowed(call: ResourceCall): ApiError {

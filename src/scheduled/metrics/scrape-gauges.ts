@@ -50,11 +50,36 @@ export function registerScrapeGauges(registry: Registry, groups: readonly Family
         collect(this: Gauge) {
           this.reset();
           if (family.labelNames.length === 0) this.remove({});
-          for (const s of take().get(name) ?? []) this.set(s.labels, s.value);
+          for (const s of take().get(name) ?? []) this.set(boundedLabels(s.labels), s.value);
         },
       });
     }
   }
+}
+
+/**
+ * The longest label value exported, in characters. Some label values are free text from a user's
+ * object (an UpgradeSuspensionWindow's reason, a ClusterVersion template's upstream): one of
+ * 70,000 characters would be stored in every sample of every scrape.
+ */
+export const MAX_LABEL_VALUE_LENGTH = 256;
+
+/**
+ * A label value as exported: control characters (a NUL, a newline) replaced by U+FFFD, and cut
+ * to {@link MAX_LABEL_VALUE_LENGTH} characters ending in `…` when longer.
+ */
+export function boundedLabelValue(value: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
+  const clean = value.replace(/[\u0000-\u001f\u007f]/g, '\ufffd');
+  if (clean.length <= MAX_LABEL_VALUE_LENGTH) return clean; // UTF-16 units never undercount characters
+  const chars = Array.from(clean);
+  return chars.length <= MAX_LABEL_VALUE_LENGTH ? clean : `${chars.slice(0, MAX_LABEL_VALUE_LENGTH - 1).join('')}…`;
+}
+
+function boundedLabels(labels: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(labels)) out[name] = boundedLabelValue(value);
+  return out;
 }
 
 /**

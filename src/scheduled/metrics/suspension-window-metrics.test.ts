@@ -4,6 +4,7 @@ import { Registry } from 'prom-client';
 import type { UpgradeSuspensionWindow } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
 import { silentLogger } from '../../lib/log.js';
 import { parseExposition, samplesOf, valueOf } from '../../kube/metrics-exposition.test-support.js';
+import { boundedLabelValue, MAX_LABEL_VALUE_LENGTH } from './scrape-gauges.js';
 import {
   SuspensionWindowCollector,
   SuspensionWindowMetricName as N,
@@ -85,4 +86,19 @@ void test('collector: a throwing source gives no series instead of failing the s
   );
   const f = parseExposition(await registry.metrics());
   for (const name of Object.values(N)) assert.deepEqual(samplesOf(f, name), [], name);
+});
+
+void test('collector: a free-text reason is exported bounded: control characters replaced, cut at 256 characters', async () => {
+  const registry = new Registry();
+  const long = `${'x'.repeat(70_000)}`;
+  new SuspensionWindowCollector(
+    registry,
+    () => [window('long', { reason: long }), window('nul', { reason: 'a\u0000b\nc' })],
+    { log: silentLogger() },
+  );
+  const f = parseExposition(await registry.metrics());
+  const reasons = samplesOf(f, N.info).map((s) => s.labels['reason'] ?? '');
+  assert.deepEqual(reasons, [`${'x'.repeat(MAX_LABEL_VALUE_LENGTH - 1)}…`, 'a\ufffdb\ufffdc']);
+  assert.equal(boundedLabelValue('kept as it is'), 'kept as it is');
+  assert.equal(Array.from(boundedLabelValue('é'.repeat(300))).length, MAX_LABEL_VALUE_LENGTH);
 });

@@ -12,7 +12,11 @@ export const UpgradeSuspensionWindowSpecSchema = Type.Object(
   {
     start: dateTime('Start of the window (inclusive).'),
     end: dateTime('End of the window (inclusive).'),
-    reason: Type.String({ description: 'Why upgrades are suspended; shown in events, messages and metrics.' }),
+    reason: Type.String({
+      description:
+        'Why upgrades are suspended; shown in events, messages and metrics (the metric label is cut at 256 characters).',
+      maxLength: 1024,
+    }),
     configSelector: Type.Optional(
       labelSelector('UpgradeConfigs that create no jobs during the window; empty selects all, absent selects none.'),
     ),

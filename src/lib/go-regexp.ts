@@ -1,6 +1,7 @@
 /**
  * Go (RE2) regular expressions compiled as JavaScript RegExps, for
- * `nodeDrain.ignoredNamespacePatterns` (reference/muo.md §2: unanchored, `regexp.MatchString`).
+ * `nodeDrain.ignoredNamespacePatterns` (docs/design/managed-flow.md#the-operator-configmap:
+ * unanchored, `regexp.MatchString`).
  *
  * Written by hand because no library translates RE2 syntax to JS (re2 bindings are native
  * addons). The two syntaxes mostly agree; this module translates the RE2 forms JS spells

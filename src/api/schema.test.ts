@@ -1,6 +1,6 @@
 /**
  * Structural lint of every generated CRD schema (apiextensions' structural-schema rules,
- * ts-ecosystem.md §4.4), and unit tests of the CRD-safe helpers.
+ * docs/design/dependencies.md#crd-schemas), and unit tests of the CRD-safe helpers.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

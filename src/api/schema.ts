@@ -2,11 +2,11 @@
  * CRD-safe schema helpers on TypeBox, and `crdFor`, which turns one kind's schema into an
  * apiextensions.k8s.io/v1 CustomResourceDefinition.
  *
- * TypeBox's own `Union(Literal…)` emits `anyOf`+`const` and its `Record` emits
- * `patternProperties`; a structural CRD schema allows neither. These helpers emit only what
- * apiextensions accepts (see ts-ecosystem.md §4.4), and `schema.test.ts` walks every generated
- * CRD to prove it. Importing this module loads TypeBox (~20 MiB): the operator's runtime must
- * only `import type` from schema modules, and take constants from the `*-contract.ts` files.
+ * TypeBox's own `Union(Literal…)` emits `anyOf`+`const` and its `Record` emits `patternProperties`;
+ * a structural CRD schema allows neither. These helpers emit only what apiextensions accepts (see
+ * docs/design/dependencies.md#crd-schemas), and `schema.test.ts` walks every generated CRD to prove
+ * it. Importing this module loads TypeBox (~20 MiB): the operator's runtime must only `import type`
+ * from schema modules, and take constants from the `*-contract.ts` files.
  */
 import {
   Type,

@@ -1,8 +1,9 @@
 /**
- * Fault injection in the embedded API server (update-mechanics §8.5: "API errors at a rate (409,
- * 500, timeouts) and watch disconnects", "API outages on SNO"). Clients are chosen by their
- * User-Agent; by default every client except the simulated cluster's own controllers (program
- * `simulated-cluster`), which stand for the cluster's components and are not under test.
+ * Fault injection in the embedded API server (docs/simulation.md#faults: API errors at a rate
+ * (409, 500, timeouts), watch disconnects, and outages such as a single-node cluster's). Clients
+ * are chosen by their User-Agent; by default every client except the simulated cluster's own
+ * controllers (program `simulated-cluster`), which stand for the cluster's components and are not
+ * under test.
  *
  * The decision is pure ({@link decideApiFault}: request + state + seeded draws → what to do);
  * {@link ApiFaultInjector} holds the state, applies decisions before routing and ends watches.

@@ -1,6 +1,7 @@
 /**
- * The command line: one executable, `upgrade-operator`, with subcommands (DESIGN.md §4).
- * This is the composition root: the only place that wires the parts together.
+ * The command line: one executable, `upgrade-operator`, with subcommands
+ * (docs/design/command-line.md). This is the composition root: the only place that wires the parts
+ * together.
  */
 import { Command, CommanderError } from 'commander';
 import { apiserverCommand } from './apiserver.js';

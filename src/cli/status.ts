@@ -1,10 +1,10 @@
 /**
  * `upgrade-operator status`: an `oc adm upgrade status`-like view of an upgrade in progress
- * (DESIGN.md §4), for a real OpenShift cluster or the simulated one alike. Reads only — GET and
- * LIST, in parallel — into an {@link UpgradeStatusSnapshot}, assesses it
- * ({@link assessUpgradeStatus}, pure) and prints text or JSON. A part that cannot be read is
- * reported as unknown with the reason; the exit code is 1 only when nothing at all could be read.
- * `--watch` redraws (clear screen on a TTY, else snapshots separated by a blank line) every
+ * (docs/configuration.md#upgrade-operator-status), for a real OpenShift cluster or the simulated
+ * one alike. Reads only — GET and LIST, in parallel — into an {@link UpgradeStatusSnapshot},
+ * assesses it ({@link assessUpgradeStatus}, pure) and prints text or JSON. A part that cannot be
+ * read is reported as unknown with the reason; the exit code is 1 only when nothing at all could be
+ * read. `--watch` redraws (clear screen on a TTY, else snapshots separated by a blank line) every
  * `--interval` until SIGINT, which ends it with exit code 0.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';

@@ -1,7 +1,8 @@
 /**
- * The control plane's part of `upgrade-operator status` (DESIGN.md §4): the ClusterVersion and the
- * ClusterOperators, after `oc adm upgrade status` (reference/update-mechanics.md §1.4–1.7, §2.2).
- * Pure: time is an argument.
+ * The control plane's part of `upgrade-operator status`
+ * (docs/configuration.md#upgrade-operator-status): the ClusterVersion and the ClusterOperators,
+ * after `oc adm upgrade status` (docs/design/cluster-model.md#clusterversion,
+ * docs/design/cluster-model.md#the-cvos-gate). Pure: time is an argument.
  */
 import { operatorVersion, type ClusterOperator } from '../api/openshift/config-v1/cluster-operator.js';
 import type { UpdateHistory } from '../api/openshift/config-v1/cluster-version.js';
@@ -55,9 +56,10 @@ export function estimateFromHistory(
 }
 
 /**
- * Operators against the target: updated when their `operator` version is the target (the CVO
- * gate, §2.2); updating when not updated and Progressing=True or named in the CVO's `waiting on`
- * list; waiting otherwise (the CVO has not reached them). Percent = floor(100 × updated / total).
+ * Operators against the target: updated when their `operator` version is the target (the CVO gate,
+ * docs/design/cluster-model.md#the-cvos-gate); updating when not updated and Progressing=True or
+ * named in the CVO's `waiting on` list; waiting otherwise (the CVO has not reached them). Percent =
+ * floor(100 × updated / total).
  */
 export function operatorProgress(
   operators: readonly ClusterOperator[],
@@ -142,16 +144,19 @@ function emptyControlPlane(message: string): ControlPlaneStatus {
 /**
  * The control plane's assessment, in this order:
  * - `Unknown`: the ClusterVersion cannot be read, has no status, or no history.
- * - The head of `status.history` is the update (§1.4). `Completed` when it is Completed and
- *   Progressing is not True (a Completed head means every ClusterOperator reached the version;
- *   worker pools may still roll, §5.9).
- * - Otherwise it is updating: `Stalled` when Failing=True (the CVO's verdict: a blocking error,
- *   or a Degraded operator past its 40 minutes, §1.6) or when Progressing reads `Unable to apply`
- *   / `Error while reconciling`; also when `spec.desiredUpdate` names a release the CVO refused
- *   (ReleaseAccepted=False, §1.7). `Slow` when the CVO says an operator takes longer than expected
- *   (its stall thresholds, 30 min and 90 min for machine-config: the message `… which is longer
- *   than expected`, Failing=Unknown `SlowClusterOperator`). A snapshot cannot see that progress did
- *   not change; the CVO's thresholds stand for it. Else `Progressing`.
+ * - The head of `status.history` is the update (docs/design/cluster-model.md#history). `Completed`
+ *   when it is Completed and Progressing is not True (a Completed head means every ClusterOperator
+ *   reached the version; worker pools may still roll,
+ *   docs/design/cluster-model.md#the-machine-config-operator).
+ * - Otherwise it is updating: `Stalled` when Failing=True (the CVO's verdict: a blocking error, or
+ *   a Degraded operator past its 40 minutes, docs/design/cluster-model.md#progressing-and-failing)
+ *   or when Progressing reads `Unable to apply` / `Error while reconciling`; also when
+ *   `spec.desiredUpdate` names a release the CVO refused (ReleaseAccepted=False,
+ *   docs/design/cluster-model.md#release-acceptance-and-preconditions). `Slow` when the CVO says an
+ *   operator takes longer than expected (its stall thresholds, 30 min and 90 min for
+ *   machine-config: the message `… which is longer than expected`, Failing=Unknown
+ *   `SlowClusterOperator`). A snapshot cannot see that progress did not change; the CVO's
+ *   thresholds stand for it. Else `Progressing`.
  */
 export function assessControlPlane(snapshot: UpgradeStatusSnapshot, nowMs: number): ControlPlaneStatus {
   const cvPart = snapshot.clusterVersion;

@@ -1,9 +1,9 @@
 /**
- * The data model of `upgrade-operator status` (DESIGN.md §4): the snapshot the assessment reads,
- * the report it produces (control plane, pools and nodes, health insights, the upgrade operator's
- * own objects), and the small helpers the assessment's parts share. Types and pure helpers only;
- * the rules live in upgrade-status-control-plane.ts, upgrade-status-nodes.ts,
- * upgrade-status-operator.ts and upgrade-status.ts.
+ * The data model of `upgrade-operator status` (docs/configuration.md#upgrade-operator-status): the
+ * snapshot the assessment reads, the report it produces (control plane, pools and nodes, health
+ * insights, the upgrade operator's own objects), and the small helpers the assessment's parts
+ * share. Types and pure helpers only; the rules live in upgrade-status-control-plane.ts,
+ * upgrade-status-nodes.ts, upgrade-status-operator.ts and upgrade-status.ts.
  */
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';

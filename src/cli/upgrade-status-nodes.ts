@@ -1,7 +1,8 @@
 /**
- * The pools and nodes part of `upgrade-operator status` (DESIGN.md §4): each MachineConfigPool
- * and its nodes against the release being rolled out, and the pods that block a drain
- * (reference/update-mechanics.md §5.1–5.6). Pure.
+ * The pools and nodes part of `upgrade-operator status`
+ * (docs/configuration.md#upgrade-operator-status): each MachineConfigPool and its nodes against the
+ * release being rolled out, and the pods that block a drain
+ * (docs/design/cluster-model.md#the-mco-and-its-pools). Pure.
  */
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
@@ -39,9 +40,9 @@ function configVersion(configs: ReadonlyMap<string, MachineConfig>, name: string
 }
 
 /**
- * The pool of a node: the pool whose `nodeSelector` matches its labels; when several match, a
- * pool other than `worker` wins (a node in a custom pool leaves `worker`, §5.1), and `master`
- * over any other.
+ * The pool of a node: the pool whose `nodeSelector` matches its labels; when several match, a pool
+ * other than `worker` wins (a node in a custom pool leaves `worker`,
+ * docs/design/cluster-model.md#pools), and `master` over any other.
  */
 export function poolOfNode(node: Node, pools: readonly MachineConfigPool[]): MachineConfigPool | undefined {
   const matching = pools.filter(
@@ -64,7 +65,10 @@ function readyOf(node: Node): boolean | null {
   return ready ? ready.status === 'True' : null;
 }
 
-/** The MCD asked the drain controller for a drain it has not finished (`desiredDrain` = `drain-<desired>` ≠ `lastAppliedDrain`, §5.3). */
+/**
+ * The MCD asked the drain controller for a drain it has not finished (`desiredDrain` =
+ * `drain-<desired>` ≠ `lastAppliedDrain`, docs/design/cluster-model.md#node-annotations).
+ */
 function drainPending(node: Node): boolean {
   const a = node.metadata?.annotations ?? {};
   const desired = a[A.DesiredDrain];
@@ -74,12 +78,15 @@ function drainPending(node: Node): boolean {
 /**
  * A node's phase and assessment against its pool's target (`spec.configuration.name`):
  * - Updated: currentConfig = desiredConfig = the target and state `Done` (the MCO's own
- *   `updatedMachineCount` rule, §5.2) — and the target is the release being rolled out, when the
- *   pool's target release is known to differ from it the node is still Pending.
- * - In progress: desiredConfig ≠ currentConfig (the node controller chose it, §5.4) or state
- *   `Working`. Then `Rebooting` while NotReady (the MCD rebooted it, §5.5 step 6), `Draining` while
- *   the drain it asked for is not done (desiredDrain `drain-…` ≠ lastAppliedDrain, §5.5 step 3–4;
- *   the node is cordoned), else `Updating` (OS update, rejoin, uncordon).
+ *   `updatedMachineCount` rule, docs/design/cluster-model.md#pools) — and the target is the release
+ *   being rolled out, when the pool's target release is known to differ from it the node is still
+ *   Pending.
+ * - In progress: desiredConfig ≠ currentConfig (the node controller chose it,
+ *   docs/design/cluster-model.md#choosing-the-nodes-to-update) or state `Working`. Then `Rebooting`
+ *   while NotReady (the MCD rebooted it, docs/design/cluster-model.md#the-per-node-update step 4),
+ *   `Draining` while the drain it asked for is not done (desiredDrain `drain-…` ≠ lastAppliedDrain,
+ *   docs/design/cluster-model.md#the-per-node-update steps 2–3; the node is cordoned), else
+ *   `Updating` (OS update, rejoin, uncordon).
  * - Not started: `Paused` in a paused pool, else `Pending`.
  * Assessment: `Degraded` when the MCD state is Degraded/Unreconcilable (its reason is the
  * message); `Progressing` in progress; `Completed` when updated; `Excluded` when paused;
@@ -162,8 +169,9 @@ function ignoredByDrain(pod: Pod): boolean {
 /**
  * Who blocks a drain: every pod on the node that the drain would evict and whose namespace has a
  * PodDisruptionBudget selecting it with `status.disruptionsAllowed` 0 — the eviction API answers
- * 429 for it (§5.6). The message is the API's cause text: `The disruption budget <pdb> needs
- * <desiredHealthy> healthy pods and has <currentHealthy> currently`.
+ * 429 for it (docs/design/cluster-model.md#drains-and-poddisruptionbudgets). The message is the
+ * API's cause text:
+ * `The disruption budget <pdb> needs <desiredHealthy> healthy pods and has <currentHealthy> currently`.
  */
 export function drainBlockers(
   nodeName: string,

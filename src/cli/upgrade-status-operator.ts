@@ -1,7 +1,8 @@
 /**
- * The upgrade operator's part of `upgrade-operator status` (DESIGN.md §4): its own objects of
- * both flows — `upgrade.managed.openshift.io` UpgradeConfigs, and `managedupgrade.appuio.io`
- * UpgradeConfigs, UpgradeJobs and their hook Jobs. Pure: time is an argument.
+ * The upgrade operator's part of `upgrade-operator status`
+ * (docs/configuration.md#upgrade-operator-status): its own objects of both flows —
+ * `upgrade.managed.openshift.io` UpgradeConfigs, and `managedupgrade.appuio.io` UpgradeConfigs,
+ * UpgradeJobs and their hook Jobs. Pure: time is an argument.
  */
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import type { Condition } from 'kubernetes-types/meta/v1.js';

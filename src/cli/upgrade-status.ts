@@ -1,10 +1,11 @@
 /**
- * The assessment behind `upgrade-operator status` (DESIGN.md §4): an `oc adm upgrade status`-like
- * view computed from one plain snapshot of the cluster's objects. Pure: no I/O, time given as an
- * argument. Every rule is documented where it is applied; the facts come from
- * reference/update-mechanics.md (§1.4–1.6 ClusterVersion, §2.2 ClusterOperators, §5.2–5.6 the
- * MCO). Fail closed: a part that could not be read makes the answers built on it "unknown" with
- * the reason, never healthy or complete.
+ * The assessment behind `upgrade-operator status` (docs/configuration.md#upgrade-operator-status):
+ * an `oc adm upgrade status`-like view computed from one plain snapshot of the cluster's objects.
+ * Pure: no I/O, time given as an argument. Every rule is documented where it is applied; the facts
+ * come from docs/design/cluster-model.md#clusterversion, docs/design/cluster-model.md#the-cvos-gate
+ * (ClusterOperators) and docs/design/cluster-model.md#the-mco-and-its-pools. Fail closed: a part
+ * that could not be read makes the answers built on it "unknown" with the reason, never healthy or
+ * complete.
  *
  * The parts: upgrade-status-model.ts (the snapshot, the report's types, shared helpers),
  * upgrade-status-control-plane.ts (ClusterVersion and ClusterOperators),

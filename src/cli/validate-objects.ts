@@ -1,9 +1,9 @@
 /**
- * The verdicts of `upgrade-operator validate` (DESIGN.md §4), one per object: schema admission
- * as the API server does it (`admitObjectDetailed`: pruning, defaulting, the CRD schema and the
- * name rules, kube-apiserver's words), then the rules the operator applies at run time, by
- * calling the operator's own functions — never a copy of them — and quoting the reason and
- * message the object would get (condition, Event or log line).
+ * The verdicts of `upgrade-operator validate` (docs/configuration.md#upgrade-operator-validate),
+ * one per object: schema admission as the API server does it (`admitObjectDetailed`: pruning,
+ * defaulting, the CRD schema and the name rules, kube-apiserver's words), then the rules the
+ * operator applies at run time, by calling the operator's own functions — never a copy of them —
+ * and quoting the reason and message the object would get (condition, Event or log line).
  *
  * Offline some rules cannot run: the release image's version needs the registry, the update
  * graph needs the update service, comparisons with the running cluster need its ClusterVersion

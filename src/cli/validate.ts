@@ -1,9 +1,10 @@
 /**
  * `upgrade-operator validate`: judges UpgradeConfigs, UpgradeJobs, hooks, suspension windows,
- * ClusterVersions, NodeForceDrains and the managed operator's ConfigMap offline, as the API
- * server and the operator would (DESIGN.md §4) — for CI on a GitOps repository, before the
- * objects reach a cluster. The verdicts are {@link validateObjects}'s; this module reads the
- * files (`-f FILE|DIR|-`, `-R`), the optional `--cluster-version` file, and renders text or JSON.
+ * ClusterVersions, NodeForceDrains and the managed operator's ConfigMap offline, as the API server
+ * and the operator would (docs/configuration.md#upgrade-operator-validate) — for CI on a GitOps
+ * repository, before the objects reach a cluster. The verdicts are {@link validateObjects}'s; this
+ * module reads the files (`-f FILE|DIR|-`, `-R`), the optional `--cluster-version` file, and
+ * renders text or JSON.
  *
  * Exit codes: 0 when every object is valid (warnings allowed), 1 when an object is invalid or an
  * input cannot be read, 2 for usage errors.

@@ -1,7 +1,7 @@
 /**
- * The ClusterOperator health check (reference/muo.md §3.3 step 4): an operator is degraded when
- * its `Degraded` condition is True or its `Available` condition is False. The message names
- * every such operator with the condition's own reason and message, which is what an SRE needs
+ * The ClusterOperator health check (docs/design/managed-flow.md#health-checks): an operator is
+ * degraded when its `Degraded` condition is True or its `Available` condition is False. The message
+ * names every such operator with the condition's own reason and message, which is what an SRE needs
  * to start looking.
  */
 import type { ClusterOperator } from '../api/openshift/config-v1/cluster-operator.js';

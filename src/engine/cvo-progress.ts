@@ -1,10 +1,15 @@
 /**
- * Reading the cluster-version operator's progress (update-mechanics.md §1.6, §1.7, §3.5, §8.6
- * behaviours 6 and 7). `parseProgressMessage` reads every form of the Progressing message;
- * `controlPlaneProgress` decides what the ClusterVersion says about one target, in the only safe
- * order: the spec observed (`observedGeneration`), the release accepted, then Progressing — and
- * completion only from the history head, never from a count or a percentage (counts go backwards
- * after a CVO restart, and with disabled capabilities `done` never reaches `total`). Pure.
+ * Reading the cluster-version operator's progress
+ * (docs/design/cluster-model.md#progressing-and-failing,
+ * docs/design/cluster-model.md#release-acceptance-and-preconditions,
+ * docs/design/cluster-model.md#progress-counting,
+ * docs/design/cluster-model.md#behaviour-6-reading-progress,
+ * docs/design/cluster-model.md#behaviour-7-a-retarget-and-a-stale-status). `parseProgressMessage`
+ * reads every form of the Progressing message; `controlPlaneProgress` decides what the
+ * ClusterVersion says about one target, in the only safe order: the spec observed
+ * (`observedGeneration`), the release accepted, then Progressing — and completion only from the
+ * history head, never from a count or a percentage (counts go backwards after a CVO restart, and
+ * with disabled capabilities `done` never reaches `total`). Pure.
  *
  * Hand-written: these are the CVO's own message templates; no library parses them.
  */
@@ -154,7 +159,10 @@ export function targetCompleted(cv: ClusterVersion, target: ControlPlaneTarget):
   return specObserved(cv) && head !== undefined && head.state === 'Completed' && matches(head, target);
 }
 
-/** What the ClusterVersion says about `target` (read in the order of §8.6 behaviour 7). */
+/**
+ * What the ClusterVersion says about `target` (read in the order of
+ * docs/design/cluster-model.md#behaviour-7-a-retarget-and-a-stale-status).
+ */
 export function controlPlaneProgress(cv: ClusterVersion, target: ControlPlaneTarget): ControlPlaneProgress {
   if (!specObserved(cv))
     return {

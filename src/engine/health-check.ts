@@ -1,7 +1,7 @@
 /**
- * The vocabulary shared by every health check (reference/muo.md §3.3 steps 4 and 15, §8.1):
- * check names, MUO's exact `upgradeoperator_healthcheck_failed` reasons, and the failure
- * record a check returns. Pure data; no I/O.
+ * The vocabulary shared by every health check (docs/design/managed-flow.md#health-checks,
+ * docs/metrics.md#operator-gauges): check names, MUO's exact `upgradeoperator_healthcheck_failed`
+ * reasons, and the failure record a check returns. Pure data; no I/O.
  */
 
 /** The health checks, in MUO's order of execution. */

@@ -1,8 +1,9 @@
 /**
- * The step runner shared by both flows (muo.md §3.1): on every pass it walks the ordered list
- * from the first step; each step is recorded (through the flow's own recorder) before it runs
- * and after it answers; the first step that is not done stops the pass. A step that throws is
- * a failed step, never a crashed controller.
+ * The step runner shared by both flows (docs/design/engine.md#the-runner,
+ * docs/design/managed-flow.md#step-conditions): on every pass it walks the ordered list from the
+ * first step; each step is recorded (through the flow's own recorder) before it runs and after it
+ * answers; the first step that is not done stops the pass. A step that throws is a failed step,
+ * never a crashed controller.
  */
 import type { Clock } from '../lib/clock.js';
 import type { Step, StepFailed, StepOutcome, StepPending, WaitFor } from './step.js';

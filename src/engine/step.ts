@@ -1,9 +1,10 @@
 /**
- * The unit of the upgrade engine (DESIGN.md §2.1): a step is `{ name, condition, run(ctx) }`
- * and `run` answers done, pending or failed. A pending (or failed) step says what it waits for
- * — a time, a change of some watched kind, or both — so the controller wakes exactly then and
- * never polls on a fixed period. Steps are idempotent: they are run again from the first one on
- * every pass, and a step that already did its work answers done without doing it again.
+ * The unit of the upgrade engine (docs/design/engine.md#steps): a step is
+ * `{ name, condition, run(ctx) }` and `run` answers done, pending or failed. A pending (or failed)
+ * step says what it waits for — a time, a change of some watched kind, or both — so the controller
+ * wakes exactly then and never polls on a fixed period. Steps are idempotent: they are run again
+ * from the first one on every pass, and a step that already did its work answers done without doing
+ * it again.
  */
 
 /**

@@ -1,7 +1,8 @@
 /**
  * {@link AlertmanagerApi} over HTTP (API v2): list, create and expire silences, as MUO's
- * maintenance windows do (muo.md §3.6, update-mechanics.md §7.2). Times are RFC 3339 on the
- * wire and epoch milliseconds in the interface.
+ * maintenance windows do (docs/design/managed-flow.md#maintenance-windows,
+ * docs/design/cluster-model.md#alertmanager-silences). Times are RFC 3339 on the wire and epoch
+ * milliseconds in the interface.
  */
 import type { AlertmanagerApi, GettableSilence, PostableSilence, SilenceMatcher } from './alertmanager-api.js';
 import { HttpClient, bodyExcerpt, type HttpCall, type HttpTransportOptions } from './http/http-client.js';

@@ -1,9 +1,9 @@
 /**
- * NodeForceDrain's `podJQSelector` (reference/appuio.md §8): runs a jq program on a pod and says
- * whether the pod is a candidate. The pod is a candidate iff the program emits a boolean `true`;
- * other outputs are ignored; an error or `halt` ends the program, and a `true` emitted before
- * that still counts. A compile error is reported as such (the controller then treats the whole
- * NodeForceDrain as invalid).
+ * NodeForceDrain's `podJQSelector` (docs/design/scheduled-flow.md#force-drain): runs a jq program
+ * on a pod and says whether the pod is a candidate. The pod is a candidate iff the program emits a
+ * boolean `true`; other outputs are ignored; an error or `halt` ends the program, and a `true`
+ * emitted before that still counts. A compile error is reported as such (the controller then treats
+ * the whole NodeForceDrain as invalid).
  *
  * Why jq-wasm: it is the real jq (1.7.1) compiled to WebAssembly, kept by one of jq's
  * maintainers, so programs behave as jq's documentation says. APPUiO used gojq; the differences

@@ -1,7 +1,7 @@
 /**
  * {@link PrometheusApi} over HTTP: instant queries (`GET /api/v1/query`) against Prometheus or
  * Thanos Querier, as MUO queries `prometheus-k8s` with the `prometheus-k8s` service-account
- * token and the service CA (update-mechanics.md §7.3).
+ * token and the service CA (docs/design/cluster-model.md#prometheus-queries).
  */
 import { HttpClient, bodyExcerpt, type HttpTransportOptions } from './http/http-client.js';
 import { IntegrationError } from './integration-error.js';

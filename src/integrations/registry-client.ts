@@ -1,10 +1,11 @@
 /**
- * Reads the labels of a release image from its registry, for MUO's image mode (muo.md §4.3
- * step 2): `GET https://<registry>/v2/<ns>/<name>/manifests/<digest>` with
- * `Accept: application/vnd.docker.distribution.manifest.v2+json` (20 s, no auth), then the
- * config blob `/v2/<ns>/<name>/blobs/<config.digest>`, whose `config.Labels` carry
- * `io.openshift.release`. A host override maps a registry to another base URL (the simulated
- * registry at `http://127.0.0.1:<port>`, a mirror).
+ * Reads the labels of a release image from its registry, for MUO's image mode
+ * (docs/design/managed-flow.md#validation step 2):
+ * `GET https://<registry>/v2/<ns>/<name>/manifests/<digest>` with
+ * `Accept: application/vnd.docker.distribution.manifest.v2+json` (20 s, no auth), then the config
+ * blob `/v2/<ns>/<name>/blobs/<config.digest>`, whose `config.Labels` carry `io.openshift.release`.
+ * A host override maps a registry to another base URL (the simulated registry at
+ * `http://127.0.0.1:<port>`, a mirror).
  */
 import {
   HttpClient,

@@ -17,7 +17,7 @@ const node = (version: string, extra: Record<string, string> = {}): UpdateGraph[
 });
 const promql = (q: string): { type: string; promql: { promql: string } } => ({ type: 'PromQL', promql: { promql: q } });
 
-/** The sample graph of update-mechanics.md §4.5 (abridged). */
+/** The sample graph (docs/design/cluster-model.md#the-sample-graph), abridged. */
 function sample(): UpdateGraph {
   return {
     nodes: [

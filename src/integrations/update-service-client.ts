@@ -1,8 +1,10 @@
 /**
  * The OpenShift Update Service (Cincinnati) client: `GET <upstream>?arch=&channel=&id=&version=`
- * with `Accept: application/json`, as the CVO's `pkg/cincinnati` sends it (MUO reuses that
- * package to check channel-change targets, muo.md §4.3 step 5), and the pure reading of a graph
- * into available and conditional updates (update-mechanics.md §4.2–§4.3).
+ * with `Accept: application/json`, as the CVO's `pkg/cincinnati` sends it (MUO reuses that package
+ * to check channel-change targets, docs/design/managed-flow.md#validation step 5), and the pure
+ * reading of a graph into available and conditional updates
+ * (docs/design/cluster-model.md#request-and-response,
+ * docs/design/cluster-model.md#how-the-cvo-reads-the-graph).
  *
  * The release types here mirror `config.openshift.io/v1` `Release` / `ConditionalUpdate`
  * structurally: `integrations/` may not import `api/` (same layer).

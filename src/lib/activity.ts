@@ -1,8 +1,8 @@
 /**
- * Quiescence tracking. Everything that schedules or carries work (work queues, HTTP requests
- * in flight, undelivered watch events) reports here, so that a virtual clock may jump to the
- * next timer only when the whole system is quiet (DESIGN.md §6). Production code passes
- * {@link NO_ACTIVITY}, which costs nothing.
+ * Quiescence tracking. Everything that schedules or carries work (work queues, HTTP requests in
+ * flight, undelivered watch events) reports here, so that a virtual clock may jump to the next
+ * timer only when the whole system is quiet (docs/design/engine.md#quiescence-and-virtual-time).
+ * Production code passes {@link NO_ACTIVITY}, which costs nothing.
  */
 export interface ActivityTracker {
   /** Marks one unit of work as started; call the returned function exactly once when it ends. */

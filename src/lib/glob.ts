@@ -1,6 +1,6 @@
 /**
  * Shell-style patterns with exactly Go's `path.Match` semantics, used for
- * `scale.extraMachinePools` (reference/muo.md §2).
+ * `scale.extraMachinePools` (docs/design/managed-flow.md#the-operator-configmap).
  *
  * Written by hand: minimatch, picomatch and micromatch implement bash/glob semantics (`!`
  * negation, braces, `**`, dot-file rules) and disagree with Go on classes and escapes; MUO's

@@ -1,7 +1,8 @@
 /**
- * An RFC 3339 time (e.g. MUO's `spec.upgradeAt`) parsed like Go's `time.Parse(time.RFC3339, s)` (reference/muo.md §4.3,
- * §4.4): `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, with each field range-checked (month,
- * day of that month, hour < 24, minute and second < 60, offset < 24:00).
+ * An RFC 3339 time (e.g. MUO's `spec.upgradeAt`) parsed like Go's `time.Parse(time.RFC3339, s)`
+ * (docs/design/managed-flow.md#validation, docs/design/managed-flow.md#when-an-upgrade-may-start):
+ * `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, with each field range-checked (month, day of that
+ * month, hour < 24, minute and second < 60, offset < 24:00).
  *
  * Written by hand because `Date.parse` accepts far more (date-only text, missing zones read
  * as local time, out-of-range days rolled over). Stricter than Go's lenient fallback parser in

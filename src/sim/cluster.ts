@@ -92,7 +92,8 @@ export function createSimulatedCluster(ctx: SimContext, options: SimulatedCluste
   const timeScale = options.timeScale ?? 1;
   let service: UpdateService | undefined;
 
-  // Each component draws from the profile's duration column (update-mechanics §8.4).
+  // Each component draws from the profile's duration column
+  // (docs/design/cluster-model.md#durations).
   const d = profile.durations;
   const drain = createDrainController(ctx, { timeScale, durations: d.drain });
   const components: SimulatedClusterComponents = {

@@ -1,7 +1,7 @@
 /**
- * Simulated durations: triangular (min, mode, max) draws in virtual minutes (update-mechanics
- * §8.4), turned into whole milliseconds under a time scale. Every simulated component draws
- * through here, from its own seeded stream.
+ * Simulated durations: triangular (min, mode, max) draws in virtual minutes
+ * (docs/design/cluster-model.md#durations), turned into whole milliseconds under a time scale.
+ * Every simulated component draws through here, from its own seeded stream.
  */
 import type { SeededRandom } from '../lib/random.js';
 

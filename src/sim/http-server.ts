@@ -2,7 +2,7 @@
  * The one way the simulation serves HTTP (update service, registry, Prometheus, Alertmanager,
  * OCM): plain HTTP on 127.0.0.1, every request reported to the quiescence tracker from arrival
  * until its response is finished or its connection closes, handler failures answered 500.
- * node:http is enough here (ts-ecosystem §4.12); no framework.
+ * node:http is enough here (docs/design/dependencies.md#http-servers); no framework.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

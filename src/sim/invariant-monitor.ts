@@ -1,10 +1,10 @@
 /**
- * Asserts the invariants of update-mechanics.md §8.7 continuously during a simulated run: it
- * watches ClusterVersion, ClusterOperators, MachineConfigPools and Nodes through the shared
- * informers and applies the pure checks of each domain after every event (the transition
- * checks with the object before and after), and reads the rule evaluator's alert log. A
- * violation is recorded once per distinct message, with the virtual time it was first and last
- * seen and how often. Cheap per event: a node event checks only that node's pool.
+ * Asserts the invariants of docs/design/cluster-model.md#invariants continuously during a simulated
+ * run: it watches ClusterVersion, ClusterOperators, MachineConfigPools and Nodes through the shared
+ * informers and applies the pure checks of each domain after every event (the transition checks
+ * with the object before and after), and reads the rule evaluator's alert log. A violation is
+ * recorded once per distinct message, with the virtual time it was first and last seen and how
+ * often. Cheap per event: a node event checks only that node's pool.
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { NodeResource } from '../api/builtin.js';
@@ -57,7 +57,10 @@ export interface InvariantMonitor {
   stop(): void;
 }
 
-/** Starts checking the §8.7 invariants on `ctx`'s shared informers (and `monitoring`'s alert log). */
+/**
+ * Starts checking the invariants (docs/design/cluster-model.md#invariants) on `ctx`'s shared
+ * informers (and `monitoring`'s alert log).
+ */
 export function startInvariantMonitor(ctx: SimContext, monitoring?: AlertLogSource): InvariantMonitor {
   const { clock, informers } = ctx;
   const found = new Map<

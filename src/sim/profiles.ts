@@ -2,8 +2,8 @@
  * Cluster profiles of the simulation as data: the nodes an installed cluster starts with (names,
  * labels, roles, zones, taints, addresses), the MachineSets owning them, the MachineConfigPools,
  * the platform and topology the Infrastructure object reports, the duration column of
- * update-mechanics §8.4 the components draw from, and the starting version and channel.
- * `createSimulatedCluster` turns a profile into API objects. The shapes live in
+ * docs/design/cluster-model.md#durations the components draw from, and the starting version and
+ * channel. `createSimulatedCluster` turns a profile into API objects. The shapes live in
  * `profiles/ha-cloud.ts`, `profiles/bare-metal.ts` and `profiles/single-node.ts`.
  */
 import type { Taint } from 'kubernetes-types/core/v1.js';
@@ -54,7 +54,7 @@ export interface PoolProfile {
   maxUnavailable?: number | string;
 }
 
-/** The §8.4 duration column the components of a profile draw from. */
+/** The duration column (docs/design/cluster-model.md#durations) the components of a profile draw from. */
 export interface ProfileDurations {
   cvo: CvoDurations;
   operators: OperatorDurations;

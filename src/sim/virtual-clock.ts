@@ -1,6 +1,6 @@
 /**
- * Virtual time for the simulation (DESIGN.md §6): one clock shared by every simulated
- * controller, the embedded API server and the operator in one process.
+ * Virtual time for the simulation (docs/design/engine.md#quiescence-and-virtual-time): one clock
+ * shared by every simulated controller, the embedded API server and the operator in one process.
  *
  * - `event` mode: time stands still while anything is busy. run() jumps to the next due timer
  *   only when the whole system is quiet: the quiescence tracker reports nothing outstanding,

@@ -1,7 +1,7 @@
 /**
  * IANA time zones with Go's semantics, on top of `Intl.DateTimeFormat` (the only tz database a
  * Node process is guaranteed to have). What the anchors' Go code relies on, and no library
- * reproduces (reference/ts-ecosystem.md §4.2):
+ * reproduces (docs/design/dependencies.md#time-zones):
  * - `time.LoadLocation`: `""`/`UTC` are UTC, `Local` is the process zone, anything else must be
  *   a tz database name (case-sensitive, as on Linux), with Go's error messages;
  * - `time.Date`: a wall time in a DST gap moves forward by the gap; in an overlap it takes the

@@ -1,5 +1,5 @@
 /**
- * End to end, the operator against a failing API server (update-mechanics §8.5): the scenarios
+ * End to end, the operator against a failing API server (docs/simulation.md#faults): the scenarios
  * `managed-api-faults` (about 5 % of its requests fail, its watches are cut) and
  * `sno-managed-upgrade` (the single node's API server is down while it reboots). Checked
  * through what a user can read: the API, Alertmanager's silences, Events and the operator's log.

@@ -1,10 +1,11 @@
 /**
- * End to end, update-mechanics §8.6 behaviours 10 (extra capacity: new nodes join with the newest
- * config only after the pool's first node updated; removed nodes are drained under their
- * PodDisruptionBudgets) and 9 (silenced alerts stay visible in Prometheus `ALERTS`), with the
- * operator in the loop (`managed-capacity-mid-update`), checked through what a user can read:
- * Node and MachineConfigPool annotations and status as the JSON report's transitions record them,
- * Pods and the PodDisruptionBudget through informers, Prometheus and Alertmanager over HTTP.
+ * End to end, the behaviours (docs/design/cluster-model.md#what-an-upgrade-operator-must-handle) 10
+ * (extra capacity: new nodes join with the newest config only after the pool's first node updated;
+ * removed nodes are drained under their PodDisruptionBudgets) and 9 (silenced alerts stay visible
+ * in Prometheus `ALERTS`), with the operator in the loop (`managed-capacity-mid-update`), checked
+ * through what a user can read: Node and MachineConfigPool annotations and status as the JSON
+ * report's transitions record them, Pods and the PodDisruptionBudget through informers, Prometheus
+ * and Alertmanager over HTTP.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,8 @@
 /**
- * End to end, update-mechanics §8.6 behaviours 1, 5 and 8 — where ClusterVersion, the
- * MachineConfigPools and the upgrade disagree about "done" — each on its named scenario, watched
- * through the run as a user would (informers, Alertmanager, the metrics endpoint):
+ * End to end, the behaviours (docs/design/cluster-model.md#what-an-upgrade-operator-must-handle) 1,
+ * 5 and 8 — where ClusterVersion, the MachineConfigPools and the upgrade disagree about "done" —
+ * each on its named scenario, watched through the run as a user would (informers, Alertmanager, the
+ * metrics endpoint):
  *
  * 1. ClusterVersion Completed before the workers finish: `managed-workers-after-completed`,
  *    `scheduled-workers-after-completed`;

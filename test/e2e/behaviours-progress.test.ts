@@ -1,8 +1,8 @@
 /**
- * End to end, update-mechanics §8.6 behaviours 6 (progress parsing) and 7 (retargeting and a
- * stale spec), each a named scenario with the operator in the loop, checked through what a user
- * can read: the UpgradeConfig's Waiting condition over time, the UpgradeJob, ClusterVersion and
- * Events.
+ * End to end, the behaviours (docs/design/cluster-model.md#what-an-upgrade-operator-must-handle) 6
+ * (progress parsing) and 7 (retargeting and a stale spec), each a named scenario with the operator
+ * in the loop, checked through what a user can read: the UpgradeConfig's Waiting condition over
+ * time, the UpgradeJob, ClusterVersion and Events.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -88,7 +88,8 @@ void test('managed-stuck-operator (§8.6 behaviour 6): every form of the CVO mes
   );
   assert.equal(run.upgradeConfig()?.status?.history?.[0]?.phase, 'Upgraded');
 
-  // §8.6 behaviour 7 on the way: before the CVO took the new spec, its old Progressing was not read as ours.
+  // Behaviour 7 (docs/design/cluster-model.md#behaviour-7-a-retarget-and-a-stale-status) on the
+  // way: before the CVO took the new spec, its old Progressing was not read as ours.
   const beforeTaken = tl.filter(
     (p) =>
       p.waiting.startsWith('ControlPlaneUpgraded: waiting for the control plane to complete 4.15.38') &&

@@ -1,8 +1,9 @@
 /**
- * End to end, update-mechanics §8.6 behaviour 4 — a conditional-update risk that starts to apply
- * after the upgrade was scheduled — with the operator in the loop (`managed-risk-mid-window`),
- * checked through what a user can read: ClusterVersion's conditional updates as an informer sees
- * them, the UpgradeConfig's Waiting condition and history, and Events.
+ * End to end, behaviour 4 (docs/design/cluster-model.md#behaviour-4-a-conditional-updates-risk) — a
+ * conditional-update risk that starts to apply after the upgrade was scheduled — with the operator
+ * in the loop (`managed-risk-mid-window`), checked through what a user can read: ClusterVersion's
+ * conditional updates as an informer sees them, the UpgradeConfig's Waiting condition and history,
+ * and Events.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -21,10 +21,13 @@ void test('managed-pdb-blocked-drain: the NodeKeeper deletes PDB-blocked pods af
     deleted.some((e) => e.message.includes('shop/checkout-')),
     JSON.stringify(deleted),
   );
-  // §8.6 behaviour 2, as far as this operator (like MUO) goes: the blocked pods are found by the
-  // PodDisruptionBudget that selects them on a cordoned node, and the configured policy (PDB-DELETE
-  // once PDBForceDrainTimeout + expectedNodeDrainTime passed since the cordon) is applied before the
-  // MCO's own one-hour drain timeout could mark any node Degraded; no blind upgrade timeout fails it.
+  // Behaviour 2
+  // (docs/design/cluster-model.md#behaviour-2-a-drain-blocked-by-a-poddisruptionbudget), as far as
+  // this operator (like MUO) goes: the blocked pods are found by the PodDisruptionBudget that
+  // selects them on a cordoned node, and the configured policy (PDB-DELETE once
+  // PDBForceDrainTimeout + expectedNodeDrainTime passed since the cordon) is applied before the
+  // MCO's own one-hour drain timeout could mark any node Degraded; no blind upgrade timeout fails
+  // it.
   assert.ok(
     deleted.every((e) =>
       /^Drain strategy PDB-DELETE deleted pod shop\/checkout-\S+: pod is covered by PodDisruptionBudget checkout; node \S+ has been cordoned for 23m0s \(PDBForceDrainTimeout 15m0s \+ nodeDrain\.expectedNodeDrainTime 8m0s\)$/.test(

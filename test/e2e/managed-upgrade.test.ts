@@ -97,9 +97,10 @@ void test('managed-osd-upgrade: 17 steps to Upgraded, capacity and silences crea
     [],
     'every maintenance silence ended',
   );
-  // §8.6 behaviour 9: every silence ended as expired; the control-plane silence was in force from
-  // commencement until ClusterVersion completed (kept open while the CVO took longer than
-  // `controlPlaneTime`, unlike MUO's), and a worker silence when the last worker finished.
+  // Behaviour 9 (docs/design/cluster-model.md#behaviour-9-silences-and-alerts): every silence ended
+  // as expired; the control-plane silence was in force from commencement until ClusterVersion
+  // completed (kept open while the CVO took longer than `controlPlaneTime`, unlike MUO's), and a
+  // worker silence when the last worker finished.
   assert.ok(
     ours.every((s) => s.status.state === 'expired'),
     JSON.stringify(ours.map((s) => s.status.state)),
@@ -176,8 +177,9 @@ void test('managed-conditional-update: a conditional target is commenced with it
   );
   assert.deepEqual([cv.status?.history?.[0]?.version, cv.status?.history?.[0]?.state], ['4.15.2', 'Completed']);
   assert.equal(run.upgradeConfig()?.status?.history?.[0]?.precedingVersion, '4.14.10');
-  // §8.6 behaviour 4: the target was taken while its Recommended condition was False, because the
-  // UpgradeConfig accepts that risk by name (the CVO recorded the risk it accepted).
+  // Behaviour 4 (docs/design/cluster-model.md#behaviour-4-a-conditional-updates-risk): the target
+  // was taken while its Recommended condition was False, because the UpgradeConfig accepts that
+  // risk by name (the CVO recorded the risk it accepted).
   const told = await events(run, run.namespace, 'UpgradeCommenced');
   assert.match(
     told[0]?.message ?? '',

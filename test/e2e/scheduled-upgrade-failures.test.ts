@@ -193,9 +193,11 @@ void test('scheduled-force-drain: a PDB blocks every worker drain; the NodeForce
     deletes.reduce((n, e) => n + e.count, 0),
     'one counted deletion per Event',
   );
-  // §8.6 behaviour 2, as far as APPUiO's NodeForceDrain goes: the drain is observed from the node
-  // annotations and the pods are deleted after the configured grace, before the MCO's own one-hour
-  // drain timeout could mark any node Degraded.
+  // Behaviour 2
+  // (docs/design/cluster-model.md#behaviour-2-a-drain-blocked-by-a-poddisruptionbudget), as far as
+  // APPUiO's NodeForceDrain goes: the drain is observed from the node annotations and the pods are
+  // deleted after the configured grace, before the MCO's own one-hour drain timeout could mark any
+  // node Degraded.
   const degraded = run.recorder
     .transitions(run.startedAt)
     .filter((x) => x.kind === 'Node' && x.field === 'machineconfiguration.openshift.io/state' && x.to === 'Degraded');

@@ -1,7 +1,8 @@
 /**
  * The OpenShift CRDs: structural, accepted by the embedded API server's CRD validation, with
  * openshift/api's names, columns and subresources; the reference examples
- * (update-mechanics.md §1.12, §1.13, §2.3, §5.11, §6.4) validate and survive pruning unchanged.
+ * (`testdata/examples.json`: ClusterVersion idle and updating, a ClusterOperator rolling out, a
+ * worker pool, a MachineSet and a Machine) validate and survive pruning unchanged.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 /**
  * JSON Patch (RFC 6902) with the semantics of gopkg.in/evanphx/json-patch.v4, the library
  * kube-apiserver applies `application/json-patch+json` with. Written by hand (see
- * reference/ts-ecosystem.md §4.13): the npm libraries differ from the server on its quirks
+ * docs/design/dependencies.md#patches): the npm libraries differ from the server on its quirks
  * (negative indexes, `replace` of a missing object member, the lax path split) and on errors.
  *
  * Errors, as the server answers them: a body that is not a list of operations is a 400 with

@@ -1,7 +1,7 @@
 /**
- * JSON Merge Patch (RFC 7386), as kube-apiserver applies `application/merge-patch+json`:
- * objects merge key by key, `null` deletes a key, arrays and scalars replace, and a patch that
- * is not an object replaces the whole document. Small enough to own (ts-ecosystem.md §4.13).
+ * JSON Merge Patch (RFC 7386), as kube-apiserver applies `application/merge-patch+json`: objects
+ * merge key by key, `null` deletes a key, arrays and scalars replace, and a patch that is not an
+ * object replaces the whole document. Small enough to own (docs/design/dependencies.md#patches).
  */
 import { cloneJson, isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../lib/json.js';
 

@@ -6,7 +6,7 @@
  * replaced. Directives: `$patch: replace|delete` in maps and list items, `$retainKeys`,
  * `$deleteFromPrimitiveList/<field>`, `$setElementOrder/<field>`.
  *
- * Written by hand (reference/ts-ecosystem.md §4.13): no JavaScript library implements SMP.
+ * Written by hand (docs/design/dependencies.md#patches): no JavaScript library implements SMP.
  */
 import { cloneJson, isJsonObject, type JsonObject, type JsonValue } from '../../lib/json.js';
 import { GENERIC_INVALID_MESSAGE, PatchError } from './errors.js';

@@ -134,7 +134,8 @@ export async function runScenario(
         },
         env.signal,
       );
-  // A simulator invariant (update-mechanics §8.7) that broke makes the run fail whatever the file expects.
+  // A simulator invariant (docs/design/cluster-model.md#invariants) that broke makes the run fail
+  // whatever the file expects.
   const invariantViolations = run.invariants.violations().map((v) => ({
     kind: v.kind,
     message: v.message,

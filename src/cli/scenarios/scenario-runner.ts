@@ -71,7 +71,7 @@ export interface ScenarioRun {
   readonly recorder: ClusterRecorder;
   /** Virtual ms at which the manifests were applied (the origin of `elapsedMs`). */
   readonly startedAt: number;
-  /** The §8.7 invariants, checked on every event from before the manifests on. */
+  /** The invariants (docs/design/cluster-model.md#invariants), checked on every event from before the manifests on. */
   readonly invariants: InvariantMonitor;
   upgradeConfig(): ManagedUpgradeConfig | undefined;
   progress(): ScenarioProgress;

@@ -1,10 +1,10 @@
 /**
  * The one small HTTP client of every outside API (Prometheus, Alertmanager, the update service,
  * registries, OCM, external-dependency checks), over undici's own `request` (never the global
- * fetch: ts-ecosystem.md §4.10). Per client: a base URL, a timeout, a bearer token (static or
- * re-read per request), extra CA certificates on top of the system roots or no verification,
- * Go-compatible proxy selection from the environment, and the User-Agent. Every request is
- * reported to the ActivityTracker while in flight, and every failure is an
+ * fetch: docs/design/dependencies.md#http-client). Per client: a base URL, a timeout, a bearer
+ * token (static or re-read per request), extra CA certificates on top of the system roots or no
+ * verification, Go-compatible proxy selection from the environment, and the User-Agent. Every
+ * request is reported to the ActivityTracker while in flight, and every failure is an
  * {@link IntegrationError} with a reason a caller can branch on.
  *
  * Connections (direct ones through `connector.ts`): 30 s to connect over TCP, then 10 s for the

@@ -1,7 +1,8 @@
 /**
  * Retry with exponential backoff and jitter, on the injected Clock and a seeded Random, so that
  * tests are deterministic. Written by hand because undici's RetryAgent has no jitter and runs on
- * real timers (ts-ecosystem.md §4.10). Which failures are worth another try is the caller's call.
+ * real timers (docs/design/dependencies.md#http-client). Which failures are worth another try is
+ * the caller's call.
  */
 import type { Clock } from '../../lib/clock.js';
 import type { Random } from '../../lib/random.js';

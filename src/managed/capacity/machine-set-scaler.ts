@@ -1,8 +1,9 @@
 /**
- * Capacity reservation as MUO does it (reference/muo.md §3.3 steps 6 and 13, §3.4): one extra
- * worker per worker MachineSet during the upgrade, through a clone `<original>-upgrade` with one
- * replica labelled `upgrade.managed.openshift.io=true`, found again by that label. Decisions are
- * pure; `ensureScaleUp`, `ensureScaleDown` and `deleteCloneMachineSets` act through a KubeClient.
+ * Capacity reservation as MUO does it (docs/design/managed-flow.md#capacity-reservation,
+ * docs/design/managed-flow.md#the-failure-window): one extra worker per worker MachineSet during
+ * the upgrade, through a clone `<original>-upgrade` with one replica labelled
+ * `upgrade.managed.openshift.io=true`, found again by that label. Decisions are pure;
+ * `ensureScaleUp`, `ensureScaleDown` and `deleteCloneMachineSets` act through a KubeClient.
  *
  * Differences from MUO, deliberate:
  * - every missing clone is created in one pass (MUO stops at the first original that already

@@ -1,8 +1,11 @@
 /**
- * What the managed flow reads from ClusterVersion (muo.md §3.1, §3.3 steps 8–9, §4.2): whether
- * the CVO was already commanded to the target, the cluster's current and preceding versions,
- * where a target is offered (available or conditional), and whether the control plane has
- * completed it. Pure functions over the object as read from the API.
+ * What the managed flow reads from ClusterVersion (docs/design/managed-flow.md#commencement,
+ * docs/design/managed-flow.md#commencing-the-upgrade,
+ * docs/design/managed-flow.md#control-plane-completion,
+ * docs/design/managed-flow.md#preceding-version): whether the CVO was already commanded to the
+ * target, the cluster's current and preceding versions, where a target is offered (available or
+ * conditional), and whether the control plane has completed it. Pure functions over the object as
+ * read from the API.
  */
 import type { ClusterVersion, Release } from '../../api/openshift/config-v1/cluster-version.js';
 import type { ManagedUpgradeDesired } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
@@ -35,9 +38,9 @@ export function currentVersion(cv: ClusterVersion | undefined): string | undefin
 }
 
 /**
- * MUO's `GetPrecedingVersion` (§4.2): when the CVO already targets `desiredVersion`, the
- * first Completed, non-empty history version other than it; otherwise (or when there is
- * none) the CVO's desired version.
+ * MUO's `GetPrecedingVersion` (docs/design/managed-flow.md#preceding-version): when the CVO already
+ * targets `desiredVersion`, the first Completed, non-empty history version other than it; otherwise
+ * (or when there is none) the CVO's desired version.
  */
 export function precedingVersion(cv: ClusterVersion, desiredVersion: string | undefined): string {
   const desired = cv.status?.desired.version ?? '';
@@ -64,10 +67,11 @@ export function offeredTarget(cv: ClusterVersion, version: string): OfferedTarge
 }
 
 /**
- * The control plane has completed `version`: the CVO has observed the current spec and the
- * history head is `version`, Completed. MUO accepts any Completed entry for the version; an older
- * entry (a retarget back, a rollback) would then read as done before the CVO even took the new
- * target (update-mechanics.md §8.6 behaviour 7), so only the head counts.
+ * The control plane has completed `version`: the CVO has observed the current spec and the history
+ * head is `version`, Completed. MUO accepts any Completed entry for the version; an older entry (a
+ * retarget back, a rollback) would then read as done before the CVO even took the new target
+ * (docs/design/cluster-model.md#behaviour-7-a-retarget-and-a-stale-status), so only the head
+ * counts.
  */
 export function controlPlaneCompleted(cv: ClusterVersion | undefined, version: string): boolean {
   return cv !== undefined && targetCompleted(cv, { version });

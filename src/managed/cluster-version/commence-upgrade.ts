@@ -1,10 +1,11 @@
 /**
- * CommenceUpgrade's write to ClusterVersion (muo.md §3.3 step 8): the channel first (merge
- * patch), then `spec.desiredUpdate` — `{image, version: null}` in image mode; in version mode
- * `{version, image: null}` for an available update or `{version, image}` for a conditional one,
- * once the CVO offers the version. Idempotent: nothing is written when the CVO already has it.
- * Before `desiredUpdate` is written the target's risks are judged afresh (update-risk.ts): a
- * conditional update not known to be recommended is not commanded unless its risks are accepted.
+ * CommenceUpgrade's write to ClusterVersion (docs/design/managed-flow.md#commencing-the-upgrade):
+ * the channel first (merge patch), then `spec.desiredUpdate` — `{image, version: null}` in image
+ * mode; in version mode `{version, image: null}` for an available update or `{version, image}` for
+ * a conditional one, once the CVO offers the version. Idempotent: nothing is written when the CVO
+ * already has it. Before `desiredUpdate` is written the target's risks are judged afresh
+ * (update-risk.ts): a conditional update not known to be recommended is not commanded unless its
+ * risks are accepted.
  */
 import {
   CLUSTER_VERSION_NAME,

@@ -1,12 +1,14 @@
 /**
  * Whether a target may be commenced given what the cluster version operator says of its risks
- * (update-mechanics.md §1.9, §8.6 behaviour 4). A target among `availableUpdates`, or a conditional
- * update with `Recommended=True`, is known-good. A conditional update with `Recommended=False`
- * (a risk applies to this cluster) or with `Recommended` Unknown or absent (the CVO could not
- * evaluate its risks: not known-good) is taken only when the UpgradeConfig accepts, by name, every
- * risk that applies (or, when the CVO cannot say which, every risk of the update). MUO takes any
- * conditional update; a risk that starts to apply after the upgrade was scheduled then goes
- * through unseen. Pure functions over ClusterVersion as read from the API.
+ * (docs/design/cluster-model.md#available-and-conditional-updates,
+ * docs/design/cluster-model.md#behaviour-4-a-conditional-updates-risk). A target among
+ * `availableUpdates`, or a conditional update with `Recommended=True`, is known-good. A conditional
+ * update with `Recommended=False` (a risk applies to this cluster) or with `Recommended` Unknown or
+ * absent (the CVO could not evaluate its risks: not known-good) is taken only when the
+ * UpgradeConfig accepts, by name, every risk that applies (or, when the CVO cannot say which, every
+ * risk of the update). MUO takes any conditional update; a risk that starts to apply after the
+ * upgrade was scheduled then goes through unseen. Pure functions over ClusterVersion as read from
+ * the API.
  */
 import type { ClusterVersion, ConditionalUpdate } from '../../api/openshift/config-v1/cluster-version.js';
 

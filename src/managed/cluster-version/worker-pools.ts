@@ -1,9 +1,11 @@
 /**
- * Worker rollout as the managed flow judges it (muo.md §3.3 steps 11–12, §7). MUO looks only
- * at the `worker` pool and compares counts; we wait for every unpaused pool other than
- * `master` (custom worker pools included), and a pool counts as updated only when the MCO has
- * observed its latest spec, every machine runs the target rendered config and it says
- * Updated — so a pool whose new target was just set is not mistaken for a finished one.
+ * Worker rollout as the managed flow judges it (docs/design/managed-flow.md#maintenance-windows,
+ * docs/design/managed-flow.md#worker-completion,
+ * docs/design/managed-flow.md#worker-start-and-complete-times). MUO looks only at the `worker` pool
+ * and compares counts; we wait for every unpaused pool other than `master` (custom worker pools
+ * included), and a pool counts as updated only when the MCO has observed its latest spec, every
+ * machine runs the target rendered config and it says Updated — so a pool whose new target was just
+ * set is not mistaken for a finished one.
  */
 import type { MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 

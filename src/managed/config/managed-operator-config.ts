@@ -1,12 +1,14 @@
 /**
  * The operator ConfigMap `managed-upgrade-operator-config`, key `config.yaml`
- * (reference/muo.md §2), parsed once into a fully typed configuration.
+ * (docs/design/managed-flow.md#the-operator-configmap), parsed once into a fully typed
+ * configuration.
  *
- * Differences from MUO, on purpose (muo.md §12 item 2): the documented defaults are really
- * applied; a missing or bad value falls back to its default and is reported as a
- * {@link ConfigProblem} instead of making every reconcile fail; durations are milliseconds;
- * a bad glob or regular expression is dropped instead of panicking; the HTTP check timeout is
- * limited to 1..60 s only when URLs are set.
+ * Differences from MUO, on purpose
+ * (docs/design/managed-flow.md#configmap-defaults-are-not-applied): the documented defaults are
+ * really applied; a missing or bad value falls back to its default and is reported as a
+ * {@link ConfigProblem} instead of making every reconcile fail; durations are milliseconds; a bad
+ * glob or regular expression is dropped instead of panicking; the HTTP check timeout is limited to
+ * 1..60 s only when URLs are set.
  */
 import { parseDocument } from 'yaml';
 import {
@@ -306,7 +308,7 @@ function readNamespacePatterns(drain: FieldReader): GoRegexp[] {
   return out;
 }
 
-/** MUO requires 1..60 s even without URLs (muo.md §12 item 8); here only when URLs are set. */
+/** MUO requires 1..60 s even without URLs (docs/design/managed-flow.md#health-check-bugs); here only when URLs are set. */
 function readHttpTimeout(http: FieldReader, hasUrls: boolean): number {
   const def = MANAGED_OPERATOR_CONFIG_DEFAULTS.httpTimeoutSeconds;
   const v = http.raw('timeout');

@@ -3,9 +3,9 @@
  * UpgradeConfigs it acts on. Read from the environment (MUO's variable names where MUO has
  * them); the CLI may override them with flags.
  *
- * Difference from MUO (muo.md §12 item 1): MUO acts only on the UpgradeConfig named
- * `managed-upgrade-config`; `upgradeConfigNames` keeps that default but can list other names
- * or `*` for any.
+ * Difference from MUO (docs/design/managed-flow.md#one-fixed-upgradeconfig-name): MUO acts only on
+ * the UpgradeConfig named `managed-upgrade-config`; `upgradeConfigNames` keeps that default but can
+ * list other names or `*` for any.
  */
 import {
   MANAGED_UPGRADE_CONFIG_NAME,

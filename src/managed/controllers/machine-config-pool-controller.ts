@@ -1,8 +1,9 @@
 /**
- * The MachineConfigPool controller of the managed flow (muo.md §7): on every change of the
- * `worker` pool it stamps the acted-on UpgradeConfigs' current history entry with
- * `workerStartTime` and `workerCompleteTime` ({@link workerTimesUpdate}). Its status writes are
- * conflict-safe (the UpgradeConfig controller writes the same status); nothing is requeued.
+ * The MachineConfigPool controller of the managed flow
+ * (docs/design/managed-flow.md#worker-start-and-complete-times): on every change of the `worker`
+ * pool it stamps the acted-on UpgradeConfigs' current history entry with `workerStartTime` and
+ * `workerCompleteTime` ({@link workerTimesUpdate}). Its status writes are conflict-safe (the
+ * UpgradeConfig controller writes the same status); nothing is requeued.
  */
 import { MachineConfigPoolResource } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { ManagedUpgradeConfigResource } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';

@@ -1,6 +1,7 @@
 /**
- * The NodeKeeper (muo.md §6): while a managed upgrade is rolling the workers, it force-drains
- * cordoned worker nodes with MUO's timed strategies and reports nodes whose drain failed.
+ * The NodeKeeper (docs/design/managed-flow.md#the-nodekeeper-and-drain-strategies): while a managed
+ * upgrade is rolling the workers, it force-drains cordoned worker nodes with MUO's timed strategies
+ * and reports nodes whose drain failed.
  *
  * Unlike MUO it never polls: a reconcile asks to be requeued exactly when the plan next
  * changes by time alone (a strategy falls due, a failure threshold passes), and pod events

@@ -1,7 +1,8 @@
 /**
- * MUO's timed node-drain strategies (muo.md §6), as one pure decision: given a cordoned node,
- * the pods on it, every PodDisruptionBudget and the time, which pods to force-delete or strip
- * of finalizers now, whether the drain has failed (`HasFailed`), and when the answer next
+ * MUO's timed node-drain strategies
+ * (docs/design/managed-flow.md#the-nodekeeper-and-drain-strategies), as one pure decision: given a
+ * cordoned node, the pods on it, every PodDisruptionBudget and the time, which pods to force-delete
+ * or strip of finalizers now, whether the drain has failed (`HasFailed`), and when the answer next
  * changes (so that callers wake exactly then instead of polling).
  *
  * | strategy                | due after the cordon                                  | targets                                   |

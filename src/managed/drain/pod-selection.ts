@@ -1,10 +1,11 @@
 /**
  * Which pods a drain strategy may touch, as pure predicates over pods and PodDisruptionBudgets.
  *
- * A "PDB pod" is a pod that a PodDisruptionBudget in the pod's own namespace selects with its
- * full label selector, as the eviction API and the disruption controller decide it (MUO
- * matched any single `matchLabels` pair of any PDB in any namespace; muo.md §12 item 9).
- * The selector evaluation itself is `src/lib/label-selector.ts`.
+ * A "PDB pod" is a pod that a PodDisruptionBudget in the pod's own namespace selects with its full
+ * label selector, as the eviction API and the disruption controller decide it (MUO matched any
+ * single `matchLabels` pair of any PDB in any namespace;
+ * docs/design/managed-flow.md#drain-strategies-match-pdb-pods-loosely). The selector evaluation
+ * itself is `src/lib/label-selector.ts`.
  */
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';

@@ -1,7 +1,8 @@
 /**
- * The capacity-reservation health check (reference/muo.md §3.3 step 4 and step 6): when the
- * UpgradeConfig asks for `capacityReservation`, a MachineSet of the `worker` machine pool must
- * exist to clone (MUO's `CanScale`). Only run when capacity reservation is requested.
+ * The capacity-reservation health check (docs/design/managed-flow.md#health-checks,
+ * docs/design/managed-flow.md#capacity-reservation): when the UpgradeConfig asks for
+ * `capacityReservation`, a MachineSet of the `worker` machine pool must exist to clone (MUO's
+ * `CanScale`). Only run when capacity reservation is requested.
  */
 import type { MachineSet } from '../../api/openshift/machine-v1beta1/machine-set.js';
 import { LABEL_HIVE_MACHINE_POOL } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';

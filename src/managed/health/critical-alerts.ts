@@ -1,7 +1,8 @@
 /**
- * The critical-alert health check (reference/muo.md §3.3 step 4): an instant query of the
- * in-cluster Prometheus for critical alerts firing in platform namespaces. Any result fails
- * the check; a failed query fails it too (fail closed, DESIGN.md §2.6).
+ * The critical-alert health check (docs/design/managed-flow.md#health-checks): an instant query of
+ * the in-cluster Prometheus for critical alerts firing in platform namespaces. Any result fails the
+ * check; a failed query fails it too (fail closed,
+ * docs/design/engine.md#fail-closed-explain-always).
  */
 import type { PrometheusApi, PromSample } from '../../integrations/prometheus-api.js';
 import { errorMessage, failed, HealthcheckReason, passed } from '../../engine/health-check.js';

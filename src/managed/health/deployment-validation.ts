@@ -1,8 +1,8 @@
 /**
- * The Deployment Validation Operator (DVO) part of MUO's PDB health check (reference/muo.md
- * §3.3 step 4, §12 item 8). DVO exports one gauge series per object that fails a best-practice
- * check, value 1; its PDB checks (`pdb-min-available`, `pdb-max-unavailable`) flag PDBs that
- * would stall drains.
+ * The Deployment Validation Operator (DVO) part of MUO's PDB health check
+ * (docs/design/managed-flow.md#health-checks, docs/design/managed-flow.md#health-check-bugs). DVO
+ * exports one gauge series per object that fails a best-practice check, value 1; its PDB checks
+ * (`pdb-min-available`, `pdb-max-unavailable`) flag PDBs that would stall drains.
  *
  * MUO's version can never find anything: it iterates the bytes of the answer looking for the
  * metric names, and it looks for `…_pdb_max_available` while DVO's metric is

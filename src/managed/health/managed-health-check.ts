@@ -1,5 +1,5 @@
 /**
- * MUO's health checks put together (reference/muo.md §3.3 steps 4 and 15): the pre-upgrade
+ * MUO's health checks put together (docs/design/managed-flow.md#health-checks): the pre-upgrade
  * check in its two modes (feature gate `PreHealthCheck` off: critical alerts then
  * ClusterOperators, the first failure stops; on: every check, failures collected) and the
  * post-upgrade check (critical alerts then ClusterOperators). Reads go through the injected

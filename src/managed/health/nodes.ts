@@ -1,6 +1,7 @@
 /**
- * The two node health checks of MUO's pre-upgrade check (reference/muo.md §3.3 step 4):
- * manually cordoned workers, and nodes tainted for resource pressure. Pure over the node list.
+ * The two node health checks of MUO's pre-upgrade check
+ * (docs/design/managed-flow.md#health-checks): manually cordoned workers, and nodes tainted for
+ * resource pressure. Pure over the node list.
  */
 import type { Node, Taint } from 'kubernetes-types/core/v1.js';
 import { errorMessage, failed, HealthcheckReason, passed } from '../../engine/health-check.js';

@@ -1,7 +1,8 @@
 /**
- * The PodDisruptionBudget health check (reference/muo.md §3.3 step 4, §12 item 8): a PDB that
- * allows no voluntary disruption at all (`maxUnavailable` 0 or `0%`, or `minAvailable` `100%`)
- * stalls every node drain of the worker roll.
+ * The PodDisruptionBudget health check (docs/design/managed-flow.md#health-checks,
+ * docs/design/managed-flow.md#health-check-bugs): a PDB that allows no voluntary disruption at all
+ * (`maxUnavailable` 0 or `0%`, or `minAvailable` `100%`) stalls every node drain of the worker
+ * roll.
  *
  * MUO meant to check only customer PDBs — namespaces outside `openshift-`, plus the
  * `openshift-` namespaces where customers run workloads (its exception list) — but tests the

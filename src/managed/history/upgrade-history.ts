@@ -1,9 +1,10 @@
 /**
- * MUO's status bookkeeping (muo.md §1.2, §3.1): history entries keyed by version, newest
- * first; one condition per step, a new one prepended (so `conditions[0]` is the step that
- * started last, which the printer columns show); `lastProbeTime` stamped on every write,
- * `lastTransitionTime` only on a status change; `completeTime` set once. The recorder turns
- * the engine's step outcomes into MUO's exact texts.
+ * MUO's status bookkeeping (docs/design/managed-flow.md#history-and-conditions,
+ * docs/design/managed-flow.md#step-conditions): history entries keyed by version, newest first; one
+ * condition per step, a new one prepended (so `conditions[0]` is the step that started last, which
+ * the printer columns show); `lastProbeTime` stamped on every write, `lastTransitionTime` only on a
+ * status change; `completeTime` set once. The recorder turns the engine's step outcomes into MUO's
+ * exact texts.
  */
 import type {
   UpgradeCondition,

@@ -1,7 +1,8 @@
 /**
- * The worker start and complete times of a managed upgrade (muo.md §7): the MachineConfigPool
- * controller stamps `workerStartTime` when the `worker` pool starts rolling and
- * `workerCompleteTime` when every machine of it is updated, while the upgrade is Upgrading.
+ * The worker start and complete times of a managed upgrade
+ * (docs/design/managed-flow.md#worker-start-and-complete-times): the MachineConfigPool controller
+ * stamps `workerStartTime` when the `worker` pool starts rolling and `workerCompleteTime` when
+ * every machine of it is updated, while the upgrade is Upgrading.
  *
  * Difference from MUO (docs/compatibility.md): MUO stamps the start only when it sees
  * `updatedMachineCount == 0`; an operator restarted after that instant (or a pool whose first

@@ -1,5 +1,5 @@
 /**
- * Maintenance windows as MUO makes them (reference/muo.md §3.3 steps 7, 10, 11, 14 and §3.6):
+ * Maintenance windows as MUO makes them (docs/design/managed-flow.md#maintenance-windows):
  * Alertmanager silences with MUO's exact matchers, comments and creator, found again by their
  * comment. The builders are pure; the `ensure…`/`end…` functions act on an
  * {@link AlertmanagerApi} and report what they did so the caller can log it and emit Events.
@@ -288,11 +288,12 @@ export interface ControlPlaneRenewalPlan {
 }
 
 /**
- * Plans keeping the control-plane window of `version` open while the control plane still
- * upgrades (MUO lets it run out `controlPlaneTime` after its creation, update-mechanics §8.6
- * behaviour 9): every live silence with one of the window's exact comments (ours) that ends
- * within {@link controlPlaneRenewBeforeMs} is renewed to `now + windowMs`. Expired ones are not
- * brought back: a person (or the end of the window) ended them.
+ * Plans keeping the control-plane window of `version` open while the control plane still upgrades
+ * (MUO lets it run out `controlPlaneTime` after its creation,
+ * docs/design/cluster-model.md#behaviour-9-silences-and-alerts): every live silence with one of the
+ * window's exact comments (ours) that ends within {@link controlPlaneRenewBeforeMs} is renewed to
+ * `now + windowMs`. Expired ones are not brought back: a person (or the end of the window) ended
+ * them.
  */
 export function planControlPlaneRenewal(
   silences: readonly GettableSilence[],

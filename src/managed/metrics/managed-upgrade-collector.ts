@@ -1,9 +1,9 @@
 /**
- * MUO's CR-derived collector (reference/muo.md §8.2): the `managed_upgrade_*` families,
- * computed at scrape time from the current UpgradeConfig and ClusterVersion. MUO serves them on
- * their own endpoint (Service `managed-upgrade-operator-custom-metrics`, port 8089), so they get
- * their own `Registry`. The computation is the pure {@link managedUpgradeSeries}; the class only
- * puts its answer into prom-client gauges whose `collect()` runs on every scrape.
+ * MUO's CR-derived collector (docs/metrics.md#custom-cr-derived-metrics): the `managed_upgrade_*`
+ * families, computed at scrape time from the current UpgradeConfig and ClusterVersion. MUO serves
+ * them on their own endpoint (Service `managed-upgrade-operator-custom-metrics`, port 8089), so
+ * they get their own `Registry`. The computation is the pure {@link managedUpgradeSeries}; the
+ * class only puts its answer into prom-client gauges whose `collect()` runs on every scrape.
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';

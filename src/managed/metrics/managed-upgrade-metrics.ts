@@ -1,9 +1,9 @@
 /**
- * MUO's operator gauges (reference/muo.md §8.1): the `upgradeoperator_*` families (and the
- * unprefixed `upgrade_notification_failed`) that SRE alerting rules are written against. Names
- * and label names are MUO's, exactly; help texts are ours. The gauges live on the `Registry`
- * handed in (one per operator instance, never prom-client's global one), and callers use typed
- * methods instead of raw gauges so a label can never be misspelt.
+ * MUO's operator gauges (docs/metrics.md#operator-gauges): the `upgradeoperator_*` families (and
+ * the unprefixed `upgrade_notification_failed`) that SRE alerting rules are written against. Names
+ * and label names are MUO's, exactly; help texts are ours. The gauges live on the `Registry` handed
+ * in (one per operator instance, never prom-client's global one), and callers use typed methods
+ * instead of raw gauges so a label can never be misspelt.
  */
 import { Gauge, type Registry } from 'prom-client';
 import { upgradeStream, type UpgradeStream } from './upgrade-result.js';

@@ -1,7 +1,8 @@
 /**
  * The pieces of MUO's `upgradeoperator_upgrade_result` that are not a gauge: the upgrade stream
  * (`y`/`z`/`unknown`), the PromQL that finds the paging alerts that fired during an upgrade
- * (reference/muo.md §4.1 Upgraded, §8.1), and the call that runs it.
+ * (phase Upgraded in docs/design/managed-flow.md#phases, docs/design/managed-flow.md#metrics), and
+ * the call that runs it.
  */
 import type { PrometheusApi } from '../../integrations/prometheus-api.js';
 

@@ -1,8 +1,8 @@
 /**
- * Notifications of the managed flow (muo.md §9): the states MUO reports, their descriptions,
- * and the notifier a step calls. The OCM notifier (policy state + service logs) arrives with
- * the providers issue; here is the interface and the log notifier MUO uses when the source is
- * not OCM (`Upgrade-State: <state> Description: <text>`).
+ * Notifications of the managed flow (docs/design/managed-flow.md#notifications): the states MUO
+ * reports, their descriptions, and the notifier a step calls. The OCM notifier (policy state +
+ * service logs) arrives with the providers issue; here is the interface and the log notifier MUO
+ * uses when the source is not OCM (`Upgrade-State: <state> Description: <text>`).
  */
 import type { Logger } from '../../lib/log.js';
 
@@ -73,8 +73,8 @@ const SCALE_UP = 'ComputeCapacityReserved';
 const UPGRADEABLE = 'IsClusterUpgradable';
 
 /**
- * The description of a notification (muo.md §9). Delayed and Failed are chosen by the first
- * condition that is not True (`firstFalse`: its type and message).
+ * The description of a notification (docs/design/managed-flow.md#notifications). Delayed and Failed
+ * are chosen by the first condition that is not True (`firstFalse`: its type and message).
  */
 /** MUO's "delayed" text when the PDB-DELETE drain strategy starts deleting pods (KCS 7075425). */
 export const PDB_FORCE_DRAIN_DELAY_DESCRIPTION =

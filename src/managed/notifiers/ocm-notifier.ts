@@ -1,10 +1,11 @@
 /**
- * The OCM notifier (muo.md §5.5, §9): a policy-state notification PATCHes the state of the
- * upgrade policy the UpgradeConfig came from (same version, same `next_run` instant) with the
- * state and MUO's text — only for the transitions MUO allows from the state OCM has now; a
- * service-log notification posts a service log with MUO's fields, only when the
- * `ServiceLogNotification` feature gate is on, and never changes the policy state.
- * De-duplication is the caller's (`sendNotificationOnce` stores it on the UpgradeConfig).
+ * The OCM notifier (docs/design/managed-flow.md#reporting-to-ocm,
+ * docs/design/managed-flow.md#notifications): a policy-state notification PATCHes the state of the
+ * upgrade policy the UpgradeConfig came from (same version, same `next_run` instant) with the state
+ * and MUO's text — only for the transitions MUO allows from the state OCM has now; a service-log
+ * notification posts a service log with MUO's fields, only when the `ServiceLogNotification`
+ * feature gate is on, and never changes the policy state. De-duplication is the caller's
+ * (`sendNotificationOnce` stores it on the UpgradeConfig).
  */
 import type { OcmApi } from '../../integrations/ocm-client.js';
 import type { OcmPolicyState, OcmServiceLog } from '../../integrations/ocm-model.js';

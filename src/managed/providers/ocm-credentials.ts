@@ -1,8 +1,9 @@
 /**
- * The cluster's OCM credential (muo.md §5.2): the cluster id from `ClusterVersion.spec.clusterID`
- * and the token `auths["cloud.openshift.com"].auth` of `openshift-config/pull-secret`. Read
- * through the Kubernetes API and kept for a minute on the clock, so that the OCM client (which
- * asks before every request) costs no API call per request yet picks up a rotated pull-secret.
+ * The cluster's OCM credential (docs/design/managed-flow.md#ocm): the cluster id from
+ * `ClusterVersion.spec.clusterID` and the token `auths["cloud.openshift.com"].auth` of
+ * `openshift-config/pull-secret`. Read through the Kubernetes API and kept for a minute on the
+ * clock, so that the OCM client (which asks before every request) costs no API call per request yet
+ * picks up a rotated pull-secret.
  */
 import { SecretResource } from '../../api/builtin.js';
 import { ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';

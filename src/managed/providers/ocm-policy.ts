@@ -1,10 +1,10 @@
 /**
- * Pure decisions of the OCM provider (muo.md §5.2): which policy is actionable, the order in
- * which policies are considered (earliest `next_run` first), and the UpgradeConfig spec a
- * policy becomes — the channel `<channel_group or stable>-<major>.<minor>` (an odd minor
- * rounded up to the next even one for `eus`), `upgradeAt` from `next_run`,
- * `PDBForceDrainTimeout` from the cluster's `node_drain_grace_period` in its unit, and
- * `capacityReservation` as OCM sends it.
+ * Pure decisions of the OCM provider (docs/design/managed-flow.md#ocm): which policy is actionable,
+ * the order in which policies are considered (earliest `next_run` first), and the UpgradeConfig
+ * spec a policy becomes — the channel `<channel_group or stable>-<major>.<minor>` (an odd minor
+ * rounded up to the next even one for `eus`), `upgradeAt` from `next_run`, `PDBForceDrainTimeout`
+ * from the cluster's `node_drain_grace_period` in its unit, and `capacityReservation` as OCM sends
+ * it.
  *
  * Differences from MUO, on purpose: every policy is considered (MUO fetched one); the
  * drain grace period's unit is honoured (MUO read the value as minutes whatever the unit);

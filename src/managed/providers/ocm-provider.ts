@@ -1,8 +1,9 @@
 /**
- * The OCM policy provider (muo.md §5.2, and §5.3 through the OCM agent client): finds this
- * cluster in OCM by its external id, reads every upgrade policy, and returns the spec of the
- * one with the earliest `next_run` whose state asks for an upgrade (none: no upgrade wanted).
- * The decisions are the pure functions of `ocm-policy.ts`.
+ * The OCM policy provider (docs/design/managed-flow.md#ocm, and
+ * docs/design/managed-flow.md#the-ocm-agent through the OCM agent client): finds this cluster in
+ * OCM by its external id, reads every upgrade policy, and returns the spec of the one with the
+ * earliest `next_run` whose state asks for an upgrade (none: no upgrade wanted). The decisions are
+ * the pure functions of `ocm-policy.ts`.
  */
 import type {
   ManagedUpgradeConfig,

@@ -1,9 +1,9 @@
 /**
- * Upgrade-policy providers (muo.md §5): where the desired UpgradeConfig spec comes from. The
- * controller asks the configured provider once more just before commencing (the "kill
- * switch"); a changed policy sends the upgrade back to New instead of starting it. This
- * issue ships the LOCAL provider (the CR itself is the policy); OCM and the OCM agent arrive
- * with the providers issue.
+ * Upgrade-policy providers (docs/design/managed-flow.md#policy-providers): where the desired
+ * UpgradeConfig spec comes from. The controller asks the configured provider once more just before
+ * commencing (the "kill switch"); a changed policy sends the upgrade back to New instead of
+ * starting it. This issue ships the LOCAL provider (the CR itself is the policy); OCM and the OCM
+ * agent arrive with the providers issue.
  */
 import type {
   ManagedUpgradeConfig,

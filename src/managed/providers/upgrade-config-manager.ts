@@ -1,10 +1,10 @@
 /**
- * The UpgradeConfigManager (muo.md §5.1): keeps the UpgradeConfig in step with the upgrade
- * policy of the configured provider. A sync asks the provider, then creates the UpgradeConfig,
- * updates it in place (status and history kept), removes it when no policy asks for an
- * upgrade, or leaves it (see `upgrade-config-sync.ts` for the rules and the differences from
- * MUO); every success sets `upgradeoperator_upgradeconfig_sync_timestamp`, every write is an
- * Event on the UpgradeConfig, a failure is a Warning Event on it when it exists.
+ * The UpgradeConfigManager (docs/design/managed-flow.md#the-sync-loop): keeps the UpgradeConfig in
+ * step with the upgrade policy of the configured provider. A sync asks the provider, then creates
+ * the UpgradeConfig, updates it in place (status and history kept), removes it when no policy asks
+ * for an upgrade, or leaves it (see `upgrade-config-sync.ts` for the rules and the differences from
+ * MUO); every success sets `upgradeoperator_upgradeconfig_sync_timestamp`, every write is an Event
+ * on the UpgradeConfig, a failure is a Warning Event on it when it exists.
  *
  * The loop (`start`) runs the first sync 1 min (±10 %) after it starts, then every
  * `configManager.watchInterval` (±10 %); after a failure it backs off from 1 min, doubling, up

@@ -1,8 +1,11 @@
 /**
- * Pure decisions of the UpgradeConfigManager (muo.md §5.1): what one sync does to the
- * UpgradeConfig given the provider's answer, and how long to wait before the next sync.
+ * Pure decisions of the UpgradeConfigManager (docs/design/managed-flow.md#the-sync-loop): what one
+ * sync does to the UpgradeConfig given the provider's answer, and how long to wait before the next
+ * sync.
  *
- * Differences from MUO, on purpose (muo.md §12 items 5, 6, 11):
+ * Differences from MUO, on purpose (docs/design/managed-flow.md#ocm-provider-gaps,
+ * docs/design/managed-flow.md#policy-changes-delete-the-upgradeconfig,
+ * docs/design/managed-flow.md#loose-ends):
  * - a changed policy **updates** the UpgradeConfig in place, keeping its status and history
  *   (MUO deleted it and created a new one);
  * - an UpgradeConfig whose current upgrade is Upgrading or Upgraded is never removed or

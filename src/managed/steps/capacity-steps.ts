@@ -1,7 +1,8 @@
 /**
- * Steps 6 and 13 (muo.md §3.3): capacity reservation (`<machineset>-upgrade` clones, one extra
- * worker per pool, timeout ⇒ continue without) and its removal (delete the clones, drain their
- * nodes with the drain strategies, wait until their Machines are gone).
+ * Steps 6 and 13 (docs/design/managed-flow.md#capacity-reservation): capacity reservation
+ * (`<machineset>-upgrade` clones, one extra worker per pool, timeout ⇒ continue without) and its
+ * removal (delete the clones, drain their nodes with the drain strategies, wait until their
+ * Machines are gone).
  */
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { globMatches } from '../../lib/glob.js';

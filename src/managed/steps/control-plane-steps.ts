@@ -1,6 +1,8 @@
 /**
- * Steps 8 and 9 (muo.md §3.3): command the CVO (channel first, then `desiredUpdate`, with the
- * image of a conditional update) and wait for the control plane to complete the version.
+ * Steps 8 and 9 (docs/design/managed-flow.md#commencing-the-upgrade,
+ * docs/design/managed-flow.md#control-plane-completion): command the CVO (channel first, then
+ * `desiredUpdate`, with the image of a conditional update) and wait for the control plane to
+ * complete the version.
  */
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { outcome, type Step } from '../../engine/step.js';

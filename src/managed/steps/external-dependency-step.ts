@@ -1,8 +1,8 @@
 /**
- * Step 5 ExternalDependencyAvailabilityCheck (muo.md §3.3, §3.7): every configured URL must
- * answer below 400 within the configured timeout (in seconds, applied once — MUO multiplied it
- * twice). One attempt per URL per pass; a 5xx or transport failure is retried on the next pass
- * shortly after, so no reconcile sleeps.
+ * Step 5 ExternalDependencyAvailabilityCheck (docs/design/managed-flow.md#external-dependencies):
+ * every configured URL must answer below 400 within the configured timeout (in seconds, applied
+ * once — MUO multiplied it twice). One attempt per URL per pass; a 5xx or transport failure is
+ * retried on the next pass shortly after, so no reconcile sleeps.
  */
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { outcome, type Step } from '../../engine/step.js';

@@ -1,8 +1,8 @@
 /**
- * Steps 4 and 15 (muo.md §3.3): the pre-upgrade health check (two modes by feature gate
- * `PreHealthCheck`) and the post-upgrade one. Each check's metric is set (failed 1, passed 0);
- * failures are explained in words an SRE can act on. Prometheus unreachable is a failure,
- * never "healthy".
+ * Steps 4 and 15 (docs/design/managed-flow.md#health-checks): the pre-upgrade health check (two
+ * modes by feature gate `PreHealthCheck`) and the post-upgrade one. Each check's metric is set
+ * (failed 1, passed 0); failures are explained in words an SRE can act on. Prometheus unreachable
+ * is a failure, never "healthy".
  */
 import {
   FeatureGate,

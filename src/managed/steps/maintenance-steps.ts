@@ -1,7 +1,8 @@
 /**
- * Steps 7, 10, 11 and 14 (muo.md §3.3, §3.6): the Alertmanager silences of the control-plane
- * and worker maintenance windows, with MUO's exact matchers and comments; and keeping the
- * control-plane window open while step 9 waits for the control plane (a fixed MUO bug).
+ * Steps 7, 10, 11 and 14 (docs/design/managed-flow.md#maintenance-windows): the Alertmanager
+ * silences of the control-plane and worker maintenance windows, with MUO's exact matchers and
+ * comments; and keeping the control-plane window open while step 9 waits for the control plane (a
+ * fixed MUO bug).
  */
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { outcome, type Step, type StepOutcome } from '../../engine/step.js';
@@ -67,10 +68,10 @@ export interface WindowKeeping {
 }
 
 /**
- * While ControlPlaneUpgraded waits, keeps the control-plane silences in force: renews each
- * before it runs out (MUO let it end `controlPlaneTime` after its creation, however long the
- * control plane took; update-mechanics §8.6 behaviour 9). Step 10 removes them as before. An
- * Alertmanager failure never fails the wait: it is named and retried shortly.
+ * While ControlPlaneUpgraded waits, keeps the control-plane silences in force: renews each before
+ * it runs out (MUO let it end `controlPlaneTime` after its creation, however long the control plane
+ * took; docs/design/cluster-model.md#behaviour-9-silences-and-alerts). Step 10 removes them as
+ * before. An Alertmanager failure never fails the wait: it is named and retried shortly.
  */
 export async function keepControlPlaneWindow(ctx: StepContext, signal: AbortSignal): Promise<WindowKeeping> {
   if (conditionTrue(ctx, C.ControlPlaneMaintenanceWindowRemoved)) return {};

@@ -1,7 +1,8 @@
 /**
- * Steps 1, 2 and 17 of the OSD upgrader (muo.md §3.3): the started notification, the delayed
- * check (OSD only; recorded under the same condition as step 1, as MUO does) and the
- * completed notification.
+ * Steps 1, 2 and 17 of the OSD upgrader
+ * (docs/design/managed-flow.md#started-delayed-and-completed-notifications): the started
+ * notification, the delayed check (OSD only; recorded under the same condition as step 1, as MUO
+ * does) and the completed notification.
  */
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { outcome, type Step } from '../../engine/step.js';

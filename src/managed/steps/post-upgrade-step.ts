@@ -1,8 +1,8 @@
 /**
- * Step 16 PostUpgradeProcedures (OSD, muo.md §3.3): on FedRAMP clusters, ask the File
- * Integrity Operator to re-initialise its database by adding the re-init annotation to
- * `openshift-file-integrity/osd-fileintegrity`. Unlike MUO, the other annotations are kept
- * (a merge patch adds one key), and it is done once per upgrade.
+ * Step 16 PostUpgradeProcedures (OSD, docs/design/managed-flow.md#post-upgrade-procedures): on
+ * FedRAMP clusters, ask the File Integrity Operator to re-initialise its database by adding the
+ * re-init annotation to `openshift-file-integrity/osd-fileintegrity`. Unlike MUO, the other
+ * annotations are kept (a merge patch adds one key), and it is done once per upgrade.
  */
 import {
   FILE_INTEGRITY_NAMESPACE,

@@ -1,7 +1,7 @@
 /**
- * Step 3 of the OSD upgrader, IsUpgradeable (muo.md §3.3): ClusterVersion `Upgradeable=False`
- * blocks a minor (y-stream) upgrade; z-stream upgrades ignore it. The error text is MUO's, and
- * the failure notification reuses it when the window trips.
+ * Step 3 of the OSD upgrader, IsUpgradeable (docs/design/managed-flow.md#isupgradeable):
+ * ClusterVersion `Upgradeable=False` blocks a minor (y-stream) upgrade; z-stream upgrades ignore
+ * it. The error text is MUO's, and the failure notification reuses it when the window trips.
  */
 import semver from 'semver';
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';

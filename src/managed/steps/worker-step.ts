@@ -1,7 +1,7 @@
 /**
- * Step 12 AllWorkersUpgraded (muo.md §3.3): done only when every unpaused worker pool is fully
- * updated; while they roll, `upgradeoperator_worker_timeout` is 1 once no maintenance silence
- * covers the rollout any more.
+ * Step 12 AllWorkersUpgraded (docs/design/managed-flow.md#worker-completion): done only when every
+ * unpaused worker pool is fully updated; while they roll, `upgradeoperator_worker_timeout` is 1
+ * once no maintenance silence covers the rollout any more.
  */
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { outcome, type Step } from '../../engine/step.js';

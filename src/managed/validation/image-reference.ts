@@ -1,8 +1,9 @@
 /**
  * Release image pull specs split the way MUO checks them (openshift/library-go
- * `image/reference.Parse`, reference/muo.md §4.3): `registry/namespace/name[:tag][@digest]`,
- * where the first path component is a registry only when it contains `.` or `:` or is
- * `localhost`, the namespace is the next component and the name is the rest.
+ * `image/reference.Parse`, docs/design/managed-flow.md#validation):
+ * `registry/namespace/name[:tag][@digest]`, where the first path component is a registry only when
+ * it contains `.` or `:` or is `localhost`, the namespace is the next component and the name is the
+ * rest.
  *
  * Written by hand: the grammar is the Docker distribution reference grammar, a few regular
  * expressions, and no maintained npm package follows library-go's registry/namespace split.

@@ -1,8 +1,9 @@
 /**
- * Validation of a Pending UpgradeConfig before it is scheduled (reference/muo.md §4.3, MUO
- * `pkg/validation`). Pure decisions over the CR, the ClusterVersion and two injected
- * look-ups (the update graph and the version of a release image); it writes nothing: in image
- * mode it returns the image's version and the controller writes it into the CR.
+ * Validation of a Pending UpgradeConfig before it is scheduled
+ * (docs/design/managed-flow.md#validation, MUO `pkg/validation`). Pure decisions over the CR, the
+ * ClusterVersion and two injected look-ups (the update graph and the version of a release image);
+ * it writes nothing: in image mode it returns the image's version and the controller writes it into
+ * the CR.
  *
  * Messages are MUO's exact text where MUO has one. Differences from MUO, on purpose:
  * - a spec with a version but no channel (or a channel but no version) is `MissingTarget`

@@ -1,5 +1,6 @@
 /**
- * When a Pending upgrade may start (reference/muo.md §4.4, MUO `pkg/scheduler`).
+ * When a Pending upgrade may start (docs/design/managed-flow.md#when-an-upgrade-may-start, MUO
+ * `pkg/scheduler`).
  */
 import { parseRfc3339 } from '../../lib/rfc3339.js';
 

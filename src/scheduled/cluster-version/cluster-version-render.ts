@@ -1,8 +1,9 @@
 /**
- * Rendering of APPUiO's ClusterVersion (managedupgrade.appuio.io/v1beta1, reference/appuio.md
- * §1.5, §6): the template spec with the newest started overlay merged over it, the status
- * (`current`, `overlayApplied`, one preview per overlay), the update of the upstream
- * config.openshift.io ClusterVersion spec, and the next instant an overlay starts. Pure.
+ * Rendering of APPUiO's ClusterVersion (managedupgrade.appuio.io/v1beta1,
+ * docs/design/scheduled-flow.md#clusterversion, docs/design/scheduled-flow.md#clusterversion-sync):
+ * the template spec with the newest started overlay merged over it, the status (`current`,
+ * `overlayApplied`, one preview per overlay), the update of the upstream config.openshift.io
+ * ClusterVersion spec, and the next instant an overlay starts. Pure.
  *
  * The merge follows dario.cat/mergo `Merge(dst, src, WithOverride)` on Go structs, written by
  * hand over plain JSON because no JS deep-merge library has mergo's notion of "empty": a
@@ -210,7 +211,7 @@ export function parseManagedSpec(
   return { ok: true, template, overlays };
 }
 
-/** Renders the managed ClusterVersion at `now` (reference/appuio.md §6). */
+/** Renders the managed ClusterVersion at `now` (docs/design/scheduled-flow.md#clusterversion-sync). */
 export function renderClusterVersion(
   spec: ManagedClusterVersionSpec | undefined,
   now: number,

@@ -1,9 +1,10 @@
 /**
  * The ClusterVersion sync of the scheduled flow (APPUiO's `ClusterVersionReconciler`,
- * reference/appuio.md §1.5, §6): it renders the managed ClusterVersion
- * (managedupgrade.appuio.io/v1beta1, a singleton chosen by name and namespace) — template plus the
- * newest started overlay, `cluster-version-render.ts` — writes its status when it changed, and
- * keeps the upstream config.openshift.io ClusterVersion's spec equal to the rendered one.
+ * docs/design/scheduled-flow.md#clusterversion, docs/design/scheduled-flow.md#clusterversion-sync):
+ * it renders the managed ClusterVersion (managedupgrade.appuio.io/v1beta1, a singleton chosen by
+ * name and namespace) — template plus the newest started overlay, `cluster-version-render.ts` —
+ * writes its status when it changed, and keeps the upstream config.openshift.io ClusterVersion's
+ * spec equal to the rendered one.
  *
  * - `desiredUpdate` of the upstream is never touched (UpgradeJobs own it), nor its metadata
  *   (the UpgradeJob lock annotation included): the update sends the object as just read, with

@@ -1,11 +1,11 @@
 /**
- * APPUiO's NodeForceDrain controller (reference/appuio.md §1.6, §8): for the nodes a
- * NodeForceDrain selects, it notices drains started by the machine-config daemon
- * (`desiredDrain` ≠ `lastAppliedDrain`), records when it first saw each one, and once a node has
- * drained for `nodeDrainGracePeriod` deletes the pods left on it (a plain DELETE, so
- * PodDisruptionBudgets do not hold it back) and, `podForceDeleteGracePeriod` after a pod's
- * deletion was requested, deletes it again with a 1 s grace period. Each delete is a Warning Event
- * on the Node and a counter.
+ * APPUiO's NodeForceDrain controller (docs/design/scheduled-flow.md#nodeforcedrain,
+ * docs/design/scheduled-flow.md#force-drain): for the nodes a NodeForceDrain selects, it notices
+ * drains started by the machine-config daemon (`desiredDrain` ≠ `lastAppliedDrain`), records when
+ * it first saw each one, and once a node has drained for `nodeDrainGracePeriod` deletes the pods
+ * left on it (a plain DELETE, so PodDisruptionBudgets do not hold it back) and,
+ * `podForceDeleteGracePeriod` after a pod's deletion was requested, deletes it again with a 1 s
+ * grace period. Each delete is a Warning Event on the Node and a counter.
  *
  * It watches NodeForceDrains (spec and metadata changes; its own status writes are not worth a
  * pass) and Nodes (each to the NodeForceDrains whose nodeSelector selects it). Pods are listed

@@ -1,9 +1,9 @@
 /**
  * The UpgradeConfig controller of the scheduled flow (APPUiO's `UpgradeConfigReconciler`,
- * reference/appuio.md §2.4–§2.5): it creates one UpgradeJob per maintenance window, consumes
- * suspended windows, keeps `status.lastScheduledUpgrade` and `status.nextPossibleSchedules`, and
- * deletes succeeded jobs beyond the history limit. The pass is in
- * `scheduled-upgrade-config-pass.ts`.
+ * docs/design/scheduled-flow.md#creating-the-next-job, docs/design/scheduled-flow.md#noop-jobs): it
+ * creates one UpgradeJob per maintenance window, consumes suspended windows, keeps
+ * `status.lastScheduledUpgrade` and `status.nextPossibleSchedules`, and deletes succeeded jobs
+ * beyond the history limit. The pass is in `scheduled-upgrade-config-pass.ts`.
  *
  * Wakes: exactly at the next job's creation time or the next window (requeueAfter); on a spec
  * or label change of the config; on any change of an UpgradeJob it controls; on any

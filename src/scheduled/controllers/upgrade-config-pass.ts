@@ -1,7 +1,8 @@
 /**
- * One reconcile pass of an APPUiO UpgradeConfig (reference/appuio.md §2.4–§2.5): compile the
- * schedule, let {@link decideNextJob} say what is due, carry it out (create the window's
- * UpgradeJob, or consume a suspended window with its Event), refresh
+ * One reconcile pass of an APPUiO UpgradeConfig
+ * (docs/design/scheduled-flow.md#creating-the-next-job, docs/design/scheduled-flow.md#noop-jobs):
+ * compile the schedule, let {@link decideNextJob} say what is due, carry it out (create the
+ * window's UpgradeJob, or consume a suspended window with its Event), refresh
  * `status.nextPossibleSchedules`, delete succeeded jobs beyond the history limit, and write the
  * status when it changed. Returns when the config must be looked at again; nothing sleeps.
  *

@@ -1,12 +1,13 @@
 /**
- * The UpgradeJob controller of the scheduled flow (reference/appuio.md §3, DESIGN.md §2.1): one
- * pass per reconcile (`upgrade-job-pass.ts`), the job's steps on the shared engine. It wakes
- * exactly when the stopping step said — a time (startAfter, startBefore, the timeout,
- * delayMin/delayMax, the health retry) or a change of a kind it waits on (ClusterVersion,
- * MachineConfigPool, ClusterOperator, UpgradeJobHook, UpgradeSuspensionWindow) — and on every
- * change of its own hook Jobs (owned). It never sleeps in a reconcile. Every new wait or
- * transient failure is explained with an Event on the UpgradeJob and a log line (no extra
- * condition: the status keeps exactly the shipped condition types).
+ * The UpgradeJob controller of the scheduled flow
+ * (docs/design/scheduled-flow.md#the-upgradejob-lifecycle,
+ * docs/design/engine.md#one-engine-two-flows): one pass per reconcile (`upgrade-job-pass.ts`), the
+ * job's steps on the shared engine. It wakes exactly when the stopping step said — a time
+ * (startAfter, startBefore, the timeout, delayMin/delayMax, the health retry) or a change of a kind
+ * it waits on (ClusterVersion, MachineConfigPool, ClusterOperator, UpgradeJobHook,
+ * UpgradeSuspensionWindow) — and on every change of its own hook Jobs (owned). It never sleeps in a
+ * reconcile. Every new wait or transient failure is explained with an Event on the UpgradeJob and a
+ * log line (no extra condition: the status keeps exactly the shipped condition types).
  */
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import { JobResource } from '../../api/builtin.js';

@@ -1,10 +1,10 @@
 /**
- * One reconcile pass of an UpgradeJob (reference/appuio.md §3.1): track the hook Jobs (release
- * their finalizers; all of them once the UpgradeJob is gone), stop for a job being deleted, run
- * the final-state pass for a final job, else run the lifecycle steps on the shared engine, write
- * the status when it changed (optimistic concurrency: a conflict fails the pass, which is retried)
- * and, when the job just ended, run the final-state pass at once. Returns what the job waits for
- * (merged with its deadlines), so the controller wakes exactly then, and why.
+ * One reconcile pass of an UpgradeJob (docs/design/scheduled-flow.md#pass-order): track the hook
+ * Jobs (release their finalizers; all of them once the UpgradeJob is gone), stop for a job being
+ * deleted, run the final-state pass for a final job, else run the lifecycle steps on the shared
+ * engine, write the status when it changed (optimistic concurrency: a conflict fails the pass,
+ * which is retried) and, when the job just ended, run the final-state pass at once. Returns what
+ * the job waits for (merged with its deadlines), so the controller wakes exactly then, and why.
  */
 import { UpgradeJobResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';

@@ -1,14 +1,15 @@
 /**
  * The UpgradeSuspensionWindow status controller of the scheduled flow (APPUiO's
- * `UpgradeSuspensionWindowReconciler`, reference/appuio.md §1.4): it keeps
- * `status.matchingConfigs` and `status.matchingJobs` (`suspension-window-matching.ts`).
+ * `UpgradeSuspensionWindowReconciler`, docs/design/scheduled-flow.md#upgradesuspensionwindow): it
+ * keeps `status.matchingConfigs` and `status.matchingJobs` (`suspension-window-matching.ts`).
  *
- * Differences from APPUiO (its bug §11.14, fixed): only configs and jobs of the window's own
- * namespace are listed, and the status follows them — a config or job created, deleted or
- * relabelled, or a job whose `startAfter` changed, wakes every window of its namespace; APPUiO
- * refreshed only when the window itself changed. The status is written only when it changed
- * (APPUiO wrote it on every pass). A selector Kubernetes would refuse selects nothing and is
- * reported with a Warning Event and a log line (APPUiO failed the reconcile and retried).
+ * Differences from APPUiO (its bug
+ * docs/design/scheduled-flow.md#14-suspension-window-status-across-namespaces, fixed): only configs
+ * and jobs of the window's own namespace are listed, and the status follows them — a config or job
+ * created, deleted or relabelled, or a job whose `startAfter` changed, wakes every window of its
+ * namespace; APPUiO refreshed only when the window itself changed. The status is written only when
+ * it changed (APPUiO wrote it on every pass). A selector Kubernetes would refuse selects nothing
+ * and is reported with a Warning Event and a log line (APPUiO failed the reconcile and retried).
  */
 import { ScheduledUpgradeConfigResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config-contract.js';
 import type { ScheduledUpgradeConfig } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';

@@ -1,8 +1,9 @@
 /**
- * The pure decisions of APPUiO's NodeForceDrain (reference/appuio.md §8): which nodes drain,
- * what the status records about them, when a node leaves its grace period, which pods are
- * excluded without any I/O, what to do with a pod (delete, force-delete, wait), and when to look
- * again. The controller (`scheduled/controllers/node-force-drain-controller.ts`) does the I/O around them.
+ * The pure decisions of APPUiO's NodeForceDrain (docs/design/scheduled-flow.md#force-drain): which
+ * nodes drain, what the status records about them, when a node leaves its grace period, which pods
+ * are excluded without any I/O, what to do with a pod (delete, force-delete, wait), and when to
+ * look again. The controller (`scheduled/controllers/node-force-drain-controller.ts`) does the I/O
+ * around them.
  *
  * One deliberate difference from APPUiO: `status.lastObservedNodeDrain` keeps only nodes that are
  * draining now. APPUiO never drops an entry, so a node whose drain was abandoned (desiredDrain set

@@ -1,9 +1,9 @@
 /**
- * The pure verdicts of the scheduled flow's health checks (reference/appuio.md §4, issue 5):
- * the ClusterVersion conditions the shipped controller reads (fixed to read `Failing`, the
- * condition the CVO really sets), degraded ClusterOperators, critical alerts and custom PromQL
- * queries, each with its exclusions. No I/O: `scheduled-health-check.ts` reads Prometheus and
- * bounds the run with its timeout.
+ * The pure verdicts of the scheduled flow's health checks
+ * (docs/design/scheduled-flow.md#health-checks, issue 5): the ClusterVersion conditions the shipped
+ * controller reads (fixed to read `Failing`, the condition the CVO really sets), degraded
+ * ClusterOperators, critical alerts and custom PromQL queries, each with its exclusions. No I/O:
+ * `scheduled-health-check.ts` reads Prometheus and bounds the run with its timeout.
  */
 import type { ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
 import type { ClusterOperatorStatusCondition, ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
@@ -66,9 +66,10 @@ function listed(items: readonly string[], max = MAX_LISTED): string {
 }
 
 /**
- * Pure: the shipped check (§4), fixed: the ClusterVersion is unhealthy when its `Failing` or
- * `Degraded` condition is True. `Failing=Unknown` (the CVO's `SlowClusterOperator`) is not a
- * failure. An absent ClusterVersion is unhealthy (never "healthy" when unknown).
+ * Pure: the shipped check (docs/design/scheduled-flow.md#health-checks), fixed: the ClusterVersion
+ * is unhealthy when its `Failing` or `Degraded` condition is True. `Failing=Unknown` (the CVO's
+ * `SlowClusterOperator`) is not a failure. An absent ClusterVersion is unhealthy (never "healthy"
+ * when unknown).
  */
 export function evaluateClusterVersion(clusterVersion: ClusterVersion | undefined): ScheduledHealthReason | undefined {
   if (clusterVersion === undefined) {

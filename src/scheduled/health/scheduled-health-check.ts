@@ -1,15 +1,16 @@
 /**
- * The scheduled flow's health check (reference/appuio.md §4 and issue 5): one run of the pre-
- * or post-upgrade check of an UpgradeJob. What ships — the ClusterVersion conditions, skipped
- * by `skipDegradedOperatorsCheck` — reading `Failing` as well as `Degraded`, plus what the
- * design promised: `checkCriticalAlerts`, `checkDegradedOperators`, `excludeAlerts`,
+ * The scheduled flow's health check (docs/design/scheduled-flow.md#health-checks and issue 5): one
+ * run of the pre- or post-upgrade check of an UpgradeJob. What ships — the ClusterVersion
+ * conditions, skipped by `skipDegradedOperatorsCheck` — reading `Failing` as well as `Degraded`,
+ * plus what the design promised: `checkCriticalAlerts`, `checkDegradedOperators`, `excludeAlerts`,
  * `excludeNamespaces`, `excludeOperators` and `customQueries`. The whole run is bounded by
- * `timeout` on the injected Clock; a timeout, an unreachable Prometheus or an object that
- * could not be read is unhealthy with its reason, never healthy.
+ * `timeout` on the injected Clock; a timeout, an unreachable Prometheus or an object that could not
+ * be read is unhealthy with its reason, never healthy.
  *
- * The job-level window of §4 (fail with `Health checks timed out after <dur>` once the
- * `…HealthCheckDone=False` condition is older than `timeout`) belongs to the UpgradeJob
- * reconciler; {@link healthCheckTimedOutMessage} gives it the shipped words.
+ * The job-level window of docs/design/scheduled-flow.md#health-checks (fail with
+ * `Health checks timed out after <dur>` once the `…HealthCheckDone=False` condition is older than
+ * `timeout`) belongs to the UpgradeJob reconciler; {@link healthCheckTimedOutMessage} gives it the
+ * shipped words.
  */
 import type { ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
 import type { ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
@@ -33,12 +34,12 @@ export type { ScheduledCheckName, ScheduledHealthReason } from './scheduled-chec
 /** The shipped default of `timeout` (the CRD default). */
 export const DEFAULT_HEALTH_CHECK_TIMEOUT = '1h';
 
-/** The condition message of a passed check (reference/appuio.md §3.5). */
+/** The condition message of a passed check (docs/design/scheduled-flow.md#upgradejob-conditions). */
 export const HEALTH_CHECKS_OK_MESSAGE = 'Health checks ok';
 
 /**
  * `preUpgradeHealthChecks` / `postUpgradeHealthChecks` as the design document writes them
- * (reference/appuio.md §1.7). The shipped CRD has only `timeout` and
+ * (docs/design/scheduled-flow.md#what-the-design-promised). The shipped CRD has only `timeout` and
  * `skipDegradedOperatorsCheck`; the added checks are off unless asked for, so a shipped job
  * runs exactly the shipped check (with `Failing` read too).
  */

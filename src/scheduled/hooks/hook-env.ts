@@ -1,9 +1,9 @@
 /**
- * The environment of a hook Job (reference/appuio.md §5.5), as APPUiO's controller builds it:
- * three roots, `EVENT`, `JOB` and `META`, each as a whole JSON document, plus every scalar inside
- * them flattened to `<ROOT>_<path>` with `_`-joined object keys (characters outside
- * `[A-Za-z0-9_]` replaced by `_` one for one, case kept) and array indexes; empty objects and
- * arrays yield no variable; every value is JSON encoded the way Go encodes it (`"Create"` keeps
+ * The environment of a hook Job (docs/design/scheduled-flow.md#the-hook-environment), as APPUiO's
+ * controller builds it: three roots, `EVENT`, `JOB` and `META`, each as a whole JSON document, plus
+ * every scalar inside them flattened to `<ROOT>_<path>` with `_`-joined object keys (characters
+ * outside `[A-Za-z0-9_]` replaced by `_` one for one, case kept) and array indexes; empty objects
+ * and arrays yield no variable; every value is JSON encoded the way Go encodes it (`"Create"` keeps
  * its quotes, `\u003c` for `<`); the list is sorted by name.
  *
  * Deliberate differences from the shipped controller (for docs/compatibility.md):

@@ -1,20 +1,23 @@
 /**
  * The batch/v1 Job an UpgradeJobHook runs for one (UpgradeJob, event, tracking key), as APPUiO's
- * controller creates it (reference/appuio.md §5.4): deterministic name, the four tracking labels
- * (the `upgradejobk` typo included), the template's labels and annotations, the tracker finalizer,
- * a controller owner reference to the UpgradeJob, and the template's spec with the hook
- * environment appended to every container and init container. Pure.
+ * controller creates it (docs/design/scheduled-flow.md#the-hook-job): deterministic name, the four
+ * tracking labels (the `upgradejobk` typo included), the template's labels and annotations, the
+ * tracker finalizer, a controller owner reference to the UpgradeJob, and the template's spec with
+ * the hook environment appended to every container and init container. Pure.
  *
  * The name is the idempotency key: a restarted controller that does not yet see the Job in its
  * cache gets AlreadyExists for the same (job, hook, event, key), never a second Job.
  *
  * Deliberate differences from the shipped controller (for docs/compatibility.md):
  * - a non-empty tracking key (the pool of MachineConfigPoolUnpause) is part of the name
- *   (`<job>-<hook>-<event>-<key>-hook`), so two pools unpausing in one upgrade get two Jobs
- *   instead of an AlreadyExists loop (bug 4); with an empty key the name is unchanged;
+ *   (`<job>-<hook>-<event>-<key>-hook`), so two pools unpausing in one upgrade get two Jobs instead
+ *   of an AlreadyExists loop
+ *   (docs/design/scheduled-flow.md#4-hook-job-names-lack-the-tracking-key); with an empty key the
+ *   name is unchanged;
  * - a tracking label value longer than 63 characters (an UpgradeJob, hook or pool name) is
- *   shortened like the Job name (first 52 characters, `-`, 10 hex of SHA-256), and the full
- *   value is kept in an annotation of the same key, instead of making the Job invalid (bug 5).
+ *   shortened like the Job name (first 52 characters, `-`, 10 hex of SHA-256), and the full value
+ *   is kept in an annotation of the same key, instead of making the Job invalid
+ *   (docs/design/scheduled-flow.md#5-long-upgradejob-names-break-hook-jobs).
  */
 import { createHash } from 'node:crypto';
 import type { Job, JobSpec } from 'kubernetes-types/batch/v1.js';

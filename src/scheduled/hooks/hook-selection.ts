@@ -1,12 +1,13 @@
 /**
- * Which UpgradeJobHooks run for an UpgradeJob and an event (reference/appuio.md §5.1, §5.2,
- * §5.7), as APPUiO's controller decides it. A hook runs when it is in the job's namespace, lists
- * the event, was created no later than the cutoff (final events only: the final condition's
- * lastTransitionTime, so hooks are not retroactive), its selector matches the job's labels
- * (`{}` or absent matches all; an invalid selector skips the hook), and its claim allows it:
- * `run: All` (the default) always; `run: Next` when unclaimed — the caller then writes the claim
- * to `status.claimedBy` before running it, and the claim is never released — or when claimed by
- * this job. Pure: the caller lists hooks and writes claims.
+ * Which UpgradeJobHooks run for an UpgradeJob and an event
+ * (docs/design/scheduled-flow.md#hook-events, docs/design/scheduled-flow.md#selection-and-claims),
+ * as APPUiO's controller decides it. A hook runs when it is in the job's namespace, lists the
+ * event, was created no later than the cutoff (final events only: the final condition's
+ * lastTransitionTime, so hooks are not retroactive), its selector matches the job's labels (`{}` or
+ * absent matches all; an invalid selector skips the hook), and its claim allows it: `run: All` (the
+ * default) always; `run: Next` when unclaimed — the caller then writes the claim to
+ * `status.claimedBy` before running it, and the claim is never released — or when claimed by this
+ * job. Pure: the caller lists hooks and writes claims.
  *
  * Deliberate differences from the shipped controller (for docs/compatibility.md):
  * - a claim is recognised by the UpgradeJob's name and UID; upstream compared all four fields,

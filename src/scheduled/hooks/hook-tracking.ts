@@ -1,5 +1,6 @@
 /**
- * Completion tracking and the failure policy of hook Jobs (reference/appuio.md §5.3, §5.6), as
+ * Completion tracking and the failure policy of hook Jobs
+ * (docs/design/scheduled-flow.md#failure-policy, docs/design/scheduled-flow.md#tracking), as
  * APPUiO's controller decides them. Pure: the caller lists the UpgradeJob's hook Jobs (selector
  * `hookJobsSelector`), writes `status.hookTracker`, removes finalizers and creates Jobs.
  *

@@ -1,8 +1,8 @@
 /**
- * An UpgradeJob's JSON as APPUiO's controller sees it after decoding into its Go types and
- * encoding again (reference/appuio.md §5.5): that JSON is what hooks receive in `JOB` and
- * `JOB_*`. A round trip through Go's typed structs changes what the API server stored in ways a
- * hook can observe:
+ * An UpgradeJob's JSON as APPUiO's controller sees it after decoding into its Go types and encoding
+ * again (docs/design/scheduled-flow.md#the-hook-environment): that JSON is what hooks receive in
+ * `JOB` and `JOB_*`. A round trip through Go's typed structs changes what the API server stored in
+ * ways a hook can observe:
  * - times (`metav1.Time`) become UTC RFC 3339 with whole seconds (`2021-01-01T22:00:00+01:00` →
  *   `2021-01-01T21:00:00Z`); a missing `creationTimestamp` becomes `null`;
  * - durations (`metav1.Duration`) become Go's `Duration.String()` (`12h` → `12h0m0s`), and an

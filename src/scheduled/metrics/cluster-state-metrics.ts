@@ -1,15 +1,16 @@
 /**
- * APPUiO's gauges about the cluster itself (reference/appuio.md §7): `cluster_upgrading`,
- * `machine_config_pools_upgrading`, `machine_config_pools_paused`, `node_draining` and
- * `machine_info`, under the namespace `openshift_upgrade_controller`. Names and label names are
- * APPUiO's; help texts are ours. Computed at scrape time from the cached ClusterVersion,
- * MachineConfigPools, Nodes and Machines by pure functions, one per source, so a failing source
- * blanks only the families that need it.
+ * APPUiO's gauges about the cluster itself (docs/design/scheduled-flow.md#metrics):
+ * `cluster_upgrading`, `machine_config_pools_upgrading`, `machine_config_pools_paused`,
+ * `node_draining` and `machine_info`, under the namespace `openshift_upgrade_controller`. Names and
+ * label names are APPUiO's; help texts are ours. Computed at scrape time from the cached
+ * ClusterVersion, MachineConfigPools, Nodes and Machines by pure functions, one per source, so a
+ * failing source blanks only the families that need it.
  *
- * Deliberate difference (§11.7, as the UpgradeJob's completion): the desired release counts as
- * completed when a Completed history entry matches every field `desiredUpdate` sets; upstream
- * required image and version both equal, so a version-only `desiredUpdate` kept
- * `cluster_upgrading` at 1 for good.
+ * Deliberate difference
+ * (docs/design/scheduled-flow.md#7-completion-and-availability-need-image-and-version, as the
+ * UpgradeJob's completion): the desired release counts as completed when a Completed history entry
+ * matches every field `desiredUpdate` sets; upstream required image and version both equal, so a
+ * version-only `desiredUpdate` kept `cluster_upgrading` at 1 for good.
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
 import type { Registry } from 'prom-client';

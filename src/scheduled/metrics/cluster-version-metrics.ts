@@ -1,10 +1,10 @@
 /**
- * APPUiO's managed ClusterVersion gauges (reference/appuio.md §1.5, §7): `cluster_version_info`
- * from `status.current` (the spec applied now) and `cluster_version_overlay_timestamp_seconds`,
- * one per `status.overlays[]` preview, valued at its `from`. Names and label names are APPUiO's;
- * help texts are ours. Computed at scrape time from the one managed
- * (managedupgrade.appuio.io/v1beta1) ClusterVersion the operator reconciles (the pure
- * {@link clusterVersionSeries}).
+ * APPUiO's managed ClusterVersion gauges (docs/design/scheduled-flow.md#clusterversion,
+ * docs/design/scheduled-flow.md#metrics): `cluster_version_info` from `status.current` (the spec
+ * applied now) and `cluster_version_overlay_timestamp_seconds`, one per `status.overlays[]`
+ * preview, valued at its `from`. Names and label names are APPUiO's; help texts are ours. Computed
+ * at scrape time from the one managed (managedupgrade.appuio.io/v1beta1) ClusterVersion the
+ * operator reconciles (the pure {@link clusterVersionSeries}).
  */
 import type { Registry } from 'prom-client';
 import type { ManagedClusterVersion } from '../../api/managedupgrade.appuio.io/v1beta1/cluster-version.js';

@@ -1,7 +1,7 @@
 /**
- * APPUiO's NodeForceDrain counters (reference/appuio.md §7): every plain delete of a pod by the
- * force drainer, and every grace-period-1 delete of a pod stuck terminating. Names and label
- * names are APPUiO's, exactly; help texts are ours. `namespace` is the pod's namespace. As in
+ * APPUiO's NodeForceDrain counters (docs/design/scheduled-flow.md#metrics): every plain delete of a
+ * pod by the force drainer, and every grace-period-1 delete of a pod stuck terminating. Names and
+ * label names are APPUiO's, exactly; help texts are ours. `namespace` is the pod's namespace. As in
  * APPUiO, `pod_uid` makes one series per deleted pod: the families grow with every forced drain
  * until the process restarts.
  */

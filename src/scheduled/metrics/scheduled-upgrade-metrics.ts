@@ -1,5 +1,5 @@
 /**
- * APPUiO's UpgradeConfig gauges (reference/appuio.md §7): `upgradeconfig_info`,
+ * APPUiO's UpgradeConfig gauges (docs/design/scheduled-flow.md#metrics): `upgradeconfig_info`,
  * `upgradeconfig_pin_version_window_seconds` and
  * `upgradeconfig_next_possible_schedule_timestamp_seconds`, under the namespace
  * `openshift_upgrade_controller`. Names and label names are APPUiO's, exactly; help texts are

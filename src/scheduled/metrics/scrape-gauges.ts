@@ -1,8 +1,9 @@
 /**
- * The scrape-time machinery the APPUiO collectors share (reference/appuio.md §7: "all gauges are
- * computed at scrape time from the cache"): gauge families filled from pure series functions once
- * per scrape, and a failing source giving its families no series, instead of prom-client failing
- * the whole scrape (which `metrics-server.ts` answers with 500) or a label-less gauge reporting 0.
+ * The scrape-time machinery the APPUiO collectors share (docs/design/scheduled-flow.md#metrics:
+ * "all gauges are computed at scrape time from the cache"): gauge families filled from pure series
+ * functions once per scrape, and a failing source giving its families no series, instead of
+ * prom-client failing the whole scrape (which `metrics-server.ts` answers with 500) or a label-less
+ * gauge reporting 0.
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../lib/log.js';

@@ -1,9 +1,10 @@
 /**
- * APPUiO's UpgradeSuspensionWindow gauges (reference/appuio.md §7): `upgradesuspensionwindow_info`,
- * `…_start_timestamp_seconds`, `…_end_timestamp_seconds` and `…_matching_config`, under the
- * namespace `openshift_upgrade_controller`. Names and label names are APPUiO's; help texts are
- * ours (APPUiO's end metric wrongly says "start", §11.12). Computed at scrape time from the cached
- * windows (the pure {@link suspensionWindowSeries}). No namespace label, as in APPUiO.
+ * APPUiO's UpgradeSuspensionWindow gauges (docs/design/scheduled-flow.md#metrics):
+ * `upgradesuspensionwindow_info`, `…_start_timestamp_seconds`, `…_end_timestamp_seconds` and
+ * `…_matching_config`, under the namespace `openshift_upgrade_controller`. Names and label names
+ * are APPUiO's; help texts are ours (APPUiO's end metric wrongly says "start",
+ * docs/design/scheduled-flow.md#12-metrics-without-a-namespace). Computed at scrape time from the
+ * cached windows (the pure {@link suspensionWindowSeries}). No namespace label, as in APPUiO.
  */
 import type { Registry } from 'prom-client';
 import type { UpgradeSuspensionWindow } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';

@@ -1,5 +1,5 @@
 /**
- * APPUiO's UpgradeJob gauges (reference/appuio.md §7): `upgradejob_state`,
+ * APPUiO's UpgradeJob gauges (docs/design/scheduled-flow.md#metrics): `upgradejob_state`,
  * `upgradejob_start_after_timestamp_seconds` and `upgradejob_start_before_timestamp_seconds`,
  * under the namespace `openshift_upgrade_controller`. Names, label names and label values are
  * APPUiO's, exactly; help texts are ours. Computed at scrape time from the cached UpgradeJobs and

@@ -1,7 +1,8 @@
 /**
- * What an UpgradeConfig reads of the objects around it (reference/appuio.md §2.4): the
- * UpgradeJobs it controls and the latest of them, the successful ones beyond
- * `successfulJobsHistoryLimit`, and the UpgradeSuspensionWindow that suspends it now. Pure.
+ * What an UpgradeConfig reads of the objects around it
+ * (docs/design/scheduled-flow.md#creating-the-next-job): the UpgradeJobs it controls and the latest
+ * of them, the successful ones beyond `successfulJobsHistoryLimit`, and the UpgradeSuspensionWindow
+ * that suspends it now. Pure.
  */
 import { ScheduledUpgradeConfigDefaults } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config-contract.js';
 import type { ScheduledUpgradeConfig } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';

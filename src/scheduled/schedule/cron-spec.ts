@@ -1,6 +1,6 @@
 /**
- * The parsed form of a robfig/cron v3 schedule (reference/ts-ecosystem.md §4.1): one bitset per
- * field plus robfig's "star bit", and the day rule that reads it. Produced by `cron.ts`.
+ * The parsed form of a robfig/cron v3 schedule (docs/design/scheduled-flow.md#cron-dialect): one
+ * bitset per field plus robfig's "star bit", and the day rule that reads it. Produced by `cron.ts`.
  */
 import type { Zone } from '../../time/zone.js';
 

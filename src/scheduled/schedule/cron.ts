@@ -1,8 +1,8 @@
 /**
  * robfig/cron v3's standard parser (`cron.ParseStandard`) and `Schedule.Next`, ported for their
- * semantics (reference/appuio.md §2.1, reference/ts-ecosystem.md §4.1). Written by hand because
- * no npm cron library matches robfig on the star bit, `N/step`, weekday 7 or DST (measured:
- * croner, cron-parser). Parse errors use robfig's messages.
+ * semantics (docs/design/scheduled-flow.md#cron-dialect, docs/design/dependencies.md#cron). Written
+ * by hand because no npm cron library matches robfig on the star bit, `N/step`, weekday 7 or DST
+ * (measured: croner, cron-parser). Parse errors use robfig's messages.
  *
  * `nextActivation` reproduces robfig's search: months and days advance on the wall clock (Go's
  * `AddDate`), hours and minutes in absolute time. So in Europe/Zurich a wall time missing on

@@ -1,7 +1,7 @@
 /**
- * APPUiO's `isoWeek` filter (reference/appuio.md §2.2): `@odd`, `@even` or a week number, tested
- * with Go's `ISOWeek()` on a schedule time **in the schedule's location**. Week 53 exists, so
- * `@odd` runs in two consecutive weeks across such a year end (2020-W53, 2021-W01).
+ * APPUiO's `isoWeek` filter (docs/design/scheduled-flow.md#iso-weeks): `@odd`, `@even` or a week
+ * number, tested with Go's `ISOWeek()` on a schedule time **in the schedule's location**. Week 53
+ * exists, so `@odd` runs in two consecutive weeks across such a year end (2020-W53, 2021-W01).
  */
 import { isoWeekOf } from '../../time/iso-week.js';
 import type { Zone } from '../../time/zone.js';

@@ -1,9 +1,10 @@
 /**
  * An UpgradeConfig's `spec.schedule` as one schedule: cron + isoWeek + location, with APPUiO's
- * `pkg/schedule` semantics (reference/appuio.md §2.2–§2.3). `nextScheduleTime` chains cron
- * activations until one lies in an allowed ISO week, for at most 1000 activations;
- * `nextScheduleTimes` is what `status.nextPossibleSchedules` shows (10 of them) and what
- * `upgrade-operator preview` prints. Pure: instants in, instants out.
+ * `pkg/schedule` semantics (docs/design/scheduled-flow.md#iso-weeks,
+ * docs/design/scheduled-flow.md#time-zones-and-dst). `nextScheduleTime` chains cron activations
+ * until one lies in an allowed ISO week, for at most 1000 activations; `nextScheduleTimes` is what
+ * `status.nextPossibleSchedules` shows (10 of them) and what `upgrade-operator preview` prints.
+ * Pure: instants in, instants out.
  */
 import { isoWeekOf } from '../../time/iso-week.js';
 import type { Zone } from '../../time/zone.js';

@@ -238,8 +238,11 @@ test('no next schedule is an error with the reason', () => {
   );
 });
 
-/** The unbounded skip loop of appuio.md §2.4, as the reference for the bounded one (crons whose
- * 1000 activations span more than two weeks, so that an isoWeek filter always finds a time). */
+/**
+ * The unbounded skip loop of docs/design/scheduled-flow.md#creating-the-next-job, as the reference
+ * for the bounded one (crons whose 1000 activations span more than two weeks, so that an isoWeek
+ * filter always finds a time).
+ */
 function referenceSlot(p: SchedulingPolicy, from: number, now: number): number {
   let t = from;
   for (;;) {

@@ -1,16 +1,17 @@
 /**
- * The pure decision behind APPUiO's `scheduleJob` (reference/appuio.md §2.4): given an
- * UpgradeConfig's schedule policy, what is known of its latest UpgradeJob, its
- * `status.lastScheduledUpgrade`, and now — create a job for a slot, consume a suspended slot,
- * wait until a job may be created, wait for the latest job, or fail with a reason. No I/O: the
- * controller gathers the inputs and carries out the answer.
+ * The pure decision behind APPUiO's `scheduleJob`
+ * (docs/design/scheduled-flow.md#creating-the-next-job): given an UpgradeConfig's schedule policy,
+ * what is known of its latest UpgradeJob, its `status.lastScheduledUpgrade`, and now — create a job
+ * for a slot, consume a suspended slot, wait until a job may be created, wait for the latest job,
+ * or fail with a reason. No I/O: the controller gathers the inputs and carries out the answer.
  *
  * Deliberate differences from APPUiO (for docs/compatibility.md):
  * - Missed slots are skipped like APPUiO skips them, but past 100 of them (a long outage, or a
  *   config with an old creation timestamp) the search jumps straight to the first slot still
  *   reachable instead of failing for ever (APPUiO's permanent "could not find next scheduling
- *   window after N attempts" error, appuio.md §11.3). The answer is the one an unbounded
- *   skip loop would give.
+ *   window after N attempts" error,
+ *   docs/design/scheduled-flow.md#3-too-many-missed-windows-end-scheduling-for-good). The answer is
+ *   the one an unbounded skip loop would give.
  * - After a finished job, the search starts from the later of the job's `startAfter` and
  *   `lastScheduledUpgrade`, so a slot consumed by suspension after that job is never taken again.
  */
@@ -136,10 +137,11 @@ export type NextJobDecision =
   | { readonly action: 'error'; readonly reason: 'NoNextSchedule'; readonly message: string };
 
 /**
- * The next step of scheduling (appuio.md §2.4 steps 1–8). The next slot is always computed from
- * the persisted starting point, never from now (APPUiO #16), so an intermediate reconcile does not
- * move it. A slot is taken while `createAt ≤ now ≤ createAt + maxSchedulingDelay`, with
- * `createAt = slot − pinVersionWindow`; later slots are skipped, never caught up.
+ * The next step of scheduling (docs/design/scheduled-flow.md#creating-the-next-job steps 1–8). The
+ * next slot is always computed from the persisted starting point, never from now (APPUiO #16), so
+ * an intermediate reconcile does not move it. A slot is taken while
+ * `createAt ≤ now ≤ createAt + maxSchedulingDelay`, with `createAt = slot − pinVersionWindow`;
+ * later slots are skipped, never caught up.
  */
 export function decideNextJob(policy: SchedulingPolicy, state: SchedulingState, nowMs: number): NextJobDecision {
   let startingPoint = state.lastScheduledUpgradeMs ?? state.creationTimestampMs;

@@ -1,15 +1,16 @@
 /**
- * The status of an UpgradeSuspensionWindow (reference/appuio.md §1.4): which UpgradeConfigs its
- * `configSelector` selects and which UpgradeJobs its `jobSelector` selects with `startAfter` in
- * `[start, end]`, each sorted by name. Pure.
+ * The status of an UpgradeSuspensionWindow (docs/design/scheduled-flow.md#upgradesuspensionwindow):
+ * which UpgradeConfigs its `configSelector` selects and which UpgradeJobs its `jobSelector` selects
+ * with `startAfter` in `[start, end]`, each sorted by name. Pure.
  *
  * Selectors: absent selects nothing, `{}` everything, one Kubernetes would refuse nothing (and
  * is reported as a problem). Jobs are matched with {@link matchingSuspensionWindow}, the very
  * rule the UpgradeJob controller skips jobs by, evaluated at the job's `startAfter`.
  *
- * Difference from APPUiO (its bug §11.14, fixed): only configs and jobs in the window's own
- * namespace are listed — the only ones the window affects — where APPUiO listed those of every
- * namespace in its cache.
+ * Difference from APPUiO (its bug
+ * docs/design/scheduled-flow.md#14-suspension-window-status-across-namespaces, fixed): only configs
+ * and jobs in the window's own namespace are listed — the only ones the window affects — where
+ * APPUiO listed those of every namespace in its cache.
  */
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import type { ScheduledUpgradeConfig } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';

@@ -1,10 +1,10 @@
 /**
- * Version ordering as APPUiO picks the newest available update: golang.org/x/mod/semver's
- * `Compare` on `"v" + version` (reference/appuio.md §2.4). That dialect is SemVer 2.0.0 plus
- * the shorthands `MAJOR` and `MAJOR.MINOR` (read as `.0`), build metadata ignored, and every
- * invalid string lower than every valid one (invalid strings equal to each other). node-semver
- * does the comparing; a strict pattern in front of it refuses what x/mod refuses (leading zeros,
- * a second `v`, whitespace), which node-semver would otherwise accept.
+ * Version ordering as APPUiO picks the newest available update: golang.org/x/mod/semver's `Compare`
+ * on `"v" + version` (docs/design/scheduled-flow.md#creating-the-next-job). That dialect is SemVer
+ * 2.0.0 plus the shorthands `MAJOR` and `MAJOR.MINOR` (read as `.0`), build metadata ignored, and
+ * every invalid string lower than every valid one (invalid strings equal to each other).
+ * node-semver does the comparing; a strict pattern in front of it refuses what x/mod refuses
+ * (leading zeros, a second `v`, whitespace), which node-semver would otherwise accept.
  */
 import semver from 'semver';
 import type { Release } from '../../api/openshift/config-v1/cluster-version.js';

@@ -1,7 +1,9 @@
 /**
- * The UpgradeJob an UpgradeConfig creates for one maintenance window (reference/appuio.md §2.4
- * step 8, §2.5): its deterministic name, owner reference, template labels and annotations,
- * `startAfter`/`startBefore`, and the pinned release, or none for a "noop" job. Pure.
+ * The UpgradeJob an UpgradeConfig creates for one maintenance window
+ * (docs/design/scheduled-flow.md#creating-the-next-job step 8,
+ * docs/design/scheduled-flow.md#noop-jobs): its deterministic name, owner reference, template
+ * labels and annotations, `startAfter`/`startBefore`, and the pinned release, or none for a "noop"
+ * job. Pure.
  */
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import type { Release } from '../../api/openshift/config-v1/cluster-version.js';

@@ -1,13 +1,18 @@
 /**
  * What an UpgradeJob decides from the ClusterVersion and the MachineConfigPools
- * (reference/appuio.md §3.2–§3.4, §4, §6): the lock annotation, `desiredUpdate` equality and
- * availability, completion (history Completed for the release and every unpaused pool updated),
- * the `Paused` state, the `delayMin`/`delayMax` plan and the pools to pause on failure. Pure.
+ * (docs/design/scheduled-flow.md#the-started-path, docs/design/scheduled-flow.md#pool-delays,
+ * docs/design/scheduled-flow.md#pausing-pools-on-failure,
+ * docs/design/scheduled-flow.md#health-checks, docs/design/scheduled-flow.md#clusterversion-sync):
+ * the lock annotation, `desiredUpdate` equality and availability, completion (history Completed for
+ * the release and every unpaused pool updated), the `Paused` state, the `delayMin`/`delayMax` plan
+ * and the pools to pause on failure. Pure.
  *
- * Deliberate difference (§11.7): upstream matched a release only when both image and version were
- * equal, so a hand-written job naming only a version was withdrawn at once (and could never have
- * completed). Here a release matches when every field the job sets (image, version) is equal; a job
- * setting both is matched exactly as upstream.
+ * Deliberate difference
+ * (docs/design/scheduled-flow.md#7-completion-and-availability-need-image-and-version): upstream
+ * matched a release only when both image and version were equal, so a hand-written job naming only
+ * a version was withdrawn at once (and could never have completed). Here a release matches when
+ * every field the job sets (image, version) is equal; a job setting both is matched exactly as
+ * upstream.
  */
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import {
@@ -83,7 +88,8 @@ export function isDesiredReleaseAvailable(cv: ClusterVersion, desired: Update): 
  * True when the CVO has observed the current spec and the history head is the desired release,
  * Completed. Upstream accepts any Completed entry; an older one (a retarget back, a rollback to the
  * previous version) would then read as done before the CVO took the new target
- * (update-mechanics.md §8.6 behaviour 7), so only the head counts.
+ * (docs/design/cluster-model.md#behaviour-7-a-retarget-and-a-stale-status), so only the head
+ * counts.
  */
 export function isVersionUpgradeCompleted(cv: ClusterVersion, desired: Update): boolean {
   return targetCompleted(cv, desired);
@@ -109,12 +115,18 @@ export function updatingPools(pools: readonly MachineConfigPool[]): UpdatingPool
     }));
 }
 
-/** Completion (§3.2 step 6): history Completed for the release, and no unpaused pool updating. */
+/**
+ * Completion (docs/design/scheduled-flow.md#the-started-path step 6): history Completed for the
+ * release, and no unpaused pool updating.
+ */
 export function isUpgradeCompleted(cv: ClusterVersion, desired: Update, pools: readonly MachineConfigPool[]): boolean {
   return isVersionUpgradeCompleted(cv, desired) && updatingPools(pools).every((p) => p.paused);
 }
 
-/** `Paused` (§3.2 step 9): some updating pool is paused and none of the updating pools is unpaused. */
+/**
+ * `Paused` (docs/design/scheduled-flow.md#the-started-path step 9): some updating pool is paused
+ * and none of the updating pools is unpaused.
+ */
 export function isPausedState(pools: readonly MachineConfigPool[]): boolean {
   const updating = updatingPools(pools);
   return updating.some((p) => p.paused) && updating.every((p) => p.paused);
@@ -159,7 +171,7 @@ export function poolDelays(job: UpgradeJob): { delays: PoolDelay[]; problems: st
 /** One change to a pool the delay plan asks for. */
 export type PoolAction = { pool: string; action: 'pause' | 'unpause' };
 
-/** What the delay step does this pass (§3.3). */
+/** What the delay step does this pass (docs/design/scheduled-flow.md#pool-delays). */
 export interface PoolDelayPlan {
   /** A pool still paused at or after its `delayMax`: the job fails `UnpausingPoolsExpired`. */
   expired?: string;
@@ -204,7 +216,10 @@ export function poolDelayPlan(
   return plan;
 }
 
-/** §3.2 step 9: the first future instant among `startAfter + delayMin/delayMax` of every entry and the timeout. */
+/**
+ * docs/design/scheduled-flow.md#the-started-path step 9: the first future instant among
+ * `startAfter + delayMin/delayMax` of every entry and the timeout.
+ */
 export function pausedWakeAt(
   now: number,
   startAfter: number,
@@ -219,9 +234,9 @@ export function pausedWakeAt(
 }
 
 /**
- * §3.4: the pools to pause when the job failed — enabled, not done before (the condition
- * `MachineConfigPoolsPaused` with reason `PausedOnFailure` is the guard), matching the selector
- * (absent or `{}`: all), not paused and still updating.
+ * docs/design/scheduled-flow.md#pausing-pools-on-failure: the pools to pause when the job failed —
+ * enabled, not done before (the condition `MachineConfigPoolsPaused` with reason `PausedOnFailure`
+ * is the guard), matching the selector (absent or `{}`: all), not paused and still updating.
  */
 export function poolsToPauseOnFailure(job: UpgradeJob, pools: readonly MachineConfigPool[]): string[] {
   const cfg = job.spec?.config.pauseMachineConfigPoolsOnFailure;

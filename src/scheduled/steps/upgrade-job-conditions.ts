@@ -1,8 +1,9 @@
 /**
- * UpgradeJob `status.conditions` bookkeeping (reference/appuio.md §3.5): apimachinery's
- * `meta.SetStatusCondition` semantics (a new condition is appended; lastTransitionTime changes
- * only when the status changes; reason and message are always updated), the final-state test
- * (Succeeded=True or Failed=True; nothing reverts it), and the shipped fixed texts. Pure.
+ * UpgradeJob `status.conditions` bookkeeping (docs/design/scheduled-flow.md#upgradejob-conditions):
+ * apimachinery's `meta.SetStatusCondition` semantics (a new condition is appended;
+ * lastTransitionTime changes only when the status changes; reason and message are always updated),
+ * the final-state test (Succeeded=True or Failed=True; nothing reverts it), and the shipped fixed
+ * texts. Pure.
  */
 import type { Condition } from 'kubernetes-types/meta/v1.js';
 import {
@@ -78,7 +79,7 @@ export function isJobFinal(job: UpgradeJob): boolean {
   );
 }
 
-/** The shipped condition messages (reference/appuio.md §3.1–§3.5). */
+/** The shipped condition messages (docs/design/scheduled-flow.md#the-upgradejob-lifecycle). */
 export const UpgradeJobMessage = {
   started: (now: number): string => `Upgrade started at ${formatTime(now)}`,
   expired: (startBefore: number): string => `Job could not be started before ${formatTime(startBefore)}`,

@@ -1,6 +1,7 @@
 /**
- * What happens on every pass of a final UpgradeJob (reference/appuio.md §3.1 steps 3–4, §3.4),
- * idempotent so it may run any number of times:
+ * What happens on every pass of a final UpgradeJob (docs/design/scheduled-flow.md#pass-order steps
+ * 3–4, docs/design/scheduled-flow.md#pausing-pools-on-failure), idempotent so it may run any number
+ * of times:
  * - Succeeded: the Success then Finish hooks (fire-and-forget, reason = the Succeeded reason, no
  *   hook created after the job ended); every pool carrying this job's lock annotation loses it, and
  *   is unpaused after its MachineConfigPoolUnpause hooks (reason `Completed`) if still paused;
@@ -31,7 +32,7 @@ export interface FinalPassResult {
   why?: string;
 }
 
-/** Releases the ClusterVersion lock when it names this job (§3.1 `cleanupLock`). */
+/** Releases the ClusterVersion lock when it names this job (docs/design/scheduled-flow.md#pass-order, `cleanupLock`). */
 export async function releaseClusterVersionLock(ctx: StepContext, signal: AbortSignal): Promise<void> {
   const cv = ctx.cluster.clusterVersion();
   if (!cv || lockHolder(cv) !== lockValue(ctx.job)) return;

@@ -1,17 +1,19 @@
 /**
- * When an UpgradeJob may start and when it must end (reference/appuio.md §3.1, §3.2, §3.6):
- * the job's times, the start gate (start at `startAfter`, skip inside a matching
+ * When an UpgradeJob may start and when it must end (docs/design/scheduled-flow.md#pass-order,
+ * docs/design/scheduled-flow.md#the-started-path, docs/design/scheduled-flow.md#timeouts): the
+ * job's times, the start gate (start at `startAfter`, skip inside a matching
  * UpgradeSuspensionWindow, expire after `startBefore`), `upgradeTimeout` measured from
- * `startAfter`, and the bound that keeps a hook that never ends from blocking a job forever.
- * Pure.
+ * `startAfter`, and the bound that keeps a hook that never ends from blocking a job forever. Pure.
  *
- * The bound (a deliberate difference, issue 5 / §11.2): upstream checks `upgradeTimeout` only
- * after the Start hooks finished and `startBefore` only after the Create hooks finished, so a
- * hook Job without `activeDeadlineSeconds` that never ends kept the job (and with it every later
- * schedule of its UpgradeConfig) open for good. Here, while Create or Start hooks are still
- * running, an unstarted job still expires (or is skipped) once `startBefore` has passed, and every
- * job fails `TimedOut` once `upgradeTimeout` after `startAfter` has passed. Every other wait of a
- * started job is already bounded by the timeout check, which runs on every pass.
+ * The bound (a deliberate difference, issue 5 /
+ * docs/design/scheduled-flow.md#2-an-unfinished-job-holds-up-every-later-window): upstream
+ * checks `upgradeTimeout` only after the Start hooks finished and `startBefore` only after the
+ * Create hooks finished, so a hook Job without `activeDeadlineSeconds` that never ends kept the job
+ * (and with it every later schedule of its UpgradeConfig) open for good. Here, while Create or
+ * Start hooks are still running, an unstarted job still expires (or is skipped) once `startBefore`
+ * has passed, and every job fails `TimedOut` once `upgradeTimeout` after `startAfter` has passed.
+ * Every other wait of a started job is already bounded by the timeout check, which runs on every
+ * pass.
  */
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { UpgradeJobDefaults } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
@@ -101,8 +103,9 @@ export type StartDecision =
   { kind: 'wait'; until: number } | { kind: 'start' } | { kind: 'skip'; window: ActiveWindow } | { kind: 'expire' };
 
 /**
- * §3.1 steps 7–9: after `startBefore` skip (window) or expire; from `startAfter` on skip (window) or
- * start; before it wait. Skipping is looked at only from `startAfter` on (#90).
+ * docs/design/scheduled-flow.md#pass-order steps 7–9: after `startBefore` skip (window) or expire;
+ * from `startAfter` on skip (window) or start; before it wait. Skipping is looked at only from
+ * `startAfter` on (#90).
  */
 export function startDecision(now: number, timing: JobTiming, window: ActiveWindow | undefined): StartDecision {
   if (now > timing.startBefore) return window ? { kind: 'skip', window } : { kind: 'expire' };

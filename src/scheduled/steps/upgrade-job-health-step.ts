@@ -1,11 +1,12 @@
 /**
- * The pre- and post-upgrade health check steps of an UpgradeJob (reference/appuio.md §4): the
- * recorder writes `…HealthCheckDone=False/InProgress` when the step is first reached, which
- * starts the window; each pass runs the check once (bounded by what is left of the window, at
- * most a minute); healthy → `True/Completed`; unhealthy → retry in a minute or on a change of
+ * The pre- and post-upgrade health check steps of an UpgradeJob
+ * (docs/design/scheduled-flow.md#health-checks): the recorder writes
+ * `…HealthCheckDone=False/InProgress` when the step is first reached, which starts the window; each
+ * pass runs the check once (bounded by what is left of the window, at most a minute); healthy →
+ * `True/Completed`; unhealthy → retry in a minute or on a change of
  * ClusterVersion/ClusterOperators; unhealthy after `timeout` → Failed with
- * `PreHealthCheckFailed`/`PostHealthCheckFailed` and `Health checks timed out after <dur>`.
- * Once True, a check is not run again.
+ * `PreHealthCheckFailed`/`PostHealthCheckFailed` and `Health checks timed out after <dur>`. Once
+ * True, a check is not run again.
  */
 import {
   UpgradeJobConditionType,

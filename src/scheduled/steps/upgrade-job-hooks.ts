@@ -1,9 +1,9 @@
 /**
- * Running UpgradeJobHooks for an UpgradeJob (reference/appuio.md §5), the I/O around the pure
- * decisions of `scheduled/hooks/`: track the job's hook Jobs into `status.hookTracker` and release
- * their finalizers; per event select the hooks, write `run: Next` claims, create each run's Job
- * once (the deterministic name makes a repeated create an AlreadyExists, which counts as active),
- * and decide wait / fail / proceed.
+ * Running UpgradeJobHooks for an UpgradeJob (docs/design/scheduled-flow.md#hooks), the I/O around
+ * the pure decisions of `scheduled/hooks/`: track the job's hook Jobs into `status.hookTracker` and
+ * release their finalizers; per event select the hooks, write `run: Next` claims, create each run's
+ * Job once (the deterministic name makes a repeated create an AlreadyExists, which counts as
+ * active), and decide wait / fail / proceed.
  */
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import { JobResource } from '../../api/builtin.js';
@@ -52,9 +52,10 @@ async function releaseFinalizer(client: KubeClient, job: Job, signal: AbortSigna
 }
 
 /**
- * §5.6 for an existing UpgradeJob: records the outcomes of its hook Jobs in `status.hookTracker`
- * (written at once when it changed, so a Job released next is never forgotten), then removes the
- * tracker finalizer from the finished Jobs. Returns the job as it now is (the written object).
+ * docs/design/scheduled-flow.md#tracking for an existing UpgradeJob: records the outcomes of its
+ * hook Jobs in `status.hookTracker` (written at once when it changed, so a Job released next is
+ * never forgotten), then removes the tracker finalizer from the finished Jobs. Returns the job as
+ * it now is (the written object).
  */
 export async function trackHookJobs(deps: HookTrackingDeps, job: UpgradeJob, signal: AbortSignal): Promise<UpgradeJob> {
   const ns = job.metadata?.namespace ?? '';
@@ -73,7 +74,10 @@ export async function trackHookJobs(deps: HookTrackingDeps, job: UpgradeJob, sig
   return current;
 }
 
-/** §5.6 for a deleted UpgradeJob: every hook Job of it loses the tracker finalizer (GC then removes them). */
+/**
+ * docs/design/scheduled-flow.md#tracking for a deleted UpgradeJob: every hook Job of it loses the
+ * tracker finalizer (GC then removes them).
+ */
 export async function releaseHookJobsOfDeletedJob(
   deps: HookTrackingDeps,
   namespace: string,
@@ -110,8 +114,9 @@ async function claim(
 }
 
 /**
- * Runs `event`'s hooks for the job (§5.1–§5.4): selects them, writes claims, creates the Job of
- * every run not seen yet, and decides. Failures that do not fail the job are logged.
+ * Runs `event`'s hooks for the job (docs/design/scheduled-flow.md#hooks): selects them, writes
+ * claims, creates the Job of every run not seen yet, and decides. Failures that do not fail the job
+ * are logged.
  */
 export async function runHooks(
   ctx: StepContext,

@@ -1,9 +1,10 @@
 /**
- * The MachineConfigPool parts of an UpgradeJob (reference/appuio.md §3.2 step 9, §3.3, §3.4):
- * the `delayMin`/`delayMax` step of every started pass (pause, or run the
- * MachineConfigPoolUnpause hooks and unpause; `MachineConfigPoolsPaused`; UnpausingPoolsExpired),
- * the `Paused` step after the UpgradeComplete hooks, and the pool writes of the final states
- * (unpause what this job paused, pause on failure).
+ * The MachineConfigPool parts of an UpgradeJob (docs/design/scheduled-flow.md#the-started-path step
+ * 9, docs/design/scheduled-flow.md#pool-delays,
+ * docs/design/scheduled-flow.md#pausing-pools-on-failure): the `delayMin`/`delayMax` step of every
+ * started pass (pause, or run the MachineConfigPoolUnpause hooks and unpause;
+ * `MachineConfigPoolsPaused`; UnpausingPoolsExpired), the `Paused` step after the UpgradeComplete
+ * hooks, and the pool writes of the final states (unpause what this job paused, pause on failure).
  */
 import {
   ANNOTATION_UPGRADE_JOB,
@@ -57,7 +58,7 @@ export async function unpauseHooks(
   return undefined;
 }
 
-/** §3.3: the delay step of every started pass. */
+/** docs/design/scheduled-flow.md#pool-delays: the delay step of every started pass. */
 export function poolDelayStep(): Step<StepContext> {
   return {
     name: 'MachineConfigPoolDelay',
@@ -103,7 +104,10 @@ export function poolDelayStep(): Step<StepContext> {
   };
 }
 
-/** §3.2 step 9: `Paused` while every updating pool is paused; wait while an unpaused pool updates. */
+/**
+ * docs/design/scheduled-flow.md#the-started-path step 9: `Paused` while every updating pool is
+ * paused; wait while an unpaused pool updates.
+ */
 export function pausedStep(): Step<StepContext> {
   return {
     name: 'MachineConfigPoolsUpdated',

@@ -1,7 +1,8 @@
 /**
  * The StepRecorder of the scheduled flow: turns the engine's step outcomes into the UpgradeJob's
- * `status.conditions` with the shipped types, reasons and messages (reference/appuio.md §3.5), by
- * apimachinery `SetStatusCondition` semantics on the job's working copy:
+ * `status.conditions` with the shipped types, reasons and messages
+ * (docs/design/scheduled-flow.md#upgradejob-conditions), by apimachinery `SetStatusCondition`
+ * semantics on the job's working copy:
  *
  * | step condition | begin (only when absent) | done |
  * |---|---|---|

@@ -1,5 +1,7 @@
 /**
- * The scheduled flow's UpgradeJob lifecycle as engine steps (reference/appuio.md §3.1–§3.3):
+ * The scheduled flow's UpgradeJob lifecycle as engine steps
+ * (docs/design/scheduled-flow.md#pass-order, docs/design/scheduled-flow.md#the-started-path,
+ * docs/design/scheduled-flow.md#pool-delays):
  *
  *   Create hooks → start gate (startAfter / suspension window / startBefore) → Start hooks →
  *   timeout → ClusterVersion lock → pool delays → pre-upgrade health → desiredUpdate →
@@ -97,7 +99,7 @@ function hookStep(name: string, event: UpgradeEvent, reason: string, bounded: bo
   };
 }
 
-/** §3.1 steps 6–9: done once Started; else start, skip, expire or wait for startAfter. */
+/** docs/design/scheduled-flow.md#pass-order steps 6–9: done once Started; else start, skip, expire or wait for startAfter. */
 function startGateStep(): S {
   return {
     name: 'StartGate',
@@ -123,7 +125,7 @@ function startGateStep(): S {
   };
 }
 
-/** §3.2 step 2. */
+/** docs/design/scheduled-flow.md#the-started-path step 2. */
 function timeoutStep(): S {
   return {
     name: 'UpgradeTimeout',
@@ -160,7 +162,10 @@ async function isStaleLock(ctx: StepContext, holder: string, signal: AbortSignal
   }
 }
 
-/** §3.2 step 3: take the ClusterVersion lock (also a stale one), or wait while another job holds it. */
+/**
+ * docs/design/scheduled-flow.md#the-started-path step 3: take the ClusterVersion lock (also a stale
+ * one), or wait while another job holds it.
+ */
 function lockStep(): S {
   return {
     name: 'ClusterVersionLock',
@@ -203,7 +208,7 @@ function lockStep(): S {
   };
 }
 
-/** §3.2 step 6, first half: withdrawal check, then write `desiredUpdate`. */
+/** docs/design/scheduled-flow.md#the-started-path step 6, first half: withdrawal check, then write `desiredUpdate`. */
 function desiredUpdateStep(): S {
   return {
     name: 'DesiredUpdate',
@@ -256,7 +261,10 @@ function completionWhy(cv: ClusterVersion, job: UpgradeJob, ctx: StepContext): s
   return `the cluster runs ${what}; MachineConfigPools still updating: ${pools.map((p) => p.name).join(', ')}`;
 }
 
-/** §3.2 step 6, second half: `UpgradeCompleted` once history and unpaused pools are done. */
+/**
+ * docs/design/scheduled-flow.md#the-started-path step 6, second half: `UpgradeCompleted` once
+ * history and unpaused pools are done.
+ */
 function completionStep(): S {
   return {
     name: 'UpgradeCompleted',
@@ -277,7 +285,7 @@ function completionStep(): S {
   };
 }
 
-/** §3.2 step 10. */
+/** docs/design/scheduled-flow.md#the-started-path step 10. */
 function succeededStep(): S {
   return { name: 'Succeeded', condition: UpgradeJobConditionType.Succeeded, run: async () => outcome.done() };
 }

@@ -1,9 +1,11 @@
 /**
  * How the CVO turns a Cincinnati graph into `availableUpdates` and `conditionalUpdates`
- * (`pkg/cincinnati/cincinnati.go`, `pkg/cvo/availableupdates.go`; update-mechanics.md §1.9,
- * §4.3): find the current version, take its unconditional and conditional edges, evaluate each
- * risk through a scenario risk table (instead of PromQL) with a one-hour cache, and set the
- * `Recommended` condition. Pure, except for the cache the caller owns.
+ * (`pkg/cincinnati/cincinnati.go`, `pkg/cvo/availableupdates.go`;
+ * docs/design/cluster-model.md#available-and-conditional-updates,
+ * docs/design/cluster-model.md#how-the-cvo-reads-the-graph): find the current version, take its
+ * unconditional and conditional edges, evaluate each risk through a scenario risk table (instead of
+ * PromQL) with a one-hour cache, and set the `Recommended` condition. Pure, except for the cache
+ * the caller owns.
  */
 import semver from 'semver';
 import type { Condition } from 'kubernetes-types/meta/v1.js';

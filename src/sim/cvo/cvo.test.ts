@@ -58,9 +58,10 @@ async function setup(
   const inf = cluster.ctx.informers.informerFor(ClusterVersionResource);
   inf.addHandlers({ onAdd: (cv) => seen.push(cv), onUpdate: (_o, cv) => seen.push(cv) });
   await cvo.start(cluster.signal);
-  // Every §8.7 invariant the monitor checks holds at the end of each test (completion included),
-  // except the ClusterOperator one: the responders here report versions without a Progressing
-  // period. Registered last: a failing after-hook skips the hooks registered after it.
+  // Every invariant (docs/design/cluster-model.md#invariants) the monitor checks holds at the end
+  // of each test (completion included), except the ClusterOperator one: the responders here report
+  // versions without a Progressing period. Registered last: a failing after-hook skips the hooks
+  // registered after it.
   t.after(() =>
     assert.deepEqual(
       cluster.invariants!.violations().filter((v) => v.kind !== 'cluster-operator'),
@@ -107,7 +108,7 @@ function progressMessages(seen: readonly ClusterVersion[]): string[] {
   return out;
 }
 
-/** §8.7 ClusterVersion invariants (`invariants.ts`) over every status seen, in order. */
+/** ClusterVersion invariants (docs/design/cluster-model.md#invariants; `invariants.ts`) over every status seen, in order. */
 function assertHistoryInvariants(seen: readonly ClusterVersion[]): void {
   const violations = seen.flatMap((cv, i) => [
     ...clusterVersionViolations(cv),

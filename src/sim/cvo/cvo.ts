@@ -1,11 +1,12 @@
 /**
- * The simulated cluster-version operator: an ordinary API client that owns
- * `ClusterVersion.status` (update-mechanics.md §1, §3). Its sync worker loads the payload that
- * `spec.desiredUpdate` names (ReleaseAccepted steps and preconditions), walks the payload's task
- * graph in attempts (applying each component's operator Deployment and waiting on the
- * ClusterOperator gates), retries with backoff or at once when a ClusterOperator changes, and
- * reports Progressing/Failing/Available and history; the update retriever keeps the available
- * and conditional updates. Status writes go through the CVO's 15 s token bucket.
+ * The simulated cluster-version operator: an ordinary API client that owns `ClusterVersion.status`
+ * (docs/design/cluster-model.md#clusterversion, docs/design/cluster-model.md#the-release-payload).
+ * Its sync worker loads the payload that `spec.desiredUpdate` names (ReleaseAccepted steps and
+ * preconditions), walks the payload's task graph in attempts (applying each component's operator
+ * Deployment and waiting on the ClusterOperator gates), retries with backoff or at once when a
+ * ClusterOperator changes, and reports Progressing/Failing/Available and history; the update
+ * retriever keeps the available and conditional updates. Status writes go through the CVO's 15 s
+ * token bucket.
  */
 import { setMaxListeners } from 'node:events';
 import { DeploymentResource } from '../../api/builtin.js';
@@ -94,8 +95,9 @@ export interface ClusterVersionOperator extends SimComponent {
   refreshUpdates(): void;
   /**
    * The CVO pod restarts (e.g. rescheduled off a draining master): the attempt is cancelled, no
-   * status is written for the restart gap, and the new pod counts from zero again, so `done`
-   * goes backwards for a while (update-mechanics.md §3.5, §8.5).
+   * status is written for the restart gap, and the new pod counts from zero again, so `done` goes
+   * backwards for a while (docs/design/cluster-model.md#progress-counting,
+   * docs/simulation.md#scenario-files).
    */
   restart(): void;
   /** Virtual times of the status writes so far. */
@@ -411,7 +413,11 @@ class SimulatedCvo {
     return this.#attempt(this.#loaded, signal);
   }
 
-  /** ReleaseAccepted steps and preconditions for a new target (§1.7); accepted targets become the loaded payload. */
+  /**
+   * ReleaseAccepted steps and preconditions for a new target
+   * (docs/design/cluster-model.md#release-acceptance-and-preconditions); accepted targets become
+   * the loaded payload.
+   */
   async #load(cv: ClusterVersion, target: Target, signal: AbortSignal): Promise<void> {
     const failed = this.#loadFailures.get(target.image);
     if (failed) {

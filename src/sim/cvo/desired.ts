@@ -1,8 +1,9 @@
 /**
- * What `spec.desiredUpdate` asks for, checked as the CVO checks it (update-mechanics.md §1.2):
- * the CVO-side validation that sets `Invalid` (it never rejects the write), the lookup of a
- * version-only target in `status.availableUpdates` (or history, for a rollback) and of an image
- * in the release catalogue by its digest. Pure.
+ * What `spec.desiredUpdate` asks for, checked as the CVO checks it
+ * (docs/design/cluster-model.md#spec-and-desiredupdate): the CVO-side validation that sets
+ * `Invalid` (it never rejects the write), the lookup of a version-only target in
+ * `status.availableUpdates` (or history, for a rollback) and of an image in the release catalogue
+ * by its digest. Pure.
  */
 import type { ClusterVersion, Update } from '../../api/openshift/config-v1/cluster-version.js';
 import { findReleaseByDigest, type Catalogue, type Release as CatalogueRelease } from '../releases/catalogue.js';

@@ -1,6 +1,7 @@
 /**
- * The simulated CVO's durations (update-mechanics.md §8.4, HA-cloud column), as triangular
- * (min, mode, max) draws in virtual minutes, and the constants it copies from the real CVO (§1.10).
+ * The simulated CVO's durations (docs/design/cluster-model.md#durations, HA-cloud column), as
+ * triangular (min, mode, max) draws in virtual minutes, and the constants it copies from the real
+ * CVO (docs/design/cluster-model.md#cvo-timing).
  */
 import type { SeededRandom } from '../../lib/random.js';
 import { MINUTE_MS, type Triangle } from '../durations.js';

@@ -1,9 +1,10 @@
 /**
- * The errors of a sync attempt as the CVO models them (`payload.UpdateError`): a reason, a
- * message, an update effect that says whether the update may go on, and the ClusterOperators
- * concerned. The ClusterOperator gate (`pkg/cvo/internal/operatorstatus.go`, update-mechanics.md
- * §2.2), the condensing of errors that share a reason into one plural error, and the summary of
- * an attempt's errors (§1.6).
+ * The errors of a sync attempt as the CVO models them (`payload.UpdateError`): a reason, a message,
+ * an update effect that says whether the update may go on, and the ClusterOperators concerned. The
+ * ClusterOperator gate (`pkg/cvo/internal/operatorstatus.go`,
+ * docs/design/cluster-model.md#the-cvos-gate), the condensing of errors that share a reason into
+ * one plural error, and the summary of an attempt's errors
+ * (docs/design/cluster-model.md#progressing-and-failing).
  */
 import type { ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
 import type { OperandVersion } from '../releases/payload.js';

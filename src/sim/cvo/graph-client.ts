@@ -1,8 +1,9 @@
 /**
  * The CVO's request to the update service: `GET <upstream>?arch=&channel=&id=&version=` (the
- * parameters sorted, as Go's `url.Values.Encode` sends them) with `Accept: application/json`,
- * and the mapping of failures to RetrievedUpdates reasons and Go-style messages (transport
- * error → `RemoteFailed`, non-200 → `ResponseFailed`; update-mechanics.md §4.3).
+ * parameters sorted, as Go's `url.Values.Encode` sends them) with `Accept: application/json`, and
+ * the mapping of failures to RetrievedUpdates reasons and Go-style messages (transport error →
+ * `RemoteFailed`, non-200 → `ResponseFailed`;
+ * docs/design/cluster-model.md#how-the-cvo-reads-the-graph).
  *
  * Quiescence: the request counts as work in flight until it is answered. A request the server
  * holds without answering would then stop a virtual clock for good, so after `hungAfterWallMs`

@@ -1,11 +1,11 @@
 /**
  * One sync attempt over the payload's task graph (`pkg/payload/task_graph.go: RunGraph`,
- * update-mechanics.md §3.2–3.4). Update mode: stages in order (a Job is a barrier), the
- * component chains of a runlevel in parallel (at most 16 at once), each chain's manifests in
+ * docs/design/cluster-model.md#the-task-graph). Update mode: stages in order (a Job is a barrier),
+ * the component chains of a runlevel in parallel (at most 16 at once), each chain's manifests in
  * order; a chain stops at its first error and an erroring stage lets no later stage start, while
- * the other chains of the stage finish. Reconcile mode: every chain, flattened and shuffled, two
- * at a time. `done` counts the tasks finished in this attempt. The side effects (applying,
- * gates, time) are hooks, so the walk itself is tested without a cluster.
+ * the other chains of the stage finish. Reconcile mode: every chain, flattened and shuffled, two at
+ * a time. `done` counts the tasks finished in this attempt. The side effects (applying, gates,
+ * time) are hooks, so the walk itself is tested without a cluster.
  */
 import type { ComponentChain, PayloadManifest, TaskStage } from '../releases/payload.js';
 import { componentDeployment } from '../releases/operator-deployment.js';

@@ -1,7 +1,8 @@
 /**
- * `status.history` rules (`pkg/cvo/status.go: mergeOperatorHistory`, update-mechanics.md §1.4):
- * a new target is prepended as Partial and closes an unfinished head; the same target merges
- * into the head; completion marks the head Completed once; at most 100 entries. Pure.
+ * `status.history` rules (`pkg/cvo/status.go: mergeOperatorHistory`,
+ * docs/design/cluster-model.md#history): a new target is prepended as Partial and closes an
+ * unfinished head; the same target merges into the head; completion marks the head Completed once;
+ * at most 100 entries. Pure.
  */
 import type { UpdateHistory } from '../../api/openshift/config-v1/cluster-version.js';
 import { formatTime } from '../../lib/clock.js';

@@ -1,9 +1,9 @@
 /**
- * The ClusterVersion of a freshly installed cluster (update-mechanics.md §1.12): spec with the
- * cluster ID and channel; status with the installed release as `desired`, one Completed history
- * entry (installs from the release image are not verified), and the conditions an idle cluster
- * shows. Upgradeable is absent (nothing blocks) and `availableUpdates` stays null until the CVO
- * retrieves the graph.
+ * The ClusterVersion of a freshly installed cluster (docs/design/cluster-model.md#clusterversion):
+ * spec with the cluster ID and channel; status with the installed release as `desired`, one
+ * Completed history entry (installs from the release image are not verified), and the conditions an
+ * idle cluster shows. Upgradeable is absent (nothing blocks) and `availableUpdates` stays null
+ * until the CVO retrieves the graph.
  */
 import {
   CLUSTER_VERSION_NAME,

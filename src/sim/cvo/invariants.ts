@@ -1,7 +1,8 @@
 /**
- * The ClusterVersion invariants of update-mechanics.md §8.7 (with §1.4–§1.6), as pure checks a
- * test or a scenario run applies to every ClusterVersion it sees. Each returns human-readable
- * violations (empty when all hold).
+ * The ClusterVersion invariants of docs/design/cluster-model.md#invariants (with
+ * docs/design/cluster-model.md#history and the sections after it), as pure checks a test or a
+ * scenario run applies to every ClusterVersion it sees. Each returns human-readable violations
+ * (empty when all hold).
  */
 import { operatorVersion, type ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
 import type { ClusterVersion, UpdateHistory } from '../../api/openshift/config-v1/cluster-version.js';
@@ -20,11 +21,14 @@ function condition(cv: ClusterVersion, type: string): { status: string; message?
 /**
  * What holds in every ClusterVersion status the CVO writes:
  * - only the head entry may have `completionTime: null`; a Partial head has it null, a Completed one not;
- * - `status.desired` is the head entry's release (both switch when a payload is accepted, §1.3, §1.4);
- * - Available names the last completed version (`Done applying <v>`), also while updating (§1.5);
+ * - `status.desired` is the head entry's release (both switch when a payload is accepted,
+ *   docs/design/cluster-model.md#clusterversion-status, docs/design/cluster-model.md#history);
+ * - Available names the last completed version (`Done applying <v>`), also while updating
+ *   (docs/design/cluster-model.md#clusterversion-conditions);
  * - Progressing=True ⇔ the head entry is Partial: the sync worker updates towards the head's
- *   payload until it was applied once, and reconciles it from then on (§1.6, "Progressing=True ⇔
- *   the worker is not reconciling"; a failing update stays Progressing=True, a failing reconcile False).
+ *   payload until it was applied once, and reconciles it from then on
+ *   (docs/design/cluster-model.md#progressing-and-failing, "Progressing=True ⇔ the worker is not
+ *   reconciling"; a failing update stays Progressing=True, a failing reconcile False).
  */
 export function clusterVersionViolations(cv: ClusterVersion): string[] {
   const status = cv.status;
@@ -113,10 +117,11 @@ export function headCompleted(before: ClusterVersion | undefined, after: Cluster
 }
 
 /**
- * At the moment the head entry turns Completed: every ClusterOperator reports the head's version
- * as its `operator` version (the CVO's gates passed, §2.2), machine-config included, and every
- * pool required for upgrade (master) finished its rollout (`status.configuration` is the pool's
- * target), which the MCO waits for before it reports its version (§5.9).
+ * At the moment the head entry turns Completed: every ClusterOperator reports the head's version as
+ * its `operator` version (the CVO's gates passed, docs/design/cluster-model.md#the-cvos-gate),
+ * machine-config included, and every pool required for upgrade (master) finished its rollout
+ * (`status.configuration` is the pool's target), which the MCO waits for before it reports its
+ * version (docs/design/cluster-model.md#the-machine-config-operator).
  */
 export function completionViolations(
   version: string,

@@ -1,7 +1,8 @@
 /**
- * The release preconditions the CVO runs before accepting a new payload (`pkg/payload/precondition`,
- * update-mechanics.md §1.7): rollback, Upgradeable for minor updates, and the non-blocking
- * recommended-update check whose warnings become history `acceptedRisks`. Pure.
+ * The release preconditions the CVO runs before accepting a new payload
+ * (`pkg/payload/precondition`, docs/design/cluster-model.md#release-acceptance-and-preconditions):
+ * rollback, Upgradeable for minor updates, and the non-blocking recommended-update check whose
+ * warnings become history `acceptedRisks`. Pure.
  */
 import semver from 'semver';
 import type { ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';

@@ -1,6 +1,7 @@
 /**
  * Progressing and Failing from a sync worker report, in the CVO's exact formats
- * (`pkg/cvo/status.go: updateClusterVersionStatus`, update-mechanics.md §1.6). Pure.
+ * (`pkg/cvo/status.go: updateClusterVersionStatus`,
+ * docs/design/cluster-model.md#progressing-and-failing). Pure.
  */
 import semver from 'semver';
 import type { ConditionInput } from './conditions.js';

@@ -1,7 +1,7 @@
 /**
  * The ReleaseAccepted condition at each step of loading a payload (`syncPayload`,
- * update-mechanics.md §1.7): Unknown while retrieving, False with the step that failed, True
- * once loaded. Pure.
+ * docs/design/cluster-model.md#release-acceptance-and-preconditions): Unknown while retrieving,
+ * False with the step that failed, True once loaded. Pure.
  */
 import type { ConditionInput } from './conditions.js';
 import type { Target } from './desired.js';

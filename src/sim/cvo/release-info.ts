@@ -1,7 +1,8 @@
 /**
- * What the CVO publishes about a payload: `status.desired` (version, image, url and channels as
- * the update service lists them), `versionHash` (FNV-64a over the payload's manifests, base64
- * URL encoding, 12 characters) and the 4.y capability sets (update-mechanics.md §1.3). Pure.
+ * What the CVO publishes about a payload: `status.desired` (version, image, url and channels as the
+ * update service lists them), `versionHash` (FNV-64a over the payload's manifests, base64 URL
+ * encoding, 12 characters) and the 4.y capability sets
+ * (docs/design/cluster-model.md#clusterversion-status). Pure.
  */
 import type { Capability, Release } from '../../api/openshift/config-v1/cluster-version.js';
 import { releaseChannelsAt, type Catalogue, type Release as CatalogueRelease } from '../releases/catalogue.js';

@@ -1,9 +1,11 @@
 /**
- * The CVO's update retriever (`pkg/cvo/availableupdates.go`, update-mechanics.md §1.9, §4.3):
- * fetches the graph every `interval` (drawn once in [2, 4) min) and at once when the channel,
- * the upstream or the CVO's own version changes, and publishes availableUpdates,
- * conditionalUpdates and the RetrievedUpdates condition. A failed fetch keeps the updates of the
- * last good one, except when the version is missing from the channel or there is no channel.
+ * The CVO's update retriever (`pkg/cvo/availableupdates.go`,
+ * docs/design/cluster-model.md#available-and-conditional-updates,
+ * docs/design/cluster-model.md#how-the-cvo-reads-the-graph): fetches the graph every `interval`
+ * (drawn once in [2, 4) min) and at once when the channel, the upstream or the CVO's own version
+ * changes, and publishes availableUpdates, conditionalUpdates and the RetrievedUpdates condition. A
+ * failed fetch keeps the updates of the last good one, except when the version is missing from the
+ * channel or there is no channel.
  */
 import type { ClusterVersion, ConditionalUpdate, Release } from '../../api/openshift/config-v1/cluster-version.js';
 import type { ActivityTracker } from '../../lib/activity.js';

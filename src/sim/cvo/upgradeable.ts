@@ -1,8 +1,9 @@
 /**
- * The ClusterVersion `Upgradeable` condition [4.14–4.19 model] (update-mechanics.md §1.8):
- * spec.overrides and ClusterOperators with Upgradeable=False. One failing check gives its reason
- * and message; several give `MultipleReasons` plus the per-check sub-conditions. Nothing
- * failing: the condition (and the sub-conditions) are removed. Pure.
+ * The ClusterVersion `Upgradeable` condition [4.14–4.19 model]
+ * (docs/design/cluster-model.md#upgradeable): spec.overrides and ClusterOperators with
+ * Upgradeable=False. One failing check gives its reason and message; several give `MultipleReasons`
+ * plus the per-check sub-conditions. Nothing failing: the condition (and the sub-conditions) are
+ * removed. Pure.
  */
 import type { ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
 import type { ClusterVersionSpec } from '../../api/openshift/config-v1/cluster-version.js';

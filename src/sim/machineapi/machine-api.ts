@@ -1,6 +1,7 @@
 /**
- * The simulated Machine API (update-mechanics.md §6): the MachineSet controller and the machine
- * controller as one SimComponent, with the fault the scenario layer can inject.
+ * The simulated Machine API (docs/design/cluster-model.md#the-machine-api): the MachineSet
+ * controller and the machine controller as one SimComponent, with the fault the scenario layer can
+ * inject.
  */
 import { MachineResource, type Machine } from '../../api/openshift/machine-v1beta1/machine.js';
 import { MachineLabel } from '../../api/openshift/machine-v1beta1/machine.js';
@@ -14,7 +15,7 @@ import {
 import { createMachineSetController } from './machine-set-controller.js';
 
 export interface MachineApiOptions {
-  /** Virtual-minute triangles (defaults: the HA-cloud column of §8.4). */
+  /** Virtual-minute triangles (defaults: the HA-cloud column of docs/design/cluster-model.md#durations). */
   durations?: Partial<MachineApiDurations>;
   /** Divides every duration (default 1). */
   timeScale?: number;

@@ -1,13 +1,13 @@
 /**
  * The simulated machine controller (machine-api-operator's machine controller with a cloud
- * actuator), update-mechanics.md §6.2–§6.3. A Machine goes Provisioning → Provisioned (instance,
- * providerID, addresses, providerStatus) → Running (its Node registered Ready and in its pool
- * with the config §5.8 prescribes; `status.nodeRef` set) at drawn times from its creation.
- * Deleting a Machine (phase Deleting) waits for preDrain hooks, cordons and drains its Node
- * through `pods/eviction` (PDBs apply; a refused attempt is retried every 20 s, as the machine
- * controller requeues), waits for preTerminate hooks, terminates the instance, then deletes the
- * Node and releases the finalizer. Timers are requeues on the controller's queue, so the virtual
- * clock sees them.
+ * actuator), docs/design/cluster-model.md#machines. A Machine goes Provisioning → Provisioned
+ * (instance, providerID, addresses, providerStatus) → Running (its Node registered Ready and in its
+ * pool with the config docs/design/cluster-model.md#new-nodes-during-an-update prescribes;
+ * `status.nodeRef` set) at drawn times from its creation. Deleting a Machine (phase Deleting) waits
+ * for preDrain hooks, cordons and drains its Node through `pods/eviction` (PDBs apply; a refused
+ * attempt is retried every 20 s, as the machine controller requeues), waits for preTerminate hooks,
+ * terminates the instance, then deletes the Node and releases the finalizer. Timers are requeues on
+ * the controller's queue, so the virtual clock sees them.
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { NodeResource, PodResource } from '../../api/builtin.js';
@@ -44,7 +44,10 @@ import { instanceFor, nodeForMachine, nodeSystemInfo, placementOf } from './node
 export interface MachineApiDurations {
   /** Creation → Provisioned (instance created; default (0.5, 1, 1.5) min). */
   provision: Triangle;
-  /** Creation → Running (Node joined and Ready; §8.4 "new Machine → Running", default (3, 5, 8) min). */
+  /**
+   * Creation → Running (Node joined and Ready; docs/design/cluster-model.md#durations "new Machine
+   * → Running", default (3, 5, 8) min).
+   */
   running: Triangle;
   /** Drained → instance terminated and Node deleted (default (0.5, 1, 2) min). */
   terminate: Triangle;
@@ -90,7 +93,10 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
   const writeStatus = async (m: Machine, status: MachineStatus): Promise<Machine | undefined> =>
     ignoreNotFoundOrConflict(ctx.client.updateStatus(MachineResource, { ...m, status }));
 
-  /** §5.8: the config a node of this Machine boots with, and a peer's node info. */
+  /**
+   * docs/design/cluster-model.md#new-nodes-during-an-update: the config a node of this Machine
+   * boots with, and a peer's node info.
+   */
   const bootConfig = (labels: Record<string, string>): { config: string | undefined; peer: Node | undefined } => {
     const probe: Node = { metadata: { labels } };
     const all = pools.list();

@@ -1,11 +1,11 @@
 /**
  * The simulated MachineSet controller (machine-api-operator `pkg/controller/machineset`),
- * update-mechanics.md §6.1: keeps `spec.replicas` Machines (also when scaled through `/scale`),
- * named `<machineset>-<5 random>`, with the template's labels, annotations and spec and a
- * controller ownerReference; on scale-down deletes the Machines the delete policy ranks first
- * (Machines already deleting still count until they are gone, as in the real controller).
- * Status: replicas, fullyLabeledReplicas, readyReplicas (Node Ready), availableReplicas (Ready
- * for minReadySeconds), observedGeneration.
+ * docs/design/cluster-model.md#machinesets: keeps `spec.replicas` Machines (also when scaled
+ * through `/scale`), named `<machineset>-<5 random>`, with the template's labels, annotations and
+ * spec and a controller ownerReference; on scale-down deletes the Machines the delete policy ranks
+ * first (Machines already deleting still count until they are gone, as in the real controller).
+ * Status: replicas, fullyLabeledReplicas, readyReplicas (Node Ready), availableReplicas (Ready for
+ * minReadySeconds), observedGeneration.
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { NodeResource } from '../../api/builtin.js';

@@ -1,8 +1,9 @@
 /**
- * What a new Machine's instance looks like and the Node it registers (update-mechanics.md §6.2,
- * §6.3, §5.8): instance identity (provider ID, instance ID, IP, host name) drawn from the
- * Machine's own seeded stream, and the Node with the labels the kubelet and the Machine give it,
- * the `machine.openshift.io/machine` annotation, the MCO annotations of the config it booted
+ * What a new Machine's instance looks like and the Node it registers
+ * (docs/design/cluster-model.md#machines, docs/design/cluster-model.md#new-nodes-during-an-update):
+ * instance identity (provider ID, instance ID, IP, host name) drawn from the Machine's own seeded
+ * stream, and the Node with the labels the kubelet and the Machine give it, the
+ * `machine.openshift.io/machine` annotation, the MCO annotations of the config it booted
  * (currentConfig = desiredConfig, state Done), Ready, capacity and addresses. Pure functions.
  */
 import type { Node, NodeSystemInfo, Taint } from 'kubernetes-types/core/v1.js';
@@ -121,7 +122,10 @@ export function nodeSystemInfo(base: Partial<NodeSystemInfo> | undefined, random
 export interface NodeForMachineOptions {
   instance: Instance;
   now: number;
-  /** The rendered config the node booted (§5.8); undefined leaves the MCO annotations off. */
+  /**
+   * The rendered config the node booted (docs/design/cluster-model.md#new-nodes-during-an-update);
+   * undefined leaves the MCO annotations off.
+   */
   config: string | undefined;
   nodeInfo: NodeSystemInfo;
 }

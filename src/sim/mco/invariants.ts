@@ -1,6 +1,6 @@
 /**
- * The pool invariants of update-mechanics.md §8.7, as checks a test or a scenario run applies
- * after every event. Each returns human-readable violations (empty when all hold).
+ * The pool invariants of docs/design/cluster-model.md#invariants, as checks a test or a scenario
+ * run applies after every event. Each returns human-readable violations (empty when all hold).
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
 import {
@@ -145,7 +145,7 @@ export class UpdatingNodesTracker {
     for (const n of nodes) this.setNode(n, pools);
   }
 
-  /** The §8.7 maxUnavailable invariant for one pool, from the recorded nodes. */
+  /** The maxUnavailable invariant (docs/design/cluster-model.md#invariants) for one pool, from the recorded nodes. */
   violations(pool: MachineConfigPool): string[] {
     const c = this.#pools.get(pool.metadata?.name ?? '');
     if (!c) return [];

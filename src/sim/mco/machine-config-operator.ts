@@ -1,9 +1,9 @@
 /**
- * The simulated Machine Config Operator (update-mechanics.md §5, §8.3): the operator with its
- * render controller, and the node controller, as one SimComponent, plus the fault hooks the
- * scenario layer calls. The daemon (per-node MCD) and the drain controller are separate
- * components (`src/sim/mco/daemon/`, `src/sim/mco/drain/`); they meet this one only through the
- * node annotations and pools.
+ * The simulated Machine Config Operator (docs/design/cluster-model.md#the-mco-and-its-pools,
+ * docs/simulation.md#simulated-controllers): the operator with its render controller, and the node
+ * controller, as one SimComponent, plus the fault hooks the scenario layer calls. The daemon
+ * (per-node MCD) and the drain controller are separate components (`src/sim/mco/daemon/`,
+ * `src/sim/mco/drain/`); they meet this one only through the node annotations and pools.
  */
 import { MachineConfigPoolResource } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import type { Controller } from '../../kube/controller.js';
@@ -18,7 +18,7 @@ import {
 } from './operator.js';
 
 export interface MachineConfigOperatorOptions {
-  /** Durations (virtual minutes); defaults are the HA-cloud column of §8.4. */
+  /** Durations (virtual minutes); defaults are the HA-cloud column of docs/design/cluster-model.md#durations. */
   durations?: Partial<MachineConfigOperatorDurations>;
   /** Divides every duration and timeout (default 1). */
   timeScale?: number;

@@ -1,8 +1,8 @@
 /**
- * Test support for the MCO tests: nodes, the CVO's apply of the MCO Deployment, a few-line
- * in-test "MCD" (desiredConfig ≠ currentConfig → Working → after a delay Done), the test
- * cluster's §8.7 invariant monitor (pools, nodes, the machine-config ClusterOperator), and an
- * observer that records a timeline.
+ * Test support for the MCO tests: nodes, the CVO's apply of the MCO Deployment, a few-line in-test
+ * "MCD" (desiredConfig ≠ currentConfig → Working → after a delay Done), the test cluster's
+ * invariant monitor (docs/design/cluster-model.md#invariants) (pools, nodes, the machine-config
+ * ClusterOperator), and an observer that records a timeline.
  */
 import type { TestContext } from 'node:test';
 import type { Node } from 'kubernetes-types/core/v1.js';
@@ -33,7 +33,10 @@ export interface NodeSpec {
 export interface McoHarness {
   cluster: TestCluster;
   mco: MachineConfigOperator;
-  /** The §8.7 invariant violations seen so far (the test cluster's monitor), one per distinct message. */
+  /**
+   * The invariant violations (docs/design/cluster-model.md#invariants) seen so far (the test
+   * cluster's monitor), one per distinct message.
+   */
   readonly violations: string[];
   /** Virtual time, node name → when its desiredConfig changed (in order). */
   targeted: Array<{ at: number; node: string; config: string }>;

@@ -1,8 +1,9 @@
 /**
- * The simulated MCO node controller (update-mechanics.md §5.4, §5.7; `pkg/controller/node`):
- * per pool, targets nodes under maxUnavailable by writing their `desiredConfig` annotation and
- * the UpdateInProgress taint, removes the taint from nodes that are done, and writes the pool
- * status exactly as the MCO computes it. A paused pool only gets its status recomputed.
+ * The simulated MCO node controller (docs/design/cluster-model.md#choosing-the-nodes-to-update,
+ * docs/design/cluster-model.md#paused-pools; `pkg/controller/node`): per pool, targets nodes under
+ * maxUnavailable by writing their `desiredConfig` annotation and the UpdateInProgress taint,
+ * removes the taint from nodes that are done, and writes the pool status exactly as the MCO
+ * computes it. A paused pool only gets its status recomputed.
  */
 import type { Node, Pod, Taint } from 'kubernetes-types/core/v1.js';
 import { NodeResource, PodResource } from '../../api/builtin.js';

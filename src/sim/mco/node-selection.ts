@@ -1,6 +1,7 @@
 /**
  * The node controller's choice of nodes to move to a pool's target config under maxUnavailable
- * (update-mechanics.md §5.4; `getAllCandidateMachines`, `updateCandidateMachines`). Pure.
+ * (docs/design/cluster-model.md#choosing-the-nodes-to-update; `getAllCandidateMachines`,
+ * `updateCandidateMachines`). Pure.
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
 import {

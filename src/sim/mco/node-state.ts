@@ -1,7 +1,8 @@
 /**
- * How the MCO reads a Node (update-mechanics.md §5.2, §5.3; `pkg/controller/node/status.go`):
- * its per-node annotations, readiness as the MCO defines it, and which pool a node belongs to.
- * Pure functions over plain objects.
+ * How the MCO reads a Node (docs/design/cluster-model.md#pools,
+ * docs/design/cluster-model.md#node-annotations; `pkg/controller/node/status.go`): its per-node
+ * annotations, readiness as the MCO defines it, and which pool a node belongs to. Pure functions
+ * over plain objects.
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
 import {

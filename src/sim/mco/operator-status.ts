@@ -1,8 +1,9 @@
 /**
- * The machine-config ClusterOperator's status as the MCO writes it (update-mechanics.md §1.8,
- * §5.9; `pkg/operator/status.go`, `sync.go: syncRequiredMachineConfigPools`). Pure functions:
- * the RequiredPools check, the Upgradeable condition, and condition updates with library-go's
- * `SetStatusCondition` semantics.
+ * The machine-config ClusterOperator's status as the MCO writes it
+ * (docs/design/cluster-model.md#upgradeable,
+ * docs/design/cluster-model.md#the-machine-config-operator; `pkg/operator/status.go`,
+ * `sync.go: syncRequiredMachineConfigPools`). Pure functions: the RequiredPools check, the
+ * Upgradeable condition, and condition updates with library-go's `SetStatusCondition` semantics.
  */
 import type { ClusterOperatorStatusCondition } from '../../api/openshift/config-v1/cluster-version.js';
 import type { OperandVersion } from '../../api/openshift/config-v1/cluster-operator.js';

@@ -1,11 +1,13 @@
 /**
- * The simulated machine-config operator and render controller (update-mechanics.md §5.9, §8.3):
- * reacts to Deployment `openshift-machine-config-operator/machine-config-operator`; when its
- * RELEASE_VERSION changes, reports Progressing `Working towards <v>`, rolls out its own operands
- * for a drawn time, then renders `rendered-<pool>-<hash>` for every pool and sets the pools'
- * `spec.configuration`; runs the RequiredPools check continuously (Degraded `RequiredPoolsFailed`
- * after 10 min × required machines) and bumps `status.versions` only once the master pool is
- * Updated at the new config. Upgradeable follows the pools (`DegradedPool`, `PoolUpdating` < 4.16).
+ * The simulated machine-config operator and render controller
+ * (docs/design/cluster-model.md#the-machine-config-operator,
+ * docs/simulation.md#simulated-controllers): reacts to Deployment
+ * `openshift-machine-config-operator/machine-config-operator`; when its RELEASE_VERSION changes,
+ * reports Progressing `Working towards <v>`, rolls out its own operands for a drawn time, then
+ * renders `rendered-<pool>-<hash>` for every pool and sets the pools' `spec.configuration`; runs
+ * the RequiredPools check continuously (Degraded `RequiredPoolsFailed` after 10 min × required
+ * machines) and bumps `status.versions` only once the master pool is Updated at the new config.
+ * Upgradeable follows the pools (`DegradedPool`, `PoolUpdating` < 4.16).
  */
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import { DeploymentResource } from '../../api/builtin.js';
@@ -51,13 +53,16 @@ const MINUTE = 60_000;
 export type Triangle = readonly [number, number, number];
 
 export interface MachineConfigOperatorDurations {
-  /** New MCO pod, daemon/controller/server rollouts, up to the render (§8.4 "MCO self-rollout"). */
+  /**
+   * New MCO pod, daemon/controller/server rollouts, up to the render
+   * (docs/design/cluster-model.md#durations, "MCO self-rollout").
+   */
   selfRollout: Triangle;
   /** RequiredPools timeout per machine in required pools, minutes (a constant: 10). */
   requiredPoolsTimeoutPerMachine: number;
 }
 
-/** HA-cloud defaults (§8.4). */
+/** HA-cloud defaults (docs/design/cluster-model.md#durations). */
 export const DEFAULT_MCO_DURATIONS: MachineConfigOperatorDurations = {
   selfRollout: [3, 6, 10],
   requiredPoolsTimeoutPerMachine: 10,

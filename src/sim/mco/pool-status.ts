@@ -1,6 +1,6 @@
 /**
  * MachineConfigPool status exactly as the MCO node controller computes it
- * (update-mechanics.md §5.2; `pkg/controller/node/status.go: calculateStatus`). Pure.
+ * (docs/design/cluster-model.md#pools; `pkg/controller/node/status.go: calculateStatus`). Pure.
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
 import {
@@ -160,8 +160,9 @@ export function computePoolStatus(
 }
 
 /**
- * The Ignition config a new node of the pool gets from the machine-config-server (§5.8): the
- * target when at least one node of the pool is already updated, else the config all nodes are on.
+ * The Ignition config a new node of the pool gets from the machine-config-server
+ * (docs/design/cluster-model.md#new-nodes-during-an-update): the target when at least one node of
+ * the pool is already updated, else the config all nodes are on.
  */
 export function joiningConfigFor(pool: MachineConfigPool): string | undefined {
   const target = pool.spec.configuration?.name;

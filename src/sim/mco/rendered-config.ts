@@ -1,8 +1,8 @@
 /**
  * Rendered MachineConfigs as the MCO's render controller names and labels them
- * (update-mechanics.md §5.2): `rendered-<pool>-<md5 hex>`, one per release and pool, with the
- * controller-version and release-version annotations and the pool as controlling owner. The
- * contents are not merged from real Ignition; what an operator reads (names, sources,
+ * (docs/design/cluster-model.md#rendered-configs): `rendered-<pool>-<md5 hex>`, one per release and
+ * pool, with the controller-version and release-version annotations and the pool as controlling
+ * owner. The contents are not merged from real Ignition; what an operator reads (names, sources,
  * annotations, osImageURL) is.
  */
 import { createHash } from 'node:crypto';

@@ -1,7 +1,8 @@
 /**
- * The alerting invariant of update-mechanics.md §8.7: every alert whose rule has a `for` clause
- * spent that long in `pending` before `firing`; rules without `for` go straight to `firing`.
- * Checked over the rule evaluator's transition log ({@link AlertTransition}), incrementally.
+ * The alerting invariant of docs/design/cluster-model.md#invariants: every alert whose rule has a
+ * `for` clause spent that long in `pending` before `firing`; rules without `for` go straight to
+ * `firing`. Checked over the rule evaluator's transition log ({@link AlertTransition}),
+ * incrementally.
  */
 import type { AlertTransition } from './rules.js';
 

@@ -1,8 +1,9 @@
 /**
- * The OpenShift platform alerting rules of update-mechanics §7.4 and §5.12 whose inputs the
- * simulation produces (see `series-from-objects.ts`): names, `for`, severities and namespaces
- * as shipped; expressions as shipped where the series exist, otherwise reduced to the same
- * condition over the series we have (noted per rule).
+ * The OpenShift platform alerting rules of
+ * docs/design/cluster-model.md#platform-alerts-during-an-update whose inputs the simulation
+ * produces (see `series-from-objects.ts`): names, `for`, severities and namespaces as shipped;
+ * expressions as shipped where the series exist, otherwise reduced to the same condition over the
+ * series we have (noted per rule).
  */
 import type { RuleGroup } from './rules.js';
 

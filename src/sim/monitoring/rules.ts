@@ -69,10 +69,11 @@ export interface Alert {
 }
 
 /**
- * A change of an alert instance's state, for reports and the §8.7 invariant that an alert was
- * pending for its rule's `for` before it fired: `pending` (a new alert that did not fire in the
- * same evaluation), `firing`, `resolved` (a firing alert whose expression stopped returning it),
- * `dropped` (a pending alert that went away before it fired).
+ * A change of an alert instance's state, for reports and the invariant
+ * (docs/design/cluster-model.md#invariants) that an alert was pending for its rule's `for` before
+ * it fired: `pending` (a new alert that did not fire in the same evaluation), `firing`, `resolved`
+ * (a firing alert whose expression stopped returning it), `dropped` (a pending alert that went away
+ * before it fired).
  */
 export interface AlertTransition {
   /** Virtual ms of the evaluation. */

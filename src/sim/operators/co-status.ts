@@ -1,8 +1,9 @@
 /**
  * The conditions a simulated ClusterOperator reports, as a pure function of where its rollout is,
- * the cluster's size and the faults injected (update-mechanics.md §2.1, §2.3, §2.5). Condition
- * order follows the real objects (Degraded, Progressing, Available, Upgradeable,
- * EvaluationConditionsDetected); `lastTransitionTime` moves only when a status changes.
+ * the cluster's size and the faults injected (docs/design/cluster-model.md#clusteroperator-shape,
+ * docs/design/cluster-model.md#how-an-operator-rolls-out). Condition order follows the real objects
+ * (Degraded, Progressing, Available, Upgradeable, EvaluationConditionsDetected);
+ * `lastTransitionTime` moves only when a status changes.
  */
 import type { ClusterOperatorStatusCondition } from '../../api/openshift/config-v1/cluster-version.js';
 import { formatTime } from '../../lib/clock.js';

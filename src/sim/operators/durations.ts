@@ -1,8 +1,9 @@
 /**
- * How long a simulated ClusterOperator takes to roll out a new release (update-mechanics.md §8.4).
- * The table gives per-stage (min, mode, max) ranges in virtual minutes; each operator's profile
- * ({@link OperatorDurationProfile}) names its stage and its share of the stage, so that the slowest
- * operator of a stage draws the stage's own range and the others finish inside it.
+ * How long a simulated ClusterOperator takes to roll out a new release
+ * (docs/design/cluster-model.md#durations). The table gives per-stage (min, mode, max) ranges in
+ * virtual minutes; each operator's profile ({@link OperatorDurationProfile}) names its stage and
+ * its share of the stage, so that the slowest operator of a stage draws the stage's own range and
+ * the others finish inside it.
  */
 import type { Triangle } from '../durations.js';
 
@@ -34,7 +35,7 @@ export interface OperatorDurations {
 /** The stages of {@link OperatorDurations} an operator can belong to. */
 export type StageName = Exclude<keyof OperatorDurations, 'operatorPodStart'>;
 
-/** HA cloud (3 masters + workers): the default column of §8.4. */
+/** HA cloud (3 masters + workers): the default column of docs/design/cluster-model.md#durations. */
 export const HA_CLOUD_DURATIONS: OperatorDurations = {
   operatorPodStart: [1 / 6, 1 / 3, 1],
   configOperator: [1, 2, 4],
@@ -45,10 +46,10 @@ export const HA_CLOUD_DURATIONS: OperatorDurations = {
   networkDns: { base: 4, perNode: 1.2, cap: 25 },
 };
 
-/** Bare metal: slower static-pod rollouts (§8.4). */
+/** Bare metal: slower static-pod rollouts (docs/design/cluster-model.md#durations). */
 export const BARE_METAL_DURATIONS: OperatorDurations = { ...HA_CLOUD_DURATIONS, etcdKubeApiserver: [10, 18, 30] };
 
-/** Single-node (§8.4). */
+/** Single-node (docs/design/cluster-model.md#durations). */
 export const SINGLE_NODE_DURATIONS: OperatorDurations = {
   ...HA_CLOUD_DURATIONS,
   etcdKubeApiserver: [5, 8, 12],

@@ -1,9 +1,11 @@
 /**
- * The ClusterOperator invariant of update-mechanics.md §8.7 (with §2.1, §2.5): the `operator`
- * version changes exactly once per update, after a Progressing=True period. A transition check,
- * fed with the successive states of one ClusterOperator; pure. That every operator reached the
- * target by the end of an update is checked when the ClusterVersion completes
- * (`cvo/invariants.ts`), so together they give "exactly once".
+ * The ClusterOperator invariant of docs/design/cluster-model.md#invariants (with
+ * docs/design/cluster-model.md#clusteroperator-shape,
+ * docs/design/cluster-model.md#how-an-operator-rolls-out): the `operator` version changes exactly
+ * once per update, after a Progressing=True period. A transition check, fed with the successive
+ * states of one ClusterOperator; pure. That every operator reached the target by the end of an
+ * update is checked when the ClusterVersion completes (`cvo/invariants.ts`), so together they give
+ * "exactly once".
  */
 import { operatorVersion, type ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
 

@@ -23,9 +23,9 @@ async function allAt(c: OperatorsCluster, version: string, names: readonly strin
 }
 
 /**
- * One update of one operator: the §8.7 invariant (`invariants.ts`: the version changes after a
- * Progressing=True period, once), here exactly once and to `to`, in a write that ends Progressing,
- * Available and not Degraded throughout.
+ * One update of one operator: the invariant (docs/design/cluster-model.md#invariants)
+ * (`invariants.ts`: the version changes after a Progressing=True period, once), here exactly once
+ * and to `to`, in a write that ends Progressing, Available and not Degraded throughout.
  */
 function assertOneVersionChange(samples: readonly Sample[], name: string, to: string): Sample {
   const own = samples.filter((s) => s.name === name);

@@ -1,11 +1,12 @@
 /**
- * The simulated ClusterOperator actors (update-mechanics.md §2.5, §8.3; wave-2 contract items 2
- * and 6): one per ClusterOperator of the payload except machine-config. Each watches its
- * component's Deployment; when the Deployment's `RELEASE_VERSION` differs from the operator's
- * reported `operator` version it rolls out — Progressing=True once the new operator pod runs,
- * with messages that advance as its operands roll, for a drawn duration — then reports every
- * version of the release and Progressing=False in one write. Faults (§8.5) are methods the
- * scenario layer calls. The Deployment controller of operator Deployments runs alongside.
+ * The simulated ClusterOperator actors (docs/design/cluster-model.md#how-an-operator-rolls-out,
+ * docs/simulation.md#simulated-controllers; wave-2 contract items 2 and 6): one per ClusterOperator
+ * of the payload except machine-config. Each watches its component's Deployment; when the
+ * Deployment's `RELEASE_VERSION` differs from the operator's reported `operator` version it rolls
+ * out — Progressing=True once the new operator pod runs, with messages that advance as its operands
+ * roll, for a drawn duration — then reports every version of the release and Progressing=False in
+ * one write. Faults (docs/simulation.md#simulated-controllers) are methods the scenario layer
+ * calls. The Deployment controller of operator Deployments runs alongside.
  */
 import {
   ClusterOperatorResource,

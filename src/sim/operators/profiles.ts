@@ -1,7 +1,9 @@
 /**
  * Per-ClusterOperator profiles of the simulated cluster: which duration stage an operator belongs
- * to (update-mechanics.md §8.4), the style of its status messages (§2.3, §2.5; the wording of
- * individual operators is illustrative, §8.8) and its `relatedObjects`.
+ * to (docs/design/cluster-model.md#durations), the style of its status messages
+ * (docs/design/cluster-model.md#how-an-operator-rolls-out; the wording of individual operators is
+ * illustrative, docs/design/cluster-model.md#where-the-model-is-approximate) and its
+ * `relatedObjects`.
  */
 import type { ObjectReference } from '../../api/openshift/config-v1/cluster-operator.js';
 import type { Triangle } from '../durations.js';

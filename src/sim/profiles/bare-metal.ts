@@ -3,9 +3,10 @@
  * infra nodes in an `infra` pool. The hosts are not backed by Machines: there are no MachineSets
  * and nothing scales them, as on a cluster whose hosts were provisioned outside the Machine API
  * (user-provisioned, assisted or agent-based installs). A bare-metal IPI cluster would also show
- * metal3 Machines and a worker MachineSet backed by BareMetalHosts, which this simulation does
- * not model. No cloud provider: no zone, region or instance-type labels and no provider ID.
- * Durations are the bare-metal column of §8.4 (long reboots, slow static-pod rollouts).
+ * metal3 Machines and a worker MachineSet backed by BareMetalHosts, which this simulation does not
+ * model. No cloud provider: no zone, region or instance-type labels and no provider ID. Durations
+ * are the bare-metal column of docs/design/cluster-model.md#durations (long reboots, slow
+ * static-pod rollouts).
  */
 import type { ClusterProfile, NodeProfile, NodeRole, ProfileOptions } from '../profiles.js';
 import { BARE_METAL_COLUMN } from './durations.js';

@@ -1,7 +1,7 @@
 /**
- * The three duration columns of update-mechanics §8.4 (HA cloud, bare metal, single-node),
- * gathered per component from the presets each component module defines. A profile names its
- * column; `createSimulatedCluster` hands each part to its component.
+ * The three duration columns of docs/design/cluster-model.md#durations (HA cloud, bare metal,
+ * single-node), gathered per component from the presets each component module defines. A profile
+ * names its column; `createSimulatedCluster` hands each part to its component.
  */
 import { DEFAULT_CVO_DURATIONS } from '../cvo/durations.js';
 import { DEFAULT_MACHINE_API_DURATIONS } from '../machineapi/machine-controller.js';

@@ -3,7 +3,7 @@
  * managed by the master pool (the worker pool has no machines), on platform None as assisted and
  * agent-based SNO installs are, with `controlPlaneTopology` and `infrastructureTopology`
  * SingleReplica. The machine-config daemon skips drain and cordon on it. Durations are the
- * single-node column of §8.4. No Machine API objects.
+ * single-node column of docs/design/cluster-model.md#durations. No Machine API objects.
  */
 import type { ClusterProfile, ProfileOptions } from '../profiles.js';
 import { SINGLE_NODE_COLUMN } from './durations.js';

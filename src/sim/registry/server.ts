@@ -8,8 +8,8 @@
  * in the simulation is configured with a host override that maps `quay.io` to this server's URL
  * (plain HTTP), and requests `<url>/v2/openshift-release-dev/ocp-release/manifests/sha256:…` —
  * {@link registryManifestUrl} does that mapping. This is what MUO does in image mode
- * (muo.md §4.3): fetch the manifest by digest, then the config blob, then read the label
- * `io.openshift.release`.
+ * (docs/design/managed-flow.md#validation): fetch the manifest by digest, then the config blob,
+ * then read the label `io.openshift.release`.
  *
  * Known difference: a release's manifest digest is the catalogue digest (sha256 of the version
  * string), not the sha256 of the manifest bytes, so a client that verifies manifest digests will

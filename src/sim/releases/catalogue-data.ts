@@ -3,7 +3,8 @@
  * floors and the blocked edges (risks). Dates follow the real release cadence closely enough
  * (4.13.0 2023-05-17, 4.14.0 2023-10-31, 4.15.0 2024-02-27, 4.16.0 2024-06-27; about weekly
  * z-streams, then every other week); individual dates, skipped z numbers and most errata numbers
- * are illustrative. The risks of update-mechanics.md §4.5 are reproduced on the same edges.
+ * are illustrative. The risks of the sample graph (docs/design/cluster-model.md#the-sample-graph)
+ * are reproduced on the same edges.
  */
 import type { BlockedEdge, MinorStream } from './catalogue.js';
 
@@ -16,7 +17,10 @@ export const DEFAULT_MINORS: readonly MinorStream[] = [
   { minor: 16, gaDate: '2024-06-27', lastPatch: 28, skip: [1, 12], minorFloor: 12 },
 ];
 
-/** Errata URLs that appear in the reference examples (update-mechanics.md §1.12, §4.5). */
+/**
+ * Errata URLs that appear in the reference examples (src/api/openshift/testdata/examples.json,
+ * docs/design/cluster-model.md#the-sample-graph).
+ */
 export const PINNED_ERRATA: Readonly<Record<string, string>> = {
   '4.14.10': 'https://access.redhat.com/errata/RHSA-2024:0290',
   '4.14.11': 'https://access.redhat.com/errata/RHSA-2024:0484',
@@ -36,7 +40,8 @@ const BAREMETAL_PROMQL =
 /**
  * Blocked edges in the shape of cincinnati-graph-data's `blocked-edges/<to>-<Name>.yaml`. With
  * `matchingRules` an edge becomes conditional; without, it is removed. The first three are the
- * §4.5 sample; the others are illustrative, shaped like real entries.
+ * sample graph (docs/design/cluster-model.md#the-sample-graph); the others are illustrative, shaped
+ * like real entries.
  */
 export const DEFAULT_BLOCKED_EDGES: readonly BlockedEdge[] = [
   {

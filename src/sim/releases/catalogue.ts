@@ -1,10 +1,10 @@
 /**
  * The release catalogue: which OpenShift releases exist, their pull specs and errata, which
- * channels each belongs to and from when, the `previous` lists of their release-metadata, and
- * the blocked edges (risks) of cincinnati-graph-data (update-mechanics.md §4.4). Data plus pure
- * functions; the update service (updateservice/graph.ts) turns it into Cincinnati graphs and the
- * payload model (payload.ts) into release images. Scenarios extend or override it through
- * {@link buildCatalogue}.
+ * channels each belongs to and from when, the `previous` lists of their release-metadata, and the
+ * blocked edges (risks) of cincinnati-graph-data
+ * (docs/design/cluster-model.md#channels-and-blocked-edges). Data plus pure functions; the update
+ * service (updateservice/graph.ts) turns it into Cincinnati graphs and the payload model
+ * (payload.ts) into release images. Scenarios extend or override it through {@link buildCatalogue}.
  */
 import { createHash } from 'node:crypto';
 import semver from 'semver';

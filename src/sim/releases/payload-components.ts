@@ -1,10 +1,13 @@
 /**
- * The components of a 4.14 release payload by runlevel (update-mechanics.md §2.4, §3.6), with
- * manifest counts chosen so that the totals and the progress at the usual blocking points match
- * real traces: 860 manifests for 4.14 (the 4.14.18 installer log), about 7% done when waiting on
- * config-operator, 12% on etcd/kube-apiserver, 18% on cloud-controller-manager, 27% on
- * machine-api, 75% after runlevel 50, 80% on network/dns, 84% on machine-config, the last 15% at
- * runlevel 90. Counts are tunable (§8.8); other minors add or drop a few (see MINOR_DELTAS).
+ * The components of a 4.14 release payload by runlevel
+ * (docs/design/cluster-model.md#operators-and-runlevels,
+ * docs/design/cluster-model.md#progress-counting), with manifest counts chosen so that the totals
+ * and the progress at the usual blocking points match real traces: 860 manifests for 4.14 (the
+ * 4.14.18 installer log), about 7% done when waiting on config-operator, 12% on
+ * etcd/kube-apiserver, 18% on cloud-controller-manager, 27% on machine-api, 75% after runlevel 50,
+ * 80% on network/dns, 84% on machine-config, the last 15% at runlevel 90. Counts are tunable
+ * (docs/design/cluster-model.md#where-the-model-is-approximate); other minors add or drop a few
+ * (see MINOR_DELTAS).
  */
 
 /** One component's manifests at one runlevel. */

@@ -14,7 +14,7 @@ import {
 const catalogue = buildCatalogue();
 const release = (v: string) => findRelease(catalogue, v)!;
 
-/** The 33 ClusterOperators of a default 4.14 IPI cluster (update-mechanics.md §2.4). */
+/** The 33 ClusterOperators of a default 4.14 IPI cluster (docs/design/cluster-model.md#operators-and-runlevels). */
 const DEFAULT_COS = [
   'authentication',
   'baremetal',
@@ -155,7 +155,7 @@ test('task graph: runlevels in order, components in parallel, tasks in payload o
     for (const c of s.components)
       for (let i = 1; i < c.tasks.length; i++) assert.ok(c.tasks[i - 1]!.index < c.tasks[i]!.index);
   }
-  // Progress at the usual blocking points (update-mechanics.md §3.6).
+  // Progress at the usual blocking points (docs/design/cluster-model.md#progress-counting).
   const pct = new Map(stagesDone(stages).map(([rl, done]) => [rl, (done / p.manifests.length) * 100]));
   assert.ok(pct.get(10)! >= 6 && pct.get(10)! <= 8);
   assert.ok(pct.get(20)! >= 11 && pct.get(20)! <= 13);

@@ -1,10 +1,15 @@
 /**
  * The release payload model: what a release image carries for the CVO. Per release:
  * `release-metadata` (cincinnati-metadata-v0), `image-references` (an ImageStream of the component
- * images) and the ordered `release-manifests`, named `0000_<runlevel>_<component>_<nn>_<name>.yaml`,
- * one document each, ClusterOperator manifests closing each operator's component with the
- * versions the CVO gates on (update-mechanics.md §2.2, §2.4, §3.1, §3.6). Deterministic per
- * version. {@link taskGraph} groups the manifests the way the CVO's update mode does (§3.2).
+ * images) and the ordered `release-manifests`, named
+ * `0000_<runlevel>_<component>_<nn>_<name>.yaml`, one document each, ClusterOperator manifests
+ * closing each operator's component with the versions the CVO gates on
+ * (docs/design/cluster-model.md#the-cvos-gate,
+ * docs/design/cluster-model.md#operators-and-runlevels,
+ * docs/design/cluster-model.md#manifests-and-runlevels,
+ * docs/design/cluster-model.md#progress-counting). Deterministic per version. {@link taskGraph}
+ * groups the manifests the way the CVO's update mode does
+ * (docs/design/cluster-model.md#the-task-graph).
  */
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../../lib/json.js';
@@ -365,10 +370,10 @@ export function taskString(manifest: PayloadManifest, total: number): string {
 }
 
 /**
- * The update-mode task graph (§3.2): Jobs split the payload into barriers; between them, runs of
- * one runlevel form a stage whose components run in parallel, each component's tasks in order;
- * stages run one after another. Files outside the `0000_<nn>_<component>_` grammar form one
- * serial chain (runlevel -1, component '').
+ * The update-mode task graph (docs/design/cluster-model.md#the-task-graph): Jobs split the payload
+ * into barriers; between them, runs of one runlevel form a stage whose components run in parallel,
+ * each component's tasks in order; stages run one after another. Files outside the
+ * `0000_<nn>_<component>_` grammar form one serial chain (runlevel -1, component '').
  */
 export function taskGraph(payload: ReleasePayload): TaskStage[] {
   const stages: TaskStage[] = [];

@@ -25,8 +25,9 @@ export interface TestCluster {
   /** Aborts every component started with this signal. */
   signal: AbortSignal;
   /**
-   * The §8.7 invariants, checked on every ClusterVersion, ClusterOperator, pool and node event
-   * of the shared informers once a component started them (undefined without the OpenShift CRDs).
+   * The invariants (docs/design/cluster-model.md#invariants), checked on every ClusterVersion,
+   * ClusterOperator, pool and node event of the shared informers once a component started them
+   * (undefined without the OpenShift CRDs).
    */
   invariants: InvariantMonitor | undefined;
   close(): Promise<void>;

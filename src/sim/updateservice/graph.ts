@@ -1,9 +1,10 @@
 /**
- * The Cincinnati graph for one request, computed from the release catalogue (pure). Nodes are
- * the releases in the requested channel and architecture at a time; edges come from the
- * releases' `previous` lists between nodes of the channel; blocked edges with rules turn edges
- * into conditional edges (removed from `edges`, grouped by identical risk sets), blocked edges
- * without rules remove them (update-mechanics.md §4.2, §4.4).
+ * The Cincinnati graph for one request, computed from the release catalogue (pure). Nodes are the
+ * releases in the requested channel and architecture at a time; edges come from the releases'
+ * `previous` lists between nodes of the channel; blocked edges with rules turn edges into
+ * conditional edges (removed from `edges`, grouped by identical risk sets), blocked edges without
+ * rules remove them (docs/design/cluster-model.md#request-and-response,
+ * docs/design/cluster-model.md#channels-and-blocked-edges).
  */
 import semver from 'semver';
 import {

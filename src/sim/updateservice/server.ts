@@ -1,8 +1,9 @@
 /**
  * The simulated OpenShift Update Service (Cincinnati policy engine) over HTTP:
- * `GET <prefix>/v1/graph` and `GET <prefix>/graph` (prefix `/api/upgrades_info`, as Red Hat
- * deploys it) with the real parameter checks and JSON error bodies (update-mechanics.md §4.1,
- * cincinnati `commons`), and fault modes a scenario switches at run time.
+ * `GET <prefix>/v1/graph` and `GET <prefix>/graph` (prefix `/api/upgrades_info`, as Red Hat deploys
+ * it) with the real parameter checks and JSON error bodies
+ * (docs/design/cluster-model.md#request-and-response, cincinnati `commons`), and fault modes a
+ * scenario switches at run time.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ActivityTracker } from '../../lib/activity.js';

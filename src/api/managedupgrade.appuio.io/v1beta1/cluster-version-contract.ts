@@ -1,6 +1,8 @@
 /**
  * Contract of APPUiO's ClusterVersion (managedupgrade.appuio.io/v1beta1): descriptor and the
- * default singleton names (reference/appuio.md §1.5, §6, §9). No TypeBox here.
+ * default singleton names (docs/design/scheduled-flow.md#clusterversion,
+ * docs/design/scheduled-flow.md#clusterversion-sync,
+ * docs/design/scheduled-flow.md#runtime-flags-and-defaults). No TypeBox here.
  */
 import { resource } from '../../resource.js';
 import { APPUIO_GROUP, APPUIO_VERSION } from './group.js';

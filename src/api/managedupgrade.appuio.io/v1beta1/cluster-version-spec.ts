@@ -1,7 +1,8 @@
 /**
- * Schema of OpenShift's `configv1.ClusterVersionSpec` and `configv1.Update`, embedded by the
- * APPUiO ClusterVersion and UpgradeJob kinds, with openshift/api's validation rules (CEL
- * included) written from reference/update-mechanics.md §1.2 and appuio.md §1.5.
+ * Schema of OpenShift's `configv1.ClusterVersionSpec` and `configv1.Update`, embedded by the APPUiO
+ * ClusterVersion and UpgradeJob kinds, with openshift/api's validation rules (CEL included) written
+ * from docs/design/cluster-model.md#spec-and-desiredupdate and
+ * docs/design/scheduled-flow.md#clusterversion.
  */
 import { Type, type TUnsafe } from 'typebox';
 import { listMap, stringEnum } from '../../schema.js';

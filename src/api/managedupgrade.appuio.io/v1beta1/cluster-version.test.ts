@@ -1,4 +1,7 @@
-/** Contract of APPUiO's ClusterVersion CRD and the embedded configv1.ClusterVersionSpec (appuio.md §1.5). */
+/**
+ * Contract of APPUiO's ClusterVersion CRD and the embedded configv1.ClusterVersionSpec
+ * (docs/design/scheduled-flow.md#clusterversion).
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonObject } from '../../../lib/json.js';

@@ -1,8 +1,8 @@
 /**
  * APPUiO's ClusterVersion (managedupgrade.appuio.io/v1beta1): the template of the cluster's
- * config.openshift.io ClusterVersion spec plus time-based overlays (reference/appuio.md §1.5).
- * Named `ManagedClusterVersion` in TypeScript beside OpenShift's `ClusterVersion`. The
- * descriptor lives in `cluster-version-contract.ts`.
+ * config.openshift.io ClusterVersion spec plus time-based overlays
+ * (docs/design/scheduled-flow.md#clusterversion). Named `ManagedClusterVersion` in TypeScript
+ * beside OpenShift's `ClusterVersion`. The descriptor lives in `cluster-version-contract.ts`.
  */
 import { Type, type Static } from 'typebox';
 import { crdFor, dateTime, nullable, typeMeta } from '../../schema.js';

@@ -1,4 +1,4 @@
-/** API group and version of the APPUiO upgrade controller's kinds (reference/appuio.md §1). */
+/** API group and version of the APPUiO upgrade controller's kinds (docs/design/scheduled-flow.md#the-kinds). */
 
 /** API group of the scheduled-upgrade kinds. */
 export const APPUIO_GROUP = 'managedupgrade.appuio.io';

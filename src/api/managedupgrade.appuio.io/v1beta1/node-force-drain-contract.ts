@@ -1,6 +1,7 @@
 /**
- * Contract of APPUiO's NodeForceDrain (managedupgrade.appuio.io/v1beta1): descriptor and the
- * Event reasons emitted on Nodes (reference/appuio.md §1.6, §8). No TypeBox here.
+ * Contract of APPUiO's NodeForceDrain (managedupgrade.appuio.io/v1beta1): descriptor and the Event
+ * reasons emitted on Nodes (docs/design/scheduled-flow.md#nodeforcedrain,
+ * docs/design/scheduled-flow.md#force-drain). No TypeBox here.
  */
 import { resource } from '../../resource.js';
 import { APPUIO_GROUP, APPUIO_VERSION } from './group.js';

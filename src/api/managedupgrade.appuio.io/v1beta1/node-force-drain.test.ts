@@ -1,4 +1,8 @@
-/** Contract of APPUiO's NodeForceDrain and UpgradeSuspensionWindow CRDs (appuio.md §1.4, §1.6). */
+/**
+ * Contract of APPUiO's NodeForceDrain and UpgradeSuspensionWindow CRDs
+ * (docs/design/scheduled-flow.md#upgradesuspensionwindow,
+ * docs/design/scheduled-flow.md#nodeforcedrain).
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonObject } from '../../../lib/json.js';

@@ -1,7 +1,7 @@
 /**
  * APPUiO's NodeForceDrain (managedupgrade.appuio.io/v1beta1): schema, TS types and CRD
- * (reference/appuio.md §1.6). Its durations are plain strings (no `duration` format), as
- * upstream's. Runtime constants live in `node-force-drain-contract.ts`.
+ * (docs/design/scheduled-flow.md#nodeforcedrain). Its durations are plain strings (no `duration`
+ * format), as upstream's. Runtime constants live in `node-force-drain-contract.ts`.
  */
 import { Type, type Static } from 'typebox';
 import { crdFor, dateTime, labelSelector, typeMeta } from '../../schema.js';

@@ -1,6 +1,7 @@
 /**
- * Contract of APPUiO's UpgradeConfig (managedupgrade.appuio.io/v1beta1): descriptor, defaults,
- * the isoWeek pattern and Event reasons (reference/appuio.md §1.1, §2). No TypeBox here.
+ * Contract of APPUiO's UpgradeConfig (managedupgrade.appuio.io/v1beta1): descriptor, defaults, the
+ * isoWeek pattern and Event reasons (docs/design/scheduled-flow.md#upgradeconfig,
+ * docs/design/scheduled-flow.md#schedules). No TypeBox here.
  */
 import { resource } from '../../resource.js';
 import { APPUIO_GROUP, APPUIO_VERSION } from './group.js';

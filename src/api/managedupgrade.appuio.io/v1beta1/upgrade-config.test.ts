@@ -1,4 +1,4 @@
-/** Contract of APPUiO's UpgradeConfig CRD (reference/appuio.md §1.1). */
+/** Contract of APPUiO's UpgradeConfig CRD (docs/design/scheduled-flow.md#upgradeconfig). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonObject } from '../../../lib/json.js';

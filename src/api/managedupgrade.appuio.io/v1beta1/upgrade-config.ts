@@ -1,7 +1,7 @@
 /**
  * APPUiO's UpgradeConfig (managedupgrade.appuio.io/v1beta1): schema, TS types and CRD
- * (reference/appuio.md §1.1). Named `ScheduledUpgradeConfig` in TypeScript so that it can be
- * imported beside MUO's `ManagedUpgradeConfig`. Runtime constants live in
+ * (docs/design/scheduled-flow.md#upgradeconfig). Named `ScheduledUpgradeConfig` in TypeScript so
+ * that it can be imported beside MUO's `ManagedUpgradeConfig`. Runtime constants live in
  * `upgrade-config-contract.ts`.
  */
 import { Type, type Static } from 'typebox';

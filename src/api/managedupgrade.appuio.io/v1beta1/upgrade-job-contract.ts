@@ -1,7 +1,8 @@
 /**
- * Contract of APPUiO's UpgradeJob (managedupgrade.appuio.io/v1beta1): descriptor, condition
- * types, reasons, messages' fixed parts and the ClusterVersion lock annotation
- * (reference/appuio.md §1.2, §3). No TypeBox here.
+ * Contract of APPUiO's UpgradeJob (managedupgrade.appuio.io/v1beta1): descriptor, condition types,
+ * reasons, messages' fixed parts and the ClusterVersion lock annotation
+ * (docs/design/scheduled-flow.md#upgradejob,
+ * docs/design/scheduled-flow.md#the-upgradejob-lifecycle). No TypeBox here.
  */
 import { resource } from '../../resource.js';
 import { APPUIO_GROUP, APPUIO_VERSION } from './group.js';

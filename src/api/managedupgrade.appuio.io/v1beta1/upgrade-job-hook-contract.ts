@@ -1,7 +1,8 @@
 /**
- * Contract of APPUiO's UpgradeJobHook (managedupgrade.appuio.io/v1beta1): descriptor, events,
- * run modes, failure policies, and the labels and finalizer of the hook Jobs it creates
- * (reference/appuio.md §1.3, §5). No TypeBox here.
+ * Contract of APPUiO's UpgradeJobHook (managedupgrade.appuio.io/v1beta1): descriptor, events, run
+ * modes, failure policies, and the labels and finalizer of the hook Jobs it creates
+ * (docs/design/scheduled-flow.md#upgradejobhook, docs/design/scheduled-flow.md#hooks). No TypeBox
+ * here.
  */
 import { resource } from '../../resource.js';
 import { APPUIO_GROUP, APPUIO_VERSION } from './group.js';

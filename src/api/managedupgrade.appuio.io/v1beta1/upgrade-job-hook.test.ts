@@ -1,4 +1,7 @@
-/** Contract of APPUiO's UpgradeJobHook CRD (reference/appuio.md §1.3, §5). */
+/**
+ * Contract of APPUiO's UpgradeJobHook CRD (docs/design/scheduled-flow.md#upgradejobhook,
+ * docs/design/scheduled-flow.md#hooks).
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonObject } from '../../../lib/json.js';

@@ -1,7 +1,7 @@
 /**
  * APPUiO's UpgradeJobHook (managedupgrade.appuio.io/v1beta1): schema, TS types and CRD
- * (reference/appuio.md §1.3). `spec.template` is validated in part (see `job-template.ts`).
- * Runtime constants live in `upgrade-job-hook-contract.ts`.
+ * (docs/design/scheduled-flow.md#upgradejobhook). `spec.template` is validated in part (see
+ * `job-template.ts`). Runtime constants live in `upgrade-job-hook-contract.ts`.
  */
 import { Type, type Static } from 'typebox';
 import { crdFor, labelSelector, stringEnum, typeMeta } from '../../schema.js';

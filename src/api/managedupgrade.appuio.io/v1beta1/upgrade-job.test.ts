@@ -1,4 +1,7 @@
-/** Contract of APPUiO's UpgradeJob CRD (reference/appuio.md §1.2, §3.5). */
+/**
+ * Contract of APPUiO's UpgradeJob CRD (docs/design/scheduled-flow.md#upgradejob,
+ * docs/design/scheduled-flow.md#upgradejob-conditions).
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonObject } from '../../../lib/json.js';

@@ -1,7 +1,7 @@
 /**
  * APPUiO's UpgradeJob (managedupgrade.appuio.io/v1beta1): schema, TS types and CRD
- * (reference/appuio.md §1.2). `UpgradeJobConfigSchema` is shared with UpgradeConfig's job
- * template. Runtime constants live in `upgrade-job-contract.ts`.
+ * (docs/design/scheduled-flow.md#upgradejob). `UpgradeJobConfigSchema` is shared with
+ * UpgradeConfig's job template. Runtime constants live in `upgrade-job-contract.ts`.
  */
 import { Type, type Static } from 'typebox';
 import { conditions, crdFor, dateTime, duration, labelSelector, typeMeta } from '../../schema.js';

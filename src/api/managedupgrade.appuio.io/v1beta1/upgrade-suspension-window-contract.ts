@@ -1,4 +1,7 @@
-/** Contract of APPUiO's UpgradeSuspensionWindow: its descriptor (reference/appuio.md §1.4). No TypeBox here. */
+/**
+ * Contract of APPUiO's UpgradeSuspensionWindow: its descriptor
+ * (docs/design/scheduled-flow.md#upgradesuspensionwindow). No TypeBox here.
+ */
 import { resource } from '../../resource.js';
 import { APPUIO_GROUP, APPUIO_VERSION } from './group.js';
 import type { UpgradeSuspensionWindow } from './upgrade-suspension-window.js';

@@ -1,6 +1,7 @@
 /**
  * APPUiO's UpgradeSuspensionWindow (managedupgrade.appuio.io/v1beta1): schema, TS types and CRD
- * (reference/appuio.md §1.4). The descriptor lives in `upgrade-suspension-window-contract.ts`.
+ * (docs/design/scheduled-flow.md#upgradesuspensionwindow). The descriptor lives in
+ * `upgrade-suspension-window-contract.ts`.
  */
 import { Type, type Static } from 'typebox';
 import { crdFor, dateTime, labelSelector, typeMeta } from '../../schema.js';

@@ -1,6 +1,6 @@
 /**
  * Schema of OpenShift's ClusterOperator (config.openshift.io/v1, short name `co`) for its CRD
- * (reference/update-mechanics.md §2.1). Plain TS types: `cluster-operator.ts`.
+ * (docs/design/cluster-model.md#clusteroperator-shape). Plain TS types: `cluster-operator.ts`.
  */
 import { Type } from 'typebox';
 import { preserveUnknown, nullable, typeMeta } from '../../schema.js';

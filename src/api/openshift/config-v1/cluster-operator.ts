@@ -1,6 +1,6 @@
 /**
  * OpenShift's ClusterOperator (config.openshift.io/v1, short name `co`), as the operator reads
- * it (reference/update-mechanics.md §2.1). Plain JSON shapes.
+ * it (docs/design/cluster-model.md#clusteroperator-shape). Plain JSON shapes.
  */
 import type { JsonObject } from '../../../lib/json.js';
 import { resource, type KubeObjectLike } from '../../resource.js';

@@ -1,7 +1,7 @@
 /**
  * Schema of OpenShift's ClusterVersion (config.openshift.io/v1) for its CRD: fields, required
  * lists, enums and validation as openshift/api's Default feature set serves them
- * (reference/update-mechanics.md §1.2–§1.5). The plain TS types live in `cluster-version.ts`;
+ * (docs/design/cluster-model.md#clusterversion). The plain TS types live in `cluster-version.ts`;
  * `schema-types.test.ts` proves the two agree.
  */
 import { Type } from 'typebox';

@@ -1,6 +1,6 @@
 /**
  * OpenShift's ClusterVersion (config.openshift.io/v1), as the operator reads and writes it
- * (reference/update-mechanics.md §1.2–1.5). Plain JSON shapes; timestamps are RFC 3339 text.
+ * (docs/design/cluster-model.md#clusterversion). Plain JSON shapes; timestamps are RFC 3339 text.
  */
 import type { Condition } from 'kubernetes-types/meta/v1.js';
 import { resource, type KubeObjectLike } from '../../resource.js';

@@ -1,7 +1,7 @@
 /**
  * The File Integrity Operator's FileIntegrity (fileintegrity.openshift.io/v1alpha1, namespaced):
  * the upgrade operator only re-initialises it after an upgrade, by annotation
- * (reference/muo.md, PostUpgradeProcedures). Plain JSON shapes.
+ * (docs/design/managed-flow.md#post-upgrade-procedures). Plain JSON shapes.
  */
 import type { Toleration } from 'kubernetes-types/core/v1.js';
 import { resource, type KubeObjectLike } from '../../resource.js';

@@ -1,6 +1,6 @@
 /**
  * Schema of the Machine API's Machine (machine.openshift.io/v1beta1) for its CRD
- * (reference/update-mechanics.md §6.2). `providerSpec.value` and `status.providerStatus` are
+ * (docs/design/cluster-model.md#machines). `providerSpec.value` and `status.providerStatus` are
  * kept as written, as openshift/api does. Plain TS types: `machine.ts`.
  */
 import { Type } from 'typebox';

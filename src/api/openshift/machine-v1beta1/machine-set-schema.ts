@@ -1,7 +1,7 @@
 /**
- * Schema of the Machine API's MachineSet (machine.openshift.io/v1beta1, with a `scale`
- * subresource) for its CRD (reference/update-mechanics.md §6.1). Like openshift/api, the status
- * has no `labelSelector` field, so the Scale's `status.selector` stays empty. Plain TS types:
+ * Schema of the Machine API's MachineSet (machine.openshift.io/v1beta1, with a `scale` subresource)
+ * for its CRD (docs/design/cluster-model.md#machinesets). Like openshift/api, the status has no
+ * `labelSelector` field, so the Scale's `status.selector` stays empty. Plain TS types:
  * `machine-set.ts`.
  */
 import { Type } from 'typebox';

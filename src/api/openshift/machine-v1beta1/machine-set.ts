@@ -1,7 +1,7 @@
 /**
  * The Machine API's MachineSet (machine.openshift.io/v1beta1, namespace
  * `openshift-machine-api`, with a `scale` subresource), as the operator reads and clones it
- * (reference/update-mechanics.md §6.1). Plain JSON shapes.
+ * (docs/design/cluster-model.md#machinesets). Plain JSON shapes.
  */
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { resource, type KubeObjectLike } from '../../resource.js';

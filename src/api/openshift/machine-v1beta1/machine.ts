@@ -1,6 +1,6 @@
 /**
  * The Machine API's Machine (machine.openshift.io/v1beta1, namespace `openshift-machine-api`),
- * as the operator reads it (reference/update-mechanics.md §6.2). Plain JSON shapes.
+ * as the operator reads it (docs/design/cluster-model.md#machines). Plain JSON shapes.
  */
 import type { ObjectReference, Taint } from 'kubernetes-types/core/v1.js';
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';

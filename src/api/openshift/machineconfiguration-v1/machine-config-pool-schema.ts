@@ -1,6 +1,6 @@
 /**
  * Schema of the MCO's MachineConfigPool (machineconfiguration.openshift.io/v1, short name `mcp`)
- * for its CRD (reference/update-mechanics.md §5.1–§5.2). Plain TS types:
+ * for its CRD (docs/design/cluster-model.md#pools). Plain TS types:
  * `machine-config-pool.ts`.
  */
 import { Type } from 'typebox';

@@ -1,6 +1,7 @@
 /**
  * The MCO's MachineConfigPool (machineconfiguration.openshift.io/v1, cluster-scoped, short name
- * `mcp`), as the operator reads and patches it (reference/update-mechanics.md §5.1–5.3).
+ * `mcp`), as the operator reads and patches it (docs/design/cluster-model.md#pools,
+ * docs/design/cluster-model.md#node-annotations).
  */
 import type { ObjectReference } from 'kubernetes-types/core/v1.js';
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';

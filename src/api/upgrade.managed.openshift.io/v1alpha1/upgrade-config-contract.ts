@@ -1,7 +1,8 @@
 /**
- * Contract of MUO's UpgradeConfig (upgrade.managed.openshift.io/v1alpha1): its resource
- * descriptor and the exact strings of the anchor (reference/muo.md §1–§2). No TypeBox here:
- * the operator's runtime imports this module cheaply.
+ * Contract of MUO's UpgradeConfig (upgrade.managed.openshift.io/v1alpha1): its resource descriptor
+ * and the exact strings of the anchor (docs/design/managed-flow.md#the-upgradeconfig,
+ * docs/design/managed-flow.md#the-operator-configmap). No TypeBox here: the operator's runtime
+ * imports this module cheaply.
  */
 import { resource } from '../../resource.js';
 import type { ManagedUpgradeConfig } from './upgrade-config.js';

@@ -1,4 +1,4 @@
-/** Contract of MUO's UpgradeConfig CRD (reference/muo.md §1). */
+/** Contract of MUO's UpgradeConfig CRD (docs/design/managed-flow.md#the-upgradeconfig). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonObject } from '../../../lib/json.js';

@@ -1,8 +1,8 @@
 /**
- * MUO's UpgradeConfig (upgrade.managed.openshift.io/v1alpha1): schema, TS types and CRD.
- * Field names, enums, required lists and validation are MUO's (reference/muo.md §1), including
- * the capitalised JSON key `PDBForceDrainTimeout`. Runtime constants live in
- * `upgrade-config-contract.ts`.
+ * MUO's UpgradeConfig (upgrade.managed.openshift.io/v1alpha1): schema, TS types and CRD. Field
+ * names, enums, required lists and validation are MUO's
+ * (docs/design/managed-flow.md#the-upgradeconfig), including the capitalised JSON key
+ * `PDBForceDrainTimeout`. Runtime constants live in `upgrade-config-contract.ts`.
  */
 import { Type, type Static } from 'typebox';
 import { conditions, crdFor, dateTime, stringEnum, typeMeta } from '../../schema.js';

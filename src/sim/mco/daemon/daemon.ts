@@ -1,6 +1,8 @@
 /**
  * The simulated machine-config daemons: one state machine per node, run by one controller over
- * Nodes, speaking only through the real MCO node annotations (update-mechanics §5.3, §5.5).
+ * Nodes, speaking only through the real MCO node annotations
+ * (docs/design/cluster-model.md#node-annotations,
+ * docs/design/cluster-model.md#the-per-node-update).
  *
  * When `desiredConfig` ≠ `currentConfig`: `state=Working`; request a drain
  * (`desiredDrain=drain-<config>`, events Cordon and Drain) and poll every 10 s, for up to 1 h,
@@ -69,7 +71,7 @@ export const DEFAULT_DAEMON_TIMING: DaemonTiming = {
 };
 
 export interface MachineConfigDaemonsOptions {
-  /** Drawn durations (default: the HA-cloud column of §8.4). */
+  /** Drawn durations (default: the HA-cloud column of docs/design/cluster-model.md#durations). */
   durations?: Partial<DaemonDurations>;
   /** Divides every drawn duration (default 1). */
   timeScale?: number;
@@ -83,7 +85,7 @@ export interface FaultWindow {
   until?: number;
 }
 
-/** The daemons, with the fault knobs of §8.5. */
+/** The daemons, with the fault knobs of docs/simulation.md#simulated-controllers. */
 export interface MachineConfigDaemons extends SimComponent {
   /** The node's next (or current) reboot never ends: it stays NotReady until clearFaults. */
   neverReturn(nodeName: string): void;

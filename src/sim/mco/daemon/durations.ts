@@ -1,6 +1,6 @@
 /**
- * Per-node durations of a machine-config update (update-mechanics §8.4), as triangular
- * (min, mode, max) draws in virtual minutes, and the profile presets of that table.
+ * Per-node durations of a machine-config update (docs/design/cluster-model.md#durations), as
+ * triangular (min, mode, max) draws in virtual minutes, and the profile presets of that table.
  */
 import type { Triangle } from '../../durations.js';
 

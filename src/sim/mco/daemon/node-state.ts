@@ -1,8 +1,9 @@
 /**
  * What the simulated machine-config daemon and drain controller read from and write to a Node
- * (update-mechanics §5.3, §5.5): the MCO annotations, the drain request strings, the kubelet's
- * Ready condition during a reboot, the cordon taint, and the texts the real components write.
- * Pure functions only; the controllers turn their results into API writes.
+ * (docs/design/cluster-model.md#node-annotations,
+ * docs/design/cluster-model.md#the-per-node-update): the MCO annotations, the drain request
+ * strings, the kubelet's Ready condition during a reboot, the cordon taint, and the texts the real
+ * components write. Pure functions only; the controllers turn their results into API writes.
  */
 import type { Node, NodeCondition, Taint } from 'kubernetes-types/core/v1.js';
 import { MachineConfigNodeAnnotation as A } from '../../../api/openshift/machineconfiguration-v1/machine-config-pool.js';

@@ -1,6 +1,7 @@
 /**
- * The simulated MCO drain controller (pkg/controller/drain, update-mechanics §5.6): one
- * controller over Nodes acting on the `desiredDrain` annotation the daemons write.
+ * The simulated MCO drain controller (pkg/controller/drain,
+ * docs/design/cluster-model.md#drains-and-poddisruptionbudgets): one controller over Nodes acting
+ * on the `desiredDrain` annotation the daemons write.
  *
  * `drain-<config>`: cordon (spec.unschedulable + the `node.kubernetes.io/unschedulable` taint
  * with timeAdded), then drain attempts of 90 s that evict every pod but mirror and DaemonSet
@@ -11,9 +12,10 @@
  * {@link DrainController.drainErrorNodes} (`mcc_drain_err{node}=1`). It never gives up. Success
  * writes `lastAppliedDrain=<request>`. `uncordon-<config>`: uncordon, then `lastAppliedDrain`.
  *
- * Requests are acted on 5 s after they appear (the controller's UpdateDelay). A drain also
- * lasts at least a drawn duration from the cordon (pods' shutdown; §8.4 per-node drain).
- * Reconciles never sleep: the attempt's retries are requeues on the clock.
+ * Requests are acted on 5 s after they appear (the controller's UpdateDelay). A drain also lasts at
+ * least a drawn duration from the cordon (pods' shutdown; per-node drain in
+ * docs/design/cluster-model.md#durations). Reconciles never sleep: the attempt's retries are
+ * requeues on the clock.
  */
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { NodeResource, PodResource } from '../../../api/builtin.js';
@@ -78,7 +80,7 @@ export const DEFAULT_DRAIN_TIMING: DrainTiming = {
 };
 
 export interface DrainControllerOptions {
-  /** Drawn minimum drain durations by node class (default §8.4). */
+  /** Drawn minimum drain durations by node class (default: docs/design/cluster-model.md#durations). */
   durations?: Partial<DrainDurations>;
   /** Divides every drawn duration (default 1). */
   timeScale?: number;

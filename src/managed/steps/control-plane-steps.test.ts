@@ -1,15 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ClusterVersion, UpdateHistory } from '../../api/openshift/config-v1/cluster-version.js';
-import { ManualClock } from '../../lib/clock.js';
-import type { AlertmanagerApi, GettableSilence } from '../../integrations/alertmanager-api.js';
-import { IntegrationError } from '../../integrations/integration-error.js';
-import { silentLogger } from '../../lib/log.js';
+import type { GettableSilence } from '../../integrations/alertmanager-api.js';
 import { controlPlaneComment, defaultSilenceMatchers } from '../maintenance/maintenance-window.js';
 import type { StepContext } from './step-context.js';
+import {
+  T0,
+  fakeStepContext,
+  unreachable,
+  type FakeAlertmanager,
+  type RecordedEvent,
+} from './step-context.test-support.js';
 import { controlPlaneUpgraded } from './control-plane-steps.js';
-
-const T0 = Date.UTC(2026, 2, 2, 1);
 
 function h(version: string, state: 'Completed' | 'Partial', completionTime: string | null): UpdateHistory {
   return {
@@ -59,52 +61,17 @@ function cv(
   };
 }
 
-/** The step's context, with only what ControlPlaneUpgraded reads; it records what it did. */
+/** The step's context from the shared fake; `notified` and `events` are what it recorded. */
 function context(
   clusterVersion: ClusterVersion,
-  options: { now?: number; alertmanager?: AlertmanagerApi } = {},
-): { ctx: StepContext; notified: string[]; events: string[] } {
-  const notified: string[] = [];
-  const events: string[] = [];
-  const ctx = {
-    upgradeConfig: {
-      metadata: { name: 'managed-upgrade-config' },
-      spec: {
-        type: 'OSD',
-        upgradeAt: '2026-03-02T01:00:00Z',
-        PDBForceDrainTimeout: 60,
-        desired: { version: '4.15.38', channel: 'stable-4.15' },
-      },
-    },
-    history: { version: '4.15.38', phase: 'Upgrading', conditions: [] },
-    config: { maintenance: { controlPlaneTimeMs: 90 * 60_000 } },
-    clock: new ManualClock(options.now ?? T0 + 30 * 60_000),
-    cluster: { clusterVersion: () => clusterVersion },
-    alertmanager: options.alertmanager ?? silencesOf([]),
-    log: silentLogger(),
-    metrics: { setControlPlaneTimeout: () => undefined, setTimestamp: () => undefined },
-    event: (_type: string, reason: string, message: string) => void events.push(`${reason}: ${message}`),
-    notify: (state: string) => {
-      notified.push(state);
-      return Promise.resolve();
-    },
-  };
-  return { ctx: ctx as unknown as StepContext, notified, events };
-}
-
-/** An Alertmanager holding `silences`; a POST with an ID updates that silence in place. */
-function silencesOf(silences: GettableSilence[]): AlertmanagerApi & { silences: GettableSilence[] } {
-  return {
-    silences,
-    listSilences: () => Promise.resolve(silences.map((s) => ({ ...s }))),
-    createSilence: (p) => {
-      const s = silences.find((x) => x.id === p.id);
-      if (!s) return Promise.reject(new Error('only updates are expected'));
-      Object.assign(s, { endsAt: p.endsAt, updatedAt: T0 });
-      return Promise.resolve(s.id);
-    },
-    expireSilence: () => Promise.reject(new Error('not expected')),
-  };
+  options: { now?: number; silences?: GettableSilence[] } = {},
+): { ctx: StepContext; notified: string[]; events: RecordedEvent[]; am: FakeAlertmanager } {
+  const fake = fakeStepContext({
+    now: options.now ?? T0 + 30 * 60_000,
+    cluster: { clusterVersion },
+    ...(options.silences ? { silences: options.silences } : {}),
+  });
+  return { ctx: fake.ctx, notified: fake.notifier.sent, events: fake.events, am: fake.alertmanager };
 }
 
 function cpSilence(endsAt: number): GettableSilence {
@@ -207,14 +174,16 @@ void test('ControlPlaneUpgraded: while the control plane upgrades, its maintenan
   );
   const now = T0 + 80 * 60_000;
   // 30 minutes left of a 90-minute window: renewed to now + 90 min.
-  const am = silencesOf([cpSilence(now + 30 * 60_000)]);
-  const { ctx, events } = context(running, { now, alertmanager: am });
+  const { ctx, events, am } = context(running, { now, silences: [cpSilence(now + 30 * 60_000)] });
   const o = await controlPlaneUpgraded.run(ctx, signal);
   assert.equal(o.status, 'pending');
   assert.equal(am.silences[0]?.endsAt, now + 90 * 60_000);
-  assert.deepEqual(events, [
-    'MaintenanceWindowExtended: silence cp-1: Silence for OSD control plane upgrade to version 4.15.38, now until 2026-03-02T03:50:00Z',
-  ]);
+  assert.deepEqual(
+    events.map(({ reason, message }) => `${reason}: ${message}`),
+    [
+      'MaintenanceWindowExtended: silence cp-1: Silence for OSD control plane upgrade to version 4.15.38, now until 2026-03-02T03:50:00Z',
+    ],
+  );
   // Wakes at the control-plane deadline (01:00 + 90 min, + 1 ms), earlier than the next renewal (45 min before the new end).
   assert.deepEqual(o.status === 'pending' ? o.waitFor : undefined, {
     kinds: ['ClusterVersion'],
@@ -222,7 +191,7 @@ void test('ControlPlaneUpgraded: while the control plane upgrades, its maintenan
   });
   // A silence not yet due: the renewal is the earlier wake-up.
   const soon = await controlPlaneUpgraded.run(
-    context(running, { now: T0 + 10 * 60_000, alertmanager: silencesOf([cpSilence(T0 + 70 * 60_000)]) }).ctx,
+    context(running, { now: T0 + 10 * 60_000, silences: [cpSilence(T0 + 70 * 60_000)] }).ctx,
     signal,
   );
   assert.deepEqual(soon.status === 'pending' ? soon.waitFor : undefined, {
@@ -232,8 +201,8 @@ void test('ControlPlaneUpgraded: while the control plane upgrades, its maintenan
 
   // Past the control-plane deadline the wait still wakes for the renewal.
   const late = T0 + 100 * 60_000;
-  const lateAm = silencesOf([cpSilence(late + 60 * 60_000)]);
-  const after = await controlPlaneUpgraded.run(context(running, { now: late, alertmanager: lateAm }).ctx, signal);
+  const { ctx: lateCtx, am: lateAm } = context(running, { now: late, silences: [cpSilence(late + 60 * 60_000)] });
+  const after = await controlPlaneUpgraded.run(lateCtx, signal);
   assert.equal(after.status === 'pending' ? after.reason : '', 'ControlPlaneTimeout');
   assert.deepEqual(after.status === 'pending' ? after.waitFor : undefined, {
     kinds: ['ClusterVersion'],
@@ -250,14 +219,10 @@ void test('ControlPlaneUpgraded: an unreachable Alertmanager does not fail the w
     '4.15.38',
     'Working towards 4.15.38: 610 of 883 done (69% complete)',
   );
-  const down: AlertmanagerApi = {
-    listSilences: () =>
-      Promise.reject(new IntegrationError('alertmanager', 'Unreachable', 'connect ECONNREFUSED 127.0.0.1:9093')),
-    createSilence: () => Promise.reject(new Error('not expected')),
-    expireSilence: () => Promise.reject(new Error('not expected')),
-  };
   const now = T0 + 30 * 60_000;
-  const o = await controlPlaneUpgraded.run(context(running, { now, alertmanager: down }).ctx, signal);
+  const down = context(running, { now });
+  down.am.failWith(unreachable('alertmanager'));
+  const o = await controlPlaneUpgraded.run(down.ctx, signal);
   assert.equal(o.status, 'pending');
   assert.match(
     o.status === 'pending' ? (o.why ?? '') : '',

@@ -123,6 +123,45 @@ export function clusterVersion(options: ClusterVersionOptions = {}): ClusterVers
   };
 }
 
+/** Options of {@link machineConfigPool}. */
+export interface MachineConfigPoolOptions {
+  machineCount: number;
+  /** Machines on the target rendered config (default: all). */
+  updatedMachineCount?: number;
+  paused?: boolean;
+  /** `metadata.generation` (default 2) and `status.observedGeneration` (default: the same). */
+  generation?: number;
+  observedGeneration?: number;
+}
+
+/** A MachineConfigPool rolling out `rendered-<name>-new`; Updated=True once every machine is on it. */
+export function machineConfigPool(name: string, options: MachineConfigPoolOptions): MachineConfigPool {
+  const generation = options.generation ?? 2;
+  const updated = options.updatedMachineCount ?? options.machineCount;
+  const target = `rendered-${name}-new`;
+  const done = updated === options.machineCount;
+  const at = '2026-03-02T01:00:00Z';
+  return {
+    apiVersion: 'machineconfiguration.openshift.io/v1',
+    kind: 'MachineConfigPool',
+    metadata: { name, generation },
+    spec: { paused: options.paused ?? false, configuration: { name: target } },
+    status: {
+      observedGeneration: options.observedGeneration ?? generation,
+      configuration: { name: done ? target : `rendered-${name}-old` },
+      machineCount: options.machineCount,
+      updatedMachineCount: updated,
+      readyMachineCount: updated,
+      unavailableMachineCount: done ? 0 : 1,
+      degradedMachineCount: 0,
+      conditions: [
+        { type: 'Updated', status: done ? 'True' : 'False', lastTransitionTime: at, reason: '', message: '' },
+        { type: 'Updating', status: done ? 'False' : 'True', lastTransitionTime: at, reason: '', message: '' },
+      ],
+    },
+  };
+}
+
 /** What the cached cluster reads answer; the test may replace or change any of it between runs. */
 export interface FakeCluster {
   clusterVersion: ClusterVersion | undefined;

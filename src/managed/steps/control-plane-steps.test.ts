@@ -1,17 +1,33 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ClusterVersion, UpdateHistory } from '../../api/openshift/config-v1/cluster-version.js';
+import {
+  ClusterVersionResource,
+  type ClusterVersion,
+  type ConditionalUpdate,
+  type UpdateHistory,
+} from '../../api/openshift/config-v1/cluster-version.js';
 import type { GettableSilence } from '../../integrations/alertmanager-api.js';
+import type { KubeClient } from '../../kube/client.js';
+import { ManualClock } from '../../lib/clock.js';
 import { controlPlaneComment, defaultSilenceMatchers } from '../maintenance/maintenance-window.js';
 import type { StepContext } from './step-context.js';
 import {
+  CLUSTER_ID,
+  CONFIG_NAME,
+  DESIRED,
   T0,
+  UPGRADE_AT,
+  clusterVersion,
+  condition,
   fakeStepContext,
+  startStepApi,
   unreachable,
   type FakeAlertmanager,
+  type FakeStepContext,
+  type FakeStepContextOptions,
   type RecordedEvent,
 } from './step-context.test-support.js';
-import { controlPlaneUpgraded } from './control-plane-steps.js';
+import { commenceUpgradeStep, controlPlaneUpgraded } from './control-plane-steps.js';
 
 function h(version: string, state: 'Completed' | 'Partial', completionTime: string | null): UpdateHistory {
   return {
@@ -229,4 +245,239 @@ void test('ControlPlaneUpgraded: an unreachable Alertmanager does not fail the w
     /^waiting for the control plane to complete 4\.15\.38; the control-plane maintenance silence could not be extended \(Alertmanager unavailable: .*ECONNREFUSED/,
   );
   assert.deepEqual(o.status === 'pending' ? o.waitFor : undefined, { kinds: ['ClusterVersion'], until: now + 30_000 });
+});
+
+/** The CVO upgrading to 4.15.38 since `startedTime`. */
+function upgradingSince(startedTime: string): ClusterVersion {
+  const running = cv(3, 3, [h('4.15.38', 'Partial', null)], '4.15.38', 'Working towards 4.15.38: 610 of 883 done');
+  running.status!.history![0]!.startedTime = startedTime;
+  return running;
+}
+
+async function controlPlaneTimeout(fake: FakeStepContext): Promise<number | undefined> {
+  return fake.value('upgradeoperator_controlplane_timeout', { upgradeconfig_name: CONFIG_NAME, version: DESIRED });
+}
+
+void test('ControlPlaneUpgraded: done clears controlplane_timeout and stamps the control plane’s end and the workers’ start', async () => {
+  const completed = cv(
+    3,
+    3,
+    [h('4.15.38', 'Completed', '2026-03-02T02:00:00Z'), h('4.14.30', 'Completed', 'x')],
+    '4.15.38',
+    'Cluster version is 4.15.38',
+  );
+  const fake = fakeStepContext({ now: T0 + 62 * 60_000, cluster: { clusterVersion: completed } });
+  fake.metrics.setControlPlaneTimeout(CONFIG_NAME, DESIRED, true);
+  assert.deepEqual(await controlPlaneUpgraded.run(fake.ctx, signal), { status: 'done' });
+  assert.equal(await controlPlaneTimeout(fake), 0);
+  const labels = { _id: 'id', upgradeconfig_name: CONFIG_NAME, version: DESIRED };
+  for (const family of [
+    'upgradeoperator_controlplane_upgrade_completed_timestamp',
+    'upgradeoperator_workernode_upgrade_started_timestamp',
+  ])
+    assert.deepEqual(await fake.series(family), [{ labels, value: (T0 + 62 * 60_000) / 1000 }], family);
+  assert.deepEqual(fake.alertmanager.calls, [], 'the window is not kept once the control plane is done');
+});
+
+void test('ControlPlaneUpgraded: the control-plane time runs from when the CVO started the version, else from upgradeAt', async () => {
+  const late = fakeStepContext({
+    now: T0 + 100 * 60_000,
+    cluster: { clusterVersion: upgradingSince('2026-03-02T01:30:00Z') },
+  });
+  const outcome = await controlPlaneUpgraded.run(late.ctx, signal);
+  assert.deepEqual(
+    outcome.status === 'pending' ? [outcome.reason, outcome.waitFor] : outcome,
+    ['WaitingForControlPlane', { kinds: ['ClusterVersion'], until: T0 + 120 * 60_000 + 1 }],
+    'started 30 min late: 90 min from then',
+  );
+  assert.equal(await controlPlaneTimeout(late), undefined, 'not timed out: the gauge is not written');
+
+  const noHistory = cv(3, 3, [h('4.14.30', 'Completed', 'x')], '4.15.38', 'Working towards 4.15.38');
+  const fromSchedule = fakeStepContext({ now: T0 + 10 * 60_000, cluster: { clusterVersion: noHistory } });
+  const waiting = await controlPlaneUpgraded.run(fromSchedule.ctx, signal);
+  assert.deepEqual(waiting.status === 'pending' ? waiting.waitFor : waiting, {
+    kinds: ['ClusterVersion'],
+    until: T0 + 90 * 60_000 + 1,
+  });
+});
+
+void test('ControlPlaneUpgraded: past the control-plane time it still waits, as ControlPlaneTimeout with controlplane_timeout 1', async () => {
+  const fake = fakeStepContext({ now: T0 + 91 * 60_000, cluster: { clusterVersion: upgradingSince(UPGRADE_AT) } });
+  assert.deepEqual(await controlPlaneUpgraded.run(fake.ctx, signal), {
+    status: 'pending',
+    waitFor: { kinds: ['ClusterVersion'] },
+    why: 'the control plane has not completed 4.15.38 within the maintenance window (90 min)',
+    reason: 'ControlPlaneTimeout',
+  });
+  assert.equal(await controlPlaneTimeout(fake), 1);
+  assert.deepEqual(fake.notifier.calls, []);
+});
+
+void test('ControlPlaneUpgraded: once the control-plane window was removed, Alertmanager is not asked while waiting', async () => {
+  const fake = fakeStepContext({
+    now: T0 + 30 * 60_000,
+    cluster: { clusterVersion: upgradingSince(UPGRADE_AT) },
+    history: { conditions: [condition('ControlPlaneMaintenanceWindowRemoved')] },
+  });
+  fake.alertmanager.failWith(unreachable('alertmanager'));
+  const outcome = await controlPlaneUpgraded.run(fake.ctx, signal);
+  assert.deepEqual(outcome.status === 'pending' ? outcome.waitFor : outcome, {
+    kinds: ['ClusterVersion'],
+    until: T0 + 90 * 60_000 + 1,
+  });
+  assert.deepEqual(fake.alertmanager.calls, []);
+});
+
+const IMAGE_38 = 'quay.io/openshift-release-dev/ocp-release@sha256:38';
+const offered38 = { version: '4.15.38', image: IMAGE_38 };
+const RISK = 'AWSOldBootImages';
+
+/** The embedded API holding the ClusterVersion `at`, which the fake's cache also holds. */
+async function commenceFixture(
+  t: TestContext,
+  at: ClusterVersion,
+  options: FakeStepContextOptions = {},
+): Promise<{ fake: FakeStepContext; client: KubeClient; read: () => Promise<ClusterVersion> }> {
+  const clock = new ManualClock(T0);
+  const client = await startStepApi(t, clock);
+  const { status, ...withoutStatus } = at;
+  const created = await client.create(ClusterVersionResource, withoutStatus);
+  const stored = await client.updateStatus(ClusterVersionResource, { ...created, ...(status ? { status } : {}) });
+  const fake = fakeStepContext({ clock, client, cluster: { clusterVersion: stored }, ...options });
+  return { fake, client, read: () => client.get(ClusterVersionResource, undefined, 'version') };
+}
+
+/** A conditional update of 4.15.38 the CVO does not recommend for this cluster. */
+function notRecommended(): ConditionalUpdate {
+  return {
+    release: offered38,
+    risks: [
+      {
+        name: RISK,
+        message: 'Nodes on old boot images fail to join.',
+        url: 'https://issues.redhat.com/browse/OCPBUGS-1',
+        matchingRules: [{ type: 'Always' }],
+      },
+    ],
+    conditions: [
+      {
+        type: 'Recommended',
+        status: 'False',
+        reason: RISK,
+        message: 'Nodes on old boot images fail to join.',
+        lastTransitionTime: '2026-03-01T00:00:00Z',
+      },
+    ],
+  };
+}
+
+async function windowBreached(fake: FakeStepContext): Promise<number | undefined> {
+  return fake.value('upgradeoperator_upgrade_window_breached', { upgradeconfig_name: CONFIG_NAME });
+}
+
+void test('CommenceUpgrade: once commenced, done without the API; upgrade_window_breached is 0', async () => {
+  const fake = fakeStepContext({
+    cluster: { clusterVersion: clusterVersion({ desiredUpdate: { version: DESIRED } }) },
+  });
+  fake.metrics.setUpgradeWindowBreached(CONFIG_NAME, true);
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  assert.equal(await windowBreached(fake), 0);
+  assert.deepEqual([fake.notifier.calls, fake.events], [[], []]);
+  assert.deepEqual(await fake.series('upgradeoperator_controlplane_upgrade_started_timestamp'), []);
+});
+
+void test('CommenceUpgrade: an available update is commanded as version only, with the service log, the timestamp and an Event', async (t) => {
+  const { fake, read } = await commenceFixture(t, clusterVersion({ availableUpdates: [offered38] }));
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  const cv = await read();
+  assert.deepEqual(
+    [cv.spec.channel, cv.spec.desiredUpdate?.version, cv.spec.desiredUpdate?.image],
+    ['stable-4.15', '4.15.38', undefined],
+  );
+  assert.deepEqual(fake.notifier.calls, [{ state: 'StateControlPlaneStartedSL' }]);
+  assert.deepEqual(fake.events, [
+    {
+      type: 'Normal',
+      reason: 'UpgradeCommenced',
+      message: 'cluster version operator told to upgrade to the available update 4.15.38',
+    },
+  ]);
+  assert.deepEqual(await fake.series('upgradeoperator_controlplane_upgrade_started_timestamp'), [
+    { labels: { _id: CLUSTER_ID, upgradeconfig_name: CONFIG_NAME, version: DESIRED }, value: T0 / 1000 },
+  ]);
+  assert.equal(await windowBreached(fake), 0);
+
+  // The cache catches up: the next pass is done without a write or a second Event.
+  fake.cluster.clusterVersion = cv;
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  assert.equal((await read()).metadata?.resourceVersion, cv.metadata?.resourceVersion);
+  assert.equal(fake.events.length, 1);
+});
+
+void test('CommenceUpgrade: a different channel is set first and named in the Event', async (t) => {
+  const { fake, read } = await commenceFixture(
+    t,
+    clusterVersion({ channel: 'stable-4.14', availableUpdates: [offered38] }),
+  );
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  const cv = await read();
+  assert.deepEqual([cv.spec.channel, cv.spec.desiredUpdate?.version], ['stable-4.15', '4.15.38']);
+  assert.deepEqual(
+    fake.events.map((event) => event.message),
+    ['cluster version operator told to upgrade to the available update 4.15.38 on channel stable-4.15'],
+  );
+});
+
+void test('CommenceUpgrade: a version not offered waits for ClusterVersion, leaving desiredUpdate alone', async (t) => {
+  const { fake, read } = await commenceFixture(
+    t,
+    clusterVersion({ availableUpdates: [{ version: '4.15.37', image: 'x' }] }),
+  );
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), {
+    status: 'pending',
+    waitFor: { kinds: ['ClusterVersion'] },
+    why: 'version 4.15.38 is not yet offered by the cluster version operator on channel stable-4.15 (neither an available nor a conditional update)',
+    reason: 'VersionNotAvailable',
+  });
+  assert.equal((await read()).spec.desiredUpdate?.version, '4.14.30');
+  assert.deepEqual(fake.events, []);
+});
+
+void test('CommenceUpgrade: a conditional update not recommended waits for its risks to be accepted, naming them', async (t) => {
+  const { fake, read } = await commenceFixture(t, clusterVersion({ conditionalUpdates: [notRecommended()] }));
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), {
+    status: 'pending',
+    waitFor: { kinds: ['ClusterVersion'] },
+    why: `the cluster version operator does not recommend the update to 4.15.38 for this cluster (Recommended=False ${RISK}): ${RISK}: Nodes on old boot images fail to join. https://issues.redhat.com/browse/OCPBUGS-1; not commencing unless the UpgradeConfig accepts this risk (annotation upgrade-operator.io/accept-risks: "${RISK}")`,
+    reason: 'UpdateNotRecommended',
+  });
+  assert.equal((await read()).spec.desiredUpdate?.version, '4.14.30');
+  assert.deepEqual(fake.events, []);
+});
+
+void test('CommenceUpgrade: with its risk accepted, the conditional update is commanded with its image and the risk named', async (t) => {
+  const { fake, read } = await commenceFixture(t, clusterVersion({ conditionalUpdates: [notRecommended()] }), {
+    annotations: { 'upgrade-operator.io/accept-risks': ` ${RISK} ` },
+  });
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  const cv = await read();
+  assert.deepEqual([cv.spec.desiredUpdate?.version, cv.spec.desiredUpdate?.image], ['4.15.38', IMAGE_38]);
+  assert.deepEqual(
+    fake.events.map((event) => event.message),
+    [
+      `cluster version operator told to upgrade to the conditional update 4.15.38 (risks accepted by the UpgradeConfig: ${RISK})`,
+    ],
+  );
+});
+
+void test('CommenceUpgrade: image mode commands the image, whether the CVO lists it or not', async (t) => {
+  const image = 'quay.io/openshift-release-dev/ocp-release@sha256:hand-picked';
+  const { fake, read } = await commenceFixture(t, clusterVersion(), { spec: { desired: { image } } });
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  const cv = await read();
+  assert.deepEqual([cv.spec.desiredUpdate?.image, cv.spec.desiredUpdate?.version], [image, undefined]);
+  assert.deepEqual(
+    fake.events.map((event) => event.message),
+    [`cluster version operator told to upgrade to the release image ${image}`],
+  );
 });

@@ -1,15 +1,33 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ClusterVersion, UpdateHistory } from '../../api/openshift/config-v1/cluster-version.js';
+import {
+  ClusterVersionResource,
+  type ClusterVersion,
+  type ConditionalUpdate,
+  type UpdateHistory,
+} from '../../api/openshift/config-v1/cluster-version.js';
+import type { GettableSilence } from '../../integrations/alertmanager-api.js';
+import type { KubeClient } from '../../kube/client.js';
 import { ManualClock } from '../../lib/clock.js';
-import type { AlertmanagerApi, GettableSilence } from '../../integrations/alertmanager-api.js';
-import { IntegrationError } from '../../integrations/integration-error.js';
-import { silentLogger } from '../../lib/log.js';
 import { controlPlaneComment, defaultSilenceMatchers } from '../maintenance/maintenance-window.js';
 import type { StepContext } from './step-context.js';
-import { controlPlaneUpgraded } from './control-plane-steps.js';
-
-const T0 = Date.UTC(2026, 2, 2, 1);
+import {
+  CLUSTER_ID,
+  CONFIG_NAME,
+  DESIRED,
+  T0,
+  UPGRADE_AT,
+  clusterVersion,
+  condition,
+  fakeStepContext,
+  startStepApi,
+  unreachable,
+  type FakeAlertmanager,
+  type FakeStepContext,
+  type FakeStepContextOptions,
+  type RecordedEvent,
+} from './step-context.test-support.js';
+import { commenceUpgradeStep, controlPlaneUpgraded } from './control-plane-steps.js';
 
 function h(version: string, state: 'Completed' | 'Partial', completionTime: string | null): UpdateHistory {
   return {
@@ -59,52 +77,17 @@ function cv(
   };
 }
 
-/** The step's context, with only what ControlPlaneUpgraded reads; it records what it did. */
+/** The step's context from the shared fake; `notified` and `events` are what it recorded. */
 function context(
   clusterVersion: ClusterVersion,
-  options: { now?: number; alertmanager?: AlertmanagerApi } = {},
-): { ctx: StepContext; notified: string[]; events: string[] } {
-  const notified: string[] = [];
-  const events: string[] = [];
-  const ctx = {
-    upgradeConfig: {
-      metadata: { name: 'managed-upgrade-config' },
-      spec: {
-        type: 'OSD',
-        upgradeAt: '2026-03-02T01:00:00Z',
-        PDBForceDrainTimeout: 60,
-        desired: { version: '4.15.38', channel: 'stable-4.15' },
-      },
-    },
-    history: { version: '4.15.38', phase: 'Upgrading', conditions: [] },
-    config: { maintenance: { controlPlaneTimeMs: 90 * 60_000 } },
-    clock: new ManualClock(options.now ?? T0 + 30 * 60_000),
-    cluster: { clusterVersion: () => clusterVersion },
-    alertmanager: options.alertmanager ?? silencesOf([]),
-    log: silentLogger(),
-    metrics: { setControlPlaneTimeout: () => undefined, setTimestamp: () => undefined },
-    event: (_type: string, reason: string, message: string) => void events.push(`${reason}: ${message}`),
-    notify: (state: string) => {
-      notified.push(state);
-      return Promise.resolve();
-    },
-  };
-  return { ctx: ctx as unknown as StepContext, notified, events };
-}
-
-/** An Alertmanager holding `silences`; a POST with an ID updates that silence in place. */
-function silencesOf(silences: GettableSilence[]): AlertmanagerApi & { silences: GettableSilence[] } {
-  return {
-    silences,
-    listSilences: () => Promise.resolve(silences.map((s) => ({ ...s }))),
-    createSilence: (p) => {
-      const s = silences.find((x) => x.id === p.id);
-      if (!s) return Promise.reject(new Error('only updates are expected'));
-      Object.assign(s, { endsAt: p.endsAt, updatedAt: T0 });
-      return Promise.resolve(s.id);
-    },
-    expireSilence: () => Promise.reject(new Error('not expected')),
-  };
+  options: { now?: number; silences?: GettableSilence[] } = {},
+): { ctx: StepContext; notified: string[]; events: RecordedEvent[]; am: FakeAlertmanager } {
+  const fake = fakeStepContext({
+    now: options.now ?? T0 + 30 * 60_000,
+    cluster: { clusterVersion },
+    ...(options.silences ? { silences: options.silences } : {}),
+  });
+  return { ctx: fake.ctx, notified: fake.notifier.sent, events: fake.events, am: fake.alertmanager };
 }
 
 function cpSilence(endsAt: number): GettableSilence {
@@ -207,14 +190,16 @@ void test('ControlPlaneUpgraded: while the control plane upgrades, its maintenan
   );
   const now = T0 + 80 * 60_000;
   // 30 minutes left of a 90-minute window: renewed to now + 90 min.
-  const am = silencesOf([cpSilence(now + 30 * 60_000)]);
-  const { ctx, events } = context(running, { now, alertmanager: am });
+  const { ctx, events, am } = context(running, { now, silences: [cpSilence(now + 30 * 60_000)] });
   const o = await controlPlaneUpgraded.run(ctx, signal);
   assert.equal(o.status, 'pending');
   assert.equal(am.silences[0]?.endsAt, now + 90 * 60_000);
-  assert.deepEqual(events, [
-    'MaintenanceWindowExtended: silence cp-1: Silence for OSD control plane upgrade to version 4.15.38, now until 2026-03-02T03:50:00Z',
-  ]);
+  assert.deepEqual(
+    events.map(({ reason, message }) => `${reason}: ${message}`),
+    [
+      'MaintenanceWindowExtended: silence cp-1: Silence for OSD control plane upgrade to version 4.15.38, now until 2026-03-02T03:50:00Z',
+    ],
+  );
   // Wakes at the control-plane deadline (01:00 + 90 min, + 1 ms), earlier than the next renewal (45 min before the new end).
   assert.deepEqual(o.status === 'pending' ? o.waitFor : undefined, {
     kinds: ['ClusterVersion'],
@@ -222,7 +207,7 @@ void test('ControlPlaneUpgraded: while the control plane upgrades, its maintenan
   });
   // A silence not yet due: the renewal is the earlier wake-up.
   const soon = await controlPlaneUpgraded.run(
-    context(running, { now: T0 + 10 * 60_000, alertmanager: silencesOf([cpSilence(T0 + 70 * 60_000)]) }).ctx,
+    context(running, { now: T0 + 10 * 60_000, silences: [cpSilence(T0 + 70 * 60_000)] }).ctx,
     signal,
   );
   assert.deepEqual(soon.status === 'pending' ? soon.waitFor : undefined, {
@@ -232,8 +217,8 @@ void test('ControlPlaneUpgraded: while the control plane upgrades, its maintenan
 
   // Past the control-plane deadline the wait still wakes for the renewal.
   const late = T0 + 100 * 60_000;
-  const lateAm = silencesOf([cpSilence(late + 60 * 60_000)]);
-  const after = await controlPlaneUpgraded.run(context(running, { now: late, alertmanager: lateAm }).ctx, signal);
+  const { ctx: lateCtx, am: lateAm } = context(running, { now: late, silences: [cpSilence(late + 60 * 60_000)] });
+  const after = await controlPlaneUpgraded.run(lateCtx, signal);
   assert.equal(after.status === 'pending' ? after.reason : '', 'ControlPlaneTimeout');
   assert.deepEqual(after.status === 'pending' ? after.waitFor : undefined, {
     kinds: ['ClusterVersion'],
@@ -250,18 +235,249 @@ void test('ControlPlaneUpgraded: an unreachable Alertmanager does not fail the w
     '4.15.38',
     'Working towards 4.15.38: 610 of 883 done (69% complete)',
   );
-  const down: AlertmanagerApi = {
-    listSilences: () =>
-      Promise.reject(new IntegrationError('alertmanager', 'Unreachable', 'connect ECONNREFUSED 127.0.0.1:9093')),
-    createSilence: () => Promise.reject(new Error('not expected')),
-    expireSilence: () => Promise.reject(new Error('not expected')),
-  };
   const now = T0 + 30 * 60_000;
-  const o = await controlPlaneUpgraded.run(context(running, { now, alertmanager: down }).ctx, signal);
+  const down = context(running, { now });
+  down.am.failWith(unreachable('alertmanager'));
+  const o = await controlPlaneUpgraded.run(down.ctx, signal);
   assert.equal(o.status, 'pending');
   assert.match(
     o.status === 'pending' ? (o.why ?? '') : '',
     /^waiting for the control plane to complete 4\.15\.38; the control-plane maintenance silence could not be extended \(Alertmanager unavailable: .*ECONNREFUSED/,
   );
   assert.deepEqual(o.status === 'pending' ? o.waitFor : undefined, { kinds: ['ClusterVersion'], until: now + 30_000 });
+});
+
+/** The CVO upgrading to 4.15.38 since `startedTime`. */
+function upgradingSince(startedTime: string): ClusterVersion {
+  const running = cv(3, 3, [h('4.15.38', 'Partial', null)], '4.15.38', 'Working towards 4.15.38: 610 of 883 done');
+  running.status!.history![0]!.startedTime = startedTime;
+  return running;
+}
+
+async function controlPlaneTimeout(fake: FakeStepContext): Promise<number | undefined> {
+  return fake.value('upgradeoperator_controlplane_timeout', { upgradeconfig_name: CONFIG_NAME, version: DESIRED });
+}
+
+void test('ControlPlaneUpgraded: done clears controlplane_timeout and stamps the control plane’s end and the workers’ start', async () => {
+  const completed = cv(
+    3,
+    3,
+    [h('4.15.38', 'Completed', '2026-03-02T02:00:00Z'), h('4.14.30', 'Completed', 'x')],
+    '4.15.38',
+    'Cluster version is 4.15.38',
+  );
+  const fake = fakeStepContext({ now: T0 + 62 * 60_000, cluster: { clusterVersion: completed } });
+  fake.metrics.setControlPlaneTimeout(CONFIG_NAME, DESIRED, true);
+  assert.deepEqual(await controlPlaneUpgraded.run(fake.ctx, signal), { status: 'done' });
+  assert.equal(await controlPlaneTimeout(fake), 0);
+  const labels = { _id: 'id', upgradeconfig_name: CONFIG_NAME, version: DESIRED };
+  for (const family of [
+    'upgradeoperator_controlplane_upgrade_completed_timestamp',
+    'upgradeoperator_workernode_upgrade_started_timestamp',
+  ])
+    assert.deepEqual(await fake.series(family), [{ labels, value: (T0 + 62 * 60_000) / 1000 }], family);
+  assert.deepEqual(fake.alertmanager.calls, [], 'the window is not kept once the control plane is done');
+});
+
+void test('ControlPlaneUpgraded: the control-plane time runs from when the CVO started the version, else from upgradeAt', async () => {
+  const late = fakeStepContext({
+    now: T0 + 100 * 60_000,
+    cluster: { clusterVersion: upgradingSince('2026-03-02T01:30:00Z') },
+  });
+  const outcome = await controlPlaneUpgraded.run(late.ctx, signal);
+  assert.deepEqual(
+    outcome.status === 'pending' ? [outcome.reason, outcome.waitFor] : outcome,
+    ['WaitingForControlPlane', { kinds: ['ClusterVersion'], until: T0 + 120 * 60_000 + 1 }],
+    'started 30 min late: 90 min from then',
+  );
+  assert.equal(await controlPlaneTimeout(late), undefined, 'not timed out: the gauge is not written');
+
+  const noHistory = cv(3, 3, [h('4.14.30', 'Completed', 'x')], '4.15.38', 'Working towards 4.15.38');
+  const fromSchedule = fakeStepContext({ now: T0 + 10 * 60_000, cluster: { clusterVersion: noHistory } });
+  const waiting = await controlPlaneUpgraded.run(fromSchedule.ctx, signal);
+  assert.deepEqual(waiting.status === 'pending' ? waiting.waitFor : waiting, {
+    kinds: ['ClusterVersion'],
+    until: T0 + 90 * 60_000 + 1,
+  });
+});
+
+void test('ControlPlaneUpgraded: past the control-plane time it still waits, as ControlPlaneTimeout with controlplane_timeout 1', async () => {
+  const fake = fakeStepContext({ now: T0 + 91 * 60_000, cluster: { clusterVersion: upgradingSince(UPGRADE_AT) } });
+  assert.deepEqual(await controlPlaneUpgraded.run(fake.ctx, signal), {
+    status: 'pending',
+    waitFor: { kinds: ['ClusterVersion'] },
+    why: 'the control plane has not completed 4.15.38 within the maintenance window (90 min)',
+    reason: 'ControlPlaneTimeout',
+  });
+  assert.equal(await controlPlaneTimeout(fake), 1);
+  assert.deepEqual(fake.notifier.calls, []);
+});
+
+void test('ControlPlaneUpgraded: once the control-plane window was removed, Alertmanager is not asked while waiting', async () => {
+  const fake = fakeStepContext({
+    now: T0 + 30 * 60_000,
+    cluster: { clusterVersion: upgradingSince(UPGRADE_AT) },
+    history: { conditions: [condition('ControlPlaneMaintenanceWindowRemoved')] },
+  });
+  fake.alertmanager.failWith(unreachable('alertmanager'));
+  const outcome = await controlPlaneUpgraded.run(fake.ctx, signal);
+  assert.deepEqual(outcome.status === 'pending' ? outcome.waitFor : outcome, {
+    kinds: ['ClusterVersion'],
+    until: T0 + 90 * 60_000 + 1,
+  });
+  assert.deepEqual(fake.alertmanager.calls, []);
+});
+
+const IMAGE_38 = 'quay.io/openshift-release-dev/ocp-release@sha256:38';
+const offered38 = { version: '4.15.38', image: IMAGE_38 };
+const RISK = 'AWSOldBootImages';
+
+/** The embedded API holding the ClusterVersion `at`, which the fake's cache also holds. */
+async function commenceFixture(
+  t: TestContext,
+  at: ClusterVersion,
+  options: FakeStepContextOptions = {},
+): Promise<{ fake: FakeStepContext; client: KubeClient; read: () => Promise<ClusterVersion> }> {
+  const clock = new ManualClock(T0);
+  const client = await startStepApi(t, clock);
+  const { status, ...withoutStatus } = at;
+  const created = await client.create(ClusterVersionResource, withoutStatus);
+  const stored = await client.updateStatus(ClusterVersionResource, { ...created, ...(status ? { status } : {}) });
+  const fake = fakeStepContext({ clock, client, cluster: { clusterVersion: stored }, ...options });
+  return { fake, client, read: () => client.get(ClusterVersionResource, undefined, 'version') };
+}
+
+/** A conditional update of 4.15.38 the CVO does not recommend for this cluster. */
+function notRecommended(): ConditionalUpdate {
+  return {
+    release: offered38,
+    risks: [
+      {
+        name: RISK,
+        message: 'Nodes on old boot images fail to join.',
+        url: 'https://issues.redhat.com/browse/OCPBUGS-1',
+        matchingRules: [{ type: 'Always' }],
+      },
+    ],
+    conditions: [
+      {
+        type: 'Recommended',
+        status: 'False',
+        reason: RISK,
+        message: 'Nodes on old boot images fail to join.',
+        lastTransitionTime: '2026-03-01T00:00:00Z',
+      },
+    ],
+  };
+}
+
+async function windowBreached(fake: FakeStepContext): Promise<number | undefined> {
+  return fake.value('upgradeoperator_upgrade_window_breached', { upgradeconfig_name: CONFIG_NAME });
+}
+
+void test('CommenceUpgrade: once commenced, done without the API; upgrade_window_breached is 0', async () => {
+  const fake = fakeStepContext({
+    cluster: { clusterVersion: clusterVersion({ desiredUpdate: { version: DESIRED } }) },
+  });
+  fake.metrics.setUpgradeWindowBreached(CONFIG_NAME, true);
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  assert.equal(await windowBreached(fake), 0);
+  assert.deepEqual([fake.notifier.calls, fake.events], [[], []]);
+  assert.deepEqual(await fake.series('upgradeoperator_controlplane_upgrade_started_timestamp'), []);
+});
+
+void test('CommenceUpgrade: an available update is commanded as version only, with the service log, the timestamp and an Event', async (t) => {
+  const { fake, read } = await commenceFixture(t, clusterVersion({ availableUpdates: [offered38] }));
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  const cv = await read();
+  assert.deepEqual(
+    [cv.spec.channel, cv.spec.desiredUpdate?.version, cv.spec.desiredUpdate?.image],
+    ['stable-4.15', '4.15.38', undefined],
+  );
+  assert.deepEqual(fake.notifier.calls, [{ state: 'StateControlPlaneStartedSL' }]);
+  assert.deepEqual(fake.events, [
+    {
+      type: 'Normal',
+      reason: 'UpgradeCommenced',
+      message: 'cluster version operator told to upgrade to the available update 4.15.38',
+    },
+  ]);
+  assert.deepEqual(await fake.series('upgradeoperator_controlplane_upgrade_started_timestamp'), [
+    { labels: { _id: CLUSTER_ID, upgradeconfig_name: CONFIG_NAME, version: DESIRED }, value: T0 / 1000 },
+  ]);
+  assert.equal(await windowBreached(fake), 0);
+
+  // The cache catches up: the next pass is done without a write or a second Event.
+  fake.cluster.clusterVersion = cv;
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  assert.equal((await read()).metadata?.resourceVersion, cv.metadata?.resourceVersion);
+  assert.equal(fake.events.length, 1);
+});
+
+void test('CommenceUpgrade: a different channel is set first and named in the Event', async (t) => {
+  const { fake, read } = await commenceFixture(
+    t,
+    clusterVersion({ channel: 'stable-4.14', availableUpdates: [offered38] }),
+  );
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  const cv = await read();
+  assert.deepEqual([cv.spec.channel, cv.spec.desiredUpdate?.version], ['stable-4.15', '4.15.38']);
+  assert.deepEqual(
+    fake.events.map((event) => event.message),
+    ['cluster version operator told to upgrade to the available update 4.15.38 on channel stable-4.15'],
+  );
+});
+
+void test('CommenceUpgrade: a version not offered waits for ClusterVersion, leaving desiredUpdate alone', async (t) => {
+  const { fake, read } = await commenceFixture(
+    t,
+    clusterVersion({ availableUpdates: [{ version: '4.15.37', image: 'x' }] }),
+  );
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), {
+    status: 'pending',
+    waitFor: { kinds: ['ClusterVersion'] },
+    why: 'version 4.15.38 is not yet offered by the cluster version operator on channel stable-4.15 (neither an available nor a conditional update)',
+    reason: 'VersionNotAvailable',
+  });
+  assert.equal((await read()).spec.desiredUpdate?.version, '4.14.30');
+  assert.deepEqual(fake.events, []);
+});
+
+void test('CommenceUpgrade: a conditional update not recommended waits for its risks to be accepted, naming them', async (t) => {
+  const { fake, read } = await commenceFixture(t, clusterVersion({ conditionalUpdates: [notRecommended()] }));
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), {
+    status: 'pending',
+    waitFor: { kinds: ['ClusterVersion'] },
+    why: `the cluster version operator does not recommend the update to 4.15.38 for this cluster (Recommended=False ${RISK}): ${RISK}: Nodes on old boot images fail to join. https://issues.redhat.com/browse/OCPBUGS-1; not commencing unless the UpgradeConfig accepts this risk (annotation upgrade-operator.io/accept-risks: "${RISK}")`,
+    reason: 'UpdateNotRecommended',
+  });
+  assert.equal((await read()).spec.desiredUpdate?.version, '4.14.30');
+  assert.deepEqual(fake.events, []);
+});
+
+void test('CommenceUpgrade: with its risk accepted, the conditional update is commanded with its image and the risk named', async (t) => {
+  const { fake, read } = await commenceFixture(t, clusterVersion({ conditionalUpdates: [notRecommended()] }), {
+    annotations: { 'upgrade-operator.io/accept-risks': ` ${RISK} ` },
+  });
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  const cv = await read();
+  assert.deepEqual([cv.spec.desiredUpdate?.version, cv.spec.desiredUpdate?.image], ['4.15.38', IMAGE_38]);
+  assert.deepEqual(
+    fake.events.map((event) => event.message),
+    [
+      `cluster version operator told to upgrade to the conditional update 4.15.38 (risks accepted by the UpgradeConfig: ${RISK})`,
+    ],
+  );
+});
+
+void test('CommenceUpgrade: image mode commands the image, whether the CVO lists it or not', async (t) => {
+  const image = 'quay.io/openshift-release-dev/ocp-release@sha256:hand-picked';
+  const { fake, read } = await commenceFixture(t, clusterVersion(), { spec: { desired: { image } } });
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  const cv = await read();
+  assert.deepEqual([cv.spec.desiredUpdate?.image, cv.spec.desiredUpdate?.version], [image, undefined]);
+  assert.deepEqual(
+    fake.events.map((event) => event.message),
+    [`cluster version operator told to upgrade to the release image ${image}`],
+  );
 });

@@ -4,6 +4,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import local from './lint/layering.js';
 
+const clockFromInjection = {
+  selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+  message: 'Time comes from the injected Clock (src/lib/clock.ts).',
+};
+// Shipped code names a parameter for what it is; one letter is for expression-bodied lambdas.
+const namedParameters = {
+  selector:
+    ":matches(FunctionDeclaration, FunctionExpression, TSDeclareFunction, TSEmptyBodyFunctionExpression, TSMethodSignature, TSFunctionType, ArrowFunctionExpression[body.type='BlockStatement']) > Identifier.params[name=/^[A-Za-z]$/]",
+  message: 'Name the parameter for what it is: one letter is for expression-bodied lambdas only.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'deploy/**', 'coverage/**', '**/testdata/**'] },
   js.configs.recommended,
@@ -27,14 +38,13 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
-          message: 'Time comes from the injected Clock (src/lib/clock.ts).',
-        },
-      ],
+      'no-restricted-syntax': ['error', clockFromInjection],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.test-support.ts'],
+    rules: { 'no-restricted-syntax': ['error', clockFromInjection, namedParameters] },
   },
   {
     files: ['src/**/*.ts'],

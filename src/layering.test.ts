@@ -124,3 +124,33 @@ test('eslint.config.js applies the rule to every file of src/', async () => {
     assert.deepEqual(config.rules?.['local/layering'], [2, { src }], file);
   }
 });
+
+test('shipped code may not name a parameter with one letter (outside expression-bodied lambdas); tests may', async () => {
+  const eslint = new ESLint({ cwd: root });
+  const selectors = async (file: string): Promise<string[]> => {
+    const config = (await eslint.calculateConfigForFile(join(root, file))) as { rules?: Record<string, unknown[]> };
+    return (config.rules?.['no-restricted-syntax'] ?? []).slice(1).map((r) => (r as { selector: string }).selector);
+  };
+  const shipped = await selectors('src/managed/steps/worker-step.ts');
+  assert.ok(shipped.some((s) => s.includes('Identifier.params')));
+  assert.ok(shipped.some((s) => s.includes("callee.object.name='Date'")));
+  assert.ok(!(await selectors('src/managed/steps/worker-step.test.ts')).some((s) => s.includes('Identifier.params')));
+  const rule = shipped.find((s) => s.includes('Identifier.params')) ?? '';
+  const linter = new Linter({ configType: 'flat' });
+  const verdicts = (code: string): number =>
+    linter.verify(
+      code,
+      [
+        {
+          files: ['**/*.ts'],
+          languageOptions: { parser: tseslint.parser },
+          rules: { 'no-restricted-syntax': ['error', rule] },
+        },
+      ],
+      { filename: join(src, 'lib/planted.ts') },
+    ).length;
+  assert.equal(verdicts('export function f(d: number): number { return d; }\n'), 1);
+  assert.equal(verdicts('export const g = (d: number): number => { return d; };\n'), 1);
+  assert.equal(verdicts('export const h = [1].map((x) => x + 1);\n'), 0);
+  assert.equal(verdicts('export function k(deps: number): number { return deps; }\n'), 0);
+});

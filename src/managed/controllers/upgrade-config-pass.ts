@@ -37,13 +37,12 @@ import type { UrlProbe } from '../steps/external-dependency-step.js';
 import { delayDueAt } from '../steps/notification-steps.js';
 import { commenced } from '../steps/step-support.js';
 import {
-  firstFalseCondition,
   osdSteps,
   performUpgradeFailure,
   shouldFailUpgrade,
   upgradeWindowClosesAt,
 } from '../upgraders/osd-upgrader.js';
-import { HistoryStepRecorder, historyFor, setHistory } from '../history/upgrade-history.js';
+import { firstFalseCondition, HistoryStepRecorder, historyFor, setHistory } from '../history/upgrade-history.js';
 import {
   validateUpgradeConfig,
   type ValidationDeps,
@@ -345,7 +344,7 @@ function stepContext(
     drainNode: (node, signal) => deps.drainNode(node, config, pdbTimeoutMs, signal),
     notify: async (state: NotifyStateName, signal: AbortSignal, detail?: string) => {
       const version = cr.spec?.desired.version ?? '';
-      const firstFalse = detail !== undefined ? { type: '', message: detail } : firstFalseCondition(ctx);
+      const firstFalse = detail !== undefined ? { type: '', message: detail } : firstFalseCondition(ctx.history);
       await sendNotificationOnce(deps, cr, state, describeNotification(state, version, firstFalse), signal);
     },
   };

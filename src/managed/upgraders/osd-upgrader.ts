@@ -72,14 +72,6 @@ export function shouldFailUpgrade(ctx: StepContext): boolean {
   return closes !== undefined && ctx.clock.now() > closes && !commenced(ctx);
 }
 
-/** The first step condition that is not True (what failed and delayed notifications describe). */
-export function firstFalseCondition(ctx: StepContext): { type: string; message?: string } | undefined {
-  const c = [...(ctx.history.conditions ?? [])]
-    .reverse()
-    .find((x) => x.status !== 'True' && x.type !== C.FailedUpgrade);
-  return c ? { type: c.type, ...(c.message !== undefined ? { message: c.message } : {}) } : undefined;
-}
-
 /**
  * MUO's `performUpgradeFailure`: returns true when the upgrade is now Failed; false when a part
  * failed (the condition FailedUpgrade says which) and it is to be retried.

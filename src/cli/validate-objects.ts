@@ -48,7 +48,7 @@ import {
   ClusterVersionSyncEventReason,
 } from '../scheduled/controllers/cluster-version-sync-controller.js';
 import { ignoredUpgradeConfigMessage } from '../managed/controllers/upgrade-config-controller.js';
-import { upgradeWindowMissedMessage, validationRefusal } from '../managed/controllers/upgrade-config-pass.js';
+import { validationRefusal } from '../managed/controllers/upgrade-config-pass.js';
 import {
   invalidForceDrainMessage,
   NodeForceDrainProblemReason,
@@ -60,7 +60,7 @@ import { isJsonObject, type JsonObject } from '../lib/json.js';
 import { nextScheduleTimes } from '../scheduled/schedule/maintenance-schedule.js';
 import { compileSchedulingPolicy } from '../scheduled/schedule/next-job.js';
 import { selectorMatches } from '../scheduled/hooks/hook-selection.js';
-import { upgradeWindowClosesAt } from '../managed/upgraders/osd-upgrader.js';
+import { upgradeWindowClosesAt, upgradeWindowMissedMessage } from '../managed/upgraders/osd-upgrader.js';
 import { renderClusterVersion } from '../scheduled/cluster-version/cluster-version-render.js';
 import { parseForceDrainSpec } from '../scheduled/drain/force-drain.js';
 import { buildScheduledUpgradeJob } from '../scheduled/steps/scheduled-upgrade-job.js';

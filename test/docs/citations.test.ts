@@ -13,17 +13,6 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const self = relative(root, fileURLToPath(import.meta.url));
 
-/**
- * Files still citing the private notes, pending the upgrader restructuring that another change
- * makes to them; their citations are rewritten when it lands. Empty this list then.
- */
-const PENDING_UPGRADER_RESTRUCTURING: readonly string[] = [
-  'src/managed/upgraders/osd-upgrader.ts',
-  'src/managed/upgraders/aro-upgrader.ts',
-  'src/managed/controllers/upgrade-config-pass.ts',
-  'src/managed/controllers/upgrade-config-controller.ts',
-];
-
 /** Where the product's own text lives. */
 const SCANNED = ['src', 'test', 'scripts', 'lint', 'docs', 'scenarios', 'README.md'];
 const TEXT_FILE = /\.(?:ts|js|mjs|cjs|md|ya?ml|json|sh)$/;
@@ -104,10 +93,9 @@ function brokenTarget(target: string): string | undefined {
 }
 
 test('nothing cites the private notes', () => {
-  const pending = new Set(PENDING_UPGRADER_RESTRUCTURING);
   const found: string[] = [];
   for (const file of files) {
-    if (file === self || pending.has(file)) continue;
+    if (file === self) continue;
     read(file)
       .split('\n')
       .forEach((line, i) => {
@@ -116,10 +104,6 @@ test('nothing cites the private notes', () => {
   }
   assert.deepEqual(found, [], `cite docs/ instead:\n${found.join('\n')}`);
   assert.ok(files.length > 100, `scanned ${files.length} files`);
-});
-
-test('the files pending the upgrader restructuring exist', () => {
-  for (const file of PENDING_UPGRADER_RESTRUCTURING) assert.ok(existsSync(join(root, file)), file);
 });
 
 test('every docs/<path>.md[#anchor] cited resolves to a file and a heading', () => {

@@ -1,5 +1,5 @@
 /**
- * The UpgradeConfig controller of the managed flow (muo.md §4): history initialisation from the
+ * The UpgradeConfig controller of the managed flow (docs/design/managed-flow.md#phases): history initialisation from the
  * cluster state, phases New → Pending → Upgrading → Upgraded / Failed, the early pre-health
  * check, validation, the schedule and the kill-switch refresh, the upgrader's steps, and the
  * upgrade-result metric. It wakes exactly when the stopping step said (a time, or a change of

@@ -1,7 +1,8 @@
 /**
- * One reconcile pass of a managed UpgradeConfig (muo.md §4.1): initialise the history entry,
+ * One reconcile pass of a managed UpgradeConfig (docs/design/managed-flow.md#phases): initialise the history entry,
  * then act on its phase, then write the status back if it changed. Returns what the upgrade
- * waits for, so the controller wakes exactly then.
+ * waits for, so the controller wakes exactly then. While Upgrading it runs the upgrader of
+ * `spec.type` (upgraders/upgrader.ts): its failure policy, else its steps and its wake-ups.
  */
 import type { Condition } from 'kubernetes-types/meta/v1.js';
 import {
@@ -30,20 +31,11 @@ import { alertsDuringUpgrade } from '../metrics/upgrade-result.js';
 import { describeNotification, type Notifier, type NotifyStateName } from '../notifiers/notifier.js';
 import { refreshPolicy, type PolicyProvider } from '../providers/policy-provider.js';
 import { hasUpgradeCommenced, precedingVersion } from '../cluster-version/cluster-version-state.js';
-import { aroSteps } from '../upgraders/aro-upgrader.js';
 import type { ClusterReads, StepContext } from '../steps/step-context.js';
 import { preUpgradeHealthCheck } from '../steps/health-check-steps.js';
 import type { UrlProbe } from '../steps/external-dependency-step.js';
-import { delayDueAt } from '../steps/notification-steps.js';
-import { commenced } from '../steps/step-support.js';
-import {
-  firstFalseCondition,
-  osdSteps,
-  performUpgradeFailure,
-  shouldFailUpgrade,
-  upgradeWindowClosesAt,
-} from '../upgraders/osd-upgrader.js';
-import { HistoryStepRecorder, historyFor, setHistory } from '../history/upgrade-history.js';
+import { upgraderFor } from '../upgraders/upgrader.js';
+import { firstFalseCondition, HistoryStepRecorder, historyFor, setHistory } from '../history/upgrade-history.js';
 import {
   validateUpgradeConfig,
   type ValidationDeps,
@@ -142,6 +134,7 @@ export async function upgradeConfigPass(
   }
   const history = entry;
   const ctx = stepContext(deps, cr, history, config, log);
+  const upgrader = upgraderFor(spec.type, deps.urlProbe);
 
   if (history.phase === 'New') {
     const until = Date.parse(spec.upgradeAt) - now;
@@ -231,28 +224,15 @@ export async function upgradeConfigPass(
   }
 
   if (history.phase === 'Upgrading') {
-    if (spec.type !== 'ARO' && shouldFailUpgrade(ctx)) {
-      const failed = await performUpgradeFailure(ctx, signal);
-      if (failed)
-        deps.events.event(
-          cr,
-          'Warning',
-          'UpgradeFailed',
-          upgradeWindowMissedMessage(config.upgradeWindow.timeOutMs, spec.upgradeAt),
-        );
+    const policy = upgrader.failurePolicy;
+    if (policy?.hasFailed(ctx)) {
+      const failure = await policy.fail(ctx, signal);
       return explain(
-        failed
-          ? { waiting: false, reason: 'Failed', message: 'the upgrade window passed before the upgrade could start' }
-          : {
-              waiting: true,
-              reason: 'FailingUpgrade',
-              message: `the upgrade window passed; cleaning up: ${history.conditions?.find((c) => c.type === 'FailedUpgrade')?.message ?? 'in progress'}`,
-            },
-        failed ? undefined : { until: now + 30_000 },
+        { waiting: !failure.failed, reason: failure.reason, message: failure.message },
+        failure.failed ? undefined : { until: now + failure.retryInMs },
       );
     }
-    const steps = spec.type === 'ARO' ? aroSteps(deps.urlProbe) : osdSteps(deps.urlProbe);
-    const result = await runSteps(steps, ctx, {
+    const result = await runSteps(upgrader.steps, ctx, {
       recorder: new HistoryStepRecorder(history),
       clock: deps.clock,
       signal,
@@ -268,12 +248,8 @@ export async function upgradeConfigPass(
           ? `${result.step.condition}: ${o.error}`
           : `${result.step.condition}: ${o.why ?? 'in progress'}`;
       let waitFor = o.waitFor;
-      if (spec.type !== 'ARO' && !commencedSafe(ctx)) {
-        const due = [delayDueAt(ctx), upgradeWindowClosesAt(ctx)].filter(
-          (t): t is number => t !== undefined && t > deps.clock.now(),
-        );
-        if (due.length > 0) waitFor = mergeWaitFor(waitFor, { until: Math.min(...due) + 1 });
-      }
+      const wakeUps = upgrader.wakeUps(ctx);
+      if (wakeUps.length > 0) waitFor = mergeWaitFor(waitFor, { until: Math.min(...wakeUps) });
       if (o.status === 'failed') log.warn({ step: result.step.name, reason: o.reason }, o.error);
       return explain(
         { waiting: true, reason: o.reason ?? (o.status === 'failed' ? 'StepFailed' : 'InProgress'), message },
@@ -307,20 +283,6 @@ export function validationRefusal(validationResult: ValidationResult): { reason:
   return undefined;
 }
 
-/** The message of the `UpgradeFailed` Event of an OSD upgrade whose window passed before it started. */
-export function upgradeWindowMissedMessage(windowTimeOutMs: number, upgradeAt: string): string {
-  return `the upgrade did not start within the upgrade window (${Math.round(windowTimeOutMs / 60_000)} min after ${upgradeAt})`;
-}
-
-/** MUO's `HasUpgradeCommenced`, false where it would throw (the spec names no target). */
-function commencedSafe(ctx: StepContext): boolean {
-  try {
-    return commenced(ctx);
-  } catch {
-    return false;
-  }
-}
-
 function stepContext(
   deps: UpgradeConfigPassDeps,
   cr: ManagedUpgradeConfig,
@@ -345,7 +307,7 @@ function stepContext(
     drainNode: (node, signal) => deps.drainNode(node, config, pdbTimeoutMs, signal),
     notify: async (state: NotifyStateName, signal: AbortSignal, detail?: string) => {
       const version = cr.spec?.desired.version ?? '';
-      const firstFalse = detail !== undefined ? { type: '', message: detail } : firstFalseCondition(ctx);
+      const firstFalse = detail !== undefined ? { type: '', message: detail } : firstFalseCondition(ctx.history);
       await sendNotificationOnce(deps, cr, state, describeNotification(state, version, firstFalse), signal);
     },
   };

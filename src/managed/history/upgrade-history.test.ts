@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { UpgradeHistory } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
-import { HistoryStepRecorder, historyFor, setCondition, setHistory } from './upgrade-history.js';
+import { firstFalseCondition, HistoryStepRecorder, historyFor, setCondition, setHistory } from './upgrade-history.js';
 
 const T = (m: number): number => Date.UTC(2026, 10, 22, 2, m);
 const iso = (m: number): string => new Date(T(m)).toISOString().replace('.000Z', 'Z');
@@ -69,4 +69,24 @@ void test('the recorder writes MUO’s texts; completeTime is set once and clear
   assert.equal(entry.conditions![0]!.message, 'boom');
   assert.equal(entry.conditions![0]!.completeTime, undefined);
   assert.equal(entry.conditions!.length, 1);
+});
+
+void test('firstFalseCondition: the earliest step not True, FailedUpgrade never', () => {
+  const entry: UpgradeHistory = {
+    version: '4.15.38',
+    phase: 'Upgrading',
+    conditions: [
+      { type: 'FailedUpgrade', status: 'False', message: 'failed to end the maintenance silences' },
+      { type: 'ExternalDependenciesAvailable', status: 'False', message: 'external dependencies unavailable' },
+      { type: 'ClusterHealthyBeforeUpgrade', status: 'False' },
+      { type: 'StartedNotificationSent', status: 'True', message: 'StartedNotificationSent is completed' },
+    ],
+  };
+  assert.deepEqual(firstFalseCondition(entry), { type: 'ClusterHealthyBeforeUpgrade' });
+  entry.conditions = entry.conditions!.slice(0, 2);
+  assert.deepEqual(firstFalseCondition(entry), {
+    type: 'ExternalDependenciesAvailable',
+    message: 'external dependencies unavailable',
+  });
+  assert.equal(firstFalseCondition({ version: '4.15.38', phase: 'New' }), undefined);
 });

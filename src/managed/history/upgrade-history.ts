@@ -10,6 +10,7 @@ import type {
   UpgradeCondition,
   UpgradeHistory,
 } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import type { StepIdentity, StepRecorder } from '../../engine/runner.js';
 import type { StepFailed, StepPending } from '../../engine/step.js';
 import { formatTime } from '../../lib/clock.js';
@@ -38,6 +39,15 @@ export function setHistory(history: readonly UpgradeHistory[] | undefined, entry
   if (i >= 0) list[i] = entry;
   else list.unshift(entry);
   return list;
+}
+
+/**
+ * The first step condition of `entry` that is not True, in step order (what the delayed and
+ * failed notifications describe); FailedUpgrade itself never counts.
+ */
+export function firstFalseCondition(entry: UpgradeHistory): { type: string; message?: string } | undefined {
+  const c = [...(entry.conditions ?? [])].reverse().find((x) => x.status !== 'True' && x.type !== C.FailedUpgrade);
+  return c ? { type: c.type, ...(c.message !== undefined ? { message: c.message } : {}) } : undefined;
 }
 
 /** MUO's `SetCondition` on a list, returning the new list (the input is not modified). */

@@ -1,8 +1,11 @@
 /**
- * The OSD upgrader (muo.md §3.2, §3.4): MUO's 17 steps in order, and the failure policy — an
- * upgrade not yet commanded to the CVO when the upgrade window has passed fails: the extra
- * capacity is removed, the maintenance silences are ended (MUO left them), the failed
- * notification goes out, and the history entry is marked Failed with condition FailedUpgrade.
+ * The OSD upgrader: MUO's 17 steps in order (docs/design/managed-flow.md#the-step-lists), and the
+ * failure policy (docs/design/managed-flow.md#the-failure-window) — an upgrade not yet commanded to
+ * the CVO when the upgrade window has passed fails: the extra capacity is removed, the maintenance
+ * silences are ended (MUO left them), the failed notification goes out, and the history entry is
+ * marked Failed with condition FailedUpgrade. Until the upgrade has commenced it is also woken when
+ * the delayed notification falls due and when the window closes, whatever the step it stopped at
+ * waits for.
  */
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import type { Step } from '../../engine/step.js';
@@ -21,6 +24,7 @@ import {
   removeMaintWindow,
 } from '../steps/maintenance-steps.js';
 import {
+  delayDueAt,
   sendCompletedNotification,
   sendStartedNotification,
   upgradeDelayedCheck,
@@ -31,6 +35,7 @@ import { isUpgradeable } from '../steps/upgradeable-step.js';
 import { allWorkersUpgraded as workerStep } from '../steps/worker-step.js';
 import { setCondition } from '../history/upgrade-history.js';
 import { errorMessage } from '../../lib/errors.js';
+import type { FailureOutcome, Upgrader } from './upgrader.js';
 
 /** MUO's 17 OSD steps, in order. */
 export function osdSteps(probe: UrlProbe): Array<Step<StepContext>> {
@@ -67,24 +72,16 @@ export function upgradeWindowClosesAt(ctx: Pick<StepContext, 'upgradeConfig' | '
 }
 
 /** MUO's `shouldFailUpgrade`: not commanded yet, and the window has closed. */
-export function shouldFailUpgrade(ctx: StepContext): boolean {
+function shouldFailUpgrade(ctx: StepContext): boolean {
   const closes = upgradeWindowClosesAt(ctx);
   return closes !== undefined && ctx.clock.now() > closes && !commenced(ctx);
-}
-
-/** The first step condition that is not True (what failed and delayed notifications describe). */
-export function firstFalseCondition(ctx: StepContext): { type: string; message?: string } | undefined {
-  const c = [...(ctx.history.conditions ?? [])]
-    .reverse()
-    .find((x) => x.status !== 'True' && x.type !== C.FailedUpgrade);
-  return c ? { type: c.type, ...(c.message !== undefined ? { message: c.message } : {}) } : undefined;
 }
 
 /**
  * MUO's `performUpgradeFailure`: returns true when the upgrade is now Failed; false when a part
  * failed (the condition FailedUpgrade says which) and it is to be retried.
  */
-export async function performUpgradeFailure(ctx: StepContext, signal: AbortSignal): Promise<boolean> {
+async function performUpgradeFailure(ctx: StepContext, signal: AbortSignal): Promise<boolean> {
   const now = ctx.clock.now();
   const fail = (message: string): false => {
     ctx.history.conditions = setCondition(
@@ -135,4 +132,60 @@ export async function performUpgradeFailure(ctx: StepContext, signal: AbortSigna
   );
   ctx.history.phase = 'Failed';
   return true;
+}
+
+/** The message of the `UpgradeFailed` Event of an OSD upgrade whose window passed before it started. */
+export function upgradeWindowMissedMessage(windowTimeOutMs: number, upgradeAt: string): string {
+  return `the upgrade did not start within the upgrade window (${Math.round(windowTimeOutMs / 60_000)} min after ${upgradeAt})`;
+}
+
+/** Retry of a failure a part of which could not be carried out. */
+const FAILURE_RETRY_MS = 30_000;
+
+/** Carries the window failure out, emits `UpgradeFailed` once it is done, and explains either outcome. */
+async function failUpgrade(ctx: StepContext, signal: AbortSignal): Promise<FailureOutcome> {
+  if (await performUpgradeFailure(ctx, signal)) {
+    ctx.event(
+      'Warning',
+      'UpgradeFailed',
+      upgradeWindowMissedMessage(ctx.config.upgradeWindow.timeOutMs, ctx.upgradeConfig.spec?.upgradeAt ?? ''),
+    );
+    return { failed: true, reason: 'Failed', message: 'the upgrade window passed before the upgrade could start' };
+  }
+  return {
+    failed: false,
+    reason: 'FailingUpgrade',
+    message: `the upgrade window passed; cleaning up: ${ctx.history.conditions?.find((c) => c.type === C.FailedUpgrade)?.message ?? 'in progress'}`,
+    retryInMs: FAILURE_RETRY_MS,
+  };
+}
+
+/** MUO's `HasUpgradeCommenced`, false where it would throw (the spec names no target). */
+function commencedSafe(ctx: StepContext): boolean {
+  try {
+    return commenced(ctx);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Until the upgrade has commenced: 1 ms after the delayed notification falls due and after the
+ * window closes (both are checked as strictly after), for those still ahead.
+ */
+function wakeUps(ctx: StepContext): number[] {
+  if (commencedSafe(ctx)) return [];
+  const now = ctx.clock.now();
+  return [delayDueAt(ctx), upgradeWindowClosesAt(ctx)]
+    .filter((t): t is number => t !== undefined && t > now)
+    .map((t) => t + 1);
+}
+
+/** The OSD upgrader over a URL probe (for the external dependency check). */
+export function osdUpgrader(probe: UrlProbe): Upgrader {
+  return {
+    steps: osdSteps(probe),
+    failurePolicy: { hasFailed: shouldFailUpgrade, fail: failUpgrade },
+    wakeUps,
+  };
 }

@@ -103,6 +103,11 @@ export function environmentLine(env: Pick<SimEnvironment, 'timeMode' | 'apiServe
   return `API server at ${env.apiServerUrl}, scaled real time (×${timeScale}: ${timeScale} virtual ms per wall ms): a wall-time run is not reproducible by seed.`;
 }
 
+/** The kubectl command `--keep-running` suggests: the upgrade's objects in one table per kind. */
+export function watchHint(kubeconfig: string): string {
+  return `kubectl --kubeconfig ${kubeconfig} get -A upgradeconfigs.upgrade.managed.openshift.io,clusterversion,co,mcp,nodes`;
+}
+
 /** The subcommand. */
 export function simulateCommand(): Command {
   return new Command('simulate')
@@ -142,8 +147,9 @@ export function simulateCommand(): Command {
       const problems = simulateFlagProblems(opts);
       if (problems.length > 0) command.error(`error: ${problems.join('; ')}`, { code: 'simulate.flags' });
       if (opts.list) {
-        for (const name of scenarioNames())
-          process.stdout.write(`${name}\n    ${loadScenario(name).file.description}\n`);
+        const scenarios = scenarioNames().map((name) => ({ name, description: loadScenario(name).file.description }));
+        if (opts.output === 'json') process.stdout.write(`${JSON.stringify({ scenarios }, null, 2)}\n`);
+        else for (const s of scenarios) process.stdout.write(`${s.name}\n    ${s.description}\n`);
         return;
       }
       const { name, file } = loadScenario(opts.scenario);
@@ -202,9 +208,7 @@ export function simulateCommand(): Command {
             const what = env.server
               ? `API server still up at ${env.apiServerUrl}`
               : `Simulated cluster still running against ${env.apiServerUrl}`;
-            process.stdout.write(
-              `${what}${kubeconfig ? `; kubectl --kubeconfig ${kubeconfig} get upgradeconfigs.upgrade.managed.openshift.io -A,clusterversion,co,mcp,nodes` : ''}. Ctrl-C to stop.\n`,
-            );
+            process.stdout.write(`${what}${kubeconfig ? `; ${watchHint(kubeconfig)}` : ''}. Ctrl-C to stop.\n`);
             await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
           }
         } finally {

@@ -261,3 +261,34 @@ cluster: {version: 4.14.30, channel: stable-4.14, apiFaults: {errorRate: 1.5, er
     range.ok ? '' : range.problems.join('\n'),
   );
 });
+
+void test('a mistyped name is refused before the run, with its path and the closest known name', () => {
+  const typos = parseScenarioFile(`
+description: typos
+cluster: {version: 4.14.30, channel: stable-4.15, profil: ha-cloud}
+actions:
+  - {name: a, when: {fase: Upgrading}, do: {stickOperatr: etcd}}
+`);
+  assert.deepEqual(typos.ok ? [] : typos.problems, [
+    '/cluster: unknown key "profil" (did you mean "profile"?)',
+    '/actions/0/when: unknown key "fase" (did you mean "phase"?)',
+    '/actions/0/do: unknown key "stickOperatr" (did you mean "stickOperator"?)',
+  ]);
+  const names = parseScenarioFile(`
+description: names
+cluster: {version: 4.14.30, channel: stable-4.15}
+operator: {config: "configManager: {source: LOCAL}"}
+actions:
+  - {name: a, when: {stepStarted: WorkerNodeUpgraded, phase: Upgrdaing}, do: {stickOperator: etcdd}}
+  - {name: b, when: {jobCondition: PreHealthCheck}, do: {degradeOperator: {name: no-such-operator, reason: R, message: M}}}
+expect: {phase: Upgraded, conditionTrue: [ControlPlaneUpgraded, FailUpgrade]}
+`);
+  assert.deepEqual(names.ok ? [] : names.problems, [
+    '/actions/0/when/stepStarted: unknown step condition "WorkerNodeUpgraded" (did you mean "WorkerNodesUpgraded"?)',
+    '/actions/0/when/phase: unknown phase "Upgrdaing" (did you mean "Upgrading"?)',
+    '/actions/0/do/stickOperator: unknown ClusterOperator "etcdd" (did you mean "etcd"?)',
+    '/actions/1/when/jobCondition: unknown UpgradeJob condition "PreHealthCheck" (did you mean "PreHealthCheckDone"?)',
+    '/actions/1/do/degradeOperator/name: unknown ClusterOperator "no-such-operator"',
+    '/expect/conditionTrue/1: unknown step condition "FailUpgrade" (did you mean "FailedUpgrade"?)',
+  ]);
+});

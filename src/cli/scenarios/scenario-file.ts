@@ -11,6 +11,11 @@ import { parseDocument } from 'yaml';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
 import { isJsonObject, type JsonValue } from '../../lib/json.js';
 import { compileGoRegexp } from '../../lib/go-regexp.js';
+import { didYouMean } from '../../lib/did-you-mean.js';
+import { UpgradeConditionType } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import { UpgradeJobConditionType } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
+import { COMPONENTS } from '../../sim/releases/payload-components.js';
+import { schemaProblems } from '../schema-problems.js';
 
 const Name = Type.String({ minLength: 1 });
 const Duration = Type.String({ minLength: 1, description: 'Go duration of virtual time, e.g. 40m, 1h30m' });
@@ -368,18 +373,58 @@ function durationProblem(path: string, text: string | undefined): string | undef
   return r.ok ? (r.ms < 0 ? `${path}: must not be negative` : undefined) : `${path}: ${r.error}`;
 }
 
+/** The managed flow's history phases, as triggers and expectations name them. */
+const PHASES = ['New', 'Pending', 'Upgrading', 'Upgraded', 'Failed'];
+/** The ClusterOperators of the simulated release payload. */
+const CLUSTER_OPERATORS = COMPONENTS.flatMap((component) => component.clusterOperators ?? []);
+
+/**
+ * Names that must be among the known ones, or the trigger never fires and the expectation never
+ * holds: step conditions, UpgradeJob conditions, phases, ClusterOperators. Each unknown one is a
+ * problem with its path and the closest known name.
+ */
+function nameProblems(file: ScenarioFile): string[] {
+  const out: string[] = [];
+  const check = (path: string, name: string | undefined, known: readonly string[], what: string): void => {
+    if (name !== undefined && !known.includes(name))
+      out.push(`${path}: unknown ${what} ${JSON.stringify(name)}${didYouMean(name, known)}`);
+  };
+  const steps = Object.values(UpgradeConditionType);
+  const jobConditions = Object.values(UpgradeJobConditionType);
+  file.actions?.forEach((action, index) => {
+    const when = `/actions/${index}/when`;
+    check(`${when}/stepStarted`, action.when?.stepStarted, steps, 'step condition');
+    check(`${when}/stepDone`, action.when?.stepDone, steps, 'step condition');
+    check(`${when}/jobCondition`, action.when?.jobCondition, jobConditions, 'UpgradeJob condition');
+    check(`${when}/phase`, action.when?.phase, PHASES, 'phase');
+    const act = `/actions/${index}/do`;
+    check(`${act}/degradeOperator/name`, action.do.degradeOperator?.name, CLUSTER_OPERATORS, 'ClusterOperator');
+    check(
+      `${act}/makeOperatorUnavailable/name`,
+      action.do.makeOperatorUnavailable?.name,
+      CLUSTER_OPERATORS,
+      'ClusterOperator',
+    );
+    check(`${act}/stickOperator`, action.do.stickOperator, CLUSTER_OPERATORS, 'ClusterOperator');
+    check(`${act}/unstickOperator`, action.do.unstickOperator, CLUSTER_OPERATORS, 'ClusterOperator');
+    check(`${act}/setUpgradeable/name`, action.do.setUpgradeable?.name, CLUSTER_OPERATORS, 'ClusterOperator');
+    check(`${act}/clearOperatorFaults`, action.do.clearOperatorFaults, CLUSTER_OPERATORS, 'ClusterOperator');
+  });
+  check('/expect/phase', file.expect?.phase, PHASES, 'phase');
+  file.expect?.conditionTrue?.forEach((type, index) =>
+    check(`/expect/conditionTrue/${index}`, type, steps, 'step condition'),
+  );
+  return out;
+}
+
 /** Parses and validates a scenario file's text. */
 export function parseScenarioFile(text: string): ParsedScenario {
   const doc = parseDocument(text);
   if (doc.errors.length > 0) return { ok: false, problems: doc.errors.map((e) => `YAML: ${e.message}`) };
   const value = doc.toJS() as unknown;
-  if (!Value.Check(ScenarioFileSchema, value)) {
-    return {
-      ok: false,
-      problems: [...Value.Errors(ScenarioFileSchema, value)].map((e) => `${e.instancePath || '/'}: ${e.message}`),
-    };
-  }
-  const problems: string[] = [];
+  if (!Value.Check(ScenarioFileSchema, value))
+    return { ok: false, problems: schemaProblems(ScenarioFileSchema, value) };
+  const problems: string[] = [...nameProblems(value)];
   value.actions?.forEach((action, index) => {
     const keys = Object.keys(action.do);
     if (keys.length !== 1)

@@ -228,6 +228,7 @@ export function createManagedOperator(options: ManagedOperatorOptions): ManagedO
       options.informers
         .informerFor(ManagedUpgradeConfigResource, { namespace: options.settings.watchNamespace })
         .get(namespace, name),
+    synced: (signal) => managed.configSynced(signal),
   });
   const controllers: Runnable[] = [managed.controller, nodeKeeper.controller, pools, policySync];
 

@@ -9,7 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { EventResource, LeaseResource, NamespaceResource } from '../api/builtin.js';
+import { ConfigMapResource, EventResource, LeaseResource, NamespaceResource } from '../api/builtin.js';
+import { operatorConfigMap } from '../api/deploy/managed-operator-manifests.js';
+import { operatorManifestOptions } from './manifests.js';
 import {
   MANAGED_UPGRADE_OPERATOR_NAMESPACE,
   ManagedUpgradeConfigResource,
@@ -22,6 +24,7 @@ import { startApiServer } from '../apiserver/server.js';
 import { KubeClient } from '../kube/client.js';
 import { RealClock } from '../lib/clock.js';
 import { silentLogger, type Logger } from '../lib/log.js';
+import { capturedLogger } from '../lib/log.test-support.js';
 import { installCustomResourceDefinitions } from '../sim/install-crds.js';
 import {
   LEADER_ELECTION_ID,
@@ -224,4 +227,49 @@ void test('run --flows scheduled: APPUiO’s Lease in the scheduled namespace; t
   assert.match(invalid.message ?? '', /25/);
   abort.abort();
   await done;
+});
+
+void test('run on an API server without the kinds it reads: not ready, /readyz?verbose names each with the fix, the log says it once; ready once installed', async (t) => {
+  const { client, kubeconfig } = await apiServer(t, NS);
+  await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+  await client.create(ConfigMapResource, operatorConfigMap(operatorManifestOptions()));
+  const { logger, lines } = capturedLogger<{ level: number; msg: string; err?: string; informer?: string }>();
+  const abort = new AbortController();
+  let listening!: (e: RunningEndpoints) => void;
+  const endpoints = new Promise<RunningEndpoints>((r) => (listening = r));
+  const done = runOperator(
+    { ...testRunOptions(kubeconfig, 'bare'), flows: ['managed'], namespace: 'default' },
+    abort.signal,
+    logger,
+    listening,
+  );
+  t.after(async () => {
+    abort.abort();
+    await done.catch(() => undefined);
+  });
+  const { probes } = await endpoints;
+  const verbose = await until('the informers to report the missing kinds', async () => {
+    const r = await get(`${probes}/readyz?verbose`);
+    return r.body.includes('upgradeconfigs.upgrade.managed.openshift.io/v1alpha1 (') ? r : undefined;
+  });
+  assert.equal(verbose.status, 503);
+  assert.match(
+    verbose.body,
+    /\[-\]informer-sync failed: caches not synced: .*clusterversions\.config\.openshift\.io\/v1 \(the API server does not serve clusterversions\.config\.openshift\.io\/v1: OpenShift 4 serves it: is this an OpenShift cluster \(or a rehearsal of one\)\?\)/,
+  );
+  assert.match(
+    verbose.body,
+    /upgradeconfigs\.upgrade\.managed\.openshift\.io\/v1alpha1 \(the API server does not serve upgradeconfigs\.upgrade\.managed\.openshift\.io\/v1alpha1: install the operator's CustomResourceDefinitions: kubectl apply -f deploy\/crds\)/,
+  );
+  assert.equal((await get(`${probes}/readyz`)).body, 'readyz check failed\n');
+  // Installed, the caches sync and the operator is ready.
+  await installCustomResourceDefinitions(client, [...openshiftCustomResourceDefinitions(), managedUpgradeConfigCrd()]);
+  await until('ready', async () => ((await get(`${probes}/readyz`)).status === 200 ? true : undefined), 60_000);
+  const notServed = lines.filter((l) => l.informer === 'clusterversions' && /does not serve/.test(l.err ?? ''));
+  assert.equal(notServed.length, 1, 'one warning per kind, however often the list is retried');
+  // The operator ConfigMap existed from the start: it is never reported missing, not even before the cache synced.
+  assert.deepEqual(
+    lines.filter((l) => /ConfigMap has problems/.test(l.msg)),
+    [],
+  );
 });

@@ -24,7 +24,9 @@ import { errorMessage } from '../lib/errors.js';
 import { parseGoDurationMs } from '../lib/go-duration.js';
 import { createLogger, type Logger } from '../lib/log.js';
 import { SeededRandom } from '../lib/random.js';
-import { startMetricsServer, type MetricsServer } from '../kube/metrics-server.js';
+import { setMaxListeners } from 'node:events';
+import type { KubeObjectLike, ResourceDescriptor } from '../api/resource.js';
+import { startMetricsServer, type HealthCheck, type HealthState, type MetricsServer } from '../kube/metrics-server.js';
 import { processZoneId } from '../time/zone.js';
 import { createManagedOperator } from './managed-operator.js';
 import { createScheduledOperator } from './scheduled-operator.js';
@@ -173,6 +175,7 @@ export async function runOperator(
     clock,
     logger,
     random: random.fork('manager'),
+    informerDefaults: { notServedHint },
     ...(options.leaderElect
       ? {
           leaderElection: {
@@ -226,9 +229,15 @@ export async function runOperator(
     scheduled?.metricsRegistry ?? new Registry(),
   ]);
 
-  let synced = false;
   let failed = false;
-  const health = (): { live: boolean; ready: boolean } => ({ live: !failed, ready: synced && !failed });
+  const running: HealthCheck = { name: 'controllers', ok: true };
+  const health = (): HealthState => {
+    const manager: HealthCheck = failed
+      ? { ...running, ok: false, reason: 'the manager stopped with an error' }
+      : running;
+    return { live: [manager], ready: [manager, cacheSync(manager.ok ? informers.unsynced() : [])] };
+  };
+  const informers = manager.informers;
   const servers: MetricsServer[] = [];
   try {
     const serve = async (
@@ -264,12 +273,9 @@ export async function runOperator(
       'upgrade-operator starting',
     );
     onListening?.(endpoints);
-    const running = manager.start(signal);
-    void manager.informers.waitForSync(signal).then((ok) => {
-      synced = ok;
-    });
+    const started = manager.start(signal);
     try {
-      await running;
+      await started;
     } catch (err) {
       failed = true;
       throw err;
@@ -279,6 +285,25 @@ export async function runOperator(
     await client.close();
   }
 }
+
+/** Readiness of the caches: not ready while any informer has not synced, naming each and why. */
+export function cacheSync(unsynced: ReadonlyArray<{ resource: string; error?: string }>): HealthCheck {
+  if (unsynced.length === 0) return { name: 'informer-sync', ok: true };
+  const each = unsynced.map((u) => (u.error ? `${u.resource} (${u.error})` : u.resource));
+  return { name: 'informer-sync', ok: false, reason: `caches not synced: ${each.join('; ')}` };
+}
+
+/** What to do when the API server does not serve a kind the operator reads. */
+export function notServedHint(descriptor: Pick<ResourceDescriptor<KubeObjectLike>, 'group'>): string {
+  if (OPERATOR_GROUPS.has(descriptor.group))
+    return "install the operator's CustomResourceDefinitions: kubectl apply -f deploy/crds";
+  if (descriptor.group.endsWith('.openshift.io'))
+    return 'OpenShift 4 serves it: is this an OpenShift cluster (or a rehearsal of one)?';
+  return 'install its CustomResourceDefinition';
+}
+
+/** The API groups of the operator's own kinds (deploy/crds). */
+const OPERATOR_GROUPS = new Set(['upgrade.managed.openshift.io', 'managedupgrade.appuio.io']);
 
 /** The flags: the run options (commander names them alike) and the log level. */
 type RunFlags = RunOptions & { logLevel: string };
@@ -378,6 +403,7 @@ export function runCommand(): Command {
     .action(async (runFlags: RunFlags) => {
       const logger = createLogger({ level: runFlags.logLevel, destination: pino.destination({ fd: 2, sync: true }) });
       const abort = new AbortController();
+      setMaxListeners(0, abort.signal);
       const stop = (sig: NodeJS.Signals): void => {
         logger.info({ signal: sig }, 'stopping: draining controllers and releasing the Lease');
         abort.abort();

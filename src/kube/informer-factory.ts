@@ -8,7 +8,7 @@ import type { Logger } from '../lib/log.js';
 import type { Random } from '../lib/random.js';
 import type { KubeClient } from './client.js';
 import type { IndexFunc } from './indexer.js';
-import { Informer, type InformerOptions, type InformerScope } from './informer.js';
+import { Informer, resourceName, type InformerOptions, type InformerScope } from './informer.js';
 
 export interface InformerFactoryOptions {
   client: KubeClient;
@@ -18,7 +18,12 @@ export interface InformerFactoryOptions {
   /** Defaults for every informer (page size, watch timeouts, backoff). */
   defaults?: Pick<
     InformerOptions<KubeObjectLike>,
-    'pageSize' | 'minWatchTimeoutSeconds' | 'inactivityTimeoutMs' | 'backoffInitialMs' | 'backoffMaxMs'
+    | 'pageSize'
+    | 'minWatchTimeoutSeconds'
+    | 'inactivityTimeoutMs'
+    | 'backoffInitialMs'
+    | 'backoffMaxMs'
+    | 'notServedHint'
   >;
 }
 
@@ -84,6 +89,20 @@ export class InformerFactory {
   async waitForSync(signal?: AbortSignal): Promise<boolean> {
     const results = await Promise.all([...this.#informers.values()].map((i) => i.waitForSync(signal)));
     return results.every(Boolean);
+  }
+
+  /** The informers whose cache has not synced yet (`plural.group/version`), with why when they keep failing. */
+  unsynced(): Array<{ resource: string; error?: string }> {
+    const out: Array<{ resource: string; error?: string }> = [];
+    for (const inf of this.#informers.values()) {
+      const state = inf.syncState();
+      if (!state.synced)
+        out.push({
+          resource: resourceName(inf.descriptor),
+          ...(state.error !== undefined ? { error: state.error } : {}),
+        });
+    }
+    return out;
   }
 
   /** Resolves when every started informer loop has ended (after the start signal aborted). */

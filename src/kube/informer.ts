@@ -12,7 +12,7 @@ import type { Logger } from '../lib/log.js';
 import type { Random } from '../lib/random.js';
 import type { KubeClient } from './client.js';
 import { Indexer, objectKey, type IndexFunc } from './indexer.js';
-import { isGone, KubeApiError, statusFromJson } from './status-error.js';
+import { isGone, isNotFound, KubeApiError, statusFromJson } from './status-error.js';
 import type { JsonObject } from '../lib/json.js';
 
 export interface EventHandlers<T> {
@@ -46,6 +46,17 @@ export interface InformerOptions<T extends KubeObjectLike> extends InformerScope
   /** Restart backoff: initial and cap (default 800 ms → 30 s, jitter up to +100 %). */
   backoffInitialMs?: number;
   backoffMaxMs?: number;
+  /**
+   * What to do when the API server does not serve the resource (a LIST answered 404), e.g.
+   * "install the operator's CRDs: kubectl apply -f deploy/crds"; default: install its
+   * CustomResourceDefinition.
+   */
+  notServedHint?: (descriptor: ResourceDescriptor<KubeObjectLike>) => string;
+}
+
+/** `plural.group/version` (`plural/version` for the core group): the resource as kubectl and CRDs name it. */
+export function resourceName(descriptor: ResourceDescriptor<KubeObjectLike>): string {
+  return `${descriptor.plural}${descriptor.group ? `.${descriptor.group}` : ''}/${descriptor.version}`;
 }
 
 /** Default transform: drop managedFields (they are large and no controller reads them). */
@@ -96,6 +107,8 @@ export class Informer<T extends KubeObjectLike> {
   #syncWaiters: Array<() => void> = [];
   #running: Promise<void> | undefined;
   #failures = 0;
+  /** Why the last list or watch failed, until one succeeds. */
+  #lastError: string | undefined;
 
   constructor(options: InformerOptions<T>) {
     this.#o = options;
@@ -127,6 +140,11 @@ export class Informer<T extends KubeObjectLike> {
   /** True once the first LIST has been delivered. */
   hasSynced(): boolean {
     return this.#synced;
+  }
+
+  /** Whether the cache has synced and, while list or watch keep failing, why. */
+  syncState(): { synced: boolean; error?: string } {
+    return { synced: this.#synced, ...(this.#lastError !== undefined ? { error: this.#lastError } : {}) };
   }
 
   /** Resolves true once synced, false if the signal aborts first. */
@@ -202,7 +220,14 @@ export class Informer<T extends KubeObjectLike> {
     const base = Math.min(initial * 2 ** this.#failures, max);
     this.#failures++;
     const delay = Math.round(base * (1 + this.#o.random.next()));
-    this.#log.warn({ err: errorMessage(err), retryInMs: delay }, 'list/watch failed; retrying');
+    const descriptor = this.descriptor as ResourceDescriptor<KubeObjectLike>;
+    const why = isNotFound(err)
+      ? `the API server does not serve ${resourceName(descriptor)}: ${this.#o.notServedHint?.(descriptor) ?? 'install its CustomResourceDefinition'}`
+      : errorMessage(err);
+    // The same failure again is news only at debug level: a missing CRD would otherwise log a line per retry for good.
+    if (why !== this.#lastError) this.#log.warn({ err: why, retryInMs: delay }, 'list/watch failed; retrying');
+    else this.#log.debug({ err: why, retryInMs: delay }, 'list/watch failed again; retrying');
+    this.#lastError = why;
     try {
       await this.#o.clock.sleep(delay, signal);
     } catch {
@@ -228,6 +253,7 @@ export class Informer<T extends KubeObjectLike> {
     for (const o of added) this.#emit((h) => h.onAdd?.(o));
     for (const [old, o] of updated) this.#emit((h) => h.onUpdate?.(old, o));
     for (const o of deleted) this.#emit((h) => h.onDelete?.(o));
+    this.#lastError = undefined;
     if (!this.#synced) {
       this.#synced = true;
       for (const w of this.#syncWaiters.splice(0)) w();

@@ -6,6 +6,7 @@
  * a leader that cannot renew within the renew deadline stops leading; on shutdown the lease is
  * released by clearing holderIdentity (leaseDurationSeconds 1).
  */
+import { setMaxListeners } from 'node:events';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import { LeaseResource } from '../api/builtin.js';
 import { formatMicroTime, type Clock } from '../lib/clock.js';
@@ -166,6 +167,8 @@ export class LeaderElector {
   async run(signal: AbortSignal, callbacks: LeaderCallbacks): Promise<boolean> {
     if (!(await this.#acquire(signal, callbacks))) return false;
     const leading = new AbortController();
+    // The controllers and their requests listen on it (Node's ten-listener heuristic does not apply).
+    setMaxListeners(0, leading.signal);
     const onAbort = (): void => leading.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     this.#leading = true;

@@ -6,6 +6,7 @@
  * as controller-runtime does) or campaigns again. stop() (wired to SIGTERM/SIGINT by the
  * caller) drains the controllers, then releases the Lease.
  */
+import { setMaxListeners } from 'node:events';
 import type { ActivityTracker } from '../lib/activity.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/log.js';
@@ -107,6 +108,9 @@ export class Manager {
     if (this.#started) throw new Error('manager already started');
     this.#started = true;
     const stopSignal = signal ? AbortSignal.any([signal, this.#stop.signal]) : this.#stop.signal;
+    // Every informer, controller and request of the process listens on it: Node's limit of ten
+    // listeners is a leak heuristic such a signal outgrows by design.
+    setMaxListeners(0, stopSignal);
     this.informers.start(stopSignal);
     try {
       const le = this.#le;

@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { Registry } from 'prom-client';
 import { ManagedUpgradeMetrics } from '../managed/metrics/managed-upgrade-metrics.js';
 import { ManagedUpgradeCollector } from '../managed/metrics/managed-upgrade-collector.js';
-import { startMetricsServer, type HealthState } from './metrics-server.js';
+import { startMetricsServer, type HealthCheck } from './metrics-server.js';
 import { parseExposition, valueOf } from './metrics-exposition.test-support.js';
 
 async function get(
@@ -24,7 +24,11 @@ test('serves each registry on its path, probes, and errors, on 127.0.0.1:0', asy
   new ManagedUpgradeCollector(custom, () => {
     throw new Error('no cache yet');
   });
-  const health: HealthState = { ready: false, live: true };
+  const ok = (name: string): HealthCheck => ({ name, ok: true });
+  const health: { ready: HealthCheck[]; live: HealthCheck[] } = {
+    ready: [ok('controllers'), { name: 'informer-sync', ok: false, reason: 'caches not synced: nodes/v1' }],
+    live: [ok('controllers')],
+  };
   const server = await startMetricsServer({
     port: 0,
     registries: [
@@ -54,9 +58,18 @@ test('serves each registry on its path, probes, and errors, on 127.0.0.1:0', asy
 
   assert.equal((await get(`${server.url}/healthz`)).status, 200);
   assert.equal((await get(`${server.url}/readyz`)).status, 503);
-  health.ready = true;
-  health.live = false;
+  assert.deepEqual(await get(`${server.url}/readyz?verbose`), {
+    status: 503,
+    type: 'text/plain; charset=utf-8',
+    body: '[+]controllers ok\n[-]informer-sync failed: caches not synced: nodes/v1\nreadyz check failed\n',
+  });
+  health.ready = [ok('controllers'), ok('informer-sync')];
+  health.live = [{ name: 'controllers', ok: false, reason: 'the manager stopped with an error' }];
   assert.equal((await get(`${server.url}/readyz`)).status, 200);
+  assert.equal(
+    (await get(`${server.url}/readyz?verbose`)).body,
+    '[+]controllers ok\n[+]informer-sync ok\nreadyz check passed\n',
+  );
   assert.equal((await get(`${server.url}/healthz`)).status, 503);
 
   const head = await get(`${server.url}/metrics`, 'HEAD');
@@ -74,7 +87,7 @@ test('a registry that fails to render answers 500, the server keeps serving', as
   const server = await startMetricsServer({
     port: 0,
     registries: [{ path: '/metrics', registry: broken }],
-    health: () => ({ ready: true, live: true }),
+    health: () => ({ ready: [], live: [] }),
   });
   t.after(() => server.close());
   const r = await get(`${server.url}/metrics`);
@@ -84,18 +97,18 @@ test('a registry that fails to render answers 500, the server keeps serving', as
 });
 
 test('close() stops listening, even with a kept-alive connection open', async () => {
-  const server = await startMetricsServer({ port: 0, registries: [], health: () => ({ ready: true, live: true }) });
+  const server = await startMetricsServer({ port: 0, registries: [], health: () => ({ ready: [], live: [] }) });
   assert.equal((await get(`${server.url}/healthz`)).status, 200);
   await server.close();
   await assert.rejects(get(`${server.url}/healthz`));
 });
 
 test('an address in use is reported, not swallowed', async (t) => {
-  const first = await startMetricsServer({ port: 0, registries: [], health: () => ({ ready: true, live: true }) });
+  const first = await startMetricsServer({ port: 0, registries: [], health: () => ({ ready: [], live: [] }) });
   t.after(() => first.close());
   const port = Number(new URL(first.url).port);
   await assert.rejects(
-    startMetricsServer({ port, registries: [], health: () => ({ ready: true, live: true }) }),
+    startMetricsServer({ port, registries: [], health: () => ({ ready: [], live: [] }) }),
     /EADDRINUSE/,
   );
 });

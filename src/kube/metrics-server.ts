@@ -1,7 +1,9 @@
 /**
  * The operator's HTTP endpoint for Prometheus and the kubelet: `GET <path>` for each registry
  * (MUO serves its gauges and its CR collector on separate endpoints), `/healthz` (liveness) and
- * `/readyz` (readiness). Plain `node:http`: three fixed routes need no framework.
+ * `/readyz` (readiness). With `?verbose`, a probe lists its checks as kube-apiserver's probes do
+ * (`[+]informer-sync ok`, `[-]informer-sync failed: …`), so that what is not ready is named.
+ * Plain `node:http`: three fixed routes need no framework.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,10 +21,18 @@ export interface RegistryRoute {
   registry: ScrapeSource;
 }
 
-/** Liveness and readiness as the probes see them. */
+/** One named check of a probe, and why it fails. */
+export interface HealthCheck {
+  name: string;
+  ok: boolean;
+  /** Why it fails, in words (shown with `?verbose`). */
+  reason?: string;
+}
+
+/** Liveness and readiness as the probes see them; a probe passes when all its checks do. */
 export interface HealthState {
-  ready: boolean;
-  live: boolean;
+  live: readonly HealthCheck[];
+  ready: readonly HealthCheck[];
 }
 
 /** Options of {@link startMetricsServer}. */
@@ -54,12 +64,33 @@ function send(
   res.end(headOnly ? undefined : body);
 }
 
-function probe(res: ServerResponse, ok: boolean, headOnly: boolean): void {
-  send(res, ok ? 200 : 503, ok ? 'ok\n' : 'not ok\n', undefined, headOnly);
+/** A probe's answer: `ok`, or with `verbose` one line per check and the verdict, as kube-apiserver writes them. */
+export function probeText(
+  kind: 'healthz' | 'readyz',
+  checks: readonly HealthCheck[],
+  verbose: boolean,
+): { ok: boolean; body: string } {
+  const ok = checks.every((c) => c.ok);
+  if (!verbose) return { ok, body: ok ? 'ok\n' : `${kind} check failed\n` };
+  const lines = checks.map((c) => (c.ok ? `[+]${c.name} ok` : `[-]${c.name} failed: ${c.reason ?? 'not ready'}`));
+  return { ok, body: `${lines.join('\n')}\n${ok ? `${kind} check passed` : `${kind} check failed`}\n` };
+}
+
+function probe(
+  res: ServerResponse,
+  kind: 'healthz' | 'readyz',
+  checks: readonly HealthCheck[],
+  verbose: boolean,
+  headOnly: boolean,
+): void {
+  const { ok, body } = probeText(kind, checks, verbose);
+  send(res, ok ? 200 : 503, body, undefined, headOnly);
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, options: MetricsServerOptions): Promise<void> {
-  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const path = url.pathname;
+  const verbose = url.searchParams.has('verbose');
   const route = options.registries.find((r) => r.path === path);
   const known = route !== undefined || path === '/healthz' || path === '/readyz';
   if (!known) return send(res, 404, '404 page not found\n');
@@ -68,8 +99,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Metric
     return send(res, 405, 'method not allowed\n');
   }
   const headOnly = req.method === 'HEAD';
-  if (path === '/healthz') return probe(res, options.health().live, headOnly);
-  if (path === '/readyz') return probe(res, options.health().ready, headOnly);
+  if (path === '/healthz') return probe(res, 'healthz', options.health().live, verbose, headOnly);
+  if (path === '/readyz') return probe(res, 'readyz', options.health().ready, verbose, headOnly);
   if (!route) return send(res, 404, '404 page not found\n');
   let text: string;
   try {

@@ -99,7 +99,7 @@ export async function startOperatorProcess(
       },
       { path: '/collector', registry: managed?.collectorRegistry ?? new Registry() },
     ],
-    health: () => ({ live: true, ready: true }),
+    health: () => ({ live: [], ready: [] }),
   });
   const abort = new AbortController();
   const signal = AbortSignal.any([abort.signal, env.signal]);

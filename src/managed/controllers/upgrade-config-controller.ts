@@ -64,6 +64,8 @@ export interface ManagedUpgradeConfigController {
   config(): ParsedManagedOperatorConfig;
   /** The acted-on UpgradeConfigs in the cache. */
   upgradeConfigs(): ManagedUpgradeConfig[];
+  /** Resolves true once the operator ConfigMap and the UpgradeConfigs are cached (false: the signal aborted first). */
+  configSynced(signal: AbortSignal): Promise<boolean>;
   cluster: ClusterReads;
   /** Sends the "delayed" notification of a PDB-DELETE drain for each upgrade in progress (once per version). */
   notifyPdbForceDrain(signal: AbortSignal): Promise<void>;
@@ -104,7 +106,10 @@ export function createManagedUpgradeConfigController(
     podDisruptionBudgets: () => pdbs.list(),
   };
   let parsed: { text: string | undefined; result: ParsedManagedOperatorConfig } | undefined;
+  // Before the ConfigMap cache has synced its absence means nothing: defaults, and no problem to report.
+  const beforeSync: ParsedManagedOperatorConfig = { ...parseManagedOperatorConfig(undefined), problems: [] };
   const config = (): ParsedManagedOperatorConfig => {
+    if (!configMaps.hasSynced()) return beforeSync;
     const text = configMaps.get(options.settings.namespace, MANAGED_UPGRADE_CONFIGMAP_NAME)?.data?.[
       MANAGED_UPGRADE_CONFIGMAP_KEY
     ];
@@ -174,5 +179,7 @@ export function createManagedUpgradeConfigController(
       await sendNotificationOnce(options, cr, 'StateDelayed', PDB_FORCE_DRAIN_DELAY_DESCRIPTION, signal);
     }
   };
-  return { controller, config, upgradeConfigs, cluster, notifyPdbForceDrain };
+  const configSynced = async (signal: AbortSignal): Promise<boolean> =>
+    (await Promise.all([configMaps.waitForSync(signal), configs.waitForSync(signal)])).every(Boolean);
+  return { controller, config, upgradeConfigs, cluster, notifyPdbForceDrain, configSynced };
 }

@@ -237,3 +237,43 @@ test('with the informer cache, a LOCAL sync makes no API request and still recor
   assert.deepEqual(requests, []);
   assert.equal(synced.length, 1, 'upgradeoperator_upgradeconfig_sync_timestamp is set');
 });
+
+test('the first sync waits for the caches it reads: no policy is fetched while the operator ConfigMap is unknown', async (t) => {
+  const f = await startOcmCluster(t);
+  const { clock } = f.cluster;
+  const calls: number[] = [];
+  const provider: PolicyProvider = {
+    source: 'OCM',
+    specs: async () => {
+      calls.push(clock.now());
+      return [];
+    },
+  };
+  let synced!: (ok: boolean) => void;
+  const cachesSynced = new Promise<boolean>((resolve) => (synced = resolve));
+  const m = new UpgradeConfigManager({
+    client: f.cluster.client,
+    clock,
+    random: new SeededRandom(5),
+    logger: silentLogger(),
+    events: f.events,
+    metrics: { setSyncTimestamp: () => undefined },
+    namespace: NAMESPACE,
+    config: f.config,
+    provider: () => provider,
+    synced: () => cachesSynced,
+  });
+  const abort = new AbortController();
+  const running = m.start(abort.signal);
+  t.after(async () => {
+    abort.abort();
+    synced(false);
+    await running;
+  });
+  await clock.run({ until: clock.now() + 10 * MIN });
+  assert.deepEqual(calls, [], 'nothing is synced before the caches are');
+  synced(true);
+  const after = clock.now();
+  await clock.run({ until: () => calls.length === 1 });
+  assert.ok(clock.now() - after <= 1.1 * MIN, 'then the first sync follows at once');
+});

@@ -50,6 +50,12 @@ export interface UpgradeConfigManagerOptions {
    * sync retries. Without it, each sync reads the object from the API server.
    */
   cached?: (namespace: string, name: string) => ManagedUpgradeConfig | undefined;
+  /**
+   * Resolves true once the caches the sync reads (the operator ConfigMap, the UpgradeConfig)
+   * have synced, false when the signal aborts first. The first sync waits for it: before, an
+   * absent ConfigMap means nothing yet, and acting on defaults could pick the wrong source.
+   */
+  synced?: (signal: AbortSignal) => Promise<boolean>;
 }
 
 /** What one sync did. */
@@ -74,6 +80,7 @@ export class UpgradeConfigManager {
   /** Runs the loop until the signal aborts (then resolves). */
   async start(signal: AbortSignal): Promise<void> {
     let state: SyncLoopState = { kind: 'first' };
+    if (this.#o.synced && !(await this.#o.synced(signal))) return;
     this.#log.info('upgrade policy sync started');
     for (;;) {
       const delay = nextSyncDelayMs(state, this.#o.random);

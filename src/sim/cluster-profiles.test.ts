@@ -11,7 +11,8 @@ import { INFRASTRUCTURE_NAME, InfrastructureResource } from '../api/openshift/co
 import { MachineResource } from '../api/openshift/machine-v1beta1/machine.js';
 import { MachineSetResource } from '../api/openshift/machine-v1beta1/machine-set.js';
 import { MachineConfigPoolResource } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
-import { loadScenario, runScenario, type ScenarioOutcome } from '../cli/scenarios/catalog.js';
+import { runCheckedScenario } from '../api/deploy/operator-requests.test-support.js';
+import { loadScenario, type ScenarioOutcome } from '../cli/scenarios/catalog.js';
 import type { ScenarioFile } from '../cli/scenarios/scenario-file.js';
 import type { ScenarioRun } from '../cli/scenarios/scenario-runner.js';
 import { startSimEnvironment } from '../cli/scenarios/sim-environment.js';
@@ -43,13 +44,14 @@ function watchNodes(run: ScenarioRun, history: NodeHistory): void {
 
 async function run(
   t: TestContext,
+  name: string,
   file: ScenarioFile,
   onStart?: (run: ScenarioRun) => void,
 ): Promise<ScenarioOutcome & { nodes: NodeHistory }> {
   const env = await startSimEnvironment({ seed: 1 });
   t.after(() => env.close());
   const nodes: NodeHistory = { cordoned: new Set(), notReady: new Set(), names: new Set() };
-  const outcome = await runScenario(env, file, {
+  const outcome = await runCheckedScenario(env, name, file, {
     seed: 1,
     beforeManifests: (r) => {
       watchNodes(r, nodes);
@@ -61,7 +63,7 @@ async function run(
 }
 
 void test('sno-manual-upgrade: one node rebooted, never cordoned or drained; SingleReplica Infrastructure; worker pool empty', async (t) => {
-  const outcome = await run(t, loadScenario('sno-manual-upgrade').file);
+  const outcome = await run(t, 'sno-manual-upgrade', loadScenario('sno-manual-upgrade').file);
   assert.ok(outcome.ok, outcome.summary);
   const client = outcome.run.env.client;
 
@@ -94,7 +96,7 @@ void test('sno-manual-upgrade: one node rebooted, never cordoned or drained; Sin
 });
 
 void test('bare-metal-managed-upgrade: the operator upgrades a cluster without MachineSets; platform BareMetal; slow reboots', async (t) => {
-  const outcome = await run(t, loadScenario('bare-metal-managed-upgrade').file);
+  const outcome = await run(t, 'bare-metal-managed-upgrade', loadScenario('bare-metal-managed-upgrade').file);
   assert.ok(outcome.ok, outcome.summary);
   const client = outcome.run.env.client;
 
@@ -134,7 +136,7 @@ void test('100 workers install over three zones and all roll to the new release'
   let widened: Promise<unknown> = Promise.resolve();
   let mostUnavailable = 0;
   // What an administrator of a large cluster does: roll a quarter of the workers at a time.
-  const outcome = await run(t, file, (r) => {
+  const outcome = await run(t, '100 workers', file, (r) => {
     widened = r.env.client.patch(
       MachineConfigPoolResource,
       undefined,

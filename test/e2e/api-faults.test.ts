@@ -7,7 +7,8 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { MachineSetResource } from '../../src/api/openshift/machine-v1beta1/machine-set.js';
-import { environmentFor, loadScenario, runScenario, type ScenarioOutcome } from '../../src/cli/scenarios/catalog.js';
+import { runCheckedScenario } from '../../src/api/deploy/operator-requests.test-support.js';
+import { environmentFor, loadScenario, type ScenarioOutcome } from '../../src/cli/scenarios/catalog.js';
 import { startSimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
 import type { ApiFaultCounts } from '../../src/apiserver/faults.js';
 import { capturedLogger } from '../../src/lib/log.test-support.js';
@@ -30,7 +31,7 @@ async function runWithLog(
   const { logger, lines: log } = capturedLogger<LogLine>('info');
   const env = await startSimEnvironment({ ...environmentFor(file, 1), logger });
   t.after(() => env.close());
-  const outcome = await runScenario(env, file, { seed: 1 });
+  const outcome = await runCheckedScenario(env, name, file, { seed: 1 });
   t.after(() => outcome.run.close());
   const server = env.server;
   assert.ok(server, 'the embedded API server');

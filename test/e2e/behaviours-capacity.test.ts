@@ -13,7 +13,8 @@ import { request } from 'undici';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { NodeResource, PodDisruptionBudgetResource, PodResource } from '../../src/api/builtin.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../src/api/openshift/config-v1/cluster-version.js';
-import { environmentFor, loadScenario, runScenario } from '../../src/cli/scenarios/catalog.js';
+import { runCheckedScenario } from '../../src/api/deploy/operator-requests.test-support.js';
+import { environmentFor, loadScenario } from '../../src/cli/scenarios/catalog.js';
 import type { ScenarioRun } from '../../src/cli/scenarios/scenario-runner.js';
 import { startSimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
 
@@ -76,7 +77,7 @@ void test('managed-capacity-mid-update (§8.6 behaviours 10 and 9): nodes join o
   const podsAtCordon = new Map<string, number>();
   const probes: Array<Promise<void>> = [];
   let seen: AlertsSeen | undefined;
-  const outcome = await runScenario(env, file, {
+  const outcome = await runCheckedScenario(env, 'managed-capacity-mid-update', file, {
     seed: 1,
     beforeManifests(run) {
       start = run.env.clock.now();

@@ -8,7 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../src/api/openshift/config-v1/cluster-version.js';
-import { environmentFor, loadScenario, runScenario } from '../../src/cli/scenarios/catalog.js';
+import { runCheckedScenario } from '../../src/api/deploy/operator-requests.test-support.js';
+import { environmentFor, loadScenario } from '../../src/cli/scenarios/catalog.js';
 import { startSimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
 import { events } from './scenario.test-support.js';
 
@@ -21,7 +22,7 @@ void test('managed-risk-mid-window (§8.6 behaviour 4): a risk that starts to ap
   // What the CVO says of 4.15.3 over time: [virtual ms since the manifests, Recommended status].
   const recommended: Array<[number, string]> = [];
   let start = 0;
-  const outcome = await runScenario(env, file, {
+  const outcome = await runCheckedScenario(env, 'managed-risk-mid-window', file, {
     seed: 1,
     beforeManifests(run) {
       start = run.env.clock.now();

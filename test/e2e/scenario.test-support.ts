@@ -1,31 +1,30 @@
 /**
- * Runs a named scenario of `upgrade-operator simulate` in a test, and reads what a user could
- * read afterwards: API objects, Events, Alertmanager's silences and the operator's metrics
- * endpoints over HTTP.
+ * Runs a named scenario of `upgrade-operator simulate` in a test (its operator's requests checked
+ * against the shipped RBAC), and reads what a user could read afterwards: API objects, Events,
+ * Alertmanager's silences and the operator's metrics endpoints over HTTP.
  */
 import type { TestContext } from 'node:test';
 import { request } from 'undici';
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import { EventResource, JobResource } from '../../src/api/builtin.js';
 import { HookJobLabel } from '../../src/api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
-import {
-  environmentFor,
-  loadScenario,
-  runScenario as runScenarioFile,
-  type ScenarioOutcome,
-} from '../../src/cli/scenarios/catalog.js';
+import { runCheckedScenario } from '../../src/api/deploy/operator-requests.test-support.js';
+import { environmentFor, loadScenario, type ScenarioOutcome } from '../../src/cli/scenarios/catalog.js';
 import type { ScenarioRun } from '../../src/cli/scenarios/scenario-runner.js';
 import { startSimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
 import type { GettableSilence } from '../../src/integrations/alertmanager-api.js';
 import { AlertmanagerClient } from '../../src/integrations/alertmanager-client.js';
 import { NO_PROXY_CONFIG } from '../../src/integrations/http/proxy-env.js';
 
-/** Runs the named scenario (the file `scenarios/<name>.yaml`) with seed 1; everything is torn down after the test. */
+/**
+ * Runs the named scenario (the file `scenarios/<name>.yaml`) with seed 1, failing when the shipped
+ * RBAC denies a request of its operator; everything is torn down after the test.
+ */
 export async function runScenario(t: TestContext, name: string): Promise<ScenarioOutcome> {
   const { file } = loadScenario(name);
   const env = await startSimEnvironment(environmentFor(file, 1));
   t.after(() => env.close());
-  const outcome = await runScenarioFile(env, file, { seed: 1 });
+  const outcome = await runCheckedScenario(env, name, file, { seed: 1 });
   t.after(() => outcome.run.close());
   return outcome;
 }

@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runBinary } from '../../src/cli/binary.test-support.js';
-import { environmentFor, loadScenario, runScenario } from '../../src/cli/scenarios/catalog.js';
+import { runCheckedScenario } from '../../src/api/deploy/operator-requests.test-support.js';
+import { environmentFor, loadScenario } from '../../src/cli/scenarios/catalog.js';
 import { startSimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
 import type { AlertEpisode, SilenceRecord } from '../../src/sim/recorder/alerts-report.js';
 import type { FinalObjects, Transition } from '../../src/sim/recorder/cluster-recorder.js';
@@ -24,7 +25,7 @@ async function reportOf(name: string, seed: number): Promise<Run> {
   const env = await startSimEnvironment(environmentFor(file, seed));
   try {
     const lines: string[] = [];
-    const outcome = await runScenario(env, file, { seed, onLine: (l) => lines.push(JSON.stringify(l)) });
+    const outcome = await runCheckedScenario(env, name, file, { seed, onLine: (l) => lines.push(JSON.stringify(l)) });
     try {
       // Through JSON, as `simulate -o json` prints it.
       const report = JSON.parse(JSON.stringify(outcome.report)) as Record<string, unknown>;

@@ -19,7 +19,8 @@ import {
   MANAGED_UPGRADE_OPERATOR_NAMESPACE,
   ManagedUpgradeConfigResource,
 } from '../../src/api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
-import { environmentFor, loadScenario, runScenario, type ScenarioOutcome } from '../../src/cli/scenarios/catalog.js';
+import { runCheckedScenario } from '../../src/api/deploy/operator-requests.test-support.js';
+import { environmentFor, loadScenario, type ScenarioOutcome } from '../../src/cli/scenarios/catalog.js';
 import type { ScenarioRun } from '../../src/cli/scenarios/scenario-runner.js';
 import { startSimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
 
@@ -86,7 +87,7 @@ function cond(conditions: readonly ClusterOperatorStatusCondition[] | undefined,
   return c ? { status: c.status, reason: c.reason ?? '', message: c.message ?? '' } : undefined;
 }
 
-/** Runs the named scenario (seed 1), watching it; everything is torn down after the test. */
+/** Runs the named scenario (seed 1), watching it, its operator's requests checked against the shipped RBAC; everything is torn down after the test. */
 export async function runWatched(t: TestContext, name: string, probes: readonly Probe[] = []): Promise<WatchedRun> {
   const { file } = loadScenario(name);
   const env = await startSimEnvironment(environmentFor(file, 1));
@@ -97,7 +98,7 @@ export async function runWatched(t: TestContext, name: string, probes: readonly 
   const failures: unknown[] = [];
   const inFlight: Array<Promise<void>> = [];
   let start = 0;
-  const outcome = await runScenario(env, file, {
+  const outcome = await runCheckedScenario(env, name, file, {
     seed: 1,
     beforeManifests(run) {
       start = run.env.clock.now();

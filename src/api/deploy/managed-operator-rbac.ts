@@ -8,7 +8,7 @@
  */
 import { CLUSTER_VERSION_NAME } from '../openshift/config-v1/cluster-version.js';
 import { MACHINE_API_NAMESPACE } from '../openshift/machine-v1beta1/machine.js';
-import { MANAGED_UPGRADE_CONFIGMAP_NAME, MANAGED_UPGRADE_GROUP } from '../upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import { MANAGED_UPGRADE_CONFIG_NAME, MANAGED_UPGRADE_CONFIGMAP_NAME, MANAGED_UPGRADE_GROUP } from '../upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { policyRule, type GrantScope, type PermissionGrant } from './operator-objects.js';
 
 /** The FileIntegrity that the FedRAMP post-upgrade step re-initialises (`managed/steps/post-upgrade-step.ts`). */
@@ -61,8 +61,8 @@ export function managedOperatorPermissions(options: PermissionOptions): Permissi
     {
       scope: CLUSTER,
       rule: policyRule(['config.openshift.io'], ['clusterversions'], ['get', 'patch'], [CLUSTER_VERSION_NAME]),
-      reason: 'commence the upgrade: read, then merge-patch spec.channel and spec.desiredUpdate of ClusterVersion version',
-      code: ['managed/cluster-version/commence-upgrade.ts'],
+      reason: 'commence the upgrade: read, then merge-patch spec.channel and spec.desiredUpdate of ClusterVersion version; configManager.source OCM reads its spec.clusterID (the cluster\'s OCM identity)',
+      code: ['managed/cluster-version/commence-upgrade.ts', 'managed/providers/ocm-credentials.ts'],
     },
     {
       scope: CLUSTER,
@@ -93,6 +93,18 @@ export function managedOperatorPermissions(options: PermissionOptions): Permissi
       rule: policyRule([MANAGED_UPGRADE_GROUP], ['upgradeconfigs'], ['get', 'list', 'watch', 'patch']),
       reason: 'UpgradeConfig cache and reconcile; merge-patches spec.desired.version (image mode), the policy refresh and the notifications-sent annotation',
       code: ['managed/controllers/upgrade-config-controller.ts', 'managed/controllers/upgrade-config-pass.ts', 'managed/controllers/machine-config-pool-controller.ts'],
+    },
+    {
+      scope: OPERATOR_NS,
+      rule: policyRule([MANAGED_UPGRADE_GROUP], ['upgradeconfigs'], ['create']),
+      reason: 'configManager.source OCM (the OCM API or the OCM agent): the policy sync creates the UpgradeConfig from the upgrade policy (create cannot be limited by name)',
+      code: ['managed/providers/upgrade-config-manager.ts', 'managed/providers/upgrade-config-sync.ts'],
+    },
+    {
+      scope: OPERATOR_NS,
+      rule: policyRule([MANAGED_UPGRADE_GROUP], ['upgradeconfigs'], ['update', 'delete'], [MANAGED_UPGRADE_CONFIG_NAME]),
+      reason: 'configManager.source OCM: the policy sync replaces the spec when the policy changed (PUT with resourceVersion, status kept) and deletes the UpgradeConfig (uid precondition) when no policy asks for an upgrade',
+      code: ['managed/providers/upgrade-config-manager.ts', 'managed/providers/upgrade-config-sync.ts'],
     },
     {
       scope: OPERATOR_NS,
@@ -133,7 +145,7 @@ export function managedOperatorPermissions(options: PermissionOptions): Permissi
     {
       scope: { kind: 'namespace', namespace: 'openshift-config' },
       rule: policyRule([''], ['secrets'], ['get'], ['pull-secret']),
-      reason: 'configManager.source OCM: the cluster\'s OCM token is the cloud.openshift.com auth of the pull-secret',
+      reason: 'configManager.source OCM (the OCM API or the OCM agent): the cluster\'s OCM token is the cloud.openshift.com auth of the pull-secret',
       code: ['managed/providers/ocm-credentials.ts'],
     },
     {

@@ -1,16 +1,18 @@
 /**
- * The shipped RBAC of the scheduled flow against the requests the operator really makes. Two
- * scenario runs: `scheduled-pool-delay` (a full upgrade with a delayed infra pool and its
- * MachineConfigPoolUnpause hook), extended with what no scenario exercises: a PodDisruptionBudget
- * that blocks worker drains and a NodeForceDrain that deletes the blocked pods and skips a
- * DaemonSet's pods (namespace and DaemonSet look-ups, Events on Nodes), a `run: Next` hook (claim),
- * an UpgradeSuspensionWindow (status); after it, a managed ClusterVersion (the sync's update of
- * the cluster's ClusterVersion), a second succeeded UpgradeJob and a history limit of 1 (the
- * delete), and leader election through a Manager. Then `scheduled-hook-failed` (a failing Abort
- * hook). Every request of the operator must be allowed by the generated rules (real RBAC
- * semantics: Role namespaces, resourceNames), and every verb of every rule must be used.
+ * Least privilege of the scheduled flow's shipped RBAC. Every scenario a test runs is checked
+ * against the generated rules where it runs (`runCheckedScenario`, operator-requests.test-support.ts);
+ * here two runs that, between them, make every kind of request the code has are collected, so
+ * that every verb of every rule must be used by some request: `scheduled-pool-delay` (a full
+ * upgrade with a delayed infra pool and its MachineConfigPoolUnpause hook), extended with what
+ * no scenario exercises: a PodDisruptionBudget that blocks worker drains and a NodeForceDrain
+ * that deletes the blocked pods and skips a DaemonSet's pods (namespace and DaemonSet look-ups,
+ * Events on Nodes), a `run: Next` hook (claim), an UpgradeSuspensionWindow (status); after it, a
+ * managed ClusterVersion (the sync's update of the cluster's ClusterVersion), a second succeeded
+ * UpgradeJob and a history limit of 1 (the delete), and leader election through a Manager. Then
+ * `scheduled-hook-failed` (a failing Abort hook). The check is tested on a planted defect in each
+ * direction.
  */
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -23,13 +25,19 @@ import { UpgradeJobResource } from '../managedupgrade.appuio.io/v1beta1/upgrade-
 import type { UpgradeJob } from '../managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../openshift/config-v1/cluster-version.js';
 import { SCHEDULED_LEADER_ELECTION_ID } from '../../cli/run.js';
-import { loadScenario } from '../../cli/scenarios/catalog.js';
-import { runScenarioFile, type ScenarioRun } from '../../cli/scenarios/scenario-runner.js';
+import { environmentFor, loadScenario } from '../../cli/scenarios/catalog.js';
 import { startSimEnvironment, type SimEnvironment } from '../../cli/scenarios/sim-environment.js';
 import { updateStatusWithRetry } from '../../kube/status-writer.js';
 import { formatTime } from '../../lib/clock.js';
 import type { JsonObject } from '../../lib/json.js';
-import { deniedRequests, exerciseLeaderElection, recordOperatorRequests, unusedVerbs, type RequestRecorder } from './operator-requests.test-support.js';
+import {
+  deniedRequests,
+  exerciseLeaderElection,
+  runCheckedScenario,
+  scheduledGrants,
+  unusedVerbs,
+  type OperatorRequest,
+} from './operator-requests.test-support.js';
 import type { ResolvedGrant } from './rbac-authorizer.test-support.js';
 import { scheduledRoles } from './scheduled-operator-manifests.js';
 import { scheduledLeaderElectionPermissions, scheduledOperatorPermissions } from './scheduled-operator-rbac.js';
@@ -40,7 +48,7 @@ const NEW_CHANNEL = 'stable-4.15';
 const DAEMONSET_NAMESPACE = 'node-agents';
 const DAEMONSET_NAME = 'node-agent';
 
-let recorder: RequestRecorder;
+const requests: OperatorRequest[] = [];
 
 /** Workload and objects added to `scheduled-pool-delay` (the UpgradeJobs carry `upgrade-config: nightly`). */
 const EXTRA_MANIFESTS: JsonObject[] = [
@@ -159,53 +167,61 @@ async function deleteBeyondHistoryLimit(env: SimEnvironment): Promise<void> {
 }
 
 
-async function scenario(name: string, extra: JsonObject[], then?: (env: SimEnvironment) => Promise<void>): Promise<void> {
-  const env = await startSimEnvironment({ seed: 1 });
-  let run: ScenarioRun | undefined;
+const EXTENDED = 'scheduled-pool-delay (NodeForceDrain, DaemonSet, run: Next hook, suspension window, ClusterVersion sync, history limit)';
+
+/** Runs a named scenario, with `extra` manifests (and the DaemonSet's pods) and further steps when given, collecting its requests. */
+async function scenario(name: string, path: string, extra: JsonObject[], then?: (env: SimEnvironment) => Promise<void>): Promise<void> {
+  const { file } = loadScenario(name);
+  const env = await startSimEnvironment(environmentFor(file, 1));
   try {
-    const { file } = loadScenario(name);
     let setup: Promise<void> = Promise.resolve();
-    run = await runScenarioFile(env, { ...file, manifests: [...(file.manifests ?? []), ...extra] }, {
-      seed: 1,
-      onOperatorRequest: recorder.onOperatorRequest,
-      beforeManifests: () => {
-        if (extra.length === 0) return;
-        const busy = env.clock.activity.begin('rbac test: DaemonSet pods');
-        setup = createDaemonSetPods(env).finally(busy);
-        // Handled when awaited below; this keeps a failure from being reported as unhandled meanwhile.
-        setup.catch(() => undefined);
+    const outcome = await runCheckedScenario(
+      env,
+      path,
+      { ...file, manifests: [...(file.manifests ?? []), ...extra] },
+      {
+        seed: 1,
+        beforeManifests: () => {
+          if (extra.length === 0) return;
+          const busy = env.clock.activity.begin('rbac test: DaemonSet pods');
+          setup = createDaemonSetPods(env).finally(busy);
+          // Handled when awaited below; this keeps a failure from being reported as unhandled meanwhile.
+          setup.catch(() => undefined);
+        },
       },
-    });
-    await setup;
-    assert.equal(run.ended, 'end condition', `${name} reached its end`);
-    await then?.(env);
+      {
+        // Checked below, both runs together, so that a denied request is named with every run that made it.
+        deferCheck: true,
+        continueWith: async ({ run }) => {
+          await setup;
+          assert.equal(run.ended, 'end condition', `${path} reached its end`);
+          await then?.(env);
+        },
+      },
+    );
+    try {
+      requests.push(...outcome.requests);
+      // Leader election as `upgrade-operator run --flows scheduled` does it: acquire (create), renew, release.
+      if (then) requests.push(...(await exerciseLeaderElection(env, NS, SCHEDULED_LEADER_ELECTION_ID)));
+    } finally {
+      await outcome.run.close();
+    }
   } finally {
-    await run?.close();
     await env.close();
   }
 }
 
 before(async () => {
-  recorder = recordOperatorRequests();
-  await scenario('scheduled-pool-delay', EXTRA_MANIFESTS, async (env) => {
+  await scenario('scheduled-pool-delay', EXTENDED, EXTRA_MANIFESTS, async (env) => {
     await syncClusterVersion(env);
     await deleteBeyondHistoryLimit(env);
-    await exerciseLeaderElection(env, recorder, NS, SCHEDULED_LEADER_ELECTION_ID);
   });
-  await scenario('scheduled-hook-failed', []);
+  await scenario('scheduled-hook-failed', 'scheduled-hook-failed', []);
 });
-
-after(() => {
-  recorder.restore();
-});
-
-function resolvedGrants(): ResolvedGrant[] {
-  return scheduledRoles(OPTIONS).flatMap((role) => role.grants.map((grant) => ({ namespace: role.namespace, grant })));
-}
 
 void test('the runs made the requests this test relies on', () => {
-  const seen = (method: string, fragment: string): boolean => recorder.requests.some((r) => r.method === method && r.path.split('?')[0]?.includes(fragment));
-  assert.ok(recorder.requests.length > 100, `only ${recorder.requests.length} operator requests were seen`);
+  const seen = (method: string, fragment: string): boolean => requests.some((r) => r.method === method && r.path.split('?')[0]?.includes(fragment));
+  assert.ok(requests.length > 100, `only ${requests.length} operator requests were seen`);
   assert.ok(seen('DELETE', '/namespaces/shop/pods/'), 'NodeForceDrain deleted a pod the PDB held');
   assert.ok(seen('GET', `/namespaces/${DAEMONSET_NAMESPACE}/daemonsets/${DAEMONSET_NAME}`), 'NodeForceDrain looked for the DaemonSet');
   assert.ok(!seen('DELETE', `/namespaces/${DAEMONSET_NAMESPACE}/pods/`), 'and left its pods alone');
@@ -221,7 +237,7 @@ void test('the runs made the requests this test relies on', () => {
 });
 
 void test('every API request of the operator is allowed by the generated RBAC', () => {
-  assert.deepEqual(deniedRequests(recorder.requests, resolvedGrants()), []);
+  assert.deepEqual(deniedRequests(requests, scheduledGrants()), []);
 });
 
 /**
@@ -232,7 +248,30 @@ void test('every API request of the operator is allowed by the generated RBAC', 
 const NOT_REACHED = [`patch events in ${NS}`, 'patch events in default'];
 
 void test('every verb of every rule is used by some request (least privilege)', () => {
-  assert.deepEqual(unusedVerbs(recorder.requests, resolvedGrants()).filter((u) => !NOT_REACHED.includes(u)), []);
+  assert.deepEqual(unusedVerbs(requests, scheduledGrants()).filter((u) => !NOT_REACHED.includes(u)), []);
+});
+
+/** `grants` with `verb` taken out of every rule on `resource`. */
+function withoutVerb(grants: readonly ResolvedGrant[], resource: string, verb: string): ResolvedGrant[] {
+  return grants.map((g) =>
+    g.grant.rule.resources?.includes(resource) ? { ...g, grant: { ...g.grant, rule: { ...g.grant.rule, verbs: g.grant.rule.verbs.filter((v) => v !== verb) } } } : g,
+  );
+}
+
+void test('planted defects: a verb taken away is named with the request and the run that made it; a verb added and never used is named', () => {
+  const denied = deniedRequests(requests, withoutVerb(scheduledGrants(), 'upgradejobs', 'delete'));
+  assert.equal(denied.length, 1, denied.join('\n'));
+  const line = denied[0] ?? '';
+  assert.ok(line.startsWith(`delete managedupgrade.appuio.io/upgradejobs `), line);
+  assert.ok(line.includes(`  [DELETE /apis/managedupgrade.appuio.io/v1beta1/namespaces/${NS}/upgradejobs/`), line);
+  assert.ok(line.endsWith(`  made by: ${EXTENDED}`), line);
+  const extra = scheduledGrants().map((g) =>
+    g.grant.rule.resources?.includes('nodeforcedrains') ? { ...g, grant: { ...g.grant, rule: { ...g.grant.rule, verbs: [...g.grant.rule.verbs, 'create'] } } } : g,
+  );
+  assert.deepEqual(
+    unusedVerbs(requests, extra).filter((u) => !NOT_REACHED.includes(u)),
+    [`create nodeforcedrains in ${NS}`],
+  );
 });
 
 void test('RBAC: the Lease rule names the Lease, the code files of every reason exist, no wildcard, no name limit on create', () => {

@@ -83,6 +83,8 @@ export interface ActionTarget {
   expand(manifest: JsonObject): JsonObject;
   /** Moves the first OCM policy to this many virtual ms after the start (scenarios with `ocm`). */
   rescheduleOcmPolicy(afterStartMs: number): void;
+  /** Cancels the first OCM policy (scenarios with `ocm`). */
+  cancelOcmPolicy(): void;
   /** The embedded API server's faults (actions `apiFaults`, `apiOutage`). */
   apiFaults: ApiFaultControl;
 }
@@ -232,7 +234,8 @@ export async function performAction(
     const r = parseGoDurationMs(scenarioDo.ocmReschedule.nextRunIn);
     if (!r.ok) throw new Error(r.error);
     actionTarget.rescheduleOcmPolicy(r.ms);
-  } else if (scenarioDo.pausePool !== undefined)
+  } else if (scenarioDo.ocmCancel) actionTarget.cancelOcmPolicy();
+  else if (scenarioDo.pausePool !== undefined)
     await actionTarget.sim.components.machineConfigOperator.pausePool(scenarioDo.pausePool);
   else if (scenarioDo.unpausePool !== undefined)
     await actionTarget.sim.components.machineConfigOperator.unpausePool(scenarioDo.unpausePool);

@@ -131,6 +131,20 @@ operator: {config: "configManager: {source: OCM}"}
   ]);
 });
 
+void test('the OCM actions need an ocm block', () => {
+  const r = parseScenarioFile(`
+description: OCM actions without OCM
+cluster: {version: 4.14.30, channel: stable-4.14}
+actions:
+  - {name: reschedule, after: 5m, do: {ocmReschedule: {nextRunIn: 1h}}}
+  - {name: cancel, after: 10m, do: {ocmCancel: true}}
+`);
+  assert.deepEqual(r.ok ? [] : r.problems, [
+    '/actions/0/do/ocmReschedule: the scenario has no ocm',
+    '/actions/1/do/ocmCancel: the scenario has no ocm',
+  ]);
+});
+
 void test('a virtual start and Job rules are checked: RFC 3339, Go durations, regular expressions', () => {
   const good = parseScenarioFile(`
 description: a rehearsal of next Tuesday's window with a failing hook Job

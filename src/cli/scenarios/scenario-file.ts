@@ -147,6 +147,11 @@ const DoSchema = Type.Object(
         { additionalProperties: false, description: 'move the first OCM policy to this long after the scenario start' },
       ),
     ),
+    ocmCancel: Type.Optional(
+      Type.Literal(true, {
+        description: 'cancel the first OCM policy (state cancelled), as an SRE cancelling the upgrade in OCM does',
+      }),
+    ),
     restartClusterVersionOperator: Type.Optional(
       Type.Literal(true, {
         description:
@@ -309,6 +314,12 @@ export const ScenarioFileSchema = Type.Object(
           nodeDrainGracePeriod: Type.Optional(
             Type.Object({ value: Type.Integer({ minimum: 0 }), unit: Name }, { additionalProperties: false }),
           ),
+          agent: Type.Optional(
+            Type.Boolean({
+              description:
+                'the operator reaches OCM through the simulated in-cluster OCM agent: {{ ocmUrl }} is then the agent’s URL, whose path names the agent’s service address (default false)',
+            }),
+          ),
           policies: Type.Array(
             Type.Object(
               {
@@ -434,8 +445,9 @@ export function parseScenarioFile(text: string): ParsedScenario {
     for (const k of ['restartOperator', 'stopOperator', 'startOperator'] as const) {
       if (action.do[k] && !value.operator) problems.push(`/actions/${index}/do/${k}: the scenario runs no operator`);
     }
-    if (action.do.ocmReschedule && !value.ocm)
-      problems.push(`/actions/${index}/do/ocmReschedule: the scenario has no ocm`);
+    for (const k of ['ocmReschedule', 'ocmCancel'] as const) {
+      if (action.do[k] && !value.ocm) problems.push(`/actions/${index}/do/${k}: the scenario has no ocm`);
+    }
     if (typeof action.do.apiFaults === 'object')
       problems.push(...apiFaultsProblems(`/actions/${index}/do/apiFaults`, action.do.apiFaults));
     const o = durationProblem(`/actions/${index}/do/apiOutage/for`, action.do.apiOutage?.for);

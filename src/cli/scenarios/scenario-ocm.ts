@@ -3,12 +3,15 @@
  * the cluster registered under its ClusterVersion `clusterID`, the pull-secret OCM's token comes
  * from, and the file's upgrade policies, due at times relative to the scenario's start. The
  * operator reaches it through `configManager.ocmBaseUrl`, which the file writes as
- * `{{ ocmUrl }}`.
+ * `{{ ocmUrl }}`. With `agent: true` that URL is the simulated OCM agent's instead: on loopback,
+ * with the agent's in-cluster service address as its path, since the operator picks its agent
+ * client by finding that address in `ocmBaseUrl`.
  */
 import { SecretResource } from '../../api/builtin.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
 import { ensureNamespace } from '../../kube/ensure-namespace.js';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
+import { OCM_AGENT_ADDRESS } from '../../managed/config/managed-operator-config.js';
 import type { HttpServer } from '../../sim/http-server.js';
 import { SimOcm } from '../../sim/ocm/sim-ocm.js';
 import type { ScenarioFile } from './scenario-file.js';
@@ -20,6 +23,7 @@ const TOKEN = 'scenario-pull-secret-token';
 /** A running scenario OCM. */
 export interface ScenarioOcm {
   readonly ocm: SimOcm;
+  /** What `{{ ocmUrl }}` becomes: OCM's URL, or the agent's with `agent: true`. */
   readonly url: string;
   /** OCM's id of the simulated cluster. */
   readonly clusterId: string;
@@ -27,6 +31,8 @@ export interface ScenarioOcm {
   addPolicies(start: number): void;
   /** Moves the first policy's next_run to `at` (virtual epoch ms), as an SRE rescheduling it in OCM would. */
   reschedule(at: number): void;
+  /** Cancels the first policy (state `cancelled`), as an SRE cancelling the upgrade in OCM would. */
+  cancel(): void;
   close(): Promise<void>;
 }
 
@@ -44,7 +50,10 @@ export async function startScenarioOcm(
     version,
     ...(spec.nodeDrainGracePeriod ? { nodeDrainGracePeriod: spec.nodeDrainGracePeriod } : {}),
   });
-  const server: HttpServer = await ocm.listen({ activity: env.clock.activity, logger: env.logger });
+  const served = { activity: env.clock.activity, logger: env.logger };
+  const server: HttpServer = spec.agent
+    ? await ocm.listenAgent({ ...served, clusterId: cluster.id, pathPrefix: `/${OCM_AGENT_ADDRESS}` })
+    : await ocm.listen(served);
   await ensureNamespace(env.client, 'openshift-config', { signal: env.signal });
   const dockerconfig = JSON.stringify({ auths: { 'cloud.openshift.com': { auth: TOKEN, email: 'sre@example.com' } } });
   await env.client.create(SecretResource, {
@@ -56,7 +65,7 @@ export async function startScenarioOcm(
   });
   return {
     ocm,
-    url: server.url,
+    url: spec.agent ? `${server.url}/${OCM_AGENT_ADDRESS}` : server.url,
     clusterId: cluster.id,
     addPolicies(start: number): void {
       for (const p of spec.policies) {
@@ -74,6 +83,11 @@ export async function startScenarioOcm(
       const first = ocm.state.policies(cluster.id)[0];
       if (!first) throw new Error('the scenario OCM has no policy to reschedule');
       ocm.state.updatePolicy(cluster.id, first.id, { nextRun: at });
+    },
+    cancel(): void {
+      const first = ocm.state.policies(cluster.id)[0];
+      if (!first) throw new Error('the scenario OCM has no policy to cancel');
+      ocm.state.cancelPolicy(cluster.id, first.id);
     },
     close: () => server.close(),
   };

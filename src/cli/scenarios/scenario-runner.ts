@@ -231,6 +231,10 @@ export async function runScenarioFile(
       if (!ocm) throw new Error('the scenario has no ocm');
       ocm.reschedule(start + afterStartMs);
     },
+    cancelOcmPolicy(): void {
+      if (!ocm) throw new Error('the scenario has no ocm');
+      ocm.cancel();
+    },
     async restartOperator(): Promise<void> {
       await target.stopOperator();
       await target.startOperator();

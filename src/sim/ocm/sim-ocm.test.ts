@@ -424,3 +424,27 @@ void test('OCM agent: cluster at /, policies as a bare array, state GET/PATCH, S
   assert.match(await outage.text(), /^status is 503, identifier is '503', code is 'CLUSTERS-MGMT-503'/);
   assert.equal((await fetch(`${agent.url}/readyz`)).status, 200);
 });
+
+void test('OCM agent under a path prefix: the same API below it, 404 outside it', async (t) => {
+  const f = await setup(t);
+  f.ocm.state.addPolicy(CID, { id: 'p-1', version: '4.14.11', nextRun: T0 + 3600_000 });
+  const prefix = '/ocm-agent.openshift-ocm-agent-operator.svc.cluster.local:8081';
+  const agent = await f.ocm.listenAgent({ clusterId: CID, activity: f.clock.activity, pathPrefix: `${prefix}/` });
+  t.after(() => agent.close());
+  const base = `${agent.url}${prefix}`;
+  assert.deepEqual(await (await fetch(`${base}/`)).json(), CLUSTER_JSON);
+  assert.deepEqual(await (await fetch(base)).json(), CLUSTER_JSON);
+  const items = (await (await fetch(`${base}/upgrade_policies`)).json()) as Array<{ id: string }>;
+  assert.deepEqual(
+    items.map((p) => p.id),
+    ['p-1'],
+  );
+  const patched = await fetch(`${base}/upgrade_policies/p-1/state`, {
+    method: 'PATCH',
+    body: JSON.stringify({ value: 'started', description: 'go' }),
+  });
+  assert.equal(patched.status, 200);
+  assert.equal(f.ocm.state.policy(CID, 'p-1')?.state.value, 'started');
+  assert.equal((await fetch(`${agent.url}/upgrade_policies`)).status, 404);
+  assert.equal((await fetch(`${agent.url}${prefix}x/upgrade_policies`)).status, 404);
+});

@@ -8,7 +8,9 @@
  * (a bare JSON array), `GET /upgrade_policies/{id}`, `GET|PATCH /upgrade_policies/{id}/state`,
  * `/livez` and `/readyz`, checks no credentials, and answers any failure with 400 and the OCM
  * SDK's error text. It also answers the clusters_mgmt and service_logs paths relative to its
- * URL, as MUO's SDK-based agent client sends them.
+ * URL, as MUO's SDK-based agent client sends them. It may be served under a path prefix: the
+ * operator picks its agent client when `configManager.ocmBaseUrl` contains the agent's in-cluster
+ * address, so a scenario puts that address in the path of the loopback URL.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ActivityTracker } from '../../lib/activity.js';
@@ -104,12 +106,19 @@ export class SimOcm {
     });
   }
 
-  /** Serves the OCM agent's API for one cluster (OCM's internal id) on 127.0.0.1. */
-  async listenAgent(options: ListenOptions & { clusterId: string }): Promise<HttpServer> {
+  /**
+   * Serves the OCM agent's API for one cluster (OCM's internal id) on 127.0.0.1, under
+   * `pathPrefix` when given (`/<prefix>/upgrade_policies`; a request outside it is a 404).
+   */
+  async listenAgent(options: ListenOptions & { clusterId: string; pathPrefix?: string }): Promise<HttpServer> {
     const clusterId = options.clusterId;
-    return this.#serve('agent', options, (method, target, _authorization, body) =>
-      this.#agent(clusterId, method, target, body),
-    );
+    const prefix = (options.pathPrefix ?? '').replace(/\/+$/, '');
+    return this.#serve('agent', options, (method, target, _authorization, body) => {
+      if (prefix === '') return this.#agent(clusterId, method, target, body);
+      if (target !== prefix && !target.startsWith(`${prefix}/`) && !target.startsWith(`${prefix}?`))
+        return agentText(404, '404 page not found\n');
+      return this.#agent(clusterId, method, target.slice(prefix.length) || '/', body);
+    });
   }
 
   #agent(clusterId: string, method: string, target: string, body: string): OcmResponse {

@@ -33,7 +33,7 @@ import { postUpgradeProcedures } from '../steps/post-upgrade-step.js';
 import { commenced } from '../steps/step-support.js';
 import { isUpgradeable } from '../steps/upgradeable-step.js';
 import { allWorkersUpgraded as workerStep } from '../steps/worker-step.js';
-import { setCondition } from '../history/upgrade-history.js';
+import { conditionTrue, setCondition } from '../history/upgrade-history.js';
 import { errorMessage } from '../../lib/errors.js';
 import type { FailureOutcome, Upgrader } from './upgrader.js';
 
@@ -101,11 +101,9 @@ async function performUpgradeFailure(ctx: StepContext, signal: AbortSignal): Pro
   } catch (err) {
     // Our silences exist only once a maintenance window was created; before that, an
     // unreachable Alertmanager holds nothing of ours and must not keep the upgrade from failing.
-    const created = (ctx.history.conditions ?? []).some(
-      (c) =>
-        (c.type === C.ControlPlaneMaintenanceWindowCreated || c.type === C.WorkersMaintenanceWindowCreated) &&
-        c.status === 'True',
-    );
+    const created =
+      conditionTrue(ctx.history, C.ControlPlaneMaintenanceWindowCreated) ||
+      conditionTrue(ctx.history, C.WorkersMaintenanceWindowCreated);
     if (created) return fail(`failed to end the maintenance silences: ${errorMessage(err)}`);
     ctx.log.warn(
       { err: errorMessage(err) },

@@ -60,7 +60,8 @@ import { isJsonObject, type JsonObject } from '../lib/json.js';
 import { nextScheduleTimes } from '../scheduled/schedule/maintenance-schedule.js';
 import { compileSchedulingPolicy } from '../scheduled/schedule/next-job.js';
 import { selectorMatches } from '../scheduled/hooks/hook-selection.js';
-import { upgradeWindowClosesAt, upgradeWindowMissedMessage } from '../managed/upgraders/osd-upgrader.js';
+import type { UrlProbe } from '../managed/steps/external-dependency-step.js';
+import { upgraderFor } from '../managed/upgraders/upgrader.js';
 import { renderClusterVersion } from '../scheduled/cluster-version/cluster-version-render.js';
 import { parseForceDrainSpec } from '../scheduled/drain/force-drain.js';
 import { buildScheduledUpgradeJob } from '../scheduled/steps/scheduled-upgrade-job.js';
@@ -186,6 +187,9 @@ const OFFLINE_CLUSTER_VERSION: ClusterVersion = {
 
 const CHECK_NEEDS_CLUSTER = 'needs --cluster-version';
 
+/** The upgraders' URL probe: validate runs no step, so no URL is ever probed. */
+const NO_URL_PROBE: UrlProbe = () => Promise.reject(new Error('validate probes no URL'));
+
 // ---- upgrade.managed.openshift.io/v1alpha1 UpgradeConfig -------------------------------------
 
 const REASON_FIELD: Partial<Record<ValidationReasonName, string>> = {
@@ -274,17 +278,11 @@ async function managedUpgradeConfigRules(object: JsonObject, ctx: RunContext): P
   }
 
   // A past upgradeAt is a state, not an error: within the window the upgrade starts at once; past
-  // it an OSD upgrade that has not commenced fails.
-  const closes = upgradeWindowClosesAt({ upgradeConfig: cr, config: ctx.operatorConfig });
-  if (cr.spec?.type !== 'ARO' && closes !== undefined && ctx.nowMs > closes) {
-    out.problems.push(
-      operatorProblem(
-        'warning',
-        upgradeWindowMissedMessage(ctx.operatorConfig.upgradeWindow.timeOutMs, cr.spec?.upgradeAt ?? ''),
-        { field: 'spec.upgradeAt', reason: 'UpgradeFailed' },
-      ),
-    );
-  }
+  // it an upgrade that has not commenced fails by its upgrader's failure policy (OSD has one, ARO none).
+  const policy = cr.spec ? upgraderFor(cr.spec.type, NO_URL_PROBE).failurePolicy : undefined;
+  const failure = policy?.failsUnlessCommenced({ upgradeConfig: cr, config: ctx.operatorConfig }, ctx.nowMs);
+  if (failure !== undefined)
+    out.problems.push(operatorProblem('warning', failure, { field: 'spec.upgradeAt', reason: 'UpgradeFailed' }));
   return out;
 }
 

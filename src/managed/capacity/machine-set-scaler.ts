@@ -27,12 +27,11 @@ import {
   LABEL_HIVE_MACHINE_POOL,
   LABEL_UPGRADE,
   UPGRADE_MACHINESET_SUFFIX,
+  WORKER_MACHINE_POOL,
 } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import type { KubeClient } from '../../kube/client.js';
 import { isAlreadyExists, isNotFound } from '../../kube/status-error.js';
 
-/** The worker machine pool (`hive.openshift.io/machine-pool=worker`). */
-export const WORKER_POOL = 'worker';
 /** Label selector of everything capacity reservation creates. */
 export const UPGRADE_SELECTOR = `${LABEL_UPGRADE}=true`;
 /** Prefix of the Hive labels a clone does not keep. */
@@ -50,7 +49,7 @@ export function machinePoolOf(ms: MachineSet): string | undefined {
 
 /** True when a MachineSet of the `worker` pool exists (MUO's `CanScale`); clones do not count. */
 export function hasWorkerPool(all: readonly MachineSet[]): boolean {
-  return all.some((ms) => !isCloneMachineSet(ms) && machinePoolOf(ms) === WORKER_POOL);
+  return all.some((ms) => !isCloneMachineSet(ms) && machinePoolOf(ms) === WORKER_MACHINE_POOL);
 }
 
 /**
@@ -66,7 +65,7 @@ export function originalMachineSets(
     if (isCloneMachineSet(ms)) return false;
     const pool = machinePoolOf(ms);
     if (pool === undefined) return false;
-    return pool === WORKER_POOL || extraPoolPatterns(pool);
+    return pool === WORKER_MACHINE_POOL || extraPoolPatterns(pool);
   });
 }
 
@@ -207,7 +206,7 @@ export async function ensureScaleUp(
     return options.extraPoolMatcher === undefined
       ? {
           state: 'noWorkerPool',
-          message: `no MachineSet labelled ${LABEL_HIVE_MACHINE_POOL}=${WORKER_POOL} and no extra machine pools`,
+          message: `no MachineSet labelled ${LABEL_HIVE_MACHINE_POOL}=${WORKER_MACHINE_POOL} and no extra machine pools`,
           clones: [],
         }
       : { state: 'noMachineSets', message: 'failed to get any machinesets to scale', clones: [] };

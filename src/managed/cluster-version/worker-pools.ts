@@ -9,8 +9,11 @@
  */
 import type { MachineConfigPool } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 
-/** The pool MUO tracks. */
-export const WORKER_POOL = 'worker';
+/**
+ * The workers' MachineConfigPool, the one pool MUO tracks. Not the Hive machine pool of the worker
+ * MachineSets (`WORKER_MACHINE_POOL` in the UpgradeConfig contract), though both are named `worker`.
+ */
+export const WORKER_MACHINE_CONFIG_POOL = 'worker';
 
 /** MUO's "upgrading": machineCount ≠ updatedMachineCount. */
 export function poolUpgrading(pool: MachineConfigPool): boolean {

@@ -17,7 +17,7 @@ import { isNotFound } from '../../kube/status-error.js';
 import { formatTime } from '../../lib/clock.js';
 import { historyFor, setHistory } from '../history/upgrade-history.js';
 import { workerTimesUpdate } from '../history/worker-times.js';
-import { WORKER_POOL } from '../cluster-version/worker-pools.js';
+import { WORKER_MACHINE_CONFIG_POOL } from '../cluster-version/worker-pools.js';
 import { runtimeOf } from '../../engine/controller-deps.js';
 
 export type MachineConfigPoolControllerOptions = Pick<
@@ -35,7 +35,7 @@ export function createMachineConfigPoolController(options: MachineConfigPoolCont
     name: 'machineconfigpool',
     ...runtimeOf(options),
     reconcile: async (key, signal) => {
-      const pool = pools.get(undefined, WORKER_POOL);
+      const pool = pools.get(undefined, WORKER_MACHINE_CONFIG_POOL);
       if (!pool) return;
       const counts = {
         machineCount: pool.status?.machineCount ?? 0,
@@ -77,7 +77,9 @@ export function createMachineConfigPoolController(options: MachineConfigPoolCont
       .list()
       .filter((c) => acceptsUpgradeConfigName(options.settings, c.metadata?.name ?? ''))
       .map((c) => `${c.metadata?.namespace ?? ''}/${c.metadata?.name ?? ''}`);
-  controller.watches(MachineConfigPoolResource, (p) => (p.metadata?.name === WORKER_POOL ? acted() : []));
+  controller.watches(MachineConfigPoolResource, (p) =>
+    p.metadata?.name === WORKER_MACHINE_CONFIG_POOL ? acted() : [],
+  );
   // A history entry turning Upgrading while the pool already rolls is stamped too.
   controller.watches(
     ManagedUpgradeConfigResource,

@@ -6,6 +6,7 @@ import { MachineSetResource } from '../../api/openshift/machine-v1beta1/machine-
 import type { KubeObjectLike } from '../../api/resource.js';
 import {
   FeatureGate,
+  MANAGED_UPGRADE_OPERATOR_NAMESPACE,
   ManagedUpgradeConfigResource,
 } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import {
@@ -32,27 +33,35 @@ import type { PolicyProvider } from '../providers/policy-provider.js';
 import { STRICT_SEMVER_EXPECTATION } from '../validation/strict-semver.js';
 import {
   CHANNEL,
+  CONFIG_NAME,
+  DESIRED,
+  FakeAlertmanager,
+  FakePrometheus,
+  HOUR,
+  MINUTE,
+  T0,
   clusterReads,
   clusterVersion,
-  fakeAlertmanager,
-  FROM,
-  MINUTE,
-  NAMESPACE,
-  quietPrometheus,
+  fakeCluster,
   silence,
   testMetrics,
-  TO,
-  UPGRADE_CONFIG_NAME,
-  unreachablePrometheus,
-  type FakeAlertmanager,
+  unreachable,
+  type FakeCluster,
   type RecordedEvent,
-} from '../upgraders/upgrader.test-support.js';
+} from '../steps/step-context.test-support.js';
 import { NOTIFICATIONS_ANNOTATION, upgradeConfigPass, type UpgradeConfigPassDeps } from './upgrade-config-pass.js';
 
-const T0 = Date.UTC(2026, 2, 2, 8);
-const HOUR = 60 * MINUTE;
 const signal = new AbortController().signal;
 const VALIDATION_FAILED = 'upgradeoperator_upgradeconfig_validation_failed';
+/** The version the cluster runs before the upgrade: a z-stream below {@link DESIRED}. */
+const FROM = '4.15.37';
+/** The ClusterVersion at rest on {@link FROM}, offering {@link DESIRED}; its CVO never told to update. */
+const before = (): ClusterVersion =>
+  clusterVersion({
+    current: FROM,
+    desiredUpdate: null,
+    availableUpdates: [{ version: DESIRED, image: `quay.io/openshift-release-dev/ocp@${DESIRED}` }],
+  });
 
 interface FixtureOptions {
   type?: 'OSD' | 'ARO';
@@ -69,7 +78,8 @@ interface FixtureOptions {
 /** The embedded API server holding one UpgradeConfig, and a pass over it with recording fakes. */
 interface Fixture {
   cluster: TestCluster;
-  reads: ReturnType<typeof clusterReads>;
+  /** What the pass's cached reads answer. */
+  reads: FakeCluster;
   alertmanager: FakeAlertmanager;
   prometheusQueries: string[];
   notifications: Notification[];
@@ -92,7 +102,7 @@ function spec(options: FixtureOptions): ManagedUpgradeConfigSpec {
     type: options.type ?? 'OSD',
     upgradeAt: formatTime(options.upgradeAt ?? T0),
     PDBForceDrainTimeout: 60,
-    desired: { version: options.version ?? TO, channel: CHANNEL },
+    desired: { version: options.version ?? DESIRED, channel: CHANNEL },
   };
 }
 
@@ -100,7 +110,7 @@ async function fixture(t: TestContext, options: FixtureOptions = {}): Promise<Fi
   const cluster = await startTestCluster(t, { start: T0 });
   const { client, clock } = cluster;
   await installCustomResourceDefinitions(client, [managedUpgradeConfigCrd()]);
-  for (const name of [NAMESPACE, 'openshift-machine-api'])
+  for (const name of [MANAGED_UPGRADE_OPERATOR_NAMESPACE, 'openshift-machine-api'])
     await client.create(NamespaceResource, { metadata: { name } });
   // What CommenceUpgrade reads: the channel, and no update offered yet.
   await client.create(ClusterVersionResource, {
@@ -112,15 +122,16 @@ async function fixture(t: TestContext, options: FixtureOptions = {}): Promise<Fi
   const created = await client.create(ManagedUpgradeConfigResource, {
     apiVersion: 'upgrade.managed.openshift.io/v1alpha1',
     kind: 'UpgradeConfig',
-    metadata: { name: UPGRADE_CONFIG_NAME, namespace: NAMESPACE },
+    metadata: { name: CONFIG_NAME, namespace: MANAGED_UPGRADE_OPERATOR_NAMESPACE },
     spec: spec(options),
   });
   if (options.history)
     await client.updateStatus(ManagedUpgradeConfigResource, { ...created, status: { history: [options.history] } });
 
-  const reads = clusterReads(options.clusterVersion ?? clusterVersion('before'));
-  const alertmanager = fakeAlertmanager();
-  const prometheus = options.prometheus === 'unreachable' ? unreachablePrometheus() : quietPrometheus();
+  const reads = fakeCluster({ clusterVersion: options.clusterVersion ?? before() });
+  const alertmanager = new FakeAlertmanager(clock);
+  const prometheus = new FakePrometheus();
+  if (options.prometheus === 'unreachable') prometheus.failWith(unreachable('prometheus'));
   const notifications: Notification[] = [];
   const events: RecordedEvent[] = [];
   const recorder = {
@@ -146,11 +157,11 @@ async function fixture(t: TestContext, options: FixtureOptions = {}): Promise<Fi
     },
     provider: undefined,
     pass: async (edit) => {
-      const cr = await client.get(ManagedUpgradeConfigResource, NAMESPACE, UPGRADE_CONFIG_NAME);
+      const cr = await client.get(ManagedUpgradeConfigResource, MANAGED_UPGRADE_OPERATOR_NAMESPACE, CONFIG_NAME);
       edit?.(cr);
       return (await upgradeConfigPass(deps, cr, signal)).waitFor;
     },
-    stored: () => client.get(ManagedUpgradeConfigResource, NAMESPACE, UPGRADE_CONFIG_NAME),
+    stored: () => client.get(ManagedUpgradeConfigResource, MANAGED_UPGRADE_OPERATOR_NAMESPACE, CONFIG_NAME),
     at: async (at) => {
       await clock.run({ until: at });
     },
@@ -177,7 +188,7 @@ async function fixture(t: TestContext, options: FixtureOptions = {}): Promise<Fi
     },
     urlProbe: () => Promise.resolve(undefined),
     drainNode: () => Promise.reject(new Error('no node is drained in these tests')),
-    cluster: reads,
+    cluster: clusterReads(reads),
     config: () => fx.operatorConfig,
   };
   return fx;
@@ -200,7 +211,7 @@ const conditionStates = (entry: UpgradeHistory | undefined): string[] =>
   (entry?.conditions ?? []).map((c) => `${c.type}=${c.status}`);
 
 const upgrading = (startedAt: number, conditions: UpgradeHistory['conditions'] = []): UpgradeHistory => ({
-  version: TO,
+  version: DESIRED,
   precedingVersion: FROM,
   phase: 'Upgrading',
   startTime: formatTime(startedAt),
@@ -217,7 +228,7 @@ void test('a new entry at upgradeAt goes New → Pending → Upgrading in one pa
   const { entry, waiting } = await status(fx);
   assert.deepEqual(
     { version: entry?.version, precedingVersion: entry?.precedingVersion, phase: entry?.phase, at: entry?.startTime },
-    { version: TO, precedingVersion: FROM, phase: 'Upgrading', at: formatTime(T0) },
+    { version: DESIRED, precedingVersion: FROM, phase: 'Upgrading', at: formatTime(T0) },
   );
   assert.deepEqual(conditionStates(entry), [
     'ClusterHealthyBeforeUpgrade=False',
@@ -228,7 +239,7 @@ void test('a new entry at upgradeAt goes New → Pending → Upgrading in one pa
     'ClusterHealthyBeforeUpgrade: unable to query critical alerts: prometheus: connect ECONNREFUSED 127.0.0.1:9090';
   assert.deepEqual(waiting, { status: 'True', reason: 'HealthCheckFailed', message: why });
   assert.deepEqual(fx.events, [
-    { type: 'Normal', reason: 'UpgradeStarted', message: `upgrading to ${TO} (OSD)` },
+    { type: 'Normal', reason: 'UpgradeStarted', message: `upgrading to ${DESIRED} (OSD)` },
     { type: 'Normal', reason: 'HealthCheckFailed', message: why },
   ]);
   assert.deepEqual(
@@ -237,9 +248,9 @@ void test('a new entry at upgradeAt goes New → Pending → Upgrading in one pa
   );
   assert.equal(
     (await fx.stored()).metadata?.annotations?.[NOTIFICATIONS_ANNOTATION],
-    JSON.stringify([`StateStarted@${TO}`]),
+    JSON.stringify([`StateStarted@${DESIRED}`]),
   );
-  assert.equal(await fx.metric(VALIDATION_FAILED, { upgradeconfig_name: UPGRADE_CONFIG_NAME }), 0);
+  assert.equal(await fx.metric(VALIDATION_FAILED, { upgradeconfig_name: CONFIG_NAME }), 0);
 });
 
 void test('the early pre-upgrade health check of a New entry runs only when the upgrade is more than 2 h ahead', async (t) => {
@@ -300,7 +311,7 @@ void test('a validation refusal waits Pending with its reason and message; an an
     assert.equal(entry?.phase, 'Pending', c.version);
     assert.deepEqual(waiting, { status: 'True', reason: c.reason, message: c.message }, c.version);
     assert.deepEqual(fx.events, [{ type: 'Normal', reason: c.reason, message: c.message }], c.version);
-    assert.equal(await fx.metric(VALIDATION_FAILED, { upgradeconfig_name: UPGRADE_CONFIG_NAME }), c.invalid);
+    assert.equal(await fx.metric(VALIDATION_FAILED, { upgradeconfig_name: CONFIG_NAME }), c.invalid);
     assert.deepEqual(fx.notifications, []);
   }
 });
@@ -309,7 +320,7 @@ void test('waiting for upgradeAt: woken then; the status is written and the Even
   const upgradeAt = T0 + HOUR;
   const fx = await fixture(t, { upgradeAt });
   const waitFor = { until: upgradeAt, kinds: ['ClusterVersion'] };
-  const why = `the upgrade to ${TO} is scheduled for ${formatTime(upgradeAt)}`;
+  const why = `the upgrade to ${DESIRED} is scheduled for ${formatTime(upgradeAt)}`;
 
   assert.deepEqual(await fx.pass(), waitFor);
   const first = await fx.stored();
@@ -377,8 +388,10 @@ void test('the OSD window passes before commencement: the failure is retried unt
     },
     spec: { replicas: 1, selector: { matchLabels: { 'machine.openshift.io/cluster-api-machineset': 'w-a-upgrade' } } },
   });
-  fx.alertmanager.silences.push(silence('cp', controlPlaneComment(TO)));
-  fx.alertmanager.down = true;
+  fx.alertmanager.silences.push(
+    silence('cp', controlPlaneComment(DESIRED), { startsAt: upgradeAt, endsAt: T0 + HOUR }),
+  );
+  fx.alertmanager.failWith(unreachable('alertmanager'));
 
   const part = 'failed to end the maintenance silences: alertmanager: connect ECONNREFUSED 127.0.0.1:9093';
   assert.deepEqual(await fx.pass(), { until: T0 + 30_000 });
@@ -393,7 +406,7 @@ void test('the OSD window passes before commencement: the failure is retried unt
   assert.deepEqual((await client.list(MachineSetResource, { namespace: 'openshift-machine-api' })).items, []);
   assert.equal(fx.notifications.length, 0, 'not failed yet: no notification');
 
-  fx.alertmanager.down = false;
+  fx.alertmanager.failWith(undefined);
   await fx.at(T0 + 30_000);
   assert.equal(await fx.pass(), undefined, 'Failed: nothing to wait for');
   ({ entry, waiting } = await status(fx));
@@ -413,7 +426,7 @@ void test('the OSD window passes before commencement: the failure is retried unt
     [
       [
         'StateFailed',
-        `Cluster upgrade to version ${TO} was cancelled as the cluster did not pass its pre-upgrade verification checks. Automated upgrades will be retried on their next scheduling cycle.`,
+        `Cluster upgrade to version ${DESIRED} was cancelled as the cluster did not pass its pre-upgrade verification checks. Automated upgrades will be retried on their next scheduling cycle.`,
       ],
     ],
   );
@@ -425,14 +438,11 @@ void test('the OSD window passes before commencement: the failure is retried unt
       message: `the upgrade did not start within the upgrade window (120 min after ${formatTime(upgradeAt)})`,
     },
   ]);
-  assert.equal(
-    await fx.metric('upgradeoperator_upgrade_window_breached', { upgradeconfig_name: UPGRADE_CONFIG_NAME }),
-    1,
-  );
+  assert.equal(await fx.metric('upgradeoperator_upgrade_window_breached', { upgradeconfig_name: CONFIG_NAME }), 1);
 });
 
 void test('a step that waits is explained by its reason and message; OSD adds its wake-ups to the wait, ARO has none', async (t) => {
-  const notOffered = `UpgradeCommenced: version ${TO} is not yet offered by the cluster version operator on channel ${CHANNEL} (neither an available nor a conditional update)`;
+  const notOffered = `UpgradeCommenced: version ${DESIRED} is not yet offered by the cluster version operator on channel ${CHANNEL} (neither an available nor a conditional update)`;
   for (const type of ['OSD', 'ARO'] as const) {
     const fx = await fixture(t, { type, upgradeAt: T0, history: upgrading(T0) });
     await fx.at(T0 + 5 * MINUTE);
@@ -456,7 +466,7 @@ void test('all steps done: Upgraded with completeTime, UpgradeCompleted and the 
   const fx = await fixture(t, {
     upgradeAt: startedAt,
     history: upgrading(startedAt),
-    clusterVersion: clusterVersion('upgraded', { at: startedAt }),
+    clusterVersion: clusterVersion({ current: DESIRED, desiredUpdate: { version: DESIRED } }),
   });
 
   assert.equal(await fx.pass(), undefined);
@@ -467,8 +477,8 @@ void test('all steps done: Upgraded with completeTime, UpgradeCompleted and the 
   );
   assert.equal(entry?.conditions?.length, 16, 'one condition per step but the delayed check (it shares one)');
   assert.ok(entry?.conditions?.every((c) => c.status === 'True'));
-  assert.deepEqual(waiting, { status: 'False', reason: 'Upgraded', message: `upgraded to ${TO}` });
-  assert.deepEqual(fx.events.at(-1), { type: 'Normal', reason: 'UpgradeCompleted', message: `upgraded to ${TO}` });
+  assert.deepEqual(waiting, { status: 'False', reason: 'Upgraded', message: `upgraded to ${DESIRED}` });
+  assert.deepEqual(fx.events.at(-1), { type: 'Normal', reason: 'UpgradeCompleted', message: `upgraded to ${DESIRED}` });
   assert.deepEqual(
     fx.notifications.map((n) => n.state),
     ['StateControlPlaneFinishedSL', 'StateWorkerPlaneFinishedSL', 'StateCompleted'],
@@ -477,8 +487,8 @@ void test('all steps done: Upgraded with completeTime, UpgradeCompleted and the 
     alerts: '',
     preceding_version: FROM,
     stream: 'z',
-    upgradeconfig_name: UPGRADE_CONFIG_NAME,
-    version: TO,
+    upgradeconfig_name: CONFIG_NAME,
+    version: DESIRED,
   };
   assert.equal(await fx.metric('upgradeoperator_upgrade_result', result), 1);
 
@@ -505,7 +515,7 @@ void test('no spec, or no ClusterVersion: the wait is explained and no history e
     message: 'the UpgradeConfig has no spec',
   });
 
-  fx.reads.set(undefined);
+  fx.reads.clusterVersion = undefined;
   assert.deepEqual(await fx.pass(), { kinds: ['ClusterVersion'] });
   stored = await fx.stored();
   assert.equal(stored.status?.history, undefined);

@@ -4,15 +4,15 @@
  * `capacityReservation`, a MachineSet of the `worker` machine pool must exist to clone (MUO's
  * `CanScale`). Only run when capacity reservation is requested.
  */
+import { MACHINE_API_NAMESPACE } from '../../api/openshift/machine-v1beta1/machine.js';
 import type { MachineSet } from '../../api/openshift/machine-v1beta1/machine-set.js';
-import { LABEL_HIVE_MACHINE_POOL } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import {
+  LABEL_HIVE_MACHINE_POOL,
+  WORKER_MACHINE_POOL,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { errorMessage, failed, HealthcheckReason, passed } from '../../engine/health-check.js';
 import type { CheckResult } from '../../engine/health-check.js';
 
-/** The namespace of the Machine API's MachineSets. */
-import { MACHINE_API_NAMESPACE } from '../../api/openshift/machine-v1beta1/machine.js';
-/** The machine pool whose MachineSets capacity reservation clones. */
-export const WORKER_MACHINE_POOL = 'worker';
 /** MUO's failure-list item of this check. */
 export const CAPACITY_MUO_TEXT = 'CapacityReservationHealthcheckFailed';
 

@@ -6,6 +6,7 @@ import type { ClusterOperator } from '../../api/openshift/config-v1/cluster-oper
 import type { MachineSet } from '../../api/openshift/machine-v1beta1/machine-set.js';
 import type { PrometheusApi, PromSample } from '../../integrations/prometheus-api.js';
 import { IntegrationError } from '../../integrations/integration-error.js';
+import { clusterOperator, workerNode } from './health-fixtures.test-support.js';
 import type { HealthCheckDeps, HealthCheckResult } from './managed-health-check.js';
 import {
   metricReasonsToClear,
@@ -15,25 +16,8 @@ import {
   summary,
 } from './managed-health-check.js';
 
-const T = '2024-03-20T08:00:00Z';
-
-function co(name: string, degraded: boolean): ClusterOperator {
-  return {
-    metadata: { name },
-    spec: {},
-    status: {
-      conditions: [
-        { type: 'Available', status: 'True', lastTransitionTime: T },
-        {
-          type: 'Degraded',
-          status: degraded ? 'True' : 'False',
-          lastTransitionTime: T,
-          ...(degraded ? { reason: 'DNSDegraded' } : {}),
-        },
-      ],
-    },
-  };
-}
+/** Why the DNS operator is degraded in these tests. */
+const DNS_DEGRADED = { reason: 'DNSDegraded' };
 
 const alert = (alertname: string): PromSample => ({
   metric: { alertname, namespace: 'openshift-kube-apiserver' },
@@ -53,8 +37,8 @@ interface World {
 
 const healthyWorld = (): World => ({
   alerts: [],
-  operators: [co('dns', false), co('etcd', false)],
-  nodes: [{ metadata: { name: 'worker-0', labels: { 'node-role.kubernetes.io/worker': '' } }, spec: {} }],
+  operators: [clusterOperator('dns'), clusterOperator('etcd')],
+  nodes: [workerNode('worker-0')],
   pdbs: [{ metadata: { namespace: 'shop', name: 'web' }, spec: { maxUnavailable: 1 } }],
   machineSets: [
     {
@@ -102,7 +86,10 @@ test('pre-upgrade, gate off: critical alerts then ClusterOperators, the first fa
 
   calls.length = 0;
   const firing = await runPreUpgradeHealthCheck(
-    deps({ ...healthyWorld(), alerts: [alert('KubeAPIDown')], operators: [co('dns', true)] }, calls),
+    deps(
+      { ...healthyWorld(), alerts: [alert('KubeAPIDown')], operators: [clusterOperator('dns', DNS_DEGRADED)] },
+      calls,
+    ),
     gateOff,
   );
   assert.deepEqual(calls, ['alerts']);
@@ -111,7 +98,10 @@ test('pre-upgrade, gate off: critical alerts then ClusterOperators, the first fa
   assert.equal(firing.blocking, true);
   assert.equal(summary(firing), '1 health check failing: critical alert(s) firing: KubeAPIDown');
 
-  const degraded = await runPreUpgradeHealthCheck(deps({ ...healthyWorld(), operators: [co('dns', true)] }), gateOff);
+  const degraded = await runPreUpgradeHealthCheck(
+    deps({ ...healthyWorld(), operators: [clusterOperator('dns', DNS_DEGRADED)] }),
+    gateOff,
+  );
   assert.deepEqual(degraded.checked, ['critical-alerts', 'cluster-operators']);
   assert.deepEqual(
     degraded.failures.map((f) => f.metricReason),
@@ -123,7 +113,7 @@ test('pre-upgrade, gate on: every check runs and every failure is collected in o
   const calls: string[] = [];
   const w: World = {
     alerts: [alert('KubeAPIDown')],
-    operators: [co('dns', true)],
+    operators: [clusterOperator('dns', DNS_DEGRADED)],
     nodes: [
       {
         metadata: { name: 'worker-1', labels: { 'node-role.kubernetes.io/worker': '' } },

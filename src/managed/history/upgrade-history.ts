@@ -41,6 +41,11 @@ export function setHistory(history: readonly UpgradeHistory[] | undefined, entry
   return list;
 }
 
+/** `entry` has a condition of `type` whose status is True. */
+export function conditionTrue(entry: Pick<UpgradeHistory, 'conditions'>, type: string): boolean {
+  return entry.conditions?.some((c) => c.type === type && c.status === 'True') === true;
+}
+
 /**
  * The first step condition of `entry` that is not True, in step order (what the delayed and
  * failed notifications describe); FailedUpgrade itself never counts.

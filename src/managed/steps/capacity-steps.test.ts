@@ -7,10 +7,10 @@ import type { KubeClient } from '../../kube/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import {
   CONFIG_NAME,
-  DESIRED,
+  MINUTE,
   NEVER,
   T0,
-  clusterVersion,
+  commencedCluster,
   fakeStepContext,
   startStepApi,
   type FakeStepContext,
@@ -18,7 +18,6 @@ import {
 } from './step-context.test-support.js';
 import { ensureExtraUpgradeWorkers, removeExtraScaledNodes } from './capacity-steps.js';
 
-const MINUTE = 60_000;
 const NS = 'openshift-machine-api';
 const CAPACITY_WAIT = ['MachineSet', 'Machine', 'Node'];
 
@@ -114,7 +113,7 @@ void test('EnsureExtraUpgradeWorkers: without capacityReservation, or once comme
       'commenced',
       {
         spec: { capacityReservation: true },
-        cluster: { clusterVersion: clusterVersion({ desiredUpdate: { version: DESIRED } }) },
+        cluster: commencedCluster(),
       },
     ],
   ] as const) {

@@ -18,6 +18,7 @@ import {
   T0,
   UPGRADE_AT,
   clusterVersion,
+  commencedCluster,
   condition,
   fakeStepContext,
   startStepApi,
@@ -377,7 +378,7 @@ async function windowBreached(fake: FakeStepContext): Promise<number | undefined
 
 void test('CommenceUpgrade: once commenced, done without the API; upgrade_window_breached is 0', async () => {
   const fake = fakeStepContext({
-    cluster: { clusterVersion: clusterVersion({ desiredUpdate: { version: DESIRED } }) },
+    cluster: commencedCluster(),
   });
   fake.metrics.setUpgradeWindowBreached(CONFIG_NAME, true);
   assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DESIRED, NEVER, T0, clusterVersion, fakeStepContext } from './step-context.test-support.js';
+import { NEVER, T0, commencedCluster, fakeStepContext } from './step-context.test-support.js';
 import { externalDependencyCheck, type UrlProbe } from './external-dependency-step.js';
 
 const URLS = ['https://api.openshift.com/healthz', 'https://quay.io/v2/', 'https://registry.redhat.io/'];
@@ -54,7 +54,7 @@ void test('ExternalDependencyAvailabilityCheck: no URL configured, or already co
   assert.deepEqual(await externalDependencyCheck(p.probe).run(none.ctx, NEVER), { status: 'done' });
   const commenced = fakeStepContext({
     operatorConfig: CONFIG,
-    cluster: { clusterVersion: clusterVersion({ desiredUpdate: { version: DESIRED } }) },
+    cluster: commencedCluster(),
   });
   assert.deepEqual(await externalDependencyCheck(p.probe).run(commenced.ctx, NEVER), { status: 'done' });
   assert.deepEqual(p.calls, []);

@@ -1,10 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Node } from 'kubernetes-types/core/v1.js';
-import type { ClusterOperator } from '../../api/openshift/config-v1/cluster-operator.js';
 import type { MachineSet } from '../../api/openshift/machine-v1beta1/machine-set.js';
-import { IntegrationError } from '../../integrations/integration-error.js';
 import { criticalAlertsQuery } from '../health/critical-alerts.js';
+import { clusterOperator, workerNode } from '../health/health-fixtures.test-support.js';
 import {
   CONFIG_NAME,
   CURRENT,
@@ -12,8 +10,10 @@ import {
   NEVER,
   T0,
   clusterVersion,
+  commencedCluster,
   fakeStepContext,
   firingAlert,
+  unreachable,
   type FakeStepContext,
   type FakeStepContextOptions,
 } from './step-context.test-support.js';
@@ -27,38 +27,10 @@ import {
 
 const GATE_ON = 'featureGate:\n  enabled:\n    - PreHealthCheck\n';
 const HEALTH_WAIT = { kinds: ['ClusterOperator', 'Node', 'PodDisruptionBudget'], until: T0 + 60_000 };
-const PROMETHEUS_DOWN = new IntegrationError('prometheus', 'Unreachable', 'connect ECONNREFUSED 127.0.0.1:9090');
+const PROMETHEUS_DOWN = unreachable('prometheus');
 
-function operator(name: string, degraded = false): ClusterOperator {
-  const at = '2026-03-01T00:00:00Z';
-  return {
-    metadata: { name },
-    spec: {},
-    status: {
-      conditions: [
-        { type: 'Available', status: 'True', lastTransitionTime: at },
-        degraded
-          ? {
-              type: 'Degraded',
-              status: 'True',
-              reason: 'DNSDegraded',
-              message: 'DNS default is degraded',
-              lastTransitionTime: at,
-            }
-          : { type: 'Degraded', status: 'False', lastTransitionTime: at },
-      ],
-    },
-  };
-}
-
-function worker(name: string, cordoned = false): Node {
-  return {
-    metadata: { name, labels: { 'node-role.kubernetes.io/worker': '' } },
-    spec: cordoned
-      ? { unschedulable: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }] }
-      : {},
-  };
-}
+/** Why the DNS operator is degraded in these tests. */
+const DNS_DEGRADED = { reason: 'DNSDegraded', message: 'DNS default is degraded' };
 
 function machineSet(name: string, namespace: string, pool?: string): MachineSet {
   return {
@@ -72,8 +44,8 @@ function healthy(extra: FakeStepContextOptions = {}): FakeStepContext {
   return fakeStepContext({
     ...extra,
     cluster: {
-      clusterOperators: [operator('dns'), operator('etcd')],
-      nodes: [worker('worker-1'), worker('worker-2')],
+      clusterOperators: [clusterOperator('dns'), clusterOperator('etcd')],
+      nodes: [workerNode('worker-1'), workerNode('worker-2')],
       machineSets: [machineSet('worker-a', 'openshift-machine-api', 'worker')],
       ...extra.cluster,
     },
@@ -178,7 +150,7 @@ void test('PreUpgradeHealthCheck, gate off: healthy is done, the two checks’ r
 void test('PreUpgradeHealthCheck, gate off: a firing critical alert fails the step with its message, retried in a minute', async () => {
   const fake = healthy({
     alerts: [firingAlert('KubeAPIDown')],
-    cluster: { clusterOperators: [operator('dns', true)] },
+    cluster: { clusterOperators: [clusterOperator('dns', DNS_DEGRADED)] },
   });
   assert.deepEqual(await preUpgradeHealthCheckStep.run(fake.ctx, NEVER), {
     status: 'failed',
@@ -210,7 +182,9 @@ void test('PreUpgradeHealthCheck, gate off: Prometheus unreachable is a failure,
 });
 
 void test('PreUpgradeHealthCheck, gate off: a degraded ClusterOperator fails with the operator named', async () => {
-  const fake = healthy({ cluster: { clusterOperators: [operator('etcd'), operator('dns', true)] } });
+  const fake = healthy({
+    cluster: { clusterOperators: [clusterOperator('etcd'), clusterOperator('dns', DNS_DEGRADED)] },
+  });
   const outcome = await preUpgradeHealthCheckStep.run(fake.ctx, NEVER);
   assert.deepEqual(outcome, {
     status: 'failed',
@@ -223,7 +197,10 @@ void test('PreUpgradeHealthCheck, gate off: a degraded ClusterOperator fails wit
 void test('PreUpgradeHealthCheck, gate on: a blocking failure waits, sending every failure in MUO’s list', async () => {
   const fake = healthy({
     operatorConfig: GATE_ON,
-    cluster: { clusterOperators: [operator('dns', true)], nodes: [worker('worker-1', true), worker('worker-2')] },
+    cluster: {
+      clusterOperators: [clusterOperator('dns', DNS_DEGRADED)],
+      nodes: [workerNode('worker-1', true), workerNode('worker-2')],
+    },
   });
   const want = {
     status: 'pending',
@@ -244,7 +221,7 @@ void test('PreUpgradeHealthCheck, gate on: a blocking failure waits, sending eve
 });
 
 void test('PreUpgradeHealthCheck, gate on: only non-blocking failures let the upgrade go on, with a Warning Event', async () => {
-  const fake = healthy({ operatorConfig: GATE_ON, cluster: { nodes: [worker('worker-1', true)] } });
+  const fake = healthy({ operatorConfig: GATE_ON, cluster: { nodes: [workerNode('worker-1', true)] } });
   assert.deepEqual(await preUpgradeHealthCheckStep.run(fake.ctx, NEVER), { status: 'done' });
   assert.deepEqual(fake.notifier.calls, [
     { state: 'StateHealthCheckSL', detail: 'NodeUnschedulableHealthcheckFailed:(worker-1)' },
@@ -305,7 +282,7 @@ void test('PreUpgradeHealthCheck, gate on: reservation without a worker MachineS
 void test('PreUpgradeHealthCheck: once commenced, done without a check, a query or a metric', async () => {
   const fake = healthy({
     alerts: [firingAlert('KubeAPIDown')],
-    cluster: { clusterVersion: clusterVersion({ desiredUpdate: { version: DESIRED } }) },
+    cluster: commencedCluster(),
   });
   assert.deepEqual(await preUpgradeHealthCheckStep.run(fake.ctx, NEVER), { status: 'done' });
   assert.deepEqual([fake.prometheus.queries, await healthMetrics(fake)], [[], []]);
@@ -328,7 +305,7 @@ void test('PostUpgradeHealthCheck: healthy is done and clears the node drain tim
 });
 
 void test('PostUpgradeHealthCheck: runs though commenced; a failure fails the step, retried in a minute, drain timeouts kept', async () => {
-  const fake = healthy({ cluster: { ...upgraded, clusterOperators: [operator('dns', true)] } });
+  const fake = healthy({ cluster: { ...upgraded, clusterOperators: [clusterOperator('dns', DNS_DEGRADED)] } });
   fake.metrics.setNodeDrainTimeout('worker-1', true);
   assert.deepEqual(await postUpgradeHealthCheckStep.run(fake.ctx, NEVER), {
     status: 'failed',
@@ -342,7 +319,7 @@ void test('PostUpgradeHealthCheck: runs though commenced; a failure fails the st
 });
 
 void test('PostUpgradeHealthCheck: alerts and ClusterOperators only, whatever the gate (a cordoned node does not count)', async () => {
-  const fake = healthy({ operatorConfig: GATE_ON, cluster: { ...upgraded, nodes: [worker('worker-1', true)] } });
+  const fake = healthy({ operatorConfig: GATE_ON, cluster: { ...upgraded, nodes: [workerNode('worker-1', true)] } });
   assert.deepEqual(await postUpgradeHealthCheckStep.run(fake.ctx, NEVER), { status: 'done' });
   assert.deepEqual([fake.notifier.calls, fake.events, fake.dvo.calls], [[], [], 0]);
 });

@@ -19,7 +19,7 @@ import {
   summary,
 } from '../health/managed-health-check.js';
 import { currentVersion } from '../cluster-version/cluster-version-state.js';
-import { LABEL_HIVE_MACHINE_POOL } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import { isWorkerPoolMachineSet } from '../health/capacity.js';
 import { WatchedKind, configName, type StepContext } from './step-context.js';
 import { commenced, PROMETHEUS_RETRY_MS } from './step-support.js';
 
@@ -30,14 +30,7 @@ export function healthDeps(ctx: StepContext): HealthCheckDeps {
     listClusterOperators: async () => ctx.cluster.clusterOperators(),
     listNodes: async () => ctx.cluster.nodes(),
     listPodDisruptionBudgets: async () => ctx.cluster.podDisruptionBudgets(),
-    listWorkerMachineSets: async () =>
-      ctx.cluster
-        .machineSets()
-        .filter(
-          (ms) =>
-            ms.metadata?.namespace === 'openshift-machine-api' &&
-            ms.metadata.labels?.[LABEL_HIVE_MACHINE_POOL] === 'worker',
-        ),
+    listWorkerMachineSets: async () => ctx.cluster.machineSets().filter(isWorkerPoolMachineSet),
     dvo: ctx.dvo,
   };
 }

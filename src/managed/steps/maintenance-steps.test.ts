@@ -9,6 +9,7 @@ import {
 } from '../maintenance/maintenance-window.js';
 import {
   DESIRED,
+  MINUTE,
   NEVER,
   T0,
   condition,
@@ -27,7 +28,6 @@ import {
   removeMaintWindow,
 } from './maintenance-steps.js';
 
-const MINUTE = 60_000;
 const CP = controlPlaneComment(DESIRED);
 const CP_CRITICALS = controlPlaneCriticalsComment(DESIRED);
 const ALERTMANAGER_DOWN = {

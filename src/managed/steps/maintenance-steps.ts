@@ -8,6 +8,7 @@ import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.i
 import { outcome, type Step, type StepOutcome } from '../../engine/step.js';
 import { isIntegrationError } from '../../integrations/integration-error.js';
 import { workerRollout } from '../cluster-version/worker-pools.js';
+import { conditionTrue } from '../history/upgrade-history.js';
 import {
   endWindows,
   ensureControlPlaneWindow,
@@ -33,16 +34,12 @@ async function withAlertmanager(ctx: StepContext, action: () => Promise<StepOutc
   }
 }
 
-function conditionTrue(ctx: StepContext, type: string): boolean {
-  return ctx.history.conditions?.some((c) => c.type === type && c.status === 'True') === true;
-}
-
 /** 7 CreateControlPlaneMaintWindow: runs until the window was removed (the status is the lasting record). */
 export const createControlPlaneMaintWindow: Step<StepContext> = {
   name: 'CreateControlPlaneMaintWindow',
   condition: C.ControlPlaneMaintenanceWindowCreated,
   async run(ctx, signal) {
-    if (conditionTrue(ctx, C.ControlPlaneMaintenanceWindowRemoved)) return outcome.done();
+    if (conditionTrue(ctx.history, C.ControlPlaneMaintenanceWindowRemoved)) return outcome.done();
     return withAlertmanager(ctx, async () => {
       const now = ctx.clock.now();
       const changes = await ensureControlPlaneWindow(ctx.alertmanager, {
@@ -74,7 +71,7 @@ export interface WindowKeeping {
  * before. An Alertmanager failure never fails the wait: it is named and retried shortly.
  */
 export async function keepControlPlaneWindow(ctx: StepContext, signal: AbortSignal): Promise<WindowKeeping> {
-  if (conditionTrue(ctx, C.ControlPlaneMaintenanceWindowRemoved)) return {};
+  if (conditionTrue(ctx.history, C.ControlPlaneMaintenanceWindowRemoved)) return {};
   const now = ctx.clock.now();
   try {
     const kept = await keepControlPlaneWindowOpen(ctx.alertmanager, {

@@ -4,9 +4,10 @@ import {
   CLUSTER_ID,
   CONFIG_NAME,
   DESIRED,
+  MINUTE,
   NEVER,
   T0,
-  clusterVersion,
+  commencedCluster,
   fakeStepContext,
   type FakeStepContextOptions,
 } from './step-context.test-support.js';
@@ -17,9 +18,7 @@ import {
   upgradeDelayedCheck,
 } from './notification-steps.js';
 
-const MINUTE = 60_000;
 const LABELS = { _id: CLUSTER_ID, upgradeconfig_name: CONFIG_NAME, version: DESIRED };
-const commencedCluster = { clusterVersion: clusterVersion({ desiredUpdate: { version: DESIRED } }) };
 /** Started at T0; the default delay trigger is 30 minutes. */
 const started: FakeStepContextOptions = { history: { startTime: '2026-03-02T01:00:00Z' } };
 
@@ -34,7 +33,7 @@ void test('SendStartedNotification: before the upgrade commenced, sends StateSta
 });
 
 void test('SendStartedNotification: once commenced, done without a notification or a timestamp', async () => {
-  const fake = fakeStepContext({ cluster: commencedCluster });
+  const fake = fakeStepContext({ cluster: commencedCluster() });
   assert.deepEqual(await sendStartedNotification.run(fake.ctx, NEVER), { status: 'done' });
   assert.deepEqual(fake.notifier.calls, []);
   assert.deepEqual(await fake.series('upgradeoperator_upgrade_started_timestamp'), []);
@@ -101,7 +100,7 @@ void test('UpgradeDelayedCheck: with the trigger off, or once commenced, no noti
     operatorConfig: 'upgradeWindow:\n  delayTrigger: 0\n',
   });
   assert.deepEqual(await upgradeDelayedCheck.run(off.ctx, NEVER), { status: 'done' });
-  const late = fakeStepContext({ ...started, now: T0 + 600 * MINUTE, cluster: commencedCluster });
+  const late = fakeStepContext({ ...started, now: T0 + 600 * MINUTE, cluster: commencedCluster() });
   assert.deepEqual(await upgradeDelayedCheck.run(late.ctx, NEVER), { status: 'done' });
   assert.deepEqual([...off.notifier.calls, ...late.notifier.calls], []);
 });
@@ -117,7 +116,7 @@ void test('UpgradeDelayedCheck: run twice late, StateDelayed goes out once; a fa
 });
 
 void test('SendCompletedNotification: sends StateCompleted and stamps upgrade_completed, with no commencement gate', async () => {
-  const fake = fakeStepContext({ now: T0 + 120 * MINUTE, cluster: commencedCluster });
+  const fake = fakeStepContext({ now: T0 + 120 * MINUTE, cluster: commencedCluster() });
   assert.deepEqual(await sendCompletedNotification.run(fake.ctx, NEVER), { status: 'done' });
   assert.deepEqual(fake.notifier.calls, [{ state: 'StateCompleted' }]);
   assert.deepEqual(await fake.series('upgradeoperator_upgrade_completed_timestamp'), [
@@ -128,7 +127,7 @@ void test('SendCompletedNotification: sends StateCompleted and stamps upgrade_co
 });
 
 void test('SendCompletedNotification: a failed notification fails the run before the timestamp is set', async () => {
-  const fake = fakeStepContext({ cluster: commencedCluster });
+  const fake = fakeStepContext({ cluster: commencedCluster() });
   fake.notifier.failWith(new Error('OCM answered 503'));
   await assert.rejects(sendCompletedNotification.run(fake.ctx, NEVER), /OCM answered 503/);
   assert.deepEqual(await fake.series('upgradeoperator_upgrade_completed_timestamp'), []);

@@ -11,6 +11,7 @@ import {
 } from '../../api/openshift/fileintegrity-v1alpha1/file-integrity.js';
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { outcome, type Step } from '../../engine/step.js';
+import { conditionTrue } from '../history/upgrade-history.js';
 import type { StepContext } from './step-context.js';
 
 /** The FileIntegrity object OSD re-initialises. */
@@ -22,8 +23,7 @@ export const postUpgradeProcedures: Step<StepContext> = {
   condition: C.PostUpgradeTasksCompleted,
   async run(ctx, signal) {
     if (!ctx.config.environment.fedramp) return outcome.done();
-    if (ctx.history.conditions?.some((c) => c.type === C.PostUpgradeTasksCompleted && c.status === 'True'))
-      return outcome.done();
+    if (conditionTrue(ctx.history, C.PostUpgradeTasksCompleted)) return outcome.done();
     await ctx.client.patch(
       FileIntegrityResource,
       FILE_INTEGRITY_NAMESPACE,

@@ -6,7 +6,8 @@
  * prom-client Registry; the operator configuration is parsed from `config.yaml` text (none: the
  * defaults). A step that needs the Kubernetes API gets the embedded API server
  * ({@link startStepApi}); without one, any API call rejects, so a test also shows that a step
- * did not write.
+ * did not write. The pieces serve on their own too: the UpgradeConfig pass's tests build its
+ * dependencies from the same fakes.
  */
 import type { TestContext } from 'node:test';
 import type { Node } from 'kubernetes-types/core/v1.js';
@@ -45,9 +46,10 @@ import { silentLogger } from '../../lib/log.js';
 import { installCustomResourceDefinitions } from '../../sim/install-crds.js';
 import { parseManagedOperatorConfig, type ManagedOperatorConfig } from '../config/managed-operator-config.js';
 import type { DvoMetricsSource } from '../health/deployment-validation.js';
+import { MAINTENANCE_CREATED_BY, defaultSilenceMatchers } from '../maintenance/maintenance-window.js';
 import { ManagedUpgradeMetrics } from '../metrics/managed-upgrade-metrics.js';
 import type { NotifyStateName } from '../notifiers/notifier.js';
-import type { StepContext } from './step-context.js';
+import type { ClusterReads, StepContext } from './step-context.js';
 
 /** The scheduled start of the upgrade every fake context describes (`spec.upgradeAt`). */
 export const T0 = Date.UTC(2026, 2, 2, 1);
@@ -65,10 +67,17 @@ export const CLUSTER_ID = 'c0ffee00-0000-4000-8000-000000000001';
 export const CONFIG_NAME = MANAGED_UPGRADE_CONFIG_NAME;
 /** An abort signal that never aborts. */
 export const NEVER = new AbortController().signal;
+/** A minute, in ms. */
+export const MINUTE = 60_000;
+/** An hour, in ms. */
+export const HOUR = 60 * MINUTE;
+
+/** The local port each outside API is unreachable on. */
+const OUTSIDE_API_PORT = { alertmanager: 9093, prometheus: 9090 } as const;
 
 /** An IntegrationError as an unreachable outside API gives it. */
-export function unreachable(api: string): IntegrationError {
-  return new IntegrationError(api, 'Unreachable', 'connect ECONNREFUSED 127.0.0.1:9093');
+export function unreachable(api: keyof typeof OUTSIDE_API_PORT): IntegrationError {
+  return new IntegrationError(api, 'Unreachable', `connect ECONNREFUSED 127.0.0.1:${OUTSIDE_API_PORT[api]}`);
 }
 
 /** A condition of the history entry, as the recorder writes it. */
@@ -80,8 +89,11 @@ export function condition(type: string, status: 'True' | 'False' = 'True'): Upgr
 export interface ClusterVersionOptions {
   /** The Completed version at the head of the history (default {@link CURRENT}). */
   current?: string;
-  /** `spec.desiredUpdate`: what the CVO was told (default: the current version, i.e. not commenced). */
-  desiredUpdate?: { version?: string; image?: string };
+  /**
+   * `spec.desiredUpdate`: what the CVO was told (default: the current version, i.e. not commenced;
+   * null: none, a CVO never told to update).
+   */
+  desiredUpdate?: { version?: string; image?: string } | null;
   /** `spec.channel` (default {@link CHANNEL}). */
   channel?: string;
   availableUpdates?: Release[];
@@ -92,7 +104,10 @@ export interface ClusterVersionOptions {
 /** A ClusterVersion at rest on `current`; `desiredUpdate` says what the CVO was commanded. */
 export function clusterVersion(options: ClusterVersionOptions = {}): ClusterVersion {
   const current = options.current ?? CURRENT;
-  const desired = options.desiredUpdate ?? { version: current, image: `quay.io/openshift-release-dev/ocp@${current}` };
+  const desired =
+    options.desiredUpdate === undefined
+      ? { version: current, image: `quay.io/openshift-release-dev/ocp@${current}` }
+      : options.desiredUpdate;
   return {
     apiVersion: 'config.openshift.io/v1',
     kind: 'ClusterVersion',
@@ -100,7 +115,9 @@ export function clusterVersion(options: ClusterVersionOptions = {}): ClusterVers
     spec: {
       clusterID: CLUSTER_ID,
       channel: options.channel ?? CHANNEL,
-      desiredUpdate: { version: desired.version ?? '', image: desired.image ?? '', force: false },
+      ...(desired
+        ? { desiredUpdate: { version: desired.version ?? '', image: desired.image ?? '', force: false } }
+        : {}),
     },
     status: {
       desired: { version: current, image: `quay.io/openshift-release-dev/ocp@${current}` },
@@ -121,6 +138,11 @@ export function clusterVersion(options: ClusterVersionOptions = {}): ClusterVers
       conditions: options.conditions ?? [],
     },
   };
+}
+
+/** The cached reads of a cluster whose CVO was told to upgrade to {@link DESIRED}: the upgrade has commenced. */
+export function commencedCluster(): Partial<FakeCluster> {
+  return { clusterVersion: clusterVersion({ desiredUpdate: { version: DESIRED } }) };
 }
 
 /** Options of {@link machineConfigPool}. */
@@ -173,9 +195,37 @@ export interface FakeCluster {
   podDisruptionBudgets: PodDisruptionBudget[];
 }
 
+/** The cached reads: a ClusterVersion at rest on {@link CURRENT} and nothing else, but for `parts`. */
+export function fakeCluster(parts: Partial<FakeCluster> = {}): FakeCluster {
+  return {
+    clusterVersion: clusterVersion(),
+    pools: [],
+    nodes: [],
+    machineSets: [],
+    machines: [],
+    clusterOperators: [],
+    podDisruptionBudgets: [],
+    ...parts,
+  };
+}
+
+/** The cached reads answering from `cluster` as it is at each call. */
+export function clusterReads(cluster: FakeCluster): ClusterReads {
+  return {
+    clusterVersion: () => cluster.clusterVersion,
+    pools: () => cluster.pools,
+    nodes: () => cluster.nodes,
+    machineSets: () => cluster.machineSets,
+    machines: () => cluster.machines,
+    clusterOperators: () => cluster.clusterOperators,
+    podDisruptionBudgets: () => cluster.podDisruptionBudgets,
+  };
+}
+
 /**
- * Prometheus answering the critical-alert query with `alerts`; any other query rejects (no
- * step asks another). Records every query.
+ * Prometheus answering a query over `ALERTS` with `alerts`: the critical-alert query of the health
+ * checks (what the steps ask), or the paging-alert query of the upgrade result (what the
+ * UpgradeConfig pass asks once an upgrade is done). Any other query rejects. Records every query.
  */
 export class FakePrometheus implements PrometheusApi {
   alerts: PromSample[];
@@ -194,7 +244,7 @@ export class FakePrometheus implements PrometheusApi {
   query(promql: string): Promise<PromSample[]> {
     this.queries.push(promql);
     if (this.#failure) return Promise.reject(this.#failure);
-    if (!promql.startsWith('ALERTS{')) return Promise.reject(new Error(`unexpected query ${promql}`));
+    if (!promql.includes('ALERTS{')) return Promise.reject(new Error(`unexpected query ${promql}`));
     return Promise.resolve(this.alerts.map((sample) => structuredClone(sample)));
   }
 }
@@ -337,13 +387,10 @@ export function silence(
     id,
     status: { state: 'active' },
     updatedAt: T0,
-    matchers: [
-      { name: 'severity', value: '(warning|info)', isRegex: true },
-      { name: 'namespace', value: '(^openshift.*|^kube.*|^redhat.*|^default$)', isRegex: true },
-    ],
+    matchers: defaultSilenceMatchers(),
     startsAt: T0,
-    endsAt: T0 + 90 * 60_000,
-    createdBy: 'managed-upgrade-operator',
+    endsAt: T0 + 90 * MINUTE,
+    createdBy: MAINTENANCE_CREATED_BY,
     comment,
     ...options,
   };
@@ -451,7 +498,7 @@ export interface FakeStepContextOptions {
 }
 
 /** A fake context and everything it records. */
-export interface FakeStepContext {
+export interface FakeStepContext extends TestMetrics {
   ctx: StepContext;
   clock: ManualClock;
   cluster: FakeCluster;
@@ -463,20 +510,51 @@ export interface FakeStepContext {
   events: RecordedEvent[];
   /** The log lines written (level debug and up). */
   logs: Array<{ level: number; msg: string }>;
+}
+
+/** The real metrics on a fresh registry, and their gauges read back. */
+export interface TestMetrics {
   registry: Registry;
   metrics: ManagedUpgradeMetrics;
   /** The series of a gauge family (empty when it has none), labels as strings. */
-  series(family: string): Promise<Series[]>;
+  series: (family: string) => Promise<Series[]>;
   /** The value of the one series of `family` whose labels are exactly `labels`, or undefined. */
-  value(family: string, labels: Record<string, string>): Promise<number | undefined>;
+  value: (family: string, labels: Record<string, string>) => Promise<number | undefined>;
 }
 
-/** A client for steps that must not reach the API: any call rejects. */
-export function noApiClient(): KubeClient {
+/** ManagedUpgradeMetrics on a registry of their own. */
+export function testMetrics(): TestMetrics {
+  const registry = new Registry();
+  const metrics = new ManagedUpgradeMetrics(registry);
+  const series = async (family: string): Promise<Series[]> => {
+    const metric = registry.getSingleMetric(family);
+    if (!metric) throw new Error(`${family} is not registered`);
+    const values = (await metric.get()).values;
+    return values.map((sample) => ({
+      labels: Object.fromEntries(Object.entries(sample.labels).map(([key, label]) => [key, String(label)])),
+      value: sample.value,
+    }));
+  };
+  return {
+    registry,
+    metrics,
+    series,
+    value: async (family, labels) => {
+      const want = JSON.stringify(Object.entries(labels).sort());
+      return (await series(family)).find((one) => JSON.stringify(Object.entries(one.labels).sort()) === want)?.value;
+    },
+  };
+}
+
+/**
+ * A client for code that must not reach the API: any call rejects, with `message` when given (an
+ * API server that does not answer).
+ */
+export function noApiClient(message?: string): KubeClient {
   return new Proxy({} as KubeClient, {
     get: (_target, property) => (): Promise<never> =>
       Promise.reject(
-        new Error(`the step called the Kubernetes API (${String(property)}) in a test that gives it none`),
+        new Error(message ?? `the step called the Kubernetes API (${String(property)}) in a test that gives it none`),
       ),
   });
 }
@@ -496,16 +574,7 @@ export function operatorConfig(text?: string): ManagedOperatorConfig {
 /** Builds the fake context. */
 export function fakeStepContext(options: FakeStepContextOptions = {}): FakeStepContext {
   const clock = options.clock ?? new ManualClock(options.now ?? T0);
-  const cluster: FakeCluster = {
-    clusterVersion: clusterVersion(),
-    pools: [],
-    nodes: [],
-    machineSets: [],
-    machines: [],
-    clusterOperators: [],
-    podDisruptionBudgets: [],
-    ...options.cluster,
-  };
+  const cluster = fakeCluster(options.cluster);
   const upgradeConfig: ManagedUpgradeConfig = {
     apiVersion: 'upgrade.managed.openshift.io/v1alpha1',
     kind: 'UpgradeConfig',
@@ -532,60 +601,24 @@ export function fakeStepContext(options: FakeStepContextOptions = {}): FakeStepC
   const drainer = new FakeDrainer();
   const events: RecordedEvent[] = [];
   const { logger, lines } = capturedLogger<{ level: number; msg: string }>('debug');
-  const registry = new Registry();
-  const metrics = new ManagedUpgradeMetrics(registry);
-  const series = async (family: string): Promise<Series[]> => {
-    const metric = registry.getSingleMetric(family);
-    if (!metric) throw new Error(`${family} is not registered`);
-    const values = (await metric.get()).values;
-    return values.map((sample) => ({
-      labels: Object.fromEntries(Object.entries(sample.labels).map(([key, label]) => [key, String(label)])),
-      value: sample.value,
-    }));
-  };
+  const measured = testMetrics();
   const ctx: StepContext = {
     upgradeConfig,
     history,
     config: operatorConfig(options.operatorConfig),
     clock,
     client: options.client ?? noApiClient(),
-    cluster: {
-      clusterVersion: () => cluster.clusterVersion,
-      pools: () => cluster.pools,
-      nodes: () => cluster.nodes,
-      machineSets: () => cluster.machineSets,
-      machines: () => cluster.machines,
-      clusterOperators: () => cluster.clusterOperators,
-      podDisruptionBudgets: () => cluster.podDisruptionBudgets,
-    },
+    cluster: clusterReads(cluster),
     prometheus,
     alertmanager,
     dvo: dvoSource,
-    metrics,
+    metrics: measured.metrics,
     log: logger,
     notify: notifier.notify,
     event: (type, reason, message) => void events.push({ type, reason, message }),
     drainNode: drainer.drainNode,
   };
-  return {
-    ctx,
-    clock,
-    cluster,
-    prometheus,
-    alertmanager,
-    dvo,
-    notifier,
-    drainer,
-    events,
-    logs: lines,
-    registry,
-    metrics,
-    series,
-    value: async (family, labels) => {
-      const want = JSON.stringify(Object.entries(labels).sort());
-      return (await series(family)).find((one) => JSON.stringify(Object.entries(one.labels).sort()) === want)?.value;
-    },
-  };
+  return { ...measured, ctx, clock, cluster, prometheus, alertmanager, dvo, notifier, drainer, events, logs: lines };
 }
 
 /**

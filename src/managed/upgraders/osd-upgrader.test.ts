@@ -8,21 +8,23 @@ import { defaultManagedOperatorConfig } from '../config/managed-operator-config.
 import { startTestCluster } from '../../sim/test-support/cluster.test-support.js';
 import { controlPlaneComment, workerComment } from '../maintenance/maintenance-window.js';
 import type { UrlProbe } from '../steps/external-dependency-step.js';
+import {
+  CONFIG_NAME,
+  DESIRED,
+  HOUR,
+  MINUTE,
+  T0,
+  clusterVersion,
+  fakeStepContext,
+  noApiClient,
+  silence,
+  unreachable,
+  type FakeStepContext,
+} from '../steps/step-context.test-support.js';
 import { osdSteps, osdUpgrader, upgradeWindowClosesAt, upgradeWindowMissedMessage } from './osd-upgrader.js';
 import type { FailurePolicy } from './upgrader.js';
-import {
-  clusterVersion,
-  fakeAlertmanager,
-  fakeStepContext,
-  MINUTE,
-  noApiServer,
-  silence,
-  TO,
-  UPGRADE_CONFIG_NAME,
-} from './upgrader.test-support.js';
+import { OSD_STEP_NAMES } from './upgrader.test-support.js';
 
-const T0 = Date.UTC(2026, 2, 2, 8);
-const HOUR = 60 * MINUTE;
 const signal = new AbortController().signal;
 const probe: UrlProbe = () => Promise.resolve(undefined);
 const policy = (): FailurePolicy => {
@@ -30,6 +32,14 @@ const policy = (): FailurePolicy => {
   assert.ok(p, 'the OSD upgrader has a failure policy');
   return p;
 };
+/** The operator's `config.yaml` setting the upgrade window (whole minutes); the delay trigger as given or its default. */
+const windowConfig = (window: { timeOutMs: number; delayTriggerMs?: number }): string =>
+  `upgradeWindow:\n  timeOut: ${window.timeOutMs / MINUTE}\n` +
+  (window.delayTriggerMs === undefined ? '' : `  delayTrigger: ${window.delayTriggerMs / MINUTE}\n`);
+/** A ClusterVersion the CVO was told to upgrade to {@link DESIRED}: the upgrade has commenced. */
+const commencedCluster = { clusterVersion: clusterVersion({ desiredUpdate: { version: DESIRED } }) };
+/** Silences that are still in force at the times these tests fail the upgrade. */
+const inForce = { endsAt: T0 + 24 * HOUR };
 const MACHINE_API = 'openshift-machine-api';
 const BREACHED = 'upgradeoperator_upgrade_window_breached';
 
@@ -78,25 +88,7 @@ const created = (type: string): { type: string; status: 'True'; reason: string; 
 });
 
 void test('osdUpgrader: MUO’s 17 OSD steps, in MUO’s order', () => {
-  const names = [
-    'SendStartedNotification',
-    'UpgradeDelayedCheck',
-    'IsUpgradeable',
-    'PreUpgradeHealthCheck',
-    'ExternalDependencyAvailabilityCheck',
-    'EnsureExtraUpgradeWorkers',
-    'CreateControlPlaneMaintWindow',
-    'CommenceUpgrade',
-    'ControlPlaneUpgraded',
-    'RemoveControlPlaneMaintWindow',
-    'CreateWorkerMaintWindow',
-    'AllWorkersUpgraded',
-    'RemoveExtraScaledNodes',
-    'RemoveMaintWindow',
-    'PostUpgradeHealthCheck',
-    'PostUpgradeProcedures',
-    'SendCompletedNotification',
-  ];
+  const names = OSD_STEP_NAMES;
   assert.deepEqual(
     osdUpgrader(probe).steps.map((s) => s.name),
     names,
@@ -122,10 +114,9 @@ void test('the failure policy: failed only when not commenced and strictly past 
   const hasFailed = (now: number, options: { commenced?: boolean; timeOutMs?: number } = {}): boolean =>
     policy().hasFailed(
       fakeStepContext({
-        upgradeAt: T0,
         now,
-        clusterVersion: clusterVersion(options.commenced ? 'upgrading' : 'before'),
-        ...(options.timeOutMs !== undefined ? { upgradeWindow: { timeOutMs: options.timeOutMs } } : {}),
+        ...(options.commenced ? { cluster: commencedCluster } : {}),
+        ...(options.timeOutMs !== undefined ? { operatorConfig: windowConfig({ timeOutMs: options.timeOutMs }) } : {}),
       }).ctx,
     );
   assert.equal(hasFailed(T0 + HOUR), false, 'within the window');
@@ -138,21 +129,20 @@ void test('the failure policy: failed only when not commenced and strictly past 
 
 void test('failing the upgrade: clones deleted, our silences ended, StateFailed sent, the entry Failed, UpgradeFailed emitted', async (t) => {
   const api = await machineApi(t);
-  const foreign = silence('other', 'a silence of the SRE on call', { createdBy: 'sre@example.com' });
-  const alertmanager = fakeAlertmanager([
-    silence('cp', controlPlaneComment(TO)),
-    silence('workers', workerComment(TO, 3)),
-    foreign,
-  ]);
+  const foreign = silence('other', 'a silence of the SRE on call', { ...inForce, createdBy: 'sre@example.com' });
   const now = T0 + 2 * HOUR + 5 * MINUTE;
   const f = fakeStepContext({
-    upgradeAt: T0,
     now,
     client: api.client,
-    alertmanager,
+    silences: [
+      silence('cp', controlPlaneComment(DESIRED), inForce),
+      silence('workers', workerComment(DESIRED, 3), inForce),
+      foreign,
+    ],
     history: { startTime: formatTime(T0), conditions: [created('ControlPlaneMaintenanceWindowCreated')] },
   });
-  f.ctx.metrics.setScalingFailed(UPGRADE_CONFIG_NAME, true);
+  const { alertmanager } = f;
+  f.ctx.metrics.setScalingFailed(CONFIG_NAME, true);
 
   const outcome = await policy().fail(f.ctx, signal);
 
@@ -166,7 +156,7 @@ void test('failing the upgrade: clones deleted, our silences ended, StateFailed 
     alertmanager.silences.map((s) => `${s.id}:${s.status.state}`),
     ['cp:expired', 'workers:expired', 'other:active'],
   );
-  assert.deepEqual(f.notified, ['StateFailed']);
+  assert.deepEqual(f.notifier.sent, ['StateFailed']);
   assert.equal(f.ctx.history.phase, 'Failed');
   const failed = f.ctx.history.conditions?.find((c) => c.type === 'FailedUpgrade');
   assert.deepEqual(
@@ -189,9 +179,9 @@ void test('failing the upgrade: clones deleted, our silences ended, StateFailed 
     },
   ]);
   assert.equal(upgradeWindowMissedMessage(120 * MINUTE, formatTime(T0)), f.events[0]?.message);
-  assert.equal(await f.metric(BREACHED, { upgradeconfig_name: UPGRADE_CONFIG_NAME }), 1);
+  assert.equal(await f.value(BREACHED, { upgradeconfig_name: CONFIG_NAME }), 1);
   assert.equal(
-    await f.metric('upgradeoperator_scaling_failed', { upgradeconfig_name: UPGRADE_CONFIG_NAME }),
+    await f.value('upgradeoperator_scaling_failed', { upgradeconfig_name: CONFIG_NAME }),
     undefined,
     'the metrics of the failed attempt are reset',
   );
@@ -199,11 +189,7 @@ void test('failing the upgrade: clones deleted, our silences ended, StateFailed 
 
 void test('a part that cannot be done leaves FailedUpgrade False saying which, and the next try finishes the failure', async (t) => {
   const now = T0 + 3 * HOUR;
-  const expectRetry = (
-    f: ReturnType<typeof fakeStepContext>,
-    outcome: Awaited<ReturnType<FailurePolicy['fail']>>,
-    part: string,
-  ): void => {
+  const expectRetry = (f: FakeStepContext, outcome: Awaited<ReturnType<FailurePolicy['fail']>>, part: string): void => {
     assert.deepEqual(outcome, {
       failed: false,
       reason: 'FailingUpgrade',
@@ -220,33 +206,32 @@ void test('a part that cannot be done leaves FailedUpgrade False saying which, a
   };
 
   // The API server does not answer: nothing else is tried.
-  const down = fakeStepContext({ upgradeAt: T0, now, client: noApiServer('the API server is unavailable') });
+  const down = fakeStepContext({ now, client: noApiClient('the API server is unavailable') });
   expectRetry(
     down,
     await policy().fail(down.ctx, signal),
     'failed to remove the extra capacity: the API server is unavailable',
   );
-  assert.deepEqual(down.notified, []);
-  assert.equal(await down.metric(BREACHED, { upgradeconfig_name: UPGRADE_CONFIG_NAME }), undefined);
+  assert.deepEqual(down.notifier.sent, []);
+  assert.equal(await down.value(BREACHED, { upgradeconfig_name: CONFIG_NAME }), undefined);
 
   // Alertmanager is down once a maintenance window was created: our silences could be left behind.
   const api = await machineApi(t);
-  const alertmanager = fakeAlertmanager([silence('cp', controlPlaneComment(TO))]);
-  alertmanager.down = true;
   const silenced = fakeStepContext({
-    upgradeAt: T0,
     now,
     client: api.client,
-    alertmanager,
+    silences: [silence('cp', controlPlaneComment(DESIRED), inForce)],
     history: { conditions: [created('ControlPlaneMaintenanceWindowCreated')] },
   });
+  const { alertmanager } = silenced;
+  alertmanager.failWith(unreachable('alertmanager'));
   expectRetry(
     silenced,
     await policy().fail(silenced.ctx, signal),
     'failed to end the maintenance silences: alertmanager: connect ECONNREFUSED 127.0.0.1:9093',
   );
-  assert.deepEqual(silenced.notified, []);
-  alertmanager.down = false;
+  assert.deepEqual(silenced.notifier.sent, []);
+  alertmanager.failWith(undefined);
   await silenced.clock.advanceTo(now + 30_000);
   assert.equal((await policy().fail(silenced.ctx, signal)).failed, true);
   assert.deepEqual(
@@ -257,33 +242,24 @@ void test('a part that cannot be done leaves FailedUpgrade False saying which, a
   assert.deepEqual([failed?.status, failed?.lastTransitionTime], ['True', formatTime(now + 30_000)]);
 
   // The notification cannot be sent.
-  let notifierUp = false;
-  const unsent = fakeStepContext({
-    upgradeAt: T0,
-    now,
-    client: api.client,
-    notify: () => (notifierUp ? Promise.resolve() : Promise.reject(new Error('ocm: HTTP 503'))),
-  });
+  const unsent = fakeStepContext({ now, client: api.client });
+  unsent.notifier.failWith(new Error('ocm: HTTP 503'));
   expectRetry(
     unsent,
     await policy().fail(unsent.ctx, signal),
     'failed to send the FailedUpgrade notification: ocm: HTTP 503',
   );
-  notifierUp = true;
+  unsent.notifier.failWith(undefined);
   assert.equal((await policy().fail(unsent.ctx, signal)).failed, true);
-  assert.deepEqual(unsent.notified, ['StateFailed']);
+  assert.deepEqual(unsent.notifier.sent, ['StateFailed']);
   assert.equal(unsent.ctx.history.phase, 'Failed');
 });
 
 void test('an unreachable Alertmanager before any maintenance window was created does not keep the upgrade from failing', async (t) => {
   const api = await machineApi(t);
-  const alertmanager = fakeAlertmanager();
-  alertmanager.down = true;
   const f = fakeStepContext({
-    upgradeAt: T0,
     now: T0 + 3 * HOUR,
     client: api.client,
-    alertmanager,
     history: {
       conditions: [
         {
@@ -294,8 +270,9 @@ void test('an unreachable Alertmanager before any maintenance window was created
       ],
     },
   });
+  f.alertmanager.failWith(unreachable('alertmanager'));
   assert.equal((await policy().fail(f.ctx, signal)).failed, true);
-  assert.deepEqual(f.notified, ['StateFailed']);
+  assert.deepEqual(f.notifier.sent, ['StateFailed']);
   assert.equal(f.ctx.history.phase, 'Failed');
   assert.deepEqual(await api.machineSets(), ['w-a']);
 });
@@ -306,11 +283,10 @@ void test('wake-ups until commenced: 1 ms after the delayed notification falls d
     options: { commenced?: boolean; startTime?: number; window?: { timeOutMs: number; delayTriggerMs: number } } = {},
   ): number[] => {
     const f = fakeStepContext({
-      upgradeAt: T0,
       now,
-      clusterVersion: clusterVersion(options.commenced ? 'upgrading' : 'before'),
+      ...(options.commenced ? { cluster: commencedCluster } : {}),
       history: options.startTime !== undefined ? { startTime: formatTime(options.startTime) } : {},
-      ...(options.window ? { upgradeWindow: options.window } : {}),
+      ...(options.window ? { operatorConfig: windowConfig(options.window) } : {}),
     });
     return osdUpgrader(probe).wakeUps(f.ctx);
   };
@@ -327,7 +303,7 @@ void test('wake-ups until commenced: 1 ms after the delayed notification falls d
   );
 
   // A spec that names no target cannot be judged commenced: the wake-ups stay.
-  const f = fakeStepContext({ upgradeAt: T0, now: T0 + 10 * MINUTE });
+  const f = fakeStepContext({ now: T0 + 10 * MINUTE });
   f.ctx.upgradeConfig.spec!.desired = {};
   assert.deepEqual(osdUpgrader(probe).wakeUps(f.ctx), [T0 + 2 * HOUR + 1]);
 });

@@ -33,7 +33,7 @@ import { postUpgradeProcedures } from '../steps/post-upgrade-step.js';
 import { commenced } from '../steps/step-support.js';
 import { isUpgradeable } from '../steps/upgradeable-step.js';
 import { allWorkersUpgraded as workerStep } from '../steps/worker-step.js';
-import { setCondition } from '../history/upgrade-history.js';
+import { conditionTrue, setCondition } from '../history/upgrade-history.js';
 import { errorMessage } from '../../lib/errors.js';
 import type { FailureOutcome, Upgrader } from './upgrader.js';
 
@@ -71,10 +71,28 @@ export function upgradeWindowClosesAt(ctx: Pick<StepContext, 'upgradeConfig' | '
   return timeout > 0 && !Number.isNaN(at) ? at + timeout : undefined;
 }
 
+/** The message of the `UpgradeFailed` Event of an OSD upgrade whose window passed before it started. */
+export function upgradeWindowMissedMessage(windowTimeOutMs: number, upgradeAt: string): string {
+  return `the upgrade did not start within the upgrade window (${Math.round(windowTimeOutMs / 60_000)} min after ${upgradeAt})`;
+}
+
+/** {@link upgradeWindowMissedMessage} for this UpgradeConfig and configuration. */
+function windowMissedMessage(ctx: Pick<StepContext, 'upgradeConfig' | 'config'>): string {
+  return upgradeWindowMissedMessage(ctx.config.upgradeWindow.timeOutMs, ctx.upgradeConfig.spec?.upgradeAt ?? '');
+}
+
+/**
+ * The failure message once the window has closed by `now` (strictly after it closes); undefined
+ * while it is open, and always with the window disabled.
+ */
+function windowMissed(ctx: Pick<StepContext, 'upgradeConfig' | 'config'>, now: number): string | undefined {
+  const closes = upgradeWindowClosesAt(ctx);
+  return closes !== undefined && now > closes ? windowMissedMessage(ctx) : undefined;
+}
+
 /** MUO's `shouldFailUpgrade`: not commanded yet, and the window has closed. */
 function shouldFailUpgrade(ctx: StepContext): boolean {
-  const closes = upgradeWindowClosesAt(ctx);
-  return closes !== undefined && ctx.clock.now() > closes && !commenced(ctx);
+  return windowMissed(ctx, ctx.clock.now()) !== undefined && !commenced(ctx);
 }
 
 /**
@@ -101,11 +119,9 @@ async function performUpgradeFailure(ctx: StepContext, signal: AbortSignal): Pro
   } catch (err) {
     // Our silences exist only once a maintenance window was created; before that, an
     // unreachable Alertmanager holds nothing of ours and must not keep the upgrade from failing.
-    const created = (ctx.history.conditions ?? []).some(
-      (c) =>
-        (c.type === C.ControlPlaneMaintenanceWindowCreated || c.type === C.WorkersMaintenanceWindowCreated) &&
-        c.status === 'True',
-    );
+    const created =
+      conditionTrue(ctx.history, C.ControlPlaneMaintenanceWindowCreated) ||
+      conditionTrue(ctx.history, C.WorkersMaintenanceWindowCreated);
     if (created) return fail(`failed to end the maintenance silences: ${errorMessage(err)}`);
     ctx.log.warn(
       { err: errorMessage(err) },
@@ -134,22 +150,13 @@ async function performUpgradeFailure(ctx: StepContext, signal: AbortSignal): Pro
   return true;
 }
 
-/** The message of the `UpgradeFailed` Event of an OSD upgrade whose window passed before it started. */
-export function upgradeWindowMissedMessage(windowTimeOutMs: number, upgradeAt: string): string {
-  return `the upgrade did not start within the upgrade window (${Math.round(windowTimeOutMs / 60_000)} min after ${upgradeAt})`;
-}
-
 /** Retry of a failure a part of which could not be carried out. */
 const FAILURE_RETRY_MS = 30_000;
 
 /** Carries the window failure out, emits `UpgradeFailed` once it is done, and explains either outcome. */
 async function failUpgrade(ctx: StepContext, signal: AbortSignal): Promise<FailureOutcome> {
   if (await performUpgradeFailure(ctx, signal)) {
-    ctx.event(
-      'Warning',
-      'UpgradeFailed',
-      upgradeWindowMissedMessage(ctx.config.upgradeWindow.timeOutMs, ctx.upgradeConfig.spec?.upgradeAt ?? ''),
-    );
+    ctx.event('Warning', 'UpgradeFailed', windowMissedMessage(ctx));
     return { failed: true, reason: 'Failed', message: 'the upgrade window passed before the upgrade could start' };
   }
   return {
@@ -185,7 +192,7 @@ function wakeUps(ctx: StepContext): number[] {
 export function osdUpgrader(probe: UrlProbe): Upgrader {
   return {
     steps: osdSteps(probe),
-    failurePolicy: { hasFailed: shouldFailUpgrade, fail: failUpgrade },
+    failurePolicy: { failsUnlessCommenced: windowMissed, hasFailed: shouldFailUpgrade, fail: failUpgrade },
     wakeUps,
   };
 }

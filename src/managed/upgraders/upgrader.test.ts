@@ -2,10 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultManagedOperatorConfig } from '../config/managed-operator-config.js';
 import type { UrlProbe } from '../steps/external-dependency-step.js';
+import { MINUTE, T0, fakeStepContext } from '../steps/step-context.test-support.js';
 import { upgraderFor } from './upgrader.js';
-import { fakeStepContext, MINUTE } from './upgrader.test-support.js';
 
-const T0 = Date.UTC(2026, 2, 2, 8);
 const signal = new AbortController().signal;
 
 void test('upgraderFor: spec.type OSD gives the 17 steps and a failure policy, ARO the 14 steps and none', () => {
@@ -27,7 +26,7 @@ void test('upgraderFor: the external dependency check of either upgrader asks th
   for (const type of ['OSD', 'ARO'] as const) {
     const step = upgraderFor(type, probe).steps.find((s) => s.name === 'ExternalDependencyAvailabilityCheck');
     assert.ok(step);
-    const f = fakeStepContext({ type, upgradeAt: T0, now: T0 + MINUTE });
+    const f = fakeStepContext({ spec: { type }, now: T0 + MINUTE });
     const defaults = defaultManagedOperatorConfig();
     const ctx = {
       ...f.ctx,

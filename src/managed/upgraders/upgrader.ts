@@ -20,6 +20,12 @@ export type FailureOutcome =
 
 /** When an upgrade fails by policy instead of running its steps, and what failing it does. */
 export interface FailurePolicy {
+  /**
+   * Why the upgrade fails by policy at `now` unless it has commenced by then (the message of the
+   * `UpgradeFailed` Event), undefined while it does not. Judged on the UpgradeConfig and the
+   * operator configuration alone, so that it can be asked without a cluster.
+   */
+  failsUnlessCommenced(ctx: Pick<StepContext, 'upgradeConfig' | 'config'>, now: number): string | undefined;
   /** The upgrade has failed by policy now (a decision on the context; no I/O). */
   hasFailed(ctx: StepContext): boolean;
   /**

@@ -78,7 +78,14 @@ export const MANAGED_UPGRADE_CONFIGMAP_KEY = 'config.yaml';
 
 /** Label put on the extra MachineSets/Machines of capacity reservation (value `true`). */
 export const LABEL_UPGRADE = 'upgrade.managed.openshift.io';
-/** Label selecting worker MachineSets by Hive machine pool (value `worker`). */
+/** Label naming a MachineSet's Hive machine pool (the workers': {@link WORKER_MACHINE_POOL}). */
 export const LABEL_HIVE_MACHINE_POOL = 'hive.openshift.io/machine-pool';
+/**
+ * The Hive machine pool of the workers: the {@link LABEL_HIVE_MACHINE_POOL} value of the worker
+ * MachineSets that capacity reservation clones. Not a MachineConfigPool (that one is
+ * `WORKER_MACHINE_CONFIG_POOL` in src/managed/cluster-version/worker-pools.ts), though both are
+ * named `worker`.
+ */
+export const WORKER_MACHINE_POOL = 'worker';
 /** Suffix of a capacity-reservation MachineSet clone: `<original>-upgrade`. */
 export const UPGRADE_MACHINESET_SUFFIX = '-upgrade';

@@ -31,7 +31,11 @@ export interface KubectlHarness {
 }
 
 async function post(server: ApiServer, path: string, body: JsonObject): Promise<void> {
-  const res = await fetch(server.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(server.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   assert.equal(res.status, 201, await res.text());
 }
 
@@ -41,19 +45,26 @@ export async function startKubectlHarness(): Promise<KubectlHarness> {
   const server = await startApiServer({ port: 0, clock: new ManualClock('2026-03-02T08:00:00Z') });
   const kubeconfig = join(dir, 'kubeconfig');
   await server.writeKubeconfig(kubeconfig);
-  for (const crd of [...rbacStandInCrds(), serviceMonitorStandInCrd()]) await post(server, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+  for (const crd of [...rbacStandInCrds(), serviceMonitorStandInCrd()])
+    await post(server, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
   // The CRD registry serves new groups asynchronously.
   for (const group of ['rbac.authorization.k8s.io/v1', 'monitoring.coreos.com/v1']) {
     for (let i = 0; i < 200 && (await fetch(`${server.url}/apis/${group}`)).status !== 200; i++) await sleep(10);
   }
-  for (const name of ['openshift-machine-api', 'openshift-monitoring', 'openshift-config']) await post(server, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  for (const name of ['openshift-machine-api', 'openshift-monitoring', 'openshift-config'])
+    await post(server, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   return {
     dir,
     kubectl: (args) =>
       new Promise((resolve) => {
-        execFile('/usr/bin/kubectl', [...args, `--kubeconfig=${kubeconfig}`, `--cache-dir=${join(dir, 'cache')}`], { timeout: 60_000 }, (err, stdout, stderr) => {
-          resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-        });
+        execFile(
+          '/usr/bin/kubectl',
+          [...args, `--kubeconfig=${kubeconfig}`, `--cache-dir=${join(dir, 'cache')}`],
+          { timeout: 60_000 },
+          (err, stdout, stderr) => {
+            resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+          },
+        );
       }),
     async close(): Promise<void> {
       await server.close();
@@ -73,10 +84,18 @@ export interface ObjectRef {
 export function objectRefs(files: readonly ManifestFile[]): ObjectRef[] {
   return files.flatMap((f) =>
     f.documents.map((d) => {
-      const { metadata: meta, apiVersion, kind: kindName } = d.object as unknown as { metadata: { name: string; namespace?: string }; apiVersion: string; kind: string };
+      const {
+        metadata: meta,
+        apiVersion,
+        kind: kindName,
+      } = d.object as unknown as { metadata: { name: string; namespace?: string }; apiVersion: string; kind: string };
       const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
       const kind = kindName.toLowerCase();
-      return { ref: `${group === '' ? kind : `${kind}.${group}`}/${meta.name}`, namespace: meta.namespace, object: d.object };
+      return {
+        ref: `${group === '' ? kind : `${kind}.${group}`}/${meta.name}`,
+        namespace: meta.namespace,
+        object: d.object,
+      };
     }),
   );
 }
@@ -88,11 +107,20 @@ export async function assertStoredAsGenerated(h: KubectlHarness, refs: readonly 
     assert.equal(r.code, 0, r.stderr);
     const stored = JSON.parse(r.stdout) as JsonObject;
     const meta = stored['metadata'] as { name: string; labels?: Record<string, string> };
-    assert.deepEqual(meta.labels, { ...(object['metadata'] as { labels?: Record<string, string> }).labels, ...(ref.startsWith('namespace/') ? { 'kubernetes.io/metadata.name': meta.name } : {}) }, ref);
-    for (const key of ['rules', 'roleRef', 'subjects', 'data']) if (object[key] !== undefined) assert.deepEqual(stored[key], object[key], `${ref} ${key}`);
+    assert.deepEqual(
+      meta.labels,
+      {
+        ...(object['metadata'] as { labels?: Record<string, string> }).labels,
+        ...(ref.startsWith('namespace/') ? { 'kubernetes.io/metadata.name': meta.name } : {}),
+      },
+      ref,
+    );
+    for (const key of ['rules', 'roleRef', 'subjects', 'data'])
+      if (object[key] !== undefined) assert.deepEqual(stored[key], object[key], `${ref} ${key}`);
     if (ref.startsWith('servicemonitor') || ref.startsWith('service/')) {
       const spec = stored['spec'] as JsonObject;
-      for (const [k, v] of Object.entries(object['spec'] as JsonObject)) assert.deepEqual(spec[k], v, `${ref} spec.${k}`);
+      for (const [k, v] of Object.entries(object['spec'] as JsonObject))
+        assert.deepEqual(spec[k], v, `${ref} spec.${k}`);
     }
   }
 }

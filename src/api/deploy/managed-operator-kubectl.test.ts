@@ -12,7 +12,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { operatorManifestOptions } from '../../cli/manifests.js';
-import { assertStoredAsGenerated, objectRefs, startKubectlHarness, type KubectlHarness, type ObjectRef } from './kubectl-harness.test-support.js';
+import {
+  assertStoredAsGenerated,
+  objectRefs,
+  startKubectlHarness,
+  type KubectlHarness,
+  type ObjectRef,
+} from './kubectl-harness.test-support.js';
 import { managedOperatorManifestFiles } from './managed-operator-manifests.js';
 
 const deployDir = fileURLToPath(new URL('../../../deploy', import.meta.url));
@@ -32,20 +38,36 @@ function expectedObjects(): ObjectRef[] {
 }
 
 void test('kubectl apply --validate=strict creates the CRDs and every operator object, and a second apply changes nothing', async () => {
-  const first = await h.kubectl(['apply', '--validate=strict', '-f', join(deployDir, 'crds'), '-f', join(deployDir, 'operator')]);
+  const first = await h.kubectl([
+    'apply',
+    '--validate=strict',
+    '-f',
+    join(deployDir, 'crds'),
+    '-f',
+    join(deployDir, 'operator'),
+  ]);
   assert.equal(first.code, 0, first.stderr);
   assert.equal(first.stderr.trim(), '', 'no warnings (unknown fields would be reported here)');
   const lines = first.stdout.trim().split('\n');
-  for (const { ref } of expectedObjects()) assert.ok(lines.includes(`${ref} created`), `${ref} created; got:\n${first.stdout}`);
+  for (const { ref } of expectedObjects())
+    assert.ok(lines.includes(`${ref} created`), `${ref} created; got:\n${first.stdout}`);
 
   const second = await h.kubectl(['apply', '--validate=strict', '-f', join(deployDir, 'operator')]);
   assert.equal(second.code, 0, second.stderr);
-  for (const { ref } of expectedObjects()) assert.ok(second.stdout.includes(`${ref} unchanged`), `${ref} unchanged; got:\n${second.stdout}`);
+  for (const { ref } of expectedObjects())
+    assert.ok(second.stdout.includes(`${ref} unchanged`), `${ref} unchanged; got:\n${second.stdout}`);
 });
 
 void test('what the server stored is what was generated', async () => {
   await assertStoredAsGenerated(h, expectedObjects());
-  const d = await h.kubectl(['get', 'deployment/upgrade-operator', '-n', 'openshift-managed-upgrade-operator', '-o', 'jsonpath={.spec.template.spec.containers[0].image} {.spec.template.spec.containers[0].args}']);
+  const d = await h.kubectl([
+    'get',
+    'deployment/upgrade-operator',
+    '-n',
+    'openshift-managed-upgrade-operator',
+    '-o',
+    'jsonpath={.spec.template.spec.containers[0].image} {.spec.template.spec.containers[0].args}',
+  ]);
   assert.equal(d.code, 0, d.stderr);
   assert.equal(d.stdout, `quay.io/upgrade-operator/upgrade-operator:${operatorManifestOptions().version} ["run"]`);
 });
@@ -53,10 +75,22 @@ void test('what the server stored is what was generated', async () => {
 void test('the stand-in schemas reject what the real API would (so the acceptance above means something)', async () => {
   const bad = join(h.dir, 'bad.yaml');
   const cases: Array<[string, RegExp]> = [
-    ['apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r, namespace: default}\nrules:\n- apiGroups: [""]\n  resources: [pods]\n', /verbs/],
-    ['apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: c}\nrules:\n- apiGroups: [""]\n  resources: [pods]\n  verbs: [get]\n  resourceName: [x]\n', /resourceName/],
-    ['apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: b, namespace: default}\nsubjects: []\n', /roleRef/],
-    ['apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: {name: m, namespace: default}\nspec:\n  selector: {}\n  endpoints:\n  - port: p\n    scheme: ftp\n', /scheme/],
+    [
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r, namespace: default}\nrules:\n- apiGroups: [""]\n  resources: [pods]\n',
+      /verbs/,
+    ],
+    [
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: c}\nrules:\n- apiGroups: [""]\n  resources: [pods]\n  verbs: [get]\n  resourceName: [x]\n',
+      /resourceName/,
+    ],
+    [
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: b, namespace: default}\nsubjects: []\n',
+      /roleRef/,
+    ],
+    [
+      'apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: {name: m, namespace: default}\nspec:\n  selector: {}\n  endpoints:\n  - port: p\n    scheme: ftp\n',
+      /scheme/,
+    ],
   ];
   for (const [yaml, message] of cases) {
     writeFileSync(bad, yaml);

@@ -6,7 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { runCommand } from '../../cli/run.js';
 import { parseManagedOperatorConfig } from '../../managed/config/managed-operator-config.js';
 import { OPERATOR_SETTINGS_ENV, defaultOperatorSettings } from '../../managed/config/operator-settings.js';
-import { MANAGED_UPGRADE_CONFIGMAP_KEY, MANAGED_UPGRADE_OPERATOR_NAMESPACE } from '../upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import {
+  MANAGED_UPGRADE_CONFIGMAP_KEY,
+  MANAGED_UPGRADE_OPERATOR_NAMESPACE,
+} from '../upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { OPERATOR_LABELS, OPERATOR_NAME } from './operator-objects.js';
 import {
   OPERATOR_PORTS,
@@ -22,7 +25,9 @@ import { managedOperatorPermissions } from './managed-operator-rbac.js';
 
 const O = { version: '1.2.3', leaseName: 'the-lease' };
 
-function container(): NonNullable<NonNullable<ReturnType<typeof operatorDeployment>['spec']>['template']['spec']>['containers'][number] {
+function container(): NonNullable<
+  NonNullable<ReturnType<typeof operatorDeployment>['spec']>['template']['spec']
+>['containers'][number] {
   const c = operatorDeployment(O).spec?.template.spec?.containers[0];
   assert.ok(c);
   return c;
@@ -46,7 +51,11 @@ void test('the Deployment runs `run` from the versioned image, with the environm
   const env = new Map((c.env ?? []).map((e) => [e.name, e]));
   for (const name of Object.values(OPERATOR_SETTINGS_ENV)) assert.ok(env.has(name), `${name} is set`);
   assert.equal(env.get('OPERATOR_NAMESPACE')?.valueFrom?.fieldRef?.fieldPath, 'metadata.namespace');
-  assert.equal(env.get('WATCH_NAMESPACE')?.valueFrom?.fieldRef?.fieldPath, 'metadata.namespace', 'the Role that grants UpgradeConfigs is in the operator namespace');
+  assert.equal(
+    env.get('WATCH_NAMESPACE')?.valueFrom?.fieldRef?.fieldPath,
+    'metadata.namespace',
+    'the Role that grants UpgradeConfigs is in the operator namespace',
+  );
   assert.equal(env.get('POD_NAME')?.valueFrom?.fieldRef?.fieldPath, 'metadata.name', 'leader-election identity');
   assert.equal(env.get('UPGRADE_CONFIG_NAMES')?.value, defaultOperatorSettings().upgradeConfigNames.join(','));
 });
@@ -59,12 +68,17 @@ void test('container ports and probes match the defaults of `run`', () => {
   const c = container();
   assert.deepEqual(
     (c.ports ?? []).map((p) => [p.name, p.containerPort]),
-    [[OPERATOR_PORTS.metrics.name, 8383], [OPERATOR_PORTS.collector.name, 8089], [OPERATOR_PORTS.probes.name, 8081]],
+    [
+      [OPERATOR_PORTS.metrics.name, 8383],
+      [OPERATOR_PORTS.collector.name, 8089],
+      [OPERATOR_PORTS.probes.name, 8081],
+    ],
   );
   assert.equal(c.livenessProbe?.httpGet?.path, '/healthz');
   assert.equal(c.readinessProbe?.httpGet?.path, '/readyz');
   assert.equal(c.livenessProbe?.httpGet?.port, OPERATOR_PORTS.probes.name);
-  for (const p of c.ports ?? []) assert.ok((p.name ?? '').length <= 15, `port name ${p.name ?? ''} is an IANA service name`);
+  for (const p of c.ports ?? [])
+    assert.ok((p.name ?? '').length <= 15, `port name ${p.name ?? ''} is an IANA service name`);
 });
 
 void test('the pod passes the restricted pod-security profile (OpenShift restricted-v2)', () => {
@@ -84,7 +98,10 @@ void test('the pod passes the restricted pod-security profile (OpenShift restric
 void test('runs on the control plane, with requests below limits', () => {
   const spec = operatorDeployment(O).spec?.template.spec;
   assert.deepEqual(spec?.nodeSelector, { 'node-role.kubernetes.io/master': '' });
-  assert.deepEqual((spec?.tolerations ?? []).map((t) => t.effect), ['NoSchedule', 'NoExecute']);
+  assert.deepEqual(
+    (spec?.tolerations ?? []).map((t) => t.effect),
+    ['NoSchedule', 'NoExecute'],
+  );
   const r = container().resources;
   const mib = (q: unknown): number => Number(String(q).replace(/Mi$/, ''));
   const milli = (q: unknown): number => Number(String(q).replace(/m$/, ''));
@@ -100,10 +117,13 @@ void test('each Service selects the pod and targets a named container port; each
   const services = operatorServices(O);
   for (const s of services) {
     assert.deepEqual(s.spec?.selector, OPERATOR_LABELS);
-    for (const p of s.spec?.ports ?? []) assert.ok(ports.has(String(p.targetPort)), `${s.metadata?.name ?? ''} targets ${String(p.targetPort)}`);
+    for (const p of s.spec?.ports ?? [])
+      assert.ok(ports.has(String(p.targetPort)), `${s.metadata?.name ?? ''} targets ${String(p.targetPort)}`);
   }
   for (const m of operatorServiceMonitors(O)) {
-    const selected = services.filter((s) => Object.entries(m.spec.selector.matchLabels).every(([k, v]) => s.metadata?.labels?.[k] === v));
+    const selected = services.filter((s) =>
+      Object.entries(m.spec.selector.matchLabels).every(([k, v]) => s.metadata?.labels?.[k] === v),
+    );
     assert.equal(selected.length, 1, m.metadata.name);
     assert.deepEqual(m.spec.namespaceSelector.matchNames, [MANAGED_UPGRADE_OPERATOR_NAMESPACE]);
     assert.ok(selected[0]?.spec?.ports?.some((p) => p.name === m.spec.endpoints[0]?.port));
@@ -126,19 +146,28 @@ void test('RBAC: the Lease rule names the Lease, the code files of every reason 
     assert.ok(g.code.length > 0 && g.reason.length > 0);
     for (const f of g.code) assert.ok(existsSync(fileURLToPath(new URL(`../../${f}`, import.meta.url))), `${f} exists`);
     for (const list of [g.rule.apiGroups, g.rule.resources, g.rule.verbs]) assert.ok(!(list ?? []).includes('*'));
-    if (g.rule.resourceNames) assert.ok(!g.rule.verbs.some((v) => v === 'create' || v === 'deletecollection'), 'names cannot limit create');
+    if (g.rule.resourceNames)
+      assert.ok(!g.rule.verbs.some((v) => v === 'create' || v === 'deletecollection'), 'names cannot limit create');
   }
-  assert.deepEqual([...permissionsByNamespace(O).keys()], [undefined, MANAGED_UPGRADE_OPERATOR_NAMESPACE, 'openshift-config', 'openshift-machine-api', 'default']);
+  assert.deepEqual(
+    [...permissionsByNamespace(O).keys()],
+    [undefined, MANAGED_UPGRADE_OPERATOR_NAMESPACE, 'openshift-config', 'openshift-machine-api', 'default'],
+  );
 });
 
 void test('files are numbered in apply order: namespace and account first, the workload after its RBAC and ConfigMap', () => {
   const files = managedOperatorManifestFiles(O);
-  assert.deepEqual(files.map((f) => f.name), [...files.map((f) => f.name)].sort());
+  assert.deepEqual(
+    files.map((f) => f.name),
+    [...files.map((f) => f.name)].sort(),
+  );
   const kinds = files.flatMap((f) => f.documents.map((d) => d.object['kind']));
   const at = (kind: string): number => kinds.indexOf(kind);
   assert.equal(at('Namespace'), 0);
   assert.ok(at('ServiceAccount') < at('ClusterRoleBinding'));
   assert.ok(at('ConfigMap') < at('Deployment'));
   assert.ok(at('Service') < at('ServiceMonitor'));
-  for (const f of files) for (const d of f.documents) if (d.ruleComments) assert.equal(d.ruleComments.length, (d.object['rules'] as unknown[]).length);
+  for (const f of files)
+    for (const d of f.documents)
+      if (d.ruleComments) assert.equal(d.ruleComments.length, (d.object['rules'] as unknown[]).length);
 });

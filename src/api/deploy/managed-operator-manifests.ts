@@ -102,7 +102,9 @@ export function operatorServiceAccount(options: ManagedOperatorManifestOptions):
 }
 
 /** The permissions grouped by where they apply: undefined for the ClusterRole, else a namespace (first-seen order). */
-export function permissionsByNamespace(options: ManagedOperatorManifestOptions): Map<string | undefined, PermissionGrant[]> {
+export function permissionsByNamespace(
+  options: ManagedOperatorManifestOptions,
+): Map<string | undefined, PermissionGrant[]> {
   const groups = new Map<string | undefined, PermissionGrant[]>();
   for (const g of managedOperatorPermissions({ leaseName: options.leaseName })) {
     const ns = namespaceOfScope(g.scope, namespaceOf(options));
@@ -112,13 +114,28 @@ export function permissionsByNamespace(options: ManagedOperatorManifestOptions):
 }
 
 /** RBAC: the ClusterRole with its binding, then one Role and RoleBinding per namespace. */
-export function operatorRbacDocuments(options: ManagedOperatorManifestOptions): { cluster: ManifestDocument[]; namespaced: ManifestDocument[] } {
+export function operatorRbacDocuments(options: ManagedOperatorManifestOptions): {
+  cluster: ManifestDocument[];
+  namespaced: ManifestDocument[];
+} {
   const subjects = [serviceAccountSubject(namespaceOf(options))];
   const cluster: ManifestDocument[] = [];
   const namespaced: ManifestDocument[] = [];
   for (const [namespace, grants] of permissionsByNamespace(options)) {
-    if (namespace === undefined) cluster.push(...roleDocuments({ name: OPERATOR_NAME, namespace, comment: ' What the operator reads and changes cluster-wide.', grants }, subjects));
-    else namespaced.push(...roleDocuments({ name: OPERATOR_NAME, namespace, comment: ` What the operator needs in ${namespace}.`, grants }, subjects));
+    if (namespace === undefined)
+      cluster.push(
+        ...roleDocuments(
+          { name: OPERATOR_NAME, namespace, comment: ' What the operator reads and changes cluster-wide.', grants },
+          subjects,
+        ),
+      );
+    else
+      namespaced.push(
+        ...roleDocuments(
+          { name: OPERATOR_NAME, namespace, comment: ` What the operator needs in ${namespace}.`, grants },
+          subjects,
+        ),
+      );
   }
   return { cluster, namespaced };
 }
@@ -137,8 +154,16 @@ export function monitoringRbacDocuments(options: ManagedOperatorManifestOptions)
     subjects: [serviceAccountSubject(namespaceOf(options))],
   };
   return [
-    { object: toJsonObject(monitoringViewBinding(namespaceOf(options))), comment: ' Prometheus queries (critical alerts, notification de-duplication, upgrade result) with the operator\'s token.' },
-    { object: toJsonObject(silences), comment: ' Alertmanager silences (maintenance windows): create, list, expire. The Role ships with OpenShift monitoring.' },
+    {
+      object: toJsonObject(monitoringViewBinding(namespaceOf(options))),
+      comment:
+        " Prometheus queries (critical alerts, notification de-duplication, upgrade result) with the operator's token.",
+    },
+    {
+      object: toJsonObject(silences),
+      comment:
+        ' Alertmanager silences (maintenance windows): create, list, expire. The Role ships with OpenShift monitoring.',
+    },
     ...prometheusScrapeDocuments(namespaceOf(options)),
   ];
 }
@@ -171,7 +196,12 @@ export function operatorConfigMap(options: ManagedOperatorManifestOptions): Conf
     '  fedramp: false',
     '',
   ].join('\n');
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: objectMeta(MANAGED_UPGRADE_CONFIGMAP_NAME, namespaceOf(options)), data: { [MANAGED_UPGRADE_CONFIGMAP_KEY]: config } };
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: objectMeta(MANAGED_UPGRADE_CONFIGMAP_NAME, namespaceOf(options)),
+    data: { [MANAGED_UPGRADE_CONFIGMAP_KEY]: config },
+  };
 }
 
 /** The operator Deployment: one replica (leader election lets more wait as standbys), on the control plane. */
@@ -254,9 +284,20 @@ export function managedOperatorManifestFiles(options: ManagedOperatorManifestOpt
     { name: '02-cluster-role.yaml', documents: rbac.cluster },
     { name: '03-roles.yaml', documents: rbac.namespaced },
     { name: '04-monitoring-rbac.yaml', documents: monitoringRbacDocuments(options) },
-    { name: '05-config-map.yaml', documents: [{ object: toJsonObject(operatorConfigMap(options)), comment: ' MUO\'s sample OSD configuration; edit it, the operator re-reads it on change.' }] },
+    {
+      name: '05-config-map.yaml',
+      documents: [
+        {
+          object: toJsonObject(operatorConfigMap(options)),
+          comment: " MUO's sample OSD configuration; edit it, the operator re-reads it on change.",
+        },
+      ],
+    },
     { name: '06-deployment.yaml', documents: [{ object: toJsonObject(operatorDeployment(options)) }] },
     { name: '07-services.yaml', documents: operatorServices(options).map((s) => ({ object: toJsonObject(s) })) },
-    { name: '08-service-monitors.yaml', documents: operatorServiceMonitors(options).map((s) => ({ object: toJsonObject(s) })) },
+    {
+      name: '08-service-monitors.yaml',
+      documents: operatorServiceMonitors(options).map((s) => ({ object: toJsonObject(s) })),
+    },
   ];
 }

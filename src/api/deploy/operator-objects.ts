@@ -5,8 +5,23 @@
  * permission grants (each rule with its reason), the monitoring roles, the pod's probes and
  * security context, and the metrics Services with their ServiceMonitors. Pure functions.
  */
-import type { Namespace, Probe, SecurityContext, Service, ServiceAccount, PodSecurityContext, EnvVar } from 'kubernetes-types/core/v1.js';
-import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, Subject } from 'kubernetes-types/rbac/v1.js';
+import type {
+  Namespace,
+  Probe,
+  SecurityContext,
+  Service,
+  ServiceAccount,
+  PodSecurityContext,
+  EnvVar,
+} from 'kubernetes-types/core/v1.js';
+import type {
+  ClusterRole,
+  ClusterRoleBinding,
+  PolicyRule,
+  Role,
+  RoleBinding,
+  Subject,
+} from 'kubernetes-types/rbac/v1.js';
 import type { JsonObject } from '../../lib/json.js';
 
 /** Name of the Deployment, ServiceAccount, ClusterRole and Roles. */
@@ -38,7 +53,13 @@ export interface ServiceMonitor {
   kind: 'ServiceMonitor';
   metadata: { name: string; namespace: string; labels: Record<string, string> };
   spec: {
-    endpoints: Array<{ port: string; path: string; scheme: 'http' | 'https'; interval: string; metricRelabelings?: MetricRelabeling[] }>;
+    endpoints: Array<{
+      port: string;
+      path: string;
+      scheme: 'http' | 'https';
+      interval: string;
+      metricRelabelings?: MetricRelabeling[];
+    }>;
     namespaceSelector: { matchNames: string[] };
     selector: { matchLabels: Record<string, string> };
   };
@@ -82,7 +103,12 @@ export interface PermissionGrant {
 }
 
 /** A PolicyRule; `resourceNames` only when given. */
-export function policyRule(apiGroups: string[], resources: string[], verbs: string[], resourceNames?: string[]): PolicyRule {
+export function policyRule(
+  apiGroups: string[],
+  resources: string[],
+  verbs: string[],
+  resourceNames?: string[],
+): PolicyRule {
   return { apiGroups, resources, verbs, ...(resourceNames ? { resourceNames } : {}) };
 }
 
@@ -92,7 +118,11 @@ export function toJsonObject(value: object): JsonObject {
 }
 
 /** Object metadata with the operator's labels (plus `extraLabels`). */
-export function objectMeta(name: string, namespace?: string, extraLabels: Record<string, string> = {}): { name: string; namespace?: string; labels: Record<string, string> } {
+export function objectMeta(
+  name: string,
+  namespace?: string,
+  extraLabels: Record<string, string> = {},
+): { name: string; namespace?: string; labels: Record<string, string> } {
   return { name, ...(namespace !== undefined ? { namespace } : {}), labels: { ...OPERATOR_LABELS, ...extraLabels } };
 }
 
@@ -103,7 +133,11 @@ export function serviceAccountSubject(namespace: string): Subject {
 
 /** The operator's Namespace, labelled so that the platform Prometheus scrapes it. */
 export function namespaceObject(namespace: string): Namespace {
-  return { apiVersion: 'v1', kind: 'Namespace', metadata: objectMeta(namespace, undefined, { [CLUSTER_MONITORING_LABEL]: 'true' }) };
+  return {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: objectMeta(namespace, undefined, { [CLUSTER_MONITORING_LABEL]: 'true' }),
+  };
 }
 
 /** The operator's ServiceAccount (its token also authenticates to Prometheus). */
@@ -113,7 +147,11 @@ export function serviceAccountObject(namespace: string): ServiceAccount {
 
 /** The namespace a grant applies in: undefined for cluster-wide. */
 export function namespaceOfScope(scope: GrantScope, operatorNamespace: string): string | undefined {
-  return scope.kind === 'cluster' ? undefined : scope.kind === 'operator-namespace' ? operatorNamespace : scope.namespace;
+  return scope.kind === 'cluster'
+    ? undefined
+    : scope.kind === 'operator-namespace'
+      ? operatorNamespace
+      : scope.namespace;
 }
 
 /** One Role (namespace set) or ClusterRole (namespace undefined) made of grants, and who gets it. */
@@ -134,7 +172,12 @@ export function roleDocuments(spec: RoleSpec, subjects: Subject[]): ManifestDocu
   const rules: PolicyRule[] = spec.grants.map((g) => g.rule);
   const ruleComments = spec.grants.map(ruleComment);
   if (spec.namespace === undefined) {
-    const role: ClusterRole = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: objectMeta(spec.name), rules };
+    const role: ClusterRole = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: objectMeta(spec.name),
+      rules,
+    };
     const binding: ClusterRoleBinding = {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',
@@ -144,7 +187,12 @@ export function roleDocuments(spec: RoleSpec, subjects: Subject[]): ManifestDocu
     };
     return [{ object: toJsonObject(role), comment: spec.comment, ruleComments }, { object: toJsonObject(binding) }];
   }
-  const role: Role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: objectMeta(spec.name, spec.namespace), rules };
+  const role: Role = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    metadata: objectMeta(spec.name, spec.namespace),
+    rules,
+  };
   const binding: RoleBinding = {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'RoleBinding',
@@ -156,7 +204,10 @@ export function roleDocuments(spec: RoleSpec, subjects: Subject[]): ManifestDocu
 }
 
 /** Binds the operator (in `namespace`) to OpenShift's `cluster-monitoring-view` ClusterRole: Prometheus queries with its own token. */
-export function monitoringViewBinding(namespace: string, name = `${OPERATOR_NAME}-cluster-monitoring-view`): ClusterRoleBinding {
+export function monitoringViewBinding(
+  namespace: string,
+  name = `${OPERATOR_NAME}-cluster-monitoring-view`,
+): ClusterRoleBinding {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',
@@ -172,7 +223,12 @@ export function prometheusScrapeDocuments(namespace: string): ManifestDocument[]
     { apiGroups: [''], resources: ['services', 'endpoints', 'pods'], verbs: ['get', 'list', 'watch'] },
     { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['get', 'list', 'watch'] },
   ];
-  const scrape: Role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: objectMeta('prometheus-k8s', namespace), rules: scrapeRules };
+  const scrape: Role = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    metadata: objectMeta('prometheus-k8s', namespace),
+    rules: scrapeRules,
+  };
   const scrapeBinding: RoleBinding = {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'RoleBinding',
@@ -207,14 +263,26 @@ export function restrictedPodSecurityContext(): PodSecurityContext {
 
 /** The container security context of `restricted-v2`, with a read-only root filesystem. */
 export function restrictedContainerSecurityContext(): SecurityContext {
-  return { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } };
+  return {
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    runAsNonRoot: true,
+    capabilities: { drop: ['ALL'] },
+  };
 }
 
 /** The annotation that pins the pod to the `restricted-v2` SCC. */
-export const REQUIRED_SCC_ANNOTATIONS: Readonly<Record<string, string>> = { 'openshift.io/required-scc': 'restricted-v2' };
+export const REQUIRED_SCC_ANNOTATIONS: Readonly<Record<string, string>> = {
+  'openshift.io/required-scc': 'restricted-v2',
+};
 
 /** A ClusterIP Service in front of one named container port of the operator pod. */
-export function metricsService(namespace: string, name: string, component: string, port: { port: number; name: string }): Service {
+export function metricsService(
+  namespace: string,
+  name: string,
+  component: string,
+  port: { port: number; name: string },
+): Service {
   return {
     apiVersion: 'v1',
     kind: 'Service',
@@ -228,13 +296,27 @@ export function metricsService(namespace: string, name: string, component: strin
 }
 
 /** The ServiceMonitor of the Service with `component`'s label: `/metrics` over HTTP every 30 s. */
-export function serviceMonitor(namespace: string, name: string, component: string, portName: string, metricRelabelings?: MetricRelabeling[]): ServiceMonitor {
+export function serviceMonitor(
+  namespace: string,
+  name: string,
+  component: string,
+  portName: string,
+  metricRelabelings?: MetricRelabeling[],
+): ServiceMonitor {
   return {
     apiVersion: 'monitoring.coreos.com/v1',
     kind: 'ServiceMonitor',
     metadata: { name, namespace, labels: { ...OPERATOR_LABELS, 'app.kubernetes.io/component': component } },
     spec: {
-      endpoints: [{ port: portName, path: '/metrics', scheme: 'http', interval: '30s', ...(metricRelabelings ? { metricRelabelings } : {}) }],
+      endpoints: [
+        {
+          port: portName,
+          path: '/metrics',
+          scheme: 'http',
+          interval: '30s',
+          ...(metricRelabelings ? { metricRelabelings } : {}),
+        },
+      ],
       namespaceSelector: { matchNames: [namespace] },
       selector: { matchLabels: { ...OPERATOR_LABELS, 'app.kubernetes.io/component': component } },
     },

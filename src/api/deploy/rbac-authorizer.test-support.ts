@@ -26,7 +26,10 @@ export interface RequestAttributes {
  */
 export function requestAttributes(method: string, pathAndQuery: string): RequestAttributes | undefined {
   const url = new URL(pathAndQuery, 'http://x');
-  const parts = url.pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  const parts = url.pathname
+    .split('/')
+    .filter((p) => p !== '')
+    .map(decodeURIComponent);
   let apiGroup: string;
   let rest: string[];
   if (parts[0] === 'api' && parts.length >= 3) {
@@ -73,7 +76,13 @@ export function requestAttributes(method: string, pathAndQuery: string): Request
       if (m) objectName = m[1];
     }
   }
-  return { verb, apiGroup, resource: subresource !== undefined ? `${resource}/${subresource}` : resource, namespace, name: objectName };
+  return {
+    verb,
+    apiGroup,
+    resource: subresource !== undefined ? `${resource}/${subresource}` : resource,
+    namespace,
+    name: objectName,
+  };
 }
 
 function has(list: readonly string[] | undefined, value: string): boolean {
@@ -95,5 +104,7 @@ export interface ResolvedGrant {
 
 /** The grants that allow the request (a Role only in its namespace, a ClusterRole everywhere). */
 export function allowingGrants(grants: readonly ResolvedGrant[], a: RequestAttributes): ResolvedGrant[] {
-  return grants.filter((g) => (g.namespace === undefined || g.namespace === a.namespace) && ruleAllows(g.grant.rule, a));
+  return grants.filter(
+    (g) => (g.namespace === undefined || g.namespace === a.namespace) && ruleAllows(g.grant.rule, a),
+  );
 }

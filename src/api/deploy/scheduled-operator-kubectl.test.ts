@@ -12,7 +12,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scheduledOperatorManifestOptions } from '../../cli/manifests.js';
 import { APPUIO_CONTROLLER_NAMESPACE } from '../managedupgrade.appuio.io/v1beta1/group.js';
-import { assertStoredAsGenerated, objectRefs, startKubectlHarness, type KubectlHarness, type ObjectRef } from './kubectl-harness.test-support.js';
+import {
+  assertStoredAsGenerated,
+  objectRefs,
+  startKubectlHarness,
+  type KubectlHarness,
+  type ObjectRef,
+} from './kubectl-harness.test-support.js';
 import { scheduledOperatorManifestFiles } from './scheduled-operator-manifests.js';
 
 const deployDir = fileURLToPath(new URL('../../../deploy', import.meta.url));
@@ -31,28 +37,54 @@ function expectedObjects(): ObjectRef[] {
   return objectRefs(scheduledOperatorManifestFiles(scheduledOperatorManifestOptions()));
 }
 
-void test('kubectl apply --validate=strict creates every object next to the managed flow\'s, and a second apply changes nothing', async () => {
-  const managed = await h.kubectl(['apply', '--validate=strict', '-f', join(deployDir, 'crds'), '-f', join(deployDir, 'operator')]);
+void test("kubectl apply --validate=strict creates every object next to the managed flow's, and a second apply changes nothing", async () => {
+  const managed = await h.kubectl([
+    'apply',
+    '--validate=strict',
+    '-f',
+    join(deployDir, 'crds'),
+    '-f',
+    join(deployDir, 'operator'),
+  ]);
   assert.equal(managed.code, 0, managed.stderr);
   const first = await h.kubectl(['apply', '--validate=strict', '-f', join(deployDir, 'scheduled-operator')]);
   assert.equal(first.code, 0, first.stderr);
   assert.equal(first.stderr.trim(), '', 'no warnings (unknown fields would be reported here)');
   const lines = first.stdout.trim().split('\n');
   // "configured" instead of "created" would mean that a managed-flow object of the same name was overwritten.
-  for (const { ref } of expectedObjects()) assert.ok(lines.includes(`${ref} created`), `${ref} created; got:\n${first.stdout}`);
+  for (const { ref } of expectedObjects())
+    assert.ok(lines.includes(`${ref} created`), `${ref} created; got:\n${first.stdout}`);
   assert.equal(lines.length, expectedObjects().length);
 
   const second = await h.kubectl(['apply', '--validate=strict', '-f', join(deployDir, 'scheduled-operator')]);
   assert.equal(second.code, 0, second.stderr);
-  for (const { ref } of expectedObjects()) assert.ok(second.stdout.includes(`${ref} unchanged`), `${ref} unchanged; got:\n${second.stdout}`);
+  for (const { ref } of expectedObjects())
+    assert.ok(second.stdout.includes(`${ref} unchanged`), `${ref} unchanged; got:\n${second.stdout}`);
 });
 
 void test('what the server stored is what was generated', async () => {
   await assertStoredAsGenerated(h, expectedObjects());
-  const d = await h.kubectl(['get', 'deployment/upgrade-operator', '-n', APPUIO_CONTROLLER_NAMESPACE, '-o', 'jsonpath={.spec.template.spec.containers[0].image} {.spec.template.spec.containers[0].args}']);
+  const d = await h.kubectl([
+    'get',
+    'deployment/upgrade-operator',
+    '-n',
+    APPUIO_CONTROLLER_NAMESPACE,
+    '-o',
+    'jsonpath={.spec.template.spec.containers[0].image} {.spec.template.spec.containers[0].args}',
+  ]);
   assert.equal(d.code, 0, d.stderr);
-  assert.equal(d.stdout, `quay.io/upgrade-operator/upgrade-operator:${scheduledOperatorManifestOptions().version} ["run","--flows=scheduled"]`);
-  const viewers = await h.kubectl(['get', 'clusterroles.rbac.authorization.k8s.io', '-l', 'rbac.authorization.k8s.io/aggregate-to-cluster-reader=true', '-o', 'name']);
+  assert.equal(
+    d.stdout,
+    `quay.io/upgrade-operator/upgrade-operator:${scheduledOperatorManifestOptions().version} ["run","--flows=scheduled"]`,
+  );
+  const viewers = await h.kubectl([
+    'get',
+    'clusterroles.rbac.authorization.k8s.io',
+    '-l',
+    'rbac.authorization.k8s.io/aggregate-to-cluster-reader=true',
+    '-o',
+    'name',
+  ]);
   assert.equal(viewers.code, 0, viewers.stderr);
   assert.equal(viewers.stdout.trim().split('\n').length, 6, 'one aggregated viewer role per kind');
 });

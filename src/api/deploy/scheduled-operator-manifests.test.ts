@@ -20,13 +20,15 @@ import {
 
 const O = { version: '1.2.3', leaseName: '9fced507.appuio.io' };
 
-function container(): NonNullable<NonNullable<ReturnType<typeof scheduledDeployment>['spec']>['template']['spec']>['containers'][number] {
+function container(): NonNullable<
+  NonNullable<ReturnType<typeof scheduledDeployment>['spec']>['template']['spec']
+>['containers'][number] {
   const c = scheduledDeployment(O).spec?.template.spec?.containers[0];
   assert.ok(c);
   return c;
 }
 
-void test('APPUiO\'s namespace, scraped by the platform monitoring', () => {
+void test("APPUiO's namespace, scraped by the platform monitoring", () => {
   const ns = scheduledNamespace(O);
   assert.equal(ns.metadata?.name, 'appuio-openshift-upgrade-controller');
   assert.equal(ns.metadata?.labels?.['openshift.io/cluster-monitoring'], 'true');
@@ -45,7 +47,7 @@ void test('the Deployment runs the scheduled flow with POD_NAMESPACE and POD_NAM
   assert.equal(env.get('POD_NAME')?.valueFrom?.fieldRef?.fieldPath, 'metadata.name', 'leader-election identity');
 });
 
-void test('`run` with the container\'s arguments, in the pod\'s namespace, serves the scheduled flow on the objects the Role grants', () => {
+void test("`run` with the container's arguments, in the pod's namespace, serves the scheduled flow on the objects the Role grants", () => {
   const saved = process.env['POD_NAMESPACE'];
   process.env['POD_NAMESPACE'] = APPUIO_CONTROLLER_NAMESPACE;
   try {
@@ -54,13 +56,28 @@ void test('`run` with the container\'s arguments, in the pod\'s namespace, serve
     assert.equal(sub, 'run');
     const parsed = cmd.parseOptions(args);
     assert.deepEqual(parsed.unknown, []);
-    const opts = cmd.opts<{ flows: string[]; namespace: string; managedClusterVersionNamespace: string; machineNamespace: string; leaderElect: boolean; leaderElectionId?: string }>();
+    const opts = cmd.opts<{
+      flows: string[];
+      namespace: string;
+      managedClusterVersionNamespace: string;
+      machineNamespace: string;
+      leaderElect: boolean;
+      leaderElectionId?: string;
+    }>();
     assert.deepEqual(opts.flows, ['scheduled']);
-    assert.equal(opts.namespace, APPUIO_CONTROLLER_NAMESPACE, 'the six kinds are granted by a Role in the pod namespace');
+    assert.equal(
+      opts.namespace,
+      APPUIO_CONTROLLER_NAMESPACE,
+      'the six kinds are granted by a Role in the pod namespace',
+    );
     assert.equal(opts.managedClusterVersionNamespace, APPUIO_CONTROLLER_NAMESPACE);
     assert.equal(opts.machineNamespace, 'openshift-machine-api', 'the Machines Role is there');
     assert.equal(opts.leaderElect, true);
-    assert.equal(opts.leaderElectionId, undefined, 'the scheduled flow alone uses APPUiO\'s Lease, the one the leader-election Role names');
+    assert.equal(
+      opts.leaderElectionId,
+      undefined,
+      "the scheduled flow alone uses APPUiO's Lease, the one the leader-election Role names",
+    );
   } finally {
     if (saved === undefined) delete process.env['POD_NAMESPACE'];
     else process.env['POD_NAMESPACE'] = saved;
@@ -72,13 +89,19 @@ void test('container ports and probes match the defaults of `run`', () => {
   assert.equal(defaults.get('--metrics-bind-address'), `:${SCHEDULED_OPERATOR_PORTS.metrics.port}`);
   assert.equal(defaults.get('--health-probe-bind-address'), `:${SCHEDULED_OPERATOR_PORTS.probes.port}`);
   const c = container();
-  assert.deepEqual((c.ports ?? []).map((p) => [p.name, p.containerPort]), [['http-metrics', 8383], ['health', 8081]]);
+  assert.deepEqual(
+    (c.ports ?? []).map((p) => [p.name, p.containerPort]),
+    [
+      ['http-metrics', 8383],
+      ['health', 8081],
+    ],
+  );
   assert.equal(c.livenessProbe?.httpGet?.path, '/healthz');
   assert.equal(c.readinessProbe?.httpGet?.path, '/readyz');
   assert.equal(c.readinessProbe?.httpGet?.port, SCHEDULED_OPERATOR_PORTS.probes.name);
 });
 
-void test('APPUiO\'s security context, and the restricted-v2 SCC', () => {
+void test("APPUiO's security context, and the restricted-v2 SCC", () => {
   const spec = scheduledDeployment(O).spec?.template.spec;
   assert.equal(spec?.securityContext?.runAsNonRoot, true);
   assert.equal(spec?.securityContext?.seccompProfile?.type, 'RuntimeDefault');
@@ -91,14 +114,16 @@ void test('APPUiO\'s security context, and the restricted-v2 SCC', () => {
   assert.equal(spec?.volumes, undefined);
 });
 
-void test('requests below limits, APPUiO\'s CPU request, the V8 heap capped below the memory limit', () => {
+void test("requests below limits, APPUiO's CPU request, the V8 heap capped below the memory limit", () => {
   const r = container().resources;
   const mib = (q: unknown): number => Number(String(q).replace(/Mi$/, ''));
   const milli = (q: unknown): number => Number(String(q).replace(/m$/, ''));
   assert.equal(r?.requests?.['cpu'], '10m');
   assert.ok(mib(r?.requests?.['memory']) < mib(r?.limits?.['memory']));
   assert.ok(milli(r?.requests?.['cpu']) < milli(r?.limits?.['cpu']));
-  const heap = Number(/--max-old-space-size=(\d+)/.exec(container().env?.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '')?.[1]);
+  const heap = Number(
+    /--max-old-space-size=(\d+)/.exec(container().env?.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '')?.[1],
+  );
   assert.ok(heap > 0 && heap < mib(r?.limits?.['memory']));
 });
 
@@ -110,7 +135,9 @@ void test('the Service targets the metrics port; the ServiceMonitor selects it a
   assert.ok(Object.entries(m.spec.selector.matchLabels).every(([k, v]) => s.metadata?.labels?.[k] === v));
   assert.equal(m.spec.endpoints[0]?.port, s.spec?.ports?.[0]?.name);
   assert.deepEqual(m.spec.namespaceSelector.matchNames, [APPUIO_CONTROLLER_NAMESPACE]);
-  assert.deepEqual(m.spec.endpoints[0]?.metricRelabelings, [{ action: 'keep', sourceLabels: ['__name__'], regex: SCHEDULED_METRICS_KEEP_REGEX }]);
+  assert.deepEqual(m.spec.endpoints[0]?.metricRelabelings, [
+    { action: 'keep', sourceLabels: ['__name__'], regex: SCHEDULED_METRICS_KEEP_REGEX },
+  ]);
   // Prometheus anchors relabel regexes.
   const keep = new RegExp(`^(?:${SCHEDULED_METRICS_KEEP_REGEX})$`);
   assert.ok(keep.test('openshift_upgrade_controller_upgradejob_state'));
@@ -128,32 +155,52 @@ void test('viewer and editor roles for each of the six kinds; only viewers aggre
   const viewers = roles.filter((r) => r.metadata?.name?.endsWith('-viewer-role'));
   const editors = roles.filter((r) => r.metadata?.name?.endsWith('-editor-role'));
   assert.equal(viewers.length + editors.length, roles.length);
-  for (const [set, verbs] of [[viewers, ['get', 'list', 'watch']], [editors, ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']]] as const) {
+  for (const [set, verbs] of [
+    [viewers, ['get', 'list', 'watch']],
+    [editors, ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
+  ] as const) {
     assert.deepEqual(set.map((r) => r.rules?.[0]?.resources?.[0]).sort(), plurals);
     for (const r of set) {
       assert.deepEqual(r.rules?.[0]?.verbs, verbs);
-      assert.deepEqual(r.rules?.[1], { apiGroups: [APPUIO_GROUP], resources: [`${r.rules?.[0]?.resources?.[0] ?? ''}/status`], verbs: ['get'] });
+      assert.deepEqual(r.rules?.[1], {
+        apiGroups: [APPUIO_GROUP],
+        resources: [`${r.rules?.[0]?.resources?.[0] ?? ''}/status`],
+        verbs: ['get'],
+      });
     }
   }
   for (const r of viewers) assert.equal(r.metadata?.labels?.[AGGREGATE_TO_CLUSTER_READER], 'true');
-  for (const r of editors) assert.ok(!Object.keys(r.metadata?.labels ?? {}).some((k) => k.includes('aggregate')), `${r.metadata?.name ?? ''} aggregates nowhere`);
+  for (const r of editors)
+    assert.ok(
+      !Object.keys(r.metadata?.labels ?? {}).some((k) => k.includes('aggregate')),
+      `${r.metadata?.name ?? ''} aggregates nowhere`,
+    );
 });
 
-void test('files in apply order; no object shares kind, namespace and name with one of the managed flow\'s', () => {
+void test("files in apply order; no object shares kind, namespace and name with one of the managed flow's", () => {
   const files = scheduledOperatorManifestFiles(O);
-  assert.deepEqual(files.map((f) => f.name), [...files.map((f) => f.name)].sort());
+  assert.deepEqual(
+    files.map((f) => f.name),
+    [...files.map((f) => f.name)].sort(),
+  );
   const kinds = files.flatMap((f) => f.documents.map((d) => d.object['kind']));
   const at = (kind: string): number => kinds.indexOf(kind);
   assert.equal(at('Namespace'), 0);
   assert.ok(at('ServiceAccount') < at('ClusterRoleBinding'));
   assert.ok(at('RoleBinding') < at('Deployment'));
   assert.ok(at('Service') < at('ServiceMonitor'));
-  for (const f of files) for (const d of f.documents) if (d.ruleComments) assert.equal(d.ruleComments.length, (d.object['rules'] as unknown[]).length);
+  for (const f of files)
+    for (const d of f.documents)
+      if (d.ruleComments) assert.equal(d.ruleComments.length, (d.object['rules'] as unknown[]).length);
   const key = (o: Record<string, unknown>): string => {
     const meta = o['metadata'] as { name: string; namespace?: string };
     return `${String(o['kind'])} ${meta.namespace ?? ''}/${meta.name}`;
   };
-  const managed = new Set(managedOperatorManifestFiles({ version: '1.2.3', leaseName: 'managed-upgrade-operator-lock' }).flatMap((f) => f.documents.map((d) => key(d.object))));
+  const managed = new Set(
+    managedOperatorManifestFiles({ version: '1.2.3', leaseName: 'managed-upgrade-operator-lock' }).flatMap((f) =>
+      f.documents.map((d) => key(d.object)),
+    ),
+  );
   const clashes = files.flatMap((f) => f.documents.map((d) => key(d.object))).filter((k) => managed.has(k));
   assert.deepEqual(clashes, []);
 });

@@ -132,19 +132,31 @@ export function scheduledRoles(options: ScheduledOperatorManifestOptions): RoleS
   const roles: RoleSpec[] = [...groups].map(([namespace, grants]) => ({
     name: SCHEDULED_RBAC_NAME,
     namespace,
-    comment: namespace === undefined ? ' What the operator reads and changes cluster-wide.' : ` What the operator needs in ${namespace}.`,
+    comment:
+      namespace === undefined
+        ? ' What the operator reads and changes cluster-wide.'
+        : ` What the operator needs in ${namespace}.`,
     grants,
   }));
-  roles.push({ name: SCHEDULED_LEADER_ELECTION_ROLE, namespace: ns, comment: ' Leader election: the one Lease.', grants: scheduledLeaderElectionPermissions(options) });
+  roles.push({
+    name: SCHEDULED_LEADER_ELECTION_ROLE,
+    namespace: ns,
+    comment: ' Leader election: the one Lease.',
+    grants: scheduledLeaderElectionPermissions(options),
+  });
   return roles;
 }
 
 /** RBAC: the ClusterRole with its binding, then the Roles and RoleBindings. */
-export function scheduledRbacDocuments(options: ScheduledOperatorManifestOptions): { cluster: ManifestDocument[]; namespaced: ManifestDocument[] } {
+export function scheduledRbacDocuments(options: ScheduledOperatorManifestOptions): {
+  cluster: ManifestDocument[];
+  namespaced: ManifestDocument[];
+} {
   const subjects = [serviceAccountSubject(namespaceOf(options))];
   const cluster: ManifestDocument[] = [];
   const namespaced: ManifestDocument[] = [];
-  for (const role of scheduledRoles(options)) (role.namespace === undefined ? cluster : namespaced).push(...roleDocuments(role, subjects));
+  for (const role of scheduledRoles(options))
+    (role.namespace === undefined ? cluster : namespaced).push(...roleDocuments(role, subjects));
   return { cluster, namespaced };
 }
 
@@ -156,7 +168,11 @@ export function scheduledRbacDocuments(options: ScheduledOperatorManifestOptions
 export function scheduledMonitoringRbacDocuments(options: ScheduledOperatorManifestOptions): ManifestDocument[] {
   const view = monitoringViewBinding(namespaceOf(options), `${SCHEDULED_RBAC_NAME}-cluster-monitoring-view`);
   return [
-    { object: toJsonObject(view), comment: ' Prometheus queries of the UpgradeJob health checks (critical alerts, custom queries) with the operator\'s token.' },
+    {
+      object: toJsonObject(view),
+      comment:
+        " Prometheus queries of the UpgradeJob health checks (critical alerts, custom queries) with the operator's token.",
+    },
     ...prometheusScrapeDocuments(namespaceOf(options)),
   ];
 }
@@ -174,19 +190,35 @@ function singular(resourceDescriptor: ResourceDescriptor): string {
  */
 export function scheduledUserRoles(): ClusterRole[] {
   return APPUIO_KINDS.flatMap((resourceDescriptor): ClusterRole[] => {
-    const status: PolicyRule = { apiGroups: [APPUIO_GROUP], resources: [`${resourceDescriptor.plural}/status`], verbs: ['get'] };
+    const status: PolicyRule = {
+      apiGroups: [APPUIO_GROUP],
+      resources: [`${resourceDescriptor.plural}/status`],
+      verbs: ['get'],
+    };
     return [
       {
         apiVersion: 'rbac.authorization.k8s.io/v1',
         kind: 'ClusterRole',
-        metadata: objectMeta(`${OPERATOR_NAME}-${singular(resourceDescriptor)}-viewer-role`, undefined, { [AGGREGATE_TO_CLUSTER_READER]: 'true' }),
-        rules: [{ apiGroups: [APPUIO_GROUP], resources: [resourceDescriptor.plural], verbs: ['get', 'list', 'watch'] }, status],
+        metadata: objectMeta(`${OPERATOR_NAME}-${singular(resourceDescriptor)}-viewer-role`, undefined, {
+          [AGGREGATE_TO_CLUSTER_READER]: 'true',
+        }),
+        rules: [
+          { apiGroups: [APPUIO_GROUP], resources: [resourceDescriptor.plural], verbs: ['get', 'list', 'watch'] },
+          status,
+        ],
       },
       {
         apiVersion: 'rbac.authorization.k8s.io/v1',
         kind: 'ClusterRole',
         metadata: objectMeta(`${OPERATOR_NAME}-${singular(resourceDescriptor)}-editor-role`),
-        rules: [{ apiGroups: [APPUIO_GROUP], resources: [resourceDescriptor.plural], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] }, status],
+        rules: [
+          {
+            apiGroups: [APPUIO_GROUP],
+            resources: [resourceDescriptor.plural],
+            verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+          },
+          status,
+        ],
       },
     ];
   });
@@ -229,7 +261,10 @@ export function scheduledDeployment(options: ScheduledOperatorManifestOptions): 
               ],
               livenessProbe: httpProbe('/healthz', probes.name, 20),
               readinessProbe: httpProbe('/readyz', probes.name, 10),
-              resources: { requests: { ...SCHEDULED_OPERATOR_RESOURCES.requests }, limits: { ...SCHEDULED_OPERATOR_RESOURCES.limits } },
+              resources: {
+                requests: { ...SCHEDULED_OPERATOR_RESOURCES.requests },
+                limits: { ...SCHEDULED_OPERATOR_RESOURCES.limits },
+              },
               securityContext: restrictedContainerSecurityContext(),
               terminationMessagePolicy: 'FallbackToLogsOnError',
             },
@@ -242,14 +277,23 @@ export function scheduledDeployment(options: ScheduledOperatorManifestOptions): 
 
 /** The Service of the `openshift_upgrade_controller_*` metrics (8383). */
 export function scheduledMetricsService(options: ScheduledOperatorManifestOptions): Service {
-  return metricsService(namespaceOf(options), SCHEDULED_METRICS_SERVICE_NAME, 'metrics', SCHEDULED_OPERATOR_PORTS.metrics);
+  return metricsService(
+    namespaceOf(options),
+    SCHEDULED_METRICS_SERVICE_NAME,
+    'metrics',
+    SCHEDULED_OPERATOR_PORTS.metrics,
+  );
 }
 
 /** Its ServiceMonitor, keeping only `openshift_upgrade_controller_.+` as APPUiO's does. */
 export function scheduledServiceMonitor(options: ScheduledOperatorManifestOptions): ServiceMonitor {
-  return serviceMonitor(namespaceOf(options), SCHEDULED_METRICS_SERVICE_NAME, 'metrics', SCHEDULED_OPERATOR_PORTS.metrics.name, [
-    { action: 'keep', sourceLabels: ['__name__'], regex: SCHEDULED_METRICS_KEEP_REGEX },
-  ]);
+  return serviceMonitor(
+    namespaceOf(options),
+    SCHEDULED_METRICS_SERVICE_NAME,
+    'metrics',
+    SCHEDULED_OPERATOR_PORTS.metrics.name,
+    [{ action: 'keep', sourceLabels: ['__name__'], regex: SCHEDULED_METRICS_KEEP_REGEX }],
+  );
 }
 
 /** Every file of `deploy/scheduled-operator/`, numbered in the order `kubectl apply -f` creates them. */
@@ -257,7 +301,12 @@ export function scheduledOperatorManifestFiles(options: ScheduledOperatorManifes
   const rbac = scheduledRbacDocuments(options);
   const userRoles = scheduledUserRoles().map((r, i): ManifestDocument => ({
     object: toJsonObject(r),
-    ...(i === 0 ? { comment: ' For people: read (aggregated into cluster-reader) or edit the six managedupgrade.appuio.io kinds. Bind the editor roles on purpose: an UpgradeJob upgrades the cluster.' } : {}),
+    ...(i === 0
+      ? {
+          comment:
+            ' For people: read (aggregated into cluster-reader) or edit the six managedupgrade.appuio.io kinds. Bind the editor roles on purpose: an UpgradeJob upgrades the cluster.',
+        }
+      : {}),
   }));
   return [
     { name: '00-namespace.yaml', documents: [{ object: toJsonObject(scheduledNamespace(options)) }] },

@@ -60,17 +60,27 @@ const EXTRA_MANIFESTS: JsonObject[] = [
     spec: {
       replicas: 2,
       selector: { matchLabels: { app: 'checkout' } },
-      template: { metadata: { labels: { app: 'checkout' } }, spec: { containers: [{ name: 'checkout', image: 'quay.io/example/checkout:1.4' }] } },
+      template: {
+        metadata: { labels: { app: 'checkout' } },
+        spec: { containers: [{ name: 'checkout', image: 'quay.io/example/checkout:1.4' }] },
+      },
     },
   },
-  { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'checkout', namespace: 'shop' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'checkout' } } } },
+  {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: 'checkout', namespace: 'shop' },
+    spec: { minAvailable: 2, selector: { matchLabels: { app: 'checkout' } } },
+  },
   {
     apiVersion: APPUIO_API_VERSION,
     kind: 'NodeForceDrain',
     metadata: { name: 'workers', namespace: NS },
     spec: {
       nodeSelector: { matchLabels: { 'node-role.kubernetes.io/worker': '' } },
-      namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['openshift-monitoring'] }] },
+      namespaceSelector: {
+        matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['openshift-monitoring'] }],
+      },
       nodeDrainGracePeriod: '1m',
       podForceDeleteGracePeriod: '1m',
     },
@@ -83,7 +93,13 @@ const EXTRA_MANIFESTS: JsonObject[] = [
       events: ['Finish'],
       run: 'Next',
       selector: { matchLabels: { 'upgrade-config': 'nightly' } },
-      template: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'announce', image: 'curlimages/curl:8.1.2' }] } } } },
+      template: {
+        spec: {
+          template: {
+            spec: { restartPolicy: 'Never', containers: [{ name: 'announce', image: 'curlimages/curl:8.1.2' }] },
+          },
+        },
+      },
     },
   },
   {
@@ -100,9 +116,17 @@ const EXTRA_MANIFESTS: JsonObject[] = [
  */
 async function createDaemonSetPods(env: SimEnvironment): Promise<void> {
   const nodes = (await env.client.list(NodeResource)).items;
-  const workers = nodes.filter((n: Node) => n.metadata?.labels?.['node-role.kubernetes.io/worker'] !== undefined && n.metadata.labels['node-role.kubernetes.io/infra'] === undefined);
+  const workers = nodes.filter(
+    (n: Node) =>
+      n.metadata?.labels?.['node-role.kubernetes.io/worker'] !== undefined &&
+      n.metadata.labels['node-role.kubernetes.io/infra'] === undefined,
+  );
   assert.ok(workers.length > 0, 'worker nodes');
-  await env.client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: DAEMONSET_NAMESPACE } });
+  await env.client.create(NamespaceResource, {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: DAEMONSET_NAMESPACE },
+  });
   const labels = { app: DAEMONSET_NAME };
   const containers = [{ name: 'agent', image: 'quay.io/example/agent:1' }];
   const ds = await env.client.create(DaemonSetResource, {
@@ -119,7 +143,15 @@ async function createDaemonSetPods(env: SimEnvironment): Promise<void> {
         name: `${DAEMONSET_NAME}-${i}`,
         namespace: DAEMONSET_NAMESPACE,
         labels,
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: DAEMONSET_NAME, uid: ds.metadata?.uid ?? '', controller: true }],
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'DaemonSet',
+            name: DAEMONSET_NAME,
+            uid: ds.metadata?.uid ?? '',
+            controller: true,
+          },
+        ],
       },
       spec: { nodeName: worker.metadata?.name ?? '', containers },
     });
@@ -143,7 +175,11 @@ async function syncClusterVersion(env: SimEnvironment): Promise<void> {
     spec: { template: { spec: { ...spec, channel: NEW_CHANNEL } } },
   });
   const cvs = env.ctx.informers.informerFor(ClusterVersionResource);
-  await runUntil(env, () => cvs.get(undefined, CLUSTER_VERSION_NAME)?.spec.channel === NEW_CHANNEL, 'the sync set the new channel');
+  await runUntil(
+    env,
+    () => cvs.get(undefined, CLUSTER_VERSION_NAME)?.spec.channel === NEW_CHANNEL,
+    'the sync set the new channel',
+  );
 }
 
 /** A second succeeded UpgradeJob of the config, then a history limit of 1: the older one is deleted. */
@@ -156,21 +192,51 @@ async function deleteBeyondHistoryLimit(env: SimEnvironment): Promise<void> {
   const later: UpgradeJob = {
     apiVersion: APPUIO_API_VERSION,
     kind: 'UpgradeJob',
-    metadata: { name: `${done.metadata.name}-later`, namespace: NS, labels: { ...done.metadata.labels }, ownerReferences: done.metadata.ownerReferences ?? [] },
+    metadata: {
+      name: `${done.metadata.name}-later`,
+      namespace: NS,
+      labels: { ...done.metadata.labels },
+      ownerReferences: done.metadata.ownerReferences ?? [],
+    },
     // Far ahead, so that the job controller waits instead of starting it.
-    spec: { ...done.spec, startAfter: formatTime(env.clock.now() + 30 * 86_400_000), startBefore: formatTime(env.clock.now() + 30 * 86_400_000 + 3_600_000) },
+    spec: {
+      ...done.spec,
+      startAfter: formatTime(env.clock.now() + 30 * 86_400_000),
+      startBefore: formatTime(env.clock.now() + 30 * 86_400_000 + 3_600_000),
+    },
   };
   const created = await env.client.create(UpgradeJobResource, later);
-  await updateStatusWithRetry(env.client, UpgradeJobResource, `${NS}/${created.metadata?.name ?? ''}`, (j: UpgradeJob) => ({ ...j, status: { ...j.status, conditions: [succeeded] } }), { clock: env.clock });
-  await env.client.patch(ScheduledUpgradeConfigResource, NS, 'nightly', { spec: { successfulJobsHistoryLimit: 1 } }, { type: 'merge' });
-  await runUntil(env, () => jobs.list().length === 1 && jobs.list()[0]?.metadata?.name === later.metadata?.name, 'the older succeeded job was deleted');
+  await updateStatusWithRetry(
+    env.client,
+    UpgradeJobResource,
+    `${NS}/${created.metadata?.name ?? ''}`,
+    (j: UpgradeJob) => ({ ...j, status: { ...j.status, conditions: [succeeded] } }),
+    { clock: env.clock },
+  );
+  await env.client.patch(
+    ScheduledUpgradeConfigResource,
+    NS,
+    'nightly',
+    { spec: { successfulJobsHistoryLimit: 1 } },
+    { type: 'merge' },
+  );
+  await runUntil(
+    env,
+    () => jobs.list().length === 1 && jobs.list()[0]?.metadata?.name === later.metadata?.name,
+    'the older succeeded job was deleted',
+  );
 }
 
-
-const EXTENDED = 'scheduled-pool-delay (NodeForceDrain, DaemonSet, run: Next hook, suspension window, ClusterVersion sync, history limit)';
+const EXTENDED =
+  'scheduled-pool-delay (NodeForceDrain, DaemonSet, run: Next hook, suspension window, ClusterVersion sync, history limit)';
 
 /** Runs a named scenario, with `extra` manifests (and the DaemonSet's pods) and further steps when given, collecting its requests. */
-async function scenario(name: string, path: string, extra: JsonObject[], then?: (env: SimEnvironment) => Promise<void>): Promise<void> {
+async function scenario(
+  name: string,
+  path: string,
+  extra: JsonObject[],
+  then?: (env: SimEnvironment) => Promise<void>,
+): Promise<void> {
   const { file } = loadScenario(name);
   const env = await startSimEnvironment(environmentFor(file, 1));
   try {
@@ -220,20 +286,36 @@ before(async () => {
 });
 
 void test('the runs made the requests this test relies on', () => {
-  const seen = (method: string, fragment: string): boolean => requests.some((r) => r.method === method && r.path.split('?')[0]?.includes(fragment));
+  const seen = (method: string, fragment: string): boolean =>
+    requests.some((r) => r.method === method && r.path.split('?')[0]?.includes(fragment));
   assert.ok(requests.length > 100, `only ${requests.length} operator requests were seen`);
   assert.ok(seen('DELETE', '/namespaces/shop/pods/'), 'NodeForceDrain deleted a pod the PDB held');
-  assert.ok(seen('GET', `/namespaces/${DAEMONSET_NAMESPACE}/daemonsets/${DAEMONSET_NAME}`), 'NodeForceDrain looked for the DaemonSet');
+  assert.ok(
+    seen('GET', `/namespaces/${DAEMONSET_NAMESPACE}/daemonsets/${DAEMONSET_NAME}`),
+    'NodeForceDrain looked for the DaemonSet',
+  );
   assert.ok(!seen('DELETE', `/namespaces/${DAEMONSET_NAMESPACE}/pods/`), 'and left its pods alone');
-  assert.ok(seen('GET', '/api/v1/namespaces/shop'), 'NodeForceDrain read a pod\'s namespace');
+  assert.ok(seen('GET', '/api/v1/namespaces/shop'), "NodeForceDrain read a pod's namespace");
   assert.ok(seen('POST', '/api/v1/namespaces/default/events'), 'an Event about a Node');
-  assert.ok(seen('PUT', `/apis/config.openshift.io/v1/clusterversions/${CLUSTER_VERSION_NAME}`), 'the sync replaced the ClusterVersion spec');
+  assert.ok(
+    seen('PUT', `/apis/config.openshift.io/v1/clusterversions/${CLUSTER_VERSION_NAME}`),
+    'the sync replaced the ClusterVersion spec',
+  );
   assert.ok(seen('PUT', `/namespaces/${NS}/clusterversions/version/status`), 'the managed ClusterVersion status');
   assert.ok(seen('PUT', `/namespaces/${NS}/upgradejobhooks/announce-once/status`), 'the run: Next hook was claimed');
-  assert.ok(seen('PUT', `/namespaces/${NS}/upgradesuspensionwindows/next-year-freeze/status`), 'the suspension window status');
+  assert.ok(
+    seen('PUT', `/namespaces/${NS}/upgradesuspensionwindows/next-year-freeze/status`),
+    'the suspension window status',
+  );
   assert.ok(seen('PUT', `/namespaces/${NS}/nodeforcedrains/workers/status`), 'the NodeForceDrain status');
-  assert.ok(seen('DELETE', `/namespaces/${NS}/upgradejobs/`), 'a succeeded UpgradeJob beyond the history limit was deleted');
-  assert.ok(seen('PUT', `/namespaces/${NS}/leases/${SCHEDULED_LEADER_ELECTION_ID}`), 'the Lease was renewed or released');
+  assert.ok(
+    seen('DELETE', `/namespaces/${NS}/upgradejobs/`),
+    'a succeeded UpgradeJob beyond the history limit was deleted',
+  );
+  assert.ok(
+    seen('PUT', `/namespaces/${NS}/leases/${SCHEDULED_LEADER_ELECTION_ID}`),
+    'the Lease was renewed or released',
+  );
 });
 
 void test('every API request of the operator is allowed by the generated RBAC', () => {
@@ -248,13 +330,18 @@ void test('every API request of the operator is allowed by the generated RBAC', 
 const NOT_REACHED = [`patch events in ${NS}`, 'patch events in default'];
 
 void test('every verb of every rule is used by some request (least privilege)', () => {
-  assert.deepEqual(unusedVerbs(requests, scheduledGrants()).filter((u) => !NOT_REACHED.includes(u)), []);
+  assert.deepEqual(
+    unusedVerbs(requests, scheduledGrants()).filter((u) => !NOT_REACHED.includes(u)),
+    [],
+  );
 });
 
 /** `grants` with `verb` taken out of every rule on `resource`. */
 function withoutVerb(grants: readonly ResolvedGrant[], resource: string, verb: string): ResolvedGrant[] {
   return grants.map((g) =>
-    g.grant.rule.resources?.includes(resource) ? { ...g, grant: { ...g.grant, rule: { ...g.grant.rule, verbs: g.grant.rule.verbs.filter((v) => v !== verb) } } } : g,
+    g.grant.rule.resources?.includes(resource)
+      ? { ...g, grant: { ...g.grant, rule: { ...g.grant.rule, verbs: g.grant.rule.verbs.filter((v) => v !== verb) } } }
+      : g,
   );
 }
 
@@ -266,7 +353,9 @@ void test('planted defects: a verb taken away is named with the request and the 
   assert.ok(line.includes(`  [DELETE /apis/managedupgrade.appuio.io/v1beta1/namespaces/${NS}/upgradejobs/`), line);
   assert.ok(line.endsWith(`  made by: ${EXTENDED}`), line);
   const extra = scheduledGrants().map((g) =>
-    g.grant.rule.resources?.includes('nodeforcedrains') ? { ...g, grant: { ...g.grant, rule: { ...g.grant.rule, verbs: [...g.grant.rule.verbs, 'create'] } } } : g,
+    g.grant.rule.resources?.includes('nodeforcedrains')
+      ? { ...g, grant: { ...g.grant, rule: { ...g.grant.rule, verbs: [...g.grant.rule.verbs, 'create'] } } }
+      : g,
   );
   assert.deepEqual(
     unusedVerbs(requests, extra).filter((u) => !NOT_REACHED.includes(u)),
@@ -276,12 +365,17 @@ void test('planted defects: a verb taken away is named with the request and the 
 
 void test('RBAC: the Lease rule names the Lease, the code files of every reason exist, no wildcard, no name limit on create', () => {
   const grants = [...scheduledOperatorPermissions(OPTIONS), ...scheduledLeaderElectionPermissions(OPTIONS)];
-  assert.ok(grants.some((g) => g.rule.resources?.includes('leases') && g.rule.resourceNames?.includes(SCHEDULED_LEADER_ELECTION_ID)));
+  assert.ok(
+    grants.some(
+      (g) => g.rule.resources?.includes('leases') && g.rule.resourceNames?.includes(SCHEDULED_LEADER_ELECTION_ID),
+    ),
+  );
   for (const g of grants) {
     assert.ok(g.code.length > 0 && g.reason.length > 0);
     for (const f of g.code) assert.ok(existsSync(fileURLToPath(new URL(`../../${f}`, import.meta.url))), `${f} exists`);
     for (const list of [g.rule.apiGroups, g.rule.resources, g.rule.verbs]) assert.ok(!(list ?? []).includes('*'));
-    if (g.rule.resourceNames) assert.ok(!g.rule.verbs.some((v) => v === 'create' || v === 'deletecollection'), 'names cannot limit create');
+    if (g.rule.resourceNames)
+      assert.ok(!g.rule.verbs.some((v) => v === 'create' || v === 'deletecollection'), 'names cannot limit create');
   }
   assert.deepEqual(
     scheduledRoles(OPTIONS).map((r) => r.namespace),

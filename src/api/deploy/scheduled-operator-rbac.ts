@@ -10,7 +10,15 @@
  * delayed) and NodeForceDrain's per-node Pod list, Pod deletes, Namespace and DaemonSet reads
  * (pods of any namespace may be on a draining node).
  */
-import { DaemonSetResource, EventResource, JobResource, LeaseResource, NamespaceResource, NodeResource, PodResource } from '../builtin.js';
+import {
+  DaemonSetResource,
+  EventResource,
+  JobResource,
+  LeaseResource,
+  NamespaceResource,
+  NodeResource,
+  PodResource,
+} from '../builtin.js';
 import { ManagedClusterVersionResource } from '../managedupgrade.appuio.io/v1beta1/cluster-version-contract.js';
 import { NodeForceDrainResource } from '../managedupgrade.appuio.io/v1beta1/node-force-drain-contract.js';
 import { ScheduledUpgradeConfigResource } from '../managedupgrade.appuio.io/v1beta1/upgrade-config-contract.js';
@@ -38,7 +46,11 @@ export interface ScheduledPermissionOptions {
 const CLUSTER: GrantScope = { kind: 'cluster' };
 const OPERATOR_NS: GrantScope = { kind: 'operator-namespace' };
 
-function on(resourceDescriptor: ResourceDescriptor, verbs: string[], resourceNames?: string[]): ReturnType<typeof policyRule> {
+function on(
+  resourceDescriptor: ResourceDescriptor,
+  verbs: string[],
+  resourceNames?: string[],
+): ReturnType<typeof policyRule> {
   return policyRule([resourceDescriptor.group], [resourceDescriptor.plural], verbs, resourceNames);
 }
 
@@ -47,7 +59,10 @@ function statusOf(resourceDescriptor: ResourceDescriptor, verbs: string[]): Retu
 }
 
 const JOB_CODE = ['scheduled/controllers/upgrade-job-controller.ts', 'scheduled/controllers/upgrade-job-pass.ts'];
-const CONFIG_CODE = ['scheduled/controllers/upgrade-config-controller.ts', 'scheduled/controllers/upgrade-config-pass.ts'];
+const CONFIG_CODE = [
+  'scheduled/controllers/upgrade-config-controller.ts',
+  'scheduled/controllers/upgrade-config-pass.ts',
+];
 const DRAIN_CODE = ['scheduled/controllers/node-force-drain-controller.ts'];
 const SYNC_CODE = ['scheduled/controllers/cluster-version-sync-controller.ts'];
 const WINDOW_CODE = ['scheduled/controllers/upgrade-suspension-window-controller.ts'];
@@ -60,13 +75,15 @@ export function scheduledOperatorPermissions(options: ScheduledPermissionOptions
     {
       scope: CLUSTER,
       rule: on(NodeResource, ['list', 'watch']),
-      reason: 'Node cache: NodeForceDrain finds draining nodes, the UpgradeJob counts pool nodes, the cluster-state metrics',
+      reason:
+        'Node cache: NodeForceDrain finds draining nodes, the UpgradeJob counts pool nodes, the cluster-state metrics',
       code: [...DRAIN_CODE, 'cli/scheduled-operator.ts'],
     },
     {
       scope: CLUSTER,
       rule: on(PodResource, ['list', 'delete']),
-      reason: 'NodeForceDrain lists the pods of a draining node uncached (field selector spec.nodeName) and deletes those left after the grace periods',
+      reason:
+        'NodeForceDrain lists the pods of a draining node uncached (field selector spec.nodeName) and deletes those left after the grace periods',
       code: DRAIN_CODE,
     },
     {
@@ -78,7 +95,8 @@ export function scheduledOperatorPermissions(options: ScheduledPermissionOptions
     {
       scope: CLUSTER,
       rule: on(DaemonSetResource, ['get']),
-      reason: 'NodeForceDrain skips the pods of an existing DaemonSet (an orphaned DaemonSet pod is deleted, as kubectl drain does)',
+      reason:
+        'NodeForceDrain skips the pods of an existing DaemonSet (an orphaned DaemonSet pod is deleted, as kubectl drain does)',
       code: DRAIN_CODE,
     },
     {
@@ -90,7 +108,8 @@ export function scheduledOperatorPermissions(options: ScheduledPermissionOptions
     {
       scope: CLUSTER,
       rule: on(ClusterVersionResource, ['get', 'update', 'patch'], [clusterVersion]),
-      reason: 'the UpgradeJob merge-patches the lock annotation and spec.desiredUpdate; the ClusterVersion sync reads and replaces the spec it owns',
+      reason:
+        'the UpgradeJob merge-patches the lock annotation and spec.desiredUpdate; the ClusterVersion sync reads and replaces the spec it owns',
       code: ['scheduled/steps/upgrade-job-steps.ts', 'scheduled/steps/upgrade-job-final.ts', ...SYNC_CODE],
     },
     {
@@ -120,7 +139,8 @@ export function scheduledOperatorPermissions(options: ScheduledPermissionOptions
     {
       scope: OPERATOR_NS,
       rule: on(UpgradeJobResource, ['get', 'list', 'watch', 'create', 'delete']),
-      reason: 'creates the UpgradeJob of each maintenance window, deletes succeeded ones beyond successfulJobsHistoryLimit; the job controller re-reads its job',
+      reason:
+        'creates the UpgradeJob of each maintenance window, deletes succeeded ones beyond successfulJobsHistoryLimit; the job controller re-reads its job',
       code: [...CONFIG_CODE, ...JOB_CODE, 'scheduled/steps/upgrade-job-steps.ts'],
     },
     {
@@ -156,7 +176,8 @@ export function scheduledOperatorPermissions(options: ScheduledPermissionOptions
     {
       scope: OPERATOR_NS,
       rule: on(ManagedClusterVersionResource, ['get', 'list', 'watch']),
-      reason: 'the managed ClusterVersion (--managed-cluster-version-namespace is the operator namespace); re-read before each status write',
+      reason:
+        'the managed ClusterVersion (--managed-cluster-version-namespace is the operator namespace); re-read before each status write',
       code: SYNC_CODE,
     },
     {
@@ -180,13 +201,15 @@ export function scheduledOperatorPermissions(options: ScheduledPermissionOptions
     {
       scope: OPERATOR_NS,
       rule: on(JobResource, ['list', 'watch', 'create', 'patch']),
-      reason: 'hook Jobs: creates them, watches their outcome (label selector), merge-patches the tracker finalizer away',
+      reason:
+        'hook Jobs: creates them, watches their outcome (label selector), merge-patches the tracker finalizer away',
       code: [...JOB_CODE, 'scheduled/steps/upgrade-job-hooks.ts'],
     },
     {
       scope: OPERATOR_NS,
       rule: on(EventResource, ['create', 'patch']),
-      reason: 'Events about UpgradeConfigs, UpgradeJobs, managed ClusterVersions, suspension windows and NodeForceDrains; patch aggregates repeats',
+      reason:
+        'Events about UpgradeConfigs, UpgradeJobs, managed ClusterVersions, suspension windows and NodeForceDrains; patch aggregates repeats',
       code: ['kube/event-recorder.ts', ...CONFIG_CODE, ...JOB_CODE],
     },
     {
@@ -198,14 +221,17 @@ export function scheduledOperatorPermissions(options: ScheduledPermissionOptions
     {
       scope: { kind: 'namespace', namespace: CLUSTER_SCOPED_EVENTS_NAMESPACE },
       rule: on(EventResource, ['create', 'patch']),
-      reason: 'NodeForceDrain\'s Events about Nodes (DeletePod, ForcingPodTermination); Events of cluster-scoped objects live in default',
+      reason:
+        "NodeForceDrain's Events about Nodes (DeletePod, ForcingPodTermination); Events of cluster-scoped objects live in default",
       code: ['kube/event-recorder.ts', ...DRAIN_CODE],
     },
   ];
 }
 
 /** Leader election's permissions, in the operator namespace (APPUiO's `leader-election-role`, limited to the one Lease). */
-export function scheduledLeaderElectionPermissions(options: Pick<ScheduledPermissionOptions, 'leaseName'>): PermissionGrant[] {
+export function scheduledLeaderElectionPermissions(
+  options: Pick<ScheduledPermissionOptions, 'leaseName'>,
+): PermissionGrant[] {
   return [
     {
       scope: OPERATOR_NS,

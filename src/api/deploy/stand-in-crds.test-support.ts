@@ -14,7 +14,13 @@ const stringMap: JsonObject = { type: 'object', additionalProperties: { type: 's
 const policyRule: JsonObject = {
   type: 'object',
   required: ['verbs'],
-  properties: { apiGroups: strings, resources: strings, resourceNames: strings, nonResourceURLs: strings, verbs: strings },
+  properties: {
+    apiGroups: strings,
+    resources: strings,
+    resourceNames: strings,
+    nonResourceURLs: strings,
+    verbs: strings,
+  },
 };
 const roleRef: JsonObject = {
   type: 'object',
@@ -24,7 +30,12 @@ const roleRef: JsonObject = {
 const subject: JsonObject = {
   type: 'object',
   required: ['kind', 'name'],
-  properties: { apiGroup: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string' }, namespace: { type: 'string' } },
+  properties: {
+    apiGroup: { type: 'string' },
+    kind: { type: 'string' },
+    name: { type: 'string' },
+    namespace: { type: 'string' },
+  },
 };
 const labelSelector: JsonObject = {
   type: 'object',
@@ -32,19 +43,33 @@ const labelSelector: JsonObject = {
     matchLabels: stringMap,
     matchExpressions: {
       type: 'array',
-      items: { type: 'object', required: ['key', 'operator'], properties: { key: { type: 'string' }, operator: { type: 'string' }, values: strings } },
+      items: {
+        type: 'object',
+        required: ['key', 'operator'],
+        properties: { key: { type: 'string' }, operator: { type: 'string' }, values: strings },
+      },
     },
   },
 };
 
-function crd(group: string, kind: string, plural: string, scope: 'Namespaced' | 'Cluster', version: string, properties: JsonObject, required: string[] = []): JsonObject {
+function crd(
+  group: string,
+  kind: string,
+  plural: string,
+  scope: 'Namespaced' | 'Cluster',
+  version: string,
+  properties: JsonObject,
+  required: string[] = [],
+): JsonObject {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
     metadata: {
       name: `${plural}.${group}`,
       // Real servers want this for *.k8s.io groups; these definitions exist only in tests.
-      ...(group.endsWith('.k8s.io') ? { annotations: { 'api-approved.kubernetes.io': 'unapproved, test-only stand-in for a built-in API' } } : {}),
+      ...(group.endsWith('.k8s.io')
+        ? { annotations: { 'api-approved.kubernetes.io': 'unapproved, test-only stand-in for a built-in API' } }
+        : {}),
     },
     spec: {
       group,
@@ -59,7 +84,12 @@ function crd(group: string, kind: string, plural: string, scope: 'Namespaced' | 
             openAPIV3Schema: {
               type: 'object',
               ...(required.length > 0 ? { required } : {}),
-              properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' }, ...properties },
+              properties: {
+                apiVersion: { type: 'string' },
+                kind: { type: 'string' },
+                metadata: { type: 'object' },
+                ...properties,
+              },
             },
           },
         },
@@ -72,7 +102,10 @@ function crd(group: string, kind: string, plural: string, scope: 'Namespaced' | 
 export function rbacStandInCrds(): JsonObject[] {
   const g = 'rbac.authorization.k8s.io';
   const rules: JsonObject = { type: 'array', items: policyRule };
-  const aggregationRule: JsonObject = { type: 'object', properties: { clusterRoleSelectors: { type: 'array', items: labelSelector } } };
+  const aggregationRule: JsonObject = {
+    type: 'object',
+    properties: { clusterRoleSelectors: { type: 'array', items: labelSelector } },
+  };
   const binding: JsonObject = { roleRef, subjects: { type: 'array', items: subject } };
   return [
     crd(g, 'Role', 'roles', 'Namespaced', 'v1', { rules }),
@@ -91,7 +124,10 @@ export function serviceMonitorStandInCrd(): JsonObject {
       targetPort: { 'x-kubernetes-int-or-string': true },
       path: { type: 'string' },
       scheme: { type: 'string', enum: ['http', 'https', 'HTTP', 'HTTPS'] },
-      interval: { type: 'string', pattern: '^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$' },
+      interval: {
+        type: 'string',
+        pattern: '^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$',
+      },
       scrapeTimeout: { type: 'string' },
       honorLabels: { type: 'boolean' },
       bearerTokenFile: { type: 'string' },

@@ -32,6 +32,11 @@ export interface StepPending {
   why?: string;
   /** A stable CamelCase reason for the wait (`WaitingForControlPlane`, `HealthCheckFailed`, …). */
   reason?: string;
+  /**
+   * The wait needs someone's attention (a timeout passed, a check failed, a refusal): its Event
+   * is a Warning, as a failure's is. Waiting for time or for the cluster to move is not.
+   */
+  attention?: boolean;
 }
 
 /** The step failed; the runner stops here and the step is retried. */
@@ -69,6 +74,10 @@ export const outcome = {
       ...(why !== undefined ? { why } : {}),
       ...(reason !== undefined ? { reason } : {}),
     };
+  },
+  /** A wait that needs someone's attention (a timeout, a failed check): its Event is a Warning. */
+  attention(waitFor: WaitFor, why: string, reason: string): StepPending {
+    return { status: 'pending', waitFor, why, reason, attention: true };
   },
   failed(error: string, options: { reason?: string; waitFor?: WaitFor } = {}): StepFailed {
     return {

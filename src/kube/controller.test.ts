@@ -85,6 +85,51 @@ void test('controller: for/owns/watches map events to keys; errors requeue with 
   await eventually(() => calls.filter((k) => k === 'ns/later').length === 2);
 });
 
+void test('controller: requeue with requeueAfter retries with backoff and no later than requeueAfter, whichever comes first', async (t) => {
+  const api = await startFakeApi();
+  const clock = new ManualClock();
+  const client = testClient(api.url, clock);
+  const informers = new InformerFactory({ client, clock, logger: silentLogger(), random: testRandom() });
+  const calls: number[] = [];
+  const c = new Controller({
+    name: 'pods',
+    informers,
+    clock,
+    logger: silentLogger(),
+    // First a deadline sooner than the backoff, then one an hour away: the earlier of the two wins.
+    reconcile: async () => {
+      calls.push(clock.now());
+      if (calls.length === 1) return { requeue: true, requeueAfter: 2 };
+      return calls.length < 4 ? { requeue: true, requeueAfter: 3600_000 } : undefined;
+    },
+  }).for(PodResource);
+  const abort = new AbortController();
+  const running = c.start(abort.signal);
+  t.after(async () => {
+    abort.abort();
+    await running;
+    await client.close();
+    await api.close();
+  });
+  api.put('/api/v1/pods', { metadata: { name: 'a', namespace: 'ns' } });
+  await eventually(() => calls.length === 1);
+  const start = calls[0]!;
+  for (const [wait, n] of [
+    [2, 2],
+    [10, 3],
+    [20, 4],
+  ] as const) {
+    await clock.advance(wait);
+    await eventually(() => calls.length === n, { what: `call ${n} after ${wait} ms` });
+  }
+  // The deadline came first once (2 ms, not the 5 ms backoff), then the backoff (10, then 20 ms,
+  // not the hour); the backoff counted every retry.
+  assert.deepEqual(
+    calls.map((at) => at - start),
+    [0, 2, 12, 32],
+  );
+});
+
 void test('manager with leader election: only the leader runs controllers; the other takes over when it stops', async (t) => {
   const { api, clock, client } = await fakeApiFixture(t);
   api.put('/api/v1/pods', { metadata: { name: 'p', namespace: 'ns' } });

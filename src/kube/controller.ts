@@ -16,9 +16,9 @@ import { WorkQueue } from './work-queue.js';
 import { errorMessage } from '../lib/errors.js';
 
 export interface ReconcileResult {
-  /** Reconcile this key again after ms (the backoff is reset). */
+  /** Reconcile this key again after ms (without `requeue`, the backoff is reset). */
   requeueAfter?: number;
-  /** Reconcile again with rate-limited backoff. */
+  /** Reconcile again with rate-limited backoff; with `requeueAfter` too, whichever comes first. */
   requeue?: boolean;
 }
 
@@ -231,11 +231,13 @@ export class Controller {
     } finally {
       unit?.release();
     }
-    if (result?.requeueAfter !== undefined && result.requeueAfter > 0) {
-      queue.forget(key);
-      queue.addAfter(key, result.requeueAfter);
-    } else if (result?.requeue) {
+    const after = result?.requeueAfter !== undefined && result.requeueAfter > 0 ? result.requeueAfter : undefined;
+    if (result?.requeue) {
       queue.addRateLimited(key);
+      if (after !== undefined) queue.addAfter(key, after);
+    } else if (after !== undefined) {
+      queue.forget(key);
+      queue.addAfter(key, after);
     } else {
       queue.forget(key);
     }

@@ -151,7 +151,7 @@ export function createManagedUpgradeConfigController(
       const result = await upgradeConfigPass(deps, cr, signal);
       if (wake.set(key, result.waitFor, since)) return { requeueAfter: 1 };
       const after = wake.requeueAfter(key, options.clock.now());
-      return after === undefined ? undefined : { requeueAfter: after };
+      return { ...(result.requeue ? { requeue: true } : {}), ...(after !== undefined ? { requeueAfter: after } : {}) };
     },
   });
   // MUO passes updates only when the status is unchanged: our own status writes do not retrigger.

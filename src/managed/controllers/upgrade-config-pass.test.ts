@@ -49,7 +49,12 @@ import {
   type FakeCluster,
   type RecordedEvent,
 } from '../steps/step-context.test-support.js';
-import { NOTIFICATIONS_ANNOTATION, upgradeConfigPass, type UpgradeConfigPassDeps } from './upgrade-config-pass.js';
+import {
+  NOTIFICATIONS_ANNOTATION,
+  upgradeConfigPass,
+  type UpgradeConfigPassDeps,
+  type UpgradeConfigPassResult,
+} from './upgrade-config-pass.js';
 
 const signal = new AbortController().signal;
 const VALIDATION_FAILED = 'upgradeoperator_upgradeconfig_validation_failed';
@@ -92,6 +97,10 @@ interface Fixture {
   provider: PolicyProvider | undefined;
   /** Runs one pass on the UpgradeConfig as stored (or on `edit` of it); returns what it waits for. */
   pass(edit?: (cr: ManagedUpgradeConfig) => void): Promise<WaitFor | undefined>;
+  /** The same, returning the whole result (what it waits for, and whether it backs off). */
+  passResult(): Promise<UpgradeConfigPassResult>;
+  /** When set, every notification fails with it (as when the OCM or API call behind it fails). */
+  notifyError: Error | undefined;
   stored(): Promise<ManagedUpgradeConfig>;
   /** Moves the clock to `at`. */
   at(at: number): Promise<void>;
@@ -161,6 +170,13 @@ async function fixture(t: TestContext, options: FixtureOptions = {}): Promise<Fi
       edit?.(cr);
       return (await upgradeConfigPass(deps, cr, signal)).waitFor;
     },
+    passResult: async () =>
+      upgradeConfigPass(
+        deps,
+        await client.get(ManagedUpgradeConfigResource, MANAGED_UPGRADE_OPERATOR_NAMESPACE, CONFIG_NAME),
+        signal,
+      ),
+    notifyError: undefined,
     stored: () => client.get(ManagedUpgradeConfigResource, MANAGED_UPGRADE_OPERATOR_NAMESPACE, CONFIG_NAME),
     at: async (at) => {
       await clock.run({ until: at });
@@ -178,6 +194,7 @@ async function fixture(t: TestContext, options: FixtureOptions = {}): Promise<Fi
     notifier: {
       kind: 'test',
       notify: async (notification) => {
+        if (fx.notifyError) throw fx.notifyError;
         notifications.push(notification);
       },
     },
@@ -240,7 +257,7 @@ void test('a new entry at upgradeAt goes New → Pending → Upgrading in one pa
   assert.deepEqual(waiting, { status: 'True', reason: 'HealthCheckFailed', message: why });
   assert.deepEqual(fx.events, [
     { type: 'Normal', reason: 'UpgradeStarted', message: `upgrading to ${DESIRED} (OSD)` },
-    { type: 'Normal', reason: 'HealthCheckFailed', message: why },
+    { type: 'Warning', reason: 'HealthCheckFailed', message: why },
   ]);
   assert.deepEqual(
     fx.notifications.map((n) => n.state),
@@ -459,6 +476,25 @@ void test('a step that waits is explained by its reason and message; OSD adds it
     assert.deepEqual(waiting, { status: 'True', reason: 'VersionNotAvailable', message: notOffered }, type);
     assert.deepEqual(fx.events.at(-1), { type: 'Normal', reason: 'VersionNotAvailable', message: notOffered });
   }
+});
+
+void test('an error in a step before commencement is retried with backoff, the window kept as a wake-up; a Warning Event', async (t) => {
+  const fx = await fixture(t, { upgradeAt: T0, history: upgrading(T0) });
+  await fx.at(T0 + 5 * MINUTE);
+  fx.notifyError = new Error('the server is currently unable to handle the request');
+  const result = await fx.passResult();
+  // Backoff, as controller-runtime retries an error; the delayed notification's time stays a wake-up
+  // (it comes before the window closes) instead of replacing the retry.
+  assert.deepEqual(result, { waitFor: { until: T0 + 30 * MINUTE + 1 }, requeue: true });
+  const { waiting } = await status(fx);
+  const why = 'StartedNotificationSent: the server is currently unable to handle the request';
+  assert.deepEqual(waiting, { status: 'True', reason: 'StepError', message: why });
+  assert.deepEqual(fx.events.at(-1), { type: 'Warning', reason: 'StepError', message: why });
+  // A wait that is nobody's fault (the version not offered yet) is still a plain wait and a Normal Event.
+  fx.notifyError = undefined;
+  const waits = await fx.passResult();
+  assert.equal(waits.requeue, undefined);
+  assert.equal(fx.events.at(-1)?.type, 'Normal');
 });
 
 void test('all steps done: Upgraded with completeTime, UpgradeCompleted and the upgrade-result metric; the next pass writes nothing', async (t) => {

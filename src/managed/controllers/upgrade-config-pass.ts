@@ -78,10 +78,17 @@ export interface UpgradeConfigPassDeps {
 /** What one pass found the upgrade waiting for (undefined: nothing but a change of the CR). */
 export interface UpgradeConfigPassResult {
   waitFor: WaitFor | undefined;
+  /**
+   * Retry with rate-limited backoff (a step failed with an error and no wait of its own, e.g. a
+   * 503 from the API server): as controller-runtime does, and never later than `waitFor.until`.
+   */
+  requeue?: boolean;
 }
 
 interface Explanation {
   waiting: boolean;
+  /** A Warning Event, not a Normal one: the wait needs attention (a failure, a timeout, a refusal). */
+  warning?: boolean;
   reason: string;
   message: string;
 }
@@ -247,14 +254,22 @@ export async function upgradeConfigPass(
         o.status === 'failed'
           ? `${result.step.condition}: ${o.error}`
           : `${result.step.condition}: ${o.why ?? 'in progress'}`;
+      // An error without a wait of its own (a StepError: the API server or an outside service
+      // failed) is retried with backoff; the upgrader's wake-ups (a window that closes) are kept
+      // as well, never in place of the retry.
+      const backoff = o.status === 'failed' && o.waitFor === undefined;
       let waitFor = o.waitFor;
       const wakeUps = upgrader.wakeUps(ctx);
       if (wakeUps.length > 0) waitFor = mergeWaitFor(waitFor, { until: Math.min(...wakeUps) });
       if (o.status === 'failed') log.warn({ step: result.step.name, reason: o.reason }, o.error);
-      return explain(
-        { waiting: true, reason: o.reason ?? (o.status === 'failed' ? 'StepFailed' : 'InProgress'), message },
-        waitFor ?? { until: deps.clock.now() + 30_000 },
-      );
+      const explanation: Explanation = {
+        waiting: true,
+        warning: o.status === 'failed' || o.attention === true,
+        reason: o.reason ?? (o.status === 'failed' ? 'StepFailed' : 'InProgress'),
+        message,
+      };
+      const passResult = await explain(explanation, waitFor);
+      return backoff ? { ...passResult, requeue: true } : passResult;
     }
   }
 
@@ -447,8 +462,9 @@ async function finish(
     explanation.waiting &&
     (oldWaiting?.reason !== explanation.reason || oldWaiting.message !== explanation.message)
   ) {
-    deps.events.event(cr, 'Normal', explanation.reason, explanation.message);
-    log.info({ reason: explanation.reason }, explanation.message);
+    deps.events.event(cr, explanation.warning ? 'Warning' : 'Normal', explanation.reason, explanation.message);
+    if (explanation.warning) log.warn({ reason: explanation.reason }, explanation.message);
+    else log.info({ reason: explanation.reason }, explanation.message);
   }
   const oldCfg = prev.find((x) => x.type === 'ConfigurationValid');
   if (configProblems && oldCfg?.message !== cfg.message)

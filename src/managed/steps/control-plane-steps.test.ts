@@ -309,6 +309,7 @@ void test('ControlPlaneUpgraded: past the control-plane time it still waits, as 
     waitFor: { kinds: ['ClusterVersion'] },
     why: 'the control plane has not completed 4.15.38 within the maintenance window (90 min)',
     reason: 'ControlPlaneTimeout',
+    attention: true,
   });
   assert.equal(await controlPlaneTimeout(fake), 1);
   assert.deepEqual(fake.notifier.calls, []);
@@ -451,6 +452,7 @@ void test('CommenceUpgrade: a conditional update not recommended waits for its r
     waitFor: { kinds: ['ClusterVersion'] },
     why: `the cluster version operator does not recommend the update to 4.15.38 for this cluster (Recommended=False ${RISK}): ${RISK}: Nodes on old boot images fail to join. https://issues.redhat.com/browse/OCPBUGS-1; not commencing unless the UpgradeConfig accepts this risk (annotation upgrade-operator.io/accept-risks: "${RISK}")`,
     reason: 'UpdateNotRecommended',
+    attention: true,
   });
   assert.equal((await read()).spec.desiredUpdate?.version, '4.14.30');
   assert.deepEqual(fake.events, []);

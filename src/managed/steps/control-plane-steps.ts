@@ -30,7 +30,7 @@ export const commenceUpgradeStep: Step<StepContext> = {
       // Re-judged on every ClusterVersion change (the CVO re-evaluates risks) and every edit of the UpgradeConfig (the annotation).
       const why = describeRiskRefusal(result.verdict, desired.version ?? desired.image ?? '');
       ctx.log.warn({ risks: result.verdict.unaccepted, reason: result.verdict.reason }, why);
-      return outcome.pending({ kinds: [WatchedKind.ClusterVersion] }, why, result.verdict.reason);
+      return outcome.attention({ kinds: [WatchedKind.ClusterVersion] }, why, result.verdict.reason);
     }
     if (result.state === 'notOffered') {
       const why = `version ${desired.version ?? ''} is not yet offered by the cluster version operator on channel ${desired.channel ?? ''} (neither an available nor a conditional update)`;
@@ -80,7 +80,7 @@ export const controlPlaneUpgraded: Step<StepContext> = {
     const renewal = window.nextAt !== undefined ? { until: window.nextAt } : {};
     if (now > deadline) {
       ctx.metrics.setControlPlaneTimeout(configName(ctx), version, true);
-      return outcome.pending(
+      return outcome.attention(
         { kinds: [WatchedKind.ClusterVersion], ...renewal },
         `the control plane has not completed ${version} within the maintenance window (${Math.round(ctx.config.maintenance.controlPlaneTimeMs / 60_000)} min)${said}${also}`,
         'ControlPlaneTimeout',

@@ -207,6 +207,7 @@ void test('PreUpgradeHealthCheck, gate on: a blocking failure waits, sending eve
     waitFor: HEALTH_WAIT,
     why: '2 health checks failing: cluster operators degraded: dns: Degraded=True (DNSDegraded: DNS default is degraded); manually cordoned worker nodes: worker-1',
     reason: 'HealthCheckFailed',
+    attention: true,
   };
   assert.deepEqual(await preUpgradeHealthCheckStep.run(fake.ctx, NEVER), want);
   assert.deepEqual(fake.notifier.calls, [

@@ -80,7 +80,7 @@ export const preUpgradeHealthCheckStep: Step<StepContext> = {
       return outcome.failed(result.failures[0]?.message ?? why, { reason: 'HealthCheckFailed', waitFor });
     }
     await ctx.notify('StateHealthCheckSL', signal, muoFailureList(result));
-    if (result.blocking) return outcome.pending(waitFor, why, 'HealthCheckFailed');
+    if (result.blocking) return outcome.attention(waitFor, why, 'HealthCheckFailed');
     ctx.event('Warning', 'HealthCheckWarning', `continuing the upgrade despite: ${why}`);
     return outcome.done();
   },

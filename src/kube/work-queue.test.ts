@@ -175,3 +175,31 @@ void test('stats measure latency and work duration on the clock', async () => {
   assert.equal(s.workCount, 1);
   assert.equal(s.depth, 0);
 });
+
+void test('a reconcile sleeping in two branches at once is busy again only when both sleeps end', async () => {
+  const activity = new ActivityCounter();
+  const q = new WorkQueue({ name: 'test', clock: new ManualClock(), activity, workers: 1 });
+  q.add('a');
+  assert.equal(await q.get(), 'a');
+  // Two requests retried after the same 503, each sleeping for its Retry-After.
+  const resumePods = q.suspend('a');
+  const resumePdbs = q.suspend('a');
+  assert.equal(activity.busy, 0);
+  resumePods();
+  assert.equal(activity.busy, 0, 'the other sleep still waits for time: the clock must be free to move');
+  resumePods();
+  assert.equal(activity.busy, 0, 'resuming one sleep twice counts once');
+  resumePdbs();
+  assert.equal(activity.busy, 1);
+  // A resume left over from an earlier processing of the key changes nothing.
+  const stale = q.suspend('a');
+  q.done('a');
+  q.add('a');
+  assert.equal(await q.get(), 'a');
+  const fresh = q.suspend('a');
+  stale();
+  assert.equal(activity.busy, 0, 'the fresh sleep still holds');
+  fresh();
+  assert.equal(activity.busy, 1);
+  q.done('a');
+});

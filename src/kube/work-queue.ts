@@ -52,8 +52,12 @@ export class WorkQueue<K = string> {
   readonly #processing = new Map<K, number>();
   readonly #addedAt = new Map<K, number>();
   readonly #workers: number;
-  /** Keys being processed whose reconcile waits for time (see suspend()). */
-  readonly #suspended = new Set<K>();
+  /**
+   * Keys being processed whose reconcile waits for time (see suspend()), with how many sleeps
+   * each waits in: a reconcile may sleep in several branches at once (two requests retried after
+   * the same 503), and it is busy again only when the last of them has ended.
+   */
+  readonly #suspended = new Map<K, { sleeps: number }>();
   /** The queue's activity unit while it is busy (see the module comment). */
   #unit: (() => void) | undefined;
   /** A worker has asked for a key (get()). */
@@ -151,11 +155,22 @@ export class WorkQueue<K = string> {
    * no-op for a key not being processed.
    */
   suspend(key: K): () => void {
-    if (!this.#processing.has(key) || this.#suspended.has(key)) return () => undefined;
-    this.#suspended.add(key);
-    this.#refreshActivity();
+    if (!this.#processing.has(key)) return () => undefined;
+    let entry = this.#suspended.get(key);
+    if (entry === undefined) {
+      entry = { sleeps: 0 };
+      this.#suspended.set(key, entry);
+      this.#refreshActivity();
+    }
+    entry.sleeps++;
+    const suspended = entry;
+    let resumed = false;
     return () => {
-      if (!this.#suspended.delete(key)) return;
+      // A resume of an earlier processing of the key (its entry was dropped by done()) changes nothing.
+      if (resumed || this.#suspended.get(key) !== suspended) return;
+      resumed = true;
+      if (--suspended.sleeps > 0) return;
+      this.#suspended.delete(key);
       this.#refreshActivity();
     };
   }

@@ -127,6 +127,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 
   let address = '127.0.0.1:0';
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    // The server's time is its clock's (virtual in a simulation), as its timestamps are: clients
+    // that compute ages from the answer's Date (upgrade-operator status) agree with the objects.
+    res.setHeader('Date', new Date(clock.now()).toUTCString());
     // Faults first, as a load balancer or a failing server answers before any handler runs.
     if (faults.intercept(req, res)) return;
     const end = isWatchRequest(req) ? undefined : activity.begin('http-request');

@@ -18,13 +18,16 @@ import { installCustomResourceDefinitions } from '../sim/install-crds.js';
 import {
   CLEAR_SCREEN,
   DEFAULT_INTERVAL_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
   parseDetails,
   parseInterval,
+  parseRequestTimeout,
   readStatusSnapshot,
   runStatus,
   type StatusOptions,
 } from './status.js';
-import type { UpgradeStatusReport } from './upgrade-status-model.js';
+import type { UpgradeStatusReport, UpgradeStatusSnapshot } from './upgrade-status-model.js';
+import { unreachableServer } from './upgrade-status.js';
 import { CFG, clusterVersion, DONE, node, NOW, pool, rendered, NEW, OLD } from './upgrade-status.test-support.js';
 
 function clientFor(url: string): KubeClient {
@@ -37,8 +40,11 @@ function clientFor(url: string): KubeClient {
 }
 
 /** An API server holding a cluster whose last update (to 4.15.3) completed. */
-async function cluster(t: TestContext): Promise<{ server: ApiServer; client: KubeClient }> {
-  const server = await startApiServer({ port: 0, clock: new ManualClock(NOW), logger: silentLogger() });
+async function cluster(
+  t: TestContext,
+  clock = new ManualClock(NOW),
+): Promise<{ server: ApiServer; client: KubeClient }> {
+  const server = await startApiServer({ port: 0, clock, logger: silentLogger() });
   const client = clientFor(server.url);
   t.after(async () => {
     await client.close();
@@ -65,7 +71,11 @@ function output(isTTY = false): { out: { write(s: string): void; isTTY: boolean 
   return { out: { write: (s: string) => void writes.push(s), isTTY }, writes };
 }
 
-const ONCE: StatusOptions = { interval: DEFAULT_INTERVAL_MS, output: 'json' };
+const ONCE: StatusOptions = {
+  interval: DEFAULT_INTERVAL_MS,
+  output: 'json',
+  requestTimeout: DEFAULT_REQUEST_TIMEOUT_MS,
+};
 
 async function until(what: string, f: () => boolean): Promise<void> {
   for (let i = 0; i < 2000 && !f(); i++) await new Promise((r) => setTimeout(r, 5));
@@ -96,46 +106,82 @@ void test('reads the cluster with GET and LIST only; the upgrade operator’s ki
   assert.equal(report.upgradeOperator.scheduled.state, 'absent');
 });
 
-void test('an unreachable API server: every part unknown with the reason, the report still printed, exit code 1', async () => {
+void test('an unreachable API server: one line, as kubectl says it, and exit code 1; a partial read still shows the report', async () => {
   const server = await startApiServer({ port: 0, logger: silentLogger() });
   const url = server.url;
   await server.close();
   const client = clientFor(url);
   try {
-    const view = async (isTTY: boolean, env: Record<string, string>): Promise<{ code: number; text: string }> => {
-      const { out, writes } = output(isTTY);
-      const code = await runStatus(
+    const { out, writes } = output(false);
+    await assert.rejects(
+      runStatus(
         client,
-        { interval: DEFAULT_INTERVAL_MS, output: 'text' },
-        { clock: new ManualClock(NOW), out, env, signal: new AbortController().signal },
-      );
-      return { code, text: writes.join('') };
-    };
-    const { code, text } = await view(false, {});
-    assert.equal(code, 1);
-    assert.match(text, /^Warning: could not read clusterVersion: /);
-    assert.match(text, /Assessment: +Unknown/);
-    assert.match(text, /Managed upgrades \(upgrade\.managed\.openshift\.io UpgradeConfig\): unknown: /);
-    assert.ok(!text.includes('\u001b['), 'no colour off a TTY');
-    assert.ok(
-      (await view(true, {})).text.startsWith('\u001b[33mWarning: could not read clusterVersion'),
-      'colour on a TTY',
+        { interval: DEFAULT_INTERVAL_MS, output: 'text', requestTimeout: DEFAULT_REQUEST_TIMEOUT_MS },
+        { clock: new ManualClock(NOW), out, env: {}, signal: new AbortController().signal },
+      ),
+      {
+        message: `The connection to the server ${new URL(url).host} was refused - did you specify the right host or port?`,
+      },
     );
-    assert.ok(!(await view(true, { NO_COLOR: '1' })).text.includes('\u001b['), 'no colour with NO_COLOR');
+    assert.deepEqual(writes, [], 'no report of unknowns');
   } finally {
     await client.close();
   }
 });
 
+void test('unreachableServer: refused, timed out or not found in every read is one line; anything read is a report', () => {
+  const error = (message: string): { state: 'error'; error: string } => ({ state: 'error', error: message });
+  const parts = (message: string): UpgradeStatusSnapshot =>
+    Object.fromEntries(
+      [
+        'clusterVersion',
+        'clusterOperators',
+        'machineConfigPools',
+        'renderedMachineConfigs',
+        'nodes',
+        'pods',
+        'podDisruptionBudgets',
+        'managedUpgradeConfigs',
+        'scheduledUpgradeConfigs',
+        'upgradeJobs',
+        'hookJobs',
+      ].map((name) => [name, error(message)]),
+    ) as unknown as UpgradeStatusSnapshot;
+  assert.equal(
+    unreachableServer(parts('connect ECONNREFUSED 10.0.0.1:6443'), 'https://10.0.0.1:6443', 30_000),
+    'The connection to the server 10.0.0.1:6443 was refused - did you specify the right host or port?',
+  );
+  assert.equal(
+    unreachableServer(parts('Headers Timeout Error'), 'https://api.lab:6443', 30_000),
+    'Unable to connect to the server api.lab:6443: no answer within 30s (--request-timeout)',
+  );
+  assert.equal(
+    unreachableServer(parts('getaddrinfo ENOTFOUND api.nowhere'), 'https://api.nowhere:6443', 30_000),
+    'Unable to connect to the server api.nowhere:6443: getaddrinfo ENOTFOUND api.nowhere',
+  );
+  const partly = { ...parts('connect ECONNREFUSED 10.0.0.1:6443'), nodes: { state: 'ok', value: [] } };
+  assert.equal(unreachableServer(partly as UpgradeStatusSnapshot, 'https://10.0.0.1:6443', 30_000), undefined);
+  assert.equal(unreachableServer(parts('Forbidden'), 'https://10.0.0.1:6443', 30_000), undefined);
+});
+
+void test('--request-timeout: a Go duration or seconds, 0 for no limit', () => {
+  assert.equal(parseRequestTimeout('30s'), 30_000);
+  assert.equal(parseRequestTimeout('2m'), 120_000);
+  assert.equal(parseRequestTimeout('5'), 5_000);
+  assert.equal(parseRequestTimeout('0'), 0);
+  assert.throws(() => parseRequestTimeout('soon'), /./);
+});
+
 void test('--watch: a snapshot per interval on the clock, appended with a blank line off a TTY, redrawn on one; the signal ends it with 0', async (t) => {
-  const { client } = await cluster(t);
   for (const tty of [false, true]) {
+    // The cluster's clock: the view's times are the server's (its answers' Date).
     const clock = new ManualClock(NOW);
+    const { client } = await cluster(t, clock);
     const abort = new AbortController();
     const { out, writes } = output(tty);
     const running = runStatus(
       client,
-      { watch: true, interval: 10_000, output: 'text' },
+      { watch: true, interval: 10_000, output: 'text', requestTimeout: DEFAULT_REQUEST_TIMEOUT_MS },
       { clock, out, env: {}, signal: abort.signal },
     );
     await until('the first snapshot', () => writes.length === 1 && clock.pending === 1);

@@ -28,7 +28,7 @@ import { RealClock, type Clock } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
 import { parseGoDurationMs } from '../lib/go-duration.js';
 import { silentLogger } from '../lib/log.js';
-import { assessUpgradeStatus, nothingRead } from './upgrade-status.js';
+import { assessUpgradeStatus, nothingRead, unreachableServer } from './upgrade-status.js';
 import { partValue, type SnapshotPart, type UpgradeStatusSnapshot } from './upgrade-status-model.js';
 import { drainingNodeNames } from './upgrade-status-nodes.js';
 import { DETAILS, renderStatusJson, renderStatusText, type Details } from './upgrade-status-render.js';
@@ -48,7 +48,12 @@ export interface StatusOptions {
   interval: number;
   details?: Details[];
   output: 'text' | 'json';
+  /** ms one request may take (0: no limit), as kubectl's `--request-timeout`. */
+  requestTimeout: number;
 }
+
+/** `--request-timeout` default: a read-only command must not wait for good on a server that never answers. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 /** What {@link runStatus} writes to and waits with. */
 export interface StatusIo {
@@ -181,6 +186,15 @@ export function parseInterval(value: string): number {
   return r.ms;
 }
 
+/** `--request-timeout`: a Go duration (`0`: no limit), as kubectl takes it; a bare number is seconds. */
+export function parseRequestTimeout(value: string): number {
+  if (/^[0-9]+$/.test(value)) return Number(value) * 1000;
+  const r = parseGoDurationMs(value);
+  if (!r.ok) throw new InvalidArgumentError(r.error);
+  if (r.ms < 0) throw new InvalidArgumentError('must not be negative');
+  return r.ms;
+}
+
 /** `--details`: a comma-separated subset of nodes, operators, health, all. */
 export function parseDetails(value: string, previous: Details[] = []): Details[] {
   const list = value
@@ -206,7 +220,14 @@ export async function runStatus(client: KubeClient, options: StatusOptions, io: 
   for (;;) {
     const snapshot = await readStatusSnapshot(client, options.watch ? io.signal : undefined, rendered);
     if (options.watch && io.signal.aborted) return 0;
-    const report = assessUpgradeStatus(snapshot, io.clock.now());
+    if (!options.watch) {
+      const unreachable = unreachableServer(snapshot, client.config.server, options.requestTimeout);
+      // An error, not process.exitCode (the entry sets the exit code from runCli's result): exit 1.
+      if (unreachable) throw new Error(unreachable);
+    }
+    // Ages are the cluster's: its timestamps are on its clock (a rehearsal's is virtual), which the
+    // server's answers carry; this machine's clock only when the server sent no time.
+    const report = assessUpgradeStatus(snapshot, client.serverTime() ?? io.clock.now());
     const body =
       options.output === 'json'
         ? renderStatusJson(report, options.watch === true)
@@ -248,6 +269,14 @@ export function statusCommand(): Command {
     .addOption(
       new Option('-o, --output <format>', 'text, or the report as JSON').choices(['text', 'json']).default('text'),
     )
+    .addOption(
+      new Option(
+        '--request-timeout <duration>',
+        'how long one request to the API server may take before it is given up (0: no limit), as kubectl’s',
+      )
+        .argParser(parseRequestTimeout)
+        .default(DEFAULT_REQUEST_TIMEOUT_MS, '30s'),
+    )
     .action(async (options: StatusOptions) => {
       const clock = new RealClock();
       const config = loadRestConfig({
@@ -262,6 +291,7 @@ export function statusCommand(): Command {
         fieldManager: 'upgrade-operator-status',
         userAgent: defaultUserAgent('upgrade-operator-status', `v${version()}`),
         maxReadRetries: 2,
+        requestTimeoutMs: options.requestTimeout,
       });
       const abort = new AbortController();
       const onSigint = (): void => abort.abort();

@@ -219,6 +219,37 @@ export function nothingRead(snapshot: UpgradeStatusSnapshot): boolean {
 }
 
 /**
+ * When nothing could be read because the server cannot be reached, the one line `kubectl` prints
+ * for it (`server` is the kubeconfig's URL); undefined otherwise, when the report itself says what
+ * was and was not read.
+ */
+export function unreachableServer(
+  snapshot: UpgradeStatusSnapshot,
+  server: string,
+  requestTimeoutMs: number,
+): string | undefined {
+  if (!nothingRead(snapshot)) return undefined;
+  const errors = (Object.keys(snapshot) as SnapshotPartName[]).flatMap((k) => {
+    const part = snapshot[k];
+    return DERIVED_PARTS.has(k) || part.state !== 'error' ? [] : [part.error];
+  });
+  if (errors.length === 0) return undefined;
+  let host = server;
+  try {
+    host = new URL(server).host;
+  } catch {
+    // not a URL: shown as written
+  }
+  if (errors.every((e) => /ECONNREFUSED/.test(e)))
+    return `The connection to the server ${host} was refused - did you specify the right host or port?`;
+  if (errors.every((e) => /timeout/i.test(e)))
+    return `Unable to connect to the server ${host}: no answer within ${requestTimeoutMs / 1000}s (--request-timeout)`;
+  if (errors.every((e) => /ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNRESET/.test(e)))
+    return `Unable to connect to the server ${host}: ${errors[0] ?? ''}`;
+  return undefined;
+}
+
+/**
  * The whole report. `updating` is true while the control plane is not Completed, or while a pool
  * that is not paused has nodes left to update; an Unknown control plane counts as updating
  * (never report done on missing facts).

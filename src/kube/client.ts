@@ -129,6 +129,8 @@ export class KubeClient {
   readonly #log: Logger;
   readonly #maxReadRetries: number;
 
+  #serverTime: number | undefined;
+
   constructor(options: KubeClientOptions) {
     this.config = options.config;
     this.fieldManager = options.fieldManager ?? DEFAULT_FIELD_MANAGER;
@@ -341,6 +343,20 @@ export class KubeClient {
     return this.#call(req.method, req.path + queryString(req.query), req.body, req.signal, req.contentType);
   }
 
+  /**
+   * The API server's time as its last answer's `Date` header gave it (epoch ms, whole seconds), or
+   * undefined before any answer with one. Ages shown to a user are the server's: a cluster's
+   * timestamps are on its clock (a rehearsal's on virtual time), not on this machine's.
+   */
+  serverTime(): number | undefined {
+    return this.#serverTime;
+  }
+
+  #noteServerTime(header: string | string[] | undefined): void {
+    const at = Date.parse(Array.isArray(header) ? (header[0] ?? '') : (header ?? ''));
+    if (!Number.isNaN(at)) this.#serverTime = at;
+  }
+
   /** Closes the connection pool (when the client owns it). */
   async close(): Promise<void> {
     if (this.#ownsTransport) await this.#transport.close();
@@ -376,6 +392,7 @@ export class KubeClient {
       if (payload !== undefined) req.body = payload;
       if (signal) req.signal = signal;
       const res: HttpResponse = await this.#transport.request(req);
+      this.#noteServerTime(res.headers['date']);
       this.#log.debug({ method, path, code: res.statusCode }, 'kube request');
       if (res.statusCode < 300) return parseBody(res.text);
       const err = kubeApiErrorFrom(res.statusCode, res.text, headerValue(res.headers['retry-after']));

@@ -8,7 +8,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeResource } from '../../src/api/builtin.js';
@@ -91,6 +92,11 @@ void test('status: control plane Completed, worker pool part-way; every node pha
   const report = JSON.parse(json.stdout) as UpgradeStatusReport;
 
   assert.deepEqual(report.unknown, []);
+  // Times are the cluster's (virtual here), not this machine's: generated at the simulation's now.
+  assert.equal(
+    report.generatedAt,
+    new Date(Math.floor(env.clock.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z'),
+  );
   assert.equal(report.updating, true, 'workers still roll: the cluster is updating');
   assert.equal(report.controlPlane.assessment, 'Completed');
   assert.equal(report.controlPlane.targetVersion, target);
@@ -156,4 +162,49 @@ void test('status: control plane Completed, worker pool part-way; every node pha
     assert.ok(text.stdout.includes(heading), `${heading} in:\n${text.stdout}`);
   assert.match(text.stdout, new RegExp(`worker\\s+Progressing\\s+${w.percent}% \\(${w.updated}/${w.total}\\)`));
   assert.ok(!text.stdout.includes('\x1b['), 'no colour codes when stdout is not a TTY');
+});
+
+void test('status against a server that refuses or never answers: one line and exit 1, bounded by --request-timeout', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'status-bad-server-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const kubeconfigFor = (server: string): string => {
+    const file = join(dir, `kubeconfig-${new URL(server).port}`);
+    writeFileSync(
+      file,
+      `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "${server}"}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\nusers: [{name: u, user: {}}]\ncurrent-context: c\n`,
+    );
+    return file;
+  };
+  // A port nothing listens on.
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const refusedPort = (closed.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const refused = await runBinary(['status', '--kubeconfig', kubeconfigFor(`http://127.0.0.1:${refusedPort}`)], {
+    KUBECONFIG: '',
+  });
+  assert.equal(refused.status, 1);
+  assert.equal(refused.stdout, '');
+  assert.equal(
+    refused.stderr,
+    `upgrade-operator: The connection to the server 127.0.0.1:${refusedPort} was refused - did you specify the right host or port?\n`,
+  );
+  // A server that accepts connections and never answers.
+  const held: Socket[] = [];
+  const silent = createServer((socket) => void held.push(socket));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    for (const socket of held) socket.destroy();
+    silent.close();
+  });
+  const silentPort = (silent.address() as AddressInfo).port;
+  const hung = await runBinary(
+    ['status', '--kubeconfig', kubeconfigFor(`http://127.0.0.1:${silentPort}`), '--request-timeout', '1s'],
+    { KUBECONFIG: '' },
+  );
+  assert.equal(hung.status, 1);
+  assert.equal(
+    hung.stderr,
+    `upgrade-operator: Unable to connect to the server 127.0.0.1:${silentPort}: no answer within 1s (--request-timeout)\n`,
+  );
 });

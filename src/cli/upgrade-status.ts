@@ -229,9 +229,9 @@ export function unreachableServer(
   requestTimeoutMs: number,
 ): string | undefined {
   if (!nothingRead(snapshot)) return undefined;
-  const errors = (Object.keys(snapshot) as SnapshotPartName[]).flatMap((k) => {
-    const part = snapshot[k];
-    return DERIVED_PARTS.has(k) || part.state !== 'error' ? [] : [part.error];
+  const errors = (Object.keys(snapshot) as SnapshotPartName[]).flatMap((name) => {
+    const part = snapshot[name];
+    return DERIVED_PARTS.has(name) || part.state !== 'error' ? [] : [part.error];
   });
   if (errors.length === 0) return undefined;
   let host = server;

@@ -4,7 +4,7 @@
  *   node --import tsx scripts/run-bench.ts [--no-write] [--out <file>] [--only <ids>] [--cpu-prof <dir>]
  *
  * --only runs some benchmarks (comma-separated ids: writes, list, watch, informer, reaction,
- * idle, sim-small, sim-scale; list needs
+ * idle, sim-small, sim-scale, fault-campaign; list needs
  * writes) and implies --no-write; --cpu-prof writes V8 CPU profiles of the child processes
  * (API server, operator runtime) into a folder, for investigating a missed target.
  *
@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RealClock } from '../src/lib/clock.js';
 import { compileBenchChildren } from '../test/bench/build.js';
+import { runFaultCampaignBench } from '../test/bench/bench-campaigns.js';
 import { runInformerBench } from '../test/bench/bench-informer.js';
 import { runListBench } from '../test/bench/bench-list.js';
 import { runIdleBench, runReactionBench } from '../test/bench/bench-managed.js';
@@ -36,9 +37,9 @@ import { RpcChild } from '../test/bench/rpc.js';
 import { formatMiB } from '../test/bench/stats.js';
 import type { StartResult } from '../test/bench/server-child.js';
 
-const WATCHDOG_MS = 10 * 60_000;
+const WATCHDOG_MS = 30 * 60_000;
 /** The order of the targets, for the report. */
-const ORDER = ['list', 'watch', 'writes', 'informer', 'reaction', 'idle', 'sim-small', 'sim-scale'];
+const ORDER = ['list', 'watch', 'writes', 'informer', 'reaction', 'idle', 'sim-small', 'sim-scale', 'fault-campaign'];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
@@ -122,6 +123,7 @@ async function main(): Promise<number> {
       ['idle', 'Operator API requests when idle', () => runIdleBench(log)],
       ['sim-small', 'Simulated minor upgrade of ha-cloud 3+3', () => runSimSmallBench(log)],
       ['sim-scale', 'Simulated cluster of 250 nodes', () => runSimScaleBench(log)],
+      ['fault-campaign', 'Fault campaign: both flows under API faults', () => runFaultCampaignBench(log)],
     ];
     for (const [id, title, run] of steps) {
       if (only && !only.has(id)) continue;

@@ -23,12 +23,34 @@ export interface GroupVersionPath {
   rest: string[];
 }
 
+/**
+ * A path segment's escapes decoded as Go decodes them: to bytes, read as UTF-8 with invalid
+ * sequences replaced (`%E2%82` alone is a well-formed escape of bytes that are not UTF-8, which
+ * Go's server accepts and JavaScript's decodeURIComponent refuses). Malformed escapes such as
+ * `%zz` never get here: the router refuses them first, as Go's server does.
+ */
+export function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    const bytes: number[] = [];
+    for (let i = 0; i < segment.length; i++) {
+      const hex = segment[i] === '%' ? segment.slice(i + 1, i + 3) : '';
+      if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
+        bytes.push(Number.parseInt(hex, 16));
+        i += 2;
+      } else bytes.push(...Buffer.from(segment[i] ?? '', 'utf8'));
+    }
+    return Buffer.from(bytes).toString('utf8');
+  }
+}
+
 /** Splits `/api/v1/...` or `/apis/g/v/...`; undefined for other paths. */
 export function groupVersionPath(pathname: string): GroupVersionPath | undefined {
   const segs = pathname
     .split('/')
     .filter((s) => s !== '')
-    .map((s) => decodeURIComponent(s));
+    .map(decodePathSegment);
   if (segs[0] === 'api' && segs.length >= 2) return { group: '', version: segs[1]!, rest: segs.slice(2) };
   if (segs[0] === 'apis' && segs.length >= 3) return { group: segs[1]!, version: segs[2]!, rest: segs.slice(3) };
   return undefined;

@@ -38,7 +38,8 @@ export async function route(
     return;
   }
   try {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = requestUrl(req.url ?? '/');
+    if (!url) throw notFoundPath();
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const method = req.method ?? 'GET';
     if (path === '/healthz' || path === '/readyz' || path === '/livez' || /^\/(healthz|readyz|livez)\//.test(path)) {
@@ -101,6 +102,16 @@ export async function route(
     const apiErr = toApiError(err);
     if (!(apiErr instanceof ApiError)) ctx.logger.error({ err }, 'request failed');
     sendError(res, apiErr);
+  }
+}
+
+/** The request target as a URL; a target starting with `//` is a path here, not a host, as for Go (`*`: none). */
+function requestUrl(target: string): URL | undefined {
+  if (!target.startsWith('/')) return undefined;
+  try {
+    return new URL(`http://localhost${target}`);
+  } catch {
+    return undefined;
   }
 }
 

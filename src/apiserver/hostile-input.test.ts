@@ -7,7 +7,6 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import fc from 'fast-check';
 import { customResourceDefinitions } from '../api/manifests.js';
 import { openshiftCustomResourceDefinitions } from '../api/openshift/crds.js';
@@ -16,6 +15,7 @@ import { ManualClock } from '../lib/clock.js';
 import { silentLogger } from '../lib/log.js';
 import { installCustomResourceDefinitions } from '../sim/install-crds.js';
 import { startApiServer, type ApiServer } from './server.js';
+import { sendRaw, type RawReply as Reply } from './raw-request.test-support.js';
 
 let server: ApiServer;
 /** The collection path of every served kind, namespaced ones in `fuzz`. */
@@ -64,37 +64,13 @@ after(async () => {
   await server.close();
 });
 
-interface Reply {
-  status: number;
-  contentType: string;
-  text: string;
-}
-
-/** One request as written (node:http sends the path byte for byte). */
 function send(
   method: string,
   path: string,
   headers: Record<string, string> = {},
   body?: Buffer | string,
 ): Promise<Reply> {
-  // A body always has its Content-Length: Node's client sends a GET's or DELETE's body unframed
-  // otherwise, which no real client does (the server would read it as the next request).
-  const framed = body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) };
-  return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { method, headers: framed }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          contentType: String(res.headers['content-type'] ?? ''),
-          text: Buffer.concat(chunks).toString('utf8'),
-        }),
-      );
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+  return sendRaw(server.url, method, path, headers, body);
 }
 
 /** The answer explains itself: success, or a 4xx Status with a reason and a message (or Go's plain 400). */

@@ -5,11 +5,11 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { ManualClock } from '../lib/clock.js';
 import { hasBadPathEscape } from './router.js';
 import { nestingDepth } from './http-util.js';
 import { startApiServer, type ApiServer } from './server.js';
+import { sendRaw, type RawReply as Reply } from './raw-request.test-support.js';
 
 let server: ApiServer;
 
@@ -28,26 +28,13 @@ after(async () => {
   await server.close();
 });
 
-interface Reply {
-  status: number;
-  contentType: string;
-  text: string;
-}
-
-/** One request as written (node:http sends the path byte for byte, unlike fetch). */
-function send(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text }),
-      );
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+function send(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: Buffer | string,
+): Promise<Reply> {
+  return sendRaw(server.url, method, path, headers, body);
 }
 
 function configMap(name: string, extra = ''): string {

@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigMapResource, NodeResource, PodResource } from '../api/builtin.js';
 import { ManualClock } from '../lib/clock.js';
@@ -8,6 +8,17 @@ import { eventually, fakeApiFixture, type Loose, testClient, testRandom } from '
 import { Controller, generationChanged } from './controller.js';
 import { InformerFactory } from './informer-factory.js';
 import { Manager } from './manager.js';
+
+/** Starts the controller; the test's end stops it, then closes what `close` closes. */
+function startUntilTheEnd(t: TestContext, controller: Controller, close: () => Promise<void>): void {
+  const abort = new AbortController();
+  const running = controller.start(abort.signal);
+  t.after(async () => {
+    abort.abort();
+    await running;
+    await close();
+  });
+}
 
 void test('controller: for/owns/watches map events to keys; errors requeue with backoff; requeueAfter on the clock', async (t) => {
   const api = await startFakeApi();
@@ -32,11 +43,7 @@ void test('controller: for/owns/watches map events to keys; errors requeue with 
     .for(PodResource, { predicates: [generationChanged()] })
     .owns(ConfigMapResource)
     .watches(NodeResource, (n) => [`ns/${n.metadata?.labels?.pod ?? ''}`]);
-  const abort = new AbortController();
-  const running = c.start(abort.signal);
-  t.after(async () => {
-    abort.abort();
-    await running;
+  startUntilTheEnd(t, c, async () => {
     await client.close();
     await api.close();
   });
@@ -103,11 +110,7 @@ void test('controller: requeue with requeueAfter retries with backoff and no lat
       return calls.length < 4 ? { requeue: true, requeueAfter: 3600_000 } : undefined;
     },
   }).for(PodResource);
-  const abort = new AbortController();
-  const running = c.start(abort.signal);
-  t.after(async () => {
-    abort.abort();
-    await running;
+  startUntilTheEnd(t, c, async () => {
     await client.close();
     await api.close();
   });

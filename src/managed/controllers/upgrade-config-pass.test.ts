@@ -313,12 +313,20 @@ void test('a validation refusal waits Pending with its reason and message; an an
       waitFor: { until: T0 + 5 * MINUTE, kinds: ['ClusterVersion'] },
       invalid: 1,
     },
+    // MUO counts a same-version or downgrade target as failing validation (its validator answers with an error).
     {
       version: FROM,
       reason: 'SameVersion',
       message: `desired version ${FROM} matches the current version ${FROM}`,
       waitFor: { kinds: ['ClusterVersion'] },
-      invalid: 0,
+      invalid: 1,
+    },
+    {
+      version: '4.14.1',
+      reason: 'Downgrade',
+      message: `downgrades to desired version 4.14.1 from ${FROM} are unsupported`,
+      waitFor: { kinds: ['ClusterVersion'] },
+      invalid: 1,
     },
   ];
   for (const c of cases) {

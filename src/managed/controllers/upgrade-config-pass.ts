@@ -37,6 +37,7 @@ import type { UrlProbe } from '../steps/external-dependency-step.js';
 import { upgraderFor } from '../upgraders/upgrader.js';
 import { firstFalseCondition, HistoryStepRecorder, historyFor, setHistory } from '../history/upgrade-history.js';
 import {
+  isValidationFailure,
   validateUpgradeConfig,
   type ValidationDeps,
   type ValidationResult,
@@ -165,7 +166,7 @@ export async function upgradeConfigPass(
       { config: cr, clusterVersion: cv, cincinnatiEnabled: config.validation.cincinnati, now, signal },
       deps.validation,
     );
-    deps.metrics.setValidationFailed(name, !v.valid);
+    deps.metrics.setValidationFailed(name, isValidationFailure(v));
     if (v.resolvedVersion && v.resolvedVersion !== spec.desired.version) {
       await deps.client.patch(
         ManagedUpgradeConfigResource,

@@ -50,6 +50,7 @@ import {
   type RecordedEvent,
 } from '../steps/step-context.test-support.js';
 import {
+  earlyHealthCheckDue,
   NOTIFICATIONS_ANNOTATION,
   upgradeConfigPass,
   type UpgradeConfigPassDeps,
@@ -270,6 +271,14 @@ void test('a new entry at upgradeAt goes New → Pending → Upgrading in one pa
   assert.equal(await fx.metric(VALIDATION_FAILED, { upgradeconfig_name: CONFIG_NAME }), 0);
 });
 
+void test('earlyHealthCheckDue: more than 120 whole minutes ahead, as MUO counts them', () => {
+  assert.equal(earlyHealthCheckDue(2 * HOUR + MINUTE), true);
+  assert.equal(earlyHealthCheckDue(2 * HOUR + MINUTE - 1), false, '120 min 59.999 s is 120 whole minutes');
+  assert.equal(earlyHealthCheckDue(2 * HOUR + 30_000), false, '120 min 30 s');
+  assert.equal(earlyHealthCheckDue(2 * HOUR), false);
+  assert.equal(earlyHealthCheckDue(-3 * HOUR), false);
+});
+
 void test('the early pre-upgrade health check of a New entry runs only when the upgrade is more than 2 h ahead', async (t) => {
   const upgradeAt = T0 + 2 * HOUR + MINUTE;
   const ahead = await fixture(t, { upgradeAt, prometheus: 'unreachable', preHealthCheckGate: true });
@@ -286,15 +295,18 @@ void test('the early pre-upgrade health check of a New entry runs only when the 
   });
   assert.equal((await status(ahead)).entry?.phase, 'Pending');
 
-  const near = await fixture(t, { upgradeAt: T0 + 2 * HOUR, prometheus: 'unreachable', preHealthCheckGate: true });
-  assert.deepEqual(await near.pass(), { until: T0 + 2 * HOUR, kinds: ['ClusterVersion'] });
-  assert.deepEqual(near.prometheusQueries, []);
-  assert.deepEqual(near.notifications, []);
-  assert.deepEqual(
-    near.events.map((e) => e.reason),
-    ['WaitingForUpgradeTime'],
-  );
-  assert.equal((await status(near)).entry?.phase, 'Pending');
+  // 120 min 30 s ahead is 120 whole minutes: not more than two hours for MUO, so no check.
+  for (const at of [T0 + 2 * HOUR, T0 + 2 * HOUR + 30_000]) {
+    const near = await fixture(t, { upgradeAt: at, prometheus: 'unreachable', preHealthCheckGate: true });
+    assert.deepEqual(await near.pass(), { until: at, kinds: ['ClusterVersion'] });
+    assert.deepEqual(near.prometheusQueries, []);
+    assert.deepEqual(near.notifications, []);
+    assert.deepEqual(
+      near.events.map((e) => e.reason),
+      ['WaitingForUpgradeTime'],
+    );
+    assert.equal((await status(near)).entry?.phase, 'Pending');
+  }
 });
 
 void test('a validation refusal waits Pending with its reason and message; an answer that may change is asked again in 5 min', async (t) => {

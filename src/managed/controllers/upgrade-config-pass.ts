@@ -45,8 +45,17 @@ import {
 import { scheduleDecision } from '../validation/upgrade-schedule.js';
 import { errorMessage } from '../../lib/errors.js';
 
-/** The pre-health check runs only when the upgrade is more than this far away (MUO: 2 h). */
-export const HEALTH_CHECK_AHEAD_MS = 2 * 3600_000;
+/** The early pre-health check runs only when the upgrade is more than this many whole minutes away (MUO: 2 h). */
+export const HEALTH_CHECK_AHEAD_MINUTES = 120;
+
+/**
+ * Whether a New entry gets the early pre-upgrade health check: MUO compares the time until
+ * `upgradeAt` in whole minutes (truncated, as Go's `int(d.Minutes())`) with 120, so 120 min 59 s
+ * ahead is not "more than two hours".
+ */
+export function earlyHealthCheckDue(untilUpgradeMs: number): boolean {
+  return Math.trunc(untilUpgradeMs / 60_000) > HEALTH_CHECK_AHEAD_MINUTES;
+}
 /** Annotation recording the notifications already sent (`<state>@<version>` list, JSON). */
 export const NOTIFICATIONS_ANNOTATION = 'upgrade-operator.io/notifications-sent';
 /** Retry of validation when its answer may change without an event (an outside service). */
@@ -146,7 +155,7 @@ export async function upgradeConfigPass(
 
   if (history.phase === 'New') {
     const until = Date.parse(spec.upgradeAt) - now;
-    if (isFeatureGateEnabled(config, FeatureGate.PreHealthCheck) && until > HEALTH_CHECK_AHEAD_MS) {
+    if (isFeatureGateEnabled(config, FeatureGate.PreHealthCheck) && earlyHealthCheckDue(until)) {
       const result = await preUpgradeHealthCheck(ctx, 'New', signal);
       if (!result.healthy) {
         await ctx.notify('StatePreHealthCheckSL', signal, muoFailureList(result));

@@ -353,6 +353,43 @@ void test('a validation refusal waits Pending with its reason and message; an an
   }
 });
 
+void test('a condition a step set (UpdateRecommended) is kept by later passes, and dropped when a new target starts its history entry', async (t) => {
+  const fx = await fixture(t, {
+    upgradeAt: T0 + HOUR,
+    history: { version: DESIRED, phase: 'Pending', conditions: [] },
+  });
+  const risk = {
+    type: 'UpdateRecommended',
+    status: 'False',
+    reason: 'UpdateNotRecommended',
+    message: `commenced the update to ${DESIRED}, which the cluster version operator does not recommend for this cluster`,
+    lastTransitionTime: formatTime(T0 - HOUR),
+    observedGeneration: 1,
+  };
+  await fx.pass((cr) => {
+    cr.status = { ...cr.status, conditions: [risk] };
+  });
+  assert.deepEqual(
+    (await fx.stored()).status?.conditions?.map((c) => c.type),
+    ['Waiting', 'ConfigurationValid', 'UpdateRecommended'],
+  );
+  await fx.pass();
+  assert.deepEqual(
+    (await fx.stored()).status?.conditions?.find((c) => c.type === 'UpdateRecommended'),
+    risk,
+    'kept as it was',
+  );
+  await fx.pass((cr) => {
+    if (cr.spec) cr.spec.desired.version = '4.15.39';
+  });
+  const stored = await fx.stored();
+  assert.equal(stored.status?.history?.[0]?.version, '4.15.39');
+  assert.deepEqual(
+    stored.status?.conditions?.map((c) => c.type),
+    ['Waiting', 'ConfigurationValid'],
+  );
+});
+
 void test('waiting for upgradeAt: woken then; the status is written and the Event emitted only when the wait changes', async (t) => {
   const upgradeAt = T0 + HOUR;
   const fx = await fixture(t, { upgradeAt });

@@ -36,6 +36,7 @@ import { preUpgradeHealthCheck } from '../steps/health-check-steps.js';
 import type { UrlProbe } from '../steps/external-dependency-step.js';
 import { upgraderFor } from '../upgraders/upgrader.js';
 import { firstFalseCondition, HistoryStepRecorder, historyFor, setHistory } from '../history/upgrade-history.js';
+import { removeStatusCondition, stepConditions, UPDATE_RECOMMENDED_CONDITION } from '../history/status-conditions.js';
 import {
   isValidationFailure,
   validateUpgradeConfig,
@@ -147,6 +148,8 @@ export async function upgradeConfigPass(
       ...(started ? { startTime: formatTime(now) } : {}),
     };
     status.history = setHistory(status.history, entry);
+    // What a step said of the previous target (its risks) does not hold for this one.
+    removeStatusCondition(cr, UPDATE_RECOMMENDED_CONDITION);
     log.info({ phase: entry.phase, version: entry.version }, 'upgrade history initialised');
   }
   const history = entry;
@@ -466,7 +469,8 @@ async function finish(
     reason: configProblems ? 'InvalidOperatorConfig' : 'Valid',
     message: configProblems ? `defaults used instead: ${configProblems}` : '',
   });
-  status.conditions = [waiting, cfg];
+  // Conditions a step set (UpdateRecommended) stay until the step changes or removes them.
+  status.conditions = [waiting, cfg, ...stepConditions(cr)];
   const oldWaiting = prev.find((x) => x.type === 'Waiting');
   if (
     explanation.waiting &&

@@ -229,9 +229,10 @@ void test('managed UpgradeConfig with --cluster-version: available updates, down
   const down = await one(managed({ desired: { channel: 'stable-4.15', version: '4.15.0' } }), {
     clusterVersion: clusterVersion(),
   });
-  assert.equal(down.verdict, 'valid with warnings');
+  // A downgrade is never acted on and counts as a validation failure (MUO's metric is 1): an error.
+  assert.equal(down.verdict, 'invalid');
   assert.deepEqual(lines(down), [
-    'warning operator Downgrade spec.desired.version: downgrades to desired version 4.15.0 from 4.15.1 are unsupported',
+    'error operator Downgrade spec.desired.version: downgrades to desired version 4.15.0 from 4.15.1 are unsupported',
   ]);
 
   // Another channel than the cluster's: without validation.cincinnati the operator checks nothing more.

@@ -77,6 +77,7 @@ import { jobTiming } from '../scheduled/steps/upgrade-job-gate.js';
 import { effectiveHealthCheckTimeout } from '../scheduled/steps/upgrade-job-health-step.js';
 import {
   currentClusterVersion,
+  isValidationFailure,
   validateUpgradeConfig,
   type ValidationDeps,
   type ValidationReasonName,
@@ -270,7 +271,7 @@ async function managedUpgradeConfigRules(object: JsonObject, ctx: RunContext): P
     const refusal = validationRefusal(v);
     if (refusal)
       out.problems.push(
-        operatorProblem(v.valid ? 'warning' : 'error', refusal.message, {
+        operatorProblem(isValidationFailure(v) ? 'error' : 'warning', refusal.message, {
           field: REASON_FIELD[v.reason],
           reason: refusal.reason,
         }),

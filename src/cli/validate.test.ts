@@ -240,7 +240,7 @@ void test('--cluster-version: read like oc writes it; the managed checks that ne
   );
   assert.equal(ok?.verdict, 'valid');
   assert.deepEqual(ok?.skipped, []);
-  assert.equal(same?.verdict, 'valid with warnings');
+  assert.equal(same?.verdict, 'invalid');
   assert.deepEqual(
     same?.problems.map((p) => `${p.reason ?? ''}: ${p.message}`),
     ['SameVersion: desired version 4.15.1 matches the current version 4.15.1'],

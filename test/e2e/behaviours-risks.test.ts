@@ -1,9 +1,10 @@
 /**
  * End to end, behaviour 4 (docs/design/cluster-model.md#behaviour-4-a-conditional-updates-risk) — a
  * conditional-update risk that starts to apply after the upgrade was scheduled — with the operator
- * in the loop (`managed-risk-mid-window`), checked through what a user can read: ClusterVersion's
- * conditional updates as an informer sees them, the UpgradeConfig's Waiting condition and history,
- * and Events.
+ * in the loop (`managed-risk-mid-window`, which opts in to `conditionalUpdates.requireRiskAcceptance`;
+ * the default, MUO's, is `managed-conditional-update` in managed-upgrade.test.ts), checked through
+ * what a user can read: ClusterVersion's conditional updates as an informer sees them, the
+ * UpgradeConfig's Waiting condition and history, and Events.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +16,7 @@ import { events } from './scenario.test-support.js';
 
 const MINUTE = 60_000;
 
-void test('managed-risk-mid-window (§8.6 behaviour 4): a risk that starts to apply before upgradeAt stops the commencement, naming the risk, until it is accepted', async (t) => {
+void test('managed-risk-mid-window (§8.6 behaviour 4): with requireRiskAcceptance, a risk that starts to apply before upgradeAt stops the commencement, naming the risk, until it is accepted', async (t) => {
   const { file } = loadScenario('managed-risk-mid-window');
   const env = await startSimEnvironment(environmentFor(file, 1));
   t.after(() => env.close());
@@ -96,4 +97,8 @@ void test('managed-risk-mid-window (§8.6 behaviour 4): a risk that starts to ap
   assert.deepEqual([cv.status?.history?.[0]?.version, cv.status?.history?.[0]?.state], ['4.15.3', 'Completed']);
   assert.match(cv.status?.history?.[0]?.acceptedRisks ?? '', /OLMOperatorsInFailedState/);
   assert.equal(h?.phase, 'Upgraded');
+  // The condition names the risk as accepted; no Warning beyond the refusal's, as the risk was accepted.
+  const condition = run.upgradeConfig()?.status?.conditions?.find((c) => c.type === 'UpdateRecommended');
+  assert.match(condition?.message ?? '', /; risks accepted by the UpgradeConfig: OLMOperatorsInFailedState$/);
+  assert.equal(condition?.status, 'False');
 });

@@ -1,7 +1,8 @@
 /**
  * End to end, the happy paths of the managed flow on the simulated cluster with the operator
  * in the loop: the scenarios `managed-osd-upgrade`, `managed-aro-upgrade` and
- * `managed-conditional-update`, checked through what a user can read.
+ * `managed-conditional-update` (the default for a not-recommended target), checked through what a
+ * user can read.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -166,7 +167,7 @@ void test('managed-aro-upgrade: the 14 ARO steps to Upgraded, no capacity reserv
   );
 });
 
-void test('managed-conditional-update: a conditional target is commenced with its release image and completes', async (t) => {
+void test('managed-conditional-update: a not-recommended conditional target is commenced by default, as MUO, with its release image; its risk is named', async (t) => {
   const { ok, summary, run } = await runScenario(t, 'managed-conditional-update');
   assert.ok(ok, summary);
   const cv = await run.env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME);
@@ -176,18 +177,33 @@ void test('managed-conditional-update: a conditional target is commenced with it
     /^quay\.io\/openshift-release-dev\/ocp-release@sha256:[0-9a-f]{64}$/,
   );
   assert.deepEqual([cv.status?.history?.[0]?.version, cv.status?.history?.[0]?.state], ['4.15.2', 'Completed']);
-  assert.equal(run.upgradeConfig()?.status?.history?.[0]?.precedingVersion, '4.14.10');
+  const cr = run.upgradeConfig();
+  assert.equal(cr?.status?.history?.[0]?.precedingVersion, '4.14.10');
   // Behaviour 4 (docs/design/cluster-model.md#behaviour-4-a-conditional-updates-risk): the target
-  // was taken while its Recommended condition was False, because the UpgradeConfig accepts that
-  // risk by name (the CVO recorded the risk it accepted).
-  const told = await events(run, run.namespace, 'UpgradeCommenced');
-  assert.match(
-    told[0]?.message ?? '',
-    /conditional update 4\.15\.2 .*\(risks accepted by the UpgradeConfig: PreRelease\)$/,
-  );
+  // was taken while its Recommended condition was False, with no risk accepted and no opt-in
+  // (conditionalUpdates.requireRiskAcceptance): the CVO recorded the risk it was told to accept.
   assert.match(
     cv.status?.history?.[0]?.acceptedRisks ?? '',
     /^Precondition "ClusterVersionRecommendedUpdate" failed because of "[A-Za-z0-9_,:]+": Update from 4\.14\.10 to 4\.15\.2 is not recommended:/,
+  );
+  const told = await events(run, run.namespace, 'UpgradeCommenced');
+  assert.match(told[0]?.message ?? '', /conditional update 4\.15\.2$/);
+  // The risk is named, with its URL, in a Warning Event and in the UpgradeConfig's UpdateRecommended condition.
+  const warned = await events(run, run.namespace, 'UpdateNotRecommended');
+  assert.equal(warned.length, 1, JSON.stringify(warned));
+  assert.match(
+    warned[0]?.message ?? '',
+    /^commenced the update to 4\.15\.2, which the cluster version operator does not recommend for this cluster \(Recommended=False PreRelease\): PreRelease: .+ https?:\/\/\S+; not accepted: PreRelease \(conditionalUpdates\.requireRiskAcceptance is off\)$/,
+  );
+  const condition = cr?.status?.conditions?.find((c) => c.type === 'UpdateRecommended');
+  assert.deepEqual(
+    [condition?.status, condition?.reason, condition?.message],
+    ['False', 'UpdateNotRecommended', warned[0]?.message],
+  );
+  assert.equal(
+    cr?.status?.history?.[0]?.conditions?.find((c) => c.type === 'UpgradeCommenced')?.message,
+    'UpgradeCommenced is completed',
+    'MUO’s step text',
   );
 });
 

@@ -4,7 +4,8 @@
  * mode; in version mode `{version, image: null}` for an available update or `{version, image}` for
  * a conditional one, once the CVO offers the version. Idempotent: nothing is written when the CVO
  * already has it. Before `desiredUpdate` is written the target's risks are judged afresh
- * (update-risk.ts): a conditional update not known to be recommended is not commanded unless its
+ * (update-risk.ts): a conditional update not known to be recommended is commanded as MUO does and
+ * its risks returned, or, when the risk policy requires acceptance, not commanded unless its
  * risks are accepted.
  */
 import {
@@ -16,13 +17,21 @@ import type { ManagedUpgradeDesired } from '../../api/upgrade.managed.openshift.
 import type { KubeClient } from '../../kube/client.js';
 import type { JsonObject } from '../../lib/json.js';
 import { offeredTarget, type OfferedTarget } from './cluster-version-state.js';
-import { judgeUpdateRisk, type RiskVerdict } from './update-risk.js';
+import { judgeUpdateRisk, type RiskAssessment, type RiskPolicy } from './update-risk.js';
 
 /** What one call did. */
 export type CommenceResult =
-  | { state: 'commanded'; target: OfferedTarget | { kind: 'image'; image: string }; channelChanged: boolean }
+  | {
+      state: 'commanded';
+      target: OfferedTarget | { kind: 'image'; image: string };
+      channelChanged: boolean;
+      /** This call wrote desiredUpdate (false: the CVO already had it, nothing was judged). */
+      written: boolean;
+      /** Set when this call commanded a target that is not known-good: what the CVO says of it. */
+      risk?: RiskAssessment;
+    }
   | { state: 'notOffered'; channelChanged: boolean }
-  | { state: 'notRecommended'; verdict: Extract<RiskVerdict, { risks: unknown }>; channelChanged: boolean };
+  | { state: 'notRecommended'; risk: RiskAssessment; channelChanged: boolean };
 
 /** The merge patch that points the CVO at the target (pure). */
 export function desiredUpdatePatch(
@@ -41,26 +50,37 @@ export function desiredUpdatePatch(
   };
 }
 
+/** MUO's behaviour: any offered target is commanded (its risks are only named). */
+const MUO_RISK_POLICY: RiskPolicy = { accepted: [], requireAcceptance: false };
+
 /**
- * Sets channel and desiredUpdate as MUO's `EnsureDesiredConfig` does, once the target's risks
- * are known-good or all in `acceptedRisks` (risk names the UpgradeConfig accepts).
+ * Sets channel and desiredUpdate as MUO's `EnsureDesiredConfig` does. A target that is not
+ * known-good is commanded and its risks returned, unless `policy` requires acceptance and a risk
+ * is not among the accepted names (then `notRecommended`, nothing written to desiredUpdate).
  */
 export async function commenceUpgrade(
   client: KubeClient,
   desired: ManagedUpgradeDesired,
   signal: AbortSignal,
-  acceptedRisks: readonly string[] = [],
+  policy: RiskPolicy = MUO_RISK_POLICY,
 ): Promise<CommenceResult> {
   let cv = await client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME, { signal });
   if (desired.image) {
-    if (cv.spec.desiredUpdate?.image !== desired.image) {
-      // An image the CVO does not list (a hand-picked release) is MUO's case and still goes; a listed conditional one is judged.
-      const verdict = judgeUpdateRisk(cv, { image: desired.image }, acceptedRisks);
-      if (!verdict.go && verdict.reason !== 'NotOffered')
-        return { state: 'notRecommended', verdict, channelChanged: false };
-      await patch(client, desiredUpdatePatch(desired, undefined)!, signal);
-    }
-    return { state: 'commanded', target: { kind: 'image', image: desired.image }, channelChanged: false };
+    const target = { kind: 'image', image: desired.image } as const;
+    if (cv.spec.desiredUpdate?.image === desired.image)
+      return { state: 'commanded', target, channelChanged: false, written: false };
+    // An image the CVO does not list (a hand-picked release) is MUO's case and still goes; a listed conditional one is judged.
+    const verdict = judgeUpdateRisk(cv, { image: desired.image }, policy);
+    if (!verdict.go && verdict.reason !== 'NotOffered')
+      return { state: 'notRecommended', risk: verdict.risk, channelChanged: false };
+    await patch(client, desiredUpdatePatch(desired, undefined)!, signal);
+    return {
+      state: 'commanded',
+      target,
+      channelChanged: false,
+      written: true,
+      ...(verdict.go && verdict.risk ? { risk: verdict.risk } : {}),
+    };
   }
   let channelChanged = false;
   if (desired.channel && cv.spec.channel !== desired.channel) {
@@ -69,12 +89,19 @@ export async function commenceUpgrade(
   }
   const target = offeredTarget(cv, desired.version ?? '');
   if (!target) return { state: 'notOffered', channelChanged };
-  if (cv.spec.desiredUpdate?.version !== desired.version) {
-    const verdict = judgeUpdateRisk(cv, { version: desired.version }, acceptedRisks);
-    if (!verdict.go && verdict.reason !== 'NotOffered') return { state: 'notRecommended', verdict, channelChanged };
-    await patch(client, desiredUpdatePatch(desired, target)!, signal);
-  }
-  return { state: 'commanded', target, channelChanged };
+  if (cv.spec.desiredUpdate?.version === desired.version)
+    return { state: 'commanded', target, channelChanged, written: false };
+  const verdict = judgeUpdateRisk(cv, { version: desired.version }, policy);
+  if (!verdict.go && verdict.reason !== 'NotOffered')
+    return { state: 'notRecommended', risk: verdict.risk, channelChanged };
+  await patch(client, desiredUpdatePatch(desired, target)!, signal);
+  return {
+    state: 'commanded',
+    target,
+    channelChanged,
+    written: true,
+    ...(verdict.go && verdict.risk ? { risk: verdict.risk } : {}),
+  };
 }
 
 function patch(client: KubeClient, body: JsonObject, signal: AbortSignal): Promise<ClusterVersion> {

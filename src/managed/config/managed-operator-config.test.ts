@@ -95,6 +95,7 @@ test('documented defaults are applied to an empty configuration', () => {
   assert.equal(config.configManager.localConfigName, 'managed-upgrade-config');
   assert.equal(config.upgradeType, 'ARO');
   assert.equal(config.validation.cincinnati, false);
+  assert.equal(config.conditionalUpdates.requireRiskAcceptance, false, 'MUO commences any conditional update');
   assert.deepEqual(config.featureGate.enabled, []);
   assert.deepEqual(config.scale.extraMachinePools, []);
   // The keys MUO cannot run without are reported, as warnings, with the default used.
@@ -228,6 +229,30 @@ test('booleans must be booleans', () => {
   assert.equal(problemFor(problems, 'nodeDrain.disableDrainStrategies').severity, 'error');
   assert.equal(config.validation.cincinnati, false);
   assert.equal(config.nodeDrain.disableDrainStrategies, false);
+});
+
+test('conditionalUpdates.requireRiskAcceptance: a boolean, off by default; a bad value or a misspelt key is reported', () => {
+  assert.equal(
+    parse('conditionalUpdates: {requireRiskAcceptance: true}').config.conditionalUpdates.requireRiskAcceptance,
+    true,
+  );
+  assert.equal(
+    parse('conditionalUpdates: {requireRiskAcceptance: yes}').config.conditionalUpdates.requireRiskAcceptance,
+    true,
+  );
+  assert.deepEqual(unexpected(parse('conditionalUpdates:\n  requireRiskAcceptance: false').problems), []);
+  const bad = parse('conditionalUpdates: {requireRiskAcceptance: "true"}');
+  assert.equal(bad.config.conditionalUpdates.requireRiskAcceptance, false);
+  assert.equal(
+    problemFor(bad.problems, 'conditionalUpdates.requireRiskAcceptance').message,
+    'must be true or false; using the default false',
+  );
+  const misspelt = parse('conditionalUpdates: {requireRiskacceptance: true}');
+  assert.equal(misspelt.config.conditionalUpdates.requireRiskAcceptance, false);
+  assert.equal(
+    problemFor(misspelt.problems, 'conditionalUpdates.requireRiskacceptance').message,
+    'unknown key (ignored); did you mean requireRiskAcceptance?',
+  );
 });
 
 test('upgradeType: OSD, ARO or empty', () => {

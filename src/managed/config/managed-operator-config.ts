@@ -71,6 +71,13 @@ export interface ManagedOperatorConfig {
   extDependencyAvailabilityChecks: { http: { timeoutMs: number; urls: string[] } };
   /** `cincinnati`: check channel-changing upgrades against the update service. */
   validation: { cincinnati: boolean };
+  /**
+   * `requireRiskAcceptance` (an addition; MUO has no such key): a conditional update the cluster
+   * version operator does not recommend (or could not evaluate) is not commenced until the
+   * UpgradeConfig accepts each of its risks by name. Off (MUO's behaviour): it is commenced, with
+   * a Warning Event and the `UpdateRecommended` condition naming each risk.
+   */
+  conditionalUpdates: { requireRiskAcceptance: boolean };
   /** `fedramp`: re-initialise FileIntegrity after the upgrade. */
   environment: { fedramp: boolean };
   featureGate: { enabled: FeatureGateName[] };
@@ -104,6 +111,7 @@ const TOP_LEVEL_KEYS = [
   'healthCheck',
   'extDependencyAvailabilityChecks',
   'validation',
+  'conditionalUpdates',
   'environment',
   'featureGate',
 ] as const;
@@ -249,6 +257,11 @@ function readConfig(fieldReader: FieldReader): ManagedOperatorConfig {
     },
     extDependencyAvailabilityChecks: { http: { timeoutMs: readHttpTimeout(http, urls.length > 0), urls } },
     validation: { cincinnati: fieldReader.section('validation', ['cincinnati']).bool('cincinnati', false) },
+    conditionalUpdates: {
+      requireRiskAcceptance: fieldReader
+        .section('conditionalUpdates', ['requireRiskAcceptance'])
+        .bool('requireRiskAcceptance', false),
+    },
     environment: { fedramp: fieldReader.section('environment', ['fedramp']).bool('fedramp', false) },
     featureGate: { enabled: readFeatureGates(fieldReader.section('featureGate', ['enabled'])) },
   };

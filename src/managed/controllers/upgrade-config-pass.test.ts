@@ -50,6 +50,7 @@ import {
   type RecordedEvent,
 } from '../steps/step-context.test-support.js';
 import {
+  earlyHealthCheckDue,
   NOTIFICATIONS_ANNOTATION,
   upgradeConfigPass,
   type UpgradeConfigPassDeps,
@@ -270,6 +271,14 @@ void test('a new entry at upgradeAt goes New → Pending → Upgrading in one pa
   assert.equal(await fx.metric(VALIDATION_FAILED, { upgradeconfig_name: CONFIG_NAME }), 0);
 });
 
+void test('earlyHealthCheckDue: more than 120 whole minutes ahead, as MUO counts them', () => {
+  assert.equal(earlyHealthCheckDue(2 * HOUR + MINUTE), true);
+  assert.equal(earlyHealthCheckDue(2 * HOUR + MINUTE - 1), false, '120 min 59.999 s is 120 whole minutes');
+  assert.equal(earlyHealthCheckDue(2 * HOUR + 30_000), false, '120 min 30 s');
+  assert.equal(earlyHealthCheckDue(2 * HOUR), false);
+  assert.equal(earlyHealthCheckDue(-3 * HOUR), false);
+});
+
 void test('the early pre-upgrade health check of a New entry runs only when the upgrade is more than 2 h ahead', async (t) => {
   const upgradeAt = T0 + 2 * HOUR + MINUTE;
   const ahead = await fixture(t, { upgradeAt, prometheus: 'unreachable', preHealthCheckGate: true });
@@ -286,15 +295,18 @@ void test('the early pre-upgrade health check of a New entry runs only when the 
   });
   assert.equal((await status(ahead)).entry?.phase, 'Pending');
 
-  const near = await fixture(t, { upgradeAt: T0 + 2 * HOUR, prometheus: 'unreachable', preHealthCheckGate: true });
-  assert.deepEqual(await near.pass(), { until: T0 + 2 * HOUR, kinds: ['ClusterVersion'] });
-  assert.deepEqual(near.prometheusQueries, []);
-  assert.deepEqual(near.notifications, []);
-  assert.deepEqual(
-    near.events.map((e) => e.reason),
-    ['WaitingForUpgradeTime'],
-  );
-  assert.equal((await status(near)).entry?.phase, 'Pending');
+  // 120 min 30 s ahead is 120 whole minutes: not more than two hours for MUO, so no check.
+  for (const at of [T0 + 2 * HOUR, T0 + 2 * HOUR + 30_000]) {
+    const near = await fixture(t, { upgradeAt: at, prometheus: 'unreachable', preHealthCheckGate: true });
+    assert.deepEqual(await near.pass(), { until: at, kinds: ['ClusterVersion'] });
+    assert.deepEqual(near.prometheusQueries, []);
+    assert.deepEqual(near.notifications, []);
+    assert.deepEqual(
+      near.events.map((e) => e.reason),
+      ['WaitingForUpgradeTime'],
+    );
+    assert.equal((await status(near)).entry?.phase, 'Pending');
+  }
 });
 
 void test('a validation refusal waits Pending with its reason and message; an answer that may change is asked again in 5 min', async (t) => {
@@ -313,12 +325,20 @@ void test('a validation refusal waits Pending with its reason and message; an an
       waitFor: { until: T0 + 5 * MINUTE, kinds: ['ClusterVersion'] },
       invalid: 1,
     },
+    // MUO counts a same-version or downgrade target as failing validation (its validator answers with an error).
     {
       version: FROM,
       reason: 'SameVersion',
       message: `desired version ${FROM} matches the current version ${FROM}`,
       waitFor: { kinds: ['ClusterVersion'] },
-      invalid: 0,
+      invalid: 1,
+    },
+    {
+      version: '4.14.1',
+      reason: 'Downgrade',
+      message: `downgrades to desired version 4.14.1 from ${FROM} are unsupported`,
+      waitFor: { kinds: ['ClusterVersion'] },
+      invalid: 1,
     },
   ];
   for (const c of cases) {
@@ -331,6 +351,43 @@ void test('a validation refusal waits Pending with its reason and message; an an
     assert.equal(await fx.metric(VALIDATION_FAILED, { upgradeconfig_name: CONFIG_NAME }), c.invalid);
     assert.deepEqual(fx.notifications, []);
   }
+});
+
+void test('a condition a step set (UpdateRecommended) is kept by later passes, and dropped when a new target starts its history entry', async (t) => {
+  const fx = await fixture(t, {
+    upgradeAt: T0 + HOUR,
+    history: { version: DESIRED, phase: 'Pending', conditions: [] },
+  });
+  const risk = {
+    type: 'UpdateRecommended',
+    status: 'False',
+    reason: 'UpdateNotRecommended',
+    message: `commenced the update to ${DESIRED}, which the cluster version operator does not recommend for this cluster`,
+    lastTransitionTime: formatTime(T0 - HOUR),
+    observedGeneration: 1,
+  };
+  await fx.pass((cr) => {
+    cr.status = { ...cr.status, conditions: [risk] };
+  });
+  assert.deepEqual(
+    (await fx.stored()).status?.conditions?.map((c) => c.type),
+    ['Waiting', 'ConfigurationValid', 'UpdateRecommended'],
+  );
+  await fx.pass();
+  assert.deepEqual(
+    (await fx.stored()).status?.conditions?.find((c) => c.type === 'UpdateRecommended'),
+    risk,
+    'kept as it was',
+  );
+  await fx.pass((cr) => {
+    if (cr.spec) cr.spec.desired.version = '4.15.39';
+  });
+  const stored = await fx.stored();
+  assert.equal(stored.status?.history?.[0]?.version, '4.15.39');
+  assert.deepEqual(
+    stored.status?.conditions?.map((c) => c.type),
+    ['Waiting', 'ConfigurationValid'],
+  );
 });
 
 void test('waiting for upgradeAt: woken then; the status is written and the Event emitted only when the wait changes', async (t) => {

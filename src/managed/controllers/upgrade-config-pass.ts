@@ -36,7 +36,9 @@ import { preUpgradeHealthCheck } from '../steps/health-check-steps.js';
 import type { UrlProbe } from '../steps/external-dependency-step.js';
 import { upgraderFor } from '../upgraders/upgrader.js';
 import { firstFalseCondition, HistoryStepRecorder, historyFor, setHistory } from '../history/upgrade-history.js';
+import { removeStatusCondition, stepConditions, UPDATE_RECOMMENDED_CONDITION } from '../history/status-conditions.js';
 import {
+  isValidationFailure,
   validateUpgradeConfig,
   type ValidationDeps,
   type ValidationResult,
@@ -44,8 +46,17 @@ import {
 import { scheduleDecision } from '../validation/upgrade-schedule.js';
 import { errorMessage } from '../../lib/errors.js';
 
-/** The pre-health check runs only when the upgrade is more than this far away (MUO: 2 h). */
-export const HEALTH_CHECK_AHEAD_MS = 2 * 3600_000;
+/** The early pre-health check runs only when the upgrade is more than this many whole minutes away (MUO: 2 h). */
+export const HEALTH_CHECK_AHEAD_MINUTES = 120;
+
+/**
+ * Whether a New entry gets the early pre-upgrade health check: MUO compares the time until
+ * `upgradeAt` in whole minutes (truncated, as Go's `int(d.Minutes())`) with 120, so 120 min 59 s
+ * ahead is not "more than two hours".
+ */
+export function earlyHealthCheckDue(untilUpgradeMs: number): boolean {
+  return Math.trunc(untilUpgradeMs / 60_000) > HEALTH_CHECK_AHEAD_MINUTES;
+}
 /** Annotation recording the notifications already sent (`<state>@<version>` list, JSON). */
 export const NOTIFICATIONS_ANNOTATION = 'upgrade-operator.io/notifications-sent';
 /** Retry of validation when its answer may change without an event (an outside service). */
@@ -137,6 +148,8 @@ export async function upgradeConfigPass(
       ...(started ? { startTime: formatTime(now) } : {}),
     };
     status.history = setHistory(status.history, entry);
+    // What a step said of the previous target (its risks) does not hold for this one.
+    removeStatusCondition(cr, UPDATE_RECOMMENDED_CONDITION);
     log.info({ phase: entry.phase, version: entry.version }, 'upgrade history initialised');
   }
   const history = entry;
@@ -145,7 +158,7 @@ export async function upgradeConfigPass(
 
   if (history.phase === 'New') {
     const until = Date.parse(spec.upgradeAt) - now;
-    if (isFeatureGateEnabled(config, FeatureGate.PreHealthCheck) && until > HEALTH_CHECK_AHEAD_MS) {
+    if (isFeatureGateEnabled(config, FeatureGate.PreHealthCheck) && earlyHealthCheckDue(until)) {
       const result = await preUpgradeHealthCheck(ctx, 'New', signal);
       if (!result.healthy) {
         await ctx.notify('StatePreHealthCheckSL', signal, muoFailureList(result));
@@ -165,7 +178,7 @@ export async function upgradeConfigPass(
       { config: cr, clusterVersion: cv, cincinnatiEnabled: config.validation.cincinnati, now, signal },
       deps.validation,
     );
-    deps.metrics.setValidationFailed(name, !v.valid);
+    deps.metrics.setValidationFailed(name, isValidationFailure(v));
     if (v.resolvedVersion && v.resolvedVersion !== spec.desired.version) {
       await deps.client.patch(
         ManagedUpgradeConfigResource,
@@ -456,7 +469,8 @@ async function finish(
     reason: configProblems ? 'InvalidOperatorConfig' : 'Valid',
     message: configProblems ? `defaults used instead: ${configProblems}` : '',
   });
-  status.conditions = [waiting, cfg];
+  // Conditions a step set (UpdateRecommended) stay until the step changes or removes them.
+  status.conditions = [waiting, cfg, ...stepConditions(cr)];
   const oldWaiting = prev.find((x) => x.type === 'Waiting');
   if (
     explanation.waiting &&

@@ -71,6 +71,9 @@ const PRE_HEALTH = 'ClusterHealthyBeforeUpgrade';
 const EXT_DEP = 'ExternalDependenciesAvailable';
 const SCALE_UP = 'ComputeCapacityReserved';
 const UPGRADEABLE = 'IsClusterUpgradable';
+/** How MUO's step-specific "cancelled" descriptions end. */
+const RETRIED_OR_RESCHEDULE =
+  'Automated upgrades will be retried on their next scheduling cycle. If you have manually scheduled an upgrade instead, it must now be rescheduled';
 
 /**
  * The description of a notification (docs/design/managed-flow.md#notifications). Delayed and Failed
@@ -112,12 +115,13 @@ export function describeNotification(
             firstFalse?.message ??
             `Cluster upgrade to version ${version} was cancelled: the cluster is not upgradeable.`
           );
+        // MUO's exact texts (customers read them in OCM), without a final full stop, as MUO sends them.
         case PRE_HEALTH:
-          return `Cluster upgrade to version ${version} was cancelled during the pre-upgrade health check step: health alerts were firing. Automated upgrades will be retried on their next scheduling cycle.`;
+          return `Cluster upgrade to version ${version} was cancelled during the Pre-Health Check step. Health alerts are firing in the cluster which could impact the upgrade's operation, so the upgrade did not proceed. ${RETRIED_OR_RESCHEDULE}`;
         case EXT_DEP:
-          return `Cluster upgrade to version ${version} was cancelled during the external dependency check step: a dependency was unavailable. Automated upgrades will be retried on their next scheduling cycle.`;
+          return `Cluster upgrade to version ${version} was cancelled during the External Dependency Availability Check step. A required external dependency of the upgrade was unavailable, so the upgrade did not proceed. ${RETRIED_OR_RESCHEDULE}`;
         case SCALE_UP:
-          return `Cluster upgrade to version ${version} was cancelled during the scale-up step: an additional worker node could not be added. Automated upgrades will be retried on their next scheduling cycle.`;
+          return `Cluster upgrade to version ${version} was cancelled during the Scale-Up Worker Node step. A temporary additional worker node was unable to be created to temporarily house workloads, so the upgrade did not proceed. ${RETRIED_OR_RESCHEDULE}`;
         default:
           return `Cluster upgrade to version ${version} was cancelled as the cluster did not pass its pre-upgrade verification checks. Automated upgrades will be retried on their next scheduling cycle.`;
       }

@@ -47,6 +47,19 @@ test('channel: <group or stable>-<major>.<minor>, an odd minor rounded up for eu
   assert.equal(ocmChannel('candidate', '4.16.0-rc.1'), 'candidate-4.16');
 });
 
+test('a version that is not a semantic version has no channel, and its policy no spec but MUO’s error', () => {
+  for (const version of ['crashme', '4.15', 'v4.15.3', '4.015.3', '4.15.3 '])
+    assert.equal(ocmChannel('fast', version), undefined, version);
+  assert.deepEqual(specFromPolicy(CLUSTER, policy('p-1', '2026-04-01T12:00:00Z', { version: 'crashme' }), 'OSD'), {
+    ok: false,
+    error:
+      "unable to determine channel from channel group 'stable' and version 'crashme' for policy ID 'p-1': \"crashme\" is not a semantic version (expected MAJOR.MINOR.PATCH with optional -PRERELEASE and +BUILD, without a v prefix or leading zeros)",
+  });
+  // The group is named as OCM sent it (MUO's text), empty included.
+  const noGroup = specFromPolicy({ ...CLUSTER, channelGroup: '' }, policy('p', '', { version: 'x' }), 'OSD');
+  assert.match(noGroup.ok ? '' : noGroup.error, /^unable to determine channel from channel group '' and version 'x'/);
+});
+
 test('node_drain_grace_period honours its unit; missing means 0', () => {
   assert.equal(drainGraceMinutes({ value: 45, unit: 'minutes' }), 45);
   assert.equal(drainGraceMinutes({ value: 2, unit: 'hours' }), 120);
@@ -57,17 +70,17 @@ test('node_drain_grace_period honours its unit; missing means 0', () => {
 
 test('the spec of a policy; capacity_reservation honoured when sent, true otherwise', () => {
   assert.deepEqual(specFromPolicy(CLUSTER, policy('p', '2026-04-01T12:00:00.000Z'), 'OSD'), {
-    desired: { version: '4.15.3', channel: 'stable-4.15' },
-    upgradeAt: '2026-04-01T12:00:00Z',
-    PDBForceDrainTimeout: 60,
-    type: 'OSD',
-    capacityReservation: true,
+    ok: true,
+    spec: {
+      desired: { version: '4.15.3', channel: 'stable-4.15' },
+      upgradeAt: '2026-04-01T12:00:00Z',
+      PDBForceDrainTimeout: 60,
+      type: 'OSD',
+      capacityReservation: true,
+    },
   });
-  assert.equal(
-    specFromPolicy(CLUSTER, policy('p', '2026-04-01T12:00:00Z', { capacityReservation: false }), 'ARO')
-      .capacityReservation,
-    false,
-  );
+  const aro = specFromPolicy(CLUSTER, policy('p', '2026-04-01T12:00:00Z', { capacityReservation: false }), 'ARO');
+  assert.equal(aro.ok && aro.spec.capacityReservation, false);
 });
 
 test('a notification matches the policy of the same version at the same instant', () => {
@@ -77,7 +90,8 @@ test('a notification matches the policy of the same version at the same instant'
   assert.equal(policyMatches(p, '4.15.4', '2026-04-01T12:00:00Z'), false);
   // OCM's next_run may carry a fraction; upgradeAt holds it to the second, so they still match.
   const fractional = { ...p, nextRun: '2026-04-01T12:00:00.734512Z' };
-  assert.equal(policyMatches(fractional, '4.15.3', specFromPolicy(CLUSTER, fractional, 'OSD').upgradeAt), true);
+  const spec = specFromPolicy(CLUSTER, fractional, 'OSD');
+  assert.equal(policyMatches(fractional, '4.15.3', spec.ok ? spec.spec.upgradeAt : ''), true);
   assert.equal(policyMatches(fractional, '4.15.3', '2026-04-01T12:00:00Z'), true);
   assert.equal(policyMatches(fractional, '4.15.3', '2026-04-01T12:00:01Z'), false);
 });

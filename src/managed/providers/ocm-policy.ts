@@ -6,6 +6,9 @@
  * from the cluster's `node_drain_grace_period` in its unit, and `capacityReservation` as OCM sends
  * it.
  *
+ * A policy whose version is not a semantic version (MUO parses it with blang/semver's strict
+ * `Parse`) has no channel: as in MUO, it becomes no UpgradeConfig and the sync fails, saying why.
+ *
  * Differences from MUO, on purpose: every policy is considered (MUO fetched one); the
  * drain grace period's unit is honoured (MUO read the value as minutes whatever the unit);
  * `capacity_reservation` is honoured when OCM sends it (MUO always wrote true; true stays the
@@ -15,6 +18,7 @@ import type { ManagedUpgradeConfigSpec } from '../../api/upgrade.managed.openshi
 import type { UpgradeType } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import type { OcmCluster, OcmPolicyState, OcmUpgradePolicy } from '../../integrations/ocm-model.js';
 import { formatTime } from '../../lib/clock.js';
+import { parseStrictSemver, STRICT_SEMVER_EXPECTATION } from '../validation/strict-semver.js';
 
 /** Policy states that ask for no upgrade (compared case-insensitively). */
 export const NOT_ACTIONABLE_STATES: readonly string[] = ['pending', 'completed', 'cancelled'];
@@ -35,15 +39,16 @@ export function byNextRun(policies: readonly OcmUpgradePolicy[]): OcmUpgradePoli
 
 /**
  * The update channel of a version in a channel group: `stable-4.15` for 4.15.3 without a group;
- * `eus-4.14` for 4.13.x (EUS channels exist for even minors only).
+ * `eus-4.14` for 4.13.x (EUS channels exist for even minors only). Undefined when `version` is
+ * not a strict semantic version (MUO's `inferUpgradeChannelFromChannelGroup` fails then).
  */
-export function ocmChannel(channelGroup: string, version: string): string {
+export function ocmChannel(channelGroup: string, version: string): string | undefined {
   const group = channelGroup === '' ? 'stable' : channelGroup;
-  const m = /^(\d+)\.(\d+)/.exec(version);
-  if (!m) return `${group}-${version}`;
-  let minor = Number(m[2]);
+  const parsed = parseStrictSemver(version);
+  if (parsed === undefined) return undefined;
+  let minor = parsed.minor;
   if (group === 'eus' && minor % 2 === 1) minor += 1;
-  return `${group}-${m[1]!}.${minor}`;
+  return `${group}-${parsed.major}.${minor}`;
 }
 
 const UNIT_MINUTES: Readonly<Record<string, number>> = {
@@ -81,18 +86,31 @@ export function upgradeAtOf(nextRun: string): string {
   return Number.isNaN(ms) ? nextRun : formatTime(ms);
 }
 
-/** The UpgradeConfig spec a policy asks for. */
-export function specFromPolicy(
-  cluster: OcmCluster,
-  policy: OcmUpgradePolicy,
-  upgradeType: UpgradeType,
-): ManagedUpgradeConfigSpec {
+/** The UpgradeConfig spec a policy asks for, or why it cannot become one. */
+export type PolicySpec = { ok: true; spec: ManagedUpgradeConfigSpec } | { ok: false; error: string };
+
+/**
+ * The UpgradeConfig spec a policy asks for. A version that is not a semantic version gives no
+ * spec but MUO's error (`unable to determine channel from channel group '<group>' and version
+ * '<version>' for policy ID '<id>'`, the group as OCM sends it) and the reason.
+ */
+export function specFromPolicy(cluster: OcmCluster, policy: OcmUpgradePolicy, upgradeType: UpgradeType): PolicySpec {
+  const channel = ocmChannel(cluster.channelGroup, policy.version);
+  if (channel === undefined) {
+    return {
+      ok: false,
+      error: `unable to determine channel from channel group '${cluster.channelGroup}' and version '${policy.version}' for policy ID '${policy.id}': ${JSON.stringify(policy.version)} is not a semantic version (${STRICT_SEMVER_EXPECTATION})`,
+    };
+  }
   return {
-    desired: { version: policy.version, channel: ocmChannel(cluster.channelGroup, policy.version) },
-    upgradeAt: upgradeAtOf(policy.nextRun),
-    PDBForceDrainTimeout: drainGraceMinutes(cluster.nodeDrainGracePeriod),
-    type: upgradeType,
-    capacityReservation: policy.capacityReservation ?? true,
+    ok: true,
+    spec: {
+      desired: { version: policy.version, channel },
+      upgradeAt: upgradeAtOf(policy.nextRun),
+      PDBForceDrainTimeout: drainGraceMinutes(cluster.nodeDrainGracePeriod),
+      type: upgradeType,
+      capacityReservation: policy.capacityReservation ?? true,
+    },
   };
 }
 

@@ -100,3 +100,24 @@ test('no actionable policy: no spec; unknown cluster: ClusterNotFound; OCM failu
       e instanceof PolicyProviderError && e.reason === 'ProviderUnavailable' && e.message === 'ocm: GET x: HTTP 503',
   );
 });
+
+test('the earliest actionable policy with a version that is not semantic: no spec, InvalidPolicy saying why (as MUO)', async () => {
+  const ocm = fakeOcm(
+    [p('later', '4.15.3', '2026-05-01T00:00:00Z'), p('crash', 'crashme', '2026-04-01T00:00:00Z')],
+    {},
+  );
+  const provider = new OcmPolicyProvider({ ocm, externalId: async () => 'e1', upgradeType: 'OSD' });
+  await assert.rejects(
+    provider.specs(undefined, signal),
+    (e: unknown) =>
+      e instanceof PolicyProviderError &&
+      e.reason === 'InvalidPolicy' &&
+      e.message.startsWith(
+        "unable to determine channel from channel group 'eus' and version 'crashme' for policy ID 'crash': \"crashme\" is not a semantic version",
+      ),
+  );
+  // A policy that asks for nothing is not looked at (MUO checks actionability first).
+  const done = fakeOcm([p('crash', 'crashme', '2026-04-01T00:00:00Z')], { crash: 'completed' });
+  const idle = new OcmPolicyProvider({ ocm: done, externalId: async () => 'e1', upgradeType: 'OSD' });
+  assert.deepEqual(await idle.specs(undefined, signal), []);
+});

@@ -12,7 +12,7 @@ import type {
 import type { UpgradeType } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { isIntegrationError } from '../../integrations/integration-error.js';
 import type { OcmApi } from '../../integrations/ocm-client.js';
-import type { OcmCluster } from '../../integrations/ocm-model.js';
+import type { OcmCluster, OcmUpgradePolicy } from '../../integrations/ocm-model.js';
 import { byNextRun, isActionable, specFromPolicy } from './ocm-policy.js';
 import type { PolicyProvider } from './policy-provider.js';
 
@@ -21,7 +21,9 @@ export type PolicyProviderFailure =
   /** OCM has no cluster (or several) with this cluster's id. */
   | 'ClusterNotFound'
   /** OCM did not answer usefully (unreachable, 5xx, refused credentials). */
-  | 'ProviderUnavailable';
+  | 'ProviderUnavailable'
+  /** The policy to apply cannot become an UpgradeConfig (its version is not a semantic version). */
+  | 'InvalidPolicy';
 
 /** A provider failure with a stable reason. */
 export class PolicyProviderError extends Error {
@@ -71,20 +73,30 @@ export class OcmPolicyProvider implements PolicyProvider {
     this.#o = options;
   }
 
-  /** The spec of the earliest actionable policy, or none. */
+  /**
+   * The spec of the earliest actionable policy, or none. Rejects with `InvalidPolicy` when that
+   * policy cannot become an UpgradeConfig (as MUO, whose sync then fails: nothing is written).
+   */
   async specs(_current: ManagedUpgradeConfig | undefined, signal: AbortSignal): Promise<ManagedUpgradeConfigSpec[]> {
     const { ocm } = this.#o;
     const cluster = await findOcmCluster(ocm, await this.#o.externalId(signal), signal);
+    let chosen: OcmUpgradePolicy | undefined;
     try {
       for (const policy of byNextRun(await ocm.upgradePolicies(cluster.id, signal))) {
         if (policy.version === '') continue;
         const state = await ocm.policyState(cluster.id, policy.id, signal);
-        if (isActionable(policy, state)) return [specFromPolicy(cluster, policy, this.#o.upgradeType)];
+        if (isActionable(policy, state)) {
+          chosen = policy;
+          break;
+        }
       }
     } catch (err) {
       throw unavailable(ocm, err);
     }
-    return [];
+    if (chosen === undefined) return [];
+    const built = specFromPolicy(cluster, chosen, this.#o.upgradeType);
+    if (!built.ok) throw new PolicyProviderError('InvalidPolicy', built.error);
+    return [built.spec];
   }
 }
 

@@ -158,6 +158,38 @@ test('the kill switch: refreshPolicy sees a policy changed since the UpgradeConf
   ]);
 });
 
+test('a policy whose version is not a semantic version: no UpgradeConfig, the sync fails saying why, a Warning Event on an existing one', async (t) => {
+  const f = await startOcmCluster(t);
+  const state = f.fx.ocm.state;
+  const metrics: number[] = [];
+  const m = manager(f, metrics);
+  const signal = new AbortController().signal;
+  const why =
+    "unable to determine channel from channel group 'stable' and version 'crashme' for policy ID 'p1': \"crashme\" is not a semantic version (expected MAJOR.MINOR.PATCH with optional -PRERELEASE and +BUILD, without a v prefix or leading zeros)";
+  state.addPolicy(OCM_CLUSTER_ID, { id: 'p1', version: 'crashme', nextRun: Date.UTC(2026, 2, 4, 12) });
+  await assert.rejects(m.sync(signal), (e: unknown) => e instanceof Error && e.message === why);
+  assert.equal(await get(f), undefined, 'no UpgradeConfig is built from it');
+  assert.deepEqual(metrics, [], 'not a successful sync');
+
+  // An UpgradeConfig from an earlier good policy stays as it was; the failure is an Event on it.
+  state.updatePolicy(OCM_CLUSTER_ID, 'p1', { version: '4.15.3' });
+  assert.equal((await m.sync(signal)).outcome, 'created');
+  const created = await get(f);
+  state.updatePolicy(OCM_CLUSTER_ID, 'p1', { version: 'crashme' });
+  await assert.rejects(m.sync(signal), (e: unknown) => e instanceof Error && e.message === why);
+  const kept = await get(f);
+  assert.deepEqual(
+    [kept?.metadata?.resourceVersion, kept?.spec?.desired],
+    [created?.metadata?.resourceVersion, { version: '4.15.3', channel: 'stable-4.15' }],
+  );
+  await f.events.flush();
+  const list = await f.cluster.client.list(EventResource, { namespace: NAMESPACE });
+  assert.deepEqual(
+    list.items.filter((e) => e.reason === 'PolicySyncFailed').map((e) => [e.type, e.message]),
+    [['Warning', `could not apply the OCM upgrade policy: ${why}`]],
+  );
+});
+
 test('failures back off 1 min doubling (±10 %), a success resets to the watch interval; not configured retries each minute', async (t) => {
   const f = await startOcmCluster(t);
   const { clock } = f.cluster;

@@ -25,6 +25,7 @@ import type { Clock } from '../../lib/clock.js';
 import { errorMessage } from '../../lib/errors.js';
 import type { Logger } from '../../lib/log.js';
 import type { Random } from '../../lib/random.js';
+import { PolicyProviderError } from './ocm-provider.js';
 import type { PolicyProvider } from './policy-provider.js';
 import { decideSync, nextSyncDelayMs, type SyncLoopState } from './upgrade-config-sync.js';
 
@@ -127,7 +128,7 @@ export class UpgradeConfigManager {
           current,
           'Warning',
           'PolicySyncFailed',
-          `could not read the ${provider.source} upgrade policy: ${errorMessage(err)}`,
+          `could not ${isInvalidPolicy(err) ? 'apply' : 'read'} the ${provider.source} upgrade policy: ${errorMessage(err)}`,
         );
       throw err;
     }
@@ -182,6 +183,11 @@ export class UpgradeConfigManager {
       this.#log.info({ namespace: ns, name, outcome: result.outcome }, result.message);
     return result;
   }
+}
+
+/** A policy that was read but cannot become an UpgradeConfig (not a provider outage). */
+function isInvalidPolicy(err: unknown): boolean {
+  return err instanceof PolicyProviderError && err.reason === 'InvalidPolicy';
 }
 
 function describeChange(cr: ManagedUpgradeConfig, spec: NonNullable<ManagedUpgradeConfig['spec']>): string {

@@ -445,22 +445,115 @@ void test('CommenceUpgrade: a version not offered waits for ClusterVersion, leav
   assert.deepEqual(fake.events, []);
 });
 
-void test('CommenceUpgrade: a conditional update not recommended waits for its risks to be accepted, naming them', async (t) => {
+const RISK_URL = 'https://issues.redhat.com/browse/OCPBUGS-1';
+/** The opt-in: a not-recommended target waits until its risks are accepted. */
+const REQUIRE_ACCEPTANCE = 'conditionalUpdates:\n  requireRiskAcceptance: true\n';
+
+/** The UpgradeConfig's UpdateRecommended condition as [status, reason, message], if any. */
+function updateRecommended(fake: FakeStepContext): [string, string, string] | undefined {
+  const c = fake.ctx.upgradeConfig.status?.conditions?.find((x) => x.type === 'UpdateRecommended');
+  return c ? [c.status, c.reason, c.message] : undefined;
+}
+
+void test('CommenceUpgrade, by default (MUO): a conditional update not recommended is commanded with its image; a Warning Event and UpdateRecommended=False name the risk and its URL', async (t) => {
   const { fake, read } = await commenceFixture(t, clusterVersion({ conditionalUpdates: [notRecommended()] }));
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  const cv = await read();
+  assert.deepEqual([cv.spec.desiredUpdate?.version, cv.spec.desiredUpdate?.image], ['4.15.38', IMAGE_38]);
+  const said = `commenced the update to 4.15.38, which the cluster version operator does not recommend for this cluster (Recommended=False ${RISK}): ${RISK}: Nodes on old boot images fail to join. ${RISK_URL}; not accepted: ${RISK} (conditionalUpdates.requireRiskAcceptance is off)`;
+  assert.deepEqual(fake.events, [
+    {
+      type: 'Normal',
+      reason: 'UpgradeCommenced',
+      message: 'cluster version operator told to upgrade to the conditional update 4.15.38',
+    },
+    { type: 'Warning', reason: 'UpdateNotRecommended', message: said },
+  ]);
+  assert.deepEqual(updateRecommended(fake), ['False', 'UpdateNotRecommended', said]);
+  assert.deepEqual(
+    fake.logs.map((l) => [l.level, l.msg]),
+    [['warn', said]],
+  );
+  // A pass whose cache has not yet seen the write finds desiredUpdate set: the judgement stands.
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  assert.deepEqual(updateRecommended(fake), ['False', 'UpdateNotRecommended', said]);
+});
+
+void test('CommenceUpgrade, by default: risks the CVO could not evaluate are named with UpdateRecommended=Unknown', async (t) => {
+  const unknown = notRecommended();
+  unknown.conditions = [{ ...unknown.conditions![0]!, status: 'Unknown', reason: 'EvaluationFailed' }];
+  const { fake, read } = await commenceFixture(t, clusterVersion({ conditionalUpdates: [unknown] }));
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  assert.equal((await read()).spec.desiredUpdate?.image, IMAGE_38);
+  const [status, reason, message] = updateRecommended(fake) ?? [];
+  assert.deepEqual([status, reason], ['Unknown', 'UpdateRiskUnknown']);
+  assert.match(
+    message ?? '',
+    /could not evaluate \(Recommended=Unknown EvaluationFailed\): AWSOldBootImages: .* https:\/\/issues\.redhat\.com\/browse\/OCPBUGS-1;/,
+  );
+  assert.deepEqual(
+    fake.events.map((e) => `${e.type} ${e.reason}`),
+    ['Normal UpgradeCommenced', 'Warning UpdateRiskUnknown'],
+  );
+});
+
+void test('CommenceUpgrade, by default: risks the UpgradeConfig accepts are named in the condition, with no Warning', async (t) => {
+  const { fake } = await commenceFixture(t, clusterVersion({ conditionalUpdates: [notRecommended()] }), {
+    annotations: { 'upgrade-operator.io/accept-risks': RISK },
+  });
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  assert.deepEqual(fake.events, [
+    {
+      type: 'Normal',
+      reason: 'UpgradeCommenced',
+      message: `cluster version operator told to upgrade to the conditional update 4.15.38 (risks accepted by the UpgradeConfig: ${RISK})`,
+    },
+  ]);
+  assert.deepEqual(updateRecommended(fake), [
+    'False',
+    'UpdateNotRecommended',
+    `commenced the update to 4.15.38, which the cluster version operator does not recommend for this cluster (Recommended=False ${RISK}): ${RISK}: Nodes on old boot images fail to join. ${RISK_URL}; risks accepted by the UpgradeConfig: ${RISK}`,
+  ]);
+});
+
+void test('CommenceUpgrade: a known-good target clears an UpdateRecommended condition left from an earlier judgement', async (t) => {
+  const { fake } = await commenceFixture(t, clusterVersion({ availableUpdates: [offered38] }));
+  fake.ctx.upgradeConfig.status = {
+    conditions: [
+      {
+        type: 'UpdateRecommended',
+        status: 'False',
+        reason: 'UpdateNotRecommended',
+        message: 'old',
+        lastTransitionTime: '2026-03-01T00:00:00Z',
+      },
+    ],
+  };
+  assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
+  assert.equal(updateRecommended(fake), undefined);
+});
+
+void test('CommenceUpgrade, requiring acceptance: a conditional update not recommended waits for its risks to be accepted, naming them', async (t) => {
+  const { fake, read } = await commenceFixture(t, clusterVersion({ conditionalUpdates: [notRecommended()] }), {
+    operatorConfig: REQUIRE_ACCEPTANCE,
+  });
+  const why = `the cluster version operator does not recommend the update to 4.15.38 for this cluster (Recommended=False ${RISK}): ${RISK}: Nodes on old boot images fail to join. ${RISK_URL}; not commencing unless the UpgradeConfig accepts this risk (annotation upgrade-operator.io/accept-risks: "${RISK}")`;
   assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), {
     status: 'pending',
     waitFor: { kinds: ['ClusterVersion'] },
-    why: `the cluster version operator does not recommend the update to 4.15.38 for this cluster (Recommended=False ${RISK}): ${RISK}: Nodes on old boot images fail to join. https://issues.redhat.com/browse/OCPBUGS-1; not commencing unless the UpgradeConfig accepts this risk (annotation upgrade-operator.io/accept-risks: "${RISK}")`,
+    why,
     reason: 'UpdateNotRecommended',
     attention: true,
   });
   assert.equal((await read()).spec.desiredUpdate?.version, '4.14.30');
   assert.deepEqual(fake.events, []);
+  assert.deepEqual(updateRecommended(fake), ['False', 'UpdateNotRecommended', why]);
 });
 
-void test('CommenceUpgrade: with its risk accepted, the conditional update is commanded with its image and the risk named', async (t) => {
+void test('CommenceUpgrade, requiring acceptance: with its risk accepted, the conditional update is commanded with its image and the risk named', async (t) => {
   const { fake, read } = await commenceFixture(t, clusterVersion({ conditionalUpdates: [notRecommended()] }), {
     annotations: { 'upgrade-operator.io/accept-risks': ` ${RISK} ` },
+    operatorConfig: REQUIRE_ACCEPTANCE,
   });
   assert.deepEqual(await commenceUpgradeStep.run(fake.ctx, signal), { status: 'done' });
   const cv = await read();
@@ -471,6 +564,7 @@ void test('CommenceUpgrade: with its risk accepted, the conditional update is co
       `cluster version operator told to upgrade to the conditional update 4.15.38 (risks accepted by the UpgradeConfig: ${RISK})`,
     ],
   );
+  assert.equal(updateRecommended(fake)?.[0], 'False');
 });
 
 void test('CommenceUpgrade: image mode commands the image, whether the CVO lists it or not', async (t) => {

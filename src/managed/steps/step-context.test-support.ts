@@ -509,7 +509,7 @@ export interface FakeStepContext extends TestMetrics {
   drainer: FakeDrainer;
   events: RecordedEvent[];
   /** The log lines written (level debug and up). */
-  logs: Array<{ level: number; msg: string }>;
+  logs: Array<{ level: string; msg: string }>;
 }
 
 /** The real metrics on a fresh registry, and their gauges read back. */
@@ -600,7 +600,7 @@ export function fakeStepContext(options: FakeStepContextOptions = {}): FakeStepC
   const notifier = new FakeNotifier();
   const drainer = new FakeDrainer();
   const events: RecordedEvent[] = [];
-  const { logger, lines } = capturedLogger<{ level: number; msg: string }>('debug');
+  const { logger, lines } = capturedLogger<{ level: string; msg: string }>('debug');
   const measured = testMetrics();
   const ctx: StepContext = {
     upgradeConfig,

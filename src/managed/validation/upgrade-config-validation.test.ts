@@ -5,6 +5,7 @@ import type { ManagedUpgradeConfig } from '../../api/upgrade.managed.openshift.i
 import { IntegrationError } from '../../integrations/integration-error.js';
 import {
   currentClusterVersion,
+  isValidationFailure,
   validateUpgradeConfig,
   type GraphQuery,
   type GraphUpdates,
@@ -446,6 +447,25 @@ test('validation follows MUO rule by rule', async () => {
     assert.equal(got.transient, c.expect.transient ?? false, `${c.name}: transient`);
     assert.equal(got.resolvedVersion, c.expect.resolvedVersion, `${c.name}: resolvedVersion`);
   }
+});
+
+test('a downgrade or the same version counts as a validation failure, as in MUO; only a valid upgrade does not', async () => {
+  const judge = async (version: string): Promise<[string, boolean]> => {
+    const got = await validateUpgradeConfig(
+      {
+        config: upgradeConfig({ version, channel: 'stable-4.15' }),
+        clusterVersion: clusterVersion(),
+        cincinnatiEnabled: false,
+      },
+      stubs(),
+    );
+    return [got.reason, isValidationFailure(got)];
+  };
+  assert.deepEqual(await judge('4.14.30'), ['Downgrade', true]);
+  assert.deepEqual(await judge('4.15.3'), ['SameVersion', true]);
+  assert.deepEqual(await judge('banana'), ['InvalidVersion', true]);
+  assert.deepEqual(await judge('4.15.9'), ['NotInAvailableUpdates', true]);
+  assert.deepEqual(await judge('4.15.5'), ['Valid', false]);
 });
 
 test('semver messages explain the strict format', async () => {

@@ -46,7 +46,10 @@ export type ValidationReasonName = (typeof ValidationReason)[keyof typeof Valida
 
 /** The verdict on an UpgradeConfig. */
 export interface ValidationResult {
-  /** The spec makes sense (MUO's IsValid); false ⇒ the validation-failed metric is 1. */
+  /**
+   * The spec makes sense (MUO's IsValid). Whether the validation-failed metric is 1 is
+   * {@link isValidationFailure}: a valid downgrade counts too.
+   */
   valid: boolean;
   /** The upgrade should go ahead (MUO's IsAvailableUpdate). */
   availableUpdate: boolean;
@@ -96,6 +99,16 @@ export interface ValidationInput {
   /** Accepted for symmetry with the scheduler; no validation rule depends on the time. */
   now?: number;
   signal?: AbortSignal;
+}
+
+/**
+ * Whether the UpgradeConfig counts as failing validation (`upgradeoperator_upgradeconfig_validation_failed`
+ * is 1, and `validate` calls it an error): every result that stops the upgrade. MUO sets the metric
+ * when its validator answers not valid or with an error, and a downgrade or a same-version target
+ * is "valid" with an error; every other refusal here is not valid.
+ */
+export function isValidationFailure(result: ValidationResult): boolean {
+  return !result.valid || !result.availableUpdate;
 }
 
 /** The architecture MUO asks the update service for (its own GOARCH). */

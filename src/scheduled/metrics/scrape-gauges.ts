@@ -123,6 +123,21 @@ export function utcTime(text: string | null | undefined): { rfc3339: string; uni
   return { rfc3339: new Date(unix * 1000).toISOString().replace('.000Z', 'Z'), unix };
 }
 
+/** Go's zero `time.Time` as APPUiO exports it: `t.UTC().Format(time.RFC3339)` and `t.Unix()`. */
+export const GO_ZERO_TIME: Readonly<{ rfc3339: string; unix: number }> = {
+  rfc3339: '0001-01-01T00:00:00Z',
+  unix: -62135596800,
+};
+
+/**
+ * A metav1.Time field as APPUiO's Go code sees it: absent or `null` decodes to the zero time
+ * ({@link GO_ZERO_TIME}); otherwise {@link utcTime} (undefined when it does not parse, which Go
+ * could not have decoded at all).
+ */
+export function goTime(text: string | null | undefined): { rfc3339: string; unix: number } | undefined {
+  return text === undefined || text === null ? GO_ZERO_TIME : utcTime(text);
+}
+
 /** Options of the APPUiO collectors. */
 export interface ScrapeCollectorOptions {
   /** Where a failing source is reported. */

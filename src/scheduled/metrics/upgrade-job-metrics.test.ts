@@ -191,6 +191,34 @@ void test('series: a start time that does not parse gives an empty label and no 
   assert.equal(s.get(N.startBefore)?.length, 1);
 });
 
+void test('series: a job without start times has Go’s zero time in its labels and timestamp series, as APPUiO', async () => {
+  const job = upgradeJob({ name: 'unset' });
+  const { startAfter: _after, startBefore: _before, ...rest } = job.spec ?? { startAfter: '', startBefore: '' };
+  const withoutTimes = { ...job, spec: rest } as unknown as UpgradeJob;
+  const nulls = { ...job, spec: { ...job.spec, startAfter: null, startBefore: null } } as unknown as UpgradeJob;
+  const noSpec: UpgradeJob = { ...job, metadata: { name: 'nospec' }, spec: undefined } as unknown as UpgradeJob;
+  const s = upgradeJobSeries([withoutTimes, nulls, noSpec], []);
+  assert.deepEqual(
+    s.get(N.state)?.map((x) => [x.labels.upgradejob, x.labels.start_after, x.labels.start_before]),
+    [
+      ['unset', '0001-01-01T00:00:00Z', '0001-01-01T00:00:00Z'],
+      ['unset', '0001-01-01T00:00:00Z', '0001-01-01T00:00:00Z'],
+      ['nospec', '0001-01-01T00:00:00Z', '0001-01-01T00:00:00Z'],
+    ],
+  );
+  assert.deepEqual(s.get(N.startAfter)?.[0], { labels: { upgradejob: 'unset' }, value: -62135596800 });
+  assert.deepEqual(
+    s.get(N.startBefore)?.map((x) => x.value),
+    [-62135596800, -62135596800, -62135596800],
+  );
+  // As scraped.
+  const registry = new Registry();
+  new UpgradeJobCollector(registry, { jobs: () => [noSpec], hooks: () => [] }, { log: silentLogger() });
+  const f = parseExposition(await registry.metrics());
+  assert.equal(valueOf(f, N.startAfter, { upgradejob: 'nospec' }), -62135596800);
+  assert.equal(samplesOf(f, N.state)[0]?.labels.start_after, '0001-01-01T00:00:00Z');
+});
+
 void test('collector: exposes the three families at scrape time from the sources', async () => {
   const registry = new Registry();
   let jobs: UpgradeJob[] = [

@@ -14,8 +14,8 @@ import type { UpgradeJobHook } from '../../api/managedupgrade.appuio.io/v1beta1/
 import { matchesDisruptiveHooks } from '../hooks/hook-selection.js';
 import { jobCondition, jobConditionTrue } from '../steps/upgrade-job-conditions.js';
 import {
+  goTime,
   registerScrapeGauges,
-  utcTime,
   type GaugeFamily,
   type MetricSeries,
   type ScrapeCollectorOptions,
@@ -81,8 +81,10 @@ export function upgradeJobStateReason(job: UpgradeJob): string {
 
 /**
  * Every series of the three families, keyed by family name. Pure. A job without a desired
- * version has empty image and version and force `false`, as APPUiO; a start time that does not
- * parse gives an empty time label and leaves out that timestamp series.
+ * version has empty image and version and force `false`, as APPUiO; a job without a start time
+ * has Go's zero time, as APPUiO (`0001-01-01T00:00:00Z` in the label, -62135596800 in the
+ * timestamp series); a start time that does not parse gives an empty time label and leaves out
+ * that timestamp series.
  */
 export function upgradeJobSeries(
   jobs: readonly UpgradeJob[],
@@ -98,8 +100,8 @@ export function upgradeJobSeries(
     void out.get(family)?.push({ labels, value });
   for (const job of jobs) {
     const upgradejob = job.metadata?.name ?? '';
-    const after = utcTime(job.spec?.startAfter);
-    const before = utcTime(job.spec?.startBefore);
+    const after = goTime(job.spec?.startAfter);
+    const before = goTime(job.spec?.startBefore);
     const v = job.spec?.desiredVersion;
     add(
       N.state,

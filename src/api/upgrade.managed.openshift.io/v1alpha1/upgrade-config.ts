@@ -91,7 +91,7 @@ export const ManagedUpgradeConfigStatusSchema = Type.Object(
     ),
     conditions: Type.Optional(
       conditions(
-        'Why the upgrade is or is not moving, in words an SRE understands (an addition of upgrade-operator; MUO has no such field): `Waiting` (True while the upgrade waits or refuses, with the reason) and `ConfigurationValid` (False when the operator ConfigMap has values that were replaced by their defaults).',
+        'Why the upgrade is or is not moving, in words an SRE understands (an addition of upgrade-operator; MUO has no such field): `Waiting` (True while the upgrade waits or refuses, with the reason), `ConfigurationValid` (False when the operator ConfigMap has values that were replaced by their defaults) and `UpdateRecommended` (False or Unknown when the cluster version operator does not recommend the target or could not evaluate it; names each risk and its URL).',
       ),
     ),
   },

@@ -1,5 +1,6 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { NamespaceResource } from '../../api/builtin.js';
 import { ClusterVersionResource, type ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
 import { MachineSetResource } from '../../api/openshift/machine-v1beta1/machine-set.js';
@@ -649,4 +650,55 @@ void test('operator-config problems: ConfigurationValid False naming them, one W
   fx.operatorConfig = { config: defaultManagedOperatorConfig(), problems: [] };
   await fx.pass();
   assert.deepEqual(await configurationValid(), { status: 'True', reason: 'Valid', message: '' });
+});
+
+void test('any UpgradeConfig the API server admits: the pass explains itself and never asks to run again at once', async (t) => {
+  const version = fc.oneof(
+    fc.constantFrom(FROM, DESIRED, '4.13.0', '4.16.0', '5.0.0'),
+    fc.tuple(fc.nat(9), fc.nat(30), fc.nat(60)).map(([major, minor, patch]) => `${major}.${minor}.${patch}`),
+    fc.string({ maxLength: 12 }),
+  );
+  const spec = fc.record(
+    {
+      type: fc.constantFrom('OSD', 'ARO'),
+      upgradeAt: fc.oneof(
+        fc.integer({ min: -3 * 24 * 60, max: 3 * 24 * 60 }).map((minutes) => formatTime(T0 + minutes * MINUTE)),
+        fc.string({ maxLength: 25 }),
+      ),
+      PDBForceDrainTimeout: fc.integer({ min: -5, max: 2000 }),
+      capacityReservation: fc.boolean(),
+      desired: fc.record(
+        {
+          version,
+          channel: fc.oneof(fc.constantFrom(CHANNEL, 'fast-4.15', 'stable-4.14', ''), fc.string({ maxLength: 12 })),
+          image: fc.constantFrom('quay.io/openshift-release-dev/ocp-release@sha256:' + 'a'.repeat(64), 'not an image'),
+        },
+        { requiredKeys: [] },
+      ),
+    },
+    { requiredKeys: ['type', 'upgradeAt', 'desired'] },
+  );
+  let admitted = 0;
+  await fc.assert(
+    fc.asyncProperty(spec, fc.boolean(), async (candidate, inProgress) => {
+      const fx = await fixture(t, inProgress ? { upgradeAt: T0, history: upgrading(T0) } : {});
+      try {
+        const stored = await fx.stored();
+        await fx.cluster.client.update(ManagedUpgradeConfigResource, { ...stored, spec: candidate } as never);
+      } catch {
+        return; // refused by admission: nothing for the operator to see
+      }
+      admitted++;
+      await fx.at(T0 + 5 * MINUTE);
+      const now = fx.cluster.clock.now();
+      const result = await fx.passResult();
+      const { waiting } = await status(fx);
+      assert.ok(waiting?.reason && waiting.reason.length > 0, JSON.stringify(waiting));
+      if (waiting.status === 'True') assert.ok((waiting.message ?? '').length > 0, JSON.stringify(waiting));
+      // Never a busy loop: a wake-up in the past or now would run the pass again and again.
+      if (result.waitFor?.until !== undefined) assert.ok(result.waitFor.until > now, JSON.stringify(result));
+    }),
+    { numRuns: 60 },
+  );
+  assert.ok(admitted > 10, `specs admitted: ${admitted}`);
 });

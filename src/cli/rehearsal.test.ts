@@ -81,12 +81,15 @@ void test('a wrong rehearsal file is refused with every problem, each at its pla
   });
 });
 
-void test("the file sets run's kubeconfig, monitoring URLs, flows and namespace; a flag given on the command line wins", () => {
+void test("the file sets run's kubeconfig, monitoring URLs, flows and namespace, the servers on loopback; a flag given on the command line wins", () => {
   const defaults = {
     prometheusUrl: 'https://prometheus-k8s.openshift-monitoring.svc:9091',
     alertmanagerUrl: 'https://alertmanager-main.openshift-monitoring.svc:9094',
     flows: ['managed' as const],
     namespace: 'default',
+    metricsBindAddress: ':8383',
+    collectorBindAddress: ':8089',
+    healthProbeBindAddress: ':8081',
     logLevel: 'info',
   };
   assert.deepEqual(withRehearsal(defaults, FILE, new Set()), {
@@ -95,15 +98,24 @@ void test("the file sets run's kubeconfig, monitoring URLs, flows and namespace;
     alertmanagerUrl: 'http://127.0.0.1:41002',
     flows: ['scheduled'],
     namespace: 'appuio-openshift-upgrade-controller',
+    metricsBindAddress: '127.0.0.1:0',
+    collectorBindAddress: '127.0.0.1:0',
+    healthProbeBindAddress: '127.0.0.1:0',
     logLevel: 'info',
   });
   const given = { ...defaults, kubeconfig: '/home/me/other', alertmanagerUrl: 'http://127.0.0.1:9093' };
-  assert.deepEqual(withRehearsal(given, FILE, new Set(['kubeconfig', 'alertmanagerUrl', 'flows'] as const)), {
-    kubeconfig: '/home/me/other',
-    prometheusUrl: 'http://127.0.0.1:41001',
-    alertmanagerUrl: 'http://127.0.0.1:9093',
-    flows: ['managed'],
-    namespace: 'appuio-openshift-upgrade-controller',
-    logLevel: 'info',
-  });
+  assert.deepEqual(
+    withRehearsal(given, FILE, new Set(['kubeconfig', 'alertmanagerUrl', 'flows', 'metricsBindAddress'] as const)),
+    {
+      kubeconfig: '/home/me/other',
+      prometheusUrl: 'http://127.0.0.1:41001',
+      alertmanagerUrl: 'http://127.0.0.1:9093',
+      flows: ['managed'],
+      namespace: 'appuio-openshift-upgrade-controller',
+      metricsBindAddress: ':8383',
+      collectorBindAddress: '127.0.0.1:0',
+      healthProbeBindAddress: '127.0.0.1:0',
+      logLevel: 'info',
+    },
+  );
 });

@@ -125,14 +125,25 @@ export interface RehearsedOptions {
   alertmanagerUrl: string;
   flows: Flow[];
   namespace: string;
+  metricsBindAddress: string;
+  collectorBindAddress: string;
+  healthProbeBindAddress: string;
 }
+
+/**
+ * Where a rehearsal's operator serves its metrics and probes unless told: loopback, any free port
+ * (a workstation is no pod: MUO's fixed ports on every interface would clash and be exposed). The
+ * log line `upgrade-operator starting` names the addresses.
+ */
+export const REHEARSAL_BIND_ADDRESS = '127.0.0.1:0';
 
 /** Names of the options above, as commander calls them. */
 export type RehearsedOption = keyof RehearsedOptions;
 
 /**
  * `run`'s options with the file's values, pure: a flag given on the command line wins (`explicit`
- * names the options whose value did not come from a default); so does `--kubeconfig`.
+ * names the options whose value did not come from a default); so does `--kubeconfig`. The
+ * servers bind {@link REHEARSAL_BIND_ADDRESS} unless given.
  */
 export function withRehearsal<T extends RehearsedOptions>(
   options: T,
@@ -147,5 +158,8 @@ export function withRehearsal<T extends RehearsedOptions>(
     alertmanagerUrl: pick('alertmanagerUrl', file.alertmanagerUrl),
     flows: pick('flows', [...file.flows]),
     namespace: pick('namespace', file.namespace),
+    metricsBindAddress: pick('metricsBindAddress', REHEARSAL_BIND_ADDRESS),
+    collectorBindAddress: pick('collectorBindAddress', REHEARSAL_BIND_ADDRESS),
+    healthProbeBindAddress: pick('healthProbeBindAddress', REHEARSAL_BIND_ADDRESS),
   };
 }

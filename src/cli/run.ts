@@ -347,7 +347,18 @@ export function rehearsedRunOptions(
     );
   const file = parsed.rehearsal;
   const explicit = new Set(
-    (['kubeconfig', 'prometheusUrl', 'alertmanagerUrl', 'flows', 'namespace'] as const).filter(fromCommandLine),
+    (
+      [
+        'kubeconfig',
+        'prometheusUrl',
+        'alertmanagerUrl',
+        'flows',
+        'namespace',
+        'metricsBindAddress',
+        'collectorBindAddress',
+        'healthProbeBindAddress',
+      ] as const
+    ).filter(fromCommandLine),
   );
   return {
     ...withRehearsal(options, { ...file, kubeconfig: resolve(path, '..', file.kubeconfig) }, explicit),
@@ -449,7 +460,7 @@ export function runCommand(): Command {
     )
     .option(
       '--rehearsal <file>',
-      'rehearse against a simulated cluster: the file `simulate --operator external --rehearsal-out` wrote (its kubeconfig, monitoring URLs, flows, namespace and scaled clock; flags given here win)',
+      'rehearse against a simulated cluster: the file `simulate --operator external --rehearsal-out` wrote (its kubeconfig, monitoring URLs, flows, namespace and scaled clock; the servers on 127.0.0.1, any free port; flags given here win)',
     )
     .option('--log-level <level>', 'log level (debug, info, warn, error)', process.env['LOG_LEVEL'] ?? 'info')
     .action(async (runFlags: RunFlags, command: Command) => {

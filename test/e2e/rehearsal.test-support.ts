@@ -74,6 +74,12 @@ export interface Proc {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** The children still running: killed when this process exits, however it exits (a test timing out, Ctrl-C of the bench). */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Starts the installed `upgrade-operator <args>` in `cwd` (call ensureBuilt() first). */
 export function startBuilt(args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): Proc {
   const child = spawn(process.execPath, [BUILT_BINARY, ...args], {
@@ -81,6 +87,8 @@ export function startBuilt(args: readonly string[], cwd: string, env: Readonly<R
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let out = '';
   let err = '';
   child.stdout?.on('data', (c: Buffer) => void (out += c.toString()));

@@ -17,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LeaseResource } from '../../src/api/builtin.js';
 import { ensureBuilt } from '../../src/cli/binary.test-support.js';
-import { loadScenario, runScenario, type ScenarioOutcome } from '../../src/cli/scenarios/catalog.js';
+import { runCheckedScenario } from '../../src/api/deploy/operator-requests.test-support.js';
+import { loadScenario, type ScenarioOutcome } from '../../src/cli/scenarios/catalog.js';
 import { parseScenarioFile, type ScenarioFile } from '../../src/cli/scenarios/scenario-file.js';
 import type { OperatorLease } from '../../src/cli/scenarios/scenario-runner.js';
 import { startSimEnvironment, type SimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
@@ -167,7 +168,8 @@ export async function runCrashUpgrade(options: CrashRunOptions): Promise<CrashRu
     let ended = false;
     // The kills' section (kill, check, restart): the watchdog below keeps out of it.
     let killing = false;
-    const scenario = runScenario(sim, file, {
+    // Checked as every test's scenario run is: no request of an operator in this process (there is none) escapes the shipped RBAC.
+    const scenario = runCheckedScenario(sim, name, file, {
       seed: options.seed,
       externalOperator: {
         async ready(endpoints, operatorLease) {

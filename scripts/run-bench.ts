@@ -4,7 +4,7 @@
  *   node --import tsx scripts/run-bench.ts [--no-write] [--out <file>] [--only <ids>] [--cpu-prof <dir>]
  *
  * --only runs some benchmarks (comma-separated ids: writes, list, watch, informer, reaction,
- * idle, sim-small, sim-scale, fault-campaign; list needs
+ * idle, sim-small, sim-scale, fault-campaign, crash-campaign; list needs
  * writes) and implies --no-write; --cpu-prof writes V8 CPU profiles of the child processes
  * (API server, operator runtime) into a folder, for investigating a missed target.
  *
@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { RealClock } from '../src/lib/clock.js';
 import { compileBenchChildren } from '../test/bench/build.js';
 import { runFaultCampaignBench } from '../test/bench/bench-campaigns.js';
+import { runCrashCampaignBench } from '../test/bench/bench-crash-campaign.js';
 import { runInformerBench } from '../test/bench/bench-informer.js';
 import { runListBench } from '../test/bench/bench-list.js';
 import { runIdleBench, runReactionBench } from '../test/bench/bench-managed.js';
@@ -39,7 +40,18 @@ import type { StartResult } from '../test/bench/server-child.js';
 
 const WATCHDOG_MS = 30 * 60_000;
 /** The order of the targets, for the report. */
-const ORDER = ['list', 'watch', 'writes', 'informer', 'reaction', 'idle', 'sim-small', 'sim-scale', 'fault-campaign'];
+const ORDER = [
+  'list',
+  'watch',
+  'writes',
+  'informer',
+  'reaction',
+  'idle',
+  'sim-small',
+  'sim-scale',
+  'fault-campaign',
+  'crash-campaign',
+];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
@@ -124,6 +136,7 @@ async function main(): Promise<number> {
       ['sim-small', 'Simulated minor upgrade of ha-cloud 3+3', () => runSimSmallBench(log)],
       ['sim-scale', 'Simulated cluster of 250 nodes', () => runSimScaleBench(log)],
       ['fault-campaign', 'Fault campaign: both flows under API faults', () => runFaultCampaignBench(log)],
+      ['crash-campaign', 'Crash campaign: run SIGKILLed and restarted mid-upgrade', () => runCrashCampaignBench(log)],
     ];
     for (const [id, title, run] of steps) {
       if (only && !only.has(id)) continue;

@@ -5,7 +5,7 @@
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -26,11 +26,13 @@ import { RealClock } from '../lib/clock.js';
 import { silentLogger, type Logger } from '../lib/log.js';
 import { capturedLogger } from '../lib/log.test-support.js';
 import { installCustomResourceDefinitions } from '../sim/install-crds.js';
+import { rehearsal } from './rehearsal.js';
 import {
   LEADER_ELECTION_ID,
   SCHEDULED_LEADER_ELECTION_ID,
   parseBindAddress,
   parseFlows,
+  rehearsedRunOptions,
   runOperator,
   type RunningEndpoints,
   type RunOptions,
@@ -271,5 +273,79 @@ void test('run on an API server without the kinds it reads: not ready, /readyz?v
   assert.deepEqual(
     lines.filter((l) => /ConfigMap has problems/.test(l.msg)),
     [],
+  );
+});
+
+void test("run --rehearsal: the file's cluster, flows and namespace; the flows on its scaled clock, the Lease on the wall clock", async (t) => {
+  const { client, kubeconfig, logger } = await apiServer(t, 'upgrades');
+  await installCustomResourceDefinitions(client, [
+    ...openshiftCustomResourceDefinitions(),
+    ...customResourceDefinitions(),
+  ]);
+  await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'upgrades' } });
+  const dir = mkdtempSync(join(tmpdir(), 'run-rehearsal-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'rehearsal.json');
+  const wallNow = new RealClock().now();
+  // Virtual time starts at 2030-06-01T00:00Z and runs a minute per wall second.
+  writeFileSync(
+    file,
+    JSON.stringify(
+      rehearsal({
+        scenario: 'a test',
+        kubeconfig,
+        prometheusUrl: 'http://127.0.0.1:9',
+        alertmanagerUrl: 'http://127.0.0.1:9',
+        flows: ['scheduled'],
+        namespace: 'upgrades',
+        scaling: { start: Date.UTC(2030, 5, 1), realOrigin: wallNow, scale: 60 },
+      }),
+    ),
+  );
+  const { kubeconfig: _none, ...flags } = testRunOptions('', 'replica-r');
+  const options = rehearsedRunOptions({ ...flags, flows: ['managed'], namespace: 'default' }, file, () => false);
+  assert.equal(options.kubeconfig, kubeconfig);
+  assert.deepEqual([options.flows, options.namespace], [['scheduled'], 'upgrades']);
+  const abort = new AbortController();
+  t.after(() => abort.abort());
+  const done = runOperator(options, abort.signal, logger);
+  const lease = await until('the APPUiO Lease', async () => {
+    const l = await client.get(LeaseResource, 'upgrades', SCHEDULED_LEADER_ELECTION_ID);
+    return l.spec?.holderIdentity === 'replica-r' ? l : undefined;
+  });
+  const renewed = Date.parse(lease.spec?.renewTime ?? '');
+  assert.ok(Math.abs(renewed - wallNow) < 60_000, `the Lease is renewed on the wall clock: ${lease.spec?.renewTime}`);
+  await client.create(ScheduledUpgradeConfigResource, {
+    apiVersion: 'managedupgrade.appuio.io/v1beta1',
+    kind: 'UpgradeConfig',
+    metadata: { name: 'nightly', namespace: 'upgrades' },
+    spec: {
+      schedule: { cron: '0 1 * * *', location: 'UTC' },
+      maxSchedulingDelay: '1h',
+      jobTemplate: { spec: { config: { preUpgradeHealthChecks: {}, postUpgradeHealthChecks: {} } } },
+    },
+  } as never);
+  const next = await until('the next possible schedules', async () => {
+    const c = await client.get(ScheduledUpgradeConfigResource, 'upgrades', 'nightly');
+    return c.status?.nextPossibleSchedules?.[0]?.time;
+  });
+  assert.equal(next, '2030-06-01T01:00:00Z', "planned on the rehearsal's time, not on this machine's");
+  abort.abort();
+  await done;
+
+  assert.throws(
+    () =>
+      rehearsedRunOptions(
+        { ...flags, flows: ['managed'], namespace: 'default' },
+        join(dir, 'missing.json'),
+        () => false,
+      ),
+    /cannot read the rehearsal file .*missing\.json/,
+  );
+  writeFileSync(join(dir, 'bad.json'), '{"kind": "UpgradeOperatorRehearsal"}');
+  assert.throws(
+    () =>
+      rehearsedRunOptions({ ...flags, flows: ['managed'], namespace: 'default' }, join(dir, 'bad.json'), () => false),
+    /invalid rehearsal file .*bad\.json \(written by simulate --operator external --rehearsal-out\):\n {2}\/: the key "kubeconfig" is required/,
   );
 });

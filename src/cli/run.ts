@@ -4,11 +4,13 @@
  * or both. One Manager with Lease leader election runs the flows' controllers while leading;
  * the metrics (MUO's :8383), the CR collector (MUO's :8089) and the probes (:8081) are served
  * from the start, on every replica.
- * SIGTERM or SIGINT drains the controllers and releases the Lease.
+ * SIGTERM or SIGINT drains the controllers and releases the Lease. With `--rehearsal FILE` (written
+ * by `simulate --operator external`) it runs against a simulated cluster on that cluster's scaled
+ * time (src/cli/rehearsal.ts).
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
@@ -19,7 +21,7 @@ import { defaultUserAgent, KubeClient } from '../kube/client.js';
 import { SERVICE_ACCOUNT_DIR, isInCluster } from '../kube/in-cluster-config.js';
 import { loadRestConfig } from '../kube/kubeconfig.js';
 import { LeadershipLostError, Manager } from '../kube/manager.js';
-import { RealClock, type Clock } from '../lib/clock.js';
+import { RealClock, ScaledClock, type Clock, type ClockScaling } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
 import { parseGoDurationMs } from '../lib/go-duration.js';
 import { createLogger, type Logger } from '../lib/log.js';
@@ -29,6 +31,7 @@ import type { KubeObjectLike, ResourceDescriptor } from '../api/resource.js';
 import { startMetricsServer, type HealthCheck, type HealthState, type MetricsServer } from '../kube/metrics-server.js';
 import { processZoneId } from '../time/zone.js';
 import { createManagedOperator } from './managed-operator.js';
+import { parseRehearsal, rehearsalScaling, withRehearsal, type RehearsedOption } from './rehearsal.js';
 import { createScheduledOperator } from './scheduled-operator.js';
 
 /** MUO's lease name, so that the two never run side by side in one namespace. */
@@ -57,6 +60,15 @@ export interface RunOptions {
   /** Scheduled flow: NodeForceDrain's longest wait between passes while a node drains, ms (0: no cap). */
   nodeDrainReconcileInterval: number;
   kubeconfig?: string;
+  /** A context of the kubeconfig other than its current-context (a rehearsal file's). */
+  context?: string;
+  /**
+   * A rehearsal's clock: the flows run on this scaled time, so that the operator's time is the
+   * simulated cluster's. The connection to the API server (the client, the informers' watches,
+   * the Lease) and the token file stay on the wall clock: their timings are about processes and
+   * the network, not about the upgrade.
+   */
+  timeScaling?: ClockScaling;
   prometheusUrl: string;
   alertmanagerUrl: string;
   /** Bearer token file for Prometheus and Alertmanager (re-read every minute). */
@@ -147,7 +159,8 @@ export async function runOperator(
   logger: Logger,
   onListening?: (runningEndpoints: RunningEndpoints) => void,
 ): Promise<void> {
-  const clock = new RealClock();
+  const wall = new RealClock();
+  const clock: Clock = options.timeScaling ? new ScaledClock(options.timeScaling, wall) : wall;
   const flows = new Set(options.flows);
   if (flows.size === 0) throw new Error('no flow to run: --flows needs managed, scheduled or both');
   const { settings, problems } = settingsFromEnv(process.env);
@@ -159,20 +172,24 @@ export async function runOperator(
   const leaseNamespace = flows.has('managed')
     ? settings.namespace
     : options.namespace || process.env['POD_NAMESPACE'] || 'default';
-  const restConfig = loadRestConfig({ clock, ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}) });
+  const restConfig = loadRestConfig({
+    clock: wall,
+    ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
+    ...(options.context !== undefined ? { context: options.context } : {}),
+  });
   const client = new KubeClient({
     config: { ...restConfig, namespace: leaseNamespace },
-    clock,
+    clock: wall,
     logger,
     fieldManager: 'upgrade-operator',
     userAgent: defaultUserAgent('upgrade-operator', `v${version()}`),
   });
   const identity = options.identity ?? (process.env['POD_NAME'] || `${hostname()}_${process.pid}`);
   // Jitter only: a per-process seed keeps replicas from retrying in lockstep.
-  const random = new SeededRandom((clock.now() ^ process.pid) >>> 0);
+  const random = new SeededRandom((wall.now() ^ process.pid) >>> 0);
   const manager = new Manager({
     client,
-    clock,
+    clock: wall,
     logger,
     random: random.fork('manager'),
     informerDefaults: { notServedHint },
@@ -197,7 +214,7 @@ export async function runOperator(
   const caFile = options.monitoringCaFile ?? (inCluster ? join(SERVICE_ACCOUNT_DIR, 'service-ca.crt') : undefined);
   const monitoring = {
     prometheusUrl: options.prometheusUrl,
-    ...(tokenFile ? { monitoringToken: tokenFromFile(tokenFile, clock, logger) } : {}),
+    ...(tokenFile ? { monitoringToken: tokenFromFile(tokenFile, wall, logger) } : {}),
     ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}),
   };
   const base = { client, informers: manager.informers, clock, logger };
@@ -269,6 +286,9 @@ export async function runOperator(
             }
           : {}),
         ...(scheduled ? { scheduledNamespace: options.namespace || '(all)' } : {}),
+        ...(options.timeScaling
+          ? { rehearsal: { timeScale: options.timeScaling.scale, virtualTime: new Date(clock.now()).toISOString() } }
+          : {}),
       },
       'upgrade-operator starting',
     );
@@ -305,8 +325,47 @@ export function notServedHint(descriptor: Pick<ResourceDescriptor<KubeObjectLike
 /** The API groups of the operator's own kinds (deploy/crds). */
 const OPERATOR_GROUPS = new Set(['upgrade.managed.openshift.io', 'managedupgrade.appuio.io']);
 
-/** The flags: the run options (commander names them alike) and the log level. */
-type RunFlags = RunOptions & { logLevel: string };
+/** The flags: the run options (commander names them alike), the log level and the rehearsal file. */
+type RunFlags = RunOptions & { logLevel: string; rehearsal?: string };
+
+/** The options with a rehearsal file's values (flags given on the command line win), and its clock. */
+export function rehearsedRunOptions(
+  options: RunOptions,
+  path: string,
+  fromCommandLine: (option: RehearsedOption) => boolean,
+): RunOptions {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read the rehearsal file ${path}: ${errorMessage(err)}`, { cause: err });
+  }
+  const parsed = parseRehearsal(text);
+  if (!parsed.ok)
+    throw new Error(
+      `invalid rehearsal file ${path} (written by simulate --operator external --rehearsal-out):\n  ${parsed.problems.join('\n  ')}`,
+    );
+  const file = parsed.rehearsal;
+  const explicit = new Set(
+    (
+      [
+        'kubeconfig',
+        'prometheusUrl',
+        'alertmanagerUrl',
+        'flows',
+        'namespace',
+        'metricsBindAddress',
+        'collectorBindAddress',
+        'healthProbeBindAddress',
+      ] as const
+    ).filter(fromCommandLine),
+  );
+  return {
+    ...withRehearsal(options, { ...file, kubeconfig: resolve(path, '..', file.kubeconfig) }, explicit),
+    ...(file.context !== undefined && options.kubeconfig === undefined ? { context: file.context } : {}),
+    timeScaling: rehearsalScaling(file),
+  };
+}
 
 /** The subcommand. */
 export function runCommand(): Command {
@@ -399,8 +458,12 @@ export function runCommand(): Command {
         .argParser(parseDuration)
         .default(2_000, '2s'),
     )
+    .option(
+      '--rehearsal <file>',
+      'rehearse against a simulated cluster: the file `simulate --operator external --rehearsal-out` wrote (its kubeconfig, monitoring URLs, flows, namespace and scaled clock; the servers on 127.0.0.1, any free port; flags given here win)',
+    )
     .option('--log-level <level>', 'log level (debug, info, warn, error)', process.env['LOG_LEVEL'] ?? 'info')
-    .action(async (runFlags: RunFlags) => {
+    .action(async (runFlags: RunFlags, command: Command) => {
       const logger = createLogger({ level: runFlags.logLevel, destination: pino.destination({ fd: 2, sync: true }) });
       const abort = new AbortController();
       setMaxListeners(0, abort.signal);
@@ -411,7 +474,11 @@ export function runCommand(): Command {
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
       try {
-        const { logLevel: _level, ...options } = runFlags;
+        const { logLevel: _level, rehearsal, ...flags } = runFlags;
+        const options =
+          rehearsal === undefined
+            ? flags
+            : rehearsedRunOptions(flags, rehearsal, (option) => command.getOptionValueSource(option) === 'cli');
         await runOperator(options, abort.signal, logger);
       } catch (err) {
         if (err instanceof LeadershipLostError) logger.error('leadership lost; exiting so that the pod restarts');

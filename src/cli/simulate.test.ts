@@ -9,6 +9,8 @@ import {
   parseUntil,
   simulateFlagProblems,
 } from './simulate.js';
+import { loadScenario } from './scenarios/catalog.js';
+import { externalOperatorProblems, operatorLease } from './scenarios/scenario-runner.js';
 
 void test('progress lines show virtual elapsed time and pools in name order', () => {
   assert.equal(formatElapsed(0), '+00:00:00');
@@ -131,6 +133,46 @@ void test('the output says where a run ran and whether its seed reproduces it', 
     timeMode: 'scaled',
     timeScale: 120,
     reproducible: false,
+  });
+});
+
+void test('--operator external needs --kubeconfig and --rehearsal-out; --rehearsal-out needs it', () => {
+  assert.deepEqual(
+    simulateFlagProblems({ kubeconfig: '/tmp/kc', operator: 'external', rehearsalOut: '/tmp/rehearsal.json' }),
+    [],
+  );
+  assert.deepEqual(simulateFlagProblems({ operator: 'in-process' }), []);
+  assert.deepEqual(simulateFlagProblems({ operator: 'external' }), [
+    '--operator external needs --kubeconfig: the embedded API server runs on event-driven virtual time, which another process cannot follow',
+    '--operator external needs --rehearsal-out FILE: the file tells `upgrade-operator run --rehearsal FILE` where the simulated cluster is and what time it is',
+  ]);
+  assert.deepEqual(simulateFlagProblems({ kubeconfig: '/tmp/kc', rehearsalOut: '/tmp/rehearsal.json' }), [
+    '--rehearsal-out applies only with --operator external',
+  ]);
+});
+
+void test('an external operator needs a scenario with an operator and no action on the in-process one; it is awaited on its Lease', () => {
+  assert.deepEqual(externalOperatorProblems(loadScenario('managed-osd-upgrade').file), []);
+  assert.deepEqual(externalOperatorProblems(loadScenario('manual-minor-upgrade').file), [
+    'the scenario runs no operator: there is nothing for an external operator to do',
+  ]);
+  const restarts = externalOperatorProblems(loadScenario('scheduled-operator-restart').file);
+  assert.equal(restarts.length, 4);
+  assert.equal(
+    restarts[0],
+    'action "restart once the job started" (restartOperator) controls the operator process of simulate; with an external operator, stop and start your own `upgrade-operator run` instead, or pick a scenario without it',
+  );
+  assert.match(
+    externalOperatorProblems(loadScenario('scheduled-job-expired').file).join('\n'),
+    /\(stopOperator\)[^]*\(startOperator\)/,
+  );
+  assert.deepEqual(operatorLease({ flows: ['scheduled', 'managed'], scheduledNamespace: 'upgrades' }), {
+    namespace: 'openshift-managed-upgrade-operator',
+    name: 'managed-upgrade-operator-lock',
+  });
+  assert.deepEqual(operatorLease({ flows: ['scheduled'], scheduledNamespace: 'upgrades' }), {
+    namespace: 'upgrades',
+    name: '9fced507.appuio.io',
   });
 });
 

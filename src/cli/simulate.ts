@@ -3,14 +3,21 @@
  * one process, on one event-driven virtual clock, running a scenario file (a named one from
  * `scenarios/` or the user's own) with live progress. Scenarios with an operator run this
  * project's operator in the loop, exactly as `run` wires it. With `--kubeconfig` the simulated
- * cluster runs against that API server instead, on scaled real time (`--time-scale`).
+ * cluster runs against that API server instead, on scaled real time (`--time-scale`), and with
+ * `--operator external` the operator is a separate `upgrade-operator run --rehearsal` process
+ * (the file `--rehearsal-out` writes tells it where and when).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { rename, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { styleText } from 'node:util';
+import type { ClockScaling } from '../lib/clock.js';
 import { parseGoDurationMs } from '../lib/go-duration.js';
 import { createLogger } from '../lib/log.js';
 import { environmentFor, loadScenario, runScenario, scenarioNames, type ScenarioLine } from './scenarios/catalog.js';
 import { DEFAULT_TIME_SCALE, startSimEnvironment, type SimEnvironment } from './scenarios/sim-environment.js';
+import { externalOperatorProblems, type ExternalOperator } from './scenarios/scenario-runner.js';
+import { rehearsal } from './rehearsal.js';
 
 function parseSeed(value: string): number {
   const n = Number(value);
@@ -61,13 +68,31 @@ export interface SimulateOptions {
   context?: string;
   timeScale?: number;
   force?: boolean;
+  /** Where the operator runs: in this process (default), or `external` (`run --rehearsal`). */
+  operator?: 'in-process' | 'external';
+  rehearsalOut?: string;
 }
 
 /** What is wrong with a combination of flags (empty: nothing), pure. */
 export function simulateFlagProblems(
-  options: Pick<SimulateOptions, 'kubeconfig' | 'kubeconfigOut' | 'context' | 'timeScale' | 'force'>,
+  options: Pick<
+    SimulateOptions,
+    'kubeconfig' | 'kubeconfigOut' | 'context' | 'timeScale' | 'force' | 'operator' | 'rehearsalOut'
+  >,
 ): string[] {
   const problems: string[] = [];
+  if (options.operator === 'external') {
+    if (options.kubeconfig === undefined)
+      problems.push(
+        '--operator external needs --kubeconfig: the embedded API server runs on event-driven virtual time, which another process cannot follow',
+      );
+    if (options.rehearsalOut === undefined || options.rehearsalOut === '')
+      problems.push(
+        '--operator external needs --rehearsal-out FILE: the file tells `upgrade-operator run --rehearsal FILE` where the simulated cluster is and what time it is',
+      );
+  } else if (options.rehearsalOut !== undefined) {
+    problems.push('--rehearsal-out applies only with --operator external');
+  }
   if (options.kubeconfig !== undefined) {
     if (options.kubeconfig === '') problems.push('--kubeconfig needs a file');
     if (options.kubeconfigOut !== undefined)
@@ -108,6 +133,34 @@ export function watchHint(kubeconfig: string): string {
   return `kubectl --kubeconfig ${kubeconfig} get -A upgradeconfigs.upgrade.managed.openshift.io,clusterversion,co,mcp,nodes`;
 }
 
+/**
+ * The external operator of `--operator external`: once the cluster runs, writes the rehearsal file
+ * `run --rehearsal` reads (whole or not at all: a rename), and says what the run waits for.
+ */
+export function rehearsalWriter(
+  out: string,
+  about: { scenario: string; kubeconfig: string; context?: string },
+  clock: { readonly scaling: ClockScaling | undefined },
+  say: (line: string) => void,
+): ExternalOperator {
+  return {
+    async ready(endpoints, lease) {
+      const scaling = clock.scaling;
+      if (!scaling) throw new Error('an external operator needs scaled time (--kubeconfig)');
+      const content = rehearsal({ ...about, kubeconfig: resolve(about.kubeconfig), ...endpoints, scaling });
+      const partial = `${out}.partial`;
+      await writeFile(partial, `${JSON.stringify(content, null, 2)}\n`);
+      await rename(partial, out);
+      say(
+        `Rehearsal file ${out} written; waiting for the operator to hold its Lease ${lease.namespace}/${lease.name}: upgrade-operator run --rehearsal ${out}`,
+      );
+    },
+    arrived(holder) {
+      say(`Operator ${holder} holds the Lease; the scenario starts.`);
+    },
+  };
+}
+
 /** The subcommand. */
 export function simulateCommand(): Command {
   return new Command('simulate')
@@ -143,6 +196,18 @@ export function simulateCommand(): Command {
         .default(undefined, String(DEFAULT_TIME_SCALE)),
     )
     .option('--force', 'with --kubeconfig: run although the server has Nodes the simulator did not create')
+    .addOption(
+      new Option(
+        '--operator <where>',
+        'with --kubeconfig: external runs no operator here; start `upgrade-operator run --rehearsal FILE` yourself (a rehearsal of the real deployment)',
+      )
+        .choices(['in-process', 'external'])
+        .default('in-process'),
+    )
+    .option(
+      '--rehearsal-out <file>',
+      'with --operator external: write what `upgrade-operator run --rehearsal` needs (kubeconfig, monitoring URLs, flows, clock) to this file',
+    )
     .action(async (opts: SimulateOptions, command: Command) => {
       const problems = simulateFlagProblems(opts);
       if (problems.length > 0) command.error(`error: ${problems.join('; ')}`, { code: 'simulate.flags' });
@@ -153,6 +218,13 @@ export function simulateCommand(): Command {
         return;
       }
       const { name, file } = loadScenario(opts.scenario);
+      if (opts.operator === 'external') {
+        const refused = externalOperatorProblems(file);
+        if (refused.length > 0)
+          command.error(`error: scenario ${name} cannot run with --operator external:\n  - ${refused.join('\n  - ')}`, {
+            code: 'simulate.operator',
+          });
+      }
       const timeScale = opts.timeScale ?? DEFAULT_TIME_SCALE;
       const external =
         opts.kubeconfig !== undefined
@@ -171,6 +243,8 @@ export function simulateCommand(): Command {
         ...(external ? { external } : {}),
       });
       const text = opts.output === 'text';
+      // Lines about the pairing: with the text output on stdout, else on stderr (stdout is the report).
+      const say = (line: string): void => void (text ? process.stdout : process.stderr).write(`${line}\n`);
       const timeline: ScenarioLine[] = [];
       let asExpected: boolean | undefined;
       try {
@@ -182,6 +256,20 @@ export function simulateCommand(): Command {
         const wallStart = performance.now();
         const outcome = await runScenario(env, file, {
           seed: opts.seed,
+          ...(opts.operator === 'external' && opts.rehearsalOut && opts.kubeconfig
+            ? {
+                externalOperator: rehearsalWriter(
+                  opts.rehearsalOut,
+                  {
+                    scenario: name,
+                    kubeconfig: opts.kubeconfig,
+                    ...(opts.context !== undefined ? { context: opts.context } : {}),
+                  },
+                  env.clock,
+                  say,
+                ),
+              }
+            : {}),
           ...(opts.until !== 'done' ? { untilMs: opts.until } : {}),
           onLine: (line) => {
             timeline.push(line);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock, formatMicroTime, formatTime } from './clock.js';
+import { ManualClock, ScaledClock, formatMicroTime, formatTime, scaledNow } from './clock.js';
 import { signalOfActivity } from './activity.js';
 
 test('ManualClock fires timers in due order while advancing', async () => {
@@ -73,4 +73,42 @@ test('a sleep with the signal of a unit of work suspends the unit until the slee
   await Promise.all([clock.sleep(10, new AbortController().signal), clock.advance(10)]);
   assert.equal(events.length, 6);
   unit.release();
+});
+
+test('scaled time is start + (wall − origin) × scale in whole ms; processes sharing one scaling agree', async () => {
+  const scaling = { start: Date.UTC(2026, 2, 2), realOrigin: 5_000, scale: 300 };
+  assert.equal(scaledNow(scaling, 5_000), scaling.start);
+  assert.equal(scaledNow(scaling, 6_000), scaling.start + 300_000);
+  assert.equal(scaledNow({ ...scaling, scale: 0.5 }, 5_003), scaling.start + 1, 'floored');
+  const wall = new ManualClock(7_000);
+  const one = new ScaledClock(scaling, wall);
+  const other = new ScaledClock({ ...scaling }, wall);
+  assert.equal(one.now(), scaling.start + 600_000);
+  await wall.advance(123);
+  assert.equal(one.now(), other.now());
+  assert.equal(one.now(), scaling.start + (7_123 - 5_000) * 300);
+  assert.throws(() => new ScaledClock({ ...scaling, scale: 0 }), /scale must be a positive number/);
+  assert.throws(() => new ScaledClock({ ...scaling, scale: Number.NaN }), /scale must be a positive number/);
+});
+
+test('a scaled timer is a scaled-down wall timer that never fires before its virtual due time', async () => {
+  const wall = new ManualClock(0);
+  const clock = new ScaledClock({ start: 1_000_000, realOrigin: 0, scale: 60 }, wall);
+  const fired: number[] = [];
+  clock.setTimer(60_000, () => fired.push(clock.now()));
+  // 7 virtual ms is 0.1167 wall ms: armed for 1 wall ms, it fires at 60 virtual ms, not before 7.
+  clock.setTimer(7, () => fired.push(clock.now()));
+  const cancelled = clock.setTimer(30_000, () => fired.push(-1));
+  cancelled.cancel();
+  await wall.advance(1);
+  assert.deepEqual(fired, [1_000_060]);
+  await wall.advance(998);
+  assert.deepEqual(fired, [1_000_060], 'one virtual minute is 1000 wall ms');
+  await wall.advance(1);
+  assert.deepEqual(fired, [1_000_060, 1_060_000]);
+  const slept = clock.sleep(120_000).then(() => fired.push(clock.now()));
+  await wall.advance(2000);
+  await slept;
+  assert.equal(fired.at(-1), 1_180_000);
+  assert.equal(wall.pending, 0);
 });

@@ -1,7 +1,8 @@
 /**
  * Time, injected. No logic in this project reads the wall clock or calls setTimeout directly:
  * it asks a Clock. Production uses {@link RealClock}; tests use {@link ManualClock}; the
- * simulation uses a virtual clock built on the same interface.
+ * simulation uses a virtual clock built on the same interface, and a rehearsal's operator (`run
+ * --rehearsal`) the {@link ScaledClock} the simulation's scaled mode is built on.
  */
 import { suspendActivityOf } from './activity.js';
 
@@ -52,6 +53,75 @@ export class RealClock implements Clock {
       cancel: () => {
         cancelled = true;
         if (handle) clearTimeout(handle);
+      },
+    };
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return sleepOn(this, ms, signal);
+  }
+}
+
+/**
+ * Scaled real time: virtual time `start` at wall time `realOrigin`, running `scale` virtual ms
+ * per wall ms. Processes that share one scaling agree on the time (`simulate` against an external
+ * API server and the `run --rehearsal` paired with it).
+ */
+export interface ClockScaling {
+  /** Virtual time (epoch ms) at `realOrigin`. */
+  readonly start: number;
+  /** Wall time (epoch ms) at which virtual time was `start`. */
+  readonly realOrigin: number;
+  /** Virtual ms per wall ms (above 0). */
+  readonly scale: number;
+}
+
+/** Virtual time at wall time `wallNow`: start + (wallNow − realOrigin) × scale, in whole ms. */
+export function scaledNow(scaling: ClockScaling, wallNow: number): number {
+  return Math.floor(scaling.start + (wallNow - scaling.realOrigin) * scaling.scale);
+}
+
+/**
+ * A clock on scaled real time ({@link scaledNow}). A timer is a wall timer of the delay scaled
+ * down; one that fires a little early against the floor of the scaled time is armed again, so no
+ * timer ever fires before its virtual due time.
+ */
+export class ScaledClock implements Clock {
+  readonly scaling: ClockScaling;
+  readonly #wall: Clock;
+
+  constructor(scaling: ClockScaling, wall: Clock = new RealClock()) {
+    if (!(scaling.scale > 0) || !Number.isFinite(scaling.scale))
+      throw new Error(`ScaledClock: scale must be a positive number, got ${scaling.scale}`);
+    this.scaling = { start: scaling.start, realOrigin: scaling.realOrigin, scale: scaling.scale };
+    this.#wall = wall;
+  }
+
+  now(): number {
+    return scaledNow(this.scaling, this.#wall.now());
+  }
+
+  setTimer(ms: number, fn: () => void): Timer {
+    const due = this.now() + Math.max(0, ms);
+    let wallTimer: Timer | undefined;
+    let done = false;
+    const arm = (): void => {
+      const left = due - this.now();
+      wallTimer = this.#wall.setTimer(Math.max(0, Math.ceil(left / this.scaling.scale)), () => {
+        if (done) return;
+        if (this.now() < due) {
+          arm();
+          return;
+        }
+        done = true;
+        fn();
+      });
+    };
+    arm();
+    return {
+      cancel: () => {
+        done = true;
+        wallTimer?.cancel();
       },
     };
   }

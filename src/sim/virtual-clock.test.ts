@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as immediate } from 'node:timers/promises';
-import { ManualClock } from '../lib/clock.js';
+import { ManualClock, ScaledClock } from '../lib/clock.js';
 import { capturedLogger } from '../lib/log.test-support.js';
 import { QuiescenceTracker, VirtualClock } from './virtual-clock.js';
 
@@ -193,6 +193,19 @@ void test('scaled mode: virtual time is start + wall elapsed × scale; timers ar
   assert.equal(r.reason, 'time');
   assert.equal(r.now, T0 + 20 * 60_000);
   assert.throws(() => new VirtualClock({ mode: 'scaled', scale: 0 }), /scale must be positive/);
+});
+
+void test("scaled mode is src/lib/clock.ts's ScaledClock: its scaling gives another process the same time", async () => {
+  const wall = new ManualClock(2_000_000);
+  const clock = new VirtualClock({ mode: 'scaled', start: T0, scale: 300, wall });
+  await wall.advance(1234);
+  const scaling = clock.scaling;
+  assert.deepEqual(scaling, { start: T0, realOrigin: 2_000_000, scale: 300 });
+  assert.ok(scaling);
+  const elsewhere = new ScaledClock(scaling, wall);
+  assert.equal(elsewhere.now(), clock.now());
+  assert.equal(clock.now(), T0 + 1234 * 300);
+  assert.equal(new VirtualClock({ mode: 'event', start: T0 }).scaling, undefined);
 });
 
 void test('scaled mode: run until a condition, counting timers fired', async () => {

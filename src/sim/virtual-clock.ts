@@ -16,13 +16,14 @@
  *   reconcile's), which suspends the unit for the sleep.
  * - `scaled` mode: virtual time = start + (wall elapsed since realOrigin) × scale, so several
  *   processes that share start, realOrigin and scale agree on the time; timers are wall
- *   timers scaled down.
+ *   timers scaled down. It is the {@link ScaledClock} of src/lib/clock.ts (the one `run
+ *   --rehearsal` keeps), plus the bookkeeping run() needs.
  *
  * Hand-written: no library offers a clock driven by a quiescence tracker.
  */
 import { setTimeout as realTimeout } from 'node:timers/promises';
 import { ActivityCounter } from '../lib/activity.js';
-import { RealClock, sleepOn, type Clock, type Timer } from '../lib/clock.js';
+import { RealClock, ScaledClock, sleepOn, type Clock, type ClockScaling, type Timer } from '../lib/clock.js';
 import { silentLogger, type Logger } from '../lib/log.js';
 
 /** An ActivityCounter that also counts every begin() (its epoch), so a settle period can tell that work came and went. */
@@ -98,8 +99,8 @@ interface PendingTimer {
   seq: number;
   fn: () => void;
   cancelled: boolean;
-  /** Scaled mode: the wall timer armed for it. */
-  wall?: Timer;
+  /** Scaled mode: the ScaledClock's timer behind it. */
+  scaled?: Timer;
 }
 
 const DEFAULT_START = Date.UTC(2026, 0, 1);
@@ -112,8 +113,8 @@ export class VirtualClock implements Clock {
   readonly #o: VirtualClockOptions;
   readonly #log: Logger;
   readonly #wall: Clock;
-  readonly #start: number;
-  readonly #realOrigin: number;
+  /** Scaled mode: the time itself. */
+  readonly #scaledClock: ScaledClock | undefined;
   #now: number;
   #seq = 0;
   /** Event mode: live and cancelled timers, sorted latest first (the next due is last). */
@@ -135,21 +136,29 @@ export class VirtualClock implements Clock {
     this.#log = (options.logger ?? silentLogger()).child({ component: 'virtual-clock' });
     this.#wall = options.wall ?? new RealClock();
     const start = options.start ?? DEFAULT_START;
-    this.#start = typeof start === 'number' ? start : new Date(start).getTime();
-    this.#now = this.#start;
+    this.#now = typeof start === 'number' ? start : new Date(start).getTime();
     if (options.mode === 'scaled' && !(options.scale > 0))
       throw new Error(`VirtualClock: scale must be positive, got ${options.scale}`);
-    this.#realOrigin = options.mode === 'scaled' ? (options.realOrigin ?? this.#wall.now()) : 0;
+    this.#scaledClock =
+      options.mode === 'scaled'
+        ? new ScaledClock(
+            { start: this.#now, realOrigin: options.realOrigin ?? this.#wall.now(), scale: options.scale },
+            this.#wall,
+          )
+        : undefined;
   }
 
   now(): number {
-    const o = this.#o;
-    if (o.mode === 'event') return this.#now;
-    return Math.floor(this.#start + (this.#wall.now() - this.#realOrigin) * o.scale);
+    return this.#scaledClock ? this.#scaledClock.now() : this.#now;
+  }
+
+  /** Scaled mode: its start, wall origin and scale (what another process needs to agree on the time); undefined in event mode. */
+  get scaling(): ClockScaling | undefined {
+    return this.#scaledClock?.scaling;
   }
 
   setTimer(ms: number, fn: () => void): Timer {
-    if (this.#o.mode === 'scaled') return this.#scaledTimer(ms, fn, this.#o.scale);
+    if (this.#scaledClock) return this.#scaledTimer(ms, fn, this.#scaledClock);
     if (ms <= 0) return this.#immediateTimer(fn);
     const t: PendingTimer = { due: this.#now + ms, seq: this.#seq++, fn, cancelled: false };
     this.#insert(t);
@@ -336,29 +345,20 @@ export class VirtualClock implements Clock {
     return { cancel: () => void settle() };
   }
 
-  #scaledTimer(ms: number, fn: () => void, scale: number): Timer {
+  #scaledTimer(ms: number, fn: () => void, scaledClock: ScaledClock): Timer {
     const t: PendingTimer = { due: this.now() + Math.max(0, ms), seq: this.#seq++, fn, cancelled: false };
-    const arm = (): void => {
-      const left = t.due - this.now();
-      t.wall = this.#wall.setTimer(Math.max(0, Math.ceil(left / scale)), () => {
-        if (t.cancelled) return;
-        // Wall timers may fire a little early against the floor of the scaled time.
-        if (this.now() < t.due) {
-          arm();
-          return;
-        }
-        t.cancelled = true;
-        this.#scaled.delete(t);
-        fn();
-        this.#afterFire?.();
-      });
-    };
     this.#scaled.add(t);
-    arm();
+    t.scaled = scaledClock.setTimer(ms, () => {
+      if (t.cancelled) return;
+      t.cancelled = true;
+      this.#scaled.delete(t);
+      fn();
+      this.#afterFire?.();
+    });
     return {
       cancel: () => {
         t.cancelled = true;
-        t.wall?.cancel();
+        t.scaled?.cancel();
         this.#scaled.delete(t);
       },
     };

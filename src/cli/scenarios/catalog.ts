@@ -175,6 +175,7 @@ export async function runScenario(
       ).status?.history?.[0],
       actions: run.actionsRun,
       operatorStarts: run.operatorStarts,
+      ...(options.externalOperator ? { operator: 'external' } : {}),
       ...(ocmStates ? { ocmPolicyStates: ocmStates } : {}),
       ...(faulted ? { apiFaults: faults } : {}),
       unmet,

@@ -4,8 +4,14 @@
  * file's manifests applied as a user would, its actions made when their triggers hold, until
  * its end condition or timeout. Progress is read only from what a user can read (the
  * UpgradeConfig, ClusterVersion, MachineConfigPools) through informers.
+ *
+ * With an external operator (`simulate --operator external`, a rehearsal of the real
+ * deployment) no operator runs in this process: once the cluster runs, the caller is told where
+ * its monitoring is (it writes the rehearsal file `upgrade-operator run --rehearsal` reads), and
+ * the manifests wait until that operator holds its Lease, as a deployed operator is up before an
+ * upgrade is asked of it.
  */
-import { ConfigMapResource, NamespaceResource } from '../../api/builtin.js';
+import { ConfigMapResource, LeaseResource, NamespaceResource } from '../../api/builtin.js';
 import { UpgradeJobResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { customResourceDefinitions } from '../../api/manifests.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
@@ -41,6 +47,8 @@ import { expandTimes, type ScenarioAction, type ScenarioFile, type ScenarioJobRu
 import { newestUpgradeJob, progressKey, snapshot, type ScenarioProgress } from './scenario-progress.js';
 import type { SimEnvironment } from './sim-environment.js';
 import { compileGoRegexp, type GoRegexp } from '../../lib/go-regexp.js';
+import { isAlreadyExists } from '../../kube/status-error.js';
+import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from '../run.js';
 
 const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
 /** The scheduled flow's namespace unless the file names one (APPUiO's deployment namespace). */
@@ -87,6 +95,57 @@ export interface RunScenarioOptions {
   untilMs?: number;
   /** Called once the cluster runs and the operator started, before the manifests (tests, benchmarks). */
   beforeManifests?(run: ScenarioRun): void;
+  /** The operator runs in another process (`run --rehearsal`), not in this one. */
+  externalOperator?: ExternalOperator;
+}
+
+/** What an operator in another process needs to know of the simulated cluster. */
+export interface ExternalOperatorEndpoints {
+  prometheusUrl: string;
+  alertmanagerUrl: string;
+  /** The simulated OCM (also in the operator's ConfigMap), when the file has one. */
+  ocmUrl?: string;
+  flows: OperatorFlows['flows'];
+  /** The scheduled flow's namespace (`run --namespace`). */
+  namespace: string;
+}
+
+/** The Lease an operator process holds while it acts (namespace and name). */
+export interface OperatorLease {
+  namespace: string;
+  name: string;
+}
+
+/** The caller's side of an external operator. */
+export interface ExternalOperator {
+  /** The cluster runs: tell the operator where it is (the rehearsal file); the run then waits for `lease`. */
+  ready(endpoints: ExternalOperatorEndpoints, lease: OperatorLease): Promise<void> | void;
+  /** The operator holds its Lease; the manifests are applied next. */
+  arrived?(holder: string): void;
+}
+
+/**
+ * Why a file cannot run with its operator in another process (empty: it can), pure: it must have
+ * an operator, and no action may stop or start the in-process one.
+ */
+export function externalOperatorProblems(file: ScenarioFile): string[] {
+  if (!file.operator) return ['the scenario runs no operator: there is nothing for an external operator to do'];
+  const problems: string[] = [];
+  for (const action of file.actions ?? []) {
+    const what = (['restartOperator', 'stopOperator', 'startOperator'] as const).find((k) => action.do[k]);
+    if (what)
+      problems.push(
+        `action "${action.name}" (${what}) controls the operator process of simulate; with an external operator, stop and start your own \`upgrade-operator run\` instead, or pick a scenario without it`,
+      );
+  }
+  return problems;
+}
+
+/** The Lease `upgrade-operator run` takes for these flows with its defaults (src/cli/run.ts). */
+export function operatorLease(flows: OperatorFlows): OperatorLease {
+  return flows.flows.includes('managed')
+    ? { namespace: NS, name: LEADER_ELECTION_ID }
+    : { namespace: flows.scheduledNamespace, name: SCHEDULED_LEADER_ELECTION_ID };
 }
 
 function durationMs(text: string | undefined, fallback: number): number {
@@ -122,6 +181,10 @@ export async function runScenarioFile(
   file: ScenarioFile,
   options: RunScenarioOptions,
 ): Promise<ScenarioRun> {
+  const external = options.externalOperator;
+  const refused = external ? externalOperatorProblems(file) : [];
+  if (refused.length > 0)
+    throw new Error(`this scenario cannot run with an external operator:\n  - ${refused.join('\n  - ')}`);
   const sim = createSimulatedCluster(env.ctx, {
     profile: file.cluster.profile ?? 'ha-cloud',
     version: file.cluster.version,
@@ -162,8 +225,38 @@ export async function runScenarioFile(
         data: { [MANAGED_UPGRADE_CONFIGMAP_KEY]: file.operator.config.replaceAll('{{ ocmUrl }}', ocm?.url ?? '') },
       });
     }
-    operatorStarts = 1;
-    operator = await startOperatorProcess(env, sim, options.seed, flows, options.onOperatorRequest);
+    if (!external) {
+      operatorStarts = 1;
+      operator = await startOperatorProcess(env, sim, options.seed, flows, options.onOperatorRequest);
+    }
+  }
+  // An operator elsewhere takes its Lease in its namespace, which must exist first: the file's
+  // Namespaces go in before it is awaited, the rest of its manifests after.
+  const early = external
+    ? (file.manifests ?? []).filter((m) => m['apiVersion'] === 'v1' && m['kind'] === 'Namespace')
+    : [];
+  if (external) {
+    for (const m of early) await applyManifest(env.client, m as JsonObject, env.signal);
+    const lease = operatorLease(flows);
+    await env.client
+      .create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: lease.namespace } })
+      .catch((err: unknown) => {
+        if (!isAlreadyExists(err)) throw err;
+      });
+    const monitoring = sim.components.monitoring;
+    if (!monitoring.prometheusUrl || !monitoring.alertmanagerUrl)
+      throw new Error('the simulated cluster serves no Prometheus or Alertmanager for an external operator');
+    await external.ready(
+      {
+        prometheusUrl: monitoring.prometheusUrl,
+        alertmanagerUrl: monitoring.alertmanagerUrl,
+        ...(ocm ? { ocmUrl: ocm.url } : {}),
+        flows: flows.flows,
+        namespace: flows.scheduledNamespace,
+      },
+      lease,
+    );
+    external.arrived?.(await leaseHolder(env, lease));
   }
   // API faults from here on: the file's settings, its actions, the single-node reboot outage.
   const apiFaults = startApiFaultControl(env, file);
@@ -240,10 +333,12 @@ export async function runScenarioFile(
       await target.startOperator();
     },
     async stopOperator(): Promise<void> {
+      if (external) throw new Error('the operator runs in another process');
       await operator?.close();
       operator = undefined;
     },
     async startOperator(): Promise<void> {
+      if (external) throw new Error('the operator runs in another process');
       if (operator) return;
       operatorStarts++;
       operator = await startOperatorProcess(env, sim, options.seed + operatorStarts, flows, options.onOperatorRequest);
@@ -285,7 +380,8 @@ export async function runScenarioFile(
   options.beforeManifests?.(run);
   start = env.clock.now();
   ocm?.addPolicies(start);
-  for (const m of file.manifests ?? []) await applyManifest(env.client, expand(m as JsonObject), env.signal);
+  for (const m of file.manifests ?? [])
+    if (!early.includes(m)) await applyManifest(env.client, expand(m as JsonObject), env.signal);
   for (const a of pending) {
     if (a.after === undefined) continue;
     // A timer on the virtual clock: it jumps there when nothing else is due first.
@@ -340,4 +436,22 @@ export async function runScenarioFile(
       ? 'until'
       : 'timeout';
   return run;
+}
+
+/** Resolves with the holder once someone holds the Lease (watched, not polled); rejects if the run is closed first. */
+async function leaseHolder(env: SimEnvironment, lease: OperatorLease): Promise<string> {
+  const leases = env.ctx.informers.informerFor(LeaseResource, { namespace: lease.namespace });
+  await leases.waitForSync(env.signal);
+  return new Promise<string>((resolve, reject) => {
+    const check = (): void => {
+      const holder = leases.get(lease.namespace, lease.name)?.spec?.holderIdentity;
+      if (!holder) return;
+      env.signal.removeEventListener('abort', onAbort);
+      resolve(holder);
+    };
+    const onAbort = (): void => reject(new Error('stopped while waiting for the operator'));
+    env.signal.addEventListener('abort', onAbort, { once: true });
+    leases.addHandlers({ onAdd: check, onUpdate: check });
+    check();
+  });
 }

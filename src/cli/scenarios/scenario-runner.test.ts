@@ -1,0 +1,133 @@
+/**
+ * A scenario with its operator in another process (`simulate --operator external`), against an
+ * API server on the wall clock: what the external operator is told, and that the scenario waits
+ * for it.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigMapResource, LeaseResource, NamespaceResource } from '../../api/builtin.js';
+import { runCheckedScenario } from '../../api/deploy/operator-requests.test-support.js';
+import {
+  MANAGED_UPGRADE_CONFIGMAP_KEY,
+  MANAGED_UPGRADE_CONFIGMAP_NAME,
+  MANAGED_UPGRADE_OPERATOR_NAMESPACE,
+} from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import { startApiServer } from '../../apiserver/server.js';
+import { KubeClient } from '../../kube/client.js';
+import { RealClock } from '../../lib/clock.js';
+import { silentLogger } from '../../lib/log.js';
+import { parseScenarioFile } from './scenario-file.js';
+import type { ExternalOperatorEndpoints, OperatorLease } from './scenario-runner.js';
+import { startSimEnvironment } from './sim-environment.js';
+
+const SCENARIO = `description: an OCM policy, the operator elsewhere, a customer namespace and a marker applied at the start
+cluster: {profile: ha-cloud, version: 4.14.30, channel: stable-4.14}
+ocm:
+  policies:
+    - {version: 4.15.38, nextRunIn: 30m}
+operator:
+  config: |
+    configManager:
+      source: OCM
+      ocmBaseUrl: {{ ocmUrl }}
+manifests:
+  - {apiVersion: v1, kind: Namespace, metadata: {name: shop}}
+  - {apiVersion: v1, kind: ConfigMap, metadata: {name: marker, namespace: shop}, data: {at: "{{ +0m }}"}}
+end: {timeout: 2m}
+`;
+
+void test('an external operator is told where the monitoring and OCM are; the manifests wait for its Lease, the Namespaces go first', async (t) => {
+  const server = await startApiServer({ port: 0, clock: new RealClock(), podTermination: 'kubelet' });
+  const dir = mkdtempSync(join(tmpdir(), 'scenario-runner-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  await server.writeKubeconfig(kubeconfig);
+  const admin = new KubeClient({
+    config: {
+      server: server.url,
+      insecureSkipTLSVerify: false,
+      auth: () => Promise.resolve(undefined),
+      namespace: 'default',
+    },
+    clock: new RealClock(),
+    logger: silentLogger(),
+  });
+  t.after(async () => {
+    await admin.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const parsed = parseScenarioFile(SCENARIO);
+  assert.ok(parsed.ok, JSON.stringify(parsed));
+  const env = await startSimEnvironment({ seed: 1, external: { kubeconfig, timeScale: 600 } });
+  t.after(() => env.close());
+
+  let told!: (told: { endpoints: ExternalOperatorEndpoints; lease: OperatorLease }) => void;
+  const ready = new Promise<{ endpoints: ExternalOperatorEndpoints; lease: OperatorLease }>(
+    (resolve) => (told = resolve),
+  );
+  let holder: string | undefined;
+  const running = runCheckedScenario(env, 'external-operator', parsed.scenario, {
+    seed: 1,
+    externalOperator: {
+      ready: (endpoints, lease) => told({ endpoints, lease }),
+      arrived: (h) => void (holder = h),
+    },
+  });
+  const { endpoints, lease } = await ready;
+  assert.deepEqual(lease, { namespace: MANAGED_UPGRADE_OPERATOR_NAMESPACE, name: 'managed-upgrade-operator-lock' });
+  assert.deepEqual(endpoints.flows, ['managed']);
+  for (const url of [endpoints.prometheusUrl, endpoints.alertmanagerUrl, endpoints.ocmUrl])
+    assert.match(url ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
+  const operatorConfig = await admin.get(
+    ConfigMapResource,
+    MANAGED_UPGRADE_OPERATOR_NAMESPACE,
+    MANAGED_UPGRADE_CONFIGMAP_NAME,
+  );
+  assert.match(
+    operatorConfig.data?.[MANAGED_UPGRADE_CONFIGMAP_KEY] ?? '',
+    new RegExp(`ocmBaseUrl: ${endpoints.ocmUrl ?? '?'}\\n`),
+  );
+  // Waiting: the Namespaces are there, nothing else of the manifests.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.ok(await admin.getIfExists(NamespaceResource, undefined, 'shop'));
+  assert.equal(await admin.getIfExists(ConfigMapResource, 'shop', 'marker'), undefined);
+  assert.equal(holder, undefined);
+
+  // The operator (here: its Lease) arrives; the scenario starts.
+  await admin.create(LeaseResource, {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { namespace: lease.namespace, name: lease.name },
+    spec: { holderIdentity: 'upgrade-operator-0', leaseDurationSeconds: 15 },
+  });
+  const outcome = await running;
+  t.after(() => outcome.run.close());
+  assert.equal(holder, 'upgrade-operator-0');
+  assert.ok(await admin.getIfExists(ConfigMapResource, 'shop', 'marker'));
+  assert.deepEqual([outcome.report['operator'], outcome.report['operatorStarts']], ['external', 0]);
+});
+
+void test('an external operator is refused a scenario that restarts the in-process one, before anything runs', async () => {
+  const parsed = parseScenarioFile(`description: restarts
+cluster: {profile: ha-cloud, version: 4.14.30, channel: stable-4.14}
+operator: {flows: [scheduled]}
+actions:
+  - {name: restart, after: 5m, do: {restartOperator: true}}
+`);
+  assert.ok(parsed.ok, JSON.stringify(parsed));
+  const env = await startSimEnvironment({ seed: 1 });
+  try {
+    await assert.rejects(
+      runCheckedScenario(env, 'restarts', parsed.scenario, {
+        seed: 1,
+        externalOperator: { ready: () => assert.fail('nothing runs') },
+      }),
+      /this scenario cannot run with an external operator:\n {2}- action "restart" \(restartOperator\) controls the operator process of simulate/,
+    );
+  } finally {
+    await env.close();
+  }
+});

@@ -15,6 +15,11 @@ void test('reading files: YAML 1.1 like kubectl, dates stay strings, Lists unpac
     { document: 3, object: { kind: 'C' } },
   ]);
   assert.throws(() => readObjectFile('- a\n', 'f'), /f: document 1 is not an object/);
+  // An alias with no anchor is a reason like any syntax error (it threw the parser's own error before).
+  assert.throws(
+    () => readObjectFile('kind: A\n---\nkind: *nowhere\n', 'f'),
+    /f: document 2 is not valid YAML: Unresolved alias/,
+  );
 });
 
 void test('admitting an object: the name rule and the schema, several errors at once', () => {

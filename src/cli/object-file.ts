@@ -4,7 +4,6 @@
  * admission with the API server's own pruning, defaulting and schema validation, so a file is
  * judged by exactly the rules a cluster would apply.
  */
-import { parseAllDocuments } from 'yaml';
 import { crdVersionSchema } from '../apiserver/crd/crd-validate.js';
 import { applySchemaDefaults } from '../apiserver/crd/defaults.js';
 import { pruneUnknownFields } from '../apiserver/crd/prune.js';
@@ -12,6 +11,7 @@ import { validateAgainstSchema } from '../apiserver/crd/schema-validate.js';
 import { fieldErrorMessage, goQuote, type FieldError } from '../apiserver/field-errors.js';
 import { validateObjectName } from '../apiserver/storage/object-meta.js';
 import { isJsonObject, type JsonObject } from '../lib/json.js';
+import { readGoYamlDocuments } from '../lib/yaml-text.js';
 
 /** One object of a YAML file, with the 1-based number of the document it came from. */
 export interface FileObject {
@@ -31,21 +31,14 @@ export type FileDocument =
  * are still read.
  */
 export function readFileDocuments(text: string): FileDocument[] {
-  const docs = parseAllDocuments(text, {
-    version: '1.1',
-    customTags: (tags) =>
-      tags.filter((t) => (typeof t === 'string' ? t !== 'timestamp' : t.tag !== 'tag:yaml.org,2002:timestamp')),
-  });
-  if (!Array.isArray(docs)) return [];
   const out: FileDocument[] = [];
-  docs.forEach((doc, index) => {
+  readGoYamlDocuments(text).forEach((read, index) => {
     const document = index + 1;
-    const error = doc.errors[0];
-    if (error !== undefined) {
-      out.push({ document, ok: false, error: `is not valid YAML: ${error.message.split('\n')[0] ?? ''}` });
+    if (!read.ok) {
+      out.push({ document, ok: false, error: `is not valid YAML: ${read.error}` });
       return;
     }
-    const value: unknown = doc.toJS();
+    const value = read.value;
     if (value === null || value === undefined) return;
     if (!isJsonObject(value)) {
       out.push({ document, ok: false, error: 'is not an object' });

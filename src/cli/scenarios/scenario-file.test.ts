@@ -17,6 +17,17 @@ void test('every named scenario file in scenarios/ parses and says what it shows
   }
 });
 
+void test('a scenario file that is not YAML is refused with why, an unresolved alias included', () => {
+  for (const [text, why] of [
+    ['description: [', /^YAML: /],
+    ['description: *nowhere', /^YAML: Unresolved alias/],
+  ] as const) {
+    const r = parseScenarioFile(text);
+    assert.equal(r.ok, false);
+    assert.match((r.ok ? [] : r.problems).join('\n'), why);
+  }
+});
+
 void test('an invalid scenario file is refused with every problem and its path', () => {
   const r = parseScenarioFile(`
 description: broken

@@ -12,6 +12,7 @@ import { parseGoDurationMs } from '../../lib/go-duration.js';
 import { isJsonObject, type JsonValue } from '../../lib/json.js';
 import { compileGoRegexp } from '../../lib/go-regexp.js';
 import { didYouMean } from '../../lib/did-you-mean.js';
+import { documentValue } from '../../lib/yaml-text.js';
 import { UpgradeConditionType } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { UpgradeJobConditionType } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { COMPONENTS } from '../../sim/releases/payload-components.js';
@@ -430,9 +431,9 @@ function nameProblems(file: ScenarioFile): string[] {
 
 /** Parses and validates a scenario file's text. */
 export function parseScenarioFile(text: string): ParsedScenario {
-  const doc = parseDocument(text);
-  if (doc.errors.length > 0) return { ok: false, problems: doc.errors.map((e) => `YAML: ${e.message}`) };
-  const value = doc.toJS() as unknown;
+  const read = documentValue(parseDocument(text));
+  if (!read.ok) return { ok: false, problems: [`YAML: ${read.error}`] };
+  const value = read.value;
   if (!Value.Check(ScenarioFileSchema, value))
     return { ok: false, problems: schemaProblems(ScenarioFileSchema, value) };
   const problems: string[] = [...nameProblems(value)];

@@ -47,8 +47,10 @@ export class FieldReader {
     for (const key of Object.keys(this.#map)) {
       if (known.includes(key)) continue;
       const near = known.find((k) => k.toLowerCase() === key.toLowerCase());
+      // An empty key, or one with dots, spaces or control characters, is shown quoted (JSON):
+      // `""` says more than nothing and a newline must not break the log line it lands in.
       this.report(
-        key,
+        /^[\w-]+$/.test(key) ? key : JSON.stringify(key),
         near === undefined ? 'unknown key (ignored)' : `unknown key (ignored); did you mean ${near}?`,
         'warning',
       );

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { stringify } from 'yaml';
 import {
   defaultManagedOperatorConfig,
   isFeatureGateEnabled,
@@ -122,6 +124,9 @@ test('missing, empty, unparsable or non-mapping text gives the defaults and one 
     ['a: 1\na: 2', 'error'],
     ['- 1\n- 2', 'error'],
     ['just a string', 'error'],
+    // These threw out of the parser before: an alias with no anchor, and too many aliases.
+    ['upgradeType: *missing', 'error'],
+    [`a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [${'*a, '.repeat(9)}*a]\nc: [${'*b, '.repeat(9)}*b]`, 'error'],
   ] as const) {
     const { config, problems } = parse(text);
     assert.equal(problems.length, 1, `${JSON.stringify(text)}: ${formatConfigProblems(problems)}`);
@@ -409,4 +414,103 @@ test('aliases and merge keys work (YAML 1.1)', () => {
   );
   assert.equal(config.nodeDrain.timeOutMs, 50 * MIN);
   assert.equal(config.nodeDrain.expectedNodeDrainTimeMs, 9 * MIN);
+});
+
+// Property-based: whatever the ConfigMap holds, parsing never throws, every setting is usable
+// (durations finite and not negative, lists of strings) and every problem names its key and says why.
+const NEAR_KNOWN_KEY = fc.constantFrom(
+  'upgradeType',
+  'configManager',
+  'source',
+  'ocmBaseUrl',
+  'localConfigName',
+  'watchInterval',
+  'upgradeWindow',
+  'timeOut',
+  'delayTrigger',
+  'maintenance',
+  'controlPlaneTime',
+  'ignoredAlerts',
+  'controlPlaneCriticals',
+  'scale',
+  'extraMachinePools',
+  'nodeDrain',
+  'expectedNodeDrainTime',
+  'disableDrainStrategies',
+  'ignoredNamespacePatterns',
+  'healthCheck',
+  'ignoredCriticals',
+  'extDependencyAvailabilityChecks',
+  'http',
+  'urls',
+  'validation',
+  'cincinnati',
+  'conditionalUpdates',
+  'requireRiskAcceptance',
+  'featureGate',
+  'enabled',
+  'environment',
+  'fedramp',
+);
+const scalarValue = fc.oneof(
+  fc.constantFrom('OSD', 'ARO', 'OCM', 'LOCAL', '(a+)+$', '[', '*', '-1', '1e309', 'https://api.example.com', 'true'),
+  fc.integer({ min: -1000, max: 1000 }),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.string({ maxLength: 12 }),
+);
+const { tree } = fc.letrec((tie) => ({
+  tree: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    scalarValue,
+    fc.array(tie('tree'), { maxLength: 3 }),
+    fc.dictionary(NEAR_KEY_OR_ANY(), tie('tree'), { maxKeys: 4 }),
+  ),
+}));
+function NEAR_KEY_OR_ANY(): fc.Arbitrary<string> {
+  return fc.oneof({ arbitrary: NEAR_KNOWN_KEY, weight: 4 }, { arbitrary: fc.string({ maxLength: 8 }), weight: 1 });
+}
+const configText = fc.oneof(
+  { arbitrary: tree.map((value) => stringify(value)), weight: 4 },
+  { arbitrary: fc.string({ maxLength: 200 }), weight: 1 },
+);
+
+test('any config.yaml: parsing never throws, every setting is usable, every problem says which key and why', () => {
+  const defaults = defaultManagedOperatorConfig();
+  fc.assert(
+    fc.property(configText, (text) => {
+      const { config, problems } = parseManagedOperatorConfig(text);
+      assert.deepEqual(Object.keys(config).sort(), Object.keys(defaults).sort());
+      for (const ms of [
+        config.configManager.watchIntervalMs,
+        config.upgradeWindow.timeOutMs,
+        config.upgradeWindow.delayTriggerMs,
+        config.maintenance.controlPlaneTimeMs,
+        config.scale.timeOutMs,
+        config.nodeDrain.timeOutMs,
+        config.nodeDrain.expectedNodeDrainTimeMs,
+        config.extDependencyAvailabilityChecks.http.timeoutMs,
+      ]) {
+        assert.ok(Number.isFinite(ms) && ms >= 0, `duration ${ms} from ${JSON.stringify(text)}`);
+      }
+      for (const list of [
+        config.scale.extraMachinePools,
+        config.healthCheck.ignoredCriticals,
+        config.healthCheck.ignoredNamespaces,
+        config.maintenance.ignoredAlerts.controlPlaneCriticals,
+        config.extDependencyAvailabilityChecks.http.urls,
+      ]) {
+        assert.ok(
+          list.every((s) => typeof s === 'string'),
+          JSON.stringify(list),
+        );
+      }
+      assert.ok(['OSD', 'ARO'].includes(config.upgradeType), config.upgradeType);
+      for (const problem of problems) {
+        assert.ok(problem.key.length > 0 && problem.message.length > 0, JSON.stringify(problem));
+      }
+    }),
+    { numRuns: 500 },
+  );
 });

@@ -10,7 +10,6 @@
  * glob or regular expression is dropped instead of panicking; the HTTP check timeout is limited to
  * 1..60 s only when URLs are set.
  */
-import { parseDocument } from 'yaml';
 import {
   FeatureGate,
   MANAGED_UPGRADE_CONFIG_NAME,
@@ -22,6 +21,7 @@ import type { ConfigProblem } from './config-problem.js';
 import { globSyntaxError } from '../../lib/glob.js';
 import { compileGoRegexp, type GoRegexp } from '../../lib/go-regexp.js';
 import { isHttpUrl } from '../../lib/url.js';
+import { readGoYaml } from '../../lib/yaml-text.js';
 
 /** Which provider supplies the upgrade policy (`configManager.source`). */
 export type ConfigManagerSource = 'OCM' | 'LOCAL';
@@ -139,23 +139,16 @@ export function parseManagedOperatorConfig(text: string | undefined): ParsedMana
     });
     return { config: defaultManagedOperatorConfig(), problems };
   }
-  const doc = parseDocument(text, {
-    version: '1.1',
-    // Keep plain dates as text: no setting is a timestamp and go-yaml decodes none into strings.
-    customTags: (tags) =>
-      tags.filter((t) => (typeof t === 'string' ? t !== 'timestamp' : t.tag !== 'tag:yaml.org,2002:timestamp')),
-  });
-  const firstError = doc.errors[0];
-  if (firstError !== undefined) {
-    const line = (firstError.message.split('\n')[0] ?? firstError.message).replace(/:$/, '');
+  const read = readGoYaml(text);
+  if (!read.ok) {
     problems.push({
       key: 'config.yaml',
-      message: `is not valid YAML (${line}); every setting takes its default`,
+      message: `is not valid YAML (${read.error}); every setting takes its default`,
       severity: 'error',
     });
     return { config: defaultManagedOperatorConfig(), problems };
   }
-  const js: unknown = doc.toJS();
+  const js = read.value;
   if (js === null || js === undefined) {
     problems.push({
       key: 'config.yaml',

@@ -4,7 +4,7 @@
  *   node --import tsx scripts/run-bench.ts [--no-write] [--out <file>] [--only <ids>] [--cpu-prof <dir>]
  *
  * --only runs some benchmarks (comma-separated ids: writes, list, watch, informer, reaction,
- * idle, sim-small, sim-scale, fault-campaign, crash-campaign; list needs
+ * idle, sim-small, sim-scale, fault-campaign, crash-campaign, hostile-input; list needs
  * writes) and implies --no-write; --cpu-prof writes V8 CPU profiles of the child processes
  * (API server, operator runtime) into a folder, for investigating a missed target.
  *
@@ -25,6 +25,7 @@ import { RealClock } from '../src/lib/clock.js';
 import { compileBenchChildren } from '../test/bench/build.js';
 import { runFaultCampaignBench } from '../test/bench/bench-campaigns.js';
 import { runCrashCampaignBench } from '../test/bench/bench-crash-campaign.js';
+import { runHostileInputBench } from '../test/bench/bench-hostile-input.js';
 import { runInformerBench } from '../test/bench/bench-informer.js';
 import { runListBench } from '../test/bench/bench-list.js';
 import { runIdleBench, runReactionBench } from '../test/bench/bench-managed.js';
@@ -51,6 +52,7 @@ const ORDER = [
   'sim-scale',
   'fault-campaign',
   'crash-campaign',
+  'hostile-input',
 ];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -137,6 +139,11 @@ async function main(): Promise<number> {
       ['sim-scale', 'Simulated cluster of 250 nodes', () => runSimScaleBench(log)],
       ['fault-campaign', 'Fault campaign: both flows under API faults', () => runFaultCampaignBench(log)],
       ['crash-campaign', 'Crash campaign: run SIGKILLed and restarted mid-upgrade', () => runCrashCampaignBench(log)],
+      [
+        'hostile-input',
+        'Hostile input: random requests and objects to the API server',
+        () => runHostileInputBench(log),
+      ],
     ];
     for (const [id, title, run] of steps) {
       if (only && !only.has(id)) continue;

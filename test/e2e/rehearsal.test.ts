@@ -85,14 +85,18 @@ for (const flow of ['managed', 'scheduled'] as const) {
       t.diagnostic(out.split('\n').find((l) => l.startsWith('as expected')) ?? '');
       // The operator that acted is the run process: its identity is <host>_<pid>.
       assert.match(out, new RegExp(`Operator \\S+_${operator.child.pid} holds the Lease; the scenario starts\\.`));
-      const log = operator
+      // Nothing but JSON lines in the log stream (no Node warning, no stray text).
+      const lines = operator
         .stderr()
         .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map(
-          (l) =>
-            JSON.parse(l) as { msg: string; flows?: string[]; metrics?: string; rehearsal?: { timeScale: number } },
-        );
+        .filter((l) => l !== '');
+      assert.deepEqual(
+        lines.filter((l) => !l.startsWith('{')),
+        [],
+      );
+      const log = lines.map(
+        (l) => JSON.parse(l) as { msg: string; flows?: string[]; metrics?: string; rehearsal?: { timeScale: number } },
+      );
       const starting = log.find((l) => l.msg === 'upgrade-operator starting');
       assert.deepEqual(starting?.flows, [flow]);
       assert.equal(starting?.rehearsal?.timeScale, Number(flagValue(simulate, '--time-scale')));

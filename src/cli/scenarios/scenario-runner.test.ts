@@ -15,13 +15,10 @@ import {
   MANAGED_UPGRADE_CONFIGMAP_NAME,
   MANAGED_UPGRADE_OPERATOR_NAMESPACE,
 } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
-import { startApiServer } from '../../apiserver/server.js';
-import { KubeClient } from '../../kube/client.js';
-import { RealClock } from '../../lib/clock.js';
-import { silentLogger } from '../../lib/log.js';
 import { parseScenarioFile } from './scenario-file.js';
 import type { ExternalOperatorEndpoints, OperatorLease } from './scenario-runner.js';
 import { startSimEnvironment } from './sim-environment.js';
+import { startExternalServer } from './external-server.test-support.js';
 
 const SCENARIO = `description: an OCM policy, the operator elsewhere, a customer namespace and a marker applied at the start
 cluster: {profile: ha-cloud, version: 4.14.30, channel: stable-4.14}
@@ -40,20 +37,8 @@ end: {timeout: 2m}
 `;
 
 void test('an external operator is told where the monitoring and OCM are; the manifests wait for its Lease, the Namespaces go first', async (t) => {
-  const server = await startApiServer({ port: 0, clock: new RealClock(), podTermination: 'kubelet' });
   const dir = mkdtempSync(join(tmpdir(), 'scenario-runner-'));
-  const kubeconfig = join(dir, 'kubeconfig');
-  await server.writeKubeconfig(kubeconfig);
-  const admin = new KubeClient({
-    config: {
-      server: server.url,
-      insecureSkipTLSVerify: false,
-      auth: () => Promise.resolve(undefined),
-      namespace: 'default',
-    },
-    clock: new RealClock(),
-    logger: silentLogger(),
-  });
+  const { server, kubeconfig, admin } = await startExternalServer(dir, 'external');
   t.after(async () => {
     await admin.close();
     await server.close();

@@ -7,12 +7,11 @@ import { join } from 'node:path';
 import { CustomResourceDefinitionResource, NamespaceResource, NodeResource, PodResource } from '../../api/builtin.js';
 import { openshiftCustomResourceDefinitions } from '../../api/openshift/crds.js';
 import { ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
-import { startApiServer, type ApiServer } from '../../apiserver/server.js';
-import { KubeClient } from '../../kube/client.js';
-import { flushMicrotasks, ManualClock, RealClock } from '../../lib/clock.js';
+import { flushMicrotasks, ManualClock } from '../../lib/clock.js';
 import { silentLogger } from '../../lib/log.js';
 import { capturedLogger } from '../../lib/log.test-support.js';
 import { installCustomResourceDefinitions } from '../../sim/install-crds.js';
+import { startExternalServer, type ExternalServer } from './external-server.test-support.js';
 import {
   ClusterRefusedError,
   readClusterFacts,
@@ -89,22 +88,8 @@ after(() => {
 });
 
 /** A server on the wall clock whose terminating pods wait for a kubelet, and its kubeconfig. */
-async function externalServer(name: string): Promise<{ server: ApiServer; kubeconfig: string; admin: KubeClient }> {
-  const server = await startApiServer({ port: 0, clock: new RealClock(), podTermination: 'kubelet' });
-  const kubeconfig = join(dir, `${name}.kubeconfig`);
-  await server.writeKubeconfig(kubeconfig);
-  const admin = new KubeClient({
-    config: {
-      server: server.url,
-      insecureSkipTLSVerify: false,
-      auth: () => Promise.resolve(undefined),
-      namespace: 'default',
-    },
-    clock: new RealClock(),
-    logger: silentLogger(),
-    fieldManager: 'kubelet',
-  });
-  return { server, kubeconfig, admin };
+function externalServer(name: string): Promise<ExternalServer> {
+  return startExternalServer(dir, name, { fieldManager: 'kubelet' });
 }
 
 /** Advances the wall clock in 100 ms steps until the promise settles (CRD waits sleep on it). */

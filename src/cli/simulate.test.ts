@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatElapsed, poolsText, progressLine, type ScenarioProgress } from './scenarios/scenario-progress.js';
+import {
+  formatElapsed,
+  poolsText,
+  progressLine,
+  NO_EXTRAS,
+  type ScenarioProgress,
+} from './scenarios/scenario-progress.js';
 import {
   environmentLine,
   environmentReport,
@@ -20,7 +26,10 @@ void test('progress lines show virtual elapsed time and pools in name order', ()
 
 void test('a progress line shows the phase, the wait or the step, the pools and ClusterVersion; without an operator, pools and Progressing', () => {
   const base: ScenarioProgress = {
+    ...NO_EXTRAS,
     elapsedMs: 75_000,
+    virtualNow: 0,
+    waitingReason: '',
     phase: 'Upgrading',
     step: 'ControlPlaneUpgraded=False',
     stepMessage: 'ControlPlaneUpgraded still in progress',
@@ -55,7 +64,10 @@ void test('a progress line shows the phase, the wait or the step, the pools and 
 
 void test("the scheduled flow's progress line shows the newest UpgradeJob, its state and newest message", () => {
   const base: ScenarioProgress = {
+    ...NO_EXTRAS,
     elapsedMs: 3_600_000,
+    virtualNow: 0,
+    waitingReason: '',
     phase: '',
     step: '',
     stepMessage: '',

@@ -14,7 +14,16 @@ import { styleText } from 'node:util';
 import type { ClockScaling } from '../lib/clock.js';
 import { parseGoDurationMs } from '../lib/go-duration.js';
 import { createLogger } from '../lib/log.js';
-import { environmentFor, loadScenario, runScenario, scenarioNames, type ScenarioLine } from './scenarios/catalog.js';
+import {
+  environmentFor,
+  flowShown,
+  loadScenario,
+  runScenario,
+  scenarioNames,
+  type ScenarioLine,
+} from './scenarios/catalog.js';
+import { scenarioPresenter } from './scenarios/scenario-view.js';
+import { PROGRESS_MODES, progressMode, progressOutput, useColor, type ProgressFlag } from './progress-output.js';
 import { DEFAULT_TIME_SCALE, startSimEnvironment, type SimEnvironment } from './scenarios/sim-environment.js';
 import { externalOperatorProblems, type ExternalOperator } from './scenarios/scenario-runner.js';
 import { rehearsal } from './rehearsal.js';
@@ -62,6 +71,8 @@ export interface SimulateOptions {
   seed: number;
   until: number | 'done';
   output: 'text' | 'json';
+  /** `--progress`: how the live progress is shown (auto: a live view on a terminal, else a log of changes). */
+  progress: ProgressFlag;
   kubeconfigOut?: string;
   keepRunning?: boolean;
   kubeconfig?: string;
@@ -176,9 +187,17 @@ export function simulateCommand(): Command {
         .default('done'),
     )
     .addOption(
-      new Option('-o, --output <format>', 'progress as text lines, or one JSON report at the end')
+      new Option('-o, --output <format>', 'progress as text, or one JSON report at the end (no progress)')
         .choices(['text', 'json'])
         .default('text'),
+    )
+    .addOption(
+      new Option(
+        '--progress <mode>',
+        'with -o text: tty redraws a live view with progress bars, plain logs one line per change of state, none shows only the result; auto: tty on a terminal, else plain',
+      )
+        .choices(PROGRESS_MODES)
+        .default('auto'),
     )
     .option('--kubeconfig-out <file>', 'write a kubeconfig for kubectl to this file')
     .option(
@@ -243,17 +262,39 @@ export function simulateCommand(): Command {
         ...(external ? { external } : {}),
       });
       const text = opts.output === 'text';
+      const mode = text ? progressMode(opts.progress, process.stdout.isTTY === true) : 'none';
+      const output = progressOutput({
+        mode,
+        stream: process.stdout,
+        color: useColor(mode, process.env),
+        wallNow: () => performance.now(),
+        tickMs: 1000,
+      });
       // Lines about the pairing: with the text output on stdout, else on stderr (stdout is the report).
-      const say = (line: string): void => void (text ? process.stdout : process.stderr).write(`${line}\n`);
+      const say = (line: string): void => {
+        if (text) output.log([line]);
+        else process.stderr.write(`${line}\n`);
+      };
       const timeline: ScenarioLine[] = [];
       let asExpected: boolean | undefined;
       try {
         if (opts.kubeconfigOut) await env.server?.writeKubeconfig(opts.kubeconfigOut);
-        if (text)
-          process.stdout.write(
-            `${styleText('bold', `Scenario ${name} (seed ${opts.seed}): ${file.description}`)}\n${environmentLine(env, timeScale)}\n`,
-          );
+        const color = useColor(mode, process.env);
+        const paint = (style: Parameters<typeof styleText>[0], line: string): string =>
+          color ? styleText(style, line, { validateStream: false }) : line;
+        output.log([
+          paint('bold', `Scenario ${name} (seed ${opts.seed}): ${file.description}`),
+          environmentLine(env, timeScale),
+        ]);
         const wallStart = performance.now();
+        const presenter = scenarioPresenter(output, {
+          title: `Scenario ${name}`,
+          flow: flowShown(file),
+          wallNow: () => performance.now(),
+        });
+        // On scaled real time the next change may be minutes away: held lines go out within a second.
+        const flushing = setInterval(() => presenter.flush(), 1000);
+        flushing.unref();
         const outcome = await runScenario(env, file, {
           seed: opts.seed,
           ...(opts.operator === 'external' && opts.rehearsalOut && opts.kubeconfig
@@ -271,20 +312,21 @@ export function simulateCommand(): Command {
               }
             : {}),
           ...(opts.until !== 'done' ? { untilMs: opts.until } : {}),
-          onLine: (line) => {
-            timeline.push(line);
-            if (text) process.stdout.write(`${line.text}\n`);
-          },
+          onProgress: (p) => presenter.update(p),
+          onLine: (line) => void timeline.push(line),
         });
+        clearInterval(flushing);
+        presenter.flush();
+        output.finish();
         const wallSeconds = (performance.now() - wallStart) / 1000;
         try {
           if (text) {
             const verdict = !outcome.ok
-              ? styleText('red', 'NOT as expected')
+              ? paint('red', 'NOT as expected')
               : outcome.expectationsChecked
-                ? styleText('green', 'as expected')
-                : styleText('yellow', 'stopped by --until before its end (expectations not checked)');
-            process.stdout.write(`\n${verdict}: ${outcome.summary} (${wallSeconds.toFixed(1)} s of wall time).\n`);
+                ? paint('green', 'as expected')
+                : paint('yellow', 'stopped by --until before its end (expectations not checked)');
+            output.result(['', `${verdict}: ${outcome.summary} (${wallSeconds.toFixed(1)} s of wall time).`]);
           } else {
             process.stdout.write(
               `${JSON.stringify({ scenario: name, seed: opts.seed, ...environmentReport(env, timeScale), ok: outcome.ok, summary: outcome.summary, wallSeconds, ...outcome.report, timeline }, null, 2)}\n`,

@@ -76,7 +76,8 @@ export function environmentFor(file: ScenarioFile, seed: number): SimEnvironment
 }
 
 /** The flow a run's progress lines follow: MUO's view when the managed flow runs, else the UpgradeJob's, else the cluster's. */
-function flowShown(file: ScenarioFile): 'managed' | 'scheduled' | 'none' {
+/** The operator whose state the progress shows: managed when it runs, else scheduled, else none. */
+export function flowShown(file: ScenarioFile): 'managed' | 'scheduled' | 'none' {
   const flows = file.operator ? (file.operator.flows ?? ['managed']) : [];
   return flows.includes('managed') ? 'managed' : flows.includes('scheduled') ? 'scheduled' : 'none';
 }
@@ -112,11 +113,18 @@ function serverPlaceholders(run: ScenarioRun): UrlPlaceholder[] {
 export async function runScenario(
   env: SimEnvironment,
   file: ScenarioFile,
-  options: Omit<RunScenarioOptions, 'onProgress'> & { onLine?: (line: ScenarioLine) => void },
+  options: RunScenarioOptions & { onLine?: (line: ScenarioLine) => void },
 ): Promise<ScenarioOutcome> {
+  let lastText = '';
   const run = await runScenarioFile(env, file, {
     ...options,
-    onProgress: (p) => options.onLine?.({ elapsedMs: p.elapsedMs, text: progressLine(p, flowShown(file)) }),
+    onProgress: (progress) => {
+      options.onProgress?.(progress);
+      // One timeline line per distinct text (a snapshot may differ only in what the line omits).
+      const text = progressLine(progress, flowShown(file));
+      if (text !== lastText) options.onLine?.({ elapsedMs: progress.elapsedMs, text });
+      lastText = text;
+    },
   });
   const firstPolicy = run.ocm ? run.ocm.ocm.state.policies(run.ocm.clusterId)[0] : undefined;
   const ocmStates = firstPolicy ? run.ocm?.ocm.state.stateHistory(firstPolicy.id).map((c) => c.value) : undefined;

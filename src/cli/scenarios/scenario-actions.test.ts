@@ -5,7 +5,7 @@ import { parseScenarioFile } from './scenario-file.js';
 import { snapshot } from './scenario-progress.js';
 
 void test('the progressing trigger holds while the ClusterVersion Progressing message contains the text', () => {
-  const cv = (message: string): Parameters<typeof snapshot>[2] => ({
+  const cv = (message: string): Parameters<typeof snapshot>[3] => ({
     apiVersion: 'config.openshift.io/v1',
     kind: 'ClusterVersion',
     metadata: { name: 'version' },
@@ -18,7 +18,7 @@ void test('the progressing trigger holds while the ClusterVersion Progressing me
       conditions: [{ type: 'Progressing', status: 'True', message, lastTransitionTime: '2026-03-02T00:00:00Z' }],
     },
   });
-  const at = (message: string): ReturnType<typeof snapshot> => snapshot(0, undefined, cv(message), {});
+  const at = (message: string): ReturnType<typeof snapshot> => snapshot(0, 0, undefined, cv(message), {});
   assert.equal(
     triggerHolds(
       { progressing: 'console' },

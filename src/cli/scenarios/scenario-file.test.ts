@@ -5,7 +5,7 @@ import { loadScenario, scenarioNames } from './catalog.js';
 import type { JsonObject } from '../../lib/json.js';
 import { apiFaultSettings, newestOffered, performAction, triggerHolds, type ActionTarget } from './scenario-actions.js';
 import { expandTimes, parseScenarioFile } from './scenario-file.js';
-import type { ScenarioProgress } from './scenario-progress.js';
+import { NO_EXTRAS, type ScenarioProgress } from './scenario-progress.js';
 
 void test('every named scenario file in scenarios/ parses and says what it shows', () => {
   const names = scenarioNames();
@@ -85,7 +85,10 @@ void test('{{ +<duration> }} strings become RFC 3339 times after the start; othe
 
 void test('triggers: phase, step started or done, workers updated while rolling, an offered update', () => {
   const p: ScenarioProgress = {
+    ...NO_EXTRAS,
     elapsedMs: 0,
+    virtualNow: 0,
+    waitingReason: '',
     phase: 'Upgrading',
     step: 'WorkerNodesUpgraded=False',
     stepMessage: 'WorkerNodesUpgraded still in progress',

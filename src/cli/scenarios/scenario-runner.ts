@@ -11,11 +11,16 @@
  * the manifests wait until that operator holds its Lease, as a deployed operator is up before an
  * upgrade is asked of it.
  */
-import { ConfigMapResource, LeaseResource, NamespaceResource } from '../../api/builtin.js';
+import { ConfigMapResource, EventResource, LeaseResource, NamespaceResource, NodeResource } from '../../api/builtin.js';
 import { UpgradeJobResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { customResourceDefinitions } from '../../api/manifests.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
-import { MachineConfigPoolResource } from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
+import type { Node } from 'kubernetes-types/core/v1.js';
+import {
+  MachineConfigDaemonState,
+  MachineConfigNodeAnnotation,
+  MachineConfigPoolResource,
+} from '../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import {
   MANAGED_UPGRADE_CONFIG_NAME,
   MANAGED_UPGRADE_CONFIGMAP_KEY,
@@ -44,7 +49,16 @@ import {
 import { performAction, startApiFaultControl, triggerHolds, type ActionTarget } from './scenario-actions.js';
 import { startScenarioOcm, type ScenarioOcm } from './scenario-ocm.js';
 import { expandTimes, type ScenarioAction, type ScenarioFile, type ScenarioJobRule } from './scenario-file.js';
-import { newestUpgradeJob, progressKey, snapshot, type ScenarioProgress } from './scenario-progress.js';
+import {
+  activeSilenceComments,
+  firingAlertNames,
+  newestUpgradeJob,
+  newestWarning,
+  poolActivity,
+  progressKey,
+  snapshot,
+  type ScenarioProgress,
+} from './scenario-progress.js';
 import type { SimEnvironment } from './sim-environment.js';
 import { compileGoRegexp, type GoRegexp } from '../../lib/go-regexp.js';
 import { isAlreadyExists } from '../../kube/status-error.js';
@@ -175,6 +189,23 @@ function jobRule(scenarioJobRule: ScenarioJobRule): JobRule {
   };
 }
 
+/** The kinds whose Warning Events the progress shows: the operator's own. */
+const OPERATOR_KINDS = new Set(['UpgradeConfig', 'UpgradeJob']);
+
+/**
+ * A node that may be draining, updating or rebooting (its configs differ, its daemon works, it
+ * is cordoned or NotReady): only these are assessed, so that a 500-node cluster costs little.
+ */
+function mayBeBusy(node: Node): boolean {
+  const a = node.metadata?.annotations ?? {};
+  return (
+    a[MachineConfigNodeAnnotation.CurrentConfig] !== a[MachineConfigNodeAnnotation.DesiredConfig] ||
+    a[MachineConfigNodeAnnotation.State] === MachineConfigDaemonState.Working ||
+    node.spec?.unschedulable === true ||
+    node.status?.conditions?.some((c) => c.type === 'Ready' && c.status !== 'True') === true
+  );
+}
+
 /** Runs the scenario in `env`; the caller closes the run (then the environment). */
 export async function runScenarioFile(
   env: SimEnvironment,
@@ -204,11 +235,17 @@ export async function runScenarioFile(
     flows: file.operator?.flows ?? ['managed'],
     scheduledNamespace: file.operator?.namespace ?? SCHEDULED_NS,
   };
+  const monitoring = sim.components.monitoring;
   const informers = env.ctx.informers;
   const configs = informers.informerFor(ManagedUpgradeConfigResource, { namespace: NS });
   const cvs = informers.informerFor(ClusterVersionResource);
   const pools = informers.informerFor(MachineConfigPoolResource);
   const upgradeJobs = informers.informerFor(UpgradeJobResource, { namespace: flows.scheduledNamespace });
+  const nodes = informers.informerFor(NodeResource);
+  // The Warning Events of the operator's objects: in its namespace and the scheduled flow's.
+  const eventInformers = [...new Set([NS, flows.scheduledNamespace])].map((namespace) =>
+    informers.informerFor(EventResource, { namespace }),
+  );
   informers.start(env.signal);
   await informers.waitForSync(env.signal);
 
@@ -243,7 +280,6 @@ export async function runScenarioFile(
       .catch((err: unknown) => {
         if (!isAlreadyExists(err)) throw err;
       });
-    const monitoring = sim.components.monitoring;
     if (!monitoring.prometheusUrl || !monitoring.alertmanagerUrl)
       throw new Error('the simulated cluster serves no Prometheus or Alertmanager for an external operator');
     await external.ready(
@@ -268,18 +304,33 @@ export async function runScenarioFile(
   let busy = Promise.resolve();
   let ended: ScenarioRun['ended'] = 'timeout';
 
-  const progress = (): ScenarioProgress =>
-    snapshot(
-      env.clock.now() - start,
+  // Firing alerts change only at a rule evaluation that changed some alert's state.
+  let firing = firingAlertNames(monitoring.rules.activeAlerts());
+  const progress = (): ScenarioProgress => {
+    const poolList = pools.list();
+    const now = env.clock.now();
+    return snapshot(
+      now,
+      now - start,
       configs.get(NS, MANAGED_UPGRADE_CONFIG_NAME),
       cvs.get(undefined, CLUSTER_VERSION_NAME),
       Object.fromEntries(
-        pools
-          .list()
-          .map((p) => [p.metadata?.name ?? '', [p.status?.updatedMachineCount ?? 0, p.status?.machineCount ?? 0]]),
+        poolList.map((p) => [
+          p.metadata?.name ?? '',
+          [p.status?.updatedMachineCount ?? 0, p.status?.machineCount ?? 0],
+        ]),
       ),
       newestUpgradeJob(upgradeJobs.list()),
+      {
+        poolActivity: poolActivity(nodes.list().filter(mayBeBusy), poolList),
+        alerts: firing,
+        silences: activeSilenceComments(monitoring.alertmanager.silences.list(), now),
+        warning: newestWarning(
+          eventInformers.flatMap((i) => i.list()).filter((e) => OPERATOR_KINDS.has(e.involvedObject.kind ?? '')),
+        ),
+      },
     );
+  };
   const expand = (m: JsonObject): JsonObject => expandTimes(m, start, formatTime) as JsonObject;
 
   const run: ScenarioRun = {
@@ -308,6 +359,7 @@ export async function runScenarioFile(
     upgradeConfig: () => configs.get(NS, MANAGED_UPGRADE_CONFIG_NAME),
     progress,
     async close(): Promise<void> {
+      stopAlerts();
       recorder.stop();
       invariants.stop();
       await operator?.close();
@@ -376,6 +428,12 @@ export async function runScenarioFile(
   cvs.addHandlers({ onAdd: observe, onUpdate: observe });
   pools.addHandlers({ onAdd: observe, onUpdate: observe });
   upgradeJobs.addHandlers({ onAdd: observe, onUpdate: observe });
+  nodes.addHandlers({ onUpdate: observe });
+  for (const i of eventInformers) i.addHandlers({ onAdd: observe, onUpdate: observe });
+  const stopAlerts = monitoring.rules.onTransitions(() => {
+    firing = firingAlertNames(monitoring.rules.activeAlerts());
+    observe();
+  });
 
   options.beforeManifests?.(run);
   start = env.clock.now();

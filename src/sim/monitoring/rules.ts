@@ -142,6 +142,7 @@ export class RuleEvaluator {
   #previousSeries = new Map<string, Labels>();
   #timer: Timer | undefined;
   readonly #transitions: AlertTransition[] = [];
+  readonly #transitionListeners = new Set<() => void>();
 
   /** Throws a `bad_data` PromqlError when a rule's expression or `for` is invalid. */
   constructor(options: RuleEvaluatorOptions) {
@@ -191,6 +192,7 @@ export class RuleEvaluator {
 
   /** One evaluation of every rule at `t` (ms). */
   evaluate(time: number): void {
+    const transitionsBefore = this.#transitions.length;
     const series = new Map<string, { labels: Labels; v: number }>();
     const toSend: PostableAlert[] = [];
     for (const r of this.#rules) {
@@ -210,6 +212,13 @@ export class RuleEvaluator {
     for (const [key, labels] of this.#previousSeries) if (!series.has(key)) this.#o.tsdb.markStale(labels, time);
     this.#previousSeries = new Map([...series].map(([k, s]) => [k, s.labels]));
     if (toSend.length > 0) this.#o.sink?.push(toSend);
+    if (this.#transitions.length > transitionsBefore) for (const listener of this.#transitionListeners) listener();
+  }
+
+  /** Calls `listener` after each evaluation in which an alert changed state; returns the unsubscribe. */
+  onTransitions(listener: () => void): () => void {
+    this.#transitionListeners.add(listener);
+    return () => void this.#transitionListeners.delete(listener);
   }
 
   #evalRule(ruleRuntime: RuleRuntime, time: number): void {

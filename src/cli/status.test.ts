@@ -3,6 +3,7 @@
  * nothing), an unreachable server (exit code 1, the report still printed), `--watch` redraws on
  * a manual clock, and the flag parsers.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { NodeResource } from '../api/builtin.js';
@@ -16,7 +17,6 @@ import { ManualClock, RealClock } from '../lib/clock.js';
 import { silentLogger } from '../lib/log.js';
 import { installCustomResourceDefinitions } from '../sim/install-crds.js';
 import {
-  CLEAR_SCREEN,
   DEFAULT_INTERVAL_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   parseDetails,
@@ -66,9 +66,22 @@ async function cluster(
   return { server, client };
 }
 
-function output(isTTY = false): { out: { write(s: string): void; isTTY: boolean }; writes: string[] } {
+function output(isTTY = false): {
+  out: { write(s: string): void; isTTY: boolean; columns: number };
+  writes: string[];
+} {
   const writes: string[] = [];
-  return { out: { write: (s: string) => void writes.push(s), isTTY }, writes };
+  return { out: { write: (s: string) => void writes.push(s), isTTY, columns: 72 }, writes };
+}
+
+/** The snapshots written: on a TTY, the redraws (log-update also writes cursor controls on their own). */
+function snapshots(writes: readonly string[], tty: boolean): string[] {
+  return tty ? writes.filter((w) => w.includes('upgrade-operator status')) : [...writes];
+}
+
+/** Text without ANSI escape sequences. */
+function plain(text: string): string {
+  return stripVTControlCharacters(text);
 }
 
 const ONCE: StatusOptions = {
@@ -172,7 +185,7 @@ void test('--request-timeout: a Go duration or seconds, 0 for no limit', () => {
   assert.throws(() => parseRequestTimeout('soon'), /./);
 });
 
-void test('--watch: a snapshot per interval on the clock, appended with a blank line off a TTY, redrawn on one; the signal ends it with 0', async (t) => {
+void test('--watch: a snapshot per interval on the clock, appended with a blank line off a TTY, redrawn in place on one with the live view; the signal ends it with 0', async (t) => {
   for (const tty of [false, true]) {
     // The cluster's clock: the view's times are the server's (its answers' Date).
     const clock = new ManualClock(NOW);
@@ -184,27 +197,31 @@ void test('--watch: a snapshot per interval on the clock, appended with a blank 
       { watch: true, interval: 10_000, output: 'text', requestTimeout: DEFAULT_REQUEST_TIMEOUT_MS },
       { clock, out, env: {}, signal: abort.signal },
     );
-    await until('the first snapshot', () => writes.length === 1 && clock.pending === 1);
+    await until('the first snapshot', () => snapshots(writes, tty).length === 1 && clock.pending === 1);
     await clock.advance(9_999);
-    assert.equal(writes.length, 1, 'nothing before the interval');
+    assert.equal(snapshots(writes, tty).length, 1, 'nothing before the interval');
     await clock.advance(1);
-    await until('the second snapshot', () => writes.length === 2 && clock.pending === 1);
+    await until('the second snapshot', () => snapshots(writes, tty).length === 2 && clock.pending === 1);
     abort.abort();
     assert.equal(await running, 0);
+    const [first, second] = snapshots(writes, tty);
     if (tty) {
+      // The second redraw erases the lines of the first (log-update's erase sequence), then draws.
+      assert.ok(second?.includes('\x1b[2K'), JSON.stringify(second));
+      const lines = plain(first ?? '').split('\n');
+      assert.equal(lines[0], 'Every 10s: upgrade-operator status  2024-03-20T09:02:09Z');
+      assert.match(lines[1] ?? '', /^control plane +█+ 100% {2}1\/1 {2}4\.15\.3 completed$/);
       assert.ok(
-        writes[0]?.startsWith(
-          `${CLEAR_SCREEN}Every 10s: upgrade-operator status   2024-03-20T09:02:09Z\n\nThe cluster is not updating.\n`,
-        ),
-        writes[0],
+        lines.some((l) => /^worker +[█░]+ +\d+% {2}\d\/\d/.test(l)),
+        lines.join('\n'),
       );
-      assert.ok(
-        writes[1]?.startsWith(`${CLEAR_SCREEN}Every 10s: upgrade-operator status   2024-03-20T09:02:19Z\n\n`),
-        writes[1],
-      );
+      assert.ok(lines.includes('The cluster is not updating.'), lines.join('\n'));
+      const wide = lines.filter((l) => [...l].length > out.columns - 1);
+      assert.deepEqual(wide, [], 'every line fits the terminal');
+      assert.ok(plain(second ?? '').includes('2024-03-20T09:02:19Z'));
     } else {
-      assert.ok(writes[0]?.startsWith('2024-03-20T09:02:09Z\nThe cluster is not updating.\n'), writes[0]);
-      assert.ok(writes[1]?.startsWith('\n2024-03-20T09:02:19Z\nThe cluster is not updating.\n'), writes[1]);
+      assert.ok(first?.startsWith('2024-03-20T09:02:09Z\nThe cluster is not updating.\n'), first);
+      assert.ok(second?.startsWith('\n2024-03-20T09:02:19Z\nThe cluster is not updating.\n'), second);
     }
   }
 });

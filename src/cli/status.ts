@@ -4,7 +4,7 @@
  * one alike. Reads only — GET and LIST, in parallel — into an {@link UpgradeStatusSnapshot},
  * assesses it ({@link assessUpgradeStatus}, pure) and prints text or JSON. A part that cannot be
  * read is reported as unknown with the reason; the exit code is 1 only when nothing at all could be
- * read. `--watch` redraws (clear screen on a TTY, else snapshots separated by a blank line) every
+ * read. `--watch` redraws in place on a TTY (a live view with progress bars above the report, every line cut to the terminal width), else prints snapshots separated by a blank line, every
  * `--interval` until SIGINT, which ends it with exit code 0.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -33,9 +33,12 @@ import { partValue, type SnapshotPart, type UpgradeStatusSnapshot } from './upgr
 import { drainingNodeNames } from './upgrade-status-nodes.js';
 import { DETAILS, renderStatusJson, renderStatusText, type Details } from './upgrade-status-render.js';
 import { version } from './version.js';
+import { createLogUpdate } from 'log-update';
+import { fitLine, renderLiveView } from './live-view.js';
+import { statusLiveView } from './upgrade-status-live.js';
 
-/** Clear the screen and move the cursor home (a `--watch` redraw on a TTY). */
-export const CLEAR_SCREEN = '\x1b[H\x1b[2J';
+/** Terminal width when the output does not say. */
+const DEFAULT_COLUMNS = 80;
 /** `--interval` default. */
 export const DEFAULT_INTERVAL_MS = 5_000;
 
@@ -58,8 +61,8 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** What {@link runStatus} writes to and waits with. */
 export interface StatusIo {
   clock: Clock;
-  /** Where the view goes; `isTTY` decides colours and redraws. */
-  out: { write(text: string): void; isTTY?: boolean };
+  /** Where the view goes; `isTTY` decides colours and redraws, `columns` the width of a redraw. */
+  out: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   /** The environment (NO_COLOR). */
   env: Readonly<Record<string, string | undefined>>;
   /** Ends `--watch` (SIGINT). */
@@ -216,6 +219,8 @@ export async function runStatus(client: KubeClient, options: StatusOptions, io: 
   const tty = io.out.isTTY === true;
   const color = tty && (io.env['NO_COLOR'] ?? '') === '';
   let first = true;
+  // A redraw in place on a terminal (log-update erases exactly what it drew last).
+  let draw: ReturnType<typeof createLogUpdate> | undefined;
   const rendered = new Map<string, MachineConfig>();
   for (;;) {
     const snapshot = await readStatusSnapshot(client, options.watch ? io.signal : undefined, rendered);
@@ -237,15 +242,22 @@ export async function runStatus(client: KubeClient, options: StatusOptions, io: 
       return nothingRead(snapshot) ? 1 : 0;
     }
     if (options.output === 'json') io.out.write(body);
-    else if (tty)
-      io.out.write(
-        `${CLEAR_SCREEN}Every ${options.interval / 1000}s: upgrade-operator status   ${report.generatedAt}\n\n${body}`,
-      );
-    else io.out.write(`${first ? '' : '\n'}${report.generatedAt}\n${body}`);
+    else if (tty) {
+      draw ??= createLogUpdate(io.out as NodeJS.WriteStream, { showCursor: false });
+      // One column short of the edge: some terminals wrap a line that fills the last column.
+      const columns = (io.out.columns ?? DEFAULT_COLUMNS) - 1;
+      const view = statusLiveView(report, {
+        title: `Every ${options.interval / 1000}s: upgrade-operator status`,
+        clock: report.generatedAt,
+      });
+      const lines = [...renderLiveView(view, { columns, color }), '', ...body.replace(/\n$/, '').split('\n')];
+      draw(lines.map((line) => fitLine(line, columns)).join('\n'));
+    } else io.out.write(`${first ? '' : '\n'}${report.generatedAt}\n${body}`);
     first = false;
     try {
       await io.clock.sleep(options.interval, io.signal);
     } catch {
+      draw?.done();
       return 0;
     }
   }

@@ -1,6 +1,7 @@
 /**
  * End to end, the happy paths of the managed flow on the simulated cluster with the operator
- * in the loop: the scenarios `managed-osd-upgrade`, `managed-aro-upgrade` and
+ * in the loop: the scenarios `managed-control-plane-overrun` (the OSD upgrade of
+ * `managed-osd-upgrade` with a control plane that overruns `controlPlaneTime`), `managed-aro-upgrade` and
  * `managed-conditional-update` (the default for a not-recommended target), checked through what a
  * user can read.
  */
@@ -29,8 +30,8 @@ const OSD_CONDITIONS = [
   'CompletedNotificationSent',
 ];
 
-void test('managed-osd-upgrade: 17 steps to Upgraded, capacity and silences created then removed, worker times, metrics', async (t) => {
-  const { ok, summary, run } = await runScenario(t, 'managed-osd-upgrade');
+void test('managed-control-plane-overrun (the OSD upgrade): 17 steps to Upgraded, capacity and silences created then removed, the control-plane silence kept past controlPlaneTime, worker times, metrics', async (t) => {
+  const { ok, summary, run } = await runScenario(t, 'managed-control-plane-overrun');
   assert.ok(ok, summary);
   const cr = run.upgradeConfig();
   const h = cr?.status?.history?.[0];
@@ -122,6 +123,11 @@ void test('managed-osd-upgrade: 17 steps to Upgraded, capacity and silences crea
     `the control-plane silence was in force until ClusterVersion completed (${cv.status?.history?.[0]?.completionTime ?? '?'}), ended at ${new Date(cp[0]!.endsAt).toISOString()}`,
   );
   assert.ok(cp[0]!.endsAt - cpCompletedAt < 5 * 60_000, 'and removed right after');
+  const timeouts = await events(run, run.namespace, 'ControlPlaneTimeout');
+  assert.ok(
+    timeouts.length >= 1 && timeouts.every((e) => e.type === 'Warning'),
+    `the overrun was reported as a Warning: ${JSON.stringify(timeouts)}`,
+  );
   const extended = await events(run, run.namespace, 'MaintenanceWindowExtended');
   assert.ok(
     extended.length >= 1 &&
@@ -144,6 +150,23 @@ void test('managed-osd-upgrade: 17 steps to Upgraded, capacity and silences crea
     /managed_upgrade_condition_workers_upgraded_timestamp\{[^}]*condition="True"/,
   );
   assert.equal((await events(run, run.namespace, 'UpgradeCompleted')).length, 1);
+});
+
+void test('managed-osd-upgrade (the flagship, the demo): Upgraded with no timeout and no Warning Event on the way', async (t) => {
+  const { ok, summary, run } = await runScenario(t, 'managed-osd-upgrade');
+  assert.ok(ok, summary);
+  assert.equal(run.upgradeConfig()?.status?.history?.[0]?.phase, 'Upgraded');
+  const warnings = (await events(run, run.namespace)).filter((e) => e.type === 'Warning');
+  assert.deepEqual(warnings, []);
+  assert.ok(
+    run.timeline.every((p) => p.warning === '' && p.waitingReason !== 'ControlPlaneTimeout'),
+    'never a timeout on the way',
+  );
+  assert.match(
+    await scrape(run, '/metrics'),
+    /upgradeoperator_controlplane_timeout\{[^}]*\} 0/,
+    'the timeout metric says no',
+  );
 });
 
 void test('managed-aro-upgrade: the 14 ARO steps to Upgraded, no capacity reserved, MUO’s silence texts (which say OSD on ARO too)', async (t) => {

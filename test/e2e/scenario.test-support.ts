@@ -55,11 +55,12 @@ export async function events(
   run: ScenarioRun,
   namespace: string,
   reason?: string,
-): Promise<Array<{ object: string; reason: string; message: string; count: number }>> {
+): Promise<Array<{ object: string; type: string; reason: string; message: string; count: number }>> {
   const list = await run.env.client.list(EventResource, { namespace });
   return list.items
     .filter((e) => reason === undefined || e.reason === reason)
     .map((e) => ({
+      type: e.type ?? '',
       reason: e.reason ?? '',
       object: `${e.involvedObject.kind ?? ''}/${e.involvedObject.name ?? ''}`,
       message: e.message ?? '',

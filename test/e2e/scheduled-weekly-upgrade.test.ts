@@ -17,6 +17,11 @@ const HOUR = 3_600_000;
 void test('scheduled-weekly-upgrade: Tuesday 22:00 Zurich in an odd ISO week pins 4.15 an hour before, upgrades and runs its five hooks as Jobs', async (t) => {
   const { ok, summary, run } = await runScenario(t, 'scheduled-weekly-upgrade');
   assert.ok(ok, summary);
+  // A flagship scenario tells a clean story: no warning on the way.
+  assert.deepEqual(
+    run.timeline.filter((p) => p.warning !== '').map((p) => p.warning),
+    [],
+  );
   const client = run.env.client;
   // Tuesday 10 March 2026, ISO week 11; 22:00 CET is 21:00 UTC.
   const window = Date.UTC(2026, 2, 10, 21, 0, 0);

@@ -4,8 +4,11 @@
  * managed-osd-upgrade`: 4.14 → 4.15 on an ha-cloud cluster, virtual time), and what kubectl
  * shows of that cluster afterwards; then the embedded API server with the project's CRDs and
  * sample objects, shown with the real kubectl.
- * Every line of kubectl output shown here is kubectl's own. Pass --keep-running to keep the
- * server up for your own kubectl.
+ * Every line of kubectl output shown here is kubectl's own, cut (with an ellipsis) to the
+ * terminal's width, or to 160 characters in a log. Live progress as `simulate` shows it: a live
+ * view with progress bars on a terminal, one line per change of state elsewhere
+ * (`--progress=tty|plain|none` forces a mode). Pass --keep-running to keep the server up for your
+ * own kubectl.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,33 +18,61 @@ import { styleText } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { startApiServer } from '../src/apiserver/server.js';
 import { writeCrdFiles } from '../src/api/manifests.js';
-import { loadScenario, runScenario } from '../src/cli/scenarios/catalog.js';
+import { fitLine } from '../src/cli/live-view.js';
+import {
+  PLAIN_LINE_WIDTH,
+  PROGRESS_MODES,
+  progressMode,
+  progressOutput,
+  useColor,
+  type ProgressFlag,
+} from '../src/cli/progress-output.js';
+import { flowShown, loadScenario, runScenario } from '../src/cli/scenarios/catalog.js';
+import { scenarioPresenter } from '../src/cli/scenarios/scenario-view.js';
 import { startSimEnvironment } from '../src/cli/scenarios/sim-environment.js';
 import { RealClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/log.js';
 
 const keepRunning = process.argv.includes('--keep-running');
+const progressArg = process.argv.find((a) => a.startsWith('--progress='))?.slice('--progress='.length) ?? 'auto';
+if (!(PROGRESS_MODES as readonly string[]).includes(progressArg))
+  throw new Error(`--progress must be one of ${PROGRESS_MODES.join(', ')}`);
+const mode = progressMode(progressArg as ProgressFlag, process.stdout.isTTY === true);
+const color = useColor(mode === 'none' ? 'plain' : mode, process.env);
+/** The width every line of the demo fits: the terminal's, else the plain log's. */
+const width = (): number =>
+  process.stdout.isTTY && process.stdout.columns
+    ? Math.min(PLAIN_LINE_WIDTH, process.stdout.columns - 1)
+    : PLAIN_LINE_WIDTH;
+const paint = (style: Parameters<typeof styleText>[0], text: string): string =>
+  color ? styleText(style, text, { validateStream: false }) : text;
+/** Writes text, each line cut to the width. */
+function show(text: string): void {
+  const lines = text.split('\n');
+  const last = lines.pop();
+  for (const line of lines) process.stdout.write(`${fitLine(line, width())}\n`);
+  if (last) process.stdout.write(fitLine(last, width()));
+}
 const root = new URL('..', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'upgrade-operator-demo-'));
 const kubeconfig = join(work, 'kubeconfig');
 
 function step(title: string): void {
-  process.stdout.write(`\n${styleText('bold', `▶ ${title}`)}\n`);
+  show(`\n${paint('bold', `▶ ${title}`)}\n`);
 }
 
 /** Runs the real kubectl against the embedded server (asynchronously: the server is in this process). */
 async function kubectl(args: string[], options: { expectFailure?: boolean } = {}): Promise<string> {
-  process.stdout.write(styleText('dim', `$ kubectl ${args.join(' ')}\n`));
+  show(`${paint('dim', `$ kubectl ${args.join(' ')}`)}\n`);
   const child = spawn('kubectl', ['--kubeconfig', kubeconfig, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    process.stdout.write(chunk);
-  });
-  child.stderr.on('data', (chunk: Buffer) => process.stdout.write(chunk));
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
   const timer = setTimeout(() => child.kill('SIGTERM'), 60_000);
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   clearTimeout(timer);
+  show(stdout + stderr);
   const failed = code !== 0;
   if (failed !== Boolean(options.expectFailure)) {
     throw new Error(
@@ -56,17 +87,29 @@ step(
   `This operator upgrades a simulated OpenShift cluster, on virtual time (upgrade-operator simulate --scenario ${SCENARIO})`,
 );
 const scenario = loadScenario(SCENARIO).file;
-process.stdout.write(`${scenario.description} (the file scenarios/${SCENARIO}.yaml)\n`);
+show(`${scenario.description} (the file scenarios/${SCENARIO}.yaml)\n`);
 const env = await startSimEnvironment({ seed: 1 });
 try {
-  const outcome = await runScenario(env, scenario, {
-    seed: 1,
-    onLine: (line) => process.stdout.write(`${line.text}\n`),
+  const output = progressOutput({
+    mode,
+    stream: process.stdout,
+    color,
+    wallNow: () => performance.now(),
+    tickMs: 1000,
   });
+  const presenter = scenarioPresenter(output, {
+    title: `Scenario ${SCENARIO}`,
+    flow: flowShown(scenario),
+    wallNow: () => performance.now(),
+  });
+  const outcome = await runScenario(env, scenario, { seed: 1, onProgress: (p) => presenter.update(p) });
+  presenter.flush();
+  output.finish();
   try {
-    process.stdout.write(
-      `\n${outcome.ok ? styleText('green', 'as expected') : styleText('red', 'NOT as expected')}: ${outcome.summary}\n`,
-    );
+    output.result([
+      '',
+      `${outcome.ok ? paint('green', 'as expected') : paint('red', 'NOT as expected')}: ${outcome.summary}`,
+    ]);
     if (!outcome.ok) throw new Error('the simulated upgrade did not end as expected');
     await env.server.writeKubeconfig(kubeconfig);
     step('What kubectl shows of the simulated cluster afterwards');
@@ -140,11 +183,9 @@ spec:
   await kubectl(['apply', '-f', join(work, 'bad.yaml')], { expectFailure: true });
 
   step('Done');
-  process.stdout.write('The embedded API server served real kubectl for every step above.\n');
+  show('The embedded API server served real kubectl for every step above.\n');
   if (keepRunning) {
-    process.stdout.write(
-      `\nStill running. Try: kubectl --kubeconfig ${kubeconfig} get upgradeconfigs -A\nPress Ctrl-C to stop.\n`,
-    );
+    show(`\nStill running. Try: kubectl --kubeconfig ${kubeconfig} get upgradeconfigs -A\nPress Ctrl-C to stop.\n`);
     await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
   }
 } finally {

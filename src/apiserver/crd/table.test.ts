@@ -4,7 +4,7 @@ import type { JsonObject } from '../../lib/json.js';
 import type { KubeObject, ResourceType } from '../types.js';
 import { humanDuration } from './human-duration.js';
 import { evaluatePrinterColumn } from './jsonpath.js';
-import { toTable } from './table.js';
+import { goPrintNumber, toTable } from './table.js';
 
 const NOW = Date.parse('2024-05-01T12:00:00Z');
 const S = 1000;
@@ -147,6 +147,53 @@ void describe('toTable', () => {
     const row = (t['rows'] as JsonObject[])[0]!;
     assert.deepEqual(row['cells'], ['a', '4.15.1', 2, 0.5, true, '2d', null]);
     assert.equal(row['object'], undefined);
+  });
+
+  void it("a string column over an array or object prints compact JSON, as kube-apiserver's jsonpath does; numbers as Go prints them", () => {
+    const columns: JsonObject[] = [
+      { name: 'Events', type: 'string', jsonPath: '.spec.events' },
+      { name: 'Selector', type: 'string', jsonPath: '.spec.selector' },
+      { name: 'Count', type: 'string', jsonPath: '.spec.count' },
+      { name: 'Ratio', type: 'string', jsonPath: '.spec.ratio' },
+      { name: 'Flag', type: 'string', jsonPath: '.spec.flag' },
+    ];
+    const o = obj('a', {
+      spec: {
+        events: ['Create', 'Start', 'Finish'],
+        selector: { z: '<b>', a: [1, 2.5] },
+        count: 100000000,
+        ratio: 0.00001,
+        flag: false,
+      },
+    });
+    const t = toTable(rt({ group: 'g.io', custom: true }), [o], {
+      printerColumns: columns,
+      includeObject: 'None',
+      listMeta: {},
+      now: NOW,
+    });
+    assert.deepEqual((t['rows'] as JsonObject[])[0]!['cells'], [
+      'a',
+      '["Create","Start","Finish"]',
+      '{"a":[1,2.5],"z":"\\u003cb\\u003e"}',
+      '100000000',
+      '1e-05',
+      'false',
+    ]);
+  });
+
+  void it('Go prints a decoded JSON number: int64 whole numbers, %v floats', () => {
+    assert.deepEqual([3, -7, 1e15, 1.5, 0.0001, 0.00001, 123456.5, 1234567.5, -2.5e-7].map(goPrintNumber), [
+      '3',
+      '-7',
+      '1000000000000000',
+      '1.5',
+      '0.0001',
+      '1e-05',
+      '123456.5',
+      '1.2345675e+06',
+      '-2.5e-07',
+    ]);
   });
 
   void it('pods print NAME READY STATUS RESTARTS AGE and the wide columns', () => {

@@ -5,6 +5,7 @@
  * creationTimestamp, as apiextensions serves by default); date cells hold the age text the
  * server computes. Built-in kinds use {@link builtinColumns}.
  */
+import { goJsonMarshal } from '../../lib/go-json.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../lib/json.js';
 import type { KubeObject, ResourceType } from '../types.js';
 import { builtinColumns, hasLeadingName, type PrinterColumn } from './builtin-printers.js';
@@ -31,15 +32,25 @@ const NAME_COLUMN: PrinterColumn = {
   cell: (o) => (isJsonObject(o['metadata']) && typeof o['metadata']['name'] === 'string' ? o['metadata']['name'] : ''),
 };
 
-/** Go's fmt.Print of a decoded JSON value, as client-go's jsonpath prints non-strings. */
+/**
+ * A non-string value in a string column, as client-go's jsonpath `PrintResults` prints it: arrays
+ * and objects as compact JSON (Go's `json.Marshal`: keys sorted, `<>&` escaped), anything else as
+ * Go's `fmt.Print` of what apimachinery decoded: whole numbers are int64 (`100000000`), others
+ * float64 in `%v`, i.e. `%g` with the shortest digits (`1.5`, `1e-05`, `1.2345675e+06`).
+ */
 function goPrint(value: JsonValue): string {
-  if (value === null) return '<nil>';
-  if (Array.isArray(value)) return `[${value.map(goPrint).join(' ')}]`;
-  if (isJsonObject(value))
-    return `map[${Object.keys(value)
-      .sort()
-      .map((k) => `${k}:${goPrint(value[k]!)}`)
-      .join(' ')}]`;
+  if (Array.isArray(value) || isJsonObject(value)) return goJsonMarshal(value);
+  if (typeof value === 'number') return goPrintNumber(value);
+  return String(value);
+}
+
+/** `fmt.Print` of a decoded JSON number (see {@link goPrint}). */
+export function goPrintNumber(value: number): string {
+  if (Number.isInteger(value) && Math.abs(value) < 2 ** 63) return BigInt(value).toString();
+  const [mantissa = '', exponent = '0'] = value.toExponential().split('e');
+  const exp = Number(exponent);
+  // strconv's 'g' with the shortest digits: %e when exp < -4 or exp >= 6; exponent of two digits at least.
+  if (exp < -4 || exp >= 6) return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
   return String(value);
 }
 

@@ -24,7 +24,7 @@ import type { JsonObject, JsonValue } from '../../lib/json.js';
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import type { UpgradeEvent } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
 import { UpgradeJobConditionType } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
-import { compareCodePoints, goJsonMarshal } from './go-json.js';
+import { compareCodePoints, goJsonMarshal } from '../../lib/go-json.js';
 import { upgradeJobAsGoJson } from './upgrade-job-go-shape.js';
 
 /** Every character Go's controller replaces in a key (`[^a-zA-Z0-9_]`), one per code point. */

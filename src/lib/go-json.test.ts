@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { jsonEqual, type JsonValue } from '../../lib/json.js';
+import { jsonEqual, type JsonValue } from './json.js';
 import { compareCodePoints, goJsonMarshal, goJsonNumber, goJsonString } from './go-json.js';
 
 test('strings keep their quotes and get Go escapes for <, >, &, U+2028 and U+2029', () => {

@@ -1,13 +1,14 @@
 /**
  * JSON text exactly as Go's `encoding/json.Marshal` writes a generic value (`map[string]any`,
  * `[]any`, float64, string, bool, nil), which is what APPUiO's controller puts in hook Job
- * environment variables (docs/design/scheduled-flow.md#the-hook-environment). Written by hand
+ * environment variables (docs/design/scheduled-flow.md#the-hook-environment) and kube-apiserver in
+ * a string printer column over an array or object (apiserver/crd/table.ts). Written by hand
  * because `JSON.stringify` differs in three ways that hooks can see: Go escapes `<`, `>`, `&`,
  * U+2028 and U+2029; Go sorts object keys (byte order of their UTF-8, i.e. code point order); and
  * Go writes `-0` for negative zero. Go also replaces invalid UTF-16 (a lone surrogate cannot
  * survive Go's decoder) with U+FFFD.
  */
-import type { JsonValue } from '../../lib/json.js';
+import type { JsonValue } from './json.js';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const HTML_UNSAFE = /[<>&\u2028\u2029]/g;

@@ -29,6 +29,34 @@ export interface PreparedObject {
   warnings: string[];
 }
 
+/**
+ * Where the object being written came from, for kube-apiserver's wording of a strict-validation
+ * refusal: a request body decoded as the kind (POST, PUT), a server-side apply patch, or another
+ * patch.
+ */
+export type WriteOrigin = 'body' | 'apply' | 'patch';
+
+/** The 400 of fieldValidation=Strict for unknown fields, worded as kube-apiserver words it for `origin`. */
+export function strictValidationMessage(
+  rt: Pick<ServedType, 'group' | 'kind'>,
+  version: string,
+  unknownFields: readonly string[],
+  origin: WriteOrigin,
+): string {
+  if (origin === 'apply') {
+    // structured-merge-diff's typed conversion: one error as is, several as a list.
+    const errors = unknownFields.map((f) => `.${f}: field not declared in schema`);
+    const text = errors.length === 1 ? errors[0]! : `errors:\n${errors.map((e) => `  ${e}`).join('\n')}`;
+    const gv = rt.group === '' ? version : `${rt.group}/${version}`;
+    return `failed to create typed patch object (${gv}, Kind=${rt.kind}): ${text}`;
+  }
+  const decoding = `strict decoding error: ${unknownFields.map((f) => `unknown field ${goQuote(f)}`).join(', ')}`;
+  // The create and update handlers' transformDecodeError.
+  if (origin === 'body')
+    return `${rt.kind} in version ${goQuote(version)} cannot be handled as a ${rt.kind}: ${decoding}`;
+  return decoding;
+}
+
 /** Prunes, defaults and validates a custom resource against its version's schema. */
 export function prepareCustomResource(
   rt: ServedType,
@@ -36,15 +64,16 @@ export function prepareCustomResource(
   obj: KubeObject,
   old: KubeObject | undefined,
   validation: FieldValidation,
+  origin: WriteOrigin = 'patch',
 ): PreparedObject {
   const schema = rt.schemas?.[version];
   if (!rt.custom || !schema) return { object: obj, warnings: [] };
   const { object: pruned, unknownFields } = pruneUnknownFields(obj, schema);
   const warnings: string[] = [];
   if (unknownFields.length > 0) {
-    const texts = unknownFields.map((f) => `unknown field ${goQuote(f)}`);
-    if (validation === 'Strict') throw apiErrors.badRequest(`strict decoding error: ${texts.join(', ')}`);
-    if (validation === 'Warn') warnings.push(...texts);
+    if (validation === 'Strict')
+      throw apiErrors.badRequest(strictValidationMessage(rt, version, unknownFields, origin));
+    if (validation === 'Warn') warnings.push(...unknownFields.map((f) => `unknown field ${goQuote(f)}`));
   }
   const defaulted = applySchemaDefaults(pruned, schema) as KubeObject;
   const errs = validateAgainstSchema(defaulted, schema, old ? { oldObject: old } : {});

@@ -42,11 +42,9 @@ export function handleApply(call: ResourceCall, text: string): void {
     meta,
     ...(subresource === 'status' ? { subresource: 'status' } : {}),
   });
-  const { object, warnings } = commitWrite(
-    call,
-    result,
-    stored,
-    subresource === 'status' ? { subresource: 'status' } : {},
-  );
+  const { object, warnings } = commitWrite(call, result, stored, {
+    origin: 'apply',
+    ...(subresource === 'status' ? { subresource: 'status' as const } : {}),
+  });
   sendJson(call.res, stored ? 200 : 201, atVersion(call, object), warningHeader(warnings));
 }

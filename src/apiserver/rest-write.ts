@@ -5,7 +5,7 @@ import { admitNamespace } from './builtin/namespace-lifecycle.js';
 import { crdType, strategyFor } from './builtin/kinds.js';
 import { validateCustomResourceDefinition } from './crd/crd-validate.js';
 import { evictPod } from './builtin/eviction.js';
-import { fieldValidationOf, prepareCustomResource, warningHeader } from './custom-resources.js';
+import { fieldValidationOf, prepareCustomResource, warningHeader, type WriteOrigin } from './custom-resources.js';
 import { fieldError } from './field-errors.js';
 import {
   jsonText,
@@ -83,7 +83,7 @@ export function commitWrite(
   call: ResourceCall,
   obj: KubeObject,
   old: KubeObject | undefined,
-  options: { manager?: string; subresource?: 'status'; owned?: boolean } = {},
+  options: { manager?: string; subresource?: 'status'; owned?: boolean; origin?: WriteOrigin } = {},
 ): { object: KubeObject; warnings: string[] } {
   const { rt, version } = call.target;
   const store = call.ctx.store;
@@ -97,7 +97,14 @@ export function commitWrite(
         resourceVersion: obj.metadata.resourceVersion ?? old.metadata.resourceVersion ?? '',
       },
     };
-  const { object, warnings } = prepareCustomResource(rt, version, candidate, old, fieldValidationOf(call.query));
+  const { object, warnings } = prepareCustomResource(
+    rt,
+    version,
+    candidate,
+    old,
+    fieldValidationOf(call.query),
+    options.origin,
+  );
   if (rt.group === crdType.group && rt.resource === crdType.resource && options.subresource === undefined) {
     strategyFor(rt).defaults?.(object);
     const errs = validateCustomResourceDefinition(object, old);
@@ -138,7 +145,11 @@ export async function handleCreate(call: ResourceCall): Promise<void> {
     );
   }
   const obj = checkBody(call, body);
-  const { object, warnings } = commitWrite(call, obj, undefined, { manager: fieldManagerOf(call), owned: true });
+  const { object, warnings } = commitWrite(call, obj, undefined, {
+    manager: fieldManagerOf(call),
+    owned: true,
+    origin: 'body',
+  });
   respond(call, 201, object, warnings);
 }
 
@@ -181,6 +192,7 @@ export async function handleUpdate(call: ResourceCall): Promise<void> {
   const { object, warnings } = commitWrite(call, obj, old, {
     manager: fieldManagerOf(call),
     owned: true,
+    origin: 'body',
     ...(subresource === 'status' ? { subresource: 'status' as const } : {}),
   });
   respond(call, 200, object, warnings);

@@ -219,7 +219,19 @@ void test('a CRD is served at once: printer columns, explain, validation', async
     ['apply', '-f', '-'],
     'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w2}\nspec: {size: 3, bogus: 1}\n',
   );
-  assert.match(unknown.stderr, /strict decoding error: unknown field "spec.bogus"/);
+  // kube-apiserver's words, create (transformDecodeError) and server-side apply (typed patch).
+  assert.match(
+    unknown.stderr,
+    /Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.bogus"/,
+  );
+  const unknownApplied = await kubectl(
+    ['apply', '--server-side', '-f', '-'],
+    'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w2}\nspec: {size: 3, bogus: 1}\n',
+  );
+  assert.match(
+    unknownApplied.stderr,
+    /failed to create typed patch object \(example\.com\/v1, Kind=Widget\): \.spec\.bogus: field not declared in schema/,
+  );
   const invalid = await kubectl(
     ['apply', '-f', '-'],
     'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w3}\nspec: {size: 0}\n',

@@ -12,6 +12,7 @@ import type { ActivityTracker } from '../../lib/activity.js';
 import { errorMessage } from '../../lib/errors.js';
 import { SeededRandom } from '../../lib/random.js';
 import { startMetricsServer, type MetricsServer } from '../../kube/metrics-server.js';
+import { RuntimeMetrics, processMetricsRegistry } from '../../kube/runtime-metrics.js';
 import type { SimulatedCluster } from '../../sim/cluster.js';
 import { Registry } from 'prom-client';
 import { createManagedOperator } from '../managed-operator.js';
@@ -58,7 +59,8 @@ export async function startOperatorProcess(
   onRequest?: RequestObserver,
 ): Promise<OperatorProcess> {
   const activity = observedActivity(env.clock.activity, onRequest);
-  const client = env.newClient('upgrade-operator', NS, activity);
+  const runtimeMetrics = new RuntimeMetrics();
+  const client = env.newClient('upgrade-operator', NS, activity, runtimeMetrics.requests);
   const informers = new InformerFactory({
     client,
     clock: env.clock,
@@ -87,6 +89,8 @@ export async function startOperatorProcess(
   const scheduled = flows.flows.includes('scheduled')
     ? createScheduledOperator({ ...common, namespace: flows.scheduledNamespace, localZoneId: 'UTC' })
     : undefined;
+  // As `run`'s Manager does (no leader election here: one process).
+  for (const c of [...(managed?.controllers ?? []), ...(scheduled?.controllers ?? [])]) c.instrument?.(runtimeMetrics);
   const metrics = await startMetricsServer({
     port: 0,
     registries: [
@@ -95,6 +99,8 @@ export async function startOperatorProcess(
         registry: Registry.merge([
           managed?.metricsRegistry ?? new Registry(),
           scheduled?.metricsRegistry ?? new Registry(),
+          runtimeMetrics.registry,
+          processMetricsRegistry(),
         ]),
       },
       { path: '/collector', registry: managed?.collectorRegistry ?? new Registry() },

@@ -17,7 +17,8 @@ import type { SimulatedCluster } from '../../sim/cluster.js';
 import { Registry } from 'prom-client';
 import { createManagedOperator } from '../managed-operator.js';
 import { createScheduledOperator } from '../scheduled-operator.js';
-import type { SimEnvironment } from './sim-environment.js';
+import type { EmbeddedSimEnvironment, SimEnvironment } from './sim-environment.js';
+import type { OperatorPod } from './operator-pod.js';
 
 const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
 
@@ -57,14 +58,19 @@ export async function startOperatorProcess(
   seed: number,
   flows: OperatorFlows,
   onRequest?: RequestObserver,
+  pod?: OperatorPod,
 ): Promise<OperatorProcess> {
   const activity = observedActivity(env.clock.activity, onRequest);
+  // With the embedded API server, the operator's pod and its log (kubectl logs, must-gather).
+  const server = 'server' in env ? (env as EmbeddedSimEnvironment).server : undefined;
+  const logger = pod && server ? pod.processLogger(env.logger) : env.logger;
+  if (pod && server) await pod.publish(env.client, server.podLogs);
   const runtimeMetrics = new RuntimeMetrics();
   const client = env.newClient('upgrade-operator', NS, activity, runtimeMetrics.requests);
   const informers = new InformerFactory({
     client,
     clock: env.clock,
-    logger: env.logger,
+    logger,
     random: new SeededRandom(seed),
   });
   const monitoring = sim.components.monitoring;
@@ -72,7 +78,7 @@ export async function startOperatorProcess(
     client,
     informers,
     clock: env.clock,
-    logger: env.logger,
+    logger,
     activity,
     prometheusUrl: monitoring.prometheusUrl ?? '',
     releaseActivityAfterWallMs: 2000,
@@ -113,7 +119,7 @@ export async function startOperatorProcess(
   setMaxListeners(0, signal);
   const running = Promise.all([managed?.start(signal), scheduled?.start(signal)])
     .then(() => undefined)
-    .catch((err: unknown) => env.logger.error({ err: errorMessage(err) }, 'operator stopped with an error'));
+    .catch((err: unknown) => logger.error({ err: errorMessage(err) }, 'operator stopped with an error'));
   return {
     metrics,
     abort,

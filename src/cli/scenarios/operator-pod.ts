@@ -1,7 +1,8 @@
 /**
  * The simulated operator's pod: in a simulation with the embedded API server, the operator runs
  * in this process, and the cluster shows it as the install manifests would run it — the
- * Deployment of `upgrade-operator manifests` (deploy/operator) in the operator namespace and one
+ * Deployment of `upgrade-operator manifests` (deploy/operator, or deploy/scheduled-operator when
+ * only the scheduled flow runs) in the operator namespace and one
  * Running pod it owns, carrying the Deployment's selector labels, so that
  * `kubectl logs -n openshift-managed-upgrade-operator deploy/upgrade-operator` finds it.
  *
@@ -19,6 +20,7 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import { pino, type DestinationStream } from 'pino';
 import { DeploymentResource, PodResource } from '../../api/builtin.js';
 import { operatorDeployment } from '../../api/deploy/managed-operator-manifests.js';
+import { scheduledDeployment } from '../../api/deploy/scheduled-operator-manifests.js';
 import { OPERATOR_NAME } from '../../api/deploy/operator-objects.js';
 import { MANAGED_UPGRADE_OPERATOR_NAMESPACE } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import type { PodLogLine, PodLogSource, PodLogs } from '../../apiserver/pod-logs.js';
@@ -29,7 +31,7 @@ import type { Logger } from '../../lib/log.js';
 import { createLogger } from '../../lib/log.js';
 import { SIMULATED_PROCESS_ANNOTATION } from '../../sim/workloads/deployment-controller.js';
 import { templateHash } from '../../sim/workloads/names.js';
-import { LEADER_ELECTION_ID } from '../run.js';
+import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from '../run.js';
 import { version } from '../version.js';
 
 /** Lines kept per container instance. */
@@ -40,14 +42,17 @@ export class OperatorPod implements PodLogSource {
   readonly namespace = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
   readonly deploymentName = OPERATOR_NAME;
   readonly #clock: Clock;
+  readonly #managed: boolean;
   #current: PodLogLine[] = [];
   #previous: PodLogLine[] | undefined;
   #starts = 0;
   #podName: string | undefined;
   #unregister: (() => void) | undefined;
 
-  constructor(clock: Clock) {
+  /** `managed`: the managed flow runs (its Deployment), else only the scheduled flow (that one's, in this namespace). */
+  constructor(clock: Clock, managed: boolean) {
     this.#clock = clock;
+    this.#managed = managed;
   }
 
   /** The container's name (the Deployment's only container). */
@@ -164,7 +169,9 @@ export class OperatorPod implements PodLogSource {
       throw err;
     });
     if (existing) return existing;
-    const built = operatorDeployment({ version: version(), leaseName: LEADER_ELECTION_ID });
+    const built = this.#managed
+      ? operatorDeployment({ version: version(), leaseName: LEADER_ELECTION_ID })
+      : scheduledDeployment({ version: version(), leaseName: SCHEDULED_LEADER_ELECTION_ID, namespace: this.namespace });
     const created = await client.create(DeploymentResource, {
       ...built,
       metadata: {

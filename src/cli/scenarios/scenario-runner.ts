@@ -217,7 +217,7 @@ export async function runScenarioFile(
   let operatorStarts = 0;
   let operator: OperatorProcess | undefined;
   // The embedded operator's Deployment, pod and log (`kubectl logs deploy/upgrade-operator`).
-  const operatorPod = new OperatorPod(env.clock);
+  const operatorPod = new OperatorPod(env.clock, flows.flows.includes('managed'));
   if (file.operator) {
     await env.client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
     if (file.operator.config !== undefined) {

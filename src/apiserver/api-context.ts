@@ -7,6 +7,7 @@ import type { MemoryStore } from './storage/store.js';
 import type { WatchHub } from './storage/watch-hub.js';
 import type { ResourceTarget } from './request-info.js';
 import type { Negotiated } from './http-util.js';
+import type { PodLogs } from './pod-logs.js';
 
 /** The server's shared state, passed to handlers. */
 export interface ApiContext {
@@ -17,6 +18,8 @@ export interface ApiContext {
   activity: ActivityTracker;
   /** Resolves when the server is closing (ends watch streams). */
   closing: AbortSignal;
+  /** Where `pods/log` reads each pod's logs. */
+  podLogs: PodLogs;
 }
 
 /** One resource request being served. */

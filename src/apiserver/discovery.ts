@@ -47,6 +47,8 @@ function subresourceEntry(rt: ResourceType, sub: string): JsonObject {
       return { ...base, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] };
     case 'scale':
       return { ...base, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] };
+    case 'log':
+      return { ...base, kind: rt.kind, verbs: ['get'] };
     case 'finalize':
       return { ...base, kind: rt.kind, verbs: ['update'] };
     default:

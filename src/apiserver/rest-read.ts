@@ -1,5 +1,6 @@
 /** GET handlers: get, list (pages and continue tokens), watch (chunked JSON stream), Table output. */
 import type { ServerResponse } from 'node:http';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { JsonObject } from '../lib/json.js';
 import { toTable } from './crd/table.js';
 import type { ResourceCall } from './api-context.js';
@@ -10,6 +11,7 @@ import { ApiError, apiErrors } from './status.js';
 import type { Watch, WatchEvent } from './storage/watch-hub.js';
 import { apiVersionOf, type KubeObject } from './types.js';
 import { checkResourceVersionParam, int64Param } from './query-params.js';
+import { handlePodLog } from './pod-logs.js';
 
 /** The object as served at the URL's version (custom resources with several versions). */
 export function atVersion(call: ResourceCall, obj: KubeObject): KubeObject {
@@ -42,6 +44,10 @@ export function mustGet(call: ResourceCall): KubeObject {
 export function handleGet(call: ResourceCall): void {
   const { rt, subresource } = call.target;
   const obj = mustGet(call);
+  if (subresource === 'log' && rt.subresources.includes('log')) {
+    handlePodLog(call, call.ctx.podLogs, obj as unknown as Pod);
+    return;
+  }
   if (subresource === 'scale') {
     const spec = scaleSpecOf(rt);
     if (!spec) throw notFoundSub();

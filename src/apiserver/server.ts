@@ -26,6 +26,7 @@ import { WatchHub } from './storage/watch-hub.js';
 import type { KubeObject, Store } from './types.js';
 import { updateManagedFields } from './patch/managed-fields.js';
 import { patchMetaFromSchema, type PatchMeta } from './patch/patch-meta.js';
+import { PodLogs } from './pod-logs.js';
 
 export interface ApiServerOptions {
   /** TCP port; 0 or unset picks a free one. */
@@ -52,6 +53,8 @@ export interface ApiServer {
   store: Store;
   /** Fault injection (errors at a rate, watch disconnects, outages); off until configured. */
   faults: ApiFaultInjector;
+  /** The log sources `pods/log` serves (a pod without one has empty logs). */
+  podLogs: PodLogs;
   kubeconfig(options?: KubeconfigOptions): string;
   writeKubeconfig(path: string): Promise<void>;
   close(): Promise<void>;
@@ -111,7 +114,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const closing = new AbortController();
   // Every open watch listens on this signal to end when the server closes.
   setMaxListeners(0, closing.signal);
-  const ctx: ApiContext = { store, hub, clock, logger, activity, closing: closing.signal };
+  const podLogs = new PodLogs();
+  const ctx: ApiContext = { store, hub, clock, logger, activity, closing: closing.signal, podLogs };
   const crds = new CrdRegistry({ store, clock, logger, activity });
   crds.start();
   const controllerOptions = { store, clock, logger, activity };
@@ -155,6 +159,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     port,
     store,
     faults,
+    podLogs,
     kubeconfig: (o) => kubeconfigFor(url, o),
     writeKubeconfig: (path) => writeFile(path, kubeconfigFor(url), { mode: 0o600 }),
     close: () => {

@@ -10,6 +10,7 @@ import { manifestsCommand } from './manifests.js';
 import { previewCommand } from './preview.js';
 import { runCommand } from './run.js';
 import { simulateCommand } from './simulate.js';
+import { mustGatherCommand } from './must-gather.js';
 import { statusCommand } from './status.js';
 import { validateCommand } from './validate.js';
 import { version } from './version.js';
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   program.addCommand(previewCommand());
   program.addCommand(hookEnvCommand());
   program.addCommand(statusCommand());
+  program.addCommand(mustGatherCommand());
   program.addCommand(validateCommand());
   return program;
 }

@@ -25,6 +25,7 @@ import { KubeClient } from '../kube/client.js';
 import { RealClock } from '../lib/clock.js';
 import { silentLogger, type Logger } from '../lib/log.js';
 import { capturedLogger } from '../lib/log.test-support.js';
+import { parseExposition, type ParsedFamily } from '../kube/metrics-exposition.test-support.js';
 import { installCustomResourceDefinitions } from '../sim/install-crds.js';
 import { rehearsal } from './rehearsal.js';
 import {
@@ -77,6 +78,33 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 async function get(url: string): Promise<{ status: number; body: string }> {
   const res = await request(url);
   return { status: res.statusCode, body: await res.body.text() };
+}
+
+/** The sum of a family's samples that carry these labels (0 when none). */
+function total(families: Map<string, ParsedFamily>, name: string, labels: Record<string, string>): number {
+  return (families.get(name)?.samples ?? [])
+    .filter((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
+}
+
+/**
+ * Scrapes the metrics endpoint until the controller has reconciled, then checks
+ * controller-runtime's families, the rest client's and the process's are there (issue 16).
+ */
+async function runtimeFamilies(metricsUrl: string, controller: string): Promise<Map<string, ParsedFamily>> {
+  const families = await until(`a reconcile of ${controller} counted`, async () => {
+    const f = parseExposition((await get(`${metricsUrl}/metrics`)).body);
+    return total(f, 'controller_runtime_reconcile_total', { controller }) > 0 ? f : undefined;
+  });
+  assert.equal(total(families, 'controller_runtime_max_concurrent_reconciles', { controller }), 1);
+  assert.ok(total(families, 'controller_runtime_reconcile_time_seconds', { controller, le: '+Inf' }) > 0);
+  assert.ok(total(families, 'workqueue_adds_total', { name: controller, controller }) > 0);
+  assert.ok(total(families, 'workqueue_work_duration_seconds', { name: controller, le: '+Inf' }) > 0);
+  assert.ok(families.get('workqueue_depth')?.samples.some((s) => s.labels['name'] === controller));
+  assert.ok(total(families, 'rest_client_requests_total', { code: '200', method: 'GET' }) > 0);
+  for (const name of ['process_cpu_user_seconds_total', 'process_start_time_seconds', 'nodejs_heap_size_used_bytes'])
+    assert.ok(families.has(name), name);
+  return families;
 }
 
 /** `run`'s defaults on loopback, with fast leader election; each test sets its flows and namespace. */
@@ -179,6 +207,13 @@ void test('run: one leader at a time through the Lease; the standby takes over w
   assert.match(ignored.message ?? '', /acts only on UpgradeConfigs named managed-upgrade-config/);
   assert.equal(ignored.count ?? 1, 1, 'one replica acted');
   assert.equal(await holder(), 'replica-a');
+  // controller-runtime's families: the leader reconciled; the standby's Lease status is 0.
+  const leader = await runtimeFamilies(aEndpoints.metrics, 'upgradeconfig');
+  assert.equal(total(leader, 'leader_election_master_status', { name: LEADER_ELECTION_ID }), 1);
+  const standby = parseExposition((await get(`${bEndpoints.metrics}/metrics`)).body);
+  assert.equal(standby.get('leader_election_master_status')?.samples.length, 1);
+  assert.equal(total(standby, 'leader_election_master_status', { name: LEADER_ELECTION_ID }), 0);
+  assert.equal(total(standby, 'controller_runtime_reconcile_total', { controller: 'upgradeconfig' }), 0);
 
   // The leader stops: it drains, releases the Lease, and the standby takes over.
   a.abort.abort();
@@ -201,10 +236,13 @@ void test('run --flows scheduled: APPUiO’s Lease in the scheduled namespace; t
   await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'upgrades' } });
   const abort = new AbortController();
   t.after(() => abort.abort());
+  let listening!: (e: RunningEndpoints) => void;
+  const endpoints = new Promise<RunningEndpoints>((r) => (listening = r));
   const done = runOperator(
     { ...testRunOptions(kubeconfig, 'replica-s'), flows: ['scheduled'], namespace: 'upgrades' },
     abort.signal,
     logger,
+    listening,
   );
   await until('the APPUiO Lease', async () =>
     (await client.get(LeaseResource, 'upgrades', SCHEDULED_LEADER_ELECTION_ID)).spec?.holderIdentity === 'replica-s'
@@ -227,6 +265,57 @@ void test('run --flows scheduled: APPUiO’s Lease in the scheduled namespace; t
     ),
   );
   assert.match(invalid.message ?? '', /25/);
+  const families = await runtimeFamilies((await endpoints).metrics, 'scheduled-upgradeconfig');
+  assert.equal(total(families, 'leader_election_master_status', { name: SCHEDULED_LEADER_ELECTION_ID }), 1);
+  abort.abort();
+  await done;
+});
+
+void test('run --flows managed,scheduled: one metrics endpoint with both flows’ families and every controller’s controller-runtime families', async (t) => {
+  const { client, kubeconfig, logger } = await apiServer(t, 'upgrades');
+  await installCustomResourceDefinitions(client, [
+    ...openshiftCustomResourceDefinitions(),
+    ...customResourceDefinitions(),
+  ]);
+  await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'upgrades' } });
+  const abort = new AbortController();
+  let listening!: (e: RunningEndpoints) => void;
+  const endpoints = new Promise<RunningEndpoints>((r) => (listening = r));
+  const done = runOperator(
+    {
+      ...testRunOptions(kubeconfig, 'both'),
+      flows: ['managed', 'scheduled'],
+      namespace: 'upgrades',
+      leaderElect: false,
+    },
+    abort.signal,
+    logger,
+    listening,
+  );
+  t.after(async () => {
+    abort.abort();
+    await done.catch(() => undefined);
+  });
+  const { metrics } = await endpoints;
+  await client.create(ScheduledUpgradeConfigResource, {
+    apiVersion: 'managedupgrade.appuio.io/v1beta1',
+    kind: 'UpgradeConfig',
+    metadata: { name: 'weekly', namespace: 'upgrades' },
+    spec: {
+      schedule: { cron: '0 1 * * *', location: 'UTC' },
+      maxSchedulingDelay: '1h',
+      jobTemplate: { spec: { config: { preUpgradeHealthChecks: {}, postUpgradeHealthChecks: {} } } },
+    },
+  } as never);
+  const families = await runtimeFamilies(metrics, 'scheduled-upgradeconfig');
+  assert.ok(families.has('upgradeoperator_upgrade_started_timestamp'), 'the managed flow’s families');
+  assert.ok(families.has('openshift_upgrade_controller_cluster_upgrading'), 'the scheduled flow’s families');
+  const controllers = new Set(
+    families.get('controller_runtime_reconcile_total')?.samples.map((s) => s.labels['controller']),
+  );
+  for (const c of ['upgradeconfig', 'nodekeeper', 'machineconfigpool', 'scheduled-upgradeconfig', 'upgradejob'])
+    assert.ok(controllers.has(c), c);
+  assert.equal(families.get('leader_election_master_status')?.samples.length ?? 0, 0, 'no Lease, no series');
   abort.abort();
   await done;
 });

@@ -21,6 +21,7 @@ import { defaultUserAgent, KubeClient } from '../kube/client.js';
 import { SERVICE_ACCOUNT_DIR, isInCluster } from '../kube/in-cluster-config.js';
 import { loadRestConfig } from '../kube/kubeconfig.js';
 import { LeadershipLostError, Manager } from '../kube/manager.js';
+import { RuntimeMetrics, processMetricsRegistry } from '../kube/runtime-metrics.js';
 import { RealClock, ScaledClock, type Clock, type ClockScaling } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
 import { parseGoDurationMs } from '../lib/go-duration.js';
@@ -177,10 +178,12 @@ export async function runOperator(
     ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
     ...(options.context !== undefined ? { context: options.context } : {}),
   });
+  const runtimeMetrics = new RuntimeMetrics();
   const client = new KubeClient({
     config: { ...restConfig, namespace: leaseNamespace },
     clock: wall,
     logger,
+    requestMetrics: runtimeMetrics.requests,
     fieldManager: 'upgrade-operator',
     userAgent: defaultUserAgent('upgrade-operator', `v${version()}`),
   });
@@ -193,6 +196,7 @@ export async function runOperator(
     logger,
     random: random.fork('manager'),
     informerDefaults: { notServedHint },
+    metrics: runtimeMetrics,
     ...(options.leaderElect
       ? {
           leaderElection: {
@@ -241,9 +245,12 @@ export async function runOperator(
       })
     : undefined;
   for (const c of [...(managed?.controllers ?? []), ...(scheduled?.controllers ?? [])]) manager.add(c);
+  // The flows' families, controller-runtime's (every controller, the client, the Lease) and the process's.
   const metricsRegistry = Registry.merge([
     managed?.metricsRegistry ?? new Registry(),
     scheduled?.metricsRegistry ?? new Registry(),
+    runtimeMetrics.registry,
+    processMetricsRegistry(),
   ]);
 
   let failed = false;
@@ -433,7 +440,11 @@ export function runCommand(): Command {
       '--monitoring-ca-file <file>',
       'CA bundle (PEM) for Prometheus and Alertmanager, added to the system roots (default in a pod: service-ca.crt)',
     )
-    .option('--metrics-bind-address <addr>', 'where upgradeoperator_* metrics are served (/metrics)', ':8383')
+    .option(
+      '--metrics-bind-address <addr>',
+      "where the operator metrics are served (/metrics): the flows' families, controller-runtime's and the process's",
+      ':8383',
+    )
     .option('--collector-bind-address <addr>', 'where the managed_upgrade_* collector is served (/metrics)', ':8089')
     .option('--health-probe-bind-address <addr>', 'where /healthz and /readyz are served', ':8081')
     .option('--no-leader-elect', 'run without leader election (one replica only)')

@@ -343,6 +343,11 @@ export class KubeClient {
     return this.#call(req.method, req.path + queryString(req.query), req.body, req.signal, req.contentType);
   }
 
+  /** A raw call whose answer is text, not JSON (`pods/log`, a proxied `/metrics`): the body as it came. */
+  async requestText(req: RawRequest): Promise<string> {
+    return this.#send(req.method, req.path + queryString(req.query), req.body, req.signal, req.contentType);
+  }
+
   /**
    * The API server's time as its last answer's `Date` header gave it (epoch ms, whole seconds), or
    * undefined before any answer with one. Ages shown to a user are the server's: a cluster's
@@ -381,6 +386,17 @@ export class KubeClient {
     signal: AbortSignal | undefined,
     contentType?: string,
   ): Promise<JsonValue> {
+    return parseBody(await this.#send(method, path, body, signal, contentType));
+  }
+
+  /** Sends the request (re-authenticating once on 401, retrying reads on 429/503); the body of a 2xx answer. */
+  async #send(
+    method: HttpRequest['method'],
+    path: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+    contentType?: string,
+  ): Promise<string> {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     let reauthed = false;
     for (let attempt = 0; ; attempt++) {
@@ -394,7 +410,7 @@ export class KubeClient {
       const res: HttpResponse = await this.#transport.request(req);
       this.#noteServerTime(res.headers['date']);
       this.#log.debug({ method, path, code: res.statusCode }, 'kube request');
-      if (res.statusCode < 300) return parseBody(res.text);
+      if (res.statusCode < 300) return res.text;
       const err = kubeApiErrorFrom(res.statusCode, res.text, headerValue(res.headers['retry-after']));
       if (res.statusCode === 401 && !reauthed && this.config.invalidateAuth) {
         this.config.invalidateAuth();

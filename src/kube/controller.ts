@@ -12,6 +12,7 @@ import { objectKey } from './indexer.js';
 import type { InformerFactory } from './informer-factory.js';
 import type { InformerScope } from './informer.js';
 import type { RateLimiter } from './rate-limiter.js';
+import type { ControllerMetrics, ReconcileResultLabel, RuntimeMetrics } from './runtime-metrics.js';
 import { WorkQueue } from './work-queue.js';
 import { errorMessage } from '../lib/errors.js';
 
@@ -73,6 +74,7 @@ export class Controller {
   readonly #sources: Source[] = [];
   #forDescriptor: ResourceDescriptor | undefined;
   #running = false;
+  #metrics: ControllerMetrics | undefined;
 
   constructor(options: ControllerOptions) {
     this.name = options.name;
@@ -88,13 +90,26 @@ export class Controller {
 
   #newQueue(): WorkQueue<string> {
     const o = this.#o;
-    return new WorkQueue<string>({
+    const metrics = this.#metrics;
+    const queue: WorkQueue<string> = new WorkQueue<string>({
       name: o.name,
       clock: o.clock,
       ...(o.activity ? { activity: o.activity } : {}),
       ...(o.rateLimiter ? { rateLimiter: o.rateLimiter } : {}),
       workers: Math.max(1, o.workers ?? 1),
+      ...(metrics ? { metrics: metrics.workQueue(() => queue.stats()) } : {}),
     });
+    return queue;
+  }
+
+  /**
+   * Reports to the controller-runtime families (`controller_runtime_*`, `workqueue_*`) from now
+   * on. Call before start(): the queue is made anew so that it reports too.
+   */
+  instrument(metrics: RuntimeMetrics): void {
+    if (this.#running) throw new Error(`controller ${this.name}: instrument() before start()`);
+    this.#metrics = metrics.controller(this.name);
+    this.#queue = this.#newQueue();
   }
 
   /** The primary kind: its own key is enqueued. */
@@ -196,7 +211,9 @@ export class Controller {
       return;
     }
     this.#log.info({ workers: this.#o.workers ?? 1 }, 'caches synced; starting workers');
-    const workers = Array.from({ length: Math.max(1, this.#o.workers ?? 1) }, () => this.#worker(queue, signal));
+    const count = Math.max(1, this.#o.workers ?? 1);
+    this.#metrics?.started(count);
+    const workers = Array.from({ length: count }, () => this.#worker(queue, signal));
     await Promise.all(workers);
     await queue.shutDownWithDrain();
   }
@@ -214,6 +231,31 @@ export class Controller {
   }
 
   async #reconcileOne(queue: WorkQueue<string>, key: string, signal: AbortSignal): Promise<void> {
+    const metrics = this.#metrics;
+    if (!metrics) {
+      await this.#reconcileAndQueue(queue, key, signal);
+      return;
+    }
+    const started = this.#o.clock.now();
+    metrics.reconcileStarted();
+    let outcome: ReconcileResultLabel | undefined;
+    try {
+      outcome = await this.#reconcileAndQueue(queue, key, signal);
+    } finally {
+      // A reconcile cut short by shutdown frees its worker but has no result to count.
+      metrics.reconcileDone(outcome, this.#o.clock.now() - started);
+    }
+  }
+
+  /**
+   * Runs the reconcile and queues the key again as its result asks; returns the result as
+   * controller-runtime labels it (a positive requeueAfter wins over requeue, as there).
+   */
+  async #reconcileAndQueue(
+    queue: WorkQueue<string>,
+    key: string,
+    signal: AbortSignal,
+  ): Promise<ReconcileResultLabel | undefined> {
     let result: ReconcileResult | void;
     // With activity tracking (a virtual clock), the reconcile gets a signal of its own, so that
     // a backoff sleep inside it (a Retry-After, a retry policy) suspends its work-queue unit.
@@ -221,13 +263,13 @@ export class Controller {
     try {
       result = await this.#o.reconcile(key, unit?.signal ?? signal);
     } catch (err) {
-      if (signal.aborted) return;
+      if (signal.aborted) return undefined;
       this.#log.error(
         { key, err: errorMessage(err), requeues: queue.numRequeues(key) },
         'reconcile failed; will retry',
       );
       queue.addRateLimited(key);
-      return;
+      return 'error';
     } finally {
       unit?.release();
     }
@@ -241,5 +283,6 @@ export class Controller {
     } else {
       queue.forget(key);
     }
+    return after !== undefined ? 'requeue_after' : result?.requeue ? 'requeue' : 'success';
   }
 }

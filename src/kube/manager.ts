@@ -14,6 +14,7 @@ import type { Random } from '../lib/random.js';
 import type { KubeClient } from './client.js';
 import { InformerFactory, type InformerFactoryOptions } from './informer-factory.js';
 import { LeaderElector, type LeaderElectorOptions } from './leader-election.js';
+import type { RuntimeMetrics } from './runtime-metrics.js';
 
 export interface ManagerLeaderElection extends Pick<
   LeaderElectorOptions,
@@ -32,6 +33,8 @@ export interface ManagerOptions {
   activity?: ActivityTracker;
   leaderElection?: ManagerLeaderElection;
   informerDefaults?: InformerFactoryOptions['defaults'];
+  /** The controller-runtime families: every runnable added reports to them, and so does leader election. */
+  metrics?: RuntimeMetrics;
 }
 
 /**
@@ -42,6 +45,8 @@ export interface ManagerOptions {
 export interface Runnable {
   readonly name: string;
   start(signal: AbortSignal): Promise<void>;
+  /** Reports to the controller-runtime families (a Controller does; other loops need not). */
+  instrument?(metrics: RuntimeMetrics): void;
 }
 
 /** Thrown by start() when leadership is lost and onLost is 'exit'. */
@@ -64,6 +69,8 @@ export class Manager {
   readonly #le: ManagerLeaderElection | undefined;
   #leading = false;
   #started = false;
+  readonly #metrics: RuntimeMetrics | undefined;
+  readonly #leaderStatus: ((leading: boolean) => void) | undefined;
 
   constructor(options: ManagerOptions) {
     this.client = options.client;
@@ -77,6 +84,8 @@ export class Manager {
     });
     const le = options.leaderElection;
     this.#le = le;
+    this.#metrics = options.metrics;
+    this.#leaderStatus = le ? options.metrics?.leaderElection(le.name) : undefined;
     if (le) {
       this.#elector = new LeaderElector({
         ...le,
@@ -91,6 +100,7 @@ export class Manager {
   /** Adds a controller or another runnable; it runs while the manager leads (or always, without leader election). */
   add(runnable: Runnable): this {
     if (this.#started) throw new Error('controllers must be added before start()');
+    if (this.#metrics) runnable.instrument?.(this.#metrics);
     this.#controllers.push(runnable);
     return this;
   }
@@ -140,6 +150,7 @@ export class Manager {
 
   async #runControllers(signal: AbortSignal): Promise<void> {
     this.#leading = true;
+    this.#leaderStatus?.(true);
     this.#log.info({ controllers: this.#controllers.map((c) => c.name) }, 'starting controllers');
     try {
       await Promise.all(this.#controllers.map((c) => c.start(signal)));
@@ -147,6 +158,7 @@ export class Manager {
         await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     } finally {
       this.#leading = false;
+      this.#leaderStatus?.(false);
       this.#log.info('controllers stopped');
     }
   }

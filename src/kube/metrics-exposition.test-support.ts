@@ -25,7 +25,8 @@ const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*/;
 function parseValue(text: string, line: number): number {
   if (text === '+Inf') return Number.POSITIVE_INFINITY;
   if (text === '-Inf') return Number.NEGATIVE_INFINITY;
-  if (text === 'NaN') return Number.NaN;
+  // Prometheus parses floats as Go does: NaN in any case (prom-client writes `Nan`).
+  if (text.toLowerCase() === 'nan') return Number.NaN;
   const v = Number(text);
   if (text === '' || Number.isNaN(v)) throw new Error(`line ${line}: bad value ${JSON.stringify(text)}`);
   return v;
@@ -101,7 +102,10 @@ export function parseExposition(text: string): Map<string, ParsedFamily> {
     }
     if (raw.startsWith('#')) return;
     const sample = parseSample(raw, line);
-    const f = families.get(sample.name);
+    // A histogram's or summary's samples carry a suffix after the family's name.
+    const base = /^(.*)_(bucket|sum|count)$/.exec(sample.name)?.[1];
+    const ofBase = base === undefined ? undefined : families.get(base);
+    const f = ofBase && ['histogram', 'summary'].includes(ofBase.type) ? ofBase : families.get(sample.name);
     if (!f?.type) throw new Error(`line ${line}: sample of ${sample.name} without a TYPE line`);
     const key = JSON.stringify([sample.name, Object.entries(sample.labels).sort()]);
     if (seen.has(key)) throw new Error(`line ${line}: duplicate series ${key}`);

@@ -9,6 +9,7 @@ import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header.js';
 import { NO_ACTIVITY, type ActivityTracker } from '../lib/activity.js';
 import type { RestConfig } from './rest-config.js';
+import type { RequestMetrics } from './runtime-metrics.js';
 
 export interface TransportOptions {
   activity?: ActivityTracker;
@@ -18,6 +19,8 @@ export interface TransportOptions {
   watchHeadersTimeoutMs?: number;
   /** Idle keep-alive sockets are closed after this (default 30 s). */
   keepAliveTimeoutMs?: number;
+  /** Counts every request by status code (`<error>` without a response), verb and host (`rest_client_requests_total`). */
+  requestMetrics?: RequestMetrics;
 }
 
 export interface HttpRequest {
@@ -50,6 +53,8 @@ export class Transport {
   readonly #activity: ActivityTracker;
   readonly #timeoutMs: number;
   readonly #watchHeadersTimeoutMs: number;
+  readonly #host: string;
+  readonly #requestMetrics: RequestMetrics | undefined;
 
   constructor(config: RestConfig, options: TransportOptions = {}) {
     const url = new URL(config.server);
@@ -57,6 +62,8 @@ export class Transport {
       throw new Error(`unsupported server URL ${config.server}`);
     this.#origin = url.origin;
     this.#prefix = url.pathname.replace(/\/+$/, '');
+    this.#host = url.host;
+    this.#requestMetrics = options.requestMetrics;
     this.#activity = options.activity ?? NO_ACTIVITY;
     this.#timeoutMs = options.requestTimeoutMs ?? 60_000;
     this.#watchHeadersTimeoutMs = options.watchHeadersTimeoutMs ?? 60_000;
@@ -102,7 +109,19 @@ export class Transport {
     }
   }
 
-  #send(req: HttpRequest, headersTimeout: number, bodyTimeout: number): ReturnType<typeof request> {
+  async #send(req: HttpRequest, headersTimeout: number, bodyTimeout: number): ReturnType<typeof request> {
+    if (!this.#requestMetrics) return this.#dispatch(req, headersTimeout, bodyTimeout);
+    let code = '<error>';
+    try {
+      const res = await this.#dispatch(req, headersTimeout, bodyTimeout);
+      code = String(res.statusCode);
+      return res;
+    } finally {
+      this.#requestMetrics(code, req.method, this.#host);
+    }
+  }
+
+  #dispatch(req: HttpRequest, headersTimeout: number, bodyTimeout: number): ReturnType<typeof request> {
     return request(this.#origin + this.#prefix + req.path, {
       dispatcher: this.#dispatcher,
       method: req.method,

@@ -14,6 +14,7 @@
 import { NO_ACTIVITY, type ActivityTracker } from '../lib/activity.js';
 import type { Clock, Timer } from '../lib/clock.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.js';
+import type { WorkQueueMetrics } from './runtime-metrics.js';
 
 /** Counters for the metrics exporter (workqueue_* in client-go). Times in ms. */
 export interface WorkQueueStats {
@@ -30,6 +31,8 @@ export interface WorkQueueStats {
   workCount: number;
   /** Age of the longest item still being processed. */
   longestRunningMs: number;
+  /** Sum of the ages of the items still being processed. */
+  unfinishedMs: number;
 }
 
 export interface WorkQueueOptions<K> {
@@ -39,6 +42,8 @@ export interface WorkQueueOptions<K> {
   rateLimiter?: RateLimiter<K>;
   /** Workers that take keys (the controller's); queued keys count as activity only while one is free. Default: unbounded. */
   workers?: number;
+  /** Reports adds, retries, queue and work durations (the `workqueue_*` families). */
+  metrics?: WorkQueueMetrics;
 }
 
 /** The queue. `get()` resolves with a key, or undefined once shut down and empty. */
@@ -52,6 +57,7 @@ export class WorkQueue<K = string> {
   readonly #processing = new Map<K, number>();
   readonly #addedAt = new Map<K, number>();
   readonly #workers: number;
+  readonly #metrics: WorkQueueMetrics | undefined;
   /**
    * Keys being processed whose reconcile waits for time (see suspend()), with how many sleeps
    * each waits in: a reconcile may sleep in several branches at once (two requests retried after
@@ -74,12 +80,14 @@ export class WorkQueue<K = string> {
     this.#activity = options.activity ?? NO_ACTIVITY;
     this.#limiter = options.rateLimiter ?? defaultControllerRateLimiter<K>(options.clock);
     this.#workers = options.workers ?? Number.POSITIVE_INFINITY;
+    this.#metrics = options.metrics;
   }
 
   /** Marks a key as needing processing. */
   add(key: K): void {
     if (this.#shuttingDown || this.#dirty.has(key)) return;
     this.#stats.adds++;
+    this.#metrics?.added();
     this.#dirty.add(key);
     this.#addedAt.set(key, this.#clock.now());
     if (!this.#processing.has(key)) this.#push(key);
@@ -110,6 +118,7 @@ export class WorkQueue<K = string> {
   addRateLimited(key: K): void {
     if (this.#shuttingDown) return;
     this.#stats.retries++;
+    this.#metrics?.retried();
     this.addAfter(key, this.#limiter.when(key));
   }
 
@@ -142,8 +151,10 @@ export class WorkQueue<K = string> {
     if (started === undefined) return;
     this.#processing.delete(key);
     this.#suspended.delete(key);
-    this.#stats.workSumMs += this.#clock.now() - started;
+    const worked = this.#clock.now() - started;
+    this.#stats.workSumMs += worked;
     this.#stats.workCount++;
+    this.#metrics?.worked(worked);
     if (this.#dirty.has(key)) this.#push(key);
     this.#refreshActivity();
     if (this.#processing.size === 0) for (const d of this.#drainers.splice(0)) d();
@@ -205,13 +216,18 @@ export class WorkQueue<K = string> {
   stats(): WorkQueueStats {
     const now = this.#clock.now();
     let longest = 0;
-    for (const started of this.#processing.values()) longest = Math.max(longest, now - started);
+    let unfinished = 0;
+    for (const started of this.#processing.values()) {
+      longest = Math.max(longest, now - started);
+      unfinished += now - started;
+    }
     return {
       ...this.#stats,
       depth: this.#queue.length,
       processing: this.#processing.size,
       waiting: this.#waiting.size,
       longestRunningMs: longest,
+      unfinishedMs: unfinished,
     };
   }
 
@@ -239,7 +255,9 @@ export class WorkQueue<K = string> {
 
   #take(key: K): K {
     const now = this.#clock.now();
-    this.#stats.latencySumMs += now - (this.#addedAt.get(key) ?? now);
+    const waited = now - (this.#addedAt.get(key) ?? now);
+    this.#stats.latencySumMs += waited;
+    this.#metrics?.queued(waited);
     this.#stats.latencyCount++;
     this.#addedAt.delete(key);
     this.#processing.set(key, now);

@@ -21,6 +21,7 @@ import { ClusterVersionCollector } from '../../src/scheduled/metrics/cluster-ver
 import { ClusterStateCollector } from '../../src/scheduled/metrics/cluster-state-metrics.js';
 import { silentLogger } from '../../src/lib/log.js';
 import { parseExposition } from '../../src/kube/metrics-exposition.test-support.js';
+import { RuntimeMetrics, processMetricsRegistry } from '../../src/kube/runtime-metrics.js';
 
 const doc = readFileSync(fileURLToPath(new URL('../../docs/metrics.md', import.meta.url)), 'utf8');
 
@@ -170,4 +171,38 @@ test('every APPUiO family is documented with its type and labels, and every docu
   for (const name of rows.keys()) assert.ok(exposed.has(name), `${name} is documented but not exposed`);
   assert.equal(rows.size, 19);
   assert.equal(exposed.size, 19);
+});
+
+test('every controller-runtime family is documented with its type and labels, and every process family by name', async () => {
+  const rows = new Map(
+    [
+      ...doc.matchAll(
+        /^\| `((?:controller_runtime|workqueue|rest_client|leader_election)_[a-z_]+)` \| (gauge|counter|histogram) \| ([^|]*) \|/gm,
+      ),
+    ].map((m) => [m[1]!, { type: m[2]!, labels: [...m[3]!.matchAll(/`([a-z_]+)`/g)].map((l) => l[1]!) }]),
+  );
+  const runtime = new RuntimeMetrics();
+  const controller = runtime.controller('upgradeconfig');
+  controller.started(1);
+  controller.reconcileStarted();
+  controller.reconcileDone('success', 1);
+  const queue = controller.workQueue(() => ({ depth: 0, unfinishedMs: 0, longestRunningMs: 0 }));
+  queue.queued(1);
+  queue.worked(1);
+  runtime.requests('200', 'GET', 'api:6443');
+  runtime.leaderElection('lease');
+  const exposed = parseExposition(await runtime.registry.metrics());
+  for (const [name, family] of exposed) {
+    const row = rows.get(name);
+    assert.ok(row, `${name} is documented`);
+    assert.equal(row.type, family.type, name);
+    const sample = family.samples[0];
+    assert.ok(sample, `${name} has a sample`);
+    const labels = Object.keys(sample.labels).filter((l) => l !== 'le');
+    assert.deepEqual(row.labels, labels, `${name}: documented labels in exposition order`);
+  }
+  for (const name of rows.keys()) assert.ok(exposed.has(name), `${name} is documented but not exposed`);
+  assert.equal(rows.size, 14);
+  for (const name of parseExposition(await processMetricsRegistry().metrics()).keys())
+    assert.ok(doc.includes(`\`${name}\``), `${name} is documented`);
 });

@@ -144,7 +144,16 @@ void test('managed-control-plane-overrun (the OSD upgrade): 17 steps to Upgraded
     'a worker silence was in force when the last worker finished',
   );
 
-  assert.match(await scrape(run, '/metrics'), /upgradeoperator_upgrade_completed_timestamp\{[^}]*version="4\.15\.38"/);
+  const metrics = await scrape(run, '/metrics');
+  assert.match(metrics, /upgradeoperator_upgrade_completed_timestamp\{[^}]*version="4\.15\.38"/);
+  // controller-runtime's families, with durations in virtual time (docs/metrics.md).
+  assert.match(
+    metrics,
+    /controller_runtime_reconcile_total\{controller="upgradeconfig",result="requeue_after"\} [1-9]/,
+  );
+  assert.match(metrics, /workqueue_adds_total\{name="nodekeeper",controller="nodekeeper"\} [1-9]/);
+  assert.match(metrics, /rest_client_requests_total\{code="201",method="POST",host="[^"]+"\} [1-9]/);
+  assert.match(metrics, /process_resident_memory_bytes \d/);
   assert.match(
     await scrape(run, '/collector'),
     /managed_upgrade_condition_workers_upgraded_timestamp\{[^}]*condition="True"/,

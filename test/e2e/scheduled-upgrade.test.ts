@@ -62,8 +62,11 @@ void test('scheduled-upgrade: the window creates the UpgradeJob at window − pi
   const config = await client.get(ScheduledUpgradeConfigResource, NS, 'nightly');
   assert.equal(Date.parse(config.status?.lastScheduledUpgrade ?? ''), window);
   assert.equal(config.status?.nextPossibleSchedules.length, 10);
+  const metrics = await scrape(run, '/metrics');
+  assert.match(metrics, /controller_runtime_reconcile_total\{controller="upgradejob",result="success"\} [1-9]/);
+  assert.match(metrics, /controller_runtime_max_concurrent_reconciles\{controller="scheduled-upgradeconfig"\} 1/);
   assert.match(
-    await scrape(run, '/metrics'),
+    metrics,
     /openshift_upgrade_controller_upgradeconfig_info\{upgradeconfig="nightly",cron="0 1 \* \* \*",location="UTC",suspended="false"\} 1/,
   );
 });

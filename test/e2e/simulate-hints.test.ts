@@ -1,6 +1,7 @@
 /**
  * What `simulate` tells a user to do works as printed: `--list -o json` is JSON, and the kubectl
- * command `--keep-running` suggests runs against the cluster it leaves up.
+ * command `--keep-running` suggests runs against the cluster it leaves up, where `kubectl logs`
+ * of the operator's Deployment shows the operator's own log (docs/must-gather.md).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,7 +28,7 @@ void test('simulate --list -o json lists every named scenario with its descripti
   for (const s of scenarios) assert.ok(text.stdout.includes(`${s.name}\n    ${s.description}\n`), s.name);
 });
 
-void test('the kubectl command simulate --keep-running prints works as printed', async (t) => {
+void test('the kubectl command simulate --keep-running prints works as printed; kubectl logs deploy/upgrade-operator too', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'simulate-hint-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const kubeconfig = join(dir, 'kubeconfig');
@@ -39,7 +40,7 @@ void test('the kubectl command simulate --keep-running prints works as printed',
       'src/main.ts',
       'simulate',
       '--scenario',
-      'manual-minor-upgrade',
+      'managed-osd-upgrade',
       '--until',
       '5m',
       '--kubeconfig-out',
@@ -62,5 +63,12 @@ void test('the kubectl command simulate --keep-running prints works as printed',
   assert.equal(run.status, 0, `${hint}\n${run.stderr}`);
   for (const kind of ['clusterversion.config.openshift.io/version', 'machineconfigpool', 'node/'])
     assert.match(run.stdout, new RegExp(kind.replace(/[.]/g, '\\.')), `${kind} in:\n${run.stdout}`);
+  const logs = spawnSync(
+    'kubectl',
+    ['--kubeconfig', kubeconfig, 'logs', '-n', 'openshift-managed-upgrade-operator', 'deploy/upgrade-operator'],
+    { encoding: 'utf8' },
+  );
+  assert.equal(logs.status, 0, logs.stderr);
+  assert.match(logs.stdout, /^\{"level":"info","time":"[^"]+",.*"msg":"caches synced; starting workers"\}$/m);
   child.kill('SIGINT');
 });

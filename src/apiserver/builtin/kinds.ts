@@ -58,7 +58,7 @@ export const nodeType = rt('', 'v1', 'Node', 'nodes', false, { shortNames: ['no'
 export const podType = rt('', 'v1', 'Pod', 'pods', true, {
   shortNames: ['po'],
   categories: ['all'],
-  subresources: ['status', 'eviction'],
+  subresources: ['status', 'eviction', 'log'],
 });
 export const configMapType = rt('', 'v1', 'ConfigMap', 'configmaps', true, { shortNames: ['cm'] });
 export const secretType = rt('', 'v1', 'Secret', 'secrets', true);

@@ -12,11 +12,13 @@ import type { ActivityTracker } from '../../lib/activity.js';
 import { errorMessage } from '../../lib/errors.js';
 import { SeededRandom } from '../../lib/random.js';
 import { startMetricsServer, type MetricsServer } from '../../kube/metrics-server.js';
+import { RuntimeMetrics, processMetricsRegistry } from '../../kube/runtime-metrics.js';
 import type { SimulatedCluster } from '../../sim/cluster.js';
 import { Registry } from 'prom-client';
 import { createManagedOperator } from '../managed-operator.js';
 import { createScheduledOperator } from '../scheduled-operator.js';
-import type { SimEnvironment } from './sim-environment.js';
+import type { EmbeddedSimEnvironment, SimEnvironment } from './sim-environment.js';
+import type { OperatorPod } from './operator-pod.js';
 
 const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
 
@@ -56,13 +58,19 @@ export async function startOperatorProcess(
   seed: number,
   flows: OperatorFlows,
   onRequest?: RequestObserver,
+  pod?: OperatorPod,
 ): Promise<OperatorProcess> {
   const activity = observedActivity(env.clock.activity, onRequest);
-  const client = env.newClient('upgrade-operator', NS, activity);
+  // With the embedded API server, the operator's pod and its log (kubectl logs, must-gather).
+  const server = 'server' in env ? (env as EmbeddedSimEnvironment).server : undefined;
+  const logger = pod && server ? pod.processLogger(env.logger) : env.logger;
+  if (pod && server) await pod.publish(env.client, server.podLogs);
+  const runtimeMetrics = new RuntimeMetrics();
+  const client = env.newClient('upgrade-operator', NS, activity, runtimeMetrics.requests);
   const informers = new InformerFactory({
     client,
     clock: env.clock,
-    logger: env.logger,
+    logger,
     random: new SeededRandom(seed),
   });
   const monitoring = sim.components.monitoring;
@@ -70,7 +78,7 @@ export async function startOperatorProcess(
     client,
     informers,
     clock: env.clock,
-    logger: env.logger,
+    logger,
     activity,
     prometheusUrl: monitoring.prometheusUrl ?? '',
     releaseActivityAfterWallMs: 2000,
@@ -87,6 +95,8 @@ export async function startOperatorProcess(
   const scheduled = flows.flows.includes('scheduled')
     ? createScheduledOperator({ ...common, namespace: flows.scheduledNamespace, localZoneId: 'UTC' })
     : undefined;
+  // As `run`'s Manager does (no leader election here: one process).
+  for (const c of [...(managed?.controllers ?? []), ...(scheduled?.controllers ?? [])]) c.instrument?.(runtimeMetrics);
   const metrics = await startMetricsServer({
     port: 0,
     registries: [
@@ -95,6 +105,8 @@ export async function startOperatorProcess(
         registry: Registry.merge([
           managed?.metricsRegistry ?? new Registry(),
           scheduled?.metricsRegistry ?? new Registry(),
+          runtimeMetrics.registry,
+          processMetricsRegistry(),
         ]),
       },
       { path: '/collector', registry: managed?.collectorRegistry ?? new Registry() },
@@ -107,7 +119,7 @@ export async function startOperatorProcess(
   setMaxListeners(0, signal);
   const running = Promise.all([managed?.start(signal), scheduled?.start(signal)])
     .then(() => undefined)
-    .catch((err: unknown) => env.logger.error({ err: errorMessage(err) }, 'operator stopped with an error'));
+    .catch((err: unknown) => logger.error({ err: errorMessage(err) }, 'operator stopped with an error'));
   return {
     metrics,
     abort,

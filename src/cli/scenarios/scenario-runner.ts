@@ -46,6 +46,7 @@ import {
   type OperatorProcess,
   type RequestObserver,
 } from './operator-process.js';
+import { OperatorPod } from './operator-pod.js';
 import { performAction, startApiFaultControl, triggerHolds, type ActionTarget } from './scenario-actions.js';
 import { startScenarioOcm, type ScenarioOcm } from './scenario-ocm.js';
 import { expandTimes, type ScenarioAction, type ScenarioFile, type ScenarioJobRule } from './scenario-file.js';
@@ -252,6 +253,8 @@ export async function runScenarioFile(
   const ocm = file.ocm ? await startScenarioOcm(env, file.ocm, file.cluster.version) : undefined;
   let operatorStarts = 0;
   let operator: OperatorProcess | undefined;
+  // The embedded operator's Deployment, pod and log (`kubectl logs deploy/upgrade-operator`).
+  const operatorPod = new OperatorPod(env.clock, flows.flows.includes('managed'));
   if (file.operator) {
     await env.client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
     if (file.operator.config !== undefined) {
@@ -264,7 +267,7 @@ export async function runScenarioFile(
     }
     if (!external) {
       operatorStarts = 1;
-      operator = await startOperatorProcess(env, sim, options.seed, flows, options.onOperatorRequest);
+      operator = await startOperatorProcess(env, sim, options.seed, flows, options.onOperatorRequest, operatorPod);
     }
   }
   // An operator elsewhere takes its Lease in its namespace, which must exist first: the file's
@@ -393,7 +396,14 @@ export async function runScenarioFile(
       if (external) throw new Error('the operator runs in another process');
       if (operator) return;
       operatorStarts++;
-      operator = await startOperatorProcess(env, sim, options.seed + operatorStarts, flows, options.onOperatorRequest);
+      operator = await startOperatorProcess(
+        env,
+        sim,
+        options.seed + operatorStarts,
+        flows,
+        options.onOperatorRequest,
+        operatorPod,
+      );
     },
   };
 

@@ -25,6 +25,7 @@ import { KubeClient } from '../../kube/client.js';
 import { InformerFactory } from '../../kube/informer-factory.js';
 import { loadRestConfig } from '../../kube/kubeconfig.js';
 import type { RestConfig } from '../../kube/rest-config.js';
+import type { RequestMetrics } from '../../kube/runtime-metrics.js';
 import type { ActivityTracker } from '../../lib/activity.js';
 import { RealClock, type Clock } from '../../lib/clock.js';
 import { errorMessage } from '../../lib/errors.js';
@@ -99,7 +100,12 @@ export interface SimEnvironment {
   readonly signal: AbortSignal;
   readonly logger: Logger;
   /** Another client on the same server and clock (close it yourself); `activity` defaults to the clock's. */
-  newClient(fieldManager: string, namespace?: string, activity?: ActivityTracker): KubeClient;
+  newClient(
+    fieldManager: string,
+    namespace?: string,
+    activity?: ActivityTracker,
+    requestMetrics?: RequestMetrics,
+  ): KubeClient;
   close(): Promise<void>;
 }
 
@@ -209,7 +215,16 @@ function assemble(parts: {
     fieldManager: string,
     namespace = 'default',
     activity: ActivityTracker = clock.activity,
-  ): KubeClient => new KubeClient({ config: { ...parts.config, namespace }, clock, logger, activity, fieldManager });
+    requestMetrics?: RequestMetrics,
+  ): KubeClient =>
+    new KubeClient({
+      config: { ...parts.config, namespace },
+      clock,
+      logger,
+      activity,
+      fieldManager,
+      ...(requestMetrics ? { requestMetrics } : {}),
+    });
   const simClient = newClient(SIMULATED_CLUSTER_MANAGER);
   const client = newClient('user');
   const random = new SeededRandom(parts.seed);

@@ -40,9 +40,18 @@ export interface WorkloadsOptions {
   workers?: number;
 }
 
-/** A workload Deployment (not one of a simulated operator). */
+/**
+ * Marks a Deployment whose pod is a process of the simulation itself (this project's operator,
+ * running in the simulating process): no workload, so no controller makes or moves its pods.
+ */
+export const SIMULATED_PROCESS_ANNOTATION = 'simulation.upgrade-operator.io/process';
+
+/** A workload Deployment (not one of a simulated operator, nor the simulation's own process). */
 export function isWorkloadDeployment(deployment: Deployment): boolean {
-  return deployment.metadata?.annotations?.[RELEASE_VERSION_ANNOTATION] === undefined;
+  const annotations = deployment.metadata?.annotations;
+  return (
+    annotations?.[RELEASE_VERSION_ANNOTATION] === undefined && annotations?.[SIMULATED_PROCESS_ANNOTATION] === undefined
+  );
 }
 
 /** RollingUpdate maxUnavailable resolved against `replicas` (default 25%, rounded down). */

@@ -2,11 +2,13 @@
  * The write path of custom resources after decoding: prune unknown fields (failing or warning
  * per fieldValidation), apply schema defaults, validate (422).
  */
+import { strategyFor } from './builtin/kinds.js';
 import { applySchemaDefaults } from './crd/defaults.js';
 import { pruneUnknownFields } from './crd/prune.js';
 import { validateAgainstSchema } from './crd/schema-validate.js';
 import { goQuote } from './field-errors.js';
 import { apiErrors } from './status.js';
+import { validateObjectName } from './storage/object-meta.js';
 import type { ServedType } from './storage/served-type.js';
 import type { KubeObject } from './types.js';
 
@@ -77,8 +79,14 @@ export function prepareCustomResource(
   }
   const defaulted = applySchemaDefaults(pruned, schema) as KubeObject;
   const errs = validateAgainstSchema(defaulted, schema, old ? { oldObject: old } : {});
-  if (errs.length > 0)
-    throw apiErrors.invalid(rt.group, rt.kind, typeof obj.metadata.name === 'string' ? obj.metadata.name : '', errs);
+  if (errs.length > 0) {
+    // kube-apiserver validates the metadata and the schema in one pass: a create reports both.
+    const nameErrs = old ? [] : validateObjectName(obj.metadata, strategyFor(rt).nameRule, rt.namespaced);
+    throw apiErrors.invalid(rt.group, rt.kind, typeof obj.metadata.name === 'string' ? obj.metadata.name : '', [
+      ...nameErrs,
+      ...errs,
+    ]);
+  }
   return { object: defaulted, warnings };
 }
 

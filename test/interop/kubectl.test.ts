@@ -237,6 +237,15 @@ void test('a CRD is served at once: printer columns, explain, validation', async
     'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w3}\nspec: {size: 0}\n',
   );
   assert.match(invalid.stderr, /spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1/);
+  // A bad name and a bad spec are reported together, metadata first, as kube-apiserver does.
+  const both = await kubectl(
+    ['apply', '-f', '-'],
+    'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: Bad_Name}\nspec: {size: 0}\n',
+  );
+  assert.match(
+    both.stderr,
+    /The Widget "Bad_Name" is invalid: \n\* metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain[^\n]*\n\* spec\.size: Invalid value: 0: spec\.size in body should be greater than or equal to 1/,
+  );
   await ok(['patch', 'widget', 'w1', '--type', 'merge', '-p', '{"spec":{"size":5}}']);
   const smp = await kubectl(['patch', 'widget', 'w1', '--type', 'strategic', '-p', '{"spec":{"size":6}}']);
   assert.match(smp.stderr, /the body of the request was in an unknown format/);

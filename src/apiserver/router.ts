@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiContext, ResourceCall } from './api-context.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, groupVersions, versionInfo } from './discovery.js';
 import { negotiate, notFoundPath, sendError, sendJson } from './http-util.js';
+import { acceptsOpenApiProtobuf, OPENAPI_V2_PROTOBUF, openApiV2Protobuf } from './openapi-protobuf.js';
 import { openApiFor } from './openapi-routes.js';
 import { ApplyConflictError, PatchError } from './patch/errors.js';
 import { groupVersionPath, resolveTarget } from './request-info.js';
@@ -45,6 +46,17 @@ export async function route(
     if (path === '/healthz' || path === '/readyz' || path === '/livez' || /^\/(healthz|readyz|livez)\//.test(path)) {
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('ok');
+      return;
+    }
+    // kubectl asks for the OpenAPI v2 document in protobuf only.
+    const protobuf =
+      method === 'GET' && path === '/openapi/v2' ? acceptsOpenApiProtobuf(req.headers.accept) : undefined;
+    if (protobuf) {
+      const doc = openApiFor(ctx.store, path);
+      if (!doc) throw notFoundPath();
+      const body = openApiV2Protobuf(doc);
+      res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF, 'Content-Length': body.length });
+      res.end(body);
       return;
     }
     const accept = negotiate(req.headers.accept);

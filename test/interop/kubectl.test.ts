@@ -249,6 +249,15 @@ void test('a CRD is served at once: printer columns, explain, validation', async
   await ok(['patch', 'widget', 'w1', '--type', 'merge', '-p', '{"spec":{"size":5}}']);
   const smp = await kubectl(['patch', 'widget', 'w1', '--type', 'strategic', '-p', '{"spec":{"size":6}}']);
   assert.match(smp.stderr, /the body of the request was in an unknown format/);
+  // A kind nobody serves: kubectl reads /openapi/v2 in protobuf, then says what kube-apiserver's users read.
+  const unserved = await kubectl(
+    ['apply', '-f', '-'],
+    'apiVersion: nope.example.com/v1\nkind: Gadget\nmetadata: {name: g}\n',
+  );
+  assert.match(
+    unserved.stderr,
+    /resource mapping not found for name: "g" namespace: "" from "STDIN": no matches for kind "Gadget" in version "nope\.example\.com\/v1"\nensure CRDs are installed first/,
+  );
   await ok(['delete', 'crd', 'widgets.example.com', '--timeout=10s']);
   const gone = await kubectl(['get', 'widgets']);
   assert.notEqual(gone.code, 0);

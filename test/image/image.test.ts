@@ -1,0 +1,163 @@
+// The container image (docs/install.md): `sh scripts/build-image.sh` builds it from the
+// Containerfile (installing podman and mmdebstrap when missing); its configuration is checked
+// (size, non-root user, OCI labels, entrypoint), and the operator runs from it with
+// `sh scripts/run-image.sh` (the image's root filesystem read-only, its user, its Node.js 24):
+// `--version`, then `run --rehearsal` against a simulated cluster started from this repository
+// (the rehearsal pairing of test/e2e/rehearsal.test.ts), which it must upgrade.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { ensureBuilt } from '../../src/cli/binary.test-support.js';
+import { startApiServerProcess, startBuilt, startProc, stopProc, waitFor } from '../e2e/rehearsal.test-support.js';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; license: string };
+const IMAGE = `localhost/upgrade-operator:${PACKAGE.version}`;
+/** The bound on the image's size: the base (Debian and Node.js, about 250 MB) and the operator (about 30 MB). */
+const MAX_SIZE = 350_000_000;
+
+interface ImageConfig {
+  User?: string;
+  Entrypoint?: string[];
+  Env?: string[];
+  Labels?: Record<string, string>;
+}
+
+let built = { image: '', size: 0 };
+
+/** `podman <args>` on the storage scripts/build-image.sh builds into. */
+async function podman(args: readonly string[]): Promise<string> {
+  return (await run('podman', ['--storage-driver', 'vfs', ...args], { maxBuffer: 16 << 20 })).stdout;
+}
+
+/** The image's configuration (user, entrypoint, environment, labels). */
+async function imageConfig(): Promise<ImageConfig> {
+  return JSON.parse(await podman(['image', 'inspect', '--format', '{{json .Config}}', IMAGE])) as ImageConfig;
+}
+
+before(async () => {
+  await ensureBuilt();
+  const started = performance.now();
+  const { stdout } = await run('sh', ['scripts/build-image.sh'], { cwd: ROOT, maxBuffer: 64 << 20 }).catch(
+    (e: { stderr?: string; message: string }) => {
+      throw new Error(`sh scripts/build-image.sh failed: ${e.message}\n${(e.stderr ?? '').slice(-8000)}`);
+    },
+  );
+  const [image = '', size = ''] = stdout.trim().split('\n').at(-1)?.split(' ') ?? [];
+  built = { image, size: Number(size) };
+  console.log(`# build-image: ${image}, ${size} bytes, ${Math.round(performance.now() - started)} ms`);
+});
+
+void test('scripts/build-image.sh builds the image: its size, a non-root user, OCI labels, the entrypoint', async (t) => {
+  assert.equal(built.image, IMAGE);
+  t.diagnostic(`image size: ${(built.size / 1e6).toFixed(1)} MB`);
+  assert.ok(built.size > 100_000_000 && built.size < MAX_SIZE, `size ${built.size} bytes`);
+  const config = await imageConfig();
+  assert.match(config.User ?? '', /^[1-9]\d*:\d+$/, 'a numeric non-root uid:gid');
+  assert.deepEqual(config.Entrypoint, ['upgrade-operator']);
+  const labels = config.Labels ?? {};
+  assert.equal(labels['org.opencontainers.image.version'], PACKAGE.version);
+  assert.equal(labels['org.opencontainers.image.licenses'], PACKAGE.license);
+  assert.match(labels['org.opencontainers.image.source'] ?? '', /^https:\/\//);
+  const head = (await run('git', ['rev-parse', 'HEAD'], { cwd: ROOT })).stdout.trim();
+  assert.equal(labels['org.opencontainers.image.revision'], head);
+  // The Containerfile's defaults: a public Node.js 24 base, the package's version.
+  const containerfile = readFileSync(join(ROOT, 'Containerfile'), 'utf8');
+  assert.match(containerfile, /^ARG BASE_IMAGE=docker\.io\/library\/node:24-/m);
+  assert.match(containerfile, new RegExp(`^ARG VERSION=${PACKAGE.version.replaceAll('.', '\\.')}$`, 'm'));
+});
+
+void test('the image runs `upgrade-operator --version` (its entrypoint, as its user, read-only)', async () => {
+  const { stdout } = await run('sh', [join(ROOT, 'scripts', 'run-image.sh'), IMAGE, '--version'], { cwd: tmpdir() });
+  assert.equal(stdout.trim(), PACKAGE.version);
+});
+
+void test(
+  'the operator in the image upgrades a simulated cluster: run --rehearsal, paired with simulate --operator external',
+  { timeout: 240_000 },
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'image-rehearsal-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    // The commands of docs/simulation.md#rehearsing-the-real-deployment; `run` from the image.
+    const server = await startApiServerProcess(
+      ['apiserver', '--kubeconfig-out', 'lab.kubeconfig'],
+      dir,
+      'lab.kubeconfig',
+    );
+    t.after(() => stopProc(server));
+    const sim = startBuilt(
+      [
+        'simulate',
+        '--kubeconfig',
+        'lab.kubeconfig',
+        '--scenario',
+        'managed-osd-upgrade',
+        '--time-scale',
+        '600',
+        '--operator',
+        'external',
+        '--rehearsal-out',
+        'rehearsal.json',
+      ],
+      dir,
+    );
+    t.after(() => stopProc(sim));
+    await waitFor('the rehearsal file', () => existsSync(join(dir, 'rehearsal.json')), sim);
+    // What a pod gets mounted is readable by its user: the image's user is not root.
+    chmodSync(dir, 0o755);
+    chmodSync(join(dir, 'lab.kubeconfig'), 0o644);
+    const operator = startProc(
+      'sh',
+      [join(ROOT, 'scripts', 'run-image.sh'), IMAGE, 'run', '--rehearsal', 'rehearsal.json'],
+      dir,
+    );
+    t.after(() => stopProc(operator));
+
+    const ended = await Promise.race([
+      sim.exited,
+      operator.exited.then(({ code, signal }) => {
+        throw new Error(`run-image.sh exited first (${code ?? signal}):\n${operator.stderr().slice(-4000)}`);
+      }),
+    ]);
+    const out = sim.stdout();
+    assert.equal(ended.code, 0, `simulate:\n${out}\n${sim.stderr()}\nrun:\n${operator.stderr().slice(-4000)}`);
+    assert.match(out, /\nas expected: /);
+    t.diagnostic(out.split('\n').find((l) => l.startsWith('as expected')) ?? '');
+    const lines = operator
+      .stderr()
+      .split('\n')
+      .filter((l) => l !== '');
+    assert.deepEqual(
+      lines.filter((l) => !l.startsWith('{')),
+      [],
+    );
+    const starting = lines
+      .map((l) => JSON.parse(l) as { msg: string; flows?: string[] })
+      .find((l) => l.msg === 'upgrade-operator starting');
+    assert.deepEqual(starting?.flows, ['managed']);
+    // The process that acted (identity <host>_<pid>) is the image's Node.js 24, as the image's
+    // user, on a read-only root filesystem.
+    const pid = /"identity":"\S+?_(\d+)"/.exec(operator.stderr())?.[1] ?? '';
+    assert.match(out, new RegExp(`Operator \\S+_${pid} holds the Lease`));
+    const node = (await run(`/proc/${pid}/exe`, ['--version'])).stdout.trim();
+    t.diagnostic(`the operator runs on Node.js ${node} from the image`);
+    assert.match(node, /^v24\./);
+    const uid = (await imageConfig()).User?.split(':')[0] ?? '';
+    assert.match(readFileSync(`/proc/${pid}/status`, 'utf8'), new RegExp(`^Uid:\\s+${uid}\\s+${uid}\\s`, 'm'));
+    const rootMount = readFileSync(`/proc/${pid}/mountinfo`, 'utf8')
+      .split('\n')
+      .map((l) => l.split(' '))
+      .filter((f) => f[4] === '/')
+      .at(-1);
+    assert.match(rootMount?.[5] ?? '', /^ro(,|$)/, `the root mount: ${rootMount?.join(' ')}`);
+    // A clean stop (Ctrl-C, which run-image.sh's shell passes on as the terminal would) releases the Lease.
+    assert.equal((await stopProc(operator, 'SIGINT')).code, 0);
+    assert.match(operator.stderr(), /"msg":"released the lease"/);
+  },
+);

@@ -1,9 +1,9 @@
-// The container image (docs/install.md): `sh scripts/build-image.sh` builds it from the
-// Containerfile (installing podman and mmdebstrap when missing); its configuration is checked
-// (size, non-root user, OCI labels, entrypoint), and the operator runs from it with
-// `sh scripts/run-image.sh` (the image's root filesystem read-only, its user, its Node.js 24):
-// `--version`, then `run --rehearsal` against a simulated cluster started from this repository
-// (the rehearsal pairing of test/e2e/rehearsal.test.ts), which it must upgrade.
+// The container image, with the commands of docs/install.md as written: `sh scripts/build-image.sh`
+// builds it from the Containerfile (installing podman and mmdebstrap when missing); its
+// configuration is checked (size, non-root user, OCI labels, entrypoint), and the operator runs
+// from it with `sh scripts/run-image.sh` (the image's root filesystem read-only, its user, its
+// Node.js 24): `--version`, then `run --rehearsal` against a simulated cluster started from this
+// repository (the pairing of test/e2e/rehearsal.test.ts), which it must upgrade.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -21,6 +21,23 @@ const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as 
 const IMAGE = `localhost/upgrade-operator:${PACKAGE.version}`;
 /** The bound on the image's size: the base (Debian and Node.js, about 250 MB) and the operator (about 30 MB). */
 const MAX_SIZE = 350_000_000;
+
+const DOC = join(ROOT, 'docs', 'install.md');
+
+/** The command lines of each `sh` block in the section of docs/install.md under `heading` (comments dropped). */
+function documentedBlocks(heading: string): string[][][] {
+  const text = readFileSync(DOC, 'utf8');
+  const start = text.indexOf(`\n${heading}\n`);
+  assert.ok(start >= 0, `${heading} in docs/install.md`);
+  const section = text.slice(start + heading.length + 2).split(/\n#{1,3} /)[0] ?? '';
+  return [...section.matchAll(/```sh\n([^]*?)```/g)].map((m) =>
+    (m[1] ?? '')
+      .split('\n')
+      .map((line) => line.replace(/\s+#.*$/, '').trim())
+      .filter((line) => line !== '')
+      .map((line) => line.split(/\s+/)),
+  );
+}
 
 interface ImageConfig {
   User?: string;
@@ -44,7 +61,9 @@ async function imageConfig(): Promise<ImageConfig> {
 before(async () => {
   await ensureBuilt();
   const started = performance.now();
-  const { stdout } = await run('sh', ['scripts/build-image.sh'], { cwd: ROOT, maxBuffer: 64 << 20 }).catch(
+  const [[build = []] = []] = documentedBlocks('### Building the image without a registry');
+  assert.deepEqual(build, ['sh', 'scripts/build-image.sh']);
+  const { stdout } = await run('sh', build.slice(1), { cwd: ROOT, maxBuffer: 64 << 20 }).catch(
     (e: { stderr?: string; message: string }) => {
       throw new Error(`sh scripts/build-image.sh failed: ${e.message}\n${(e.stderr ?? '').slice(-8000)}`);
     },
@@ -71,10 +90,28 @@ void test('scripts/build-image.sh builds the image: its size, a non-root user, O
   const containerfile = readFileSync(join(ROOT, 'Containerfile'), 'utf8');
   assert.match(containerfile, /^ARG BASE_IMAGE=docker\.io\/library\/node:24-/m);
   assert.match(containerfile, new RegExp(`^ARG VERSION=${PACKAGE.version.replaceAll('.', '\\.')}$`, 'm'));
+  // The documented build with a registry tags the image the Deployments name.
+  const [[podmanBuild = []] = []] = documentedBlocks('### Building the image');
+  const tag = podmanBuild[podmanBuild.indexOf('-t') + 1] ?? '';
+  for (const flow of ['operator', 'scheduled-operator']) {
+    const deployment = readFileSync(join(ROOT, 'deploy', flow, '06-deployment.yaml'), 'utf8');
+    assert.match(deployment, new RegExp(`\\n\\s+image: ${tag.replaceAll('.', '\\.')}\\n`), `${flow}: ${tag}`);
+  }
+  assert.deepEqual(podmanBuild, ['podman', 'build', '-t', tag, '.']);
 });
 
+const RUNNING = '### Running the image without a container runtime';
+
+/** A documented `sh scripts/run-image.sh …` line as the command and arguments that run it from `cwd`. */
+function runImageCommand(line: readonly string[]): [string, string[]] {
+  assert.deepEqual(line.slice(0, 3), ['sh', 'scripts/run-image.sh', IMAGE]);
+  return ['sh', [join(ROOT, 'scripts', 'run-image.sh'), ...line.slice(2)]];
+}
+
 void test('the image runs `upgrade-operator --version` (its entrypoint, as its user, read-only)', async () => {
-  const { stdout } = await run('sh', [join(ROOT, 'scripts', 'run-image.sh'), IMAGE, '--version'], { cwd: tmpdir() });
+  const [[version = []] = []] = documentedBlocks(RUNNING);
+  assert.deepEqual(version.slice(3), ['--version']);
+  const { stdout } = await run(...runImageCommand(version), { cwd: ROOT });
   assert.equal(stdout.trim(), PACKAGE.version);
 });
 
@@ -84,39 +121,26 @@ void test(
   async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'image-rehearsal-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
-    // The commands of docs/simulation.md#rehearsing-the-real-deployment; `run` from the image.
-    const server = await startApiServerProcess(
-      ['apiserver', '--kubeconfig-out', 'lab.kubeconfig'],
-      dir,
-      'lab.kubeconfig',
-    );
-    t.after(() => stopProc(server));
-    const sim = startBuilt(
+    // A folder of the user's own is readable by others; mkdtemp makes it 0700.
+    chmodSync(dir, 0o755);
+    // The documented commands: apiserver and simulate from this repository, `run` from the image.
+    const [apiserver = [], simulate = [], chmod = [], runImage = []] = documentedBlocks(RUNNING)[1] ?? [];
+    assert.deepEqual(
+      [apiserver, simulate].map((c) => c.slice(0, 2)),
       [
-        'simulate',
-        '--kubeconfig',
-        'lab.kubeconfig',
-        '--scenario',
-        'managed-osd-upgrade',
-        '--time-scale',
-        '600',
-        '--operator',
-        'external',
-        '--rehearsal-out',
-        'rehearsal.json',
+        ['upgrade-operator', 'apiserver'],
+        ['upgrade-operator', 'simulate'],
       ],
-      dir,
     );
+    const server = await startApiServerProcess(apiserver.slice(1), dir, 'lab.kubeconfig');
+    t.after(() => stopProc(server));
+    const sim = startBuilt(simulate.slice(1), dir);
     t.after(() => stopProc(sim));
     await waitFor('the rehearsal file', () => existsSync(join(dir, 'rehearsal.json')), sim);
-    // What a pod gets mounted is readable by its user: the image's user is not root.
-    chmodSync(dir, 0o755);
-    chmodSync(join(dir, 'lab.kubeconfig'), 0o644);
-    const operator = startProc(
-      'sh',
-      [join(ROOT, 'scripts', 'run-image.sh'), IMAGE, 'run', '--rehearsal', 'rehearsal.json'],
-      dir,
-    );
+    assert.equal(chmod[0], 'chmod');
+    await run('chmod', chmod.slice(1), { cwd: dir });
+    assert.deepEqual(runImage.slice(3), ['run', '--rehearsal', 'rehearsal.json']);
+    const operator = startProc(...runImageCommand(runImage), dir);
     t.after(() => stopProc(operator));
 
     const ended = await Promise.race([

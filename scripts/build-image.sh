@@ -60,7 +60,14 @@ pod() {
 
 VERSION=$(node -p 'require("./package.json").version')
 IMAGE=${IMAGE:-localhost/upgrade-operator:$VERSION}
+# The files the image is built from (.containerignore keeps the build context to these).
+INPUT_FILES="Containerfile .containerignore package.json package-lock.json .npmrc tsconfig.json tsconfig.build.json src bin scenarios"
+# The commit, with -dirty when the files the image is built from differ from it.
 REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+# shellcheck disable=SC2086
+if [ "$REVISION" != unknown ] && [ -n "$(git status --porcelain -- $INPUT_FILES)" ]; then
+  REVISION=$REVISION-dirty
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/build-image.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
@@ -122,14 +129,15 @@ fi
 # What the image is built from; the image is built again only when it changes (or is missing).
 inputs=$({
   echo "$BASE_INPUTS $VERSION $REVISION"
-  find Containerfile .containerignore package.json package-lock.json .npmrc tsconfig.json tsconfig.build.json \
-    src bin scenarios -type f | LC_ALL=C sort | xargs sha256sum
+  # shellcheck disable=SC2086
+  find $INPUT_FILES -type f | LC_ALL=C sort | xargs sha256sum
 } | sha256sum | cut -d' ' -f1)
 built=$(pod image inspect --format '{{index .Labels "org.upgrade-operator.inputs"}}' "$IMAGE" 2>/dev/null || true)
 if [ "$built" = "$inputs" ]; then
   echo "build-image: $IMAGE is up to date" >&2
 else
   echo "build-image: building $IMAGE..." >&2
+  previous=$(pod image inspect --format '{{.Id}}' "$IMAGE" 2>/dev/null || true)
   # One commit per stage (--layers=false): with vfs every layer is a full copy, so reusing
   # cached layers costs more than building again; npm's cache is kept across builds.
   pod build --isolation chroot --layers=false \
@@ -139,8 +147,10 @@ else
     --label "org.upgrade-operator.inputs=$inputs" \
     "$@" \
     --tag "$IMAGE" --file Containerfile . >&2 || fail "podman build failed"
-  # The image it replaced, if any, and the build stage are left untagged.
-  pod image prune --force >/dev/null || true
+  # The image it replaces, untagged now, goes (unless another tag or a container still uses it).
+  if [ -n "$previous" ] && [ "$previous" != "$(pod image inspect --format '{{.Id}}' "$IMAGE")" ]; then
+    pod rmi "$previous" >/dev/null 2>&1 || true
+  fi
 fi
 
 # The size: of the image's root filesystem (with vfs, podman's own figure takes minutes to compute).

@@ -5,10 +5,10 @@
 #   sh scripts/run-image.sh IMAGE [ARG...]
 #
 # The image's root filesystem (`podman image mount`) is mounted read-only in a mount namespace of
-# its own, with /proc, /dev and a read-only /tmp, and the current directory shared read-only at
-# the same path; the entrypoint runs there (chroot) with ARGs, as the image's user, with the
-# image's environment, in the current directory. Nothing in the image can be written. The network
-# is the host's. Exits with the entrypoint's status. Runs as root (podman's storage, mounts).
+# its own (an overlay, so that the image's storage is never written), with /proc and /dev, and the
+# current directory shared read-only at the same path; the entrypoint runs there (chroot) with
+# ARGs, as the image's user, with the image's environment, in the current directory. Nothing can
+# be written but /dev. The network is the host's. Exits with the entrypoint's status. Runs as root (podman's storage, mounts).
 # Environment: STORAGE_DRIVER (default vfs, as scripts/build-image.sh builds).
 set -eu
 
@@ -44,23 +44,25 @@ entrypoint=$(pod image inspect --format '{{range .Config.Entrypoint}}{{println .
 share=$(pwd -P)
 
 root=$(pod image mount "$image") || fail "podman image mount $image failed"
-# In a new mount namespace: a read-only view of the image with /proc, /dev and an empty read-only
-# /tmp, the shared directory at its own path; every mount goes with the namespace. The process
-# keeps its pid through the execs (unshare, sh, chroot, env, the entrypoint): SIGINT and SIGTERM
-# sent to this script are passed on to it.
+# In a new mount namespace: the image's files as the lower layer of an overlay whose upper layer
+# is a tmpfs (the image's storage is never written), the shared directory at its own path, /proc
+# and /dev, then the whole read-only; every mount goes with the namespace. The process keeps its
+# pid through the execs (unshare, sh, chroot, env, the entrypoint): SIGINT and SIGTERM sent to
+# this script are passed on to it.
 unshare --mount --propagation private sh -eu -c '
   root=$1 share=$2 user=$3 env_lines=$4 entrypoint=$5
   shift 5
-  mnt=$(mktemp -d)
-  mount --bind "$root" "$mnt"
+  scratch=$(mktemp -d)
+  mount -t tmpfs -o mode=0700 tmpfs "$scratch"
+  mkdir "$scratch/upper" "$scratch/work" "$scratch/root"
+  mnt=$scratch/root
+  mount -t overlay overlay -o "lowerdir=$root,upperdir=$scratch/upper,workdir=$scratch/work" "$mnt"
   mount -t proc proc "$mnt/proc"
   mount --rbind /dev "$mnt/dev"
-  mount -t tmpfs -o mode=1777 tmpfs "$mnt/tmp"
   mkdir -p "$mnt$share"
-  mount -o remount,ro "$mnt/tmp"
   mount --bind "$share" "$mnt$share"
   mount -o remount,bind,ro "$mnt$share"
-  mount -o remount,bind,ro "$mnt"
+  mount -o remount,ro "$mnt"
   IFS="
 "
   set -f

@@ -100,6 +100,16 @@ void test('scripts/build-image.sh builds the image: its size, a non-root user, O
   assert.deepEqual(podmanBuild, ['podman', 'build', '-t', tag, '.']);
 });
 
+/** The size of the image's root filesystem now, as scripts/build-image.sh measures it. */
+async function sizeNow(): Promise<number> {
+  const root = (await podman(['image', 'mount', IMAGE])).trim();
+  try {
+    return Number((await run('du', ['-sb', root])).stdout.split('\t')[0]);
+  } finally {
+    await podman(['image', 'unmount', IMAGE]);
+  }
+}
+
 const RUNNING = '### Running the image without a container runtime';
 
 /** A documented `sh scripts/run-image.sh …` line as the command and arguments that run it from `cwd`. */
@@ -113,6 +123,7 @@ void test('the image runs `upgrade-operator --version` (its entrypoint, as its u
   assert.deepEqual(version.slice(3), ['--version']);
   const { stdout } = await run(...runImageCommand(version), { cwd: ROOT });
   assert.equal(stdout.trim(), PACKAGE.version);
+  assert.equal(await sizeNow(), built.size, 'running it leaves the image as built');
 });
 
 void test(
@@ -183,5 +194,6 @@ void test(
     // A clean stop (Ctrl-C, which run-image.sh's shell passes on as the terminal would) releases the Lease.
     assert.equal((await stopProc(operator, 'SIGINT')).code, 0);
     assert.match(operator.stderr(), /"msg":"released the lease"/);
+    assert.equal(await sizeNow(), built.size, 'running it leaves the image as built');
   },
 );

@@ -60,17 +60,25 @@ pod() {
 
 VERSION=$(node -p 'require("./package.json").version')
 IMAGE=${IMAGE:-localhost/upgrade-operator:$VERSION}
-# The files the image is built from (.containerignore keeps the build context to these).
+# The files the image is built from, as .containerignore keeps the build context to them
+# (the tests under src/ are not).
 INPUT_FILES="Containerfile .containerignore package.json package-lock.json .npmrc tsconfig.json tsconfig.build.json src bin scenarios"
+input_files() {
+  # shellcheck disable=SC2086
+  find $INPUT_FILES -type f ! -name '*.test.ts' ! -name '*.test-support.ts' ! -path '*/testdata/*' | LC_ALL=C sort
+}
 # The commit, with -dirty when the files the image is built from differ from it.
 REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 # shellcheck disable=SC2086
-if [ "$REVISION" != unknown ] && [ -n "$(git status --porcelain -- $INPUT_FILES)" ]; then
+if [ "$REVISION" != unknown ] &&
+  [ -n "$(git status --porcelain -- $INPUT_FILES ':!*.test.ts' ':!*.test-support.ts' ':!**/testdata/**')" ]; then
   REVISION=$REVISION-dirty
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/build-image.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # sha512-<base64> of a file, as npm writes integrity.
 integrity() {
@@ -129,8 +137,7 @@ fi
 # What the image is built from; the image is built again only when it changes (or is missing).
 inputs=$({
   echo "$BASE_INPUTS $VERSION $REVISION"
-  # shellcheck disable=SC2086
-  find $INPUT_FILES -type f | LC_ALL=C sort | xargs sha256sum
+  input_files | xargs sha256sum
 } | sha256sum | cut -d' ' -f1)
 built=$(pod image inspect --format '{{index .Labels "org.upgrade-operator.inputs"}}' "$IMAGE" 2>/dev/null || true)
 if [ "$built" = "$inputs" ]; then

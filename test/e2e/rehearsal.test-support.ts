@@ -82,7 +82,17 @@ process.once('exit', () => {
 
 /** Starts the installed `upgrade-operator <args>` in `cwd` (call ensureBuilt() first). */
 export function startBuilt(args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): Proc {
-  const child = spawn(process.execPath, [BUILT_BINARY, ...args], {
+  return startProc(process.execPath, [BUILT_BINARY, ...args], cwd, env);
+}
+
+/** Starts `command <args>` in `cwd`, killed when this process exits. */
+export function startProc(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>> = {},
+): Proc {
+  const child = spawn(command, args, {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

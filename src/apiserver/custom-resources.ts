@@ -29,7 +29,10 @@ export interface PreparedObject {
   warnings: string[];
 }
 
-/** Prunes, defaults and validates a custom resource against its version's schema. */
+/**
+ * Prunes, defaults and validates a custom resource against its version's schema; built-in kinds
+ * that carry a schema (the RBAC kinds, builtin/rbac.ts) go the same way.
+ */
 export function prepareCustomResource(
   rt: ServedType,
   version: string,
@@ -38,7 +41,7 @@ export function prepareCustomResource(
   validation: FieldValidation,
 ): PreparedObject {
   const schema = rt.schemas?.[version];
-  if (!rt.custom || !schema) return { object: obj, warnings: [] };
+  if (!schema) return { object: obj, warnings: [] };
   const { object: pruned, unknownFields } = pruneUnknownFields(obj, schema);
   const warnings: string[] = [];
   if (unknownFields.length > 0) {

@@ -15,6 +15,7 @@ import type { SimComponent, SimContext } from './context.js';
 import { createClusterVersionOperator, type ClusterVersionOperator } from './cvo/cvo.js';
 import { installState } from './cvo/install.js';
 import { installCustomResourceDefinitions } from './install-crds.js';
+import { monitoringCustomResourceDefinitions } from '../api/monitoring/crds.js';
 import { createJobController } from './jobs/job-controller.js';
 import type { JobRule } from './jobs/job-rules.js';
 import { createMachineApi, type MachineApi } from './machineapi/machine-api.js';
@@ -130,7 +131,10 @@ export function createSimulatedCluster(ctx: SimContext, options: SimulatedCluste
       return requireService();
     },
     async start(signal: AbortSignal): Promise<void> {
-      await installCustomResourceDefinitions(ctx.client, openshiftCustomResourceDefinitions());
+      await installCustomResourceDefinitions(ctx.client, [
+        ...openshiftCustomResourceDefinitions(),
+        ...monitoringCustomResourceDefinitions(),
+      ]);
       service = await startUpdateService({
         catalogue,
         clock: ctx.clock,

@@ -1,8 +1,9 @@
 /**
  * The real kubectl against the embedded API server, for the tests that apply the install
- * manifests as docs/configuration.md tells users to. The embedded server does not serve RBAC or
- * ServiceMonitors: test-only CRDs with the real fields stand in for them
- * (stand-in-crds.test-support.ts), so `--validate=strict` checks those shapes.
+ * manifests as docs/install.md tells users to. The embedded server serves the RBAC kinds with
+ * their schemas (apiserver/builtin/rbac.ts); the harness installs the ServiceMonitor and
+ * PrometheusRule CRDs as OpenShift monitoring does (and the simulated cluster does), so
+ * `--validate=strict` checks those shapes.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -14,7 +15,7 @@ import { startApiServer, type ApiServer } from '../../apiserver/server.js';
 import type { JsonObject } from '../../lib/json.js';
 import { ManualClock } from '../../lib/clock.js';
 import type { ManifestFile } from './operator-objects.js';
-import { rbacStandInCrds, serviceMonitorStandInCrd } from './stand-in-crds.test-support.js';
+import { monitoringCustomResourceDefinitions } from '../monitoring/crds.js';
 
 /** A kubectl run's outcome. */
 export interface KubectlResult {
@@ -39,18 +40,17 @@ async function post(server: ApiServer, path: string, body: JsonObject): Promise<
   assert.equal(res.status, 201, await res.text());
 }
 
-/** Starts the server with the stand-in CRDs and the namespaces every OpenShift cluster has. */
+/** Starts the server with the monitoring CRDs and the namespaces every OpenShift cluster has. */
 export async function startKubectlHarness(): Promise<KubectlHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'operator-manifests-'));
   const server = await startApiServer({ port: 0, clock: new ManualClock('2026-03-02T08:00:00Z') });
   const kubeconfig = join(dir, 'kubeconfig');
   await server.writeKubeconfig(kubeconfig);
-  for (const crd of [...rbacStandInCrds(), serviceMonitorStandInCrd()])
+  for (const crd of monitoringCustomResourceDefinitions())
     await post(server, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
   // The CRD registry serves new groups asynchronously.
-  for (const group of ['rbac.authorization.k8s.io/v1', 'monitoring.coreos.com/v1']) {
-    for (let i = 0; i < 200 && (await fetch(`${server.url}/apis/${group}`)).status !== 200; i++) await sleep(10);
-  }
+  for (let i = 0; i < 200 && (await fetch(`${server.url}/apis/monitoring.coreos.com/v1`)).status !== 200; i++)
+    await sleep(10);
   for (const name of ['openshift-machine-api', 'openshift-monitoring', 'openshift-config'])
     await post(server, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   return {

@@ -1,8 +1,8 @@
 /**
  * `kubectl apply -f deploy/crds/ -f deploy/operator/` with the real kubectl against the embedded
  * API server, as docs/configuration.md tells users to install the operator. The embedded server
- * does not serve RBAC or ServiceMonitors: test-only CRDs with the real fields stand in for them
- * (stand-in-crds.test-support.ts), so `--validate=strict` checks those shapes. The server
+ * serves the RBAC kinds with their schemas, and the harness installs the monitoring CRDs
+ * (ServiceMonitor, PrometheusRule), so `--validate=strict` checks those shapes. The server
  * validates neither Deployments nor Services, so their shapes are checked at compile time
  * (kubernetes-types) and by managed-operator-manifests.test.ts.
  */
@@ -72,7 +72,7 @@ void test('what the server stored is what was generated', async () => {
   assert.equal(d.stdout, `quay.io/upgrade-operator/upgrade-operator:${operatorManifestOptions().version} ["run"]`);
 });
 
-void test('the stand-in schemas reject what the real API would (so the acceptance above means something)', async () => {
+void test('the RBAC and monitoring schemas reject what the real API would (so the acceptance above means something)', async () => {
   const bad = join(h.dir, 'bad.yaml');
   const cases: Array<[string, RegExp]> = [
     [
@@ -88,6 +88,14 @@ void test('the stand-in schemas reject what the real API would (so the acceptanc
       /roleRef/,
     ],
     [
+      'apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\nmetadata: {name: p, namespace: default}\nspec:\n  groups:\n  - name: g\n    rules:\n    - alert: A\n      for: 5 minutes\n      expr: up == 0\n',
+      /for/,
+    ],
+    [
+      'apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\nmetadata: {name: p, namespace: default}\nspec:\n  groups:\n  - name: g\n    rules:\n    - alert: A\n',
+      /expr/,
+    ],
+    [
       'apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: {name: m, namespace: default}\nspec:\n  selector: {}\n  endpoints:\n  - port: p\n    scheme: ftp\n',
       /scheme/,
     ],
@@ -98,4 +106,11 @@ void test('the stand-in schemas reject what the real API would (so the acceptanc
     assert.notEqual(r.code, 0, `accepted:\n${yaml}`);
     assert.match(r.stderr, message);
   }
+  writeFileSync(
+    bad,
+    'apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: upgrade-operator, namespace: openshift-managed-upgrade-operator}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: admin}\nsubjects: []\n',
+  );
+  const changed = await h.kubectl(['apply', '-f', bad]);
+  assert.notEqual(changed.code, 0, 'roleRef changed');
+  assert.match(changed.stderr, /cannot change roleRef/);
 });

@@ -2,8 +2,8 @@
  * `kubectl apply -f deploy/crds/ -f deploy/scheduled-operator/` with the real kubectl against
  * the embedded API server, as docs/configuration.md tells users to install the scheduled flow,
  * after the managed flow's `deploy/operator/`: no object of one folder may overwrite one of the
- * other (both can be applied to one cluster). RBAC and ServiceMonitors are validated against
- * stand-in CRDs with the real fields (stand-in-crds.test-support.ts); Deployments and Services
+ * other (both can be applied to one cluster). RBAC is validated against the server's built-in
+ * schemas, ServiceMonitors against the monitoring CRDs (api/monitoring/crds.ts); Deployments and Services
  * are checked at compile time (kubernetes-types) and by scheduled-operator-manifests.test.ts.
  */
 import { after, before, test } from 'node:test';

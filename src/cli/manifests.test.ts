@@ -5,7 +5,12 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderCrdFiles, renderOperatorFiles, renderScheduledOperatorFiles } from '../api/manifests.js';
+import {
+  renderCrdFiles,
+  renderOperatorFiles,
+  renderRuleFiles,
+  renderScheduledOperatorFiles,
+} from '../api/manifests.js';
 import { manifestsCommand, operatorManifestOptions, scheduledOperatorManifestOptions } from './manifests.js';
 import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from './run.js';
 import { version } from './version.js';
@@ -67,6 +72,7 @@ void test('`manifests --out DIR` writes DIR/crds, DIR/operator and DIR/scheduled
       ['crds', renderCrdFiles()],
       ['operator', renderOperatorFiles(operatorManifestOptions())],
       ['scheduled-operator', renderScheduledOperatorFiles(scheduledOperatorManifestOptions())],
+      ['prometheus', renderRuleFiles()],
     ] as const;
     for (const [sub, files] of sets) {
       assert.deepEqual((await readdir(join(dir, sub))).sort(), [...files.keys()]);

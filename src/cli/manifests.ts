@@ -5,7 +5,7 @@
  * `upgrade-operator run --flows scheduled` (APPUiO compatible) to `<dir>/scheduled-operator/`.
  */
 import { Command } from 'commander';
-import { writeCrdFiles, writeOperatorFiles, writeScheduledOperatorFiles } from '../api/manifests.js';
+import { writeCrdFiles, writeOperatorFiles, writeRuleFiles, writeScheduledOperatorFiles } from '../api/manifests.js';
 import type { ManagedOperatorManifestOptions } from '../api/deploy/managed-operator-manifests.js';
 import type { ScheduledOperatorManifestOptions } from '../api/deploy/scheduled-operator-manifests.js';
 import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from './run.js';
@@ -37,6 +37,7 @@ export function manifestsCommand(): Command {
         ...(await writeCrdFiles(`${opts.out}/crds`)),
         ...(await writeOperatorFiles(`${opts.out}/operator`, operatorManifestOptions())),
         ...(await writeScheduledOperatorFiles(`${opts.out}/scheduled-operator`, scheduledOperatorManifestOptions())),
+        ...(await writeRuleFiles(`${opts.out}/prometheus`)),
       ];
       for (const f of files) process.stdout.write(`${f}\n`);
     });

@@ -1,6 +1,6 @@
 /**
  * The real kubectl against the embedded API server, for the tests that apply the install
- * manifests as docs/install.md tells users to. The embedded server serves the RBAC kinds with
+ * manifests as docs/configuration.md tells users to. The embedded server serves the RBAC kinds with
  * their schemas (apiserver/builtin/rbac.ts); the harness installs the ServiceMonitor and
  * PrometheusRule CRDs as OpenShift monitoring does (and the simulated cluster does), so
  * `--validate=strict` checks those shapes.

@@ -16,6 +16,7 @@ import {
   MANAGED_UPGRADE_OPERATOR_NAMESPACE,
 } from '../upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { managedOperatorPermissions } from './managed-operator-rbac.js';
+import { managedUpgradeRuleGroup, prometheusRule } from './alert-rules.js';
 import {
   MONITORING_NAMESPACE,
   OPERATOR_IMAGE_REPOSITORY,
@@ -298,6 +299,15 @@ export function managedOperatorManifestFiles(options: ManagedOperatorManifestOpt
     {
       name: '08-service-monitors.yaml',
       documents: operatorServiceMonitors(options).map((s) => ({ object: toJsonObject(s) })),
+    },
+    {
+      name: '09-prometheus-rule.yaml',
+      documents: [
+        {
+          object: prometheusRule(namespaceOf(options), OPERATOR_NAME, managedUpgradeRuleGroup()),
+          comment: ' The managed-upgrade alerts (runbooks: docs/runbooks.md) and duration records.',
+        },
+      ],
     },
   ];
 }

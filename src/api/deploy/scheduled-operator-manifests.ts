@@ -14,6 +14,7 @@
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import type { Namespace, Service, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import type { ClusterRole, PolicyRule } from 'kubernetes-types/rbac/v1.js';
+import { prometheusRule, scheduledUpgradeRuleGroup } from './alert-rules.js';
 import { ManagedClusterVersionResource } from '../managedupgrade.appuio.io/v1beta1/cluster-version-contract.js';
 import { APPUIO_CONTROLLER_NAMESPACE, APPUIO_GROUP } from '../managedupgrade.appuio.io/v1beta1/group.js';
 import { NodeForceDrainResource } from '../managedupgrade.appuio.io/v1beta1/node-force-drain-contract.js';
@@ -318,5 +319,14 @@ export function scheduledOperatorManifestFiles(options: ScheduledOperatorManifes
     { name: '06-deployment.yaml', documents: [{ object: toJsonObject(scheduledDeployment(options)) }] },
     { name: '07-service.yaml', documents: [{ object: toJsonObject(scheduledMetricsService(options)) }] },
     { name: '08-service-monitor.yaml', documents: [{ object: toJsonObject(scheduledServiceMonitor(options)) }] },
+    {
+      name: '09-prometheus-rule.yaml',
+      documents: [
+        {
+          object: prometheusRule(namespaceOf(options), SCHEDULED_RBAC_NAME, scheduledUpgradeRuleGroup()),
+          comment: ' The scheduled-upgrade alerts (runbooks: docs/runbooks.md).',
+        },
+      ],
+    },
   ];
 }

@@ -1,6 +1,6 @@
 /**
  * The real kubectl against the embedded API server, for the tests that apply the install
- * manifests as docs/configuration.md tells users to. The embedded server serves the RBAC kinds with
+ * manifests as docs/install.md tells users to (kubectl runs in the repository's root). The embedded server serves the RBAC kinds with
  * their schemas (apiserver/builtin/rbac.ts); the harness installs the ServiceMonitor and
  * PrometheusRule CRDs as OpenShift monitoring does (and the simulated cluster does), so
  * `--validate=strict` checks those shapes.
@@ -10,12 +10,15 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startApiServer, type ApiServer } from '../../apiserver/server.js';
 import type { JsonObject } from '../../lib/json.js';
 import { ManualClock } from '../../lib/clock.js';
 import type { ManifestFile } from './operator-objects.js';
 import { monitoringCustomResourceDefinitions } from '../monitoring/crds.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** A kubectl run's outcome. */
 export interface KubectlResult {
@@ -60,7 +63,8 @@ export async function startKubectlHarness(): Promise<KubectlHarness> {
         execFile(
           '/usr/bin/kubectl',
           [...args, `--kubeconfig=${kubeconfig}`, `--cache-dir=${join(dir, 'cache')}`],
-          { timeout: 60_000 },
+          // From the repository's root, so that tests run the documented `kubectl apply -k deploy/managed`.
+          { timeout: 60_000, cwd: REPO_ROOT },
           (err, stdout, stderr) => {
             resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
           },

@@ -1,6 +1,6 @@
 /**
- * `kubectl apply -f deploy/crds/ -f deploy/operator/` with the real kubectl against the embedded
- * API server, as docs/configuration.md tells users to install the operator. The embedded server
+ * `kubectl apply -k deploy/managed` (the CRDs and the managed flow) with the real kubectl against
+ * the embedded API server, as docs/install.md tells users to install the operator. The embedded server
  * serves the RBAC kinds with their schemas, and the harness installs the monitoring CRDs
  * (ServiceMonitor, PrometheusRule), so `--validate=strict` checks those shapes. The server
  * validates neither Deployments nor Services, so their shapes are checked at compile time
@@ -10,7 +10,6 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { operatorManifestOptions } from '../../cli/manifests.js';
 import {
   assertStoredAsGenerated,
@@ -20,8 +19,6 @@ import {
   type ObjectRef,
 } from './kubectl-harness.test-support.js';
 import { managedOperatorManifestFiles } from './managed-operator-manifests.js';
-
-const deployDir = fileURLToPath(new URL('../../../deploy', import.meta.url));
 
 let h: KubectlHarness;
 
@@ -37,22 +34,19 @@ function expectedObjects(): ObjectRef[] {
   return objectRefs(managedOperatorManifestFiles(operatorManifestOptions()));
 }
 
-void test('kubectl apply --validate=strict creates the CRDs and every operator object, and a second apply changes nothing', async () => {
-  const first = await h.kubectl([
-    'apply',
-    '--validate=strict',
-    '-f',
-    join(deployDir, 'crds'),
-    '-f',
-    join(deployDir, 'operator'),
-  ]);
+void test('kubectl apply -k deploy/managed creates the CRDs and every operator object, and a second apply changes nothing', async () => {
+  // The CRDs alone first (what `run` suggests when they are missing); deploy/managed includes them.
+  const crds = await h.kubectl(['apply', '-k', 'deploy/crds']);
+  assert.equal(crds.code, 0, crds.stderr);
+  assert.equal(crds.stdout.trim().split('\n').length, 7, crds.stdout);
+  const first = await h.kubectl(['apply', '--validate=strict', '-k', 'deploy/managed']);
   assert.equal(first.code, 0, first.stderr);
   assert.equal(first.stderr.trim(), '', 'no warnings (unknown fields would be reported here)');
   const lines = first.stdout.trim().split('\n');
   for (const { ref } of expectedObjects())
     assert.ok(lines.includes(`${ref} created`), `${ref} created; got:\n${first.stdout}`);
 
-  const second = await h.kubectl(['apply', '--validate=strict', '-f', join(deployDir, 'operator')]);
+  const second = await h.kubectl(['apply', '--validate=strict', '-k', 'deploy/managed']);
   assert.equal(second.code, 0, second.stderr);
   for (const { ref } of expectedObjects())
     assert.ok(second.stdout.includes(`${ref} unchanged`), `${ref} unchanged; got:\n${second.stdout}`);

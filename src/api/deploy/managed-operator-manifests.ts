@@ -3,8 +3,8 @@
  * Namespace, ServiceAccount, RBAC (from {@link managedOperatorPermissions}, plus the monitoring
  * roles), the operator ConfigMap, the Deployment, the metrics Services and their
  * ServiceMonitors. Pure builders (the shapes both flows share are in operator-objects.ts):
- * `upgrade-operator manifests` renders them to `deploy/operator/*.yaml`, in the order
- * `kubectl apply -f` must create them.
+ * `upgrade-operator manifests` renders them to `deploy/managed/*.yaml` (a kustomize base), in
+ * the order they are created.
  */
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import type { ConfigMap, Namespace, Service, ServiceAccount } from 'kubernetes-types/core/v1.js';
@@ -133,7 +133,12 @@ export function operatorRbacDocuments(options: ManagedOperatorManifestOptions): 
     else
       namespaced.push(
         ...roleDocuments(
-          { name: OPERATOR_NAME, namespace, comment: ` What the operator needs in ${namespace}.`, grants },
+          {
+            name: OPERATOR_NAME,
+            namespace,
+            comment: ` What the operator needs in ${namespace === namespaceOf(options) ? 'its own namespace' : namespace}.`,
+            grants,
+          },
           subjects,
         ),
       );
@@ -276,7 +281,7 @@ export function operatorServiceMonitors(options: ManagedOperatorManifestOptions)
   ];
 }
 
-/** Every file of `deploy/operator/`, numbered in the order `kubectl apply -f deploy/operator/` creates them. */
+/** Every object file of `deploy/managed/`, numbered in the order they are created. */
 export function managedOperatorManifestFiles(options: ManagedOperatorManifestOptions): ManifestFile[] {
   const rbac = operatorRbacDocuments(options);
   return [

@@ -4,8 +4,8 @@
  * Namespace, ServiceAccount, RBAC (from {@link scheduledOperatorPermissions} and the
  * leader-election Role), the monitoring roles, viewer and editor ClusterRoles for the six
  * managedupgrade.appuio.io kinds, the Deployment, the metrics Service and its ServiceMonitor.
- * Pure builders: `upgrade-operator manifests` renders them to `deploy/scheduled-operator/*.yaml`,
- * in the order `kubectl apply -f` must create them.
+ * Pure builders: `upgrade-operator manifests` renders them to `deploy/scheduled/*.yaml` (a
+ * kustomize base), in the order they are created.
  *
  * Every cluster-scoped object, and every Role in a namespace the managed flow's manifests also
  * use (`openshift-machine-api`, `default`), is named `upgrade-operator-scheduled…`, so that
@@ -136,7 +136,7 @@ export function scheduledRoles(options: ScheduledOperatorManifestOptions): RoleS
     comment:
       namespace === undefined
         ? ' What the operator reads and changes cluster-wide.'
-        : ` What the operator needs in ${namespace}.`,
+        : ` What the operator needs in ${namespace === namespaceOf(options) ? 'its own namespace' : namespace}.`,
     grants,
   }));
   roles.push({
@@ -297,7 +297,7 @@ export function scheduledServiceMonitor(options: ScheduledOperatorManifestOption
   );
 }
 
-/** Every file of `deploy/scheduled-operator/`, numbered in the order `kubectl apply -f` creates them. */
+/** Every object file of `deploy/scheduled/`, numbered in the order they are created. */
 export function scheduledOperatorManifestFiles(options: ScheduledOperatorManifestOptions): ManifestFile[] {
   const rbac = scheduledRbacDocuments(options);
   const userRoles = scheduledUserRoles().map((r, i): ManifestDocument => ({

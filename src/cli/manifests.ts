@@ -4,10 +4,16 @@
  * flow on OpenShift (Namespace, RBAC, ConfigMap, Deployment, Services, ServiceMonitors,
  * PrometheusRule) to `<dir>/managed/`, and what runs `upgrade-operator run --flows scheduled`
  * (APPUiO compatible) to `<dir>/scheduled/`; and the alerting rules as plain rules files to
- * `<dir>/prometheus/`.
+ * `<dir>/prometheus/`; with `--bundle DIR`, the managed flow's OLM bundle (docs/install.md).
  */
 import { Command } from 'commander';
-import { writeCrdFiles, writeOperatorFiles, writeRuleFiles, writeScheduledOperatorFiles } from '../api/manifests.js';
+import {
+  writeCrdFiles,
+  writeOlmBundle,
+  writeOperatorFiles,
+  writeRuleFiles,
+  writeScheduledOperatorFiles,
+} from '../api/manifests.js';
 import type { ManagedOperatorManifestOptions } from '../api/deploy/managed-operator-manifests.js';
 import type { ScheduledOperatorManifestOptions } from '../api/deploy/scheduled-operator-manifests.js';
 import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from './run.js';
@@ -34,12 +40,14 @@ export function manifestsCommand(): Command {
       'output folder; CRDs go to <dir>/crds, the managed flow to <dir>/managed, the scheduled flow to <dir>/scheduled (kustomize bases), the rules files to <dir>/prometheus',
       'deploy',
     )
-    .action(async (opts: { out: string }) => {
+    .option('--bundle <dir>', "also write the managed flow's OLM bundle (manifests/, metadata/) to <dir>")
+    .action(async (opts: { out: string; bundle?: string }) => {
       const files = [
         ...(await writeCrdFiles(`${opts.out}/crds`)),
         ...(await writeOperatorFiles(`${opts.out}/managed`, operatorManifestOptions())),
         ...(await writeScheduledOperatorFiles(`${opts.out}/scheduled`, scheduledOperatorManifestOptions())),
         ...(await writeRuleFiles(`${opts.out}/prometheus`)),
+        ...(opts.bundle !== undefined ? await writeOlmBundle(opts.bundle, operatorManifestOptions()) : []),
       ];
       for (const f of files) process.stdout.write(`${f}\n`);
     });

@@ -267,7 +267,7 @@ void test('everything the project ships is valid: deploy/ (samples, operator man
       .map((o) => `${o.file}:${o.document} ${o.kind} ${o.name}: ${o.verdict} ${JSON.stringify(o.problems)}`),
     [],
   );
-  // One of each kind the operator reads, plus the managed operator's ConfigMap (in the samples and in deploy/operator).
+  // One of each kind the operator reads, plus the managed operator's ConfigMap (in the samples and in deploy/managed).
   assert.deepEqual([...new Set(judged.map((o) => `${o.apiVersion} ${o.kind}`))].sort(), [
     'managedupgrade.appuio.io/v1beta1 ClusterVersion',
     'managedupgrade.appuio.io/v1beta1 NodeForceDrain',

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   renderCrdFiles,
+  renderOlmBundle,
   renderOperatorFiles,
   renderRuleFiles,
   renderScheduledOperatorFiles,
@@ -51,7 +52,7 @@ void test("the committed manifests use this build's version and the Lease of `ru
   assert.deepEqual(scheduledOperatorManifestOptions(), { version: version(), leaseName: SCHEDULED_LEADER_ELECTION_ID });
 });
 
-void test('`manifests --out DIR` writes DIR/crds, DIR/managed, DIR/scheduled and DIR/prometheus', async () => {
+void test('`manifests --out DIR --bundle BUNDLE` writes DIR/crds, DIR/managed, DIR/scheduled, DIR/prometheus and the OLM bundle', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'manifests-'));
   const out: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
@@ -61,7 +62,7 @@ void test('`manifests --out DIR` writes DIR/crds, DIR/managed, DIR/scheduled and
       return true;
     };
     try {
-      await manifestsCommand().parseAsync(['--out', dir], { from: 'user' });
+      await manifestsCommand().parseAsync(['--out', dir, '--bundle', join(dir, 'bundle')], { from: 'user' });
     } finally {
       process.stdout.write = write;
     }
@@ -75,9 +76,11 @@ void test('`manifests --out DIR` writes DIR/crds, DIR/managed, DIR/scheduled and
       assert.deepEqual((await readdir(join(dir, sub))).sort(), [...files.keys()].sort());
       for (const [name, text] of files) assert.equal(await readFile(join(dir, sub, name), 'utf8'), text);
     }
+    const bundle = renderOlmBundle(operatorManifestOptions());
+    for (const [path, text] of bundle) assert.equal(await readFile(join(dir, 'bundle', path), 'utf8'), text);
     assert.equal(
       out.join('').trim().split('\n').length,
-      sets.reduce((n, [, files]) => n + files.size, 0),
+      sets.reduce((n, [, files]) => n + files.size, bundle.size),
     );
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -26,7 +26,7 @@ void test('deploy/crds matches the CRDs generated from src/api (run `npm run man
   const committed = (await readdir(crdDir)).filter((f) => f.endsWith('.yaml')).sort();
   assert.deepEqual(
     committed,
-    [...expected.keys()],
+    [...expected.keys()].sort(),
     'deploy/crds has other files than the generated ones; run `npm run manifests`',
   );
   for (const [name, text] of expected) {
@@ -35,9 +35,10 @@ void test('deploy/crds matches the CRDs generated from src/api (run `npm run man
   }
 });
 
-void test('file names follow controller-gen: <group>_<plural>.yaml', () => {
+void test('file names follow controller-gen: <group>_<plural>.yaml; kustomization.yaml lists them', () => {
+  const files = renderCrdFiles();
   assert.deepEqual(
-    [...renderCrdFiles().keys()],
+    [...files.keys()],
     [
       'managedupgrade.appuio.io_clusterversions.yaml',
       'managedupgrade.appuio.io_nodeforcedrains.yaml',
@@ -46,7 +47,13 @@ void test('file names follow controller-gen: <group>_<plural>.yaml', () => {
       'managedupgrade.appuio.io_upgradejobs.yaml',
       'managedupgrade.appuio.io_upgradesuspensionwindows.yaml',
       'upgrade.managed.openshift.io_upgradeconfigs.yaml',
+      'kustomization.yaml',
     ],
+  );
+  const kustomization = parse(files.get('kustomization.yaml') ?? '') as { resources: string[] };
+  assert.deepEqual(
+    kustomization.resources,
+    [...files.keys()].filter((n) => n !== 'kustomization.yaml'),
   );
 });
 
@@ -74,7 +81,7 @@ void test('writeCrdFiles writes every CRD and returns the paths', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'crds-'));
   try {
     const paths = await writeCrdFiles(join(dir, 'nested'));
-    assert.equal(paths.length, 7);
+    assert.equal(paths.length, 8);
     for (const [name, text] of renderCrdFiles()) assert.equal(await readFile(join(dir, 'nested', name), 'utf8'), text);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -108,10 +115,7 @@ void test('operator manifests: one --- document per object, comments above the d
 void test('scheduled-operator manifests: one --- document per object, parse back to the objects', () => {
   const files = scheduledOperatorManifestFiles({ version: '9.9.9', leaseName: 'lock' });
   const rendered = renderScheduledOperatorFiles({ version: '9.9.9', leaseName: 'lock' });
-  assert.deepEqual(
-    [...rendered.keys()],
-    files.map((f) => f.name),
-  );
+  assert.deepEqual([...rendered.keys()], [...files.map((f) => f.name), 'kustomization.yaml']);
   for (const f of files) {
     const text = rendered.get(f.name) ?? assert.fail(f.name);
     const docs = parseAllDocuments(text, { version: '1.1' });

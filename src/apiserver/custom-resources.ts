@@ -59,7 +59,10 @@ export function strictValidationMessage(
   return decoding;
 }
 
-/** Prunes, defaults and validates a custom resource against its version's schema. */
+/**
+ * Prunes, defaults and validates a custom resource against its version's schema; built-in kinds
+ * that carry a schema (the RBAC kinds, builtin/rbac.ts) go the same way.
+ */
 export function prepareCustomResource(
   rt: ServedType,
   version: string,
@@ -69,7 +72,7 @@ export function prepareCustomResource(
   origin: WriteOrigin = 'patch',
 ): PreparedObject {
   const schema = rt.schemas?.[version];
-  if (!rt.custom || !schema) return { object: obj, warnings: [] };
+  if (!schema) return { object: obj, warnings: [] };
   const { object: pruned, unknownFields } = pruneUnknownFields(obj, schema);
   const warnings: string[] = [];
   if (unknownFields.length > 0) {

@@ -6,7 +6,8 @@ import type { ServedType } from './storage/served-type.js';
 import { apiVersionOf, type Store } from './types.js';
 
 /**
- * Built-in kinds are published with an open schema: we carry no OpenAPI for them, but kubectl
+ * Built-in kinds without a schema of their own (all but RBAC, builtin/rbac.ts) are published
+ * with an open schema: we carry no OpenAPI for them, but kubectl
  * needs each group/version listed (with the fieldValidation parameter on its paths) to leave
  * field validation to the server instead of failing on a missing document.
  */
@@ -16,7 +17,7 @@ function withSchemas(store: Store): Array<{ rt: ServedType; version: string; sch
   const out: Array<{ rt: ServedType; version: string; schema: JsonObject }> = [];
   for (const t of store.resourceTypes() as ServedType[]) {
     for (const version of t.versions) {
-      const schema = t.custom ? t.schemas?.[version] : OPEN_SCHEMA;
+      const schema = t.custom ? t.schemas?.[version] : (t.schemas?.[version] ?? OPEN_SCHEMA);
       if (schema) out.push({ rt: t, version, schema });
     }
   }

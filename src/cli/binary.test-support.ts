@@ -5,7 +5,7 @@
  * the time and is what the tests that start many processes use.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,9 @@ export function runBinary(args: readonly string[], env: Readonly<Record<string, 
 /** The installed entry point. */
 export const BUILT_BINARY = join(ROOT, 'bin', 'upgrade-operator.js');
 
-const STAMP = join(ROOT, 'node_modules', '.cache', 'upgrade-operator-dist.stamp');
+// In dist/ itself, not in node_modules/.cache: node_modules may be shared by several checkouts
+// (git worktrees), and another checkout's build says nothing about this one's dist/.
+const STAMP = join(ROOT, 'dist', '.build-stamp');
 const LOCK = join(ROOT, 'node_modules', '.cache', 'upgrade-operator-dist.lock');
 
 /** Newest modification time (ms) of the files under `dir` that `keep` selects (0 when none). */
@@ -60,7 +62,7 @@ function distIsStale(): boolean {
   const sources = Math.max(newestMtime(join(ROOT, 'src'), source), mtimeOr0(join(ROOT, 'tsconfig.json')));
   const built = Math.max(
     mtimeOr0(STAMP),
-    newestMtime(join(ROOT, 'dist'), (path) => path.endsWith('.js')),
+    existsSync(join(ROOT, 'dist')) ? newestMtime(join(ROOT, 'dist'), (path) => path.endsWith('.js')) : 0,
   );
   return sources > built;
 }

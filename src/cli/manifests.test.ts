@@ -1,46 +1,49 @@
-/** Golden tests of deploy/operator/ and deploy/scheduled-operator/, and the `manifests` command. */
+/** Golden tests of deploy/managed/ and deploy/scheduled/ (kustomize bases), and the `manifests` command. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderCrdFiles, renderOperatorFiles, renderScheduledOperatorFiles } from '../api/manifests.js';
+import {
+  renderCrdFiles,
+  renderOlmBundle,
+  renderOperatorFiles,
+  renderRuleFiles,
+  renderScheduledOperatorFiles,
+} from '../api/manifests.js';
 import { manifestsCommand, operatorManifestOptions, scheduledOperatorManifestOptions } from './manifests.js';
 import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from './run.js';
 import { version } from './version.js';
 
-const operatorDir = fileURLToPath(new URL('../../deploy/operator', import.meta.url));
-const scheduledDir = fileURLToPath(new URL('../../deploy/scheduled-operator', import.meta.url));
+const operatorDir = fileURLToPath(new URL('../../deploy/managed', import.meta.url));
+const scheduledDir = fileURLToPath(new URL('../../deploy/scheduled', import.meta.url));
 
-void test('deploy/operator matches the generated manifests (run `npm run manifests` after changing them or the version)', async () => {
+void test('deploy/managed matches the generated manifests (run `npm run manifests` after changing them or the version)', async () => {
   const expected = renderOperatorFiles(operatorManifestOptions());
   const committed = (await readdir(operatorDir)).filter((f) => f.endsWith('.yaml')).sort();
   assert.deepEqual(
     committed,
-    [...expected.keys()],
-    'deploy/operator has other files than the generated ones; run `npm run manifests`',
+    [...expected.keys()].sort(),
+    'deploy/managed has other files than the generated ones; run `npm run manifests`',
   );
   for (const [name, text] of expected) {
     const onDisk = await readFile(join(operatorDir, name), 'utf8');
-    assert.ok(onDisk === text, `deploy/operator/${name} is stale; run \`npm run manifests\` and commit the result`);
+    assert.ok(onDisk === text, `deploy/managed/${name} is stale; run \`npm run manifests\` and commit the result`);
   }
 });
 
-void test('deploy/scheduled-operator matches the generated manifests (run `npm run manifests` after changing them or the version)', async () => {
+void test('deploy/scheduled matches the generated manifests (run `npm run manifests` after changing them or the version)', async () => {
   const expected = renderScheduledOperatorFiles(scheduledOperatorManifestOptions());
   const committed = (await readdir(scheduledDir)).filter((f) => f.endsWith('.yaml')).sort();
   assert.deepEqual(
     committed,
-    [...expected.keys()],
-    'deploy/scheduled-operator has other files than the generated ones; run `npm run manifests`',
+    [...expected.keys()].sort(),
+    'deploy/scheduled has other files than the generated ones; run `npm run manifests`',
   );
   for (const [name, text] of expected) {
     const onDisk = await readFile(join(scheduledDir, name), 'utf8');
-    assert.ok(
-      onDisk === text,
-      `deploy/scheduled-operator/${name} is stale; run \`npm run manifests\` and commit the result`,
-    );
+    assert.ok(onDisk === text, `deploy/scheduled/${name} is stale; run \`npm run manifests\` and commit the result`);
   }
 });
 
@@ -49,7 +52,7 @@ void test("the committed manifests use this build's version and the Lease of `ru
   assert.deepEqual(scheduledOperatorManifestOptions(), { version: version(), leaseName: SCHEDULED_LEADER_ELECTION_ID });
 });
 
-void test('`manifests --out DIR` writes DIR/crds, DIR/operator and DIR/scheduled-operator', async () => {
+void test('`manifests --out DIR --bundle BUNDLE` writes DIR/crds, DIR/managed, DIR/scheduled, DIR/prometheus and the OLM bundle', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'manifests-'));
   const out: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
@@ -59,22 +62,25 @@ void test('`manifests --out DIR` writes DIR/crds, DIR/operator and DIR/scheduled
       return true;
     };
     try {
-      await manifestsCommand().parseAsync(['--out', dir], { from: 'user' });
+      await manifestsCommand().parseAsync(['--out', dir, '--bundle', join(dir, 'bundle')], { from: 'user' });
     } finally {
       process.stdout.write = write;
     }
     const sets = [
       ['crds', renderCrdFiles()],
-      ['operator', renderOperatorFiles(operatorManifestOptions())],
-      ['scheduled-operator', renderScheduledOperatorFiles(scheduledOperatorManifestOptions())],
+      ['managed', renderOperatorFiles(operatorManifestOptions())],
+      ['scheduled', renderScheduledOperatorFiles(scheduledOperatorManifestOptions())],
+      ['prometheus', renderRuleFiles()],
     ] as const;
     for (const [sub, files] of sets) {
-      assert.deepEqual((await readdir(join(dir, sub))).sort(), [...files.keys()]);
+      assert.deepEqual((await readdir(join(dir, sub))).sort(), [...files.keys()].sort());
       for (const [name, text] of files) assert.equal(await readFile(join(dir, sub, name), 'utf8'), text);
     }
+    const bundle = renderOlmBundle(operatorManifestOptions());
+    for (const [path, text] of bundle) assert.equal(await readFile(join(dir, 'bundle', path), 'utf8'), text);
     assert.equal(
       out.join('').trim().split('\n').length,
-      sets.reduce((n, [, files]) => n + files.size, 0),
+      sets.reduce((n, [, files]) => n + files.size, bundle.size),
     );
   } finally {
     await rm(dir, { recursive: true, force: true });

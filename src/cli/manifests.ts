@@ -1,22 +1,30 @@
 /**
- * `upgrade-operator manifests`: writes the install manifests to a folder: the CRDs to
- * `<dir>/crds/`, what runs `upgrade-operator run` for the managed flow on OpenShift (Namespace,
- * RBAC, ConfigMap, Deployment, Services, ServiceMonitors) to `<dir>/operator/`, and what runs
- * `upgrade-operator run --flows scheduled` (APPUiO compatible) to `<dir>/scheduled-operator/`.
+ * `upgrade-operator manifests`: writes the install manifests to a folder, as kustomize bases
+ * (docs/install.md): the CRDs to `<dir>/crds/`, what runs `upgrade-operator run` for the managed
+ * flow on OpenShift (Namespace, RBAC, ConfigMap, Deployment, Services, ServiceMonitors,
+ * PrometheusRule) to `<dir>/managed/`, and what runs `upgrade-operator run --flows scheduled`
+ * (APPUiO compatible) to `<dir>/scheduled/`; and the alerting rules as plain rules files to
+ * `<dir>/prometheus/`; with `--bundle DIR`, the managed flow's OLM bundle (docs/install.md).
  */
 import { Command } from 'commander';
-import { writeCrdFiles, writeOperatorFiles, writeScheduledOperatorFiles } from '../api/manifests.js';
+import {
+  writeCrdFiles,
+  writeOlmBundle,
+  writeOperatorFiles,
+  writeRuleFiles,
+  writeScheduledOperatorFiles,
+} from '../api/manifests.js';
 import type { ManagedOperatorManifestOptions } from '../api/deploy/managed-operator-manifests.js';
 import type { ScheduledOperatorManifestOptions } from '../api/deploy/scheduled-operator-manifests.js';
 import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from './run.js';
 import { version } from './version.js';
 
-/** The options the committed `deploy/operator/` files are generated with: this build's version and `run`'s Lease. */
+/** The options the committed `deploy/managed/` files are generated with: this build's version and `run`'s Lease. */
 export function operatorManifestOptions(): ManagedOperatorManifestOptions {
   return { version: version(), leaseName: LEADER_ELECTION_ID };
 }
 
-/** The options the committed `deploy/scheduled-operator/` files are generated with: this build's version and the scheduled flow's Lease. */
+/** The options the committed `deploy/scheduled/` files are generated with: this build's version and the scheduled flow's Lease. */
 export function scheduledOperatorManifestOptions(): ScheduledOperatorManifestOptions {
   return { version: version(), leaseName: SCHEDULED_LEADER_ELECTION_ID };
 }
@@ -29,14 +37,17 @@ export function manifestsCommand(): Command {
     )
     .option(
       '--out <dir>',
-      'output folder; CRDs go to <dir>/crds, the managed flow to <dir>/operator, the scheduled flow to <dir>/scheduled-operator',
+      'output folder; CRDs go to <dir>/crds, the managed flow to <dir>/managed, the scheduled flow to <dir>/scheduled (kustomize bases), the rules files to <dir>/prometheus',
       'deploy',
     )
-    .action(async (opts: { out: string }) => {
+    .option('--bundle <dir>', "also write the managed flow's OLM bundle (manifests/, metadata/) to <dir>")
+    .action(async (opts: { out: string; bundle?: string }) => {
       const files = [
         ...(await writeCrdFiles(`${opts.out}/crds`)),
-        ...(await writeOperatorFiles(`${opts.out}/operator`, operatorManifestOptions())),
-        ...(await writeScheduledOperatorFiles(`${opts.out}/scheduled-operator`, scheduledOperatorManifestOptions())),
+        ...(await writeOperatorFiles(`${opts.out}/managed`, operatorManifestOptions())),
+        ...(await writeScheduledOperatorFiles(`${opts.out}/scheduled`, scheduledOperatorManifestOptions())),
+        ...(await writeRuleFiles(`${opts.out}/prometheus`)),
+        ...(opts.bundle !== undefined ? await writeOlmBundle(opts.bundle, operatorManifestOptions()) : []),
       ];
       for (const f of files) process.stdout.write(`${f}\n`);
     });

@@ -350,7 +350,7 @@ void test('run on an API server without the kinds it reads: not ready, /readyz?v
   );
   assert.match(
     verbose.body,
-    /upgradeconfigs\.upgrade\.managed\.openshift\.io\/v1alpha1 \(the API server does not serve upgradeconfigs\.upgrade\.managed\.openshift\.io\/v1alpha1: install the operator's CustomResourceDefinitions: kubectl apply -f deploy\/crds\)/,
+    /upgradeconfigs\.upgrade\.managed\.openshift\.io\/v1alpha1 \(the API server does not serve upgradeconfigs\.upgrade\.managed\.openshift\.io\/v1alpha1: install the operator's CustomResourceDefinitions: kubectl apply -k deploy\/crds\)/,
   );
   assert.equal((await get(`${probes}/readyz`)).body, 'readyz check failed\n');
   // Installed, the caches sync and the operator is ready.

@@ -323,7 +323,7 @@ export function cacheSync(unsynced: ReadonlyArray<{ resource: string; error?: st
 /** What to do when the API server does not serve a kind the operator reads. */
 export function notServedHint(descriptor: Pick<ResourceDescriptor<KubeObjectLike>, 'group'>): string {
   if (OPERATOR_GROUPS.has(descriptor.group))
-    return "install the operator's CustomResourceDefinitions: kubectl apply -f deploy/crds";
+    return "install the operator's CustomResourceDefinitions: kubectl apply -k deploy/crds";
   if (descriptor.group.endsWith('.openshift.io'))
     return 'OpenShift 4 serves it: is this an OpenShift cluster (or a rehearsal of one)?';
   return 'install its CustomResourceDefinition';

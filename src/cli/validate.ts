@@ -64,11 +64,13 @@ export function nodeValidateIo(): ValidateIo {
 }
 
 const MANIFEST_FILE = /\.(ya?ml|json)$/;
+/** kustomize's own files, not objects: skipped when a directory is read (`kubectl apply -k` reads them). */
+const KUSTOMIZATION_FILE = /^(kustomization\.ya?ml|Kustomization)$/;
 
 /**
  * The files the `-f` arguments name, in order: a file as given, `-` for stdin, a directory's
- * `*.yaml`, `*.yml` and `*.json` files sorted by name (its subdirectories too, depth first, with
- * `recursive`). A path that cannot be read is an error, the others are still read.
+ * `*.yaml`, `*.yml` and `*.json` files sorted by name but `kustomization.yaml` (its subdirectories
+ * too, depth first, with `recursive`). A path that cannot be read is an error, the others are still read.
  */
 export function collectInputs(
   paths: readonly string[],
@@ -89,7 +91,7 @@ export function collectInputs(
           const child = join(path, name);
           if (io.isDirectory(child)) {
             if (recursive) visit(child, true);
-          } else if (MANIFEST_FILE.test(name)) {
+          } else if (MANIFEST_FILE.test(name) && !KUSTOMIZATION_FILE.test(name)) {
             visit(child, true);
           }
         }

@@ -48,7 +48,7 @@ export interface InformerOptions<T extends KubeObjectLike> extends InformerScope
   backoffMaxMs?: number;
   /**
    * What to do when the API server does not serve the resource (a LIST answered 404), e.g.
-   * "install the operator's CRDs: kubectl apply -f deploy/crds"; default: install its
+   * "install the operator's CRDs: kubectl apply -k deploy/crds"; default: install its
    * CustomResourceDefinition.
    */
   notServedHint?: (descriptor: ResourceDescriptor<KubeObjectLike>) => string;

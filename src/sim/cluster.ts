@@ -15,6 +15,8 @@ import type { SimComponent, SimContext } from './context.js';
 import { createClusterVersionOperator, type ClusterVersionOperator } from './cvo/cvo.js';
 import { installState } from './cvo/install.js';
 import { installCustomResourceDefinitions } from './install-crds.js';
+import { monitoringCustomResourceDefinitions } from '../api/monitoring/crds.js';
+import { ensureNamespace } from '../kube/ensure-namespace.js';
 import { createJobController } from './jobs/job-controller.js';
 import type { JobRule } from './jobs/job-rules.js';
 import { createMachineApi, type MachineApi } from './machineapi/machine-api.js';
@@ -130,7 +132,10 @@ export function createSimulatedCluster(ctx: SimContext, options: SimulatedCluste
       return requireService();
     },
     async start(signal: AbortSignal): Promise<void> {
-      await installCustomResourceDefinitions(ctx.client, openshiftCustomResourceDefinitions());
+      await installCustomResourceDefinitions(ctx.client, [
+        ...openshiftCustomResourceDefinitions(),
+        ...monitoringCustomResourceDefinitions(),
+      ]);
       service = await startUpdateService({
         catalogue,
         clock: ctx.clock,
@@ -138,6 +143,8 @@ export function createSimulatedCluster(ctx: SimContext, options: SimulatedCluste
         logger: ctx.logger.child({ component: 'sim-update-service' }),
       });
       signal.addEventListener('abort', () => void service?.close(), { once: true });
+      // Namespaces every OpenShift 4 cluster has, whatever its profile (an install's Roles live there).
+      for (const name of PLATFORM_NAMESPACES) await ensureNamespace(ctx.client, name, { signal });
       await installInfrastructure(ctx, profile);
       await installNodes(ctx, profile);
       await installMachines(ctx, profile);
@@ -224,6 +231,9 @@ async function installNodes(ctx: SimContext, profile: ClusterProfile): Promise<v
     await ctx.client.updateStatus(NodeResource, { ...created, status: nodeStatus(n, now) });
   }
 }
+
+/** The namespaces of an OpenShift 4 cluster that hold what installs and operators refer to (pull-secret, monitoring, machines). */
+const PLATFORM_NAMESPACES = ['openshift-config', 'openshift-monitoring', MACHINE_API_NAMESPACE];
 
 async function installMachines(ctx: SimContext, profile: ClusterProfile): Promise<void> {
   if (profile.machineSets.length === 0) return;

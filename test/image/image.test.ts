@@ -93,7 +93,7 @@ void test('scripts/build-image.sh builds the image: its size, a non-root user, O
   // The documented build with a registry tags the image the Deployments name.
   const [[podmanBuild = []] = []] = documentedBlocks('### Building the image');
   const tag = podmanBuild[podmanBuild.indexOf('-t') + 1] ?? '';
-  for (const flow of ['operator', 'scheduled-operator']) {
+  for (const flow of ['managed', 'scheduled']) {
     const deployment = readFileSync(join(ROOT, 'deploy', flow, '06-deployment.yaml'), 'utf8');
     assert.match(deployment, new RegExp(`\\n\\s+image: ${tag.replaceAll('.', '\\.')}\\n`), `${flow}: ${tag}`);
   }

@@ -1,20 +1,24 @@
 /**
  * The real kubectl against the embedded API server, for the tests that apply the install
- * manifests as docs/configuration.md tells users to. The embedded server does not serve RBAC or
- * ServiceMonitors: test-only CRDs with the real fields stand in for them
- * (stand-in-crds.test-support.ts), so `--validate=strict` checks those shapes.
+ * manifests as docs/install.md tells users to (kubectl runs in the repository's root). The embedded server serves the RBAC kinds with
+ * their schemas (apiserver/builtin/rbac.ts); the harness installs the ServiceMonitor and
+ * PrometheusRule CRDs as OpenShift monitoring does (and the simulated cluster does), so
+ * `--validate=strict` checks those shapes.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startApiServer, type ApiServer } from '../../apiserver/server.js';
 import type { JsonObject } from '../../lib/json.js';
 import { ManualClock } from '../../lib/clock.js';
 import type { ManifestFile } from './operator-objects.js';
-import { rbacStandInCrds, serviceMonitorStandInCrd } from './stand-in-crds.test-support.js';
+import { monitoringCustomResourceDefinitions } from '../monitoring/crds.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** A kubectl run's outcome. */
 export interface KubectlResult {
@@ -39,18 +43,17 @@ async function post(server: ApiServer, path: string, body: JsonObject): Promise<
   assert.equal(res.status, 201, await res.text());
 }
 
-/** Starts the server with the stand-in CRDs and the namespaces every OpenShift cluster has. */
+/** Starts the server with the monitoring CRDs and the namespaces every OpenShift cluster has. */
 export async function startKubectlHarness(): Promise<KubectlHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'operator-manifests-'));
   const server = await startApiServer({ port: 0, clock: new ManualClock('2026-03-02T08:00:00Z') });
   const kubeconfig = join(dir, 'kubeconfig');
   await server.writeKubeconfig(kubeconfig);
-  for (const crd of [...rbacStandInCrds(), serviceMonitorStandInCrd()])
+  for (const crd of monitoringCustomResourceDefinitions())
     await post(server, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
   // The CRD registry serves new groups asynchronously.
-  for (const group of ['rbac.authorization.k8s.io/v1', 'monitoring.coreos.com/v1']) {
-    for (let i = 0; i < 200 && (await fetch(`${server.url}/apis/${group}`)).status !== 200; i++) await sleep(10);
-  }
+  for (let i = 0; i < 200 && (await fetch(`${server.url}/apis/monitoring.coreos.com/v1`)).status !== 200; i++)
+    await sleep(10);
   for (const name of ['openshift-machine-api', 'openshift-monitoring', 'openshift-config'])
     await post(server, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   return {
@@ -60,7 +63,8 @@ export async function startKubectlHarness(): Promise<KubectlHarness> {
         execFile(
           '/usr/bin/kubectl',
           [...args, `--kubeconfig=${kubeconfig}`, `--cache-dir=${join(dir, 'cache')}`],
-          { timeout: 60_000 },
+          // From the repository's root, so that tests run the documented `kubectl apply -k deploy/managed`.
+          { timeout: 60_000, cwd: REPO_ROOT },
           (err, stdout, stderr) => {
             resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
           },

@@ -3,8 +3,8 @@
  * Namespace, ServiceAccount, RBAC (from {@link managedOperatorPermissions}, plus the monitoring
  * roles), the operator ConfigMap, the Deployment, the metrics Services and their
  * ServiceMonitors. Pure builders (the shapes both flows share are in operator-objects.ts):
- * `upgrade-operator manifests` renders them to `deploy/operator/*.yaml`, in the order
- * `kubectl apply -f` must create them.
+ * `upgrade-operator manifests` renders them to `deploy/managed/*.yaml` (a kustomize base), in
+ * the order they are created.
  */
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import type { ConfigMap, Namespace, Service, ServiceAccount } from 'kubernetes-types/core/v1.js';
@@ -16,6 +16,7 @@ import {
   MANAGED_UPGRADE_OPERATOR_NAMESPACE,
 } from '../upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { managedOperatorPermissions } from './managed-operator-rbac.js';
+import { managedUpgradeRuleGroup, prometheusRule } from './alert-rules.js';
 import {
   MONITORING_NAMESPACE,
   OPERATOR_IMAGE_REPOSITORY,
@@ -132,7 +133,12 @@ export function operatorRbacDocuments(options: ManagedOperatorManifestOptions): 
     else
       namespaced.push(
         ...roleDocuments(
-          { name: OPERATOR_NAME, namespace, comment: ` What the operator needs in ${namespace}.`, grants },
+          {
+            name: OPERATOR_NAME,
+            namespace,
+            comment: ` What the operator needs in ${namespace === namespaceOf(options) ? 'its own namespace' : namespace}.`,
+            grants,
+          },
           subjects,
         ),
       );
@@ -275,7 +281,7 @@ export function operatorServiceMonitors(options: ManagedOperatorManifestOptions)
   ];
 }
 
-/** Every file of `deploy/operator/`, numbered in the order `kubectl apply -f deploy/operator/` creates them. */
+/** Every object file of `deploy/managed/`, numbered in the order they are created. */
 export function managedOperatorManifestFiles(options: ManagedOperatorManifestOptions): ManifestFile[] {
   const rbac = operatorRbacDocuments(options);
   return [
@@ -298,6 +304,15 @@ export function managedOperatorManifestFiles(options: ManagedOperatorManifestOpt
     {
       name: '08-service-monitors.yaml',
       documents: operatorServiceMonitors(options).map((s) => ({ object: toJsonObject(s) })),
+    },
+    {
+      name: '09-prometheus-rule.yaml',
+      documents: [
+        {
+          object: prometheusRule(namespaceOf(options), OPERATOR_NAME, managedUpgradeRuleGroup()),
+          comment: ' The managed-upgrade alerts (runbooks: docs/runbooks.md) and duration records.',
+        },
+      ],
     },
   ];
 }

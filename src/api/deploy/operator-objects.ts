@@ -1,6 +1,6 @@
 /**
- * Builders shared by the install manifests of both flows (`deploy/operator/` for the managed
- * flow, `deploy/scheduled-operator/` for the scheduled one): the document and file shapes the
+ * Builders shared by the install manifests of both flows (`deploy/managed/` for the managed
+ * flow, `deploy/scheduled/` for the scheduled one): the document and file shapes the
  * renderer writes, object metadata, the Namespace and ServiceAccount, RBAC Roles built from
  * permission grants (each rule with its reason), the monitoring roles, the pod's probes and
  * security context, and the metrics Services with their ServiceMonitors. Pure functions.
@@ -60,7 +60,6 @@ export interface ServiceMonitor {
       interval: string;
       metricRelabelings?: MetricRelabeling[];
     }>;
-    namespaceSelector: { matchNames: string[] };
     selector: { matchLabels: Record<string, string> };
   };
 }
@@ -295,7 +294,11 @@ export function metricsService(
   };
 }
 
-/** The ServiceMonitor of the Service with `component`'s label: `/metrics` over HTTP every 30 s. */
+/**
+ * The ServiceMonitor of the Service with `component`'s label: `/metrics` over HTTP every 30 s. It
+ * has no `namespaceSelector`: Prometheus Operator then looks in the ServiceMonitor's own
+ * namespace, so the install can move to another namespace (kustomization.yaml) as a whole.
+ */
 export function serviceMonitor(
   namespace: string,
   name: string,
@@ -317,7 +320,6 @@ export function serviceMonitor(
           ...(metricRelabelings ? { metricRelabelings } : {}),
         },
       ],
-      namespaceSelector: { matchNames: [namespace] },
       selector: { matchLabels: { ...OPERATOR_LABELS, 'app.kubernetes.io/component': component } },
     },
   };

@@ -87,14 +87,14 @@ export function recordOperatorRequests(source: string): RequestRecorder {
 
 const VERSION = '0.0.0-test';
 
-/** The managed flow's rules as `manifests` generates them (`deploy/operator/`), by the namespace they apply in. */
+/** The managed flow's rules as `manifests` generates them (`deploy/managed/`), by the namespace they apply in. */
 export function managedGrants(): ResolvedGrant[] {
   return [...permissionsByNamespace({ version: VERSION, leaseName: LEADER_ELECTION_ID })].flatMap(
     ([namespace, grants]) => grants.map((grant) => ({ namespace, grant })),
   );
 }
 
-/** The scheduled flow's rules as `manifests` generates them (`deploy/scheduled-operator/`), for the operator in `namespace`. */
+/** The scheduled flow's rules as `manifests` generates them (`deploy/scheduled/`), for the operator in `namespace`. */
 export function scheduledGrants(namespace?: string): ResolvedGrant[] {
   const options = {
     version: VERSION,

@@ -134,7 +134,12 @@ void test('the Service targets the metrics port; the ServiceMonitor selects it a
   assert.ok((container().ports ?? []).some((p) => p.name === s.spec?.ports?.[0]?.targetPort));
   assert.ok(Object.entries(m.spec.selector.matchLabels).every(([k, v]) => s.metadata?.labels?.[k] === v));
   assert.equal(m.spec.endpoints[0]?.port, s.spec?.ports?.[0]?.name);
-  assert.deepEqual(m.spec.namespaceSelector.matchNames, [APPUIO_CONTROLLER_NAMESPACE]);
+  assert.equal(
+    m.metadata.namespace,
+    APPUIO_CONTROLLER_NAMESPACE,
+    'no namespaceSelector: the ServiceMonitor looks in its own namespace',
+  );
+  assert.ok(!('namespaceSelector' in m.spec));
   assert.deepEqual(m.spec.endpoints[0]?.metricRelabelings, [
     { action: 'keep', sourceLabels: ['__name__'], regex: SCHEDULED_METRICS_KEEP_REGEX },
   ]);

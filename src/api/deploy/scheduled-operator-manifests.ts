@@ -4,8 +4,8 @@
  * Namespace, ServiceAccount, RBAC (from {@link scheduledOperatorPermissions} and the
  * leader-election Role), the monitoring roles, viewer and editor ClusterRoles for the six
  * managedupgrade.appuio.io kinds, the Deployment, the metrics Service and its ServiceMonitor.
- * Pure builders: `upgrade-operator manifests` renders them to `deploy/scheduled-operator/*.yaml`,
- * in the order `kubectl apply -f` must create them.
+ * Pure builders: `upgrade-operator manifests` renders them to `deploy/scheduled/*.yaml` (a
+ * kustomize base), in the order they are created.
  *
  * Every cluster-scoped object, and every Role in a namespace the managed flow's manifests also
  * use (`openshift-machine-api`, `default`), is named `upgrade-operator-scheduled…`, so that
@@ -14,6 +14,7 @@
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import type { Namespace, Service, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import type { ClusterRole, PolicyRule } from 'kubernetes-types/rbac/v1.js';
+import { prometheusRule, scheduledUpgradeRuleGroup } from './alert-rules.js';
 import { ManagedClusterVersionResource } from '../managedupgrade.appuio.io/v1beta1/cluster-version-contract.js';
 import { APPUIO_CONTROLLER_NAMESPACE, APPUIO_GROUP } from '../managedupgrade.appuio.io/v1beta1/group.js';
 import { NodeForceDrainResource } from '../managedupgrade.appuio.io/v1beta1/node-force-drain-contract.js';
@@ -135,7 +136,7 @@ export function scheduledRoles(options: ScheduledOperatorManifestOptions): RoleS
     comment:
       namespace === undefined
         ? ' What the operator reads and changes cluster-wide.'
-        : ` What the operator needs in ${namespace}.`,
+        : ` What the operator needs in ${namespace === namespaceOf(options) ? 'its own namespace' : namespace}.`,
     grants,
   }));
   roles.push({
@@ -296,7 +297,7 @@ export function scheduledServiceMonitor(options: ScheduledOperatorManifestOption
   );
 }
 
-/** Every file of `deploy/scheduled-operator/`, numbered in the order `kubectl apply -f` creates them. */
+/** Every object file of `deploy/scheduled/`, numbered in the order they are created. */
 export function scheduledOperatorManifestFiles(options: ScheduledOperatorManifestOptions): ManifestFile[] {
   const rbac = scheduledRbacDocuments(options);
   const userRoles = scheduledUserRoles().map((r, i): ManifestDocument => ({
@@ -318,5 +319,14 @@ export function scheduledOperatorManifestFiles(options: ScheduledOperatorManifes
     { name: '06-deployment.yaml', documents: [{ object: toJsonObject(scheduledDeployment(options)) }] },
     { name: '07-service.yaml', documents: [{ object: toJsonObject(scheduledMetricsService(options)) }] },
     { name: '08-service-monitor.yaml', documents: [{ object: toJsonObject(scheduledServiceMonitor(options)) }] },
+    {
+      name: '09-prometheus-rule.yaml',
+      documents: [
+        {
+          object: prometheusRule(namespaceOf(options), SCHEDULED_RBAC_NAME, scheduledUpgradeRuleGroup()),
+          comment: ' The scheduled-upgrade alerts (runbooks: docs/runbooks.md).',
+        },
+      ],
+    },
   ];
 }

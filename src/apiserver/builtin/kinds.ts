@@ -7,6 +7,7 @@ import type { JsonObject, JsonValue } from '../../lib/json.js';
 import { isJsonObject } from '../../lib/json.js';
 import type { KubeObject, ResourceType } from '../types.js';
 import type { GenerationRule } from '../storage/generation.js';
+import { rbacTypes } from './rbac.js';
 
 /** Which name rule metadata.name follows. */
 export type NameRule = 'subdomain' | 'label' | 'path';
@@ -115,6 +116,7 @@ export const builtinTypes: readonly ResourceType[] = [
   leaseType,
   deploymentType,
   daemonSetType,
+  ...rbacTypes,
   crdType,
 ];
 

@@ -1,7 +1,7 @@
 /**
  * Patch metadata of the built-in kinds the embedded API server serves, transcribed from the
  * `patchStrategy`/`patchMergeKey` struct tags and the `+listType`/`+listMapKey`/`+mapType`
- * markers of k8s.io/api (core/v1, apps/v1, batch/v1, policy/v1, coordination/v1, events/v1)
+ * markers of k8s.io/api (core/v1, apps/v1, batch/v1, policy/v1, coordination/v1, events/v1, rbac/v1)
  * and k8s.io/apiextensions-apiserver. Only fields with something to say are listed: any other
  * object merges key by key and any other list is atomic (replaced whole).
  */
@@ -124,6 +124,14 @@ const tables: ReadonlyMap<string, PatchMeta> = new Map<string, PatchMeta>([
     }),
   ],
   ['coordination.k8s.io/Lease', kind()],
+  // rbac/v1: rules, subjects and clusterRoleSelectors are `+listType=atomic`, roleRef a plain struct.
+  ['rbac.authorization.k8s.io/Role', kind()],
+  [
+    'rbac.authorization.k8s.io/ClusterRole',
+    kind({ aggregationRule: { fields: { clusterRoleSelectors: { listType: 'atomic', items: LABEL_SELECTOR } } } }),
+  ],
+  ['rbac.authorization.k8s.io/RoleBinding', kind()],
+  ['rbac.authorization.k8s.io/ClusterRoleBinding', kind()],
   [
     'apps/Deployment',
     kind({

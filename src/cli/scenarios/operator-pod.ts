@@ -1,7 +1,7 @@
 /**
  * The simulated operator's pod: in a simulation with the embedded API server, the operator runs
  * in this process, and the cluster shows it as the install manifests would run it — the
- * Deployment of `upgrade-operator manifests` (deploy/operator, or deploy/scheduled-operator when
+ * Deployment of `upgrade-operator manifests` (deploy/managed, or deploy/scheduled when
  * only the scheduled flow runs) in the operator namespace and one
  * Running pod it owns, carrying the Deployment's selector labels, so that
  * `kubectl logs -n openshift-managed-upgrade-operator deploy/upgrade-operator` finds it.

@@ -33,6 +33,7 @@ import { silentLogger, type Logger } from '../../lib/log.js';
 import { SeededRandom } from '../../lib/random.js';
 import type { SimContext } from '../../sim/context.js';
 import { installCustomResourceDefinitions } from '../../sim/install-crds.js';
+import { monitoringCustomResourceDefinitions } from '../../api/monitoring/crds.js';
 import { startGracefulPodTerminator } from '../../sim/workloads/graceful-pod-terminator.js';
 import { VirtualClock } from '../../sim/virtual-clock.js';
 
@@ -189,7 +190,11 @@ async function startExternal(
     if (refused.length > 0) throw new ClusterRefusedError(refused);
     // A server elsewhere registers CRDs in its own time: look again every 100 ms, for up to a minute.
     const crdWait = { attempts: 600, pause: () => wall.sleep(100, env.signal) };
-    await installCustomResourceDefinitions(env.ctx.client, openshiftCustomResourceDefinitions(), crdWait);
+    await installCustomResourceDefinitions(
+      env.ctx.client,
+      [...openshiftCustomResourceDefinitions(), ...monitoringCustomResourceDefinitions()],
+      crdWait,
+    );
     await installCustomResourceDefinitions(env.ctx.client, customResourceDefinitions(), crdWait);
     startGracefulPodTerminator(env.ctx, new Set(facts.nodes.map((n) => n.name)), env.signal);
     return env;

@@ -8,29 +8,13 @@
  * write, like TLS and authorization settings, keep their unknown fields).
  */
 import type { JsonObject } from '../../lib/json.js';
+import { labelSelectorSchema, stringList, stringMap } from '../json-schema-fragments.js';
 
-const strings: JsonObject = { type: 'array', items: { type: 'string' } };
-const stringMap: JsonObject = { type: 'object', additionalProperties: { type: 'string' } };
 const open: JsonObject = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
 /** prometheus-operator's `monitoringv1.Duration`. */
 const duration: JsonObject = {
   type: 'string',
   pattern: '^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$',
-};
-
-const labelSelector: JsonObject = {
-  type: 'object',
-  properties: {
-    matchLabels: stringMap,
-    matchExpressions: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['key', 'operator'],
-        properties: { key: { type: 'string' }, operator: { type: 'string' }, values: strings },
-      },
-    },
-  },
 };
 
 const relabelConfig: JsonObject = {
@@ -118,7 +102,7 @@ export function serviceMonitorCrd(): JsonObject {
       honorLabels: { type: 'boolean' },
       honorTimestamps: { type: 'boolean' },
       bearerTokenFile: { type: 'string' },
-      params: { type: 'object', additionalProperties: strings },
+      params: { type: 'object', additionalProperties: stringList },
       tlsConfig: open,
       authorization: open,
       relabelings: { type: 'array', items: relabelConfig },
@@ -131,10 +115,10 @@ export function serviceMonitorCrd(): JsonObject {
     properties: {
       endpoints: { type: 'array', items: endpoint },
       jobLabel: { type: 'string' },
-      namespaceSelector: { type: 'object', properties: { any: { type: 'boolean' }, matchNames: strings } },
-      selector: labelSelector,
-      targetLabels: strings,
-      podTargetLabels: strings,
+      namespaceSelector: { type: 'object', properties: { any: { type: 'boolean' }, matchNames: stringList } },
+      selector: labelSelectorSchema,
+      targetLabels: stringList,
+      podTargetLabels: stringList,
       sampleLimit: { type: 'integer', format: 'int64' },
       labelLimit: { type: 'integer', format: 'int64' },
     },

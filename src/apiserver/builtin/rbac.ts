@@ -8,37 +8,19 @@
  * authorize requests with them (src/api/deploy/rbac-authorizer.test-support.ts does, in tests).
  */
 import type { JsonObject } from '../../lib/json.js';
+import { labelSelectorSchema, stringList } from '../../api/json-schema-fragments.js';
 import type { ServedType } from '../storage/served-type.js';
-
-const strings: JsonObject = { type: 'array', items: { type: 'string' } };
-const stringMap: JsonObject = { type: 'object', additionalProperties: { type: 'string' } };
-
-/** metav1.LabelSelector. */
-const labelSelector: JsonObject = {
-  type: 'object',
-  properties: {
-    matchLabels: stringMap,
-    matchExpressions: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['key', 'operator'],
-        properties: { key: { type: 'string' }, operator: { type: 'string' }, values: strings },
-      },
-    },
-  },
-};
 
 /** rbacv1.PolicyRule. */
 const policyRule: JsonObject = {
   type: 'object',
   required: ['verbs'],
   properties: {
-    apiGroups: strings,
-    resources: strings,
-    resourceNames: strings,
-    nonResourceURLs: strings,
-    verbs: strings,
+    apiGroups: stringList,
+    resources: stringList,
+    resourceNames: stringList,
+    nonResourceURLs: stringList,
+    verbs: stringList,
   },
 };
 
@@ -103,7 +85,10 @@ export const clusterRoleType = rbacType(
   false,
   objectSchema({
     rules,
-    aggregationRule: { type: 'object', properties: { clusterRoleSelectors: { type: 'array', items: labelSelector } } },
+    aggregationRule: {
+      type: 'object',
+      properties: { clusterRoleSelectors: { type: 'array', items: labelSelectorSchema } },
+    },
   }),
 );
 export const roleBindingType = rbacType(

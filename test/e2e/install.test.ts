@@ -15,6 +15,7 @@ import { parse } from 'yaml';
 import type { JsonObject } from '../../src/lib/json.js';
 import { ensureBuilt } from '../../src/cli/binary.test-support.js';
 import {
+  assertRehearsalAsExpected,
   SCHEDULED_REHEARSAL_SCENARIO,
   startApiServerProcess,
   startBuilt,
@@ -173,10 +174,7 @@ for (const flow of ['managed', 'scheduled'] as const) {
       t.after(() => stopProc(operator));
 
       const ended = await sim.exited;
-      const out = sim.stdout();
-      assert.equal(ended.code, 0, `simulate:\n${out}\n${sim.stderr()}\nrun:\n${operator.stderr().slice(-4000)}`);
-      assert.match(out, /\nas expected: /);
-      t.diagnostic(out.split('\n').find((l) => l.startsWith('as expected')) ?? '');
+      const out = assertRehearsalAsExpected(t, sim, ended.code, operator);
       // The operator that acted is the run process, with the pod's name as its identity.
       assert.match(out, new RegExp(`Operator ${pod.env['POD_NAME'] ?? ''} holds the Lease; the scenario starts\\.`));
       assert.deepEqual(await stopProc(operator, 'SIGINT'), { code: 0, signal: null });

@@ -6,6 +6,7 @@
  * window (scheduled-upgrade's 01:00 UTC) would be hours away or minutes away depending on the
  * hour; a hand-written UpgradeJob due ten minutes after the start is not.
  */
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -145,4 +146,34 @@ export async function startApiServerProcess(
   const url = /API server listening on (\S+)/.exec(proc.stdout())?.[1] ?? '';
   if (!existsSync(join(cwd, kubeconfig))) throw new Error(`no kubeconfig ${kubeconfig} in ${cwd}`);
   return { ...proc, url };
+}
+
+/**
+ * The simulate side of a rehearsal ended as its scenario expects (exit 0, "as expected"); says so
+ * in the test's diagnostics and returns simulate's output. On failure, both sides' output.
+ */
+export function assertRehearsalAsExpected(
+  t: { diagnostic(message: string): void },
+  sim: Proc,
+  code: number | null,
+  operator: Proc,
+): string {
+  const out = sim.stdout();
+  assert.equal(code, 0, `simulate:\n${out}\n${sim.stderr()}\nrun:\n${operator.stderr().slice(-4000)}`);
+  assert.match(out, /\nas expected: /);
+  t.diagnostic(out.split('\n').find((l) => l.startsWith('as expected')) ?? '');
+  return out;
+}
+
+/** The operator's log lines; each must be a JSON line (no Node warning, no stray text). */
+export function operatorLogLines(operator: Proc): string[] {
+  const lines = operator
+    .stderr()
+    .split('\n')
+    .filter((l) => l !== '');
+  assert.deepEqual(
+    lines.filter((l) => !l.startsWith('{')),
+    [],
+  );
+  return lines;
 }

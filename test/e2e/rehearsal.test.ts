@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from '../../src/cli/binary.test-support.js';
 import {
+  assertRehearsalAsExpected,
+  operatorLogLines,
   SCHEDULED_REHEARSAL_SCENARIO,
   startApiServerProcess,
   startBuilt,
@@ -79,21 +81,11 @@ for (const flow of ['managed', 'scheduled'] as const) {
       t.after(() => stopProc(operator));
 
       const ended = await sim.exited;
-      const out = sim.stdout();
-      assert.equal(ended.code, 0, `simulate:\n${out}\n${sim.stderr()}\nrun:\n${operator.stderr().slice(-4000)}`);
-      assert.match(out, /\nas expected: /);
-      t.diagnostic(out.split('\n').find((l) => l.startsWith('as expected')) ?? '');
+      const out = assertRehearsalAsExpected(t, sim, ended.code, operator);
       // The operator that acted is the run process: its identity is <host>_<pid>.
       assert.match(out, new RegExp(`Operator \\S+_${operator.child.pid} holds the Lease; the scenario starts\\.`));
       // Nothing but JSON lines in the log stream (no Node warning, no stray text).
-      const lines = operator
-        .stderr()
-        .split('\n')
-        .filter((l) => l !== '');
-      assert.deepEqual(
-        lines.filter((l) => !l.startsWith('{')),
-        [],
-      );
+      const lines = operatorLogLines(operator);
       const log = lines.map(
         (l) => JSON.parse(l) as { msg: string; flows?: string[]; metrics?: string; rehearsal?: { timeScale: number } },
       );

@@ -13,7 +13,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ensureBuilt } from '../../src/cli/binary.test-support.js';
-import { startApiServerProcess, startBuilt, startProc, stopProc, waitFor } from '../e2e/rehearsal.test-support.js';
+import {
+  assertRehearsalAsExpected,
+  operatorLogLines,
+  startApiServerProcess,
+  startBuilt,
+  startProc,
+  stopProc,
+  waitFor,
+} from '../e2e/rehearsal.test-support.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -160,18 +168,8 @@ void test(
         throw new Error(`run-image.sh exited first (${code ?? signal}):\n${operator.stderr().slice(-4000)}`);
       }),
     ]);
-    const out = sim.stdout();
-    assert.equal(ended.code, 0, `simulate:\n${out}\n${sim.stderr()}\nrun:\n${operator.stderr().slice(-4000)}`);
-    assert.match(out, /\nas expected: /);
-    t.diagnostic(out.split('\n').find((l) => l.startsWith('as expected')) ?? '');
-    const lines = operator
-      .stderr()
-      .split('\n')
-      .filter((l) => l !== '');
-    assert.deepEqual(
-      lines.filter((l) => !l.startsWith('{')),
-      [],
-    );
+    const out = assertRehearsalAsExpected(t, sim, ended.code, operator);
+    const lines = operatorLogLines(operator);
     const starting = lines
       .map((l) => JSON.parse(l) as { msg: string; flows?: string[] })
       .find((l) => l.msg === 'upgrade-operator starting');

@@ -129,6 +129,20 @@ function testRunOptions(kubeconfig: string, identity: string): Omit<RunOptions, 
   };
 }
 
+/** The scheduled UpgradeConfig `upgrades/weekly` with a cron in UTC and no health checks. */
+function weeklyConfig(cron: string): never {
+  return {
+    apiVersion: 'managedupgrade.appuio.io/v1beta1',
+    kind: 'UpgradeConfig',
+    metadata: { name: 'weekly', namespace: 'upgrades' },
+    spec: {
+      schedule: { cron, location: 'UTC' },
+      maxSchedulingDelay: '1h',
+      jobTemplate: { spec: { config: { preUpgradeHealthChecks: {}, postUpgradeHealthChecks: {} } } },
+    },
+  } as never;
+}
+
 void test('bind addresses: host:port, :port and port', () => {
   assert.deepEqual(parseBindAddress('127.0.0.1:8383'), { host: '127.0.0.1', port: 8383 });
   assert.deepEqual(parseBindAddress(':8089'), { host: '0.0.0.0', port: 8089 });
@@ -249,16 +263,7 @@ void test('run --flows scheduled: APPUiO’s Lease in the scheduled namespace; t
       ? true
       : undefined,
   );
-  await client.create(ScheduledUpgradeConfigResource, {
-    apiVersion: 'managedupgrade.appuio.io/v1beta1',
-    kind: 'UpgradeConfig',
-    metadata: { name: 'weekly', namespace: 'upgrades' },
-    spec: {
-      schedule: { cron: '0 25 * * *', location: 'UTC' },
-      maxSchedulingDelay: '1h',
-      jobTemplate: { spec: { config: { preUpgradeHealthChecks: {}, postUpgradeHealthChecks: {} } } },
-    },
-  } as never);
+  await client.create(ScheduledUpgradeConfigResource, weeklyConfig('0 25 * * *'));
   const invalid = await until('ScheduleValid=False', async () =>
     (await client.get(ScheduledUpgradeConfigResource, 'upgrades', 'weekly')).status?.conditions?.find(
       (c) => c.type === 'ScheduleValid' && c.status === 'False',
@@ -297,16 +302,7 @@ void test('run --flows managed,scheduled: one metrics endpoint with both flows�
     await done.catch(() => undefined);
   });
   const { metrics } = await endpoints;
-  await client.create(ScheduledUpgradeConfigResource, {
-    apiVersion: 'managedupgrade.appuio.io/v1beta1',
-    kind: 'UpgradeConfig',
-    metadata: { name: 'weekly', namespace: 'upgrades' },
-    spec: {
-      schedule: { cron: '0 1 * * *', location: 'UTC' },
-      maxSchedulingDelay: '1h',
-      jobTemplate: { spec: { config: { preUpgradeHealthChecks: {}, postUpgradeHealthChecks: {} } } },
-    },
-  } as never);
+  await client.create(ScheduledUpgradeConfigResource, weeklyConfig('0 1 * * *'));
   const families = await runtimeFamilies(metrics, 'scheduled-upgradeconfig');
   assert.ok(families.has('upgradeoperator_upgrade_started_timestamp'), 'the managed flow’s families');
   assert.ok(families.has('openshift_upgrade_controller_cluster_upgrading'), 'the scheduled flow’s families');

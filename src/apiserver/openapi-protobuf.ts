@@ -2,7 +2,7 @@
  * The OpenAPI v2 document in protobuf, as kube-apiserver serves `/openapi/v2` to kubectl, which
  * asks for `application/com.github.proto-openapi.spec.v2@v1.0+protobuf` only (client-go's
  * discovery) when its OpenAPI v3 documents lack a kind. The messages are gnostic's `openapi.v2`
- * (docs/simulation.md#openapi); values that are free JSON (`default`, `enum`, `example`, `x-`
+ * (docs/simulation.md#what-it-implements); values that are free JSON (`default`, `enum`, `example`, `x-`
  * vendor extensions) travel as YAML text in gnostic's `Any.yaml`.
  *
  * Hand-written: the document is a fixed, small subset of one schema (swagger, info, definitions

@@ -141,8 +141,9 @@ try {
   step('Install the CustomResourceDefinitions (generated from src/api/ by `npm run manifests`)');
   const crdDir = join(work, 'crds');
   await writeCrdFiles(crdDir);
-  await kubectl(['apply', '-f', crdDir]);
-  await kubectl(['wait', '--for', 'condition=Established', '--timeout=30s', '-f', crdDir]);
+  // A kustomize base, as deploy/crds is.
+  await kubectl(['apply', '-k', crdDir]);
+  await kubectl(['wait', '--for', 'condition=Established', '--timeout=30s', '--all', 'crd']);
   await kubectl(['api-resources', '--api-group=upgrade.managed.openshift.io']);
   await kubectl(['api-resources', '--api-group=managedupgrade.appuio.io']);
 

@@ -1,0 +1,58 @@
+/**
+ * End to end, the migrations of docs/migrating-from-muo.md: scenario `migrate-from-muo` (an OSD
+ * upgrade MUO started — its status history, its control-plane silence, its capacity MachineSets,
+ * ClusterVersion already commanded — adopted by this operator and completed exactly once, MUO's
+ * leftovers cleaned up), read as a user would read it.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MachineSetResource } from '../../src/api/openshift/machine-v1beta1/machine-set.js';
+import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../src/api/openshift/config-v1/cluster-version.js';
+import { events, runScenario, silences } from './scenario.test-support.js';
+
+void test('migrate-from-muo: the upgrade MUO started is adopted and completed once, its leftovers cleaned up', async (t) => {
+  const { ok, summary, run } = await runScenario(t, 'migrate-from-muo');
+  assert.ok(ok, summary);
+  assert.equal(run.actionsRun.at(-1)?.name, 'MUO scaled to 0, upgrade-operator started');
+  // One history entry, MUO's, carried on to Upgraded: every step True once.
+  const history = run.upgradeConfig()?.status?.history ?? [];
+  assert.equal(history.length, 1);
+  assert.equal(history[0]?.phase, 'Upgraded');
+  assert.equal(history[0]?.precedingVersion, '4.14.30');
+  const conditions = history[0]?.conditions ?? [];
+  assert.equal(conditions.filter((c) => c.status === 'True').length, 16);
+  assert.equal(new Set(conditions.map((c) => c.type)).size, conditions.length, 'each step once');
+  // The CVO was commanded once: one history entry for the target.
+  const cv = await run.env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME);
+  const entries = (cv.status?.history ?? []).filter((h) => h.version === '4.15.38');
+  assert.deepEqual(
+    entries.map((h) => h.state),
+    ['Completed'],
+  );
+  // MUO's clones served as the capacity (no second set: never more than 3 + 3 workers), then removed.
+  assert.equal(Math.max(...run.timeline.map((p) => p.pools['worker']?.[1] ?? 0)), 6);
+  const clones = await run.env.client.list(MachineSetResource, {
+    namespace: 'openshift-machine-api',
+    labelSelector: 'upgrade.managed.openshift.io=true',
+  });
+  assert.deepEqual(clones.items, []);
+  // MUO's control-plane silence was reused, not doubled, and nothing is left active.
+  const all = (await silences(run)).filter((s) => s.createdBy === 'managed-upgrade-operator');
+  assert.equal(
+    all.filter((s) => s.comment === 'Silence for OSD control plane upgrade to version 4.15.38').length,
+    1,
+    'one control-plane silence',
+  );
+  assert.deepEqual(
+    all.filter((s) => s.status.state === 'active').map((s) => s.comment),
+    [],
+  );
+  const completed = await events(run, run.namespace, 'UpgradeCompleted');
+  assert.equal(
+    completed.reduce((n, e) => n + e.count, 0),
+    1,
+    'completed once',
+  );
+  // MUO had started it: this operator reports no second start.
+  assert.deepEqual(await events(run, run.namespace, 'UpgradeStarted'), []);
+});

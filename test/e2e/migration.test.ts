@@ -2,13 +2,17 @@
  * End to end, the migrations of docs/migrating-from-muo.md: scenario `migrate-from-muo` (an OSD
  * upgrade MUO started — its status history, its control-plane silence, its capacity MachineSets,
  * ClusterVersion already commanded — adopted by this operator and completed exactly once, MUO's
- * leftovers cleaned up), read as a user would read it.
+ * leftovers cleaned up) and `migrate-from-appuio` (docs/migrating-from-appuio.md: an UpgradeJob
+ * APPUiO's controller started — pre-checked, the ClusterVersion locked and commanded, the Create
+ * and Start hooks run — adopted and finished once, no hook run twice, the lock released), read as
+ * a user would read them.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MachineSetResource } from '../../src/api/openshift/machine-v1beta1/machine-set.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../src/api/openshift/config-v1/cluster-version.js';
-import { events, runScenario, silences } from './scenario.test-support.js';
+import { UpgradeJobResource } from '../../src/api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
+import { events, hookJobsByRun, runScenario, silences } from './scenario.test-support.js';
 
 void test('migrate-from-muo: the upgrade MUO started is adopted and completed once, its leftovers cleaned up', async (t) => {
   const { ok, summary, run } = await runScenario(t, 'migrate-from-muo');
@@ -55,4 +59,46 @@ void test('migrate-from-muo: the upgrade MUO started is adopted and completed on
   );
   // MUO had started it: this operator reports no second start.
   assert.deepEqual(await events(run, run.namespace, 'UpgradeStarted'), []);
+});
+
+void test('migrate-from-appuio: the UpgradeJob APPUiO started Succeeds once, no hook runs twice, the lock is released', async (t) => {
+  const ns = 'appuio-openshift-upgrade-controller';
+  const { ok, summary, run } = await runScenario(t, 'migrate-from-appuio');
+  assert.ok(ok, summary);
+  const jobs = (await run.env.client.list(UpgradeJobResource, { namespace: ns })).items;
+  assert.deepEqual(
+    jobs.map((j) => j.metadata?.name),
+    ['nightly-4-15-37'],
+  );
+  const status = jobs[0]?.status;
+  assert.ok(status?.conditions?.some((c) => c.type === 'Succeeded' && c.status === 'True'));
+  // One hook Job per event: APPUiO's Create and Start Jobs were not made again.
+  const runs = await hookJobsByRun(run, ns);
+  assert.deepEqual([...runs].map(([key, hookJobs]) => `${key}=${hookJobs.length}`).sort(), [
+    'notify/Create=1',
+    'notify/Finish=1',
+    'notify/Start=1',
+    'notify/Success=1',
+    'notify/UpgradeComplete=1',
+  ]);
+  // APPUiO's Jobs were tracked as complete and lost their tracker finalizer (Success and Finish
+  // run after the job Succeeded, where the run ends).
+  assert.deepEqual(
+    ['notify/Create', 'notify/Start'].flatMap((k) => runs.get(k) ?? []).map((j) => j.metadata?.finalizers ?? []),
+    [[], []],
+  );
+  assert.deepEqual(
+    (status?.hookTracker ?? [])
+      .filter((h) => ['Create', 'Start', 'UpgradeComplete'].includes(h.hookEvent ?? ''))
+      .map((h) => `${h.hookEvent ?? ''}:${h.status ?? ''}`)
+      .sort(),
+    ['Create:complete', 'Start:complete', 'UpgradeComplete:complete'],
+  );
+  // The CVO was commanded once and the lock is released.
+  const cv = await run.env.client.get(ClusterVersionResource, undefined, CLUSTER_VERSION_NAME);
+  assert.deepEqual(
+    (cv.status?.history ?? []).filter((h) => h.version === '4.15.37').map((h) => h.state),
+    ['Completed'],
+  );
+  assert.equal(cv.metadata?.annotations?.['managedupgrade.appuio.io/upgrade-job'], undefined);
 });

@@ -9,10 +9,54 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { kubeconfigFor } from '../../src/apiserver/kubeconfig.js';
+import { runBinary } from '../../src/cli/binary.test-support.js';
+import type { ScenarioRun } from '../../src/cli/scenarios/scenario-runner.js';
 import { MachineSetResource } from '../../src/api/openshift/machine-v1beta1/machine-set.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../src/api/openshift/config-v1/cluster-version.js';
 import { UpgradeJobResource } from '../../src/api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { events, hookJobsByRun, runScenario, silences } from './scenario.test-support.js';
+
+/** The command lines of a guide's `sh` blocks, as written. */
+function guideCommands(guide: string): string[] {
+  const text = readFileSync(new URL(`../../docs/${guide}`, import.meta.url), 'utf8');
+  return [...text.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n').filter((l) => l.trim() !== ''));
+}
+
+/**
+ * Runs, as written and against the run's cluster, every command of the guide that reads it
+ * (`kubectl get` and `kubectl logs`, but the Lease's and pipes): each must exit 0. The others
+ * (scaling the old operator, OLM, `apply -k`, `simulate`) are run elsewhere or need a real
+ * cluster, as the guide says.
+ */
+async function runReadCommands(
+  t: { after: (fn: () => void) => void },
+  run: ScenarioRun,
+  guide: string,
+  skip?: RegExp,
+): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'migration-guide-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'kubeconfig'), kubeconfigFor(run.env.apiServerUrl));
+  // Not the Lease: the in-process operator runs without leader election.
+  const read = guideCommands(guide).filter(
+    (c) => /^kubectl (get|logs) /.test(c) && !c.includes('|') && !c.startsWith('kubectl get lease ') && !skip?.test(c),
+  );
+  // Asynchronously: the API server runs in this process.
+  for (const command of read) {
+    await promisify(execFile)('sh', ['-c', command], {
+      cwd: dir,
+      env: { ...process.env, KUBECONFIG: join(dir, 'kubeconfig') },
+      timeout: 60_000,
+    }).catch((err: unknown) => assert.fail(`${command}: ${String(err)}`));
+  }
+  return read;
+}
 
 void test('migrate-from-muo: the upgrade MUO started is adopted and completed once, its leftovers cleaned up', async (t) => {
   const { ok, summary, run } = await runScenario(t, 'migrate-from-muo');
@@ -59,6 +103,7 @@ void test('migrate-from-muo: the upgrade MUO started is adopted and completed on
   );
   // MUO had started it: this operator reports no second start.
   assert.deepEqual(await events(run, run.namespace, 'UpgradeStarted'), []);
+  assert.equal((await runReadCommands(t, run, 'migrating-from-muo.md')).length, 7);
 });
 
 void test('migrate-from-appuio: the UpgradeJob APPUiO started Succeeds once, no hook runs twice, the lock is released', async (t) => {
@@ -101,4 +146,21 @@ void test('migrate-from-appuio: the UpgradeJob APPUiO started Succeeds once, no 
     ['Completed'],
   );
   assert.equal(cv.metadata?.annotations?.['managedupgrade.appuio.io/upgrade-job'], undefined);
+  // The simulation's scheduled-flow operator has no Deployment to read the log of.
+  assert.equal((await runReadCommands(t, run, 'migrating-from-appuio.md', /^kubectl logs /)).length, 5);
+});
+
+void test('the simulate commands of the migration guides run as written and end as expected', async () => {
+  const commands = ['migrating-from-muo.md', 'migrating-from-appuio.md']
+    .flatMap(guideCommands)
+    .filter((c) => c.startsWith('upgrade-operator simulate '));
+  assert.deepEqual(commands, [
+    'upgrade-operator simulate --scenario migrate-from-muo',
+    'upgrade-operator simulate --scenario migrate-from-appuio',
+  ]);
+  for (const command of commands) {
+    const r = await runBinary(command.split(' ').slice(1));
+    assert.equal(r.status, 0, `${command}\n${r.stdout}\n${r.stderr}`);
+    assert.match(r.stdout, /^as expected: /m);
+  }
 });

@@ -48,3 +48,27 @@ void test('restartClusterVersionOperator and the progressing trigger are valid s
   assert.ok(parsed.ok, parsed.ok ? '' : parsed.problems.join('\n'));
   assert.equal(parseScenarioFile(file.replace('true}}', 'false}}')).ok, false);
 });
+
+void test('silence and patch of a status subresource are valid scenario file fields; bad silence times are refused', () => {
+  const file = [
+    'description: d',
+    'cluster: {version: 4.14.30, channel: stable-4.14}',
+    'actions:',
+    '  - name: an old silence',
+    '    do:',
+    '      silence:',
+    '        createdBy: managed-upgrade-operator',
+    '        comment: c',
+    '        matchers: [{name: severity, value: "(warning|info)", isRegex: true}]',
+    '        endsAt: "{{ +90m }}"',
+    '  - name: an old status',
+    '    do: {patch: {apiVersion: v1, kind: K, name: n, subresource: status, merge: {status: {}}}}',
+  ].join('\n');
+  const parsed = parseScenarioFile(file);
+  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problems.join('\n'));
+  const bad = parseScenarioFile(file.replace('"{{ +90m }}"', 'tomorrow'));
+  assert.deepEqual(bad.ok ? [] : bad.problems, [
+    '/actions/0/do/silence/endsAt: neither {{ +<duration> }} nor an RFC 3339 time',
+  ]);
+  assert.equal(parseScenarioFile(file.replace('subresource: status', 'subresource: scale')).ok, false);
+});

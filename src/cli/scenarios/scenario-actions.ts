@@ -7,6 +7,7 @@ import {
   ClusterVersionResource,
   type ClusterVersion,
 } from '../../api/openshift/config-v1/cluster-version.js';
+import { request } from 'undici';
 import { NodeResource } from '../../api/builtin.js';
 import type { ApiFaultSettings } from '../../apiserver/faults.js';
 import type { KubeClient } from '../../kube/client.js';
@@ -246,8 +247,10 @@ export async function performAction(
       scenarioDo.patch.namespace,
       scenarioDo.patch.name,
       actionTarget.expand(scenarioDo.patch.merge as JsonObject),
-      { type: 'merge', signal },
+      { type: 'merge', signal, ...(scenarioDo.patch.subresource ? { subresource: scenarioDo.patch.subresource } : {}) },
     );
+  } else if (scenarioDo.silence) {
+    await createSilence(actionTarget, scenarioDo.silence, signal);
   } else if (scenarioDo.apiFaults !== undefined)
     actionTarget.apiFaults.set(scenarioDo.apiFaults === 'off' ? undefined : apiFaultSettings(scenarioDo.apiFaults));
   else if (scenarioDo.apiOutage) {
@@ -275,4 +278,41 @@ export async function performAction(
       { type: 'merge', signal },
     );
   }
+}
+
+/**
+ * Creates a silence through the simulated Alertmanager's API (`POST /api/v2/silences`), as
+ * `amtool silence add` does; times are RFC 3339 or `{{ +<duration> }}` after the start.
+ */
+async function createSilence(
+  actionTarget: ActionTarget,
+  silence: NonNullable<ScenarioDo['silence']>,
+  signal: AbortSignal,
+): Promise<void> {
+  const url = actionTarget.sim.components.monitoring.alertmanagerUrl;
+  if (url === undefined) throw new Error('the simulated cluster serves no Alertmanager');
+  const time = (text: string): string => {
+    const v = actionTarget.expand({ t: text })['t'];
+    return typeof v === 'string' ? v : text;
+  };
+  const body = {
+    matchers: silence.matchers.map((m) => ({
+      name: m.name,
+      value: m.value,
+      isRegex: m.isRegex ?? false,
+      isEqual: true,
+    })),
+    startsAt: time(silence.startsAt ?? '{{ +0s }}'),
+    endsAt: time(silence.endsAt),
+    createdBy: silence.createdBy,
+    comment: silence.comment,
+  };
+  const res = await request(`${url.replace(/\/$/, '')}/api/v2/silences`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
+  const text = await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`POST /api/v2/silences: HTTP ${res.statusCode}: ${text}`);
 }

@@ -159,6 +159,30 @@ const DoSchema = Type.Object(
           'the cluster-version operator pod restarts: no status for the restart gap, then its counter starts from zero again',
       }),
     ),
+    silence: Type.Optional(
+      Type.Object(
+        {
+          comment: Name,
+          createdBy: Name,
+          matchers: Type.Array(
+            Type.Object(
+              { name: Name, value: Type.String(), isRegex: Type.Optional(Type.Boolean()) },
+              { additionalProperties: false },
+            ),
+            { minItems: 1 },
+          ),
+          startsAt: Type.Optional(
+            Type.String({ description: 'RFC 3339 or `{{ +<duration> }}` after the start (default the start)' }),
+          ),
+          endsAt: Type.String({ description: 'RFC 3339 or `{{ +<duration> }}` after the start' }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'create a silence in the simulated Alertmanager through its API, as `amtool silence add` does (e.g. one another operator left)',
+        },
+      ),
+    ),
     apiFaults: Type.Optional(
       Type.Union([ApiFaultsSchema, Type.Literal('off')], {
         description: 'replace the API server’s faults (`off` or {}: none)',
@@ -186,6 +210,12 @@ const DoSchema = Type.Object(
           kind: Name,
           namespace: Type.Optional(Name),
           name: Name,
+          subresource: Type.Optional(
+            Type.Literal('status', {
+              description:
+                'patch the status subresource, as `kubectl patch --subresource=status` (e.g. a status history left by another operator)',
+            }),
+          ),
           merge: Type.Record(Type.String(), Type.Unknown()),
         },
         {
@@ -455,6 +485,12 @@ export function parseScenarioFile(text: string): ParsedScenario {
     if (o) problems.push(o);
     const r = durationProblem(`/actions/${index}/do/ocmReschedule/nextRunIn`, action.do.ocmReschedule?.nextRunIn);
     if (r) problems.push(r);
+    const silence = action.do.silence;
+    if (silence)
+      for (const k of ['startsAt', 'endsAt'] as const) {
+        const p = timeProblem(`/actions/${index}/do/silence/${k}`, silence[k]);
+        if (p) problems.push(p);
+      }
   });
   value.ocm?.policies.forEach((policy, index) => {
     const d = durationProblem(`/ocm/policies/${index}/nextRunIn`, policy.nextRunIn);
@@ -507,6 +543,14 @@ function apiFaultsProblems(path: string, scenarioApiFaults: ScenarioApiFaults): 
 }
 
 const TIME_TEMPLATE = /^\{\{\s*\+\s*([^}\s]+)\s*\}\}$/;
+
+/** A problem of a time field: neither `{{ +<duration> }}` nor RFC 3339. */
+function timeProblem(path: string, text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const m = TIME_TEMPLATE.exec(text);
+  if (m) return durationProblem(path, m[1]);
+  return Number.isNaN(Date.parse(text)) ? `${path}: neither {{ +<duration> }} nor an RFC 3339 time` : undefined;
+}
 
 /**
  * Replaces every string `{{ +<duration> }}` in a manifest by the RFC 3339 time that long after

@@ -20,8 +20,9 @@ const TEXT_FILE = /\.(?:ts|js|mjs|cjs|md|ya?ml|json|sh)$/;
 /** Names of the private notes; any mention of them is a citation a reader cannot follow. */
 const PRIVATE_NOTES: readonly RegExp[] = [
   /update-mechanics/,
-  /\bmuo\.md\b/,
-  /\bappuio\.md\b/,
+  // Not the product's own docs/migrating-from-muo.md and docs/migrating-from-appuio.md.
+  /(?<![\w-])muo\.md\b/,
+  /(?<![\w-])appuio\.md\b/,
   /\bDESIGN\.md\b/,
   /\bts-ecosystem\b/,
   /\bpeers\.md\b/,

@@ -224,6 +224,7 @@ export async function runScenarioFile(
     workers: file.cluster.workers,
     infraNodes: file.cluster.infraNodes,
     seed: options.seed,
+    foreignNodes: env.foreignNodes,
     ...(file.cluster.jobs ? { jobRules: file.cluster.jobs.map(jobRule) } : {}),
   });
   await sim.start(env.signal);

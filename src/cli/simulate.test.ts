@@ -14,6 +14,7 @@ import {
   parseTimeScale,
   parseUntil,
   simulateFlagProblems,
+  verdict,
 } from './simulate.js';
 import { loadScenario } from './scenarios/catalog.js';
 import { externalOperatorProblems, operatorLease } from './scenarios/scenario-runner.js';
@@ -193,4 +194,14 @@ void test("--until takes done (its default, the scenario's own end) or a positiv
   assert.equal(parseUntil('90m'), 90 * 60_000);
   assert.throws(() => parseUntil('0s'), /must be "done" or a positive duration/);
   assert.throws(() => parseUntil('soon'), /must be "done" or a positive duration/);
+});
+
+void test('only a run that met every expectation says "as expected"; an unmet one says FAILED', () => {
+  assert.deepEqual(verdict({ ok: true, expectationsChecked: true }), { text: 'as expected', style: 'green' });
+  for (const expectationsChecked of [true, false]) {
+    const v = verdict({ ok: false, expectationsChecked });
+    assert.equal(v.text, 'FAILED');
+    assert.doesNotMatch(v.text, /as expected/i);
+  }
+  assert.doesNotMatch(verdict({ ok: true, expectationsChecked: false }).text, /as expected/i);
 });

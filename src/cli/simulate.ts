@@ -21,6 +21,7 @@ import {
   runScenario,
   scenarioNames,
   type ScenarioLine,
+  type ScenarioOutcome,
 } from './scenarios/catalog.js';
 import { scenarioPresenter } from './scenarios/scenario-view.js';
 import { PROGRESS_MODES, progressMode, progressOutput, useColor, type ProgressFlag } from './progress-output.js';
@@ -172,6 +173,20 @@ export function rehearsalWriter(
   };
 }
 
+/**
+ * The verdict word of the text output. A run with an unmet expectation (or a broken invariant)
+ * says FAILED, never a phrase that contains "as expected", which only a run that met every
+ * expectation prints.
+ */
+export function verdict(outcome: Pick<ScenarioOutcome, 'ok' | 'expectationsChecked'>): {
+  text: string;
+  style: 'red' | 'green' | 'yellow';
+} {
+  if (!outcome.ok) return { text: 'FAILED', style: 'red' };
+  if (outcome.expectationsChecked) return { text: 'as expected', style: 'green' };
+  return { text: 'stopped by --until before its end (expectations not checked)', style: 'yellow' };
+}
+
 /** The subcommand. */
 export function simulateCommand(): Command {
   return new Command('simulate')
@@ -321,12 +336,9 @@ export function simulateCommand(): Command {
         const wallSeconds = (performance.now() - wallStart) / 1000;
         try {
           if (text) {
-            const verdict = !outcome.ok
-              ? paint('red', 'NOT as expected')
-              : outcome.expectationsChecked
-                ? paint('green', 'as expected')
-                : paint('yellow', 'stopped by --until before its end (expectations not checked)');
-            output.result(['', `${verdict}: ${outcome.summary} (${wallSeconds.toFixed(1)} s of wall time).`]);
+            const v = verdict(outcome);
+            const verdictText = paint(v.style, v.text);
+            output.result(['', `${verdictText}: ${outcome.summary} (${wallSeconds.toFixed(1)} s of wall time).`]);
           } else {
             process.stdout.write(
               `${JSON.stringify({ scenario: name, seed: opts.seed, ...environmentReport(env, timeScale), ok: outcome.ok, summary: outcome.summary, wallSeconds, ...outcome.report, timeline }, null, 2)}\n`,
@@ -348,6 +360,7 @@ export function simulateCommand(): Command {
         await env.close();
       }
       // An error, not process.exitCode (the entry sets the exit code from runCli's result): exit 1.
-      if (asExpected === false) throw new Error(`scenario ${name} did not end as expected`);
+      if (asExpected === false)
+        throw new Error(`scenario ${name} failed: an expectation is unmet or an invariant broke`);
     });
 }

@@ -33,6 +33,7 @@ import { infrastructureObject, machineObject, machineSetObject, nodeObject, node
 import { buildCatalogue, type Catalogue } from './releases/catalogue.js';
 import { startUpdateService, type UpdateService } from './updateservice/server.js';
 import { createWorkloads } from './workloads/deployment-controller.js';
+import { createNodeLifecycleController } from './nodes/node-lifecycle-controller.js';
 
 /** Options of {@link createSimulatedCluster}. */
 export interface SimulatedClusterOptions {
@@ -56,6 +57,8 @@ export interface SimulatedClusterOptions {
   serveMonitoring?: boolean;
   /** How batch Jobs end (first match wins; default: success after about a minute). */
   jobRules?: JobRule[];
+  /** Nodes that were on the server before the run (`--force`): their own controllers keep them. */
+  foreignNodes?: ReadonlySet<string>;
 }
 
 /** The components, for the scenario layer's fault hooks. */
@@ -69,6 +72,7 @@ export interface SimulatedClusterComponents {
   workloads: SimComponent;
   jobs: SimComponent;
   monitoring: ClusterMonitoring;
+  nodeLifecycle: SimComponent;
 }
 
 /** The assembled cluster. */
@@ -99,6 +103,9 @@ export function createSimulatedCluster(ctx: SimContext, options: SimulatedCluste
   const d = profile.durations;
   const drain = createDrainController(ctx, { timeScale, durations: d.drain });
   const components: SimulatedClusterComponents = {
+    nodeLifecycle: createNodeLifecycleController(ctx, {
+      ...(options.foreignNodes ? { foreignNodes: options.foreignNodes } : {}),
+    }),
     machineConfigOperator: createMachineConfigOperator(ctx, { timeScale, durations: d.machineConfigOperator }),
     daemons: createMachineConfigDaemons(ctx, {
       timeScale,
@@ -163,6 +170,7 @@ export function createSimulatedCluster(ctx: SimContext, options: SimulatedCluste
       });
       // Order matters only for readability: every component waits for its own caches.
       const order: SimComponent[] = [
+        components.nodeLifecycle,
         components.machineConfigOperator,
         components.daemons,
         components.drain,

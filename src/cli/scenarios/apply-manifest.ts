@@ -1,10 +1,11 @@
 /**
  * Creates any object from a manifest, as `kubectl create -f` does: the resource (plural name,
  * scope) is found through the API server's discovery, so a scenario can apply built-in kinds,
- * OpenShift kinds and this project's custom resources alike.
+ * OpenShift kinds and this project's custom resources alike. A Namespace that exists is adopted.
  */
 import { resource, type KubeObjectLike, type ResourceDescriptor } from '../../api/resource.js';
 import type { KubeClient } from '../../kube/client.js';
+import { isAlreadyExists } from '../../kube/status-error.js';
 import { isJsonObject, type JsonObject } from '../../lib/json.js';
 
 /** The descriptor of `kind` in `apiVersion`, from discovery. */
@@ -40,7 +41,12 @@ export async function applyManifest(client: KubeClient, manifest: JsonObject, si
     d.namespaced && typeof meta['namespace'] !== 'string'
       ? { ...manifest, metadata: { ...meta, namespace: 'default' } }
       : manifest;
-  await client.create(d, obj, signal ? { signal } : {});
+  try {
+    await client.create(d, obj, signal ? { signal } : {});
+  } catch (err) {
+    // A Namespace that is there already (prepared by the user, with the shipped RBAC) is adopted.
+    if (!(apiVersion === 'v1' && kind === 'Namespace' && isAlreadyExists(err))) throw err;
+  }
 }
 
 /** True when the object's `status.conditions` has `type` with `status`. */

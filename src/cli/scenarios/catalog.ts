@@ -94,7 +94,7 @@ function summarize(run: ScenarioRun, unmet: readonly string[]): string {
       ? `${h?.precedingVersion ?? run.file.cluster.version} → ${h?.version ?? '?'} ${p.phase || 'not started'}: ${p.doneSteps.length} conditions True`
       : `${flow === 'scheduled' ? `UpgradeJob ${job.name ? `${job.name} ${job.state}${job.reason ? `/${job.reason}` : ''}` : 'none'}; ` : ''}${run.file.cluster.version} → ${p.clusterVersion.desired || '?'} ${p.clusterVersion.state || '?'}`;
   const stop = run.ended === 'end condition' ? '' : ` (stopped: ${run.ended})`;
-  return `${what}, ${minutes} virtual minutes${stop}${unmet.length > 0 ? `; not as expected: ${unmet.join('; ')}` : ''}`;
+  return `${what}, ${minutes} virtual minutes${stop}${unmet.length > 0 ? `; unmet: ${unmet.join('; ')}` : ''}`;
 }
 
 /** The simulation's servers, whose loopback ports change from run to run, by the name a report shows instead. */

@@ -1,20 +1,21 @@
 /**
  * A scenario with its operator in another process (`simulate --operator external`), against an
  * API server on the wall clock: what the external operator is told, and that the scenario waits
- * for it.
+ * for it. And what the user prepared before a run (the operator's namespace) is adopted.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigMapResource, LeaseResource, NamespaceResource } from '../../api/builtin.js';
+import { ConfigMapResource, LeaseResource, NamespaceResource, ServiceAccountResource } from '../../api/builtin.js';
 import { runCheckedScenario } from '../../api/deploy/operator-requests.test-support.js';
 import {
   MANAGED_UPGRADE_CONFIGMAP_KEY,
   MANAGED_UPGRADE_CONFIGMAP_NAME,
   MANAGED_UPGRADE_OPERATOR_NAMESPACE,
 } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import { runScenario } from './catalog.js';
 import { parseScenarioFile } from './scenario-file.js';
 import type { ExternalOperatorEndpoints, OperatorLease } from './scenario-runner.js';
 import { startSimEnvironment } from './sim-environment.js';
@@ -115,4 +116,42 @@ actions:
   } finally {
     await env.close();
   }
+});
+
+void test('a namespace the user prepared (shipped ServiceAccount, ConfigMap) is adopted, as is an existing manifest Namespace', async (t) => {
+  const parsed = parseScenarioFile(`description: the operator's namespace and a customer's exist before the run
+cluster: {profile: ha-cloud, version: 4.14.30, channel: stable-4.14}
+operator:
+  config: |
+    configManager:
+      source: LOCAL
+      localConfigName: managed-upgrade-config
+manifests:
+  - {apiVersion: v1, kind: Namespace, metadata: {name: shop}}
+  - {apiVersion: v1, kind: ConfigMap, metadata: {name: marker, namespace: shop}}
+end: {timeout: 2m}
+`);
+  assert.ok(parsed.ok, JSON.stringify(parsed));
+  const env = await startSimEnvironment({ seed: 1 });
+  t.after(() => env.close());
+  const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
+  await env.client.create(NamespaceResource, { metadata: { name: NS, labels: { prepared: 'by-user' } } });
+  await env.client.create(ServiceAccountResource, { metadata: { name: 'upgrade-operator', namespace: NS } });
+  await env.client.create(ConfigMapResource, {
+    metadata: { name: MANAGED_UPGRADE_CONFIGMAP_NAME, namespace: NS },
+    data: { [MANAGED_UPGRADE_CONFIGMAP_KEY]: 'configManager: {source: OCM}\n', note: 'kept' },
+  });
+  await env.client.create(NamespaceResource, { metadata: { name: 'shop', labels: { prepared: 'by-user' } } });
+
+  const outcome = await runScenario(env, parsed.scenario, { seed: 1 });
+  t.after(() => outcome.run.close());
+  assert.equal(outcome.run.ended, 'timeout');
+  const ns = await env.client.get(NamespaceResource, undefined, NS);
+  assert.equal(ns.metadata?.labels?.['prepared'], 'by-user');
+  assert.ok(await env.client.getIfExists(ServiceAccountResource, NS, 'upgrade-operator'));
+  const config = await env.client.get(ConfigMapResource, NS, MANAGED_UPGRADE_CONFIGMAP_NAME);
+  assert.match(config.data?.[MANAGED_UPGRADE_CONFIGMAP_KEY] ?? '', /source: LOCAL/);
+  assert.equal(config.data?.['note'], 'kept');
+  assert.equal((await env.client.get(NamespaceResource, undefined, 'shop')).metadata?.labels?.['prepared'], 'by-user');
+  assert.ok(await env.client.getIfExists(ConfigMapResource, 'shop', 'marker'));
 });

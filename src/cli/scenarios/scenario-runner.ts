@@ -11,7 +11,7 @@
  * the manifests wait until that operator holds its Lease, as a deployed operator is up before an
  * upgrade is asked of it.
  */
-import { ConfigMapResource, EventResource, LeaseResource, NamespaceResource, NodeResource } from '../../api/builtin.js';
+import { ConfigMapResource, EventResource, LeaseResource, NodeResource } from '../../api/builtin.js';
 import { UpgradeJobResource } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { customResourceDefinitions } from '../../api/manifests.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
@@ -63,6 +63,7 @@ import {
 import type { SimEnvironment } from './sim-environment.js';
 import { compileGoRegexp, type GoRegexp } from '../../lib/go-regexp.js';
 import { isAlreadyExists } from '../../kube/status-error.js';
+import { ensureNamespace } from '../../kube/ensure-namespace.js';
 import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from '../run.js';
 
 const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
@@ -224,6 +225,7 @@ export async function runScenarioFile(
     workers: file.cluster.workers,
     infraNodes: file.cluster.infraNodes,
     seed: options.seed,
+    foreignNodes: env.foreignNodes,
     ...(file.cluster.jobs ? { jobRules: file.cluster.jobs.map(jobRule) } : {}),
   });
   await sim.start(env.signal);
@@ -256,14 +258,10 @@ export async function runScenarioFile(
   // The embedded operator's Deployment, pod and log (`kubectl logs deploy/upgrade-operator`).
   const operatorPod = new OperatorPod(env.clock, flows.flows.includes('managed'));
   if (file.operator) {
-    await env.client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+    // A namespace the user prepared (the shipped ServiceAccount, Roles and ConfigMap) is adopted.
+    await ensureNamespace(env.client, NS, { signal: env.signal });
     if (file.operator.config !== undefined) {
-      await env.client.create(ConfigMapResource, {
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: MANAGED_UPGRADE_CONFIGMAP_NAME, namespace: NS },
-        data: { [MANAGED_UPGRADE_CONFIGMAP_KEY]: file.operator.config.replaceAll('{{ ocmUrl }}', ocm?.url ?? '') },
-      });
+      await writeOperatorConfig(env, file.operator.config.replaceAll('{{ ocmUrl }}', ocm?.url ?? ''));
     }
     if (!external) {
       operatorStarts = 1;
@@ -278,11 +276,7 @@ export async function runScenarioFile(
   if (external) {
     for (const m of early) await applyManifest(env.client, m as JsonObject, env.signal);
     const lease = operatorLease(flows);
-    await env.client
-      .create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: lease.namespace } })
-      .catch((err: unknown) => {
-        if (!isAlreadyExists(err)) throw err;
-      });
+    await ensureNamespace(env.client, lease.namespace, { signal: env.signal });
     if (!monitoring.prometheusUrl || !monitoring.alertmanagerUrl)
       throw new Error('the simulated cluster serves no Prometheus or Alertmanager for an external operator');
     await external.ready(
@@ -504,6 +498,31 @@ export async function runScenarioFile(
       ? 'until'
       : 'timeout';
   return run;
+}
+
+/**
+ * The operator's ConfigMap with the scenario's config: created, or, in a namespace the user
+ * prepared (the shipped `05-config-map.yaml`), its config replaced by the scenario's.
+ */
+async function writeOperatorConfig(env: SimEnvironment, config: string): Promise<void> {
+  const data = { [MANAGED_UPGRADE_CONFIGMAP_KEY]: config };
+  try {
+    await env.client.create(
+      ConfigMapResource,
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: MANAGED_UPGRADE_CONFIGMAP_NAME, namespace: NS }, data },
+      { signal: env.signal },
+    );
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+    const existing = await env.client.get(ConfigMapResource, NS, MANAGED_UPGRADE_CONFIGMAP_NAME, {
+      signal: env.signal,
+    });
+    await env.client.update(
+      ConfigMapResource,
+      { ...existing, data: { ...existing.data, ...data } },
+      { signal: env.signal },
+    );
+  }
 }
 
 /** Resolves with the holder once someone holds the Lease (watched, not polled); rejects if the run is closed first. */

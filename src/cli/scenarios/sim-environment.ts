@@ -99,6 +99,8 @@ export interface SimEnvironment {
   readonly client: KubeClient;
   /** Aborted by close(): every component started with it stops. */
   readonly signal: AbortSignal;
+  /** Nodes the server had before the run (`--force`): left to their own kubelet and controllers. */
+  readonly foreignNodes: ReadonlySet<string>;
   readonly logger: Logger;
   /** Another client on the same server and clock (close it yourself); `activity` defaults to the clock's. */
   newClient(
@@ -196,8 +198,9 @@ async function startExternal(
       crdWait,
     );
     await installCustomResourceDefinitions(env.ctx.client, customResourceDefinitions(), crdWait);
-    startGracefulPodTerminator(env.ctx, new Set(facts.nodes.map((n) => n.name)), env.signal);
-    return env;
+    const foreignNodes = new Set(facts.nodes.map((n) => n.name));
+    startGracefulPodTerminator(env.ctx, foreignNodes, env.signal);
+    return { ...env, foreignNodes };
   } catch (err) {
     await env.close();
     throw err;
@@ -249,6 +252,7 @@ function assemble(parts: {
     ctx,
     client,
     signal: abort.signal,
+    foreignNodes: new Set<string>(),
     logger,
     newClient,
     async close(): Promise<void> {

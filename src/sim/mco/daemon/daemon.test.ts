@@ -5,6 +5,7 @@ import { PodDisruptionBudgetResource } from '../../../api/builtin.js';
 import { MachineConfigNodeAnnotation as A } from '../../../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { startTestCluster, type TestCluster } from '../../test-support/cluster.test-support.js';
 import { isNodeReady } from '../../workloads/scheduling.js';
+import { createNodeLifecycleController } from '../../nodes/node-lifecycle-controller.js';
 import { createDrainController, type DrainController } from '../drain/drain-controller.js';
 import { createMachineConfigDaemons, nextPoll, type MachineConfigDaemons } from './daemon.js';
 import {
@@ -45,6 +46,8 @@ async function rig(t: TestContext, nodes: Array<{ name: string; topology?: strin
   const timeline = recordNodes(cluster);
   const daemons = createMachineConfigDaemons(cluster.ctx);
   const drain = createDrainController(cluster.ctx);
+  // The not-ready taint of a reboot is the node lifecycle controller's.
+  await createNodeLifecycleController(cluster.ctx).start(cluster.signal);
   await daemons.start(cluster.signal);
   await drain.start(cluster.signal);
   return { cluster, daemons, drain, timeline };

@@ -36,7 +36,6 @@ import {
   drainRequest,
   drainTimeoutMessage,
   mcoAnnotations,
-  NOT_READY_TAINT_KEY,
   osUpdateErrorMessage,
   readyCondition,
   SINGLE_REPLICA_TOPOLOGY,
@@ -44,7 +43,6 @@ import {
   uncordonRequest,
   uncordonTimeoutMessage,
   withReadyCondition,
-  withTaint,
   type McoNodeAnnotations,
 } from './node-state.js';
 
@@ -392,26 +390,20 @@ class Daemons implements MachineConfigDaemons {
     return { requeueAfter: update.dueAt - now };
   }
 
-  /** The kubelet going down (Ready=False, not-ready taint) or coming back. */
+  /**
+   * The kubelet going down (Ready=False) or coming back; the not-ready taint follows the
+   * condition through the node lifecycle controller (src/sim/nodes), as on a real cluster.
+   */
   async #setReady(node: Node, ready: boolean, now: number): Promise<void> {
     const name = node.metadata?.name ?? '';
     const status: JsonObject = { conditions: withReadyCondition(node, ready, now) as unknown as JsonObject[] };
-    const updated = await this.#ctx.client.patch(
+    await this.#ctx.client.patch(
       NodeResource,
       undefined,
       name,
       { metadata: { resourceVersion: node.metadata?.resourceVersion ?? null }, status },
       { type: 'merge', subresource: 'status' },
     );
-    const taint = { key: NOT_READY_TAINT_KEY, effect: 'NoSchedule' };
-    const taints = withTaint(updated, taint, !ready);
-    if (taints.length !== (updated.spec?.taints ?? []).length) {
-      const patch = {
-        metadata: { resourceVersion: updated.metadata?.resourceVersion ?? null },
-        spec: { taints: taints as unknown as JsonObject[] },
-      };
-      await this.#ctx.client.patch(NodeResource, undefined, name, patch, { type: 'merge' });
-    }
     this.#log.info({ node: name }, ready ? 'node is back from reboot' : 'node rebooting');
   }
 

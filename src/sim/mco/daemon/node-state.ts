@@ -2,7 +2,8 @@
  * What the simulated machine-config daemon and drain controller read from and write to a Node
  * (docs/design/cluster-model.md#node-annotations,
  * docs/design/cluster-model.md#the-per-node-update): the MCO annotations, the drain request
- * strings, the kubelet's Ready condition during a reboot, the cordon taint, and the texts the real
+ * strings, the kubelet's Ready condition during a reboot (its taint is the node lifecycle
+ * controller's, src/sim/nodes), the cordon taint, and the texts the real
  * components write. Pure functions only; the controllers turn their results into API writes.
  */
 import type { Node, NodeCondition, Taint } from 'kubernetes-types/core/v1.js';
@@ -12,8 +13,6 @@ import type { JsonObject } from '../../../lib/json.js';
 
 /** The taint a cordon adds (`kubectl cordon` plus the node lifecycle controller). */
 export const UNSCHEDULABLE_TAINT_KEY = 'node.kubernetes.io/unschedulable';
-/** The taint of a node whose kubelet is not ready. */
-export const NOT_READY_TAINT_KEY = 'node.kubernetes.io/not-ready';
 /** `controlPlaneTopology` value of a single-node cluster: the MCD skips drain and cordon. */
 export const SINGLE_REPLICA_TOPOLOGY = 'SingleReplica';
 /** The MCD's `reason` annotation is truncated to this many characters (`%.2000s`). */

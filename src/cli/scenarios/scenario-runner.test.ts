@@ -15,7 +15,6 @@ import {
   MANAGED_UPGRADE_CONFIGMAP_NAME,
   MANAGED_UPGRADE_OPERATOR_NAMESPACE,
 } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
-import { runScenario } from './catalog.js';
 import { parseScenarioFile } from './scenario-file.js';
 import type { ExternalOperatorEndpoints, OperatorLease } from './scenario-runner.js';
 import { startSimEnvironment } from './sim-environment.js';
@@ -143,7 +142,7 @@ end: {timeout: 2m}
   });
   await env.client.create(NamespaceResource, { metadata: { name: 'shop', labels: { prepared: 'by-user' } } });
 
-  const outcome = await runScenario(env, parsed.scenario, { seed: 1 });
+  const outcome = await runCheckedScenario(env, 'adopted-namespace', parsed.scenario, { seed: 1 });
   t.after(() => outcome.run.close());
   assert.equal(outcome.run.ended, 'timeout');
   const ns = await env.client.get(NamespaceResource, undefined, NS);

@@ -14,12 +14,6 @@ import {
   PodDisruptionBudgetResource,
   PodResource,
 } from '../builtin.js';
-import { ManagedClusterVersionResource } from '../managedupgrade.appuio.io/v1beta1/cluster-version-contract.js';
-import { NodeForceDrainResource } from '../managedupgrade.appuio.io/v1beta1/node-force-drain-contract.js';
-import { ScheduledUpgradeConfigResource } from '../managedupgrade.appuio.io/v1beta1/upgrade-config-contract.js';
-import { UpgradeJobResource } from '../managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
-import { UpgradeJobHookResource } from '../managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
-import { UpgradeSuspensionWindowResource } from '../managedupgrade.appuio.io/v1beta1/upgrade-suspension-window-contract.js';
 import { ClusterOperatorResource } from '../openshift/config-v1/cluster-operator.js';
 import { ClusterVersionResource } from '../openshift/config-v1/cluster-version.js';
 import { MachineSetResource } from '../openshift/machine-v1beta1/machine-set.js';
@@ -27,6 +21,7 @@ import { MachineConfigPoolResource } from '../openshift/machineconfiguration-v1/
 import type { ResourceDescriptor } from '../resource.js';
 import { ManagedUpgradeConfigResource } from '../upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { OPERATOR_NAME } from './operator-objects.js';
+import { APPUIO_KINDS } from './scheduled-operator-manifests.js';
 
 /** The cluster's kinds an upgrade is about, every object of each. */
 export const MUST_GATHER_CLUSTER_KINDS: readonly ResourceDescriptor[] = [
@@ -39,15 +34,7 @@ export const MUST_GATHER_CLUSTER_KINDS: readonly ResourceDescriptor[] = [
 ];
 
 /** Both flows' kinds, every object of each. */
-export const MUST_GATHER_FLOW_KINDS: readonly ResourceDescriptor[] = [
-  ManagedUpgradeConfigResource,
-  ScheduledUpgradeConfigResource,
-  UpgradeJobResource,
-  UpgradeJobHookResource,
-  UpgradeSuspensionWindowResource,
-  ManagedClusterVersionResource,
-  NodeForceDrainResource,
-];
+export const MUST_GATHER_FLOW_KINDS: readonly ResourceDescriptor[] = [ManagedUpgradeConfigResource, ...APPUIO_KINDS];
 
 /** Read in the operator's namespaces (and Events in the upgrade's namespaces too). */
 export const MUST_GATHER_NAMESPACED_KINDS: readonly ResourceDescriptor[] = [

@@ -154,3 +154,28 @@ end: {timeout: 2m}
   assert.equal((await env.client.get(NamespaceResource, undefined, 'shop')).metadata?.labels?.['prepared'], 'by-user');
   assert.ok(await env.client.getIfExists(ConfigMapResource, 'shop', 'marker'));
 });
+
+void test("an action without a trigger runs once all the file's manifests are applied, not before", async (t) => {
+  const namespaces = Array.from(
+    { length: 5 },
+    (_, i) => `  - {apiVersion: v1, kind: Namespace, metadata: {name: shop${i + 1}}}`,
+  );
+  const parsed = parseScenarioFile(`description: an action that needs the last manifest's Namespace
+cluster: {profile: ha-cloud, version: 4.14.30, channel: stable-4.14}
+manifests:
+${namespaces.join('\n')}
+actions:
+  - name: a ConfigMap in the last Namespace
+    do:
+      apply:
+        - {apiVersion: v1, kind: ConfigMap, metadata: {name: marker, namespace: shop5}}
+end: {timeout: 1m}
+`);
+  assert.ok(parsed.ok, JSON.stringify(parsed));
+  const env = await startSimEnvironment({ seed: 1 });
+  t.after(() => env.close());
+  const outcome = await runCheckedScenario(env, 'action-after-manifests', parsed.scenario, { seed: 1 });
+  t.after(() => outcome.run.close());
+  assert.deepEqual(outcome.run.actionsRun, [{ name: 'a ConfigMap in the last Namespace', elapsedMs: 0 }]);
+  assert.ok(await env.client.getIfExists(ConfigMapResource, 'shop5', 'marker'), outcome.summary);
+});

@@ -401,7 +401,11 @@ export async function runScenarioFile(
     },
   };
 
+  // Actions and their triggers count from the manifests applied (the origin of `after`): none
+  // runs while the informers replay what exists or while the manifests are being created.
+  let manifestsApplied = false;
   const act = (scenarioProgress: ScenarioProgress): void => {
+    if (!manifestsApplied) return;
     const cv = cvs.get(undefined, CLUSTER_VERSION_NAME);
     for (const action of pending.filter(
       (a) => scenarioProgress.elapsedMs >= durationMs(a.after, 0) && triggerHolds(a.when, scenarioProgress, cv),
@@ -452,6 +456,7 @@ export async function runScenarioFile(
       () => undefined,
     );
   }
+  manifestsApplied = true;
   act(progress());
 
   const managedFlow = file.operator !== undefined && flows.flows.includes('managed');

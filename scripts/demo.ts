@@ -14,13 +14,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { styleText } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { startApiServer } from '../src/apiserver/server.js';
 import { writeCrdFiles } from '../src/api/manifests.js';
-import { fitLine } from '../src/cli/live-view.js';
+import { fitLine, paint } from '../src/cli/live-view.js';
 import {
-  PLAIN_LINE_WIDTH,
+  lineWidth,
   PROGRESS_MODES,
   progressMode,
   progressOutput,
@@ -38,14 +37,9 @@ const progressArg = process.argv.find((a) => a.startsWith('--progress='))?.slice
 if (!(PROGRESS_MODES as readonly string[]).includes(progressArg))
   throw new Error(`--progress must be one of ${PROGRESS_MODES.join(', ')}`);
 const mode = progressMode(progressArg as ProgressFlag, process.stdout.isTTY === true);
-const color = useColor(mode === 'none' ? 'plain' : mode, process.env);
+const color = useColor(mode, process.env);
 /** The width every line of the demo fits: the terminal's, else the plain log's. */
-const width = (): number =>
-  process.stdout.isTTY && process.stdout.columns
-    ? Math.min(PLAIN_LINE_WIDTH, process.stdout.columns - 1)
-    : PLAIN_LINE_WIDTH;
-const paint = (style: Parameters<typeof styleText>[0], text: string): string =>
-  color ? styleText(style, text, { validateStream: false }) : text;
+const width = (): number => lineWidth(process.stdout);
 /** Writes text, each line cut to the width. */
 function show(text: string): void {
   const lines = text.split('\n');
@@ -58,12 +52,12 @@ const work = mkdtempSync(join(tmpdir(), 'upgrade-operator-demo-'));
 const kubeconfig = join(work, 'kubeconfig');
 
 function step(title: string): void {
-  show(`\n${paint('bold', `▶ ${title}`)}\n`);
+  show(`\n${paint(`▶ ${title}`, 'bold', color)}\n`);
 }
 
 /** Runs the real kubectl against the embedded server (asynchronously: the server is in this process). */
 async function kubectl(args: string[], options: { expectFailure?: boolean } = {}): Promise<string> {
-  show(`${paint('dim', `$ kubectl ${args.join(' ')}`)}\n`);
+  show(`${paint(`$ kubectl ${args.join(' ')}`, 'dim', color)}\n`);
   const child = spawn('kubectl', ['--kubeconfig', kubeconfig, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -108,7 +102,7 @@ try {
   try {
     output.result([
       '',
-      `${outcome.ok ? paint('green', 'as expected') : paint('red', 'NOT as expected')}: ${outcome.summary}`,
+      `${outcome.ok ? paint('as expected', 'green', color) : paint('NOT as expected', 'red', color)}: ${outcome.summary}`,
     ]);
     if (!outcome.ok) throw new Error('the simulated upgrade did not end as expected');
     await env.server.writeKubeconfig(kubeconfig);

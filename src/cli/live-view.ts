@@ -65,8 +65,17 @@ const LABEL_WIDTH = 14;
 
 type Style = Parameters<typeof styleText>[0];
 
-function paint(text: string, style: Style, color: boolean): string {
+/** `text` in `style` when `color` is on, else as is (the caller decides: a TTY and no NO_COLOR). */
+export function paint(text: string, style: Style, color: boolean): string {
   return color && text !== '' ? styleText(style, text, { validateStream: false }) : text;
+}
+
+/** Terminal width when the stream does not say (log-update's default too). */
+const DEFAULT_COLUMNS = 80;
+
+/** The columns a redraw may fill on a terminal `columns` wide: one short of the edge, where some terminals wrap. */
+export function drawableColumns(columns: number | undefined): number {
+  return (columns ?? DEFAULT_COLUMNS) - 1;
 }
 
 /** One line cut to `columns` cells (an ellipsis marks the cut). */

@@ -9,7 +9,7 @@
  * terminal's width, so they never wrap.
  */
 import { createLogUpdate } from 'log-update';
-import { fitLine, renderLiveView, type LiveView } from './live-view.js';
+import { drawableColumns, fitLine, renderLiveView, type LiveView } from './live-view.js';
 
 /** `--progress`. */
 export const PROGRESS_MODES = ['auto', 'tty', 'plain', 'none'] as const;
@@ -26,6 +26,13 @@ export function useColor(mode: ProgressMode, env: Readonly<Record<string, string
   return mode === 'tty' && (env['NO_COLOR'] ?? '') === '';
 }
 
+/** The width lines that stay are cut to: the terminal's (`--progress=plain` forced there too), at most the plain log's. */
+export function lineWidth(stream: Pick<ProgressStream, 'isTTY' | 'columns'>): number {
+  return stream.isTTY && stream.columns
+    ? Math.min(PLAIN_LINE_WIDTH, drawableColumns(stream.columns))
+    : PLAIN_LINE_WIDTH;
+}
+
 /** The stream progress is written to (a terminal has `columns`). */
 export interface ProgressStream {
   write(text: string): boolean;
@@ -36,8 +43,6 @@ export interface ProgressStream {
 /** Longest line of the plain log (details are in the `-o json` report). */
 export const PLAIN_LINE_WIDTH = 160;
 
-/** Terminal width when the stream does not say (log-update's default too). */
-const DEFAULT_COLUMNS = 80;
 /** The least wall time between two redraws. */
 const REDRAW_MS = 100;
 
@@ -69,7 +74,7 @@ export function progressOutput(options: ProgressOutputOptions): ProgressOutput {
   const { mode, stream } = options;
   // Lines that stay fit the terminal (`--progress=plain` forced there too), else the plain log's width.
   const write = (lines: readonly string[]): void => {
-    const width = stream.isTTY && stream.columns ? Math.min(PLAIN_LINE_WIDTH, stream.columns - 1) : PLAIN_LINE_WIDTH;
+    const width = lineWidth(stream);
     for (const line of lines) stream.write(`${fitLine(line, width)}\n`);
   };
   if (mode === 'none') return { log: () => undefined, view: () => undefined, finish: () => undefined, result: write };
@@ -83,9 +88,7 @@ export function progressOutput(options: ProgressOutputOptions): ProgressOutput {
     pending = undefined;
     if (!current || finished) return;
     lastDraw = options.wallNow();
-    const columns = stream.columns ?? DEFAULT_COLUMNS;
-    // One column short of the edge: some terminals wrap a line that fills the last column.
-    draw(renderLiveView(current(), { columns: columns - 1, color: options.color }).join('\n'));
+    draw(renderLiveView(current(), { columns: drawableColumns(stream.columns), color: options.color }).join('\n'));
   };
   const schedule = (): void => {
     if (pending) return;

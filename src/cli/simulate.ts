@@ -10,7 +10,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { rename, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { styleText } from 'node:util';
+import { paint } from './live-view.js';
 import type { ClockScaling } from '../lib/clock.js';
 import { parseGoDurationMs } from '../lib/go-duration.js';
 import { createLogger } from '../lib/log.js';
@@ -295,10 +295,8 @@ export function simulateCommand(): Command {
       try {
         if (opts.kubeconfigOut) await env.server?.writeKubeconfig(opts.kubeconfigOut);
         const color = useColor(mode, process.env);
-        const paint = (style: Parameters<typeof styleText>[0], line: string): string =>
-          color ? styleText(style, line, { validateStream: false }) : line;
         output.log([
-          paint('bold', `Scenario ${name} (seed ${opts.seed}): ${file.description}`),
+          paint(`Scenario ${name} (seed ${opts.seed}): ${file.description}`, 'bold', color),
           environmentLine(env, timeScale),
         ]);
         const wallStart = performance.now();
@@ -337,7 +335,7 @@ export function simulateCommand(): Command {
         try {
           if (text) {
             const v = verdict(outcome);
-            const verdictText = paint(v.style, v.text);
+            const verdictText = paint(v.text, v.style, color);
             output.result(['', `${verdictText}: ${outcome.summary} (${wallSeconds.toFixed(1)} s of wall time).`]);
           } else {
             process.stdout.write(

@@ -34,11 +34,9 @@ import { drainingNodeNames } from './upgrade-status-nodes.js';
 import { DETAILS, renderStatusJson, renderStatusText, type Details } from './upgrade-status-render.js';
 import { version } from './version.js';
 import { createLogUpdate } from 'log-update';
-import { fitLine, renderLiveView } from './live-view.js';
+import { drawableColumns, fitLine, renderLiveView } from './live-view.js';
 import { statusLiveView } from './upgrade-status-live.js';
 
-/** Terminal width when the output does not say. */
-const DEFAULT_COLUMNS = 80;
 /** `--interval` default. */
 export const DEFAULT_INTERVAL_MS = 5_000;
 
@@ -244,14 +242,17 @@ export async function runStatus(client: KubeClient, options: StatusOptions, io: 
     if (options.output === 'json') io.out.write(body);
     else if (tty) {
       draw ??= createLogUpdate(io.out as NodeJS.WriteStream, { showCursor: false });
-      // One column short of the edge: some terminals wrap a line that fills the last column.
-      const columns = (io.out.columns ?? DEFAULT_COLUMNS) - 1;
+      const columns = drawableColumns(io.out.columns);
       const view = statusLiveView(report, {
         title: `Every ${options.interval / 1000}s: upgrade-operator status`,
         clock: report.generatedAt,
       });
-      const lines = [...renderLiveView(view, { columns, color }), '', ...body.replace(/\n$/, '').split('\n')];
-      draw(lines.map((line) => fitLine(line, columns)).join('\n'));
+      // The view's lines are cut already; the report's are cut here.
+      const bodyLines = body
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((line) => fitLine(line, columns));
+      draw([...renderLiveView(view, { columns, color }), '', ...bodyLines].join('\n'));
     } else io.out.write(`${first ? '' : '\n'}${report.generatedAt}\n${body}`);
     first = false;
     try {

@@ -11,7 +11,7 @@ import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../api/openshif
 import type { UrlPlaceholder } from '../../sim/recorder/placeholders.js';
 import { unmetExpectations } from './scenario-expect.js';
 import { parseScenarioFile, type ScenarioFile } from './scenario-file.js';
-import { progressLine } from './scenario-progress.js';
+import { progressLine, type ScenarioFlow } from './scenario-progress.js';
 import { runScenarioFile, type RunScenarioOptions, type ScenarioRun } from './scenario-runner.js';
 import type { SimEnvironment, SimEnvironmentOptions } from './sim-environment.js';
 
@@ -77,7 +77,7 @@ export function environmentFor(file: ScenarioFile, seed: number): SimEnvironment
 
 /** The flow a run's progress lines follow: MUO's view when the managed flow runs, else the UpgradeJob's, else the cluster's. */
 /** The operator whose state the progress shows: managed when it runs, else scheduled, else none. */
-export function flowShown(file: ScenarioFile): 'managed' | 'scheduled' | 'none' {
+export function flowShown(file: ScenarioFile): ScenarioFlow {
   const flows = file.operator ? (file.operator.flows ?? ['managed']) : [];
   return flows.includes('managed') ? 'managed' : flows.includes('scheduled') ? 'scheduled' : 'none';
 }

@@ -12,6 +12,9 @@ import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgr
 import { upgradeJobState, upgradeJobStateReason } from '../../scheduled/metrics/upgrade-job-metrics.js';
 import type { ManagedUpgradeConfig } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 
+/** Which operator a scenario runs, i.e. whose state its progress reads. */
+export type ScenarioFlow = 'managed' | 'scheduled' | 'none';
+
 /** One snapshot. */
 export interface ScenarioProgress {
   /** Virtual ms since the scenario's manifests were applied. */
@@ -199,7 +202,7 @@ export function poolsText(pools: Readonly<Record<string, readonly [number, numbe
  * newest condition message, the pools and ClusterVersion; no operator: the pools and the
  * Progressing message.
  */
-export function progressLine(scenarioProgress: ScenarioProgress, flow: 'managed' | 'scheduled' | 'none'): string {
+export function progressLine(scenarioProgress: ScenarioProgress, flow: ScenarioFlow): string {
   const cv = scenarioProgress.clusterVersion;
   if (flow === 'none')
     return `[${formatElapsed(scenarioProgress.elapsedMs)}] ${poolsText(scenarioProgress.pools)}  ${cv.progressing}`;

@@ -301,8 +301,14 @@ export async function runScenarioFile(
   let busy = Promise.resolve();
   let ended: ScenarioRun['ended'] = 'timeout';
 
-  // Firing alerts change only at a rule evaluation that changed some alert's state.
+  // Firing alerts change only at a rule evaluation that changed some alert's state, the newest
+  // Warning only with an Event: both are read then, not at every snapshot.
   let firing = firingAlertNames(monitoring.rules.activeAlerts());
+  const readWarning = (): string =>
+    newestWarning(
+      eventInformers.flatMap((i) => i.list()).filter((e) => OPERATOR_KINDS.has(e.involvedObject.kind ?? '')),
+    );
+  let warning = readWarning();
   const progress = (): ScenarioProgress => {
     const poolList = pools.list();
     const now = env.clock.now();
@@ -322,9 +328,7 @@ export async function runScenarioFile(
         poolActivity: poolActivity(nodes.list().filter(mayBeBusy), poolList),
         alerts: firing,
         silences: activeSilenceComments(monitoring.alertmanager.silences.list(), now),
-        warning: newestWarning(
-          eventInformers.flatMap((i) => i.list()).filter((e) => OPERATOR_KINDS.has(e.involvedObject.kind ?? '')),
-        ),
+        warning,
       },
     );
   };
@@ -437,7 +441,11 @@ export async function runScenarioFile(
   pools.addHandlers({ onAdd: observe, onUpdate: observe });
   upgradeJobs.addHandlers({ onAdd: observe, onUpdate: observe });
   nodes.addHandlers({ onUpdate: observe });
-  for (const i of eventInformers) i.addHandlers({ onAdd: observe, onUpdate: observe });
+  const onEvent = (): void => {
+    warning = readWarning();
+    observe();
+  };
+  for (const i of eventInformers) i.addHandlers({ onAdd: onEvent, onUpdate: onEvent });
   const stopAlerts = monitoring.rules.onTransitions(() => {
     firing = firingAlertNames(monitoring.rules.activeAlerts());
     observe();

@@ -8,10 +8,7 @@
 import { parseProgressMessage } from '../../engine/cvo-progress.js';
 import { clockText, fitLine, remainingAtPace, type LiveBar, type LiveView } from '../live-view.js';
 import { PLAIN_LINE_WIDTH } from '../progress-output.js';
-import { formatElapsed, type ScenarioProgress } from './scenario-progress.js';
-
-/** Which operator the scenario runs (what the operator line reads). */
-export type ScenarioFlow = 'managed' | 'scheduled' | 'none';
+import { formatElapsed, type ScenarioFlow, type ScenarioProgress } from './scenario-progress.js';
 
 /** Since when each piece of work has been under way (virtual ms), for the ETAs. */
 export interface Pace {

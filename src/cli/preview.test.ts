@@ -317,9 +317,9 @@ spec:
         postUpgradeHealthChecks: {}
         surprise: true
 ---
-apiVersion: upgrade.managed.openshift.io/v1alpha1
+apiVersion: managedupgrade.appuio.io/v1alpha1
 kind: UpgradeConfig
-metadata: {name: managed}
+metadata: {name: wrong-version}
 ---
 `;
 
@@ -347,7 +347,7 @@ void test('-f: UpgradeConfigs of the file, admitted like the API server (default
     ],
   );
   assert.deepEqual(warnings, [
-    'uc.yaml: document 2: skipping UpgradeConfig of "upgrade.managed.openshift.io/v1alpha1" (expected managedupgrade.appuio.io/v1beta1)',
+    'uc.yaml: document 2: skipping UpgradeConfig of "managedupgrade.appuio.io/v1alpha1" (expected managedupgrade.appuio.io/v1beta1 or upgrade.managed.openshift.io/v1alpha1)',
     'uc.yaml: document 1: unknown field "spec.jobTemplate.spec.config.surprise"',
   ]);
 });
@@ -389,7 +389,7 @@ void test('-f: field errors as kube-apiserver words them; flag misuse and missin
         { filename: 'w.yaml', count: 1, output: 'table' },
         deps(clock, { 'w.yaml': 'kind: ConfigMap\napiVersion: v1\n' }),
       ),
-    /w\.yaml: no UpgradeConfig \(managedupgrade\.appuio\.io\/v1beta1\) found/,
+    /w\.yaml: no UpgradeConfig \(managedupgrade\.appuio\.io\/v1beta1 or upgrade\.managed\.openshift\.io\/v1alpha1\) found/,
   );
   assert.throws(
     () => previewsFor({ filename: 'w.yaml', count: 1, output: 'table' }, deps(clock, { 'w.yaml': 'a: [\n' })),

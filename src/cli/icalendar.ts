@@ -128,7 +128,9 @@ export function foldLine(line: string): string {
   let current = '';
   let octets = 0;
   for (const ch of line) {
-    const size = Buffer.byteLength(ch, 'utf8');
+    const code = ch.codePointAt(0) ?? 0;
+    // UTF-8 length; a lone surrogate is written as U+FFFD, 3 octets.
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
     if (octets + size > 75) {
       parts.push(current);
       current = ' ';

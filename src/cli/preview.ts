@@ -552,7 +552,7 @@ export function previewCommand(deps?: PreviewDeps): Command {
     )
     .option(
       '--suspension-windows <file>',
-      'with -f: YAML file with UpgradeSuspensionWindows to mark the windows they suspend',
+      'with -f: YAML file with UpgradeSuspensionWindows to mark the windows they suspend (with -o ics: events of their own)',
     )
     .option(
       '--operator-config <file>',

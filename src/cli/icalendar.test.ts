@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import ICAL from 'ical.js';
-import { loadZone, offsetSecondsAt, type Zone } from '../time/zone.js';
+import { loadZone, offsetSecondsAt, UTC_ZONE, wallClock, type Zone } from '../time/zone.js';
 import {
   dateTimeProperty,
   escapeText,
@@ -260,27 +260,15 @@ void test('the VTIMEZONE gives ical.js the right instants and UTC offsets across
       assert.equal(e.startMs, event.startMs, `start, ${when}`);
       assert.equal(e.endMs, event.endMs, `end, ${when}`);
       if (e.startZone === z.id) {
-        const local = ICAL.Time.fromData(wall(event.startMs, offsetSecondsAt(z, event.startMs)), tz);
+        const local = ICAL.Time.fromData(
+          wallClock(UTC_ZONE, event.startMs + offsetSecondsAt(z, event.startMs) * 1000),
+          tz,
+        );
         assert.equal(tz.utcOffset(local), offsetSecondsAt(z, event.startMs), `offset, ${when}`);
       } else assert.equal(e.startZone, 'UTC', when);
     }
   }
 });
-
-function wall(
-  ms: number,
-  offsetSeconds: number,
-): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
-  const d = new Date(ms + offsetSeconds * 1000);
-  return {
-    year: d.getUTCFullYear(),
-    month: d.getUTCMonth() + 1,
-    day: d.getUTCDate(),
-    hour: d.getUTCHours(),
-    minute: d.getUTCMinutes(),
-    second: d.getUTCSeconds(),
-  };
-}
 
 void test('Europe/Zurich windows in March and October: 22:00 local is 21:00Z in winter and 20:00Z in summer', () => {
   const windows = ['2024-03-26T21:00:00Z', '2024-04-09T20:00:00Z', '2024-10-22T20:00:00Z', '2024-11-05T21:00:00Z'].map(

@@ -12,7 +12,7 @@
  * the same `Intl` data: every offset change in the span of the events is found and written as an
  * observance of its own (no RRULE, which would have to guess the zone's future rules).
  */
-import { offsetSecondsAt, wallClock, zoneAbbreviation, type Zone } from '../time/zone.js';
+import { offsetSecondsAt, UTC_ZONE, wallClock, zoneAbbreviation, type Zone } from '../time/zone.js';
 
 /** One VEVENT. */
 export interface CalendarEvent {
@@ -77,15 +77,7 @@ function dateTimeText(fields: {
 
 /** The UTC form of a DATE-TIME: `20240312T210000Z`. */
 export function utcDateTime(ms: number): string {
-  const d = new Date(Math.floor(ms / 1000) * 1000);
-  return `${dateTimeText({
-    year: d.getUTCFullYear(),
-    month: d.getUTCMonth() + 1,
-    day: d.getUTCDate(),
-    hour: d.getUTCHours(),
-    minute: d.getUTCMinutes(),
-    second: d.getUTCSeconds(),
-  })}Z`;
+  return `${dateTimeText(wallClock(UTC_ZONE, ms))}Z`;
 }
 
 /** A UTC offset (§3.3.14): `+0100`, `-0430`, seconds only when there are any. */
@@ -227,15 +219,7 @@ export function vtimezoneLines(zone: Zone, fromMs: number, toMs: number): string
 
 /** The wall time at which a change happens, read in the offset before it. */
 function localOnset(change: OffsetChange): string {
-  const d = new Date(change.at + change.before * 1000);
-  return dateTimeText({
-    year: d.getUTCFullYear(),
-    month: d.getUTCMonth() + 1,
-    day: d.getUTCDate(),
-    hour: d.getUTCHours(),
-    minute: d.getUTCMinutes(),
-    second: d.getUTCSeconds(),
-  });
+  return dateTimeText(wallClock(UTC_ZONE, change.at + change.before * 1000));
 }
 
 // ---- The calendar ------------------------------------------------------------------------

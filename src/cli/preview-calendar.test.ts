@@ -7,6 +7,7 @@ import { defaultManagedOperatorConfig } from '../managed/config/managed-operator
 import { parseCalendar, type ParsedEvent } from './icalendar.test-support.js';
 import { previewWindows, type Preview, type PreviewSource } from './preview.js';
 import { renderPreviewCalendar } from './preview-calendar.js';
+import { scheduledConfig } from './preview.test-support.js';
 
 const NS = 'appuio-openshift-upgrade-controller';
 const STAMP = Date.parse('2024-02-20T10:00:00Z');
@@ -17,36 +18,11 @@ function preview(source: PreviewSource, from: string, count: number): Preview {
   return r.preview;
 }
 
-function scheduledConfig(
+function appuioConfig(
   name = 'cluster-upgrade',
   extra: { uid?: string; suspend?: boolean } = {},
 ): ScheduledUpgradeConfig {
-  return {
-    apiVersion: 'managedupgrade.appuio.io/v1beta1',
-    kind: 'UpgradeConfig',
-    metadata: { name, namespace: NS, labels: { team: 'ops' }, ...(extra.uid ? { uid: extra.uid } : {}) },
-    spec: {
-      schedule: {
-        cron: '0 22 * * 2',
-        isoWeek: '@odd',
-        location: 'Europe/Zurich',
-        ...(extra.suspend ? { suspend: true } : {}),
-      },
-      pinVersionWindow: '4h',
-      maxSchedulingDelay: '1h',
-      maxUpgradeStartDelay: '2h',
-      jobTemplate: {
-        metadata: { labels: { 'upgrade-config': name } },
-        spec: {
-          config: {
-            upgradeTimeout: '6h',
-            preUpgradeHealthChecks: { timeout: '1h' },
-            postUpgradeHealthChecks: { timeout: '1h' },
-          },
-        },
-      },
-    },
-  };
+  return scheduledConfig({ name, ...extra, pin: '4h', maxUpgradeStartDelay: '2h', upgradeTimeout: '6h' });
 }
 
 function suspension(
@@ -106,7 +82,7 @@ const WINDOWS = [
 ];
 
 void test('scheduled: a window per event in the schedule zone, startAfter to the job timeout, across the spring DST change', () => {
-  const p = preview({ kind: 'config', config: scheduledConfig(), windows: WINDOWS }, '2024-03-01T00:00:00Z', 3);
+  const p = preview({ kind: 'config', config: appuioConfig(), windows: WINDOWS }, '2024-03-01T00:00:00Z', 3);
   const parsed = parseCalendar(renderPreviewCalendar([p], STAMP));
   assert.deepEqual(parsed.events.map(row), [
     [
@@ -179,7 +155,7 @@ void test('scheduled: a window per event in the schedule zone, startAfter to the
 
 void test('scheduled: October windows after the autumn change; spec.schedule.suspend cancels every window', () => {
   const p = preview(
-    { kind: 'config', config: scheduledConfig('cluster-upgrade', { suspend: true, uid: 'c0ffee' }), windows: [] },
+    { kind: 'config', config: appuioConfig('cluster-upgrade', { suspend: true, uid: 'c0ffee' }), windows: [] },
     '2024-10-15T00:00:00Z',
     2,
   );
@@ -209,7 +185,7 @@ void test('scheduled: October windows after the autumn change; spec.schedule.sus
 });
 
 void test('UIDs are stable: a later preview gives the same UID to the same window; a bare schedule is identified by a hash', () => {
-  const source: PreviewSource = { kind: 'config', config: scheduledConfig(), windows: [] };
+  const source: PreviewSource = { kind: 'config', config: appuioConfig(), windows: [] };
   const early = parseCalendar(renderPreviewCalendar([preview(source, '2024-03-01T00:00:00Z', 3)], STAMP));
   const late = parseCalendar(renderPreviewCalendar([preview(source, '2024-03-20T00:00:00Z', 3)], STAMP + 86_400_000));
   assert.deepEqual(
@@ -241,7 +217,7 @@ void test('UIDs are stable: a later preview gives the same UID to the same windo
 
 void test('a suspension window selecting several configs is one event', () => {
   const both = ['one', 'two'].map((name) =>
-    preview({ kind: 'config', config: scheduledConfig(name), windows: WINDOWS }, '2024-04-20T00:00:00Z', 1),
+    preview({ kind: 'config', config: appuioConfig(name), windows: WINDOWS }, '2024-04-20T00:00:00Z', 1),
   );
   const parsed = parseCalendar(renderPreviewCalendar(both, STAMP));
   assert.deepEqual(

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ScheduledUpgradeConfig } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
 import type { UpgradeSuspensionWindow } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
 import { ManualClock } from '../lib/clock.js';
 import {
@@ -19,6 +18,7 @@ import {
   type PreviewSource,
 } from './preview.js';
 import { ensureBuilt, runBuilt } from './binary.test-support.js';
+import { scheduledConfig } from './preview.test-support.js';
 import { parseCalendar } from './icalendar.test-support.js';
 import { loadZone, offsetSecondsAt } from '../time/zone.js';
 
@@ -46,42 +46,6 @@ function rows(
   const r = schedule(cron, from, count, extra);
   assert.ok(r.ok, r.ok ? '' : r.error);
   return r.preview.rows.map((x) => `${x.time} ${x.local} ${x.isoWeekYear}-W${x.isoWeek} ${x.weekday}`);
-}
-
-function config(
-  overrides: {
-    labels?: Record<string, string>;
-    jobLabels?: Record<string, string>;
-    pin?: string;
-    suspend?: boolean;
-  } = {},
-): ScheduledUpgradeConfig {
-  return {
-    apiVersion: 'managedupgrade.appuio.io/v1beta1',
-    kind: 'UpgradeConfig',
-    metadata: { name: 'cluster-upgrade', namespace: NS, labels: overrides.labels ?? { team: 'ops' } },
-    spec: {
-      schedule: {
-        cron: '0 22 * * 2',
-        isoWeek: '@odd',
-        location: 'Europe/Zurich',
-        ...(overrides.suspend !== undefined ? { suspend: overrides.suspend } : {}),
-      },
-      ...(overrides.pin !== undefined ? { pinVersionWindow: overrides.pin } : {}),
-      maxSchedulingDelay: '1h',
-      maxUpgradeStartDelay: '1h',
-      jobTemplate: {
-        metadata: { labels: overrides.jobLabels ?? { 'upgrade-config': 'cluster-upgrade' } },
-        spec: {
-          config: {
-            upgradeTimeout: '12h',
-            preUpgradeHealthChecks: { timeout: '1h' },
-            postUpgradeHealthChecks: { timeout: '1h' },
-          },
-        },
-      },
-    },
-  };
 }
 
 function window(
@@ -174,7 +138,7 @@ void test('bad cron, zone or isoWeek: one line naming the flag or the field', ()
   );
   assert.equal(bad('@daily', { location: 'Mars/Base' }), '--location: unknown time zone Mars/Base');
   assert.equal(bad('@daily', { isoWeek: 'odd' }), '--iso-week: unknown iso week: odd');
-  const c = config();
+  const c = scheduledConfig();
   c.spec.schedule.cron = 'nope';
   const r = previewWindows({ kind: 'config', config: c, windows: [] }, { fromMs: 0, count: 1, localZoneId: 'UTC' });
   assert.ok(!r.ok);
@@ -210,7 +174,7 @@ void test('suspension: spec.schedule.suspend, a configSelector window at job cre
     ),
   ];
   const r = previewWindows(
-    { kind: 'config', config: config({ pin: '4h' }), windows },
+    { kind: 'config', config: scheduledConfig({ pin: '4h' }), windows },
     { fromMs: from, count: 4, localZoneId: 'UTC' },
   );
   assert.ok(r.ok);
@@ -235,7 +199,7 @@ void test('suspension: spec.schedule.suspend, a configSelector window at job cre
   assert.match(table, /audit: audit reason \(no UpgradeJob\)/);
 
   const suspended = previewWindows(
-    { kind: 'config', config: config({ suspend: true }), windows: [] },
+    { kind: 'config', config: scheduledConfig({ suspend: true }), windows: [] },
     { fromMs: from, count: 2, localZoneId: 'UTC' },
   );
   assert.ok(suspended.ok);

@@ -37,7 +37,7 @@ import { upgradeWindowClosesAt } from '../managed/upgraders/osd-upgrader.js';
 import { admitFileObjects, objectRef, readObjectFile } from './object-file.js';
 import { renderPreviewCalendar } from './preview-calendar.js';
 import { RealClock, formatTime, type Clock } from '../lib/clock.js';
-import type { JsonObject } from '../lib/json.js';
+import { isJsonObject, type JsonObject } from '../lib/json.js';
 import { parseRfc3339 } from '../lib/rfc3339.js';
 import { formatIsoWeekFilter } from '../scheduled/schedule/iso-week-filter.js';
 import {
@@ -50,7 +50,6 @@ import { compileSchedulingPolicy } from '../scheduled/schedule/next-job.js';
 import { loadZone, processZoneId, UTC_ZONE, type Zone } from '../time/zone.js';
 import { parseGoDurationMs } from '../lib/go-duration.js';
 import { UpgradeJobDefaults } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
-import { isJsonObject } from '../lib/json.js';
 import { evaluateLabelSelector } from '../lib/label-selector.js';
 import { activeSuspensionWindow } from '../scheduled/schedule/config-jobs.js';
 import { buildScheduledUpgradeJob } from '../scheduled/steps/scheduled-upgrade-job.js';
@@ -439,10 +438,15 @@ export interface PreviewDeps {
 
 /** The `config.yaml` of the operator ConfigMap in a file, parsed; its problems are warnings. */
 function readOperatorConfig(path: string, text: string, deps: PreviewDeps): ManagedOperatorConfig {
-  const maps = readObjectFile(text, path).filter(
-    (o) => o.object['apiVersion'] === 'v1' && o.object['kind'] === 'ConfigMap',
-  );
-  const named = maps.find((o) => objectRef(o.object).split('/').pop() === MANAGED_UPGRADE_CONFIGMAP_NAME) ?? maps[0];
+  const named = readObjectFile(text, path).find((fileObject) => {
+    const { apiVersion, kind, metadata } = fileObject.object;
+    return (
+      apiVersion === 'v1' &&
+      kind === 'ConfigMap' &&
+      isJsonObject(metadata) &&
+      metadata['name'] === MANAGED_UPGRADE_CONFIGMAP_NAME
+    );
+  });
   if (!named) throw new Error(`${path}: no ConfigMap ${MANAGED_UPGRADE_CONFIGMAP_NAME} found`);
   const data = isJsonObject(named.object['data']) ? named.object['data'] : {};
   const configText = data[MANAGED_UPGRADE_CONFIGMAP_KEY];

@@ -1,7 +1,7 @@
 /**
- * iCalendar text (RFC 5545) for `preview -o ics`: a VCALENDAR of VEVENTs whose times are written
- * in one time zone, with the VTIMEZONE that defines it. Pure: instants are epoch milliseconds,
- * `DTSTAMP` is given by the caller.
+ * iCalendar text (RFC 5545) for `preview -o ics`: a VCALENDAR of VEVENTs, each written in its own
+ * time zone, with a VTIMEZONE for every zone used. Pure: instants are epoch milliseconds, `DTSTAMP`
+ * is given by the caller.
  *
  * Written by hand rather than with a library (docs/design/dependencies.md#icalendar): the
  * maintained generator (`ical-generator`) needs Node 22 from its current major on, and it, like

@@ -27,6 +27,11 @@ export function runBinary(args: readonly string[], env: Readonly<Record<string, 
 /** The installed entry point. */
 export const BUILT_BINARY = join(ROOT, 'bin', 'upgrade-operator.js');
 
+/** Runs the installed `upgrade-operator <args>` to its end (call {@link ensureBuilt} first). */
+export function runBuilt(args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<BinaryResult> {
+  return runToEnd(process.execPath, [BUILT_BINARY, ...args], env);
+}
+
 // In dist/ itself, not in node_modules/.cache: node_modules may be shared by several checkouts
 // (git worktrees), and another checkout's build says nothing about this one's dist/.
 const STAMP = join(ROOT, 'dist', '.build-stamp');

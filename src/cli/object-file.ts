@@ -129,24 +129,35 @@ export function objectRef(object: JsonObject): string {
   return typeof m['namespace'] === 'string' && m['namespace'] !== '' ? `${m['namespace']}/${name}` : name;
 }
 
+/** Options of {@link admitFileObjects}. */
+export interface AdmitFileOptions {
+  readonly keepStatus: boolean;
+  warn(text: string): void;
+  /**
+   * apiVersions of the same kind the caller reads with another call: not skipped with a warning,
+   * and named with the CRD's own in the warning for any other apiVersion.
+   */
+  readonly alsoRead?: readonly string[];
+  /** False: objects of another apiVersion are skipped silently (another call warns). */
+  readonly warnSkipped?: boolean;
+}
+
 /**
  * Admits every object of the CRD's kind in a file (objects of that kind under another apiVersion
  * are skipped with a warning; pruning warnings go to `warn` too); throws every field error at once.
  */
-export function admitFileObjects(
-  path: string,
-  text: string,
-  crd: JsonObject,
-  options: { keepStatus: boolean; warn(text: string): void },
-): JsonObject[] {
+export function admitFileObjects(path: string, text: string, crd: JsonObject, options: AdmitFileOptions): JsonObject[] {
   const spec = crd['spec'] as { group: string; names: { kind: string }; versions: { name: string }[] };
   const kind = spec.names.kind;
   const apiVersion = `${spec.group}/${spec.versions[0]?.name ?? ''}`;
+  const expected = [apiVersion, ...(options.alsoRead ?? [])];
   const all = readObjectFile(text, path);
   for (const o of all) {
-    if (o.object['kind'] === kind && o.object['apiVersion'] !== apiVersion)
+    const other = o.object['apiVersion'];
+    if (o.object['kind'] !== kind || (typeof other === 'string' && expected.includes(other))) continue;
+    if (options.warnSkipped !== false)
       options.warn(
-        `${path}: document ${o.document}: skipping ${kind} of ${JSON.stringify(o.object['apiVersion'] ?? null)} (expected ${apiVersion})`,
+        `${path}: document ${o.document}: skipping ${kind} of ${JSON.stringify(other ?? null)} (expected ${expected.join(' or ')})`,
       );
   }
   const errors: string[] = [];

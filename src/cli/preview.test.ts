@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ScheduledUpgradeConfig } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
 import type { UpgradeSuspensionWindow } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
 import { ManualClock } from '../lib/clock.js';
 import {
   parseCount,
   parseTimeFlag,
+  previewCommand,
   previewWindows,
   previewsFor,
   renderPreviewJson,
@@ -17,7 +17,10 @@ import {
   type PreviewFlags,
   type PreviewSource,
 } from './preview.js';
-import { runBinary } from './binary.test-support.js';
+import { ensureBuilt, runBuilt } from './binary.test-support.js';
+import { scheduledConfig } from './preview.test-support.js';
+import { parseCalendar } from './icalendar.test-support.js';
+import { loadZone, offsetSecondsAt } from '../time/zone.js';
 
 const NS = 'appuio-openshift-upgrade-controller';
 
@@ -43,42 +46,6 @@ function rows(
   const r = schedule(cron, from, count, extra);
   assert.ok(r.ok, r.ok ? '' : r.error);
   return r.preview.rows.map((x) => `${x.time} ${x.local} ${x.isoWeekYear}-W${x.isoWeek} ${x.weekday}`);
-}
-
-function config(
-  overrides: {
-    labels?: Record<string, string>;
-    jobLabels?: Record<string, string>;
-    pin?: string;
-    suspend?: boolean;
-  } = {},
-): ScheduledUpgradeConfig {
-  return {
-    apiVersion: 'managedupgrade.appuio.io/v1beta1',
-    kind: 'UpgradeConfig',
-    metadata: { name: 'cluster-upgrade', namespace: NS, labels: overrides.labels ?? { team: 'ops' } },
-    spec: {
-      schedule: {
-        cron: '0 22 * * 2',
-        isoWeek: '@odd',
-        location: 'Europe/Zurich',
-        ...(overrides.suspend !== undefined ? { suspend: overrides.suspend } : {}),
-      },
-      ...(overrides.pin !== undefined ? { pinVersionWindow: overrides.pin } : {}),
-      maxSchedulingDelay: '1h',
-      maxUpgradeStartDelay: '1h',
-      jobTemplate: {
-        metadata: { labels: overrides.jobLabels ?? { 'upgrade-config': 'cluster-upgrade' } },
-        spec: {
-          config: {
-            upgradeTimeout: '12h',
-            preUpgradeHealthChecks: { timeout: '1h' },
-            postUpgradeHealthChecks: { timeout: '1h' },
-          },
-        },
-      },
-    },
-  };
 }
 
 function window(
@@ -171,7 +138,7 @@ void test('bad cron, zone or isoWeek: one line naming the flag or the field', ()
   );
   assert.equal(bad('@daily', { location: 'Mars/Base' }), '--location: unknown time zone Mars/Base');
   assert.equal(bad('@daily', { isoWeek: 'odd' }), '--iso-week: unknown iso week: odd');
-  const c = config();
+  const c = scheduledConfig();
   c.spec.schedule.cron = 'nope';
   const r = previewWindows({ kind: 'config', config: c, windows: [] }, { fromMs: 0, count: 1, localZoneId: 'UTC' });
   assert.ok(!r.ok);
@@ -207,7 +174,7 @@ void test('suspension: spec.schedule.suspend, a configSelector window at job cre
     ),
   ];
   const r = previewWindows(
-    { kind: 'config', config: config({ pin: '4h' }), windows },
+    { kind: 'config', config: scheduledConfig({ pin: '4h' }), windows },
     { fromMs: from, count: 4, localZoneId: 'UTC' },
   );
   assert.ok(r.ok);
@@ -232,7 +199,7 @@ void test('suspension: spec.schedule.suspend, a configSelector window at job cre
   assert.match(table, /audit: audit reason \(no UpgradeJob\)/);
 
   const suspended = previewWindows(
-    { kind: 'config', config: config({ suspend: true }), windows: [] },
+    { kind: 'config', config: scheduledConfig({ suspend: true }), windows: [] },
     { fromMs: from, count: 2, localZoneId: 'UTC' },
   );
   assert.ok(suspended.ok);
@@ -317,9 +284,9 @@ spec:
         postUpgradeHealthChecks: {}
         surprise: true
 ---
-apiVersion: upgrade.managed.openshift.io/v1alpha1
+apiVersion: managedupgrade.appuio.io/v1alpha1
 kind: UpgradeConfig
-metadata: {name: managed}
+metadata: {name: wrong-version}
 ---
 `;
 
@@ -347,7 +314,7 @@ void test('-f: UpgradeConfigs of the file, admitted like the API server (default
     ],
   );
   assert.deepEqual(warnings, [
-    'uc.yaml: document 2: skipping UpgradeConfig of "upgrade.managed.openshift.io/v1alpha1" (expected managedupgrade.appuio.io/v1beta1)',
+    'uc.yaml: document 2: skipping UpgradeConfig of "managedupgrade.appuio.io/v1alpha1" (expected managedupgrade.appuio.io/v1beta1 or upgrade.managed.openshift.io/v1alpha1)',
     'uc.yaml: document 1: unknown field "spec.jobTemplate.spec.config.surprise"',
   ]);
 });
@@ -389,7 +356,7 @@ void test('-f: field errors as kube-apiserver words them; flag misuse and missin
         { filename: 'w.yaml', count: 1, output: 'table' },
         deps(clock, { 'w.yaml': 'kind: ConfigMap\napiVersion: v1\n' }),
       ),
-    /w\.yaml: no UpgradeConfig \(managedupgrade\.appuio\.io\/v1beta1\) found/,
+    /w\.yaml: no UpgradeConfig \(managedupgrade\.appuio\.io\/v1beta1 or upgrade\.managed\.openshift\.io\/v1alpha1\) found/,
   );
   assert.throws(
     () => previewsFor({ filename: 'w.yaml', count: 1, output: 'table' }, deps(clock, { 'w.yaml': 'a: [\n' })),
@@ -406,18 +373,163 @@ void test('flag parsers', () => {
     assert.throws(() => parseTimeFlag(bad), /RFC 3339/);
 });
 
-/** Runs `upgrade-operator <args>` from the source tree, as `node --import tsx src/main.ts`. */
+const MUO_NS = 'openshift-managed-upgrade-operator';
+
+const MANAGED_YAML = `apiVersion: upgrade.managed.openshift.io/v1alpha1
+kind: UpgradeConfig
+metadata: {name: managed-upgrade-config, namespace: ${MUO_NS}}
+spec:
+  type: OSD
+  upgradeAt: "2024-10-27T00:30:00Z"
+  PDBForceDrainTimeout: 60
+  desired: {version: 4.15.3, channel: stable-4.15}
+`;
+
+const OPERATOR_CONFIG_YAML = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: managed-upgrade-operator-config, namespace: ${MUO_NS}}
+data:
+  config.yaml: |
+    upgradeWindow: {timeOut: 90, delayTrigger: 30}
+    maintenance: {controlPlaneTime: 90}
+    scale: {timeOut: 30}
+    nodeDrain: {timeOut: 45, expectedNodeDrainTime: 8}
+`;
+
+void test('-f with a MUO UpgradeConfig: its upgrade at upgradeAt and when the OSD failure window closes', () => {
+  const clock = new ManualClock('2024-03-20T00:00:00Z');
+  const files = { 'muo.yaml': MANAGED_YAML, 'cm.yaml': OPERATOR_CONFIG_YAML };
+  const withConfig = previewsFor(
+    { filename: 'muo.yaml', operatorConfig: 'cm.yaml', count: 10, output: 'table' },
+    { ...deps(clock, files), localZoneId: 'Europe/Zurich' },
+  );
+  assert.equal(
+    renderPreviewTable(withConfig),
+    `UpgradeConfig ${MUO_NS}/managed-upgrade-config (upgrade.managed.openshift.io/v1alpha1): OSD upgrade to 4.15.3 upgradeWindow.timeOut 90m\n` +
+      'TIME (UTC)             LOCAL (Europe/Zurich)       ISO WEEK   WEEKDAY   FAILS UNLESS STARTED BY\n' +
+      '2024-10-27T00:30:00Z   2024-10-27T02:30:00+02:00   2024-W43   Sunday    2024-10-27T02:00:00Z\n',
+  );
+  // Without --operator-config: MUO's default of 120 minutes; ARO: no failure window.
+  const defaults = previewsFor({ filename: 'muo.yaml', count: 1, output: 'json' }, deps(clock, files));
+  assert.deepEqual(JSON.parse(renderPreviewJson(defaults)), [
+    {
+      upgradeConfig: `${MUO_NS}/managed-upgrade-config`,
+      time: '2024-10-27T00:30:00Z',
+      local: '2024-10-27T00:30:00Z',
+      zone: 'UTC',
+      isoWeekYear: 2024,
+      isoWeek: 43,
+      weekday: 'Sunday',
+      windowCloses: '2024-10-27T02:30:00Z',
+    },
+  ]);
+  const aro = previewsFor(
+    { filename: 'aro.yaml', count: 1, output: 'table' },
+    deps(clock, { 'aro.yaml': MANAGED_YAML.replace('type: OSD', 'type: ARO') }),
+  );
+  assert.match(aro[0]?.title ?? '', /: ARO upgrade to 4\.15\.3 no failure window \(ARO\)$/);
+  assert.equal(aro[0]?.rows[0]?.windowCloses, undefined);
+  assert.doesNotMatch(renderPreviewTable(aro), /FAILS UNLESS/);
+
+  // Both APIs in one file: one preview each, no warning about the other.
+  const warnings: string[] = [];
+  const both = previewsFor(
+    { filename: 'both.yaml', count: 1, output: 'json' },
+    deps(clock, { 'both.yaml': `${CONFIG_YAML}${MANAGED_YAML}` }, warnings),
+  );
+  assert.deepEqual(
+    both.map((p) => p.rows[0]?.upgradeConfig),
+    [`${NS}/cluster-upgrade`, `${MUO_NS}/managed-upgrade-config`],
+  );
+  assert.ok(!warnings.some((w) => w.includes('document 3')), warnings.join('\n'));
+});
+
+void test('MUO UpgradeConfig and operator ConfigMap problems: one line each', () => {
+  const clock = new ManualClock('2024-03-20T00:00:00Z');
+  assert.throws(
+    () =>
+      previewsFor(
+        { filename: 'muo.yaml', count: 1, output: 'table' },
+        deps(clock, { 'muo.yaml': MANAGED_YAML.replace('"2024-10-27T00:30:00Z"', 'tomorrow') }),
+      ),
+    { message: `UpgradeConfig ${MUO_NS}/managed-upgrade-config: spec.upgradeAt: "tomorrow" is not an RFC 3339 time` },
+  );
+  assert.throws(
+    () =>
+      previewsFor(
+        { filename: 'muo.yaml', operatorConfig: 'cm.yaml', count: 1, output: 'table' },
+        deps(clock, { 'muo.yaml': MANAGED_YAML, 'cm.yaml': 'apiVersion: v1\nkind: Secret\nmetadata: {name: x}\n' }),
+      ),
+    { message: 'cm.yaml: no ConfigMap managed-upgrade-operator-config found' },
+  );
+  assert.throws(
+    () => previewsFor({ cron: '@daily', operatorConfig: 'cm.yaml', count: 1, output: 'table' }, deps(clock, {})),
+    /--operator-config needs -f/,
+  );
+  // A bad value falls back to its default, as the operator does, with a warning.
+  const warnings: string[] = [];
+  const previews = previewsFor(
+    { filename: 'muo.yaml', operatorConfig: 'cm.yaml', count: 1, output: 'table' },
+    deps(
+      clock,
+      { 'muo.yaml': MANAGED_YAML, 'cm.yaml': OPERATOR_CONFIG_YAML.replace('timeOut: 90', 'timeOut: soon') },
+      warnings,
+    ),
+  );
+  assert.equal(previews[0]?.rows[0]?.windowCloses, '2024-10-27T02:30:00Z');
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0] ?? '', /^cm\.yaml: document 1: data\[config\.yaml\]: upgradeWindow\.timeOut: /);
+});
 
 const ZURICH = { TZ: 'Europe/Zurich' };
 
-void test('the real binary: a good schedule prints the table (exit 0); a bad cron prints one line (exit 1)', async () => {
+const SUSPENSION_WINDOWS_YAML = (start: string, end: string): string => `apiVersion: managedupgrade.appuio.io/v1beta1
+kind: UpgradeSuspensionWindow
+metadata: {name: holidays, namespace: ${NS}}
+spec:
+  start: "${start}"
+  end: "${end}"
+  reason: "Holidays; no changes"
+  jobSelector: {matchLabels: {upgrade-config: cluster-upgrade}}
+`;
+
+/** Every event of a calendar is a 22:00 window in Zurich: the local wall time of its start. */
+function zurichWallTime(ms: number): string {
+  const zone = loadZone('Europe/Zurich', 'UTC');
+  assert.ok(zone.ok);
+  return new Date(ms + offsetSecondsAt(zone.zone, ms) * 1000).toISOString().slice(11, 16);
+}
+
+/**
+ * The command forms of the README and docs/configuration.md, run as written (files in a
+ * temporary folder under the names the docs use) by the installed binary.
+ */
+void test('the real binary: the documented forms, tables and calendars; a bad cron prints one line (exit 1)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'preview-test-'));
   try {
-    const file = join(dir, 'uc.yaml');
-    writeFileSync(file, CONFIG_YAML);
-    const [good, bad] = await Promise.all([
-      runBinary(['preview', '-f', file, '--from', '2024-03-20T00:00:00Z', '--count', '2'], ZURICH),
-      runBinary(['preview', '--cron', '0 25 * * *', '-o', 'json'], ZURICH),
+    const file = (name: string, text: string): string => {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    };
+    const uc = file('uc.yaml', CONFIG_YAML);
+    const upgradeconfig = file('upgradeconfig.yaml', CONFIG_YAML);
+    const now = Math.floor(Date.now() / 1000) * 1000;
+    const holidayStart = new Date(now + 20 * 86_400_000).toISOString();
+    const holidayEnd = new Date(now + 50 * 86_400_000).toISOString();
+    const suspensionWindows = file('suspension-windows.yaml', SUSPENSION_WINDOWS_YAML(holidayStart, holidayEnd));
+    const managed = file('managed-upgradeconfig.yaml', MANAGED_YAML);
+    const operatorConfig = file('managed-upgrade-operator-config.yaml', OPERATOR_CONFIG_YAML);
+    const schedule = ['--cron', '0 22 * * 2', '--iso-week', '@odd', '--location', 'Europe/Zurich'];
+    await ensureBuilt();
+    const [good, bad, documented, scheduleIcs, configIcs, managedTable, managedIcs] = await Promise.all([
+      runBuilt(['preview', '-f', uc, '--from', '2024-03-20T00:00:00Z', '--count', '2'], ZURICH),
+      runBuilt(['preview', '--cron', '0 25 * * *', '-o', 'json'], ZURICH),
+      runBuilt(['preview', ...schedule, '--from', '2024-03-01T00:00:00Z', '--count', '4'], ZURICH),
+      runBuilt(['preview', ...schedule, '--count', '26', '-o', 'ics'], ZURICH),
+      runBuilt(['preview', '-f', upgradeconfig, '--suspension-windows', suspensionWindows, '-o', 'ics'], ZURICH),
+      runBuilt(['preview', '-f', managed, '--operator-config', operatorConfig], ZURICH),
+      runBuilt(['preview', '-f', managed, '--operator-config', operatorConfig, '-o', 'ics'], ZURICH),
     ]);
     assert.equal(good.status, 0, good.stderr);
     assert.equal(
@@ -433,6 +545,79 @@ void test('the real binary: a good schedule prints the table (exit 0); a bad cro
       bad.stderr,
       'upgrade-operator: --cron: cannot parse cron schedule "0 25 * * *": end of range (25) above maximum (23): 25\n',
     );
+
+    assert.equal(documented.status, 0, documented.stderr);
+    assert.equal(
+      documented.stdout,
+      'Schedule: cron "0 22 * * 2" isoWeek @odd location Europe/Zurich\n' +
+        'TIME (UTC)             LOCAL (Europe/Zurich)       ISO WEEK   WEEKDAY\n' +
+        '2024-03-12T21:00:00Z   2024-03-12T22:00:00+01:00   2024-W11   Tuesday\n' +
+        '2024-03-26T21:00:00Z   2024-03-26T22:00:00+01:00   2024-W13   Tuesday\n' +
+        '2024-04-09T20:00:00Z   2024-04-09T22:00:00+02:00   2024-W15   Tuesday\n' +
+        '2024-04-23T20:00:00Z   2024-04-23T22:00:00+02:00   2024-W17   Tuesday\n',
+    );
+
+    // A year of windows from now: 26 events, each 22:00 in Zurich whatever the DST, 12 hours long.
+    assert.equal(scheduleIcs.status, 0, scheduleIcs.stderr);
+    const year = parseCalendar(scheduleIcs.stdout);
+    assert.equal(year.events.length, 26);
+    for (const e of year.events) {
+      assert.equal(e.startZone, 'Europe/Zurich');
+      assert.ok(e.startMs > now - 60_000);
+      assert.equal(zurichWallTime(e.startMs), '22:00');
+      assert.equal(e.endMs - e.startMs, 12 * 3_600_000);
+      assert.equal(e.summary, 'Upgrade window: cron "0 22 * * 2" isoWeek @odd Europe/Zurich');
+      assert.ok(Math.abs(Date.parse(e.dtstamp) - now) < 10 * 60_000, e.dtstamp);
+    }
+    // Half a year or more: the calendar crosses a DST change, and the VTIMEZONE has it.
+    assert.ok(new Set(year.events.map((e) => new Date(e.startMs).getUTCHours())).size === 2);
+
+    // The config's windows from now; those starting in the suspension window are cancelled.
+    assert.equal(configIcs.status, 0, configIcs.stderr);
+    const cal = parseCalendar(configIcs.stdout);
+    const windows = cal.events.filter((e) => e.uid.startsWith('window/'));
+    assert.equal(windows.length, 10);
+    const held = (ms: number): boolean => ms >= Date.parse(holidayStart) && ms <= Date.parse(holidayEnd);
+    assert.ok(windows.some((e) => held(e.startMs)));
+    for (const e of windows) {
+      assert.equal(zurichWallTime(e.startMs), '22:00');
+      assert.equal(e.status, held(e.startMs) ? 'CANCELLED' : 'CONFIRMED', e.summary);
+    }
+    const holidays = cal.events.filter((e) => e.uid.startsWith('suspension/'));
+    assert.deepEqual(
+      holidays.map((e) => [e.summary, e.startMs, e.endMs, e.transparent]),
+      [['Upgrades suspended: holidays (Holidays; no changes)', Date.parse(holidayStart), Date.parse(holidayEnd), true]],
+    );
+
+    assert.equal(managedTable.status, 0, managedTable.stderr);
+    assert.equal(
+      managedTable.stdout,
+      `UpgradeConfig ${MUO_NS}/managed-upgrade-config (upgrade.managed.openshift.io/v1alpha1): OSD upgrade to 4.15.3 upgradeWindow.timeOut 90m\n` +
+        'TIME (UTC)             LOCAL (Europe/Zurich)       ISO WEEK   WEEKDAY   FAILS UNLESS STARTED BY\n' +
+        '2024-10-27T00:30:00Z   2024-10-27T02:30:00+02:00   2024-W43   Sunday    2024-10-27T02:00:00Z\n',
+    );
+    assert.equal(managedIcs.status, 0, managedIcs.stderr);
+    assert.deepEqual(
+      parseCalendar(managedIcs.stdout).events.map((e) => [e.summary, e.startZone, e.startMs, e.endMs]),
+      [
+        [
+          `Upgrade to 4.15.3: ${MUO_NS}/managed-upgrade-config`,
+          'UTC',
+          Date.parse('2024-10-27T00:30:00Z'),
+          Date.parse('2024-10-27T00:30:00Z'),
+        ],
+        [
+          `Failure window of the upgrade to 4.15.3: ${MUO_NS}/managed-upgrade-config`,
+          'UTC',
+          Date.parse('2024-10-27T00:30:00Z'),
+          Date.parse('2024-10-27T02:00:00Z'),
+        ],
+      ],
+    );
+
+    const help = previewCommand().helpInformation();
+    assert.match(help, /--operator-config <file>/);
+    assert.match(help, /\(choices: "table", "json", "ics",/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -3,6 +3,9 @@
  * `--location`) or of APPUiO UpgradeConfigs (`-f`), each in UTC and in the schedule's zone, with
  * its ISO week and weekday, when its UpgradeJob would be created (`pinVersionWindow`), and which
  * UpgradeSuspensionWindow (`--suspension-windows`) or `spec.schedule.suspend` would suspend it.
+ * A MUO UpgradeConfig in the `-f` file gives its upgrade (`spec.upgradeAt`) and, for OSD, when its
+ * failure window closes (`upgradeWindow.timeOut` of `--operator-config`, else MUO's default).
+ * `-o ics` writes the same as an iCalendar file (`preview-calendar.ts`).
  * The schedule math is the controller's (`scheduled/schedule/maintenance-schedule.ts`); the suspension
  * matching is the controller's too (`activeSuspensionWindow` at job creation,
  * `matchingSuspensionWindow` at the job's start).
@@ -17,9 +20,24 @@ import { scheduledUpgradeConfigCrd } from '../api/managedupgrade.appuio.io/v1bet
 import type { ScheduledUpgradeConfig } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
 import { upgradeSuspensionWindowCrd } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
 import type { UpgradeSuspensionWindow } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
-import { admitFileObjects, objectRef } from './object-file.js';
+import { managedUpgradeConfigCrd } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import type { ManagedUpgradeConfig } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import {
+  MANAGED_UPGRADE_CONFIGMAP_KEY,
+  MANAGED_UPGRADE_CONFIGMAP_NAME,
+  MANAGED_UPGRADE_GROUP,
+  MANAGED_UPGRADE_VERSION,
+} from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import {
+  defaultManagedOperatorConfig,
+  parseManagedOperatorConfig,
+  type ManagedOperatorConfig,
+} from '../managed/config/managed-operator-config.js';
+import { upgradeWindowClosesAt } from '../managed/upgraders/osd-upgrader.js';
+import { admitFileObjects, objectRef, readObjectFile } from './object-file.js';
+import { renderPreviewCalendar } from './preview-calendar.js';
 import { RealClock, formatTime, type Clock } from '../lib/clock.js';
-import type { JsonObject } from '../lib/json.js';
+import { isJsonObject, type JsonObject } from '../lib/json.js';
 import { parseRfc3339 } from '../lib/rfc3339.js';
 import { formatIsoWeekFilter } from '../scheduled/schedule/iso-week-filter.js';
 import {
@@ -29,12 +47,17 @@ import {
   type ScheduleFields,
 } from '../scheduled/schedule/maintenance-schedule.js';
 import { compileSchedulingPolicy } from '../scheduled/schedule/next-job.js';
-import { processZoneId } from '../time/zone.js';
+import { loadZone, processZoneId, UTC_ZONE, type Zone } from '../time/zone.js';
+import { parseGoDurationMs } from '../lib/go-duration.js';
+import { UpgradeJobDefaults } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
+import { evaluateLabelSelector } from '../lib/label-selector.js';
 import { activeSuspensionWindow } from '../scheduled/schedule/config-jobs.js';
 import { buildScheduledUpgradeJob } from '../scheduled/steps/scheduled-upgrade-job.js';
-import { matchingSuspensionWindow } from '../scheduled/steps/upgrade-job-gate.js';
+import { jobTiming, matchingSuspensionWindow } from '../scheduled/steps/upgrade-job-gate.js';
 
 // ---- Windows -----------------------------------------------------------------------------
+
+const MANAGED_API_VERSION = `${MANAGED_UPGRADE_GROUP}/${MANAGED_UPGRADE_VERSION}`;
 
 /** Why a window creates no UpgradeJob, or the job does not upgrade. */
 export interface SuspensionMark {
@@ -65,6 +88,8 @@ export interface PreviewRow {
   /** When the UpgradeJob is created and its version pinned (`time − pinVersionWindow`), if earlier than `time`. */
   readonly jobCreation?: string;
   readonly suspendedBy?: SuspensionMark;
+  /** MUO UpgradeConfig, OSD: when the failure window closes (`upgradeAt + upgradeWindow.timeOut`), RFC 3339 UTC. */
+  readonly windowCloses?: string;
 }
 
 /** What is previewed. */
@@ -74,6 +99,12 @@ export type PreviewSource =
       readonly kind: 'config';
       readonly config: ScheduledUpgradeConfig;
       readonly windows: readonly UpgradeSuspensionWindow[];
+    }
+  | {
+      readonly kind: 'managed';
+      readonly config: ManagedUpgradeConfig;
+      /** The operator ConfigMap's settings (`upgradeWindow.timeOut`). */
+      readonly operatorConfig: ManagedOperatorConfig;
     };
 
 /** Options of {@link previewWindows}. */
@@ -85,6 +116,34 @@ export interface PreviewOptions {
   readonly localZoneId: string;
 }
 
+/** What `-o ics` needs beyond the rows. */
+export type PreviewCalendarFacts =
+  | {
+      readonly flow: 'scheduled';
+      /** The UpgradeConfig's `namespace/name` or the schedule, for SUMMARY. */
+      readonly label: string;
+      /** Stable part of event UIDs: the config's `metadata.uid`, else `namespace/name`, else the schedule. */
+      readonly uidBase: string;
+      readonly zone: Zone;
+      /** `spec.maxUpgradeStartDelay`: the job must start before `time +` this. */
+      readonly maxUpgradeStartDelayMs: number;
+      /** `spec.jobTemplate.spec.config.upgradeTimeout`: the job times out this long after `time`. */
+      readonly upgradeTimeoutMs: number;
+      /** The config's UpgradeSuspensionWindows that select it or its jobs and end after `fromMs`. */
+      readonly suspensionWindows: readonly UpgradeSuspensionWindow[];
+    }
+  | {
+      readonly flow: 'managed';
+      readonly label: string;
+      readonly uidBase: string;
+      /** `spec.type`: only OSD has a failure window. */
+      readonly upgradeType: string;
+      /** `spec.desired`: the version, else the image. */
+      readonly target: string;
+      /** `upgradeWindow.timeOut` of the operator ConfigMap; 0: no failure window. */
+      readonly windowTimeOutMs: number;
+    };
+
 /** The windows of one schedule. */
 export interface Preview {
   /** One line saying what was previewed. */
@@ -94,6 +153,7 @@ export interface Preview {
   readonly rows: PreviewRow[];
   /** Set when fewer than `count` windows exist within the search bounds: why. */
   readonly shortfall?: string;
+  readonly calendar: PreviewCalendarFacts;
 }
 
 /** Outcome of {@link previewWindows}: the preview, or a one-line reason the schedule is unusable. */
@@ -117,6 +177,7 @@ function shortfallText(schedule: MaintenanceSchedule, found: number, count: numb
  * the config's namespace. Pure.
  */
 export function previewWindows(source: PreviewSource, options: PreviewOptions): PreviewResult {
+  if (source.kind === 'managed') return previewManagedUpgrade(source.config, source.operatorConfig, options);
   const config = source.kind === 'config' ? source.config : undefined;
   const ref = config ? objectRef(config as unknown as JsonObject) : '';
   const fields = source.kind === 'config' ? source.config.spec.schedule : source.fields;
@@ -182,13 +243,102 @@ export function previewWindows(source: PreviewSource, options: PreviewOptions): 
     `location ${schedule.zone.local ? `Local (${schedule.zone.id})` : schedule.zone.name}`,
     ...(config?.spec.pinVersionWindow ? [`pinVersionWindow ${config.spec.pinVersionWindow}`] : []),
   ].join(' ');
+  const timing = config
+    ? jobTiming(buildScheduledUpgradeJob(config, { startAfterMs: 0, startBeforeMs: policy.maxUpgradeStartDelayMs }))
+    : undefined;
+  const jobLabels = config?.spec.jobTemplate.metadata?.labels;
+  const selects = (w: UpgradeSuspensionWindow): boolean =>
+    (w.spec?.configSelector !== undefined &&
+      evaluateLabelSelector(w.spec.configSelector, config?.metadata?.labels) === true) ||
+    (w.spec?.jobSelector !== undefined && evaluateLabelSelector(w.spec.jobSelector, jobLabels) === true);
   const preview: Preview = {
     title,
     zone: schedule.zone.id,
     rows,
     ...(next.error !== undefined ? { shortfall: shortfallText(schedule, rows.length, options.count, next.error) } : {}),
+    calendar: {
+      flow: 'scheduled',
+      label: config
+        ? ref
+        : `cron ${JSON.stringify(fields.cron)}${week !== '' ? ` isoWeek ${week}` : ''} ${schedule.zone.id}`,
+      uidBase: config ? (config.metadata?.uid ?? ref) : `${fields.cron}|${week}|${schedule.zone.id}`,
+      zone: schedule.zone,
+      maxUpgradeStartDelayMs: policy.maxUpgradeStartDelayMs,
+      upgradeTimeoutMs: timing?.ok ? timing.timing.timeoutMs : defaultUpgradeTimeoutMs(),
+      suspensionWindows: windows.filter((w) => selects(w) && Date.parse(w.spec?.end ?? '') > options.fromMs),
+    },
   };
   return { ok: true, preview };
+}
+
+/** The UpgradeJob's default `upgradeTimeout` (12h), for a bare schedule. */
+function defaultUpgradeTimeoutMs(): number {
+  const d = parseGoDurationMs(UpgradeJobDefaults.upgradeTimeout);
+  return d.ok ? d.ms : 0;
+}
+
+/**
+ * A MUO UpgradeConfig: one row at `spec.upgradeAt` (shown in `Local`), with the close of the OSD
+ * failure window as the managed flow computes it (`upgradeWindowClosesAt`: `upgradeAt +
+ * upgradeWindow.timeOut`, none for ARO or a timeOut of 0). `fromMs` and `count` do not apply: an
+ * UpgradeConfig holds one upgrade. Pure.
+ */
+export function previewManagedUpgrade(
+  config: ManagedUpgradeConfig,
+  operatorConfig: ManagedOperatorConfig,
+  options: Pick<PreviewOptions, 'localZoneId'>,
+): PreviewResult {
+  const ref = objectRef(config as unknown as JsonObject);
+  const spec = config.spec;
+  if (spec === undefined) return { ok: false, error: `UpgradeConfig ${ref}: spec is missing` };
+  const at = parseRfc3339(spec.upgradeAt);
+  if (at === undefined)
+    return {
+      ok: false,
+      error: `UpgradeConfig ${ref}: spec.upgradeAt: ${JSON.stringify(spec.upgradeAt)} is not an RFC 3339 time`,
+    };
+  const local = loadZone('Local', options.localZoneId);
+  const zone = local.ok ? local.zone : UTC_ZONE;
+  const osd = spec.type === 'OSD';
+  const windowTimeOutMs = osd ? operatorConfig.upgradeWindow.timeOutMs : 0;
+  const closes = osd ? upgradeWindowClosesAt({ upgradeConfig: config, config: operatorConfig }) : undefined;
+  const target = spec.desired.version ?? spec.desired.image ?? '';
+  const d = scheduleTimeDetails({ zone }, at);
+  const row: PreviewRow = {
+    upgradeConfig: ref,
+    time: d.time,
+    local: d.local,
+    zone: zone.id,
+    isoWeekYear: d.isoWeekYear,
+    isoWeek: d.isoWeek,
+    weekday: d.weekday,
+    ...(closes !== undefined ? { windowCloses: formatTime(closes) } : {}),
+  };
+  const title = [
+    `UpgradeConfig ${ref} (${MANAGED_API_VERSION}):`,
+    `${spec.type} upgrade to ${target === '' ? '(no target)' : target}`,
+    osd
+      ? windowTimeOutMs > 0
+        ? `upgradeWindow.timeOut ${windowTimeOutMs / 60_000}m`
+        : 'no failure window (upgradeWindow.timeOut 0)'
+      : 'no failure window (ARO)',
+  ].join(' ');
+  return {
+    ok: true,
+    preview: {
+      title,
+      zone: zone.id,
+      rows: [row],
+      calendar: {
+        flow: 'managed',
+        label: ref,
+        uidBase: config.metadata?.uid ?? ref,
+        upgradeType: spec.type,
+        target,
+        windowTimeOutMs: closes !== undefined ? windowTimeOutMs : 0,
+      },
+    },
+  };
 }
 
 // ---- Rendering ---------------------------------------------------------------------------
@@ -206,6 +356,7 @@ function suspensionText(mark: SuspensionMark): string {
 export function renderPreviewTable(previews: readonly Preview[]): string {
   const sections = previews.map((preview) => {
     const pinned = preview.rows.some((r) => r.jobCreation !== undefined);
+    const closing = preview.rows.some((r) => r.windowCloses !== undefined);
     const suspended = preview.rows.some((r) => r.suspendedBy !== undefined);
     const header = [
       'TIME (UTC)',
@@ -213,6 +364,7 @@ export function renderPreviewTable(previews: readonly Preview[]): string {
       'ISO WEEK',
       'WEEKDAY',
       ...(pinned ? ['JOB CREATED'] : []),
+      ...(closing ? ['FAILS UNLESS STARTED BY'] : []),
       ...(suspended ? ['SUSPENDED'] : []),
     ];
     const body = preview.rows.map((r) => [
@@ -221,6 +373,7 @@ export function renderPreviewTable(previews: readonly Preview[]): string {
       isoWeekText(r),
       r.weekday,
       ...(pinned ? [r.jobCreation ?? r.time] : []),
+      ...(closing ? [r.windowCloses ?? ''] : []),
       ...(suspended ? [r.suspendedBy ? suspensionText(r.suspendedBy) : ''] : []),
     ]);
     const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => (cells[i] ?? '').length)));
@@ -269,9 +422,10 @@ export interface PreviewFlags {
   location?: string;
   filename?: string;
   suspensionWindows?: string;
+  operatorConfig?: string;
   from?: number;
   count: number;
-  output: 'table' | 'json';
+  output: 'table' | 'json' | 'ics';
 }
 
 /** What the command reads from outside; tests pass their own. */
@@ -282,12 +436,61 @@ export interface PreviewDeps {
   warn(text: string): void;
 }
 
+/** The `config.yaml` of the operator ConfigMap in a file, parsed; its problems are warnings. */
+function readOperatorConfig(path: string, text: string, deps: PreviewDeps): ManagedOperatorConfig {
+  const named = readObjectFile(text, path).find((fileObject) => {
+    const { apiVersion, kind, metadata } = fileObject.object;
+    return (
+      apiVersion === 'v1' &&
+      kind === 'ConfigMap' &&
+      isJsonObject(metadata) &&
+      metadata['name'] === MANAGED_UPGRADE_CONFIGMAP_NAME
+    );
+  });
+  if (!named) throw new Error(`${path}: no ConfigMap ${MANAGED_UPGRADE_CONFIGMAP_NAME} found`);
+  const data = isJsonObject(named.object['data']) ? named.object['data'] : {};
+  const configText = data[MANAGED_UPGRADE_CONFIGMAP_KEY];
+  const parsed = parseManagedOperatorConfig(typeof configText === 'string' ? configText : undefined);
+  for (const p of parsed.problems)
+    deps.warn(
+      `${path}: document ${named.document}: data[${MANAGED_UPGRADE_CONFIGMAP_KEY}]: ${p.key === MANAGED_UPGRADE_CONFIGMAP_KEY ? '' : `${p.key}: `}${p.message}`,
+    );
+  return parsed.config;
+}
+
+/** The UpgradeConfigs of a file, of both APIs; there must be at least one. */
+function readUpgradeConfigs(
+  path: string,
+  deps: PreviewDeps,
+): { scheduled: ScheduledUpgradeConfig[]; managed: ManagedUpgradeConfig[] } {
+  const text = deps.readFile(path);
+  const options = { keepStatus: false, warn: (t: string) => deps.warn(t) };
+  const scheduledCrd = scheduledUpgradeConfigCrd();
+  const scheduled = admitFileObjects(path, text, scheduledCrd, { ...options, alsoRead: [MANAGED_API_VERSION] });
+  const managed = admitFileObjects(path, text, managedUpgradeConfigCrd(), {
+    ...options,
+    alsoRead: [apiVersionOf(scheduledCrd)],
+    warnSkipped: false,
+  });
+  if (scheduled.length + managed.length === 0)
+    throw new Error(`${path}: no UpgradeConfig (${apiVersionOf(scheduledCrd)} or ${MANAGED_API_VERSION}) found`);
+  return {
+    scheduled: scheduled as unknown as ScheduledUpgradeConfig[],
+    managed,
+  };
+}
+
+function apiVersionOf(crd: JsonObject): string {
+  const spec = crd['spec'] as { group: string; versions: { name: string }[] };
+  return `${spec.group}/${spec.versions[0]?.name ?? ''}`;
+}
+
 /** Admits the objects of the CRD's kind in a file; there must be at least one. */
 function admitAll(path: string, text: string, crd: JsonObject, deps: PreviewDeps): JsonObject[] {
   const admitted = admitFileObjects(path, text, crd, { keepStatus: false, warn: (t) => deps.warn(t) });
   if (admitted.length === 0) {
     const spec = crd['spec'] as { group: string; names: { kind: string }; versions: { name: string }[] };
-    throw new Error(`${path}: no ${spec.names.kind} (${spec.group}/${spec.versions[0]?.name ?? ''}) found`);
+    throw new Error(`${path}: no ${spec.names.kind} (${apiVersionOf(crd)}) found`);
   }
   return admitted;
 }
@@ -303,20 +506,23 @@ export function previewsFor(flags: PreviewFlags, deps: PreviewDeps): Preview[] {
   if (flags.filename !== undefined) {
     if (flags.cron !== undefined || flags.isoWeek !== undefined || flags.location !== undefined)
       throw new Error('-f takes the schedule from the UpgradeConfig: drop --cron, --iso-week and --location');
-    const configs = admitAll(flags.filename, deps.readFile(flags.filename), scheduledUpgradeConfigCrd(), deps);
+    const configs = readUpgradeConfigs(flags.filename, deps);
     const windows =
       flags.suspensionWindows === undefined
         ? []
         : admitAll(flags.suspensionWindows, deps.readFile(flags.suspensionWindows), upgradeSuspensionWindowCrd(), deps);
-    for (const c of configs)
-      sources.push({
-        kind: 'config',
-        config: c as unknown as ScheduledUpgradeConfig,
-        windows: windows as unknown as UpgradeSuspensionWindow[],
-      });
+    for (const c of configs.scheduled)
+      sources.push({ kind: 'config', config: c, windows: windows as unknown as UpgradeSuspensionWindow[] });
+    const operatorConfig =
+      flags.operatorConfig === undefined
+        ? defaultManagedOperatorConfig()
+        : readOperatorConfig(flags.operatorConfig, deps.readFile(flags.operatorConfig), deps);
+    for (const c of configs.managed) sources.push({ kind: 'managed', config: c, operatorConfig });
   } else if (flags.cron !== undefined) {
     if (flags.suspensionWindows !== undefined)
       throw new Error('--suspension-windows needs -f: windows select UpgradeConfigs and UpgradeJobs by their labels');
+    if (flags.operatorConfig !== undefined)
+      throw new Error('--operator-config needs -f with a MUO UpgradeConfig (upgrade.managed.openshift.io/v1alpha1)');
     sources.push({
       kind: 'schedule',
       fields: { cron: flags.cron, isoWeek: flags.isoWeek, location: flags.location ?? 'Local' },
@@ -336,7 +542,7 @@ export function previewsFor(flags: PreviewFlags, deps: PreviewDeps): Preview[] {
 export function previewCommand(deps?: PreviewDeps): Command {
   return new Command('preview')
     .description(
-      'Show the next maintenance windows of a schedule or of APPUiO UpgradeConfigs: UTC and local time (DST), ISO week, job creation time and suspension windows.',
+      'Show the next maintenance windows of a schedule or of UpgradeConfigs: UTC and local time (DST), ISO week, job creation time and suspension windows; a MUO UpgradeConfig’s upgrade and failure window. -o ics writes them as an iCalendar file.',
     )
     .option('--cron <expr>', 'cron expression (robfig/cron v3: 5 fields, descriptors, CRON_TZ= prefix)')
     .option('--iso-week <week>', 'ISO week filter: @odd, @even or a week number')
@@ -344,16 +550,23 @@ export function previewCommand(deps?: PreviewDeps): Command {
       '--location <zone>',
       'time zone of the schedule: a tz database name, UTC, or Local (this machine’s zone; the default)',
     )
-    .option('-f, --filename <file>', 'YAML file with UpgradeConfig(s) (managedupgrade.appuio.io/v1beta1)')
+    .option(
+      '-f, --filename <file>',
+      'YAML file with UpgradeConfig(s): APPUiO (managedupgrade.appuio.io/v1beta1) or MUO (upgrade.managed.openshift.io/v1alpha1)',
+    )
     .option(
       '--suspension-windows <file>',
-      'with -f: YAML file with UpgradeSuspensionWindows to mark the windows they suspend',
+      'with -f: YAML file with UpgradeSuspensionWindows to mark the windows they suspend (with -o ics: events of their own)',
+    )
+    .option(
+      '--operator-config <file>',
+      'with -f: YAML file with the ConfigMap managed-upgrade-operator-config, for upgradeWindow.timeOut (default 120 minutes)',
     )
     .option('--from <time>', 'windows after this RFC 3339 time (default: now)', parseTimeFlag)
     .option('--count <n>', 'how many windows', parseCount, 10)
     .addOption(
-      new Option('-o, --output <format>', 'a table, or a JSON list of windows')
-        .choices(['table', 'json'])
+      new Option('-o, --output <format>', 'a table, a JSON list of windows, or an iCalendar file (RFC 5545)')
+        .choices(['table', 'json', 'ics'])
         .default('table'),
     )
     .action((flags: PreviewFlags) => {
@@ -364,8 +577,13 @@ export function previewCommand(deps?: PreviewDeps): Command {
         warn: (text) => void process.stderr.write(`Warning: ${text}\n`),
       };
       const previews = previewsFor(flags, d);
-      process.stdout.write(flags.output === 'json' ? renderPreviewJson(previews) : renderPreviewTable(previews));
-      if (flags.output === 'json')
+      const render = {
+        table: renderPreviewTable,
+        json: renderPreviewJson,
+        ics: (p: readonly Preview[]) => renderPreviewCalendar(p, d.clock.now()),
+      };
+      process.stdout.write(render[flags.output](previews));
+      if (flags.output !== 'table')
         for (const p of previews) if (p.shortfall !== undefined) d.warn(`${p.title} ${p.shortfall}`);
     });
 }

@@ -133,7 +133,7 @@ export interface ScheduleTimeDetails {
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 
 /** Details of a schedule time, read in the schedule's location. */
-export function scheduleTimeDetails(schedule: MaintenanceSchedule, ms: number): ScheduleTimeDetails {
+export function scheduleTimeDetails(schedule: Pick<MaintenanceSchedule, 'zone'>, ms: number): ScheduleTimeDetails {
   const w = wallClock(schedule.zone, ms);
   const week = isoWeekOf(w.year, w.month, w.day);
   return {

@@ -139,6 +139,32 @@ export function objectJson(obj: JsonValue & object): string {
   return text;
 }
 
+/** Drops an object's cached text (the object left the store; only watch history still holds it). */
+export function forgetObjectJson(obj: object): void {
+  jsonCache.delete(obj);
+}
+
+/** Texts made for watch streams, by object, oldest first; bounded (see streamedObjectJson). */
+const streamedJson = new Map<object, string>();
+const STREAMED_JSON_MAX = 1024;
+
+/**
+ * The JSON text of an object a watch stream sends. Watch events carry stored objects, but also
+ * deleted objects' last states and versions an update replaced, which only the watch window
+ * still holds: their texts are kept for the last 1,024 objects sent (every watcher of a burst
+ * shares them), not for as long as the object lives. A stored object's text made for a response
+ * is reused.
+ */
+export function streamedObjectJson(obj: JsonValue & object): string {
+  let text = jsonCache.get(obj) ?? streamedJson.get(obj);
+  if (text === undefined) {
+    text = JSON.stringify(obj);
+    if (streamedJson.size >= STREAMED_JSON_MAX) streamedJson.delete(streamedJson.keys().next().value!);
+    streamedJson.set(obj, text);
+  }
+  return text;
+}
+
 /** Writes an error as a metav1.Status body. */
 export function sendError(res: ServerResponse, err: unknown): void {
   const apiError = err instanceof ApiError ? err : apiErrors.internal(err instanceof Error ? err.message : String(err));

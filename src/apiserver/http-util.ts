@@ -126,11 +126,16 @@ export function sendJsonText(
 /**
  * The JSON text of a stored object, serialised once. Stored objects are never mutated (every
  * write replaces the object), so the text is valid for the object's lifetime; lists and watch
- * streams reuse it instead of serialising the same object for every reader.
+ * streams reuse it instead of serialising the same object for every reader. Once the object has
+ * left the store (see forgetObjectJson), only watch history still holds it: its text is then
+ * kept like a deleted object's, in the bounded cache of transientObjectJson.
  */
 const jsonCache = new WeakMap<object, string>();
+/** Objects that have left the store. */
+const retired = new WeakSet<object>();
 
 export function objectJson(obj: JsonValue & object): string {
+  if (retired.has(obj)) return transientObjectJson(obj);
   let text = jsonCache.get(obj);
   if (text === undefined) {
     text = JSON.stringify(obj);
@@ -139,28 +144,27 @@ export function objectJson(obj: JsonValue & object): string {
   return text;
 }
 
-/** Drops an object's cached text (the object left the store; only watch history still holds it). */
+/** Drops the cached text of an object that has left the store (replaced or deleted). */
 export function forgetObjectJson(obj: object): void {
   jsonCache.delete(obj);
+  retired.add(obj);
 }
 
-/** Texts made for watch streams, by object, oldest first; bounded (see streamedObjectJson). */
-const streamedJson = new Map<object, string>();
-const STREAMED_JSON_MAX = 1024;
+/** Texts of objects that are not stored, by object, oldest first; bounded. */
+const transientJson = new Map<object, string>();
+const TRANSIENT_JSON_MAX = 1024;
 
 /**
- * The JSON text of an object a watch stream sends. Watch events carry stored objects, but also
- * deleted objects' last states and versions an update replaced, which only the watch window
- * still holds: their texts are kept for the last 1,024 objects sent (every watcher of a burst
- * shares them), not for as long as the object lives. A stored object's text made for a response
- * is reused.
+ * The JSON text of an object that is not stored: a deleted object's last state, a version an
+ * update replaced (only watch history holds them). Texts are kept for the last 1,024 such
+ * objects, so that every watcher of a burst shares one, not for as long as history holds them.
  */
-export function streamedObjectJson(obj: JsonValue & object): string {
-  let text = jsonCache.get(obj) ?? streamedJson.get(obj);
+export function transientObjectJson(obj: JsonValue & object): string {
+  let text = transientJson.get(obj);
   if (text === undefined) {
     text = JSON.stringify(obj);
-    if (streamedJson.size >= STREAMED_JSON_MAX) streamedJson.delete(streamedJson.keys().next().value!);
-    streamedJson.set(obj, text);
+    if (transientJson.size >= TRANSIENT_JSON_MAX) transientJson.delete(transientJson.keys().next().value!);
+    transientJson.set(obj, text);
   }
   return text;
 }

@@ -4,7 +4,7 @@
  * watch window drops it. The memos made for serving it — its JSON text and the decoded field sets
  * of its managedFields — are keyed by the version's identity and would live as long as that
  * history does; they are dropped when the version is retired, so the history costs only the
- * objects (watch streams keep the texts they send in a bounded cache, see streamedObjectJson).
+ * objects (a retired version's text is then kept in a bounded cache, see objectJson).
  */
 import { forgetObjectJson } from './http-util.js';
 import { forgetDecoded } from './patch/field-set.js';

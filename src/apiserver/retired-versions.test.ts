@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonObject } from '../lib/json.js';
 import { configMapType } from './builtin/kinds.js';
+import { objectJson } from './http-util.js';
 import { fromFieldsV1 } from './patch/field-set.js';
 import { forgetRetiredVersion } from './retired-versions.js';
 import type { KubeObject } from './types.js';
@@ -30,4 +31,15 @@ void test('an update forgets the decoded field sets its successor no longer shar
   const gone = { ...v2, metadata: { ...v2.metadata, resourceVersion: '9' } };
   forgetRetiredVersion({ type: 'DELETED', resourceType: configMapType, object: gone, oldObject: v2 });
   assert.notEqual(fromFieldsV1(shared), sharedSet);
+});
+
+void test("a retired version's cached JSON text is dropped", () => {
+  const v1: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b' }, data: { k: '1' } };
+  const v2: KubeObject = { ...v1, data: { k: '2' } };
+  const text = objectJson(v1);
+  // Stored objects are never changed; changing one here shows whether its text is still cached.
+  v1.data = { k: 'changed' };
+  assert.equal(objectJson(v1), text, 'cached while stored');
+  forgetRetiredVersion({ type: 'MODIFIED', resourceType: configMapType, object: v2, oldObject: v1 });
+  assert.match(objectJson(v1), /"changed"/);
 });

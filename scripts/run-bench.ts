@@ -4,7 +4,7 @@
  *   node --import tsx scripts/run-bench.ts [--no-write] [--out <file>] [--only <ids>] [--cpu-prof <dir>]
  *
  * --only runs some benchmarks (comma-separated ids: writes, list, watch, informer, reaction,
- * idle, sim-small, sim-scale, fault-campaign, crash-campaign, hostile-input; list needs
+ * idle, sim-small, sim-scale, fault-campaign, crash-campaign, hostile-input, apiserver-memory; list needs
  * writes) and implies --no-write; --cpu-prof writes V8 CPU profiles of the child processes
  * (API server, operator runtime) into a folder, for investigating a missed target.
  *
@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RealClock } from '../src/lib/clock.js';
 import { compileBenchChildren } from '../test/bench/build.js';
+import { runApiServerMemoryBench } from '../test/bench/bench-apiserver-memory.js';
 import { runFaultCampaignBench } from '../test/bench/bench-campaigns.js';
 import { runCrashCampaignBench } from '../test/bench/bench-crash-campaign.js';
 import { runHostileInputBench } from '../test/bench/bench-hostile-input.js';
@@ -53,6 +54,7 @@ const ORDER = [
   'fault-campaign',
   'crash-campaign',
   'hostile-input',
+  'apiserver-memory',
 ];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -144,6 +146,7 @@ async function main(): Promise<number> {
         'Hostile input: random requests and objects to the API server',
         () => runHostileInputBench(log),
       ],
+      ['apiserver-memory', 'API-server memory over rounds of churn', () => runApiServerMemoryBench(ctx)],
     ];
     for (const [id, title, run] of steps) {
       if (only && !only.has(id)) continue;

@@ -92,8 +92,9 @@ export function defaultClientSelected(userAgent: string | undefined): boolean {
   return !(userAgent ?? '').startsWith('simulated-cluster/');
 }
 
-/** Compiled `clients` expressions (a scenario has one or two). */
+/** Compiled `clients` expressions (a scenario has one or two; bounded all the same). */
 const compiled = new Map<string, GoRegexp>();
+const COMPILED_MAX = 64;
 
 /** The `clients` expression (Go syntax, unanchored); throws Go's error for a bad one. */
 function clientsRegexp(source: string): GoRegexp {
@@ -108,6 +109,7 @@ export function clientSelected(settings: ApiFaultSettings, userAgent: string | u
   let re = compiled.get(settings.clients);
   if (!re) {
     re = clientsRegexp(settings.clients);
+    if (compiled.size >= COMPILED_MAX) compiled.clear();
     compiled.set(settings.clients, re);
   }
   return re.test(userAgent ?? '');

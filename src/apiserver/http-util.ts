@@ -126,15 +126,45 @@ export function sendJsonText(
 /**
  * The JSON text of a stored object, serialised once. Stored objects are never mutated (every
  * write replaces the object), so the text is valid for the object's lifetime; lists and watch
- * streams reuse it instead of serialising the same object for every reader.
+ * streams reuse it instead of serialising the same object for every reader. Once the object has
+ * left the store (see forgetObjectJson), only watch history still holds it: its text is then
+ * kept like a deleted object's, in the bounded cache of transientObjectJson.
  */
 const jsonCache = new WeakMap<object, string>();
+/** Objects that have left the store. */
+const retired = new WeakSet<object>();
 
 export function objectJson(obj: JsonValue & object): string {
+  if (retired.has(obj)) return transientObjectJson(obj);
   let text = jsonCache.get(obj);
   if (text === undefined) {
     text = JSON.stringify(obj);
     jsonCache.set(obj, text);
+  }
+  return text;
+}
+
+/** Drops the cached text of an object that has left the store (replaced or deleted). */
+export function forgetObjectJson(obj: object): void {
+  jsonCache.delete(obj);
+  retired.add(obj);
+}
+
+/** Texts of objects that are not stored, by object, oldest first; bounded. */
+const transientJson = new Map<object, string>();
+const TRANSIENT_JSON_MAX = 1024;
+
+/**
+ * The JSON text of an object that is not stored: a deleted object's last state, a version an
+ * update replaced (only watch history holds them). Texts are kept for the last 1,024 such
+ * objects, so that every watcher of a burst shares one, not for as long as history holds them.
+ */
+export function transientObjectJson(obj: JsonValue & object): string {
+  let text = transientJson.get(obj);
+  if (text === undefined) {
+    text = JSON.stringify(obj);
+    if (transientJson.size >= TRANSIENT_JSON_MAX) transientJson.delete(transientJson.keys().next().value!);
+    transientJson.set(obj, text);
   }
   return text;
 }

@@ -4,7 +4,7 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { JsonObject } from '../lib/json.js';
 import { toTable } from './crd/table.js';
 import type { ResourceCall } from './api-context.js';
-import { jsonText, notFoundPath, objectJson, sendJson, sendJsonText } from './http-util.js';
+import { jsonText, notFoundPath, objectJson, sendJson, sendJsonText, transientObjectJson } from './http-util.js';
 import { CONTINUE_EXPIRED, decodeContinue, encodeContinue, objectFilter, objectKey } from './list-options.js';
 import { scaleSpecOf, toScale } from './scale.js';
 import { ApiError, apiErrors } from './status.js';
@@ -193,10 +193,7 @@ function drainedOrClosed(res: ServerResponse): Promise<void> {
   });
 }
 
-/** Serialised watch lines, shared by all watches (hub objects are shared between them). */
-const lineCache = new WeakMap<KubeObject, Map<string, string>>();
-
-/** Serialises watch events, once per shared object; Table rows when the client asked for a Table. */
+/** Serialises watch events (each object's JSON once, see objectJson); Table rows when the client asked for a Table. */
 class WatchLines {
   readonly #call: ResourceCall;
   #sentColumns = false;
@@ -214,16 +211,9 @@ class WatchLines {
       this.#sentColumns = true;
       return `${JSON.stringify({ type: watchEvent.type, object: table })}\n`;
     }
-    let byType = lineCache.get(watchEvent.object);
-    if (!byType) {
-      byType = new Map();
-      lineCache.set(watchEvent.object, byType);
-    }
-    let text = byType.get(watchEvent.type);
-    if (text === undefined) {
-      text = `{"type":"${watchEvent.type}","object":${objectJson(watchEvent.object)}}\n`;
-      byType.set(watchEvent.type, text);
-    }
-    return text;
+    // A DELETED event's object is no longer stored (its last state, or the version before a
+    // change that took it out of a selector).
+    const json = watchEvent.type === 'DELETED' ? transientObjectJson(watchEvent.object) : objectJson(watchEvent.object);
+    return `{"type":"${watchEvent.type}","object":${json}}\n`;
   }
 }

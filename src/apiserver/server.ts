@@ -27,6 +27,7 @@ import type { KubeObject, Store } from './types.js';
 import { updateManagedFields } from './patch/managed-fields.js';
 import { patchMetaFromSchema, type PatchMeta } from './patch/patch-meta.js';
 import { PodLogs } from './pod-logs.js';
+import { forgetRetiredVersion } from './retired-versions.js';
 
 export interface ApiServerOptions {
   /** TCP port; 0 or unset picks a free one. */
@@ -39,8 +40,9 @@ export interface ApiServerOptions {
   podTermination?: PodTermination;
   activity?: ActivityTracker;
   /**
-   * Changes kept per resource type for watches that resume from a resourceVersion (default
-   * 10,000); an older resourceVersion gets 410 Expired. Tests make it tiny to force re-lists.
+   * At most this many changes kept per resource type for watches that resume from a
+   * resourceVersion (default 10,000; changes older than 75 s go beyond the newest 100); an
+   * older resourceVersion gets 410 Expired. Tests make it tiny to force re-lists.
    */
   watchWindowSize?: number;
   /** Source of object uids and generated names (default: crypto); a seeded one makes a simulation replay exactly. */
@@ -111,6 +113,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     activity,
     ...(options.watchWindowSize !== undefined ? { windowSize: options.watchWindowSize } : {}),
   });
+  // After the hub, so live watches get a change before its predecessor's memos go.
+  const unsubscribeRetired = store.subscribe(forgetRetiredVersion);
   const closing = new AbortController();
   // Every open watch listens on this signal to end when the server closes.
   setMaxListeners(0, closing.signal);
@@ -167,6 +171,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
         closing.abort();
         faults.close();
         hub.close();
+        unsubscribeRetired();
         for (const c of controllers) c.stop();
         crds.stop();
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -118,7 +118,9 @@ export interface CompiledRule {
   run(bindings: Record<string, CelInput>): { value: CelValue } | { error: string };
 }
 
+/** Compiled rules by expression text; bounded, as CRDs come and go (cleared when full). */
 const cache = new Map<string, CompiledRule | { compileError: string }>();
+const CACHE_MAX = 1000;
 
 /** Parses and plans an expression once; the result is cached by expression text. */
 export function compileRule(expression: string): CompiledRule | { compileError: string } {
@@ -141,6 +143,7 @@ export function compileRule(expression: string): CompiledRule | { compileError: 
   } catch (e) {
     result = { compileError: e instanceof Error ? e.message : String(e) };
   }
+  if (cache.size >= CACHE_MAX) cache.clear();
   cache.set(expression, result);
   return result;
 }

@@ -224,6 +224,14 @@ export function fromFieldsV1(json: JsonValue | undefined): FieldSet | undefined 
   return set;
 }
 
+/**
+ * Drops the decoded set of a `fieldsV1` JSON from the memo (the object that held it has left the
+ * store; a copy kept only for watch history needs no decoded form).
+ */
+export function forgetDecoded(json: JsonValue | undefined): void {
+  if (isJsonObject(json)) decoded.delete(json);
+}
+
 function decodeFieldsV1(json: JsonValue | undefined): FieldSet | undefined {
   if (!isJsonObject(json)) return undefined;
   const set = emptySet();

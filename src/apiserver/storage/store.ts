@@ -101,6 +101,15 @@ function meta(kubeObject: KubeObject): JsonObject {
   return kubeObject.metadata;
 }
 
+/**
+ * A copy of a stored object whose top level and metadata are its own, sharing everything else
+ * (stored objects are never changed): what a delete changes is metadata and top-level fields
+ * only, and a deleted object's last state stays in the watch window without a deep copy.
+ */
+function withOwnMetadata(kubeObject: KubeObject): KubeObject {
+  return { ...kubeObject, metadata: { ...kubeObject.metadata } };
+}
+
 function gr(rt: ResourceType): { group: string; resource: string } {
   return { group: rt.group, resource: rt.resource };
 }
@@ -293,7 +302,7 @@ export class MemoryStore implements Store {
         `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${text(om.resourceVersion)}`,
       );
     }
-    const next = cloneJson(old);
+    const next = withOwnMetadata(old);
     applyPropagationPolicy(next, options.propagationPolicy);
     const now = this.#clock.now();
     if (om.deletionTimestamp !== undefined) {
@@ -397,7 +406,7 @@ export class MemoryStore implements Store {
     this.#podTimers.arm(key, pod, () => {
       const cur = this.#bucket(rt).objects.get(key);
       if (!cur || cur.metadata.uid !== uid) return;
-      const next = cloneJson(cur);
+      const next = withOwnMetadata(cur);
       next.metadata.deletionGracePeriodSeconds = 0;
       this.#commit(rt, shouldRemove(rt, next) ? 'DELETED' : 'MODIFIED', next, cur);
     });

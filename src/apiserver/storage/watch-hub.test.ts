@@ -156,3 +156,53 @@ void test('100 watchers × 10,000 events: none dropped', () => {
   for (let i = 0; i < 10_000; i++) store.create(configMapType, cm(`c${i}`));
   for (const w of watches) assert.equal(w.take().length, 10_000);
 });
+
+void test('the window drops changes older than 75 s beyond the newest 100: resuming before them is 410', async () => {
+  const { store, clock, hub } = setup();
+  for (let i = 0; i < 150; i++) store.create(configMapType, cm(`old${i}`));
+  await clock.advance(76_000);
+  const fresh = store.create(configMapType, cm('fresh'));
+  // 151 changes, 150 of them older than 75 s: the newest 100 stay, rv 1–51 are gone.
+  assert.equal(hub.oldestResumable(configMapType), 51);
+  assert.throws(
+    () => hub.watch(configMapType, { resourceVersion: '50' }),
+    (e: unknown) => e instanceof ApiError && e.code === 410 && e.message === 'too old resource version: 50 (51)',
+  );
+  const w = hub.watch(configMapType, { resourceVersion: '51' });
+  const names = seen(w);
+  assert.equal(names.length, 100);
+  assert.equal(names[0], 'ADDED old51');
+  assert.equal(names.at(-1), `ADDED ${fresh.metadata.name as string}`);
+});
+
+void test('a type that stopped changing ages out when any other type changes', async () => {
+  const { store, clock, hub } = setup();
+  for (let i = 0; i < 150; i++) store.create(configMapType, cm(`c${i}`));
+  assert.equal(hub.windowLength(configMapType), 150);
+  await clock.advance(80_000);
+  assert.equal(hub.windowLength(configMapType), 150, 'nothing changed since');
+  store.create(eventType, {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: 'e', namespace: 'default' },
+    involvedObject: { kind: 'Pod' },
+  });
+  assert.equal(hub.windowLength(configMapType), 100);
+  assert.equal(hub.windowLength(eventType), 1);
+});
+
+void test('a type no longer served loses its window: resuming from before is 410', () => {
+  const { store, hub } = setup();
+  store.create(configMapType, cm('a'));
+  store.create(configMapType, cm('b'));
+  const served = store.resourceType('', 'configmaps')!;
+  store.unregisterResourceType('', 'configmaps');
+  assert.equal(hub.windowLength(configMapType), 0);
+  store.registerResourceType(served);
+  assert.throws(
+    () => hub.watch(configMapType, { resourceVersion: '1' }),
+    (e: unknown) => e instanceof ApiError && e.code === 410,
+  );
+  store.create(configMapType, cm('c'));
+  assert.deepEqual(seen(hub.watch(configMapType, { resourceVersion: '2' })), ['ADDED c']);
+});

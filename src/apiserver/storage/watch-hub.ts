@@ -1,6 +1,7 @@
 /**
  * Watches over the store: a bounded window of recent changes per resource type (so a client can
- * resume from a resourceVersion, or get 410 Expired when it is too old), selector filtering with
+ * resume from a resourceVersion, or get 410 Expired when it is too old; see {@link EventWindow}
+ * for what it keeps), selector filtering with
  * the watch cache's transitions (an object leaving the selector is sent as DELETED, one entering
  * it as ADDED), bookmarks, timeouts and a per-watcher queue limit.
  */
@@ -11,6 +12,7 @@ import { apiVersionOf, type KubeObject, type ResourceType, type StoreEvent } fro
 import { coreEventToV1 } from './event-conversion.js';
 import { isEventsV1, storageKey } from './served-type.js';
 import type { MemoryStore } from './store.js';
+import { EventWindow, type WindowEntry } from './event-window.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 
@@ -37,8 +39,10 @@ export interface WatchOptions {
 
 export interface WatchHubOptions {
   clock: Clock;
-  /** Changes kept per resource type for resuming watches (default 10,000). */
+  /** At most this many changes kept per resource type for resuming watches (default 10,000). */
   windowSize?: number;
+  /** Changes older than this (server clock) are dropped beyond the newest 100 of a type (default 75 s). */
+  windowAgeMs?: number;
   /** Events queued for one watcher before it is ended (default 65,536). */
   maxQueue?: number;
   /** Interval of bookmark events (default 60 s). */
@@ -46,17 +50,10 @@ export interface WatchHubOptions {
   activity?: ActivityTracker;
 }
 
-interface Record_ {
-  rv: number;
+interface Record_ extends WindowEntry {
   event: StoreEvent;
-  views: Map<string, KubeObject>;
-}
-
-interface Ring {
-  records: Record_[];
-  start: number;
-  /** resourceVersion of the newest change no longer in the window (0: nothing dropped). */
-  droppedRv: number;
+  /** Converted forms of the objects (other versions, events.k8s.io), made on first use. */
+  views: Map<string, KubeObject> | undefined;
 }
 
 /** One open watch. The consumer takes batches of events and acks each batch once written. */
@@ -144,10 +141,13 @@ export class WatchHub {
   readonly #store: MemoryStore;
   readonly #clock: Clock;
   readonly #windowSize: number;
+  readonly #windowAgeMs: number;
   readonly #maxQueue: number;
   readonly #bookmarkMs: number;
   readonly #activity: ActivityTracker;
-  readonly #rings = new Map<string, Ring>();
+  readonly #rings = new Map<string, EventWindow<Record_>>();
+  /** Server time of the last sweep of every type's window by age. */
+  #sweptAt = Number.NEGATIVE_INFINITY;
   readonly #watches = new Map<string, Set<Watch>>();
   readonly #unsubscribe: () => void;
   readonly #unsubscribeTypes: () => void;
@@ -157,6 +157,7 @@ export class WatchHub {
     this.#store = store;
     this.#clock = options.clock;
     this.#windowSize = options.windowSize ?? 10_000;
+    this.#windowAgeMs = options.windowAgeMs ?? 75_000;
     this.#maxQueue = options.maxQueue ?? 65_536;
     this.#bookmarkMs = options.bookmarkIntervalMs ?? 60_000;
     this.#activity = options.activity ?? NO_ACTIVITY;
@@ -181,13 +182,10 @@ export class WatchHub {
     } else {
       const rv = Number(rvText);
       if (!Number.isInteger(rv) || rv < 0) throw apiErrors.badRequest(`invalid resource version: ${rvText}`);
+      ring.evict(this.#clock.now());
       const floor = Math.max(ring.droppedRv, this.#startRv);
       if (rv < floor) throw apiErrors.expired(`too old resource version: ${rv} (${floor})`);
-      const records = ring.records;
-      for (let i = ring.start; i < records.length; i++) {
-        const rec = records[i]!;
-        if (rec.rv > rv) this.#deliver(w, rec);
-      }
+      for (const rec of ring.after(rv)) this.#deliver(w, rec);
     }
     let set = this.#watches.get(key);
     if (!set) {
@@ -216,7 +214,14 @@ export class WatchHub {
 
   /** The oldest resourceVersion a watch or list continuation of this type can resume from. */
   oldestResumable(rt: ResourceType): number {
-    return Math.max(this.#ring(storageKey(rt)).droppedRv, this.#startRv);
+    const ring = this.#ring(storageKey(rt));
+    ring.evict(this.#clock.now());
+    return Math.max(ring.droppedRv, this.#startRv);
+  }
+
+  /** Changes of a type in the window now (for tests and diagnostics). */
+  windowLength(rt: ResourceType): number {
+    return this.#rings.get(storageKey(rt))?.size ?? 0;
   }
 
   /** Number of open watches (for tests and diagnostics). */
@@ -238,10 +243,10 @@ export class WatchHub {
     for (const set of [...this.#watches.values()]) for (const w of [...set]) w.end('closed');
   }
 
-  #ring(key: string): Ring {
+  #ring(key: string): EventWindow<Record_> {
     let r = this.#rings.get(key);
     if (!r) {
-      r = { records: [], start: 0, droppedRv: 0 };
+      r = new EventWindow<Record_>({ maxSize: this.#windowSize, maxAgeMs: this.#windowAgeMs });
       this.#rings.set(key, r);
     }
     return r;
@@ -250,15 +255,13 @@ export class WatchHub {
   #onEvent(event: StoreEvent): void {
     const key = storageKey(event.resourceType);
     const ring = this.#ring(key);
-    const rec: Record_ = { rv: Number(event.object.metadata.resourceVersion), event, views: new Map() };
-    ring.records.push(rec);
-    if (ring.records.length - ring.start > this.#windowSize) {
-      ring.droppedRv = ring.records[ring.start]!.rv;
-      ring.start++;
-      if (ring.start > 1024 && ring.start * 2 > ring.records.length) {
-        ring.records.splice(0, ring.start);
-        ring.start = 0;
-      }
+    const now = this.#clock.now();
+    const rec: Record_ = { rv: Number(event.object.metadata.resourceVersion), at: now, event, views: undefined };
+    ring.push(rec);
+    // Types that stopped changing age out too: every type's window is swept at most once per second.
+    if (now - this.#sweptAt >= 1000 || now < this.#sweptAt) {
+      this.#sweptAt = now;
+      for (const r of this.#rings.values()) r.evict(now);
     }
     const set = this.#watches.get(key);
     if (set) for (const w of set) this.#deliver(w, rec);
@@ -268,6 +271,11 @@ export class WatchHub {
     for (const set of [...this.#watches.values()]) {
       for (const w of [...set]) if (!this.#store.resourceType(w.rt.group, w.rt.resource)) w.end('closed');
     }
+    // A type no longer served had its objects dropped without events: its window goes too, and
+    // a watch from before that gets 410 (as a new kube-apiserver watch cache would answer).
+    const served = new Set(this.#store.resourceTypes().map((t) => storageKey(t)));
+    for (const [key, ring] of this.#rings)
+      if (!served.has(key)) ring.clear(Number(this.#store.currentResourceVersion()));
   }
 
   #deliver(watch: Watch, rec: Record_): void {
@@ -305,7 +313,12 @@ export class WatchHub {
 
   /** The object as this watch shows it, computed once per change and view. */
   #view(watch: Watch, rec: Record_, which: 'cur' | 'old'): KubeObject {
-    const key = `${which}|${isEventsV1(watch.rt) ? 'ev1' : ''}|${watch.options.version ?? ''}`;
+    const version = watch.options.version;
+    const plain = !isEventsV1(watch.rt) && (version === undefined || version === watch.rt.version);
+    // The stored object itself, as most watches see it: nothing to make or keep.
+    if (which === 'cur' && plain) return rec.event.object;
+    const key = `${which}|${isEventsV1(watch.rt) ? 'ev1' : ''}|${version ?? ''}`;
+    rec.views ??= new Map();
     let v = rec.views.get(key);
     if (!v) {
       let base = which === 'cur' ? rec.event.object : rec.event.oldObject!;

@@ -17,6 +17,9 @@ import { EventWindow, type WindowEntry } from './event-window.js';
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 
 /** One event of a watch stream. Objects are shared between watchers: read-only. */
+/** Changes kept per resource type for resuming watches, at most (kube's watch cache is bounded alike). */
+export const DEFAULT_WATCH_WINDOW_SIZE = 10_000;
+
 export interface WatchEvent {
   type: WatchEventType;
   object: KubeObject;
@@ -156,7 +159,7 @@ export class WatchHub {
   constructor(store: MemoryStore, options: WatchHubOptions) {
     this.#store = store;
     this.#clock = options.clock;
-    this.#windowSize = options.windowSize ?? 10_000;
+    this.#windowSize = options.windowSize ?? DEFAULT_WATCH_WINDOW_SIZE;
     this.#windowAgeMs = options.windowAgeMs ?? 75_000;
     this.#maxQueue = options.maxQueue ?? 65_536;
     this.#bookmarkMs = options.bookmarkIntervalMs ?? 60_000;

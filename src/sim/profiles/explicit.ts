@@ -100,9 +100,10 @@ export function withExplicitTopology(profile: ClusterProfile, topology: Explicit
   return { ...profile, nodes, machineSets, pools };
 }
 
-/** The instance type and size the profile gives nodes of a role (its first node of the role, else its first node). */
+/** The instance type and size the profile gives nodes of a role (its first node of the role, else of a worker, else its first node). */
 function sizeOfRole(profile: ClusterProfile, role: NodeRole): { instanceType: string | undefined; node: NodeProfile } {
-  const node = profile.nodes.find((n) => n.role === role) ?? profile.nodes[0];
+  const node =
+    profile.nodes.find((n) => n.role === role) ?? profile.nodes.find((n) => n.role === 'worker') ?? profile.nodes[0];
   if (!node) throw new Error(`profile ${profile.name} has no nodes to size others by`);
   return { instanceType: node.labels['node.kubernetes.io/instance-type'], node };
 }

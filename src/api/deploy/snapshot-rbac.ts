@@ -4,7 +4,7 @@
  * by the one name of the operator's own ConfigMap. Shipped as `deploy/snapshot/`, apart from the
  * install: bind it to whoever takes the snapshot.
  */
-import type { ClusterRole, PolicyRule } from 'kubernetes-types/rbac/v1.js';
+import type { ClusterRole } from 'kubernetes-types/rbac/v1.js';
 import {
   DaemonSetResource,
   DeploymentResource,
@@ -28,6 +28,7 @@ import { UpgradeJobHookResource } from '../managedupgrade.appuio.io/v1beta1/upgr
 import { UpgradeSuspensionWindowResource } from '../managedupgrade.appuio.io/v1beta1/upgrade-suspension-window-contract.js';
 import { NodeForceDrainResource } from '../managedupgrade.appuio.io/v1beta1/node-force-drain-contract.js';
 import type { JsonObject } from '../../lib/json.js';
+import { readRules } from './must-gather-rbac.js';
 import { OPERATOR_NAME, type ManifestFile } from './operator-objects.js';
 
 /** The cluster's kinds the snapshot lists (every object of each). */
@@ -56,16 +57,6 @@ export const SNAPSHOT_FLOW_KINDS: readonly ResourceDescriptor[] = [
 
 /** The ClusterRole name. */
 export const SNAPSHOT_CLUSTER_ROLE = `${OPERATOR_NAME}-snapshot`;
-
-function readRules(kinds: readonly ResourceDescriptor[]): PolicyRule[] {
-  const byGroup = new Map<string, string[]>();
-  for (const k of kinds) byGroup.set(k.group, [...(byGroup.get(k.group) ?? []), k.plural]);
-  return [...byGroup].map(([group, resources]) => ({
-    apiGroups: [group],
-    resources: [...new Set(resources)].sort(),
-    verbs: ['get', 'list'],
-  }));
-}
 
 /** The ClusterRole of `snapshot`: get and list of what it reads; the operator ConfigMap by name. */
 export function snapshotClusterRole(): ClusterRole {

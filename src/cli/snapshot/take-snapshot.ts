@@ -5,13 +5,10 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
-import { defaultUserAgent, KubeClient } from '../../kube/client.js';
-import { loadRestConfig } from '../../kube/kubeconfig.js';
 import { formatTime, RealClock } from '../../lib/clock.js';
-import { silentLogger } from '../../lib/log.js';
 import { PrometheusClient } from '../../integrations/prometheus-client.js';
 import { platformRuleGroups } from '../../sim/monitoring/platform-rules.js';
-import { version } from '../version.js';
+import { readingClient } from '../reading-client.js';
 import { anonymizeSnapshot } from './anonymize.js';
 import { readCluster } from './read-cluster.js';
 import { snapshotScenario } from './snapshot-scenario.js';
@@ -31,19 +28,7 @@ export async function takeSnapshot(flags: {
   prometheusUrl?: string;
 }): Promise<SnapshotResult> {
   const clock = new RealClock();
-  const config = loadRestConfig({
-    clock,
-    ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
-    ...(flags.context ? { context: flags.context } : {}),
-  });
-  const client = new KubeClient({
-    config,
-    clock,
-    logger: silentLogger(),
-    fieldManager: 'upgrade-operator-snapshot',
-    userAgent: defaultUserAgent('upgrade-operator-snapshot', `v${version()}`),
-    maxReadRetries: 2,
-  });
+  const client = readingClient(clock, { command: 'snapshot', kubeconfig: flags.kubeconfig, context: flags.context });
   const prometheus = flags.prometheusUrl ? new PrometheusClient({ url: flags.prometheusUrl, clock }) : undefined;
   try {
     const read = await readCluster(client, { takenAt: formatTime(clock.now()), prometheus });

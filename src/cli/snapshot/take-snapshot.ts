@@ -36,7 +36,7 @@ export async function takeSnapshot(flags: {
     const derivedAlerts = new Set(platformRuleGroups().flatMap((g) => g.rules.map((r) => r.name)));
     const file = snapshotScenario(snap, { derivedAlerts });
     if (flags.anonymize) file.snapshot = { ...file.snapshot, takenAt: snap.takenAt, anonymized: true };
-    const text = `# Written by upgrade-operator snapshot (docs/rehearsing-your-cluster.md); rehearse with\n# upgrade-operator simulate --scenario ${flags.output === '-' ? 'FILE' : flags.output}\n${stringify(file, { lineWidth: 0 })}`;
+    const text = `# Written by upgrade-operator snapshot (docs/rehearsing-your-cluster.md); rehearse with\n# upgrade-operator simulate --scenario ${flags.output === '-' ? 'FILE' : flags.output}\n${stringify(file, { lineWidth: 0, aliasDuplicateObjects: false })}`;
     if (flags.output === '-') process.stdout.write(text);
     else await writeFile(flags.output, text);
     const manifests = file.manifests?.length ?? 0;

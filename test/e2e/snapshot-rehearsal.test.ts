@@ -244,7 +244,8 @@ void test(
   },
 );
 
-void test('--context and --anonymize: the same cluster under hashed names, and a plain API server refused in one line', async () => {
+// Reads the cluster the first test left on the live server.
+void test('--context and --anonymize: the same cluster under hashed names; -o - to stdout; a plain API server refused in one line', async () => {
   const context = (parse(readFileSync(live.kubeconfig, 'utf8')) as { 'current-context': string })['current-context'];
   const anonFile = join(dir, 'my-cluster.yaml');
   const anon = await runBinary([
@@ -261,6 +262,10 @@ void test('--context and --anonymize: the same cluster under hashed names, and a
   const text = readFileSync(anonFile, 'utf8');
   for (const name of ['checkout', 'shop', 'ip-10-0-', 'quay.io']) assert.ok(!text.includes(name), `${name} is left`);
   assert.ok(parseScenarioFile(text).ok);
+
+  const stdout = await runBinary(['snapshot', '--kubeconfig', live.kubeconfig, '-o', '-']);
+  assert.equal(stdout.status, 0, stdout.stderr);
+  assert.ok(parseScenarioFile(stdout.stdout).ok, 'the file on stdout with -o -');
 
   const out = join(dir, 'plain.yaml');
   const refused = await runBinary(['snapshot', '--kubeconfig', bare.kubeconfig, '-o', out]);

@@ -345,7 +345,7 @@ const MachineSetSchema = Type.Object(
 const PoolSchema = Type.Object(
   {
     name: RoleSchema,
-    maxUnavailable: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]+%$' })])),
+    maxUnavailable: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]+%?$' })])),
     paused: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },

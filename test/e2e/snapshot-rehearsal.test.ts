@@ -81,18 +81,13 @@ let bare: ExternalServer;
 let prometheus: Server;
 let prometheusUrl: string;
 
-function kubectl(kubeconfig: string, args: string[]): Promise<{ code: number; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('/usr/bin/kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 30_000 }, (error, _out, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr }),
-    );
-  });
-}
-
 function shell(command: string, env: Record<string, string>): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('/bin/sh', ['-c', command], { timeout: 30_000, env: { ...process.env, ...env } }, (error, _out, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr }),
+    execFile(
+      '/bin/sh',
+      ['-c', command],
+      { cwd: ROOT, timeout: 30_000, env: { ...process.env, ...env } },
+      (error, _out, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr }),
     );
   });
 }
@@ -165,7 +160,7 @@ void test(
     ]);
     assert.equal(made.status, 0, made.stderr);
     // The shipped ClusterRole, as docs/rehearsing-your-cluster.md applies it.
-    const role = await kubectl(live.kubeconfig, ['apply', '-f', join(ROOT, 'deploy/snapshot/cluster-role.yaml')]);
+    const role = await shell('kubectl apply -f deploy/snapshot/cluster-role.yaml', { KUBECONFIG: live.kubeconfig });
     assert.equal(role.code, 0, role.stderr);
     // kubectl create sends built-in kinds as protobuf, which the embedded server does not read: the
     // documented form renders the binding on the client and applies it.

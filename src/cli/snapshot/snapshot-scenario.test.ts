@@ -183,6 +183,13 @@ void test('the scheduled flow: its kinds copied, hooks without container content
 
 type ClusterSnapshotObject = ReturnType<typeof sampleSnapshot>['operator']['upgradeConfigs'][number];
 
+void test('a version the simulation does not know is said in the notes', () => {
+  const file = snapshotScenario(sampleSnapshot(), { derivedAlerts, knownVersion: (v) => v !== '4.14.30' });
+  assert.ok((file.snapshot?.notes ?? []).some((n) => n.startsWith('version 4.14.30 is not in the simulation')));
+  const known = snapshotScenario(sampleSnapshot(), { derivedAlerts, knownVersion: () => true });
+  assert.ok(!(known.snapshot?.notes ?? []).some((n) => n.startsWith('version ')));
+});
+
 void test('the profile follows the platform and the topology', () => {
   const infra = (status: JsonObject): Parameters<typeof profileOf>[0] =>
     ({ metadata: { name: 'cluster' }, status }) as unknown as Parameters<typeof profileOf>[0];

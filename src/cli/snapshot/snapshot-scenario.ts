@@ -63,6 +63,8 @@ export interface ClusterSnapshot {
 export interface SnapshotScenarioOptions {
   /** Alert names the simulated cluster raises on its own from its state (not copied). */
   derivedAlerts: ReadonlySet<string>;
+  /** Whether the simulation's release catalogue has a version (default: every version). */
+  knownVersion?: (version: string) => boolean;
 }
 
 /** The annotation that records a PDB's `status.disruptionsAllowed` when the snapshot was taken. */
@@ -96,6 +98,10 @@ export function snapshotScenario(snap: ClusterSnapshot, options: SnapshotScenari
       `an update to ${history[0].version} was in progress; the rehearsal starts from ${version}, the last completed version`,
     );
   const minor = /^(\d+\.\d+)\./.exec(version)?.[1] ?? '';
+  if (options.knownVersion && !options.knownVersion(version))
+    notes.push(
+      `version ${version} is not in the simulation's release catalogue: the rehearsal cannot start from it (set cluster.version to the nearest one it has)`,
+    );
   const channel = cv.spec?.channel || `stable-${minor}`;
   if (!cv.spec?.channel) notes.push(`ClusterVersion has no channel; the rehearsal uses ${channel}`);
 

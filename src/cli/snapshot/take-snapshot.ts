@@ -8,6 +8,7 @@ import { stringify } from 'yaml';
 import { formatTime, RealClock } from '../../lib/clock.js';
 import { PrometheusClient } from '../../integrations/prometheus-client.js';
 import { platformRuleGroups } from '../../sim/monitoring/platform-rules.js';
+import { buildCatalogue, findRelease } from '../../sim/releases/catalogue.js';
 import { readingClient } from '../reading-client.js';
 import { anonymizeSnapshot } from './anonymize.js';
 import { readCluster } from './read-cluster.js';
@@ -34,7 +35,11 @@ export async function takeSnapshot(flags: {
     const read = await readCluster(client, { takenAt: formatTime(clock.now()), prometheus });
     const snap = flags.anonymize ? anonymizeSnapshot(read) : read;
     const derivedAlerts = new Set(platformRuleGroups().flatMap((g) => g.rules.map((r) => r.name)));
-    const file = snapshotScenario(snap, { derivedAlerts });
+    const catalogue = buildCatalogue();
+    const file = snapshotScenario(snap, {
+      derivedAlerts,
+      knownVersion: (v) => findRelease(catalogue, v) !== undefined,
+    });
     if (flags.anonymize) file.snapshot = { ...file.snapshot, takenAt: snap.takenAt, anonymized: true };
     const text = `# Written by upgrade-operator snapshot (docs/rehearsing-your-cluster.md); rehearse with\n# upgrade-operator simulate --scenario ${flags.output === '-' ? 'FILE' : flags.output}\n${stringify(file, { lineWidth: 0, aliasDuplicateObjects: false })}`;
     if (flags.output === '-') process.stdout.write(text);

@@ -1,9 +1,10 @@
 /**
  * Scenario files of `upgrade-operator simulate` (YAML; the named scenarios are the files of
- * `scenarios/`, which users copy and change). A file names the cluster (profile, version,
- * channel), whether this project's operator runs in the loop (and its ConfigMap), manifests
- * to apply, actions (faults and interventions) with their triggers, when the run ends, and what
- * a good run looks like. Parsing and validation are pure; docs/simulation.md documents the format.
+ * `scenarios/`, which users copy and change, or `upgrade-operator snapshot` writes). A file names
+ * the cluster (profile, version, channel, or its nodes, MachineSets, pools and firing alerts),
+ * whether this project's operator runs in the loop (and its ConfigMap), manifests to apply,
+ * actions (faults and interventions) with their triggers, when the run ends, and what a good run
+ * looks like. Parsing and validation are pure; docs/simulation.md documents the format.
  */
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';

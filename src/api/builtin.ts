@@ -13,7 +13,7 @@ import type { Event as EventV1 } from 'kubernetes-types/events/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
-import type { DaemonSet, Deployment } from 'kubernetes-types/apps/v1.js';
+import type { DaemonSet, Deployment, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import { resource } from './resource.js';
 
@@ -107,6 +107,13 @@ export const DaemonSetResource = resource<DaemonSet>({
   version: 'v1',
   kind: 'DaemonSet',
   plural: 'daemonsets',
+  namespaced: true,
+});
+export const StatefulSetResource = resource<StatefulSet>({
+  group: 'apps',
+  version: 'v1',
+  kind: 'StatefulSet',
+  plural: 'statefulsets',
   namespaced: true,
 });
 export const CustomResourceDefinitionResource = resource<CustomResourceDefinition>({

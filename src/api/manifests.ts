@@ -31,6 +31,7 @@ import {
 } from './deploy/scheduled-operator-manifests.js';
 import type { JsonObject } from '../lib/json.js';
 import { rulesFile, shippedRuleGroups } from './deploy/alert-rules.js';
+import { snapshotManifestFiles } from './deploy/snapshot-rbac.js';
 import { bundleAnnotations, olmBundleManifests } from './deploy/olm-bundle.js';
 import { toJsonSchema } from './schema.js';
 import { managedUpgradeConfigCrd } from './upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
@@ -249,6 +250,16 @@ export async function writeScheduledOperatorFiles(
   options: ScheduledOperatorManifestOptions,
 ): Promise<string[]> {
   return writeFiles(dir, renderScheduledOperatorFiles(options));
+}
+
+/** File name → text of `deploy/snapshot/`: the ClusterRole of `upgrade-operator snapshot`. */
+export function renderSnapshotFiles(): Map<string, string> {
+  return renderManifestFiles(snapshotManifestFiles());
+}
+
+/** Writes `deploy/snapshot/` to `dir` (created if missing); returns the paths written. */
+export async function writeSnapshotFiles(dir: string): Promise<string[]> {
+  return writeFiles(dir, renderSnapshotFiles());
 }
 
 /** File name → YAML text of the plain rules file of each shipped group (`<group>.rules.yaml`, for Prometheus and promtool). */

@@ -10,6 +10,7 @@ import {
   renderOlmBundle,
   renderOperatorFiles,
   renderRuleFiles,
+  renderSnapshotFiles,
   renderScheduledOperatorFiles,
 } from '../api/manifests.js';
 import { manifestsCommand, operatorManifestOptions, scheduledOperatorManifestOptions } from './manifests.js';
@@ -31,6 +32,17 @@ void test('deploy/managed matches the generated manifests (run `npm run manifest
     const onDisk = await readFile(join(operatorDir, name), 'utf8');
     assert.ok(onDisk === text, `deploy/managed/${name} is stale; run \`npm run manifests\` and commit the result`);
   }
+});
+
+void test('deploy/snapshot matches the generated ClusterRole (run `npm run manifests` after changing it)', async () => {
+  const dir = fileURLToPath(new URL('../../deploy/snapshot', import.meta.url));
+  const files = renderSnapshotFiles();
+  assert.deepEqual((await readdir(dir)).sort(), [...files.keys()].sort());
+  for (const [name, text] of files)
+    assert.ok(
+      (await readFile(join(dir, name), 'utf8')) === text,
+      `deploy/snapshot/${name} is stale; run \`npm run manifests\``,
+    );
 });
 
 void test('deploy/scheduled matches the generated manifests (run `npm run manifests` after changing them or the version)', async () => {
@@ -71,6 +83,7 @@ void test('`manifests --out DIR --bundle BUNDLE` writes DIR/crds, DIR/managed, D
       ['managed', renderOperatorFiles(operatorManifestOptions())],
       ['scheduled', renderScheduledOperatorFiles(scheduledOperatorManifestOptions())],
       ['prometheus', renderRuleFiles()],
+      ['snapshot', renderSnapshotFiles()],
     ] as const;
     for (const [sub, files] of sets) {
       assert.deepEqual((await readdir(join(dir, sub))).sort(), [...files.keys()].sort());

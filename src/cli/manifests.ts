@@ -13,6 +13,7 @@ import {
   writeOperatorFiles,
   writeRuleFiles,
   writeScheduledOperatorFiles,
+  writeSnapshotFiles,
 } from '../api/manifests.js';
 import type { ManagedOperatorManifestOptions } from '../api/deploy/managed-operator-manifests.js';
 import type { ScheduledOperatorManifestOptions } from '../api/deploy/scheduled-operator-manifests.js';
@@ -37,7 +38,7 @@ export function manifestsCommand(): Command {
     )
     .option(
       '--out <dir>',
-      'output folder; CRDs go to <dir>/crds, the managed flow to <dir>/managed, the scheduled flow to <dir>/scheduled (kustomize bases), the rules files to <dir>/prometheus',
+      'output folder; CRDs go to <dir>/crds, the managed flow to <dir>/managed, the scheduled flow to <dir>/scheduled (kustomize bases), the rules files to <dir>/prometheus, the snapshot ClusterRole to <dir>/snapshot',
       'deploy',
     )
     .option('--bundle <dir>', "also write the managed flow's OLM bundle (manifests/, metadata/) to <dir>")
@@ -47,6 +48,7 @@ export function manifestsCommand(): Command {
         ...(await writeOperatorFiles(`${opts.out}/managed`, operatorManifestOptions())),
         ...(await writeScheduledOperatorFiles(`${opts.out}/scheduled`, scheduledOperatorManifestOptions())),
         ...(await writeRuleFiles(`${opts.out}/prometheus`)),
+        ...(await writeSnapshotFiles(`${opts.out}/snapshot`)),
         ...(opts.bundle !== undefined ? await writeOlmBundle(opts.bundle, operatorManifestOptions()) : []),
       ];
       for (const f of files) process.stdout.write(`${f}\n`);

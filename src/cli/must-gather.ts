@@ -30,17 +30,16 @@ import { OPERATOR_LABELS } from '../api/deploy/operator-objects.js';
 import { APPUIO_CONTROLLER_NAMESPACE } from '../api/managedupgrade.appuio.io/v1beta1/group.js';
 import type { KubeObjectLike, ResourceDescriptor } from '../api/resource.js';
 import { MANAGED_UPGRADE_OPERATOR_NAMESPACE } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
-import { defaultUserAgent, KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/client.js';
 import { isInCluster } from '../kube/in-cluster-config.js';
-import { loadRestConfig } from '../kube/kubeconfig.js';
 import { isNotFound } from '../kube/status-error.js';
 import { RealClock, type Clock } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
-import { silentLogger } from '../lib/log.js';
 import { readStatusSnapshot } from './status.js';
 import { assessUpgradeStatus } from './upgrade-status.js';
 import { renderStatusJson } from './upgrade-status-render.js';
 import { version } from './version.js';
+import { readingClient } from './reading-client.js';
 
 /** Where `oc adm must-gather` collects what the gather script writes. */
 export const IN_POD_DEST_DIR = '/must-gather';
@@ -341,18 +340,10 @@ export function mustGatherCommand(): Command {
     )
     .action(async (flags: MustGatherFlags) => {
       const clock = new RealClock();
-      const config = loadRestConfig({
-        clock,
-        ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : {}),
-        ...(flags.context ? { context: flags.context } : {}),
-      });
-      const client = new KubeClient({
-        config,
-        clock,
-        logger: silentLogger(),
-        fieldManager: 'upgrade-operator-must-gather',
-        userAgent: defaultUserAgent('upgrade-operator-must-gather', `v${version()}`),
-        maxReadRetries: 2,
+      const client = readingClient(clock, {
+        command: 'must-gather',
+        kubeconfig: flags.kubeconfig,
+        context: flags.context,
       });
       const destDir =
         flags.destDir ??

@@ -13,6 +13,7 @@ import { simulateCommand } from './simulate.js';
 import { mustGatherCommand } from './must-gather.js';
 import { statusCommand } from './status.js';
 import { validateCommand } from './validate.js';
+import { snapshotCommand } from './snapshot.js';
 import { version } from './version.js';
 
 /** Builds the command tree. */
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   program.addCommand(statusCommand());
   program.addCommand(mustGatherCommand());
   program.addCommand(validateCommand());
+  program.addCommand(snapshotCommand());
   return program;
 }
 

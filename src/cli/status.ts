@@ -7,6 +7,7 @@
  * read. `--watch` redraws in place on a TTY (a live view with progress bars above the report, every line cut to the terminal width), else prints snapshots separated by a blank line, every
  * `--interval` until SIGINT, which ends it with exit code 0.
  */
+import { readingClient } from './reading-client.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { JobResource, NodeResource, PodDisruptionBudgetResource, PodResource } from '../api/builtin.js';
 import type { ResourceDescriptor, KubeObjectLike } from '../api/resource.js';
@@ -21,18 +22,15 @@ import {
 } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { MachineConfigResource, type MachineConfig } from '../api/openshift/machineconfiguration-v1/machine-config.js';
 import { ManagedUpgradeConfigResource } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
-import { defaultUserAgent, KubeClient } from '../kube/client.js';
-import { loadRestConfig } from '../kube/kubeconfig.js';
+import type { KubeClient } from '../kube/client.js';
 import { isNotFound } from '../kube/status-error.js';
 import { RealClock, type Clock } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
 import { parseGoDurationMs } from '../lib/go-duration.js';
-import { silentLogger } from '../lib/log.js';
 import { assessUpgradeStatus, nothingRead, unreachableServer } from './upgrade-status.js';
 import { partValue, type SnapshotPart, type UpgradeStatusSnapshot } from './upgrade-status-model.js';
 import { drainingNodeNames } from './upgrade-status-nodes.js';
 import { DETAILS, renderStatusJson, renderStatusText, type Details } from './upgrade-status-render.js';
-import { version } from './version.js';
 import { createLogUpdate } from 'log-update';
 import { drawableColumns, fitLine, renderLiveView } from './live-view.js';
 import { statusLiveView } from './upgrade-status-live.js';
@@ -292,18 +290,10 @@ export function statusCommand(): Command {
     )
     .action(async (options: StatusOptions) => {
       const clock = new RealClock();
-      const config = loadRestConfig({
-        clock,
-        ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
-        ...(options.context ? { context: options.context } : {}),
-      });
-      const client = new KubeClient({
-        config,
-        clock,
-        logger: silentLogger(),
-        fieldManager: 'upgrade-operator-status',
-        userAgent: defaultUserAgent('upgrade-operator-status', `v${version()}`),
-        maxReadRetries: 2,
+      const client = readingClient(clock, {
+        command: 'status',
+        kubeconfig: options.kubeconfig,
+        context: options.context,
         requestTimeoutMs: options.requestTimeout,
       });
       const abort = new AbortController();

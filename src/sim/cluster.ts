@@ -28,6 +28,9 @@ import { createClusterMonitoring, type ClusterMonitoring } from './monitoring/cl
 import { installClusterOperators } from './operators/install.js';
 import { createOperatorActors, type OperatorActors } from './operators/operator-actors.js';
 import { profileByName, type ClusterProfile } from './profiles.js';
+import { withExplicitTopology, type ExplicitTopology } from './profiles/explicit.js';
+import { platformRuleGroups } from './monitoring/platform-rules.js';
+import type { RuleGroup } from './monitoring/rules.js';
 import { MACHINE_API_NAMESPACE } from '../api/openshift/machine-v1beta1/machine.js';
 import { infrastructureObject, machineObject, machineSetObject, nodeObject, nodeStatus } from './profiles/objects.js';
 import { buildCatalogue, type Catalogue } from './releases/catalogue.js';
@@ -59,6 +62,17 @@ export interface SimulatedClusterOptions {
   jobRules?: JobRule[];
   /** Nodes that were on the server before the run (`--force`): their own controllers keep them. */
   foreignNodes?: ReadonlySet<string>;
+  /** Nodes, MachineSets and pool settings replacing the profile's (a snapshot of a real cluster). */
+  topology?: ExplicitTopology;
+  /** Alerts firing throughout, besides the platform rules' (alerts a snapshot found firing). */
+  alerts?: readonly FiringAlert[];
+}
+
+/** An alert that fires from the start to the end of a run. */
+export interface FiringAlert {
+  /** Its labels, `alertname` among them. */
+  labels: Record<string, string>;
+  annotations?: Record<string, string> | undefined;
 }
 
 /** The components, for the scenario layer's fault hooks. */
@@ -91,7 +105,9 @@ export interface SimulatedCluster {
 
 /** Builds the simulated cluster (nothing is written until `start`). */
 export function createSimulatedCluster(ctx: SimContext, options: SimulatedClusterOptions): SimulatedCluster {
-  const profile = resolveProfile(options);
+  const profile = options.topology
+    ? withExplicitTopology(resolveProfile(options), options.topology)
+    : resolveProfile(options);
   const version = options.version ?? profile.version;
   const channel = options.channel ?? profile.channel;
   const catalogue = options.catalogue ?? buildCatalogue();
@@ -121,6 +137,9 @@ export function createSimulatedCluster(ctx: SimContext, options: SimulatedCluste
     monitoring: createClusterMonitoring(ctx, {
       drainErrorNodes: () => drain.drainErrorNodes(),
       serve: options.serveMonitoring ?? true,
+      ...(options.alerts && options.alerts.length > 0
+        ? { groups: [...platformRuleGroups(), firingAlertsGroup(options.alerts)] }
+        : {}),
     }),
   };
 
@@ -186,6 +205,20 @@ export function createSimulatedCluster(ctx: SimContext, options: SimulatedCluste
     async close(): Promise<void> {
       await service?.close();
     },
+  };
+}
+
+/** A rule group whose rules keep each alert firing (`vector(1)` with its labels). */
+export function firingAlertsGroup(alerts: readonly FiringAlert[]): RuleGroup {
+  return {
+    name: 'scenario-firing-alerts',
+    file: '/etc/prometheus/rules/scenario-firing-alerts.yaml',
+    rules: alerts.map(({ labels: { alertname, ...labels }, annotations }) => ({
+      name: alertname ?? 'ScenarioAlert',
+      expr: 'vector(1)',
+      labels,
+      ...(annotations ? { annotations } : {}),
+    })),
   };
 }
 

@@ -52,6 +52,8 @@ export interface MachineSetProfile {
 export interface PoolProfile {
   name: string;
   maxUnavailable?: number | string;
+  /** `spec.paused` at install (default false). */
+  paused?: boolean;
 }
 
 /** The duration column (docs/design/cluster-model.md#durations) the components of a profile draw from. */

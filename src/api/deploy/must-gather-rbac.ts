@@ -47,7 +47,8 @@ export const MUST_GATHER_NAMESPACED_KINDS: readonly ResourceDescriptor[] = [
 /** The ClusterRole name. */
 export const MUST_GATHER_CLUSTER_ROLE = `${OPERATOR_NAME}-must-gather`;
 
-function readRules(kinds: readonly ResourceDescriptor[]): PolicyRule[] {
+/** get and list of every kind, one rule per API group. */
+export function readRules(kinds: readonly ResourceDescriptor[]): PolicyRule[] {
   const byGroup = new Map<string, string[]>();
   for (const k of kinds) byGroup.set(k.group, [...(byGroup.get(k.group) ?? []), k.plural]);
   return [...byGroup].map(([group, resources]) => ({

@@ -320,3 +320,31 @@ expect: {phase: Upgraded, conditionTrue: [ControlPlaneUpgraded, FailUpgrade]}
     '/expect/conditionTrue/1: unknown step condition "FailUpgrade" (did you mean "FailedUpgrade"?)',
   ]);
 });
+
+void test('cluster.nodes, machineSets, pools and alerts: accepted as snapshot writes them, refused with their paths otherwise', () => {
+  const base = `description: d
+cluster:
+  version: 4.14.30
+  channel: stable-4.14
+`;
+  const good = parseScenarioFile(`${base}  nodes:
+    - {name: m0, role: master, zone: a, taints: [{key: k, effect: NoSchedule}]}
+    - {name: w0, role: worker, zone: a, machineSet: ms, labels: {team: x}}
+  machineSets: [{name: ms, role: worker, zone: a}]
+  pools: [{name: worker, maxUnavailable: "25%", paused: true}]
+  alerts: [{labels: {alertname: KubePodCrashLooping, namespace: shop}}]
+snapshot: {takenAt: "2026-05-04T08:00:00Z", availableUpdates: [4.14.31], notes: [n]}
+`);
+  assert.ok(good.ok, good.ok ? '' : good.problems.join('\n'));
+  const bad = parseScenarioFile(`${base}  workers: 2
+  nodes: [{name: w0, role: worker, machineSet: gone}]
+  alerts: [{labels: {severity: warning}}]
+`);
+  assert.equal(bad.ok, false);
+  assert.deepEqual(bad.ok ? [] : bad.problems, [
+    '/cluster/nodes: not with workers or infraNodes (the list is every node)',
+    '/cluster/nodes: at least one node of role master',
+    '/cluster/nodes/0/machineSet: no MachineSet gone in /cluster/machineSets',
+    '/cluster/alerts/0/labels: alertname is required',
+  ]);
+});

@@ -1,9 +1,10 @@
 /**
  * Scenario files of `upgrade-operator simulate` (YAML; the named scenarios are the files of
- * `scenarios/`, which users copy and change). A file names the cluster (profile, version,
- * channel), whether this project's operator runs in the loop (and its ConfigMap), manifests
- * to apply, actions (faults and interventions) with their triggers, when the run ends, and what
- * a good run looks like. Parsing and validation are pure; docs/simulation.md documents the format.
+ * `scenarios/`, which users copy and change, or `upgrade-operator snapshot` writes). A file names
+ * the cluster (profile, version, channel, or its nodes, MachineSets, pools and firing alerts),
+ * whether this project's operator runs in the loop (and its ConfigMap), manifests to apply,
+ * actions (faults and interventions) with their triggers, when the run ends, and what a good run
+ * looks like. Parsing and validation are pure; docs/simulation.md documents the format.
  */
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
@@ -17,6 +18,7 @@ import { UpgradeConditionType } from '../../api/upgrade.managed.openshift.io/v1a
 import { UpgradeJobConditionType } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { COMPONENTS } from '../../sim/releases/payload-components.js';
 import { schemaProblems } from '../schema-problems.js';
+import { explicitTopologyProblems } from '../../sim/profiles/explicit.js';
 
 const Name = Type.String({ minLength: 1 });
 const Duration = Type.String({ minLength: 1, description: 'Go duration of virtual time, e.g. 40m, 1h30m' });
@@ -301,6 +303,83 @@ const JobRuleSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const RoleSchema = Type.Union([Type.Literal('master'), Type.Literal('worker'), Type.Literal('infra')]);
+
+/** A node of an explicit node list (`cluster.nodes`, as `upgrade-operator snapshot` writes it). */
+const NodeSchema = Type.Object(
+  {
+    name: Name,
+    role: RoleSchema,
+    zone: Type.Optional(Name),
+    labels: Type.Optional(Type.Record(Type.String(), Type.String())),
+    taints: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            key: Name,
+            value: Type.Optional(Type.String()),
+            effect: Type.Union([
+              Type.Literal('NoSchedule'),
+              Type.Literal('PreferNoSchedule'),
+              Type.Literal('NoExecute'),
+            ]),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+    machineSet: Type.Optional(Name),
+  },
+  { additionalProperties: false },
+);
+
+const MachineSetSchema = Type.Object(
+  {
+    name: Name,
+    role: Type.Union([Type.Literal('worker'), Type.Literal('infra')]),
+    zone: Name,
+    instanceType: Type.Optional(Name),
+  },
+  { additionalProperties: false },
+);
+
+const PoolSchema = Type.Object(
+  {
+    name: RoleSchema,
+    maxUnavailable: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]+%?$' })])),
+    paused: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+const FiringAlertSchema = Type.Object(
+  {
+    labels: Type.Record(Type.String(), Type.String(), { description: 'the alert’s labels, alertname among them' }),
+    annotations: Type.Optional(Type.Record(Type.String(), Type.String())),
+  },
+  { additionalProperties: false },
+);
+
+/** What `upgrade-operator snapshot` found that the run does not act on: for the reader. */
+const SnapshotInfoSchema = Type.Object(
+  {
+    takenAt: Type.String({ description: 'RFC 3339: when the snapshot was taken' }),
+    anonymized: Type.Optional(Type.Boolean()),
+    availableUpdates: Type.Optional(Type.Array(Name, { description: 'ClusterVersion status.availableUpdates' })),
+    conditionalUpdates: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { version: Name, risks: Type.Array(Type.String()), recommended: Type.Optional(Type.String()) },
+          { additionalProperties: false },
+        ),
+        { description: 'ClusterVersion status.conditionalUpdates: version, risk names, the Recommended status' },
+      ),
+    ),
+    notes: Type.Optional(Type.Array(Type.String(), { description: 'what the file does not reproduce, and why' })),
+  },
+  { additionalProperties: false },
+);
+
 /** The file. */
 export const ScenarioFileSchema = Type.Object(
   {
@@ -313,6 +392,21 @@ export const ScenarioFileSchema = Type.Object(
         channel: Name,
         workers: Type.Optional(Type.Integer({ minimum: 0, description: "worker nodes (default: the profile's)" })),
         infraNodes: Type.Optional(Type.Integer({ minimum: 0, description: 'nodes of an infra pool (default 0)' })),
+        nodes: Type.Optional(
+          Type.Array(NodeSchema, {
+            minItems: 1,
+            description: 'the nodes, replacing the profile’s (not with workers or infraNodes)',
+          }),
+        ),
+        machineSets: Type.Optional(
+          Type.Array(MachineSetSchema, { description: 'with nodes: the MachineSets that own nodes naming them' }),
+        ),
+        pools: Type.Optional(
+          Type.Array(PoolSchema, { description: 'settings of the master, worker and infra pools at install' }),
+        ),
+        alerts: Type.Optional(
+          Type.Array(FiringAlertSchema, { description: 'alerts firing from the start to the end of the run' }),
+        ),
         jobs: Type.Optional(Type.Array(JobRuleSchema, { description: 'how batch Jobs (e.g. hook Jobs) end' })),
         apiFaults: Type.Optional(ApiFaultsSchema),
         apiOutageOnReboot: Type.Optional(
@@ -391,6 +485,7 @@ export const ScenarioFileSchema = Type.Object(
       ),
     ),
     expect: Type.Optional(ExpectSchema),
+    snapshot: Type.Optional(SnapshotInfoSchema),
   },
   { additionalProperties: false },
 );
@@ -512,6 +607,12 @@ export function parseScenarioFile(text: string): ParsedScenario {
   if (value.cluster.apiOutageOnReboot === true && value.cluster.profile !== 'single-node') {
     problems.push('/cluster/apiOutageOnReboot: only a single-node cluster loses its API server while its node reboots');
   }
+  if (value.cluster.nodes && (value.cluster.workers !== undefined || value.cluster.infraNodes !== undefined))
+    problems.push('/cluster/nodes: not with workers or infraNodes (the list is every node)');
+  problems.push(...explicitTopologyProblems(value.cluster, value.cluster.profile ?? 'ha-cloud'));
+  value.cluster.alerts?.forEach((alert, index) => {
+    if (!alert.labels['alertname']) problems.push(`/cluster/alerts/${index}/labels: alertname is required`);
+  });
   const t = durationProblem('/end/timeout', value.end?.timeout);
   if (t) problems.push(t);
   value.manifests?.forEach((manifest, index) => {

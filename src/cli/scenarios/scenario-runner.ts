@@ -226,6 +226,16 @@ export async function runScenarioFile(
     infraNodes: file.cluster.infraNodes,
     seed: options.seed,
     foreignNodes: env.foreignNodes,
+    ...(file.cluster.nodes || file.cluster.pools
+      ? {
+          topology: {
+            nodes: file.cluster.nodes,
+            machineSets: file.cluster.machineSets,
+            pools: file.cluster.pools,
+          },
+        }
+      : {}),
+    ...(file.cluster.alerts ? { alerts: file.cluster.alerts } : {}),
     ...(file.cluster.jobs ? { jobRules: file.cluster.jobs.map(jobRule) } : {}),
   });
   await sim.start(env.signal);

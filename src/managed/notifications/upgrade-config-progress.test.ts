@@ -26,7 +26,7 @@ function config(history: UpgradeHistory[], sent: string[] = []): ManagedUpgradeC
       desired: { version: '4.14.31', channel: 'stable-4.14' },
     },
     status: { history },
-  } as ManagedUpgradeConfig;
+  };
 }
 
 void test('no history entry for the desired version: nothing to report yet', () => {

@@ -6,16 +6,11 @@
  * carry a URL. Pure.
  */
 import { parse } from 'yaml';
+import { NOTIFICATIONS_CONFIG_KEY, NOTIFICATIONS_CONFIG_NAME } from '../../api/notifications-contract.js';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
 import { isJsonObject } from '../../lib/json.js';
 import { UPGRADE_EVENT_TYPES, type UpgradeEventType } from './upgrade-event.js';
 
-/** The ConfigMap and the Secret (same name, operator namespace). */
-export const NOTIFICATIONS_CONFIG_NAME = 'upgrade-operator-notifications';
-/** The ConfigMap key holding the configuration. */
-export const NOTIFICATIONS_CONFIG_KEY = 'config.yaml';
-/** The ConfigMap recording what was delivered (written by the operator). */
-export const NOTIFICATIONS_STATE_NAME = 'upgrade-operator-notifications-state';
 /** Default of `waitingLongerThan`. */
 export const DEFAULT_WAITING_LONGER_THAN_MS = 60 * 60_000;
 

@@ -34,10 +34,8 @@ import {
   NOTIFICATIONS_CONFIG_KEY,
   NOTIFICATIONS_CONFIG_NAME,
   NOTIFICATIONS_STATE_NAME,
-  parseNotificationConfig,
-  type NotificationConfig,
-  type Receiver,
-} from './notification-config.js';
+} from '../../api/notifications-contract.js';
+import { parseNotificationConfig, type NotificationConfig, type Receiver } from './notification-config.js';
 import type { NotificationMetrics } from './notification-metrics.js';
 import { payloadFor } from './notification-payloads.js';
 import { upgradeEvents, type UpgradeProgress, type UpgradeSubject } from './upgrade-event.js';

@@ -73,8 +73,9 @@ void test('teams: a Workflows message with one Adaptive Card attachment', () => 
   const body = card['body'] as Array<Record<string, unknown>>;
   assert.deepEqual(
     body.map((b) => b['type']),
-    ['TextBlock', 'TextBlock', 'FactSet'],
+    ['TextBlock', 'TextBlock', 'FactSet', 'TextBlock'],
   );
+  assert.equal(body[3]?.['text'], `event id ${waiting.id}`, 'the id, for de-duplication by the reader');
   assert.equal(body[0]?.['color'], 'Attention', 'a wait is shown as needing attention');
   assert.equal(body[0]?.['text'], 'Upgrade waiting to 4.14.31 on prod-1 (UpgradeJob appuio/nightly-1)');
   assert.deepEqual(body[2]?.['facts'], [

@@ -145,6 +145,7 @@ export function teamsMessage(event: UpgradeEvent, context: PayloadContext): Json
             },
             { type: 'TextBlock', wrap: true, text: event.message },
             { type: 'FactSet', facts: facts(event, context).map(([title, value]) => ({ title, value })) },
+            { type: 'TextBlock', size: 'Small', isSubtle: true, wrap: true, text: `event id ${event.id}` },
           ],
         },
       },

@@ -1,5 +1,5 @@
 /**
- * The permissions of the notifications (docs/configuration.md#rbac), the same for both flows, in
+ * The permissions of the notifications (docs/configuration.md#notification-rbac), the same for both flows, in
  * the operator namespace: read the configuration ConfigMap and its Secret by name, create the
  * state ConfigMap the first time and then read and merge-patch it by name. A Secret is never
  * listed or watched, and no other Secret is readable.

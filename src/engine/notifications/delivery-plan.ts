@@ -1,5 +1,5 @@
 /**
- * Which events go to which receiver now (docs/configuration.md#delivery): a receiver gets the
+ * Which events go to which receiver now (docs/configuration.md#notification-delivery): a receiver gets the
  * event types it asked for; a `waiting` event once the wait is older than the receiver's
  * `waitingLongerThan`; nothing of an upgrade that ended before the notification configuration
  * existed (configuring notifications does not replay history); and nothing already recorded as delivered in the state ConfigMap (one entry per upgrade

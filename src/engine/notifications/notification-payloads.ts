@@ -1,5 +1,5 @@
 /**
- * The request body each receiver kind gets for an event (docs/configuration.md#payloads):
+ * The request body each receiver kind gets for an event (docs/configuration.md#notification-payloads):
  * a CloudEvents 1.0 event in structured JSON mode (webhook), an incoming-webhook message with
  * Block Kit blocks (Slack), and a message with one Adaptive Card attachment (Microsoft Teams
  * Workflows). Pure.

@@ -7,7 +7,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ScenarioFile } from '../../cli/scenarios/scenario-file.js';
-import { NOTIFICATIONS_CONFIG_NAME } from '../../api/notifications-contract.js';
+import { NOTIFICATIONS_CONFIG_KEY, NOTIFICATIONS_CONFIG_NAME } from '../../api/notifications-contract.js';
+import type { JsonObject } from '../../lib/json.js';
 
 /** One request the receiver got. */
 export interface ReceivedRequest {
@@ -81,4 +82,22 @@ export function withNotificationSecret(
   const at = manifests.findIndex((m) => m['kind'] === 'Namespace') + 1;
   manifests.splice(at, 0, secret);
   return { ...file, manifests };
+}
+
+/** The ConfigMap and Secret of one webhook receiver `sre` for every event, at `url`, in `namespace`. */
+export function webhookNotificationManifests(namespace: string, url: string): JsonObject[] {
+  return [
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: NOTIFICATIONS_CONFIG_NAME, namespace },
+      data: { [NOTIFICATIONS_CONFIG_KEY]: 'receivers:\n  - {name: sre, type: webhook}\n' },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: NOTIFICATIONS_CONFIG_NAME, namespace },
+      stringData: { sre: url },
+    },
+  ];
 }

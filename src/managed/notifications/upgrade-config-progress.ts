@@ -1,6 +1,6 @@
 /**
  * What the managed flow's UpgradeConfig says of its upgrade, for the notifications of both flows
- * (docs/configuration.md#events): read from the history entry of `spec.desired.version` (phase,
+ * (docs/configuration.md#notification-events): read from the history entry of `spec.desired.version` (phase,
  * start and complete times, the step conditions) and from the MUO notifications already sent
  * (the delayed and skipped states). Pure.
  */

@@ -1,6 +1,6 @@
 /**
  * What an UpgradeJob says of its upgrade, for the notifications of both flows
- * (docs/configuration.md#events): its creation and `startAfter`, the Started, Succeeded and Failed
+ * (docs/configuration.md#notification-events): its creation and `startAfter`, the Started, Succeeded and Failed
  * conditions, failed hook Jobs (`status.hookTracker`), and the step it waits on (a health check,
  * the upgrade itself, a pool delay). Pure.
  */

@@ -103,6 +103,7 @@ export async function startOperatorProcess(
     managedNamespace: managed ? NS : undefined,
     scheduledNamespace: scheduled ? flows.scheduledNamespace : undefined,
     random: new SeededRandom(seed).fork('notifications'),
+    transport: { releaseActivityAfterWallMs: common.releaseActivityAfterWallMs },
   });
   // As `run`'s Manager does (no leader election here: one process).
   for (const c of [...(managed?.controllers ?? []), ...(scheduled?.controllers ?? []), ...notifications.controllers])

@@ -145,11 +145,12 @@ export function createNotificationController<T extends KubeObjectLike>(
         await forget(options.client, ns, skey, signal);
         return;
       }
+      // Read first, so that a bad configuration is reported even before there is anything to send.
+      const found = await readConfig(signal);
+      if (!found || found.config.receivers.length === 0) return;
       const now = options.clock.now();
       const progress = options.progress(obj, now);
       if (!progress) return;
-      const found = await readConfig(signal);
-      if (!found || found.config.receivers.length === 0) return;
       const { config, configuredAt } = found;
       const state = await options.client.getIfExists(ConfigMapResource, ns, NOTIFICATIONS_STATE_NAME, { signal });
       let record: DeliveryRecord = parseDeliveryRecord(state?.data?.[skey], progress.subject.uid);

@@ -88,7 +88,7 @@ async function harness(t: TestContext, failFirst: number): Promise<Harness> {
         metrics,
         random: new SeededRandom(1),
       });
-      close = built.close;
+      close = () => built.close();
       return built.controller;
     });
     return {

@@ -22,7 +22,7 @@ import {
 import { createNotificationController } from './notification-controller.js';
 import { NotificationMetrics } from './notification-metrics.js';
 import { startNotificationReceiver, type NotificationReceiver } from './notification-receiver.test-support.js';
-import type { UpgradeProgress } from './upgrade-event.js';
+import { subjectOf, type UpgradeProgress } from './upgrade-event.js';
 
 const NS = 'upgrades';
 const T0 = Date.UTC(2026, 2, 2);
@@ -30,14 +30,7 @@ const T0 = Date.UTC(2026, 2, 2);
 /** A minimal reading of an UpgradeJob: scheduled at its creation, started once labelled so. */
 function progress(job: UpgradeJob): UpgradeProgress {
   return {
-    subject: {
-      flow: 'scheduled',
-      apiVersion: 'managedupgrade.appuio.io/v1beta1',
-      kind: 'UpgradeJob',
-      namespace: job.metadata?.namespace ?? '',
-      name: job.metadata?.name ?? '',
-      uid: job.metadata?.uid ?? '',
-    },
+    subject: subjectOf('scheduled', job),
     version: '4.14.31',
     scheduled: { at: job.metadata?.creationTimestamp ?? '', for: job.spec?.startAfter ?? '' },
     ...(job.metadata?.labels?.['started'] ? { started: { at: formatTime(T0 + 60_000), message: 'go' } } : {}),

@@ -7,6 +7,7 @@
  * same ids and recognises what it already delivered. Pure.
  */
 import { createHash } from 'node:crypto';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 
 /** The events a receiver can ask for. */
 export const UPGRADE_EVENT_TYPES = ['scheduled', 'started', 'stepFailed', 'waiting', 'completed', 'failed'] as const;
@@ -22,6 +23,21 @@ export interface UpgradeSubject {
   namespace: string;
   name: string;
   uid: string;
+}
+
+/** The subject of an upgrade object of `flow`. */
+export function subjectOf(
+  flow: UpgradeSubject['flow'],
+  obj: { apiVersion?: string | undefined; kind?: string | undefined; metadata?: ObjectMeta | undefined },
+): UpgradeSubject {
+  return {
+    flow,
+    apiVersion: obj.apiVersion ?? '',
+    kind: obj.kind ?? '',
+    namespace: obj.metadata?.namespace ?? '',
+    name: obj.metadata?.name ?? '',
+    uid: obj.metadata?.uid ?? '',
+  };
 }
 
 /** Something that went wrong in a step and was recorded in the status (a failed step, a failed hook Job). */

@@ -6,7 +6,7 @@
  */
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import type { ManagedUpgradeConfig } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
-import type { StepProblem, UpgradeProgress } from '../../engine/notifications/upgrade-event.js';
+import { subjectOf, type StepProblem, type UpgradeProgress } from '../../engine/notifications/upgrade-event.js';
 import { formatTime } from '../../lib/clock.js';
 import { sentNotifications } from '../controllers/upgrade-config-pass.js';
 import { conditionText, historyFor } from '../history/upgrade-history.js';
@@ -21,14 +21,11 @@ export function upgradeConfigProgress(cr: ManagedUpgradeConfig, now: number): Up
   const entry = historyFor(cr.status?.history, version);
   if (!entry || !cr.spec) return undefined;
   const progress: UpgradeProgress = {
-    subject: {
-      flow: 'managed',
+    subject: subjectOf('managed', {
       apiVersion: 'upgrade.managed.openshift.io/v1alpha1',
       kind: 'UpgradeConfig',
-      namespace: cr.metadata?.namespace ?? '',
-      name: cr.metadata?.name ?? '',
-      uid: cr.metadata?.uid ?? '',
-    },
+      metadata: cr.metadata,
+    }),
     version,
     scheduled: { at: formatTime(now), for: cr.spec.upgradeAt },
     problems: [],

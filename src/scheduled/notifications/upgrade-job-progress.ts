@@ -9,7 +9,7 @@ import {
   UpgradeJobReason,
 } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
-import type { StepProblem, UpgradeProgress } from '../../engine/notifications/upgrade-event.js';
+import { subjectOf, type StepProblem, type UpgradeProgress } from '../../engine/notifications/upgrade-event.js';
 import { formatTime } from '../../lib/clock.js';
 import { jobCondition, jobConditionTrue } from '../steps/upgrade-job-conditions.js';
 
@@ -21,14 +21,11 @@ export function upgradeJobProgress(job: UpgradeJob, now: number): UpgradeProgres
   const version = job.spec?.desiredVersion?.version ?? '';
   const stamp = (time: string | undefined): string => time ?? formatTime(now);
   const progress: UpgradeProgress = {
-    subject: {
-      flow: 'scheduled',
+    subject: subjectOf('scheduled', {
       apiVersion: 'managedupgrade.appuio.io/v1beta1',
       kind: 'UpgradeJob',
-      namespace: job.metadata?.namespace ?? '',
-      name: job.metadata?.name ?? '',
-      uid: job.metadata?.uid ?? '',
-    },
+      metadata: job.metadata,
+    }),
     version,
     scheduled: { at: stamp(job.metadata?.creationTimestamp), for: job.spec?.startAfter ?? '' },
     problems: [],

@@ -91,7 +91,10 @@ export function createNotificationController<T extends KubeObjectLike>(
     signal: AbortSignal,
   ): Promise<{ config: NotificationConfig; configuredAt: number } | undefined> => {
     const cm = await options.client.getIfExists(ConfigMapResource, ns, NOTIFICATIONS_CONFIG_NAME, { signal });
-    if (!cm) return undefined;
+    if (!cm) {
+      reportedProblems = '';
+      return undefined;
+    }
     const secret = await options.client.getIfExists(SecretResource, ns, NOTIFICATIONS_CONFIG_NAME, { signal });
     const config = parseNotificationConfig(cm.data?.[NOTIFICATIONS_CONFIG_KEY], secret ? decode(secret) : undefined);
     const text = config.problems.join('; ');

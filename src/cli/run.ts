@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
+import { createNotifications } from './notifications.js';
 import { formatConfigProblems } from '../managed/config/config-problem.js';
 import { settingsFromEnv } from '../managed/config/operator-settings.js';
 import { version } from './version.js';
@@ -244,11 +245,20 @@ export async function runOperator(
         nodeDrainReconcileIntervalMs: options.nodeDrainReconcileInterval,
       })
     : undefined;
-  for (const c of [...(managed?.controllers ?? []), ...(scheduled?.controllers ?? [])]) manager.add(c);
+  const notifications = createNotifications({
+    ...base,
+    operatorNamespace: leaseNamespace,
+    managedNamespace: managed ? settings.watchNamespace : undefined,
+    scheduledNamespace: scheduled ? options.namespace : undefined,
+    random: random.fork('notifications'),
+  });
+  for (const c of [...(managed?.controllers ?? []), ...(scheduled?.controllers ?? []), ...notifications.controllers])
+    manager.add(c);
   // The flows' families, controller-runtime's (every controller, the client, the Lease) and the process's.
   const metricsRegistry = Registry.merge([
     managed?.metricsRegistry ?? new Registry(),
     scheduled?.metricsRegistry ?? new Registry(),
+    notifications.metricsRegistry,
     runtimeMetrics.registry,
     processMetricsRegistry(),
   ]);
@@ -308,7 +318,12 @@ export async function runOperator(
       throw err;
     }
   } finally {
-    await Promise.allSettled([...servers.map((s) => s.close()), managed?.close(), scheduled?.close()]);
+    await Promise.allSettled([
+      ...servers.map((s) => s.close()),
+      managed?.close(),
+      scheduled?.close(),
+      notifications.close(),
+    ]);
     await client.close();
   }
 }

@@ -18,6 +18,7 @@ import { SuspensionWindowCollector } from '../../src/scheduled/metrics/suspensio
 import { ClusterVersionCollector } from '../../src/scheduled/metrics/cluster-version-metrics.js';
 import { ClusterStateCollector } from '../../src/scheduled/metrics/cluster-state-metrics.js';
 import { silentLogger } from '../../src/lib/log.js';
+import { NotificationMetrics } from '../../src/engine/notifications/notification-metrics.js';
 import { parseExposition } from '../../src/kube/metrics-exposition.test-support.js';
 import { RuntimeMetrics, processMetricsRegistry } from '../../src/kube/runtime-metrics.js';
 import { isAlertRule, shippedRuleGroups } from '../../src/api/deploy/alert-rules.js';
@@ -58,6 +59,9 @@ test('every family exposed is documented, and every documented family is exposed
   const custom = new Registry();
   new ManagedUpgradeMetrics(gauges);
   new ManagedUpgradeCollector(custom, () => ({}));
+  const notifications = new NotificationMetrics(gauges);
+  notifications.delivered('scheduled', 'sre', 'started');
+  notifications.failed('scheduled', 'sre', 'started');
   const exposed = [
     ...parseExposition(await gauges.metrics()).keys(),
     ...parseExposition(await custom.metrics()).keys(),

@@ -6,7 +6,8 @@
  * - `managed-pdb-blocked-drain` with FedRAMP, the `PreHealthCheck` feature gate and a pod held
  *   by a finalizer: capacity reservation, the PDB-blocked drain strategies and the finalizer
  *   removal, the full pre-upgrade health check (the DVO Service look-up), the FedRAMP
- *   FileIntegrity re-init, Events on the UpgradeConfig and on Nodes;
+ *   FileIntegrity re-init, Events on the UpgradeConfig and on Nodes, notifications to a webhook
+ *   on loopback (their configuration, Secret and state ConfigMap);
  * - `ocm-policy-withdrawn` (`configManager.source: OCM`): the policy sync creates the
  *   UpgradeConfig, updates it in place and deletes it, the OCM credential read from the pull-secret;
  * - `ocm-agent-policy-upgrade`: the same source through the OCM agent, a whole upgrade;
@@ -20,6 +21,11 @@ import { FILE_INTEGRITY_NAMESPACE } from '../openshift/fileintegrity-v1alpha1/fi
 import { MANAGED_UPGRADE_OPERATOR_NAMESPACE } from '../upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { LEADER_ELECTION_ID } from '../../cli/run.js';
 import { environmentFor, loadScenario } from '../../cli/scenarios/catalog.js';
+import {
+  startNotificationReceiver,
+  webhookNotificationManifests,
+} from '../../engine/notifications/notification-receiver.test-support.js';
+import { NOTIFICATIONS_CONFIG_NAME, NOTIFICATIONS_STATE_NAME } from '../notifications-contract.js';
 import type { ScenarioFile } from '../../cli/scenarios/scenario-file.js';
 import { startSimEnvironment, type SimEnvironment } from '../../cli/scenarios/sim-environment.js';
 import { OSD_FILE_INTEGRITY_NAME } from '../../managed/steps/post-upgrade-step.js';
@@ -39,7 +45,7 @@ const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
 const FEDRAMP = 'managed-pdb-blocked-drain (FedRAMP, PreHealthCheck, a pod held by a finalizer)';
 
 /** `managed-pdb-blocked-drain` on a FedRAMP cluster with the File Integrity Operator's object, and the full pre-upgrade health check. */
-function fedrampVariant(): ScenarioFile {
+function fedrampVariant(notificationUrl: string): ScenarioFile {
   const { file } = loadScenario('managed-pdb-blocked-drain');
   assert.ok(file.operator);
   return {
@@ -56,6 +62,7 @@ function fedrampVariant(): ScenarioFile {
         spec: {},
       },
       ...(file.manifests ?? []),
+      ...webhookNotificationManifests(NS, notificationUrl),
     ],
   };
 }
@@ -88,8 +95,18 @@ async function createHeldPod(env: SimEnvironment): Promise<void> {
 const requests: OperatorRequest[] = [];
 
 before(async () => {
+  const receiver = await startNotificationReceiver({ failFirst: 0 });
+  try {
+    await runAll(receiver.url('sre'));
+  } finally {
+    await receiver.close();
+  }
+  assert.ok(receiver.accepted('sre').length > 0, 'notifications were delivered');
+});
+
+async function runAll(notificationUrl: string): Promise<void> {
   const paths: Array<[string, ScenarioFile]> = [
-    [FEDRAMP, fedrampVariant()],
+    [FEDRAMP, fedrampVariant(notificationUrl)],
     ['ocm-policy-withdrawn', loadScenario('ocm-policy-withdrawn').file],
     ['ocm-agent-policy-upgrade', loadScenario('ocm-agent-policy-upgrade').file],
   ];
@@ -126,7 +143,7 @@ before(async () => {
       await env.close();
     }
   }
-});
+}
 
 void test('the runs made the requests this test relies on', () => {
   assert.ok(requests.length > 300, `only ${requests.length} operator requests were seen`);
@@ -164,6 +181,9 @@ void test('the runs made the requests this test relies on', () => {
     'the policy sync deleted the UpgradeConfig',
   );
   assert.ok(seen('leader election', 'PUT', `/leases/${LEADER_ELECTION_ID}`), 'the Lease was renewed or released');
+  assert.ok(seen(FEDRAMP, 'POST', `/namespaces/${NS}/configmaps`), 'the notification state ConfigMap was created');
+  assert.ok(seen(FEDRAMP, 'PATCH', `/configmaps/${NOTIFICATIONS_STATE_NAME}`), 'and recorded deliveries');
+  assert.ok(seen(FEDRAMP, 'GET', `/secrets/${NOTIFICATIONS_CONFIG_NAME}`), "the receivers' URLs were read");
 });
 
 void test('every API request of the operator is allowed by the generated RBAC', () => {

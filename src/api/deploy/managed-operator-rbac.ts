@@ -13,6 +13,7 @@ import {
   MANAGED_UPGRADE_CONFIGMAP_NAME,
   MANAGED_UPGRADE_GROUP,
 } from '../upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import { notificationPermissions } from './notification-rbac.js';
 import { policyRule, type GrantScope, type PermissionGrant } from './operator-objects.js';
 
 /** The FileIntegrity that the FedRAMP post-upgrade step re-initialises (`managed/steps/post-upgrade-step.ts`). */
@@ -170,6 +171,7 @@ export function managedOperatorPermissions(options: PermissionOptions): Permissi
       reason: 'Events about UpgradeConfigs (every wait, refusal and action); patch aggregates repeats',
       code: ['kube/event-recorder.ts', 'managed/controllers/upgrade-config-pass.ts'],
     },
+    ...notificationPermissions(OPERATOR_NS),
     {
       scope: CLUSTER,
       rule: policyRule([''], ['services'], ['get'], ['deployment-validation-operator-metrics']),

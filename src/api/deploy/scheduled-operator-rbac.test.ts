@@ -8,7 +8,8 @@
  * that deletes the blocked pods and skips a DaemonSet's pods (namespace and DaemonSet look-ups,
  * Events on Nodes), a `run: Next` hook (claim), an UpgradeSuspensionWindow (status); after it, a
  * managed ClusterVersion (the sync's update of the cluster's ClusterVersion), a second succeeded
- * UpgradeJob and a history limit of 1 (the delete), and leader election through a Manager. Then
+ * UpgradeJob and a history limit of 1 (the delete), notifications to a webhook on loopback (their
+ * configuration, Secret and state ConfigMap), and leader election through a Manager. Then
  * `scheduled-hook-failed` (a failing Abort hook). The check is tested on a planted defect in each
  * direction.
  */
@@ -26,6 +27,11 @@ import type { UpgradeJob } from '../managedupgrade.appuio.io/v1beta1/upgrade-job
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../openshift/config-v1/cluster-version.js';
 import { SCHEDULED_LEADER_ELECTION_ID } from '../../cli/run.js';
 import { environmentFor, loadScenario } from '../../cli/scenarios/catalog.js';
+import {
+  startNotificationReceiver,
+  webhookNotificationManifests,
+} from '../../engine/notifications/notification-receiver.test-support.js';
+import { NOTIFICATIONS_CONFIG_NAME, NOTIFICATIONS_STATE_NAME } from '../notifications-contract.js';
 import { startSimEnvironment, type SimEnvironment } from '../../cli/scenarios/sim-environment.js';
 import { updateStatusWithRetry } from '../../kube/status-writer.js';
 import { formatTime } from '../../lib/clock.js';
@@ -278,10 +284,18 @@ async function scenario(
 }
 
 before(async () => {
-  await scenario('scheduled-pool-delay', EXTENDED, EXTRA_MANIFESTS, async (env) => {
-    await syncClusterVersion(env);
-    await deleteBeyondHistoryLimit(env);
-  });
+  // Notifications to a webhook on loopback: their configuration, Secret and state ConfigMap.
+  const receiver = await startNotificationReceiver({ failFirst: 0 });
+  const notifications = webhookNotificationManifests(NS, receiver.url('sre'));
+  try {
+    await scenario('scheduled-pool-delay', EXTENDED, [...EXTRA_MANIFESTS, ...notifications], async (env) => {
+      await syncClusterVersion(env);
+      await deleteBeyondHistoryLimit(env);
+    });
+  } finally {
+    await receiver.close();
+  }
+  assert.ok(receiver.accepted('sre').length > 0, 'notifications were delivered');
   await scenario('scheduled-hook-failed', 'scheduled-hook-failed', []);
 });
 
@@ -297,6 +311,9 @@ void test('the runs made the requests this test relies on', () => {
   assert.ok(!seen('DELETE', `/namespaces/${DAEMONSET_NAMESPACE}/pods/`), 'and left its pods alone');
   assert.ok(seen('GET', '/api/v1/namespaces/shop'), "NodeForceDrain read a pod's namespace");
   assert.ok(seen('POST', '/api/v1/namespaces/default/events'), 'an Event about a Node');
+  assert.ok(seen('POST', `/namespaces/${NS}/configmaps`), 'the notification state ConfigMap was created');
+  assert.ok(seen('PATCH', `/namespaces/${NS}/configmaps/${NOTIFICATIONS_STATE_NAME}`), 'and recorded deliveries');
+  assert.ok(seen('GET', `/namespaces/${NS}/secrets/${NOTIFICATIONS_CONFIG_NAME}`), "the receivers' URLs were read");
   assert.ok(
     seen('PUT', `/apis/config.openshift.io/v1/clusterversions/${CLUSTER_VERSION_NAME}`),
     'the sync replaced the ClusterVersion spec',

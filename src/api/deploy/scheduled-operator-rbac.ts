@@ -32,6 +32,7 @@ import { MachineConfigPoolResource } from '../openshift/machineconfiguration-v1/
 import type { ResourceDescriptor } from '../resource.js';
 import { policyRule, type GrantScope, type PermissionGrant } from './operator-objects.js';
 import { CLUSTER_SCOPED_EVENTS_NAMESPACE } from './managed-operator-rbac.js';
+import { notificationPermissions } from './notification-rbac.js';
 
 /** Options of {@link scheduledOperatorPermissions}. */
 export interface ScheduledPermissionOptions {
@@ -212,6 +213,7 @@ export function scheduledOperatorPermissions(options: ScheduledPermissionOptions
         'Events about UpgradeConfigs, UpgradeJobs, managed ClusterVersions, suspension windows and NodeForceDrains; patch aggregates repeats',
       code: ['kube/event-recorder.ts', ...CONFIG_CODE, ...JOB_CODE],
     },
+    ...notificationPermissions(OPERATOR_NS),
     {
       scope: machines,
       rule: on(MachineResource, ['list', 'watch']),

@@ -15,6 +15,7 @@ import { startMetricsServer, type MetricsServer } from '../../kube/metrics-serve
 import { RuntimeMetrics, processMetricsRegistry } from '../../kube/runtime-metrics.js';
 import type { SimulatedCluster } from '../../sim/cluster.js';
 import { Registry } from 'prom-client';
+import { createNotifications } from '../notifications.js';
 import { createManagedOperator } from '../managed-operator.js';
 import { createScheduledOperator } from '../scheduled-operator.js';
 import type { EmbeddedSimEnvironment, SimEnvironment } from './sim-environment.js';
@@ -95,8 +96,18 @@ export async function startOperatorProcess(
   const scheduled = flows.flows.includes('scheduled')
     ? createScheduledOperator({ ...common, namespace: flows.scheduledNamespace, localZoneId: 'UTC' })
     : undefined;
+  // Where `run` keeps them: with the managed flow's ConfigMap, else in the scheduled flow's namespace.
+  const notifications = createNotifications({
+    ...common,
+    operatorNamespace: managed ? NS : flows.scheduledNamespace || 'default',
+    managedNamespace: managed ? NS : undefined,
+    scheduledNamespace: scheduled ? flows.scheduledNamespace : undefined,
+    random: new SeededRandom(seed).fork('notifications'),
+    transport: { releaseActivityAfterWallMs: common.releaseActivityAfterWallMs },
+  });
   // As `run`'s Manager does (no leader election here: one process).
-  for (const c of [...(managed?.controllers ?? []), ...(scheduled?.controllers ?? [])]) c.instrument?.(runtimeMetrics);
+  for (const c of [...(managed?.controllers ?? []), ...(scheduled?.controllers ?? []), ...notifications.controllers])
+    c.instrument?.(runtimeMetrics);
   const metrics = await startMetricsServer({
     port: 0,
     registries: [
@@ -105,6 +116,7 @@ export async function startOperatorProcess(
         registry: Registry.merge([
           managed?.metricsRegistry ?? new Registry(),
           scheduled?.metricsRegistry ?? new Registry(),
+          notifications.metricsRegistry,
           runtimeMetrics.registry,
           processMetricsRegistry(),
         ]),
@@ -117,7 +129,7 @@ export async function startOperatorProcess(
   const signal = AbortSignal.any([abort.signal, env.signal]);
   // Every controller and watch of the operator listens on this one signal.
   setMaxListeners(0, signal);
-  const running = Promise.all([managed?.start(signal), scheduled?.start(signal)])
+  const running = Promise.all([managed?.start(signal), scheduled?.start(signal), notifications.start(signal)])
     .then(() => undefined)
     .catch((err: unknown) => logger.error({ err: errorMessage(err) }, 'operator stopped with an error'));
   return {
@@ -127,7 +139,13 @@ export async function startOperatorProcess(
     async close(): Promise<void> {
       abort.abort();
       await running;
-      await Promise.allSettled([managed?.close(), scheduled?.close(), metrics.close(), client.close()]);
+      await Promise.allSettled([
+        managed?.close(),
+        scheduled?.close(),
+        notifications.close(),
+        metrics.close(),
+        client.close(),
+      ]);
     },
   };
 }

@@ -189,3 +189,44 @@ void test('helpers: elapsed time, merged markers, periods of a value', () => {
     ],
   );
 });
+
+void test('an operator that is Degraded and a paused pool are bands with the reason and message of the change', () => {
+  const sample = sampleReport();
+  const change = (
+    minutes: number,
+    kind: string,
+    name: string,
+    field: string,
+    from: unknown,
+    to: unknown,
+    extra = {},
+  ) => ({
+    at: at(minutes),
+    elapsedMs: minutes * 60_000,
+    kind,
+    name,
+    field,
+    from,
+    to,
+    ...extra,
+  });
+  const read = readUpgradeReport({
+    ...sample,
+    transitions: [
+      ...(sample['transitions'] as unknown[]),
+      change(15, 'ClusterOperator', 'etcd', 'condition/Degraded', 'False', 'True', {
+        reason: 'Quorum',
+        message: 'one member down',
+      }),
+      change(18, 'ClusterOperator', 'etcd', 'condition/Degraded', 'True', 'False', { reason: 'AsExpected' }),
+      change(50, 'MachineConfigPool', 'master', 'spec.paused', false, true),
+    ],
+  });
+  assert.ok(read.ok);
+  const lanes = timelineOf(read.report).lanes;
+  const operators = lanes.find((l) => l.id === 'clusteroperators');
+  assert.deepEqual(operators && pieces(operators), ['co-degraded etcd Degraded=True 15-18']);
+  assert.deepEqual(operators?.segments[0]?.detail.slice(0, 2), ['etcd Degraded=True (Quorum)', 'one member down']);
+  const pool = lanes.find((l) => l.id === 'pool/master');
+  assert.ok(pool && pieces(pool).includes('pool-paused paused 50-60'), pool && pieces(pool).join('; '));
+});

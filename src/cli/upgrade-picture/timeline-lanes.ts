@@ -314,6 +314,32 @@ export function periodsWith(
   return periods;
 }
 
+/**
+ * Bands for the periods in which one field of one object had `value`, the change's reason and
+ * message in the hover text under `headline`.
+ */
+function bandsWhile(
+  report: UpgradeReport,
+  of: { kind: Transition['kind']; name: string; field: string },
+  value: FieldValue,
+  tone: Tone,
+  label: string,
+  headline: string,
+): Array<Omit<Segment, 'row'>> {
+  const history = fieldHistory(report.transitions, of.kind, of.name, of.field);
+  return periodsWith(history, value, report.originMs, report.endMs).map(({ startMs, endMs, change }) => ({
+    startMs,
+    endMs,
+    tone,
+    label,
+    detail: [
+      `${headline}${change?.reason ? ` (${change.reason})` : ''}`,
+      ...(change?.message ? [change.message] : []),
+      span(startMs, endMs, report.originMs),
+    ],
+  }));
+}
+
 /** A ClusterVersion history entry as the report's final object has it. */
 type HistoryEntry = NonNullable<
   NonNullable<NonNullable<UpgradeReport['final']['clusterVersion']>['status']>['history']
@@ -413,19 +439,8 @@ function clusterLanes(report: UpgradeReport): Lane[] {
       ['condition/Degraded', 'True'],
       ['condition/Available', 'False'],
     ] as const) {
-      const h = fieldHistory(report.transitions, 'ClusterOperator', name, field);
-      for (const { startMs: start, endMs: end, change } of periodsWith(h, bad, report.originMs, report.endMs))
-        coSpans.push({
-          startMs: start,
-          endMs: end,
-          tone: 'co-degraded',
-          label: `${name} ${field.slice('condition/'.length)}=${bad}`,
-          detail: [
-            `${name}: ${field.slice('condition/'.length)}=${bad}${change?.reason ? ` (${change.reason})` : ''}`,
-            ...(change?.message ? [change.message] : []),
-            span(start, end, report.originMs),
-          ],
-        });
+      const what = `${name} ${field.slice('condition/'.length)}=${bad}`;
+      coSpans.push(...bandsWhile(report, { kind: 'ClusterOperator', name, field }, bad, 'co-degraded', what, what));
     }
   }
   if (operators.length > 0) {
@@ -482,21 +497,10 @@ function poolLanes(report: UpgradeReport): Lane[] {
     for (const [field, bad, tone, what] of [
       ['condition/Degraded', 'True', 'pool-degraded', 'Degraded'],
       ['spec.paused', true, 'pool-paused', 'paused'],
-    ] as const) {
-      const h = fieldHistory(report.transitions, 'MachineConfigPool', name, field);
-      for (const { startMs: start, endMs: end, change } of periodsWith(h, bad, report.originMs, report.endMs))
-        spans.push({
-          startMs: start,
-          endMs: end,
-          tone,
-          label: what,
-          detail: [
-            `pool ${name} ${what}${change?.reason ? ` (${change.reason})` : ''}`,
-            ...(change?.message ? [change.message] : []),
-            span(start, end, report.originMs),
-          ],
-        });
-    }
+    ] as const)
+      spans.push(
+        ...bandsWhile(report, { kind: 'MachineConfigPool', name, field }, bad, tone, what, `pool ${name} ${what}`),
+      );
     const { segments, rows } = packed(spans, report.originMs, report.endMs);
     return lane(`pool/${name}`, 'Pools', name, { segments, rows, sublabel: 'MachineConfigPool' });
   });

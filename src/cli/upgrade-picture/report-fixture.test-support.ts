@@ -16,7 +16,8 @@ export function ms(minutes: number): number {
   return T0 + minutes * 60_000;
 }
 
-function change(
+/** One transition, `minutes` after the start. */
+export function change(
   minutes: number,
   kind: string,
   name: string,

@@ -13,7 +13,7 @@ import {
   type Lane,
 } from './timeline-lanes.js';
 import { readUpgradeReport, type UpgradeReport } from './upgrade-report.js';
-import { at, ms, sampleReport } from './report-fixture.test-support.js';
+import { at, change, ms, sampleReport } from './report-fixture.test-support.js';
 
 function report(): UpgradeReport {
   const read = readUpgradeReport(sampleReport());
@@ -192,24 +192,6 @@ void test('helpers: elapsed time, merged markers, periods of a value', () => {
 
 void test('an operator that is Degraded and a paused pool are bands with the reason and message of the change', () => {
   const sample = sampleReport();
-  const change = (
-    minutes: number,
-    kind: string,
-    name: string,
-    field: string,
-    from: unknown,
-    to: unknown,
-    extra = {},
-  ) => ({
-    at: at(minutes),
-    elapsedMs: minutes * 60_000,
-    kind,
-    name,
-    field,
-    from,
-    to,
-    ...extra,
-  });
   const read = readUpgradeReport({
     ...sample,
     transitions: [

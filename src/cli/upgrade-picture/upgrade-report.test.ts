@@ -29,10 +29,19 @@ void test('what is not a simulate report is refused with what is wrong', () => {
   });
   const list = readUpgradeReport({ scenarios: [{ name: 'x' }] });
   assert.ok(!list.ok && list.problem.includes('no "transitions" array and "final" object'), JSON.stringify(list));
-  const bad = readUpgradeReport({ ...sampleReport(), alerts: 'none', virtualMinutes: 'long' });
+  const bad = readUpgradeReport({
+    ...sampleReport(),
+    alerts: 'none',
+    virtualMinutes: 'long',
+    final: { nodes: [null], machineConfigPools: {} },
+  });
   assert.ok(!bad.ok);
   assert.match(bad.problem, /"alerts" must be an array/);
   assert.match(bad.problem, /"virtualMinutes" must be a number of minutes/);
+  assert.match(
+    bad.problem,
+    /"final\.nodes" must be an array of objects; "final\.machineConfigPools" must be an array of objects|"final\.machineConfigPools" must be an array of objects; "final\.nodes" must be an array of objects/,
+  );
   const timeless = readUpgradeReport({ ...sampleReport(), transitions: [], operatorStates: [] });
   assert.ok(!timeless.ok && timeless.problem.includes('has an "at" time and an "elapsedMs"'));
 });

@@ -82,7 +82,8 @@ export function readUpgradeReport(value: unknown): ReadReport {
   const silences = arrayField<SilenceRecord>(value, 'silences', problems);
   const final = value['final'];
   for (const key of ['clusterOperators', 'machineConfigPools', 'nodes'])
-    if (final[key] !== undefined && !Array.isArray(final[key])) problems.push(`"final.${key}" must be an array`);
+    if (final[key] !== undefined && !(Array.isArray(final[key]) && final[key].every(isRecord)))
+      problems.push(`"final.${key}" must be an array of objects`);
   const minutes = value['virtualMinutes'];
   if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes < 0)
     problems.push('"virtualMinutes" must be a number of minutes');

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  axisEnd,
   formatElapsed,
   historySpans,
   mergeMarkers,
@@ -150,10 +151,31 @@ void test('pools, alerts, silences and the window are bands with their times in 
   const silence = laneOf('silences').segments[0];
   assert.equal(silence?.label, 'control plane');
   assert.ok(silence?.detail.includes('2026-03-02T00:06:00Z (+6m00s) → 2026-03-02T00:40:00Z (+40m00s), 34.0 min'));
-  // The window beyond the run is cut at its end; the hover text keeps the real end.
+  // The window beyond the run runs on for at most half the run; the hover text keeps its real end.
   const window = laneOf('window').segments[0];
-  assert.equal(window?.endMs, ms(60));
+  assert.equal(window?.endMs, ms(90));
   assert.ok(window?.detail.some((d) => d.includes('2026-03-02T02:05:00Z')));
+});
+
+void test('the axis runs past the run to show a window that began during it, by at most half the run', () => {
+  const base = { originMs: ms(0), endMs: ms(60) };
+  const window = (start: number, end: number | null) => ({
+    kind: 'UpgradeJob' as const,
+    name: 'job',
+    start: at(start),
+    end: end === null ? null : at(end),
+    what: '',
+  });
+  assert.equal(axisEnd({ ...base, windows: [] }), ms(60));
+  assert.equal(axisEnd({ ...base, windows: [window(60, 70)] }), ms(70));
+  assert.equal(axisEnd({ ...base, windows: [window(30, 45)] }), ms(60));
+  assert.equal(axisEnd({ ...base, windows: [window(61, 70)] }), ms(60));
+  assert.equal(axisEnd({ ...base, windows: [window(10, null)] }), ms(60));
+  assert.equal(axisEnd({ ...base, windows: [window(10, 600)] }), ms(90));
+  const timeline = timelineOf(report());
+  assert.deepEqual([timeline.endMs, timeline.runEndMs], [ms(90), ms(60)]);
+  // Only the windows reach past the run's end.
+  assert.ok(timeline.lanes.filter((l) => l.id !== 'window').every((l) => l.segments.every((s) => s.endMs <= ms(60))));
 });
 
 void test('helpers: elapsed time, merged markers, periods of a value', () => {

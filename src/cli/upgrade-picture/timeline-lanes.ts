@@ -82,7 +82,10 @@ export interface Lane {
 /** The picture's time domain and lanes. */
 export interface Timeline {
   originMs: number;
+  /** The end of the axis: the run's end, or later to show a window that began during the run. */
   endMs: number;
+  /** When the run ended (at most `endMs`). */
+  runEndMs: number;
   lanes: Lane[];
 }
 
@@ -163,12 +166,12 @@ export function mergeMarkers(markers: readonly Marker[]): Marker[] {
 }
 
 /** The maintenance windows (and suspension windows), packed. */
-function windowLanes(report: UpgradeReport): Lane[] {
+function windowLanes(report: UpgradeReport, axisEndMs: number): Lane[] {
   if (report.windows.length === 0) return [];
   const spans = report.windows.flatMap((win) => {
     const start = parseTime(win.start);
     if (start === undefined) return [];
-    const end = parseTime(win.end) ?? report.endMs;
+    const end = parseTime(win.end) ?? axisEndMs;
     return [
       {
         startMs: start,
@@ -179,7 +182,7 @@ function windowLanes(report: UpgradeReport): Lane[] {
       },
     ];
   });
-  const { segments, rows } = packed(spans, report.originMs, report.endMs);
+  const { segments, rows } = packed(spans, report.originMs, axisEndMs);
   return [lane('window', 'Maintenance', 'Maintenance window', { segments, rows })];
 }
 
@@ -252,7 +255,7 @@ function operatorLanes(report: UpgradeReport): Lane[] {
     for (const w of waits) w.detail.splice(1, 0, span(w.startMs, w.endMs, report.originMs));
     for (const p of phase) p.detail.unshift(`${p.label}: ${span(p.startMs, p.endMs, report.originMs)}`);
     lanes.push(lane('operator', 'Operator', 'Operator', { segments: phase, markers: mergeMarkers(warnings) }));
-    lanes.push(lane('waits', 'Operator', 'Waits', { segments: waits }));
+    if (waits.length > 0) lanes.push(lane('waits', 'Operator', 'Waits', { segments: waits }));
   }
   if (report.conditions.length > 0) {
     const spans: Array<Omit<Segment, 'row'>> = [];
@@ -707,13 +710,31 @@ function silenceLanes(report: UpgradeReport): Lane[] {
   return [lane('silences', 'Silences', 'Silences', { segments, rows })];
 }
 
+/**
+ * The end of the axis: the run's end, extended to the end of a window that began during the run
+ * (an UpgradeJob due as the run ends), by at most half the run's length. Pure.
+ */
+export function axisEnd(report: Pick<UpgradeReport, 'originMs' | 'endMs' | 'windows'>): number {
+  const runEnd = Math.max(report.endMs, report.originMs + 1);
+  const limit = runEnd + (runEnd - report.originMs) / 2;
+  let end = runEnd;
+  for (const w of report.windows) {
+    const start = parseTime(w.start);
+    const stop = parseTime(w.end);
+    if (start !== undefined && stop !== undefined && start <= runEnd && stop > end) end = Math.min(stop, limit);
+  }
+  return end;
+}
+
 /** The whole timeline of a report, lanes top to bottom. Pure. */
 export function timelineOf(report: UpgradeReport): Timeline {
+  const endMs = axisEnd(report);
   return {
     originMs: report.originMs,
-    endMs: Math.max(report.endMs, report.originMs + 1),
+    endMs,
+    runEndMs: Math.max(report.endMs, report.originMs + 1),
     lanes: [
-      ...windowLanes(report),
+      ...windowLanes(report, endMs),
       ...operatorLanes(report),
       ...clusterLanes(report),
       ...poolLanes(report),

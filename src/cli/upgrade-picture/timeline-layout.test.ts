@@ -47,6 +47,7 @@ void test('lanes are placed group by group under the axis; a stack of rows or a 
   const timeline: Timeline = {
     originMs: 0,
     endMs: 60 * MIN,
+    runEndMs: 60 * MIN,
     // Out of group order on purpose: the groups' order wins, lanes keep theirs inside a group.
     lanes: [
       lane('node/b', 'Nodes', 1, 'worker'),

@@ -74,7 +74,7 @@ export const DEFAULT_LAYOUT: LayoutOptions = {
   rowHeight: 18,
   axisHeight: 34,
   groupHeading: 22,
-  rightMargin: 16,
+  rightMargin: 24,
   maxTicks: 14,
 };
 

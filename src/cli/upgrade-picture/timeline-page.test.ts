@@ -32,6 +32,8 @@ void test('one lane per node, each with hover texts; the same report gives the s
   assert.deepEqual(lanes, ['master-0', 'worker-clone-1']);
   assert.ok(page.includes('<title>master-0: reboot (NotReady)\n'));
   assert.ok(page.includes('Upgrade timeline: sample (seed 3)'));
+  // The window reaches past the run: what lies after the run is shaded and named.
+  assert.ok(page.includes('<text class="afterlabel"') && page.includes('run ended +1h00m00s'));
   assert.ok(page.includes('<span class="ok">as expected</span>'));
   assert.equal(upgradePage(report()), page);
 });

@@ -124,6 +124,14 @@ export function timelineSvg(timeline: Timeline, name: string, options: LayoutOpt
     parts.push(
       `<g class="tick"><line x1="${n(t.x)}" x2="${n(t.x)}" y1="${n(options.axisHeight - 6)}" y2="${n(layout.height - 8)}"/><text x="${n(t.x)}" y="${n(options.axisHeight - 12)}">${escapeHtml(t.label)}</text>${title([formatInstant(t.ms)])}</g>`,
     );
+  if (timeline.runEndMs < timeline.endMs) {
+    // The axis runs on to show a window that began during the run: what lies after the run is shaded.
+    const x = layout.scale.x(timeline.runEndMs);
+    parts.push(
+      `<rect class="afterrun" x="${n(x)}" y="${n(options.axisHeight - 6)}" width="${n(layout.scale.x(timeline.endMs) - x)}" height="${n(layout.height - options.axisHeight - 2)}"/>`,
+      `<text class="afterlabel" x="${n(x + 4)}" y="${n(options.axisHeight - 24)}">${escapeHtml(`run ended ${formatElapsed(timeline.runEndMs - timeline.originMs)}`)}</text>`,
+    );
+  }
   parts.push(
     `<text class="axislabel" x="8" y="${n(options.axisHeight - 12)}">virtual time since the start</text>`,
     '</svg>',
@@ -163,6 +171,7 @@ svg{display:block;font:11px sans-serif}
 .seglabel{fill:#1d2329;pointer-events:none}
 .tick line{stroke:#cfd8dc;stroke-dasharray:2 3}.tick text{text-anchor:middle;fill:#546e7a}
 .axislabel{fill:#546e7a}
+.afterrun{fill:#37474f;opacity:.08;pointer-events:none}.afterlabel{fill:#37474f;font-weight:600}
 .progress{fill:none;stroke:#5d4037;stroke-width:1.5}
 .marker line{stroke-width:1;opacity:.6}
 .seg:hover rect,.marker:hover path{stroke:#000;stroke-width:1}

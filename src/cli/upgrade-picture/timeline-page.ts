@@ -169,7 +169,7 @@ svg{display:block;font:11px sans-serif}
 .group{fill:#e8edf2}.grouplabel{font-weight:700;font-size:12px;fill:#263238}
 .label{font-weight:600;fill:#263238}.sublabel{fill:#6b7780;font-size:10px}
 .seglabel{fill:#1d2329;pointer-events:none}
-.tick line{stroke:#cfd8dc;stroke-dasharray:2 3}.tick text{text-anchor:middle;fill:#546e7a}
+.tick line{stroke:#cfd8dc;stroke-dasharray:2 3;pointer-events:none}.tick text{text-anchor:middle;fill:#546e7a}
 .axislabel{fill:#546e7a}
 .afterrun{fill:#37474f;opacity:.08;pointer-events:none}.afterlabel{fill:#37474f;font-weight:600}
 .progress{fill:none;stroke:#5d4037;stroke-width:1.5}

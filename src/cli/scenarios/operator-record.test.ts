@@ -8,7 +8,7 @@ import {
   parseManagedOperatorConfig,
 } from '../../managed/config/managed-operator-config.js';
 import { managedWindow, operatorStates, scheduledWindows } from './operator-record.js';
-import type { ScenarioProgress } from './scenario-progress.js';
+import { NO_EXTRAS, type ScenarioProgress } from './scenario-progress.js';
 
 const T0 = Date.parse('2026-03-02T00:00:00Z');
 
@@ -25,10 +25,7 @@ function progress(minutes: number, over: Partial<ScenarioProgress> = {}): Scenar
     clusterVersion: { version: '4.14.30', state: 'Completed', progressing: '', desired: '4.14.30' },
     doneSteps: [],
     upgradeJob: { name: '', state: '', reason: '', message: '', trueConditions: [] },
-    poolActivity: {},
-    alerts: [],
-    silences: [],
-    warning: '',
+    ...NO_EXTRAS,
     ...over,
   };
 }

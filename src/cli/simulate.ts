@@ -91,10 +91,11 @@ export interface SimulateOptions {
 export function simulateFlagProblems(
   options: Pick<
     SimulateOptions,
-    'kubeconfig' | 'kubeconfigOut' | 'context' | 'timeScale' | 'force' | 'operator' | 'rehearsalOut'
+    'kubeconfig' | 'kubeconfigOut' | 'context' | 'timeScale' | 'force' | 'operator' | 'rehearsalOut' | 'list' | 'html'
   >,
 ): string[] {
   const problems: string[] = [];
+  if (options.list && options.html !== undefined) problems.push('--html draws a run; --list runs none');
   if (options.operator === 'external') {
     if (options.kubeconfig === undefined)
       problems.push(

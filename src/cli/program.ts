@@ -29,12 +29,12 @@ export function buildProgram(): Command {
   program.addCommand(apiserverCommand());
   program.addCommand(manifestsCommand());
   program.addCommand(simulateCommand());
+  program.addCommand(reportCommand());
   program.addCommand(previewCommand());
   program.addCommand(hookEnvCommand());
   program.addCommand(statusCommand());
   program.addCommand(mustGatherCommand());
   program.addCommand(validateCommand());
-  program.addCommand(reportCommand());
   return program;
 }
 

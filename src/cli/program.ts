@@ -8,6 +8,7 @@ import { apiserverCommand } from './apiserver.js';
 import { hookEnvCommand } from './hook-env.js';
 import { manifestsCommand } from './manifests.js';
 import { previewCommand } from './preview.js';
+import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
 import { simulateCommand } from './simulate.js';
 import { mustGatherCommand } from './must-gather.js';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   program.addCommand(apiserverCommand());
   program.addCommand(manifestsCommand());
   program.addCommand(simulateCommand());
+  program.addCommand(reportCommand());
   program.addCommand(previewCommand());
   program.addCommand(hookEnvCommand());
   program.addCommand(statusCommand());

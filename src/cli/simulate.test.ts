@@ -113,6 +113,10 @@ void test('--time-scale takes a number above 0 and at most the maximum', () => {
 void test("the external API server's flags need --kubeconfig, and --kubeconfig-out does not go with it", () => {
   assert.deepEqual(simulateFlagProblems({}), []);
   assert.deepEqual(simulateFlagProblems({ kubeconfigOut: '/tmp/kc' }), []);
+  assert.deepEqual(simulateFlagProblems({ html: 'upgrade.html' }), []);
+  assert.deepEqual(simulateFlagProblems({ list: true, html: 'upgrade.html' }), [
+    '--html draws a run; --list runs none',
+  ]);
   assert.deepEqual(simulateFlagProblems({ kubeconfig: '/tmp/kc', context: 'kind', timeScale: 120, force: true }), []);
   assert.deepEqual(simulateFlagProblems({ kubeconfig: '/tmp/kc', kubeconfigOut: '/tmp/out' }), [
     '--kubeconfig-out writes a kubeconfig for the embedded API server; with --kubeconfig, use that file',

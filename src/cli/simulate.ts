@@ -83,16 +83,19 @@ export interface SimulateOptions {
   /** Where the operator runs: in this process (default), or `external` (`run --rehearsal`). */
   operator?: 'in-process' | 'external';
   rehearsalOut?: string;
+  /** `--html FILE`: the run's picture, one self-contained HTML page (docs/simulation.md#the-picture---html). */
+  html?: string;
 }
 
 /** What is wrong with a combination of flags (empty: nothing), pure. */
 export function simulateFlagProblems(
   options: Pick<
     SimulateOptions,
-    'kubeconfig' | 'kubeconfigOut' | 'context' | 'timeScale' | 'force' | 'operator' | 'rehearsalOut'
+    'kubeconfig' | 'kubeconfigOut' | 'context' | 'timeScale' | 'force' | 'operator' | 'rehearsalOut' | 'list' | 'html'
   >,
 ): string[] {
   const problems: string[] = [];
+  if (options.list && options.html !== undefined) problems.push('--html draws a run; --list runs none');
   if (options.operator === 'external') {
     if (options.kubeconfig === undefined)
       problems.push(
@@ -242,6 +245,7 @@ export function simulateCommand(): Command {
       '--rehearsal-out <file>',
       'with --operator external: write what `upgrade-operator run --rehearsal` needs (kubeconfig, monitoring URLs, flows, clock) to this file',
     )
+    .option('--html <file>', 'also write the run as a timeline picture: one self-contained HTML page')
     .action(async (opts: SimulateOptions, command: Command) => {
       const problems = simulateFlagProblems(opts);
       if (problems.length > 0) command.error(`error: ${problems.join('; ')}`, { code: 'simulate.flags' });
@@ -333,14 +337,33 @@ export function simulateCommand(): Command {
         output.finish();
         const wallSeconds = (performance.now() - wallStart) / 1000;
         try {
+          const report = {
+            scenario: name,
+            seed: opts.seed,
+            ...environmentReport(env, timeScale),
+            ok: outcome.ok,
+            summary: outcome.summary,
+            wallSeconds,
+            ...outcome.report,
+            timeline,
+          };
+          if (opts.html !== undefined) {
+            // The page of exactly what `-o json` prints: `report --html` of that report gives the same bytes.
+            const { writeUpgradePage } = await import('./upgrade-picture/write-page.js');
+            await writeUpgradePage(JSON.parse(JSON.stringify(report)) as unknown, opts.html);
+          }
+          const written = opts.html !== undefined ? [`Timeline picture written to ${opts.html}.`] : [];
           if (text) {
             const v = verdict(outcome);
             const verdictText = paint(v.text, v.style, color);
-            output.result(['', `${verdictText}: ${outcome.summary} (${wallSeconds.toFixed(1)} s of wall time).`]);
+            output.result([
+              '',
+              `${verdictText}: ${outcome.summary} (${wallSeconds.toFixed(1)} s of wall time).`,
+              ...written,
+            ]);
           } else {
-            process.stdout.write(
-              `${JSON.stringify({ scenario: name, seed: opts.seed, ...environmentReport(env, timeScale), ok: outcome.ok, summary: outcome.summary, wallSeconds, ...outcome.report, timeline }, null, 2)}\n`,
-            );
+            process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+            for (const line of written) process.stderr.write(`${line}\n`);
           }
           asExpected = outcome.ok;
           if (opts.keepRunning) {

@@ -85,6 +85,20 @@ void test('same seed, same report: managed-aro-upgrade (the operator in the loop
     [],
   );
   assert.ok(ours.every((s) => s.matchers.length > 0 && s.startsAt < s.endsAt));
+  // What the operator said, and the window it worked in, for the picture (--html).
+  const states = report['operatorStates'] as Array<{ phase: string; waitingReason: string }>;
+  assert.deepEqual(
+    [...new Set(states.map((s) => s.phase).filter((p) => p !== ''))],
+    ['Pending', 'Upgrading', 'Upgraded'],
+  );
+  assert.ok(states.some((s) => s.waitingReason === 'WaitingForControlPlane'));
+  const windows = report['windows'] as Array<{ kind: string; start: string; end: string | null }>;
+  assert.deepEqual(
+    windows.map((w) => w.kind),
+    ['UpgradeConfig'],
+  );
+  const [window] = windows;
+  assert.ok(window && window.end !== null && window.start < window.end, JSON.stringify(windows));
 });
 
 void test('simulate --scenario manual-minor-upgrade -o json: transitions of all four kinds, alerts that fired, the final objects; the same report as in this process', async () => {

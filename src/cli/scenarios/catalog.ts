@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
 import type { UrlPlaceholder } from '../../sim/recorder/placeholders.js';
+import { operatorStates, readMaintenanceWindows } from './operator-record.js';
 import { unmetExpectations } from './scenario-expect.js';
 import { parseScenarioFile, type ScenarioFile } from './scenario-file.js';
 import { progressLine, type ScenarioFlow } from './scenario-progress.js';
@@ -157,6 +158,17 @@ export async function runScenario(
     );
   const h = run.upgradeConfig()?.status?.history?.[0];
   const p = run.progress();
+  const flows = run.file.operator ? (run.file.operator.flows ?? ['managed']) : [];
+  const windows = await readMaintenanceWindows(
+    env.client,
+    {
+      managed: flows.includes('managed'),
+      scheduled: flows.includes('scheduled'),
+      namespace: run.namespace,
+      upgradeConfig: run.upgradeConfig(),
+    },
+    env.signal,
+  );
   const faults = env.server?.faults.counts();
   const faulted =
     faults !== undefined &&
@@ -188,6 +200,8 @@ export async function runScenario(
       ...(faulted ? { apiFaults: faults } : {}),
       unmet,
       invariantViolations,
+      operatorStates: operatorStates(run.timeline, flowShown(run.file)),
+      windows,
       // transitions, alerts, silences, final (docs/simulation.md, "The JSON report").
       ...run.recorder.report(run.startedAt, serverPlaceholders(run)),
     },

@@ -195,8 +195,22 @@ void test(
       { metadata: { annotations: Record<string, string> } } | undefined;
     assert.equal(pdb?.metadata.annotations['upgrade-operator.io/snapshot-disruptions-allowed'], '0');
 
-    const rehearsal = await runBinary(['simulate', '--scenario', snapFile, '-o', 'json']);
+    // The guide's step 3 and 4: the rehearsal as JSON and as a picture, then the picture again
+    // from the saved report.
+    const page = join(dir, 'rehearsal.html');
+    const rehearsal = await runBinary(['simulate', '--scenario', snapFile, '-o', 'json', '--html', page]);
     assert.equal(rehearsal.status, 0, rehearsal.stderr);
+    const saved = join(dir, 'rehearsal.json');
+    writeFileSync(saved, rehearsal.stdout);
+    const again = join(dir, 'again.html');
+    const redrawn = await runBinary(['report', '--html', again, saved]);
+    assert.equal(redrawn.status, 0, redrawn.stderr);
+    const html = readFileSync(page, 'utf8');
+    assert.equal(readFileSync(again, 'utf8'), html);
+    const nodeLanes = [...html.matchAll(/<g class="lane" data-group="Nodes" data-id="node\/([^"]+)"/g)].map(
+      (m) => m[1],
+    );
+    for (const n of file.cluster.nodes ?? []) assert.ok(nodeLanes.includes(n.name), `a lane for node ${n.name}`);
     const report = JSON.parse(rehearsal.stdout) as {
       ok: boolean;
       phase: string;

@@ -3,7 +3,8 @@
  *
  *   node --import tsx scripts/run-bench.ts [--no-write] [--out <file>] [--only <ids>] [--cpu-prof <dir>]
  *
- * --only runs some benchmarks (comma-separated ids: writes, list, watch, informer, reaction,
+ * --only runs some benchmarks (comma-separated ids: startup-version, startup-help,
+ * startup-preview, startup-hook-env, startup-validate, writes, list, watch, informer, reaction,
  * idle, sim-small, sim-scale, fault-campaign, crash-campaign, hostile-input; list needs
  * writes) and implies --no-write; --cpu-prof writes V8 CPU profiles of the child processes
  * (API server, operator runtime) into a folder, for investigating a missed target.
@@ -30,6 +31,7 @@ import { runInformerBench } from '../test/bench/bench-informer.js';
 import { runListBench } from '../test/bench/bench-list.js';
 import { runIdleBench, runReactionBench } from '../test/bench/bench-managed.js';
 import { runSimScaleBench, runSimSmallBench } from '../test/bench/bench-sim-scale.js';
+import { runStartUpBench, STARTUP_BENCH_IDS } from '../test/bench/bench-startup.js';
 import { runWatchBench } from '../test/bench/bench-watch.js';
 import { runWriteBench, WRITE_COUNT, WRITES_NAMESPACE } from '../test/bench/bench-writes.js';
 import type { BenchContext } from '../test/bench/context.js';
@@ -42,6 +44,7 @@ import type { StartResult } from '../test/bench/server-child.js';
 const WATCHDOG_MS = 30 * 60_000;
 /** The order of the issue's targets, for the report. */
 const ORDER = [
+  ...STARTUP_BENCH_IDS,
   'list',
   'watch',
   'writes',
@@ -129,6 +132,11 @@ async function main(): Promise<number> {
     log(`API server at ${url} (pid ${server.pid ?? '?'})`);
     const ctx: BenchContext = { url, server, kubeconfigPath, compiledBenchDir, childFlags, log };
     const steps: Array<[string, string, () => Promise<BenchResult>]> = [
+      ...STARTUP_BENCH_IDS.map((id): [string, string, () => Promise<BenchResult>] => [
+        id,
+        `Start-up of ${id.replace(/^startup-/, '')}`,
+        () => runStartUpBench(id, log),
+      ]),
       ['writes', 'Small writes', () => runWriteBench(ctx)],
       ['list', 'LIST of 10,000 objects', () => runListBench(ctx, WRITES_NAMESPACE, WRITE_COUNT)],
       ['watch', '100 watchers, 10,000 events', () => runWatchBench(ctx)],

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import type { ScheduledUpgradeConfig } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
 import type { UpgradeSuspensionWindow } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
 import { ManualClock } from '../lib/clock.js';
+import { parseCount } from './commands/preview.js';
+import { parseTimeFlag } from './commands/flags.js';
 import {
-  parseCount,
-  parseTimeFlag,
   previewWindows,
   previewsFor,
   renderPreviewJson,
@@ -136,13 +136,13 @@ void test('ISO week 53: @odd runs in two consecutive weeks across 2020/2021; wee
   ]);
 });
 
-void test('an isoWeek that never matches says so; a search that runs out early keeps what it found', () => {
+void test('an isoWeek that never matches says so; a search that runs out early keeps what it found', async () => {
   const never = schedule('0 22 * * 2', '2024-01-01T00:00:00Z', 3, { isoWeek: '54' });
   assert.ok(never.ok);
   assert.equal(never.preview.rows.length, 0);
   assert.equal(never.preview.shortfall, 'no window found: ISO week 54 does not exist, so the schedule never fires');
   const clock = new ManualClock('2024-01-01T00:00:00Z');
-  assert.throws(
+  await assert.rejects(
     () =>
       previewsFor({ cron: '0 22 * * 2', isoWeek: '54', location: 'UTC', count: 3, output: 'table' }, deps(clock, {})),
     /never fires/,
@@ -323,11 +323,11 @@ metadata: {name: managed}
 ---
 `;
 
-void test('-f: UpgradeConfigs of the file, admitted like the API server (defaults, pruning warnings), from now on the clock', () => {
+void test('-f: UpgradeConfigs of the file, admitted like the API server (defaults, pruning warnings), from now on the clock', async () => {
   const warnings: string[] = [];
   const clock = new ManualClock('2024-03-20T00:00:00Z');
   const flags: PreviewFlags = { filename: 'uc.yaml', count: 1, output: 'json' };
-  const previews = previewsFor(flags, deps(clock, { 'uc.yaml': CONFIG_YAML }, warnings));
+  const previews = await previewsFor(flags, deps(clock, { 'uc.yaml': CONFIG_YAML }, warnings));
   // location defaults to Local, which is UTC here.
   assert.deepEqual(
     previews.map((p) => p.rows),
@@ -352,13 +352,13 @@ void test('-f: UpgradeConfigs of the file, admitted like the API server (default
   ]);
 });
 
-void test('-f: field errors as kube-apiserver words them; flag misuse and missing objects are refused', () => {
+void test('-f: field errors as kube-apiserver words them; flag misuse and missing objects are refused', async () => {
   const clock = new ManualClock('2024-03-20T00:00:00Z');
   const broken = CONFIG_YAML.replace('  pinVersionWindow: 4h\n', '  maxSchedulingDelay: soon\n').replace(
     '    isoWeek: "@odd"\n',
     '    isoWeek: "@weekly"\n',
   );
-  assert.throws(
+  await assert.rejects(
     () => previewsFor({ filename: 'uc.yaml', count: 1, output: 'table' }, deps(clock, { 'uc.yaml': broken })),
     {
       message:
@@ -367,7 +367,7 @@ void test('-f: field errors as kube-apiserver words them; flag misuse and missin
         '* spec.schedule.isoWeek: Invalid value: "@weekly": spec.schedule.isoWeek in body should match \'^(@odd|@even|\\d{1,2})$\'',
     },
   );
-  assert.throws(
+  await assert.rejects(
     () =>
       previewsFor(
         { filename: 'uc.yaml', cron: '@daily', count: 1, output: 'table' },
@@ -375,15 +375,15 @@ void test('-f: field errors as kube-apiserver words them; flag misuse and missin
       ),
     /drop --cron/,
   );
-  assert.throws(
+  await assert.rejects(
     () => previewsFor({ cron: '@daily', suspensionWindows: 'w.yaml', count: 1, output: 'table' }, deps(clock, {})),
     /--suspension-windows needs -f/,
   );
-  assert.throws(
+  await assert.rejects(
     () => previewsFor({ count: 1, output: 'table' }, deps(clock, {})),
     /give a schedule with --cron, or UpgradeConfigs with -f/,
   );
-  assert.throws(
+  await assert.rejects(
     () =>
       previewsFor(
         { filename: 'w.yaml', count: 1, output: 'table' },
@@ -391,7 +391,7 @@ void test('-f: field errors as kube-apiserver words them; flag misuse and missin
       ),
     /w\.yaml: no UpgradeConfig \(managedupgrade\.appuio\.io\/v1beta1\) found/,
   );
-  assert.throws(
+  await assert.rejects(
     () => previewsFor({ filename: 'w.yaml', count: 1, output: 'table' }, deps(clock, { 'w.yaml': 'a: [\n' })),
     /w\.yaml: document 1 is not valid YAML/,
   );

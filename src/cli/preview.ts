@@ -12,15 +12,11 @@
  * {@link admitObject}, which `hook-env` shares.
  */
 import { readFileSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { scheduledUpgradeConfigCrd } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
 import type { ScheduledUpgradeConfig } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
-import { upgradeSuspensionWindowCrd } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
 import type { UpgradeSuspensionWindow } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
-import { admitFileObjects, objectRef } from './object-file.js';
+import { objectRef } from './object-ref.js';
 import { RealClock, formatTime, type Clock } from '../lib/clock.js';
 import type { JsonObject } from '../lib/json.js';
-import { parseRfc3339 } from '../lib/rfc3339.js';
 import { formatIsoWeekFilter } from '../scheduled/schedule/iso-week-filter.js';
 import {
   nextScheduleTimes,
@@ -247,21 +243,6 @@ export function renderPreviewJson(previews: readonly Preview[]): string {
 
 // ---- The command -------------------------------------------------------------------------
 
-/** `--count`: a whole number from 1 to 1000. */
-export function parseCount(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < 1 || n > 1000)
-    throw new InvalidArgumentError('must be a whole number from 1 to 1000');
-  return n;
-}
-
-/** The `--from`/`--time` flag: an RFC 3339 time (`2024-03-01T00:00:00Z`, `2024-03-01T01:00:00+01:00`) as epoch ms. */
-export function parseTimeFlag(value: string): number {
-  const ms = parseRfc3339(value);
-  if (ms === undefined) throw new InvalidArgumentError('must be an RFC 3339 time such as 2024-03-01T00:00:00Z');
-  return ms;
-}
-
 /** The flags of `preview`. */
 export interface PreviewFlags {
   cron?: string;
@@ -282,8 +263,12 @@ export interface PreviewDeps {
   warn(text: string): void;
 }
 
-/** Admits the objects of the CRD's kind in a file; there must be at least one. */
-function admitAll(path: string, text: string, crd: JsonObject, deps: PreviewDeps): JsonObject[] {
+/**
+ * Admits the objects of the CRD's kind in a file; there must be at least one. The admission code
+ * (the API server's schema validation) is loaded only here, so `preview --cron` never loads it.
+ */
+async function admitAll(path: string, text: string, crd: JsonObject, deps: PreviewDeps): Promise<JsonObject[]> {
+  const { admitFileObjects } = await import('./object-file.js');
   const admitted = admitFileObjects(path, text, crd, { keepStatus: false, warn: (t) => deps.warn(t) });
   if (admitted.length === 0) {
     const spec = crd['spec'] as { group: string; names: { kind: string }; versions: { name: string }[] };
@@ -293,7 +278,7 @@ function admitAll(path: string, text: string, crd: JsonObject, deps: PreviewDeps
 }
 
 /** The previews the flags ask for; throws a user-facing Error on bad input. */
-export function previewsFor(flags: PreviewFlags, deps: PreviewDeps): Preview[] {
+export async function previewsFor(flags: PreviewFlags, deps: PreviewDeps): Promise<Preview[]> {
   const options: PreviewOptions = {
     fromMs: flags.from ?? deps.clock.now(),
     count: flags.count,
@@ -303,11 +288,19 @@ export function previewsFor(flags: PreviewFlags, deps: PreviewDeps): Preview[] {
   if (flags.filename !== undefined) {
     if (flags.cron !== undefined || flags.isoWeek !== undefined || flags.location !== undefined)
       throw new Error('-f takes the schedule from the UpgradeConfig: drop --cron, --iso-week and --location');
-    const configs = admitAll(flags.filename, deps.readFile(flags.filename), scheduledUpgradeConfigCrd(), deps);
+    const { scheduledUpgradeConfigCrd } = await import('../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js');
+    const configs = await admitAll(flags.filename, deps.readFile(flags.filename), scheduledUpgradeConfigCrd(), deps);
+    const { upgradeSuspensionWindowCrd } =
+      await import('../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js');
     const windows =
       flags.suspensionWindows === undefined
         ? []
-        : admitAll(flags.suspensionWindows, deps.readFile(flags.suspensionWindows), upgradeSuspensionWindowCrd(), deps);
+        : await admitAll(
+            flags.suspensionWindows,
+            deps.readFile(flags.suspensionWindows),
+            upgradeSuspensionWindowCrd(),
+            deps,
+          );
     for (const c of configs)
       sources.push({
         kind: 'config',
@@ -332,40 +325,20 @@ export function previewsFor(flags: PreviewFlags, deps: PreviewDeps): Preview[] {
   });
 }
 
-/** The subcommand. */
-export function previewCommand(deps?: PreviewDeps): Command {
-  return new Command('preview')
-    .description(
-      'Show the next maintenance windows of a schedule or of APPUiO UpgradeConfigs: UTC and local time (DST), ISO week, job creation time and suspension windows.',
-    )
-    .option('--cron <expr>', 'cron expression (robfig/cron v3: 5 fields, descriptors, CRON_TZ= prefix)')
-    .option('--iso-week <week>', 'ISO week filter: @odd, @even or a week number')
-    .option(
-      '--location <zone>',
-      'time zone of the schedule: a tz database name, UTC, or Local (this machine’s zone; the default)',
-    )
-    .option('-f, --filename <file>', 'YAML file with UpgradeConfig(s) (managedupgrade.appuio.io/v1beta1)')
-    .option(
-      '--suspension-windows <file>',
-      'with -f: YAML file with UpgradeSuspensionWindows to mark the windows they suspend',
-    )
-    .option('--from <time>', 'windows after this RFC 3339 time (default: now)', parseTimeFlag)
-    .option('--count <n>', 'how many windows', parseCount, 10)
-    .addOption(
-      new Option('-o, --output <format>', 'a table, or a JSON list of windows')
-        .choices(['table', 'json'])
-        .default('table'),
-    )
-    .action((flags: PreviewFlags) => {
-      const d: PreviewDeps = deps ?? {
-        clock: new RealClock(),
-        localZoneId: processZoneId(),
-        readFile: (path) => readFileSync(path, 'utf8'),
-        warn: (text) => void process.stderr.write(`Warning: ${text}\n`),
-      };
-      const previews = previewsFor(flags, d);
-      process.stdout.write(flags.output === 'json' ? renderPreviewJson(previews) : renderPreviewTable(previews));
-      if (flags.output === 'json')
-        for (const p of previews) if (p.shortfall !== undefined) d.warn(`${p.title} ${p.shortfall}`);
-    });
+/** What `preview` reads from outside when it runs for real. */
+export function nodePreviewDeps(): PreviewDeps {
+  return {
+    clock: new RealClock(),
+    localZoneId: processZoneId(),
+    readFile: (path) => readFileSync(path, 'utf8'),
+    warn: (text) => void process.stderr.write(`Warning: ${text}\n`),
+  };
+}
+
+/** The action of `preview` (src/cli/commands/preview.ts defines its flags). */
+export async function previewAction(flags: PreviewFlags, deps: PreviewDeps = nodePreviewDeps()): Promise<void> {
+  const previews = await previewsFor(flags, deps);
+  process.stdout.write(flags.output === 'json' ? renderPreviewJson(previews) : renderPreviewTable(previews));
+  if (flags.output === 'json')
+    for (const p of previews) if (p.shortfall !== undefined) deps.warn(`${p.title} ${p.shortfall}`);
 }

@@ -28,16 +28,8 @@ import { capturedLogger } from '../lib/log.test-support.js';
 import { parseExposition, type ParsedFamily } from '../kube/metrics-exposition.test-support.js';
 import { installCustomResourceDefinitions } from '../sim/install-crds.js';
 import { rehearsal } from './rehearsal.js';
-import {
-  LEADER_ELECTION_ID,
-  SCHEDULED_LEADER_ELECTION_ID,
-  parseBindAddress,
-  parseFlows,
-  rehearsedRunOptions,
-  runOperator,
-  type RunningEndpoints,
-  type RunOptions,
-} from './run.js';
+import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID, parseFlows } from './commands/run.js';
+import { parseBindAddress, rehearsedRunOptions, runOperator, type RunningEndpoints, type RunOptions } from './run.js';
 
 const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
 

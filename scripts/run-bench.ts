@@ -4,7 +4,7 @@
  *   node --import tsx scripts/run-bench.ts [--no-write] [--out <file>] [--only <ids>] [--cpu-prof <dir>]
  *
  * --only runs some benchmarks (comma-separated ids: startup-version, startup-help,
- * startup-preview, startup-hook-env, startup-validate, writes, list, watch, informer, reaction,
+ * startup-preview, startup-hook-env, startup-validate, run-idle, run-steady, run-cached, writes, list, watch, informer, reaction,
  * idle, sim-small, sim-scale, fault-campaign, crash-campaign, hostile-input; list needs
  * writes) and implies --no-write; --cpu-prof writes V8 CPU profiles of the child processes
  * (API server, operator runtime) into a folder, for investigating a missed target.
@@ -32,6 +32,7 @@ import { runListBench } from '../test/bench/bench-list.js';
 import { runIdleBench, runReactionBench } from '../test/bench/bench-managed.js';
 import { runSimScaleBench, runSimSmallBench } from '../test/bench/bench-sim-scale.js';
 import { runStartUpBench, STARTUP_BENCH_IDS } from '../test/bench/bench-startup.js';
+import { runOperatorCachedBench, runOperatorIdleBench, runOperatorSteadyBench } from '../test/bench/bench-operator.js';
 import { runWatchBench } from '../test/bench/bench-watch.js';
 import { runWriteBench, WRITE_COUNT, WRITES_NAMESPACE } from '../test/bench/bench-writes.js';
 import type { BenchContext } from '../test/bench/context.js';
@@ -45,6 +46,9 @@ const WATCHDOG_MS = 30 * 60_000;
 /** The order of the issue's targets, for the report. */
 const ORDER = [
   ...STARTUP_BENCH_IDS,
+  'run-idle',
+  'run-cached',
+  'run-steady',
   'list',
   'watch',
   'writes',
@@ -137,10 +141,14 @@ async function main(): Promise<number> {
         `Start-up of ${id.replace(/^startup-/, '')}`,
         () => runStartUpBench(id, log),
       ]),
+      // On the empty cluster: before the other benchmarks write to it.
+      ['run-idle', 'The operator idle on an empty cluster', () => runOperatorIdleBench(ctx)],
+      ['run-steady', 'The operator idle: CPU and API requests', () => runOperatorSteadyBench(ctx)],
       ['writes', 'Small writes', () => runWriteBench(ctx)],
       ['list', 'LIST of 10,000 objects', () => runListBench(ctx, WRITES_NAMESPACE, WRITE_COUNT)],
       ['watch', '100 watchers, 10,000 events', () => runWatchBench(ctx)],
       ['informer', 'Operator runtime footprint', () => runInformerBench(ctx, children)],
+      ['run-cached', 'The operator with 500 Nodes and 10,000 Pods cached', () => runOperatorCachedBench(ctx)],
       ['reaction', 'Reaction delay of the managed flow', () => runReactionBench(log)],
       ['idle', 'Operator API requests when idle', () => runIdleBench(log)],
       ['sim-small', 'Simulated minor upgrade of ha-cloud 3+3', () => runSimSmallBench(log)],

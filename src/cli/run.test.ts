@@ -380,7 +380,7 @@ void test("run --rehearsal: the file's cluster, flows and namespace; the flows o
     ),
   );
   const { kubeconfig: _none, ...flags } = testRunOptions('', 'replica-r');
-  const options = rehearsedRunOptions({ ...flags, flows: ['managed'], namespace: 'default' }, file, () => false);
+  const options = await rehearsedRunOptions({ ...flags, flows: ['managed'], namespace: 'default' }, file, () => false);
   assert.equal(options.kubeconfig, kubeconfig);
   assert.deepEqual([options.flows, options.namespace], [['scheduled'], 'upgrades']);
   const abort = new AbortController();
@@ -410,7 +410,7 @@ void test("run --rehearsal: the file's cluster, flows and namespace; the flows o
   abort.abort();
   await done;
 
-  assert.throws(
+  await assert.rejects(
     () =>
       rehearsedRunOptions(
         { ...flags, flows: ['managed'], namespace: 'default' },
@@ -420,7 +420,7 @@ void test("run --rehearsal: the file's cluster, flows and namespace; the flows o
     /cannot read the rehearsal file .*missing\.json/,
   );
   writeFileSync(join(dir, 'bad.json'), '{"kind": "UpgradeOperatorRehearsal"}');
-  assert.throws(
+  await assert.rejects(
     () =>
       rehearsedRunOptions({ ...flags, flows: ['managed'], namespace: 'default' }, join(dir, 'bad.json'), () => false),
     /invalid rehearsal file .*bad\.json \(written by simulate --operator external --rehearsal-out\):\n {2}\/: the key "kubeconfig" is required/,

@@ -29,7 +29,7 @@ import { setMaxListeners } from 'node:events';
 import type { KubeObjectLike, ResourceDescriptor } from '../api/resource.js';
 import { startMetricsServer, type HealthCheck, type HealthState, type MetricsServer } from '../kube/metrics-server.js';
 import { processZoneId } from '../time/zone.js';
-import { parseRehearsal, rehearsalScaling, withRehearsal, type RehearsedOption } from './rehearsal.js';
+import type { RehearsedOption } from './rehearsal.js';
 import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID, type Flow } from './commands/run.js';
 
 /** Options of {@link runOperator} (the command's flags). */
@@ -304,11 +304,13 @@ const OPERATOR_GROUPS = new Set(['upgrade.managed.openshift.io', 'managedupgrade
 export type RunFlags = RunOptions & { logLevel: string; rehearsal?: string };
 
 /** The options with a rehearsal file's values (flags given on the command line win), and its clock. */
-export function rehearsedRunOptions(
+export async function rehearsedRunOptions(
   options: RunOptions,
   path: string,
   fromCommandLine: (option: RehearsedOption) => boolean,
-): RunOptions {
+): Promise<RunOptions> {
+  // Loaded only for a rehearsal: the file's schema is TypeBox's, which a deployed run never needs.
+  const { parseRehearsal, rehearsalScaling, withRehearsal } = await import('./rehearsal.js');
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -358,7 +360,7 @@ export async function runAction(runFlags: RunFlags, command: Command): Promise<v
     const options =
       rehearsal === undefined
         ? flags
-        : rehearsedRunOptions(flags, rehearsal, (option) => command.getOptionValueSource(option) === 'cli');
+        : await rehearsedRunOptions(flags, rehearsal, (option) => command.getOptionValueSource(option) === 'cli');
     await runOperator(options, abort.signal, logger);
   } catch (err) {
     if (err instanceof LeadershipLostError) logger.error('leadership lost; exiting so that the pod restarts');

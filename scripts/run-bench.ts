@@ -5,7 +5,7 @@
  *
  * --only runs some benchmarks (comma-separated ids: startup-version, startup-help,
  * startup-preview, startup-hook-env, startup-validate, run-idle, run-steady, run-cached, writes, list, watch, informer, reaction,
- * idle, sim-small, sim-scale, fault-campaign, crash-campaign, hostile-input; list needs
+ * idle, idle-heap, sim-small, sim-scale, fault-campaign, crash-campaign, hostile-input; list needs
  * writes) and implies --no-write; --cpu-prof writes V8 CPU profiles of the child processes
  * (API server, operator runtime) into a folder, for investigating a missed target.
  *
@@ -29,7 +29,7 @@ import { runCrashCampaignBench } from '../test/bench/bench-crash-campaign.js';
 import { runHostileInputBench } from '../test/bench/bench-hostile-input.js';
 import { runInformerBench } from '../test/bench/bench-informer.js';
 import { runListBench } from '../test/bench/bench-list.js';
-import { runIdleBench, runReactionBench } from '../test/bench/bench-managed.js';
+import { runIdleBench, runIdleHeapBench, runReactionBench } from '../test/bench/bench-managed.js';
 import { runSimScaleBench, runSimSmallBench } from '../test/bench/bench-sim-scale.js';
 import { runStartUpBench, STARTUP_BENCH_IDS } from '../test/bench/bench-startup.js';
 import { runOperatorCachedBench, runOperatorIdleBench, runOperatorSteadyBench } from '../test/bench/bench-operator.js';
@@ -55,6 +55,7 @@ const ORDER = [
   'informer',
   'reaction',
   'idle',
+  'idle-heap',
   'sim-small',
   'sim-scale',
   'fault-campaign',
@@ -151,6 +152,7 @@ async function main(): Promise<number> {
       ['run-cached', 'The operator with 500 Nodes and 10,000 Pods cached', () => runOperatorCachedBench(ctx)],
       ['reaction', 'Reaction delay of the managed flow', () => runReactionBench(log)],
       ['idle', 'Operator API requests when idle', () => runIdleBench(log)],
+      ['idle-heap', 'Operator heap over an idle hour', () => runIdleHeapBench(log)],
       ['sim-small', 'Simulated minor upgrade of ha-cloud 3+3', () => runSimSmallBench(log)],
       ['sim-scale', 'Simulated cluster of 250 nodes', () => runSimScaleBench(log)],
       ['fault-campaign', 'Fault campaign: both flows under API faults', () => runFaultCampaignBench(log)],

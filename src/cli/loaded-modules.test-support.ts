@@ -129,7 +129,7 @@ spec:
 `;
 
 /** An UpgradeJob as `kubectl get -o yaml` prints it. */
-const UPGRADE_JOB_YAML = `apiVersion: managedupgrade.appuio.io/v1beta1
+export const UPGRADE_JOB_YAML = `apiVersion: managedupgrade.appuio.io/v1beta1
 kind: UpgradeJob
 metadata:
   name: cluster-upgrade-4-15-3-1700000000
@@ -144,6 +144,31 @@ spec:
     preUpgradeHealthChecks: {}
     postUpgradeHealthChecks: {timeout: 90m}
 `;
+
+/**
+ * `run --flows <flows>` against the API server of `kubeconfig` on loopback: no leader election,
+ * every server on a free port of 127.0.0.1, monitoring URLs that answer nothing.
+ */
+export function loopbackRunArgs(flows: string, kubeconfig: string): string[] {
+  return [
+    'run',
+    '--flows',
+    flows,
+    '--kubeconfig',
+    kubeconfig,
+    '--no-leader-elect',
+    '--metrics-bind-address',
+    '127.0.0.1:0',
+    '--collector-bind-address',
+    '127.0.0.1:0',
+    '--health-probe-bind-address',
+    '127.0.0.1:0',
+    '--prometheus-url',
+    'http://127.0.0.1:9',
+    '--alertmanager-url',
+    'http://127.0.0.1:9',
+  ];
+}
 
 /** One command of the start-up targets (issue 17): an id and its arguments. */
 export interface StartUpCommand {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startApiServer } from '../apiserver/server.js';
 import { silentLogger } from '../lib/log.js';
-import { heavyModulesLoaded, loadedModules, startUpCommands } from './loaded-modules.test-support.js';
+import { heavyModulesLoaded, loadedModules, loopbackRunArgs, startUpCommands } from './loaded-modules.test-support.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -68,31 +68,11 @@ void test('status and run (each flow alone) load neither the simulation, the API
     ['managed', 'scheduled'],
     ['scheduled', 'managed'],
   ] as const) {
-    const run = await loadedModules(
-      [
-        'run',
-        '--flows',
-        flow,
-        '--kubeconfig',
-        kubeconfig,
-        '--no-leader-elect',
-        '--metrics-bind-address',
-        '127.0.0.1:0',
-        '--collector-bind-address',
-        '127.0.0.1:0',
-        '--health-probe-bind-address',
-        '127.0.0.1:0',
-        '--prometheus-url',
-        'http://127.0.0.1:9',
-        '--alertmanager-url',
-        'http://127.0.0.1:9',
-      ],
-      {
-        cwd: ROOT,
-        env: { POD_NAMESPACE: 'default' },
-        stopWhen: { stderrIncludes: 'upgrade-operator starting', afterMs: 1_000, timeoutMs: 30_000 },
-      },
-    );
+    const run = await loadedModules(loopbackRunArgs(flow, kubeconfig), {
+      cwd: ROOT,
+      env: { POD_NAMESPACE: 'default' },
+      stopWhen: { stderrIncludes: 'upgrade-operator starting', afterMs: 1_000, timeoutMs: 30_000 },
+    });
     assert.match(run.stderr, /upgrade-operator starting/, `run --flows ${flow}`);
     assert.deepEqual(heavyModulesLoaded(run.urls), [], `run --flows ${flow}`);
     const modules = distModules(run.urls);

@@ -23,6 +23,7 @@ import { SCHEDULED_MAX_OLD_SPACE_MIB } from '../../src/api/deploy/scheduled-oper
 import { customResourceDefinitions } from '../../src/api/manifests.js';
 import { openshiftCustomResourceDefinitions } from '../../src/api/openshift/crds.js';
 import { BUILT_BINARY, ensureBuilt } from '../../src/cli/binary.test-support.js';
+import { loopbackRunArgs } from '../../src/cli/loaded-modules.test-support.js';
 import type { BenchContext } from './context.js';
 import type { ProcessMemory } from './memory.js';
 import type { BenchResult } from './result.js';
@@ -89,33 +90,11 @@ interface RunningOperator {
 
 /** Starts `upgrade-operator run --flows <flows>` and waits until /readyz answers 200. */
 async function startOperator(ctx: BenchContext, flows: Flows): Promise<RunningOperator> {
-  const child = spawn(
-    process.execPath,
-    [
-      BUILT_BINARY,
-      'run',
-      '--flows',
-      flows,
-      '--kubeconfig',
-      ctx.kubeconfigPath,
-      '--no-leader-elect',
-      '--metrics-bind-address',
-      '127.0.0.1:0',
-      '--collector-bind-address',
-      '127.0.0.1:0',
-      '--health-probe-bind-address',
-      '127.0.0.1:0',
-      '--prometheus-url',
-      'http://127.0.0.1:9',
-      '--alertmanager-url',
-      'http://127.0.0.1:9',
-    ],
-    {
-      cwd: ROOT,
-      env: { ...process.env, NODE_OPTIONS: deploymentNodeOptions(flows), POD_NAMESPACE: 'default', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [BUILT_BINARY, ...loopbackRunArgs(flows, ctx.kubeconfigPath)], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: deploymentNodeOptions(flows), POD_NAMESPACE: 'default', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const stop = async (): Promise<void> => {
     child.kill('SIGTERM');

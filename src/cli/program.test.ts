@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startApiServer } from '../apiserver/server.js';
 import { silentLogger } from '../lib/log.js';
+import { version } from './version.js';
 import { heavyModulesLoaded, loadedModules, loopbackRunArgs, startUpCommands } from './loaded-modules.test-support.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -18,7 +19,7 @@ function distModules(urls: readonly string[]): string[] {
   });
 }
 
-void test('--version and --help load the command definitions only, no action module', async () => {
+void test('--version and --help load the command definitions only, no action module; a lone --version not even commander', async () => {
   for (const args of [['--version'], ['--help'], ['preview', '--help']]) {
     const run = await loadedModules(args, { cwd: ROOT });
     assert.equal(run.status, 0, run.stderr);
@@ -28,6 +29,14 @@ void test('--version and --help load the command definitions only, no action mod
     );
     assert.deepEqual(actions, [], args.join(' '));
     assert.deepEqual(heavyModulesLoaded(run.urls), [], args.join(' '));
+    if (args.join(' ') === '--version') {
+      assert.equal(run.stdout.trim(), version());
+      assert.deepEqual(
+        run.urls.filter((u) => u.includes('/node_modules/')),
+        [],
+        'a lone --version loads no package, not even commander',
+      );
+    }
   }
 });
 

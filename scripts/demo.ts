@@ -18,14 +18,8 @@ import { parseAllDocuments } from 'yaml';
 import { startApiServer } from '../src/apiserver/server.js';
 import { writeCrdFiles } from '../src/api/manifests.js';
 import { fitLine, paint } from '../src/cli/live-view.js';
-import {
-  lineWidth,
-  PROGRESS_MODES,
-  progressMode,
-  progressOutput,
-  useColor,
-  type ProgressFlag,
-} from '../src/cli/progress-output.js';
+import { lineWidth, progressMode, progressOutput, useColor } from '../src/cli/progress-output.js';
+import { PROGRESS_MODES, type ProgressFlag } from '../src/cli/commands/simulate.js';
 import { flowShown, loadScenario, runScenario } from '../src/cli/scenarios/catalog.js';
 import { scenarioPresenter } from '../src/cli/scenarios/scenario-view.js';
 import { startSimEnvironment } from '../src/cli/scenarios/sim-environment.js';

@@ -3,8 +3,10 @@
  *
  *   node --import tsx scripts/run-bench.ts [--no-write] [--out <file>] [--only <ids>] [--cpu-prof <dir>]
  *
- * --only runs some benchmarks (comma-separated ids: writes, list, watch, informer, reaction,
- * idle, sim-small, sim-scale, fault-campaign, crash-campaign, hostile-input, apiserver-memory; list needs
+ * --only runs some benchmarks (comma-separated ids: startup-version, startup-help,
+ * startup-preview, startup-hook-env, startup-validate, run-idle, run-steady, run-cached, writes,
+ * list, watch, informer, reaction, idle, idle-heap, sim-small, sim-scale, fault-campaign,
+ * crash-campaign, hostile-input, apiserver-memory; list needs
  * writes) and implies --no-write; --cpu-prof writes V8 CPU profiles of the child processes
  * (API server, operator runtime) into a folder, for investigating a missed target.
  *
@@ -29,8 +31,10 @@ import { runCrashCampaignBench } from '../test/bench/bench-crash-campaign.js';
 import { runHostileInputBench } from '../test/bench/bench-hostile-input.js';
 import { runInformerBench } from '../test/bench/bench-informer.js';
 import { runListBench } from '../test/bench/bench-list.js';
-import { runIdleBench, runReactionBench } from '../test/bench/bench-managed.js';
+import { runIdleBench, runIdleHeapBench, runReactionBench } from '../test/bench/bench-managed.js';
 import { runSimScaleBench, runSimSmallBench } from '../test/bench/bench-sim-scale.js';
+import { runStartUpBench, STARTUP_BENCH_IDS } from '../test/bench/bench-startup.js';
+import { runOperatorCachedBench, runOperatorIdleBench, runOperatorSteadyBench } from '../test/bench/bench-operator.js';
 import { runWatchBench } from '../test/bench/bench-watch.js';
 import { runWriteBench, WRITE_COUNT, WRITES_NAMESPACE } from '../test/bench/bench-writes.js';
 import type { BenchContext } from '../test/bench/context.js';
@@ -43,12 +47,17 @@ import type { StartResult } from '../test/bench/server-child.js';
 const WATCHDOG_MS = 30 * 60_000;
 /** The order of the issue's targets, for the report. */
 const ORDER = [
+  ...STARTUP_BENCH_IDS,
+  'run-idle',
+  'run-cached',
+  'run-steady',
   'list',
   'watch',
   'writes',
   'informer',
   'reaction',
   'idle',
+  'idle-heap',
   'sim-small',
   'sim-scale',
   'fault-campaign',
@@ -131,12 +140,22 @@ async function main(): Promise<number> {
     log(`API server at ${url} (pid ${server.pid ?? '?'})`);
     const ctx: BenchContext = { url, server, kubeconfigPath, compiledBenchDir, childFlags, log };
     const steps: Array<[string, string, () => Promise<BenchResult>]> = [
+      ...STARTUP_BENCH_IDS.map((id): [string, string, () => Promise<BenchResult>] => [
+        id,
+        `Start-up of ${id.replace(/^startup-/, '')}`,
+        () => runStartUpBench(id, log),
+      ]),
+      // On the empty cluster: before the other benchmarks write to it.
+      ['run-idle', 'The operator idle on an empty cluster', () => runOperatorIdleBench(ctx)],
+      ['run-steady', 'The operator idle: CPU and API requests', () => runOperatorSteadyBench(ctx)],
       ['writes', 'Small writes', () => runWriteBench(ctx)],
       ['list', 'LIST of 10,000 objects', () => runListBench(ctx, WRITES_NAMESPACE, WRITE_COUNT)],
       ['watch', '100 watchers, 10,000 events', () => runWatchBench(ctx)],
       ['informer', 'Operator runtime footprint', () => runInformerBench(ctx, children)],
+      ['run-cached', 'The operator with 500 Nodes and 10,000 Pods cached', () => runOperatorCachedBench(ctx)],
       ['reaction', 'Reaction delay of the managed flow', () => runReactionBench(log)],
       ['idle', 'Operator API requests when idle', () => runIdleBench(log)],
+      ['idle-heap', 'Operator heap over an idle hour', () => runIdleHeapBench(log)],
       ['sim-small', 'Simulated minor upgrade of ha-cloud 3+3', () => runSimSmallBench(log)],
       ['sim-scale', 'Simulated cluster of 250 nodes', () => runSimScaleBench(log)],
       ['fault-campaign', 'Fault campaign: both flows under API faults', () => runFaultCampaignBench(log)],

@@ -20,6 +20,7 @@ import {
   type HookEnvDeps,
 } from './hook-env.js';
 import { runBinary } from './binary.test-support.js';
+import { UPGRADE_JOB_YAML } from './loaded-modules.test-support.js';
 
 const NOW = Date.parse('2023-11-15T01:00:05Z');
 const succeeded = upgradeJob({
@@ -148,22 +149,6 @@ void test('dotenv quoting survives a POSIX shell: set -a; . file gives back ever
   assert.deepEqual(JSON.parse(renderEnvJson(env)), Object.fromEntries(env.map((e) => [e.name, e.value])));
 });
 
-const JOB_YAML = `apiVersion: managedupgrade.appuio.io/v1beta1
-kind: UpgradeJob
-metadata:
-  name: cluster-upgrade-4-15-3-1700000000
-  namespace: appuio-openshift-upgrade-controller
-  uid: 7b1c1d2e-0000-4000-8000-000000000001
-  creationTimestamp: "2023-11-14T20:13:20Z"
-  labels: {upgrade-config: cluster-upgrade}
-spec:
-  startAfter: "2023-11-14T23:13:20+01:00"
-  startBefore: "2023-11-14T23:13:20Z"
-  config:
-    preUpgradeHealthChecks: {}
-    postUpgradeHealthChecks: {timeout: 90m}
-`;
-
 const HOOK_YAML = `apiVersion: managedupgrade.appuio.io/v1beta1
 kind: UpgradeJobHook
 metadata: {name: notify, namespace: appuio-openshift-upgrade-controller}
@@ -188,7 +173,7 @@ function deps(files: Record<string, string>, warnings: string[] = []): HookEnvDe
 void test('files: the job as the API server stores it (CRD defaults, Go durations and times), EVENT.time from the clock', () => {
   const { env } = hookEnvFor(
     { job: 'job.yaml', event: 'Create', hook: ['hook.yaml'], output: 'dotenv' },
-    deps({ 'job.yaml': JOB_YAML, 'hook.yaml': HOOK_YAML }),
+    deps({ 'job.yaml': UPGRADE_JOB_YAML, 'hook.yaml': HOOK_YAML }),
   );
   assert.equal(value(env, 'JOB_spec_config_upgradeTimeout'), '"12h0m0s"');
   assert.equal(value(env, 'JOB_spec_config_preUpgradeHealthChecks_timeout'), '"1h0m0s"');
@@ -200,7 +185,7 @@ void test('files: the job as the API server stores it (CRD defaults, Go duration
 });
 
 void test('files: invalid or missing objects are refused with the API server’s field errors', () => {
-  const bad = JOB_YAML.replace('    postUpgradeHealthChecks: {timeout: 90m}\n', '    upgradeTimeout: soon\n');
+  const bad = UPGRADE_JOB_YAML.replace('    postUpgradeHealthChecks: {timeout: 90m}\n', '    upgradeTimeout: soon\n');
   assert.throws(() => hookEnvFor({ job: 'job.yaml', event: 'Create', output: 'dotenv' }, deps({ 'job.yaml': bad })), {
     message:
       'job.yaml: document 1: The UpgradeJob "cluster-upgrade-4-15-3-1700000000" is invalid:\n' +
@@ -213,7 +198,7 @@ void test('files: invalid or missing objects are refused with the API server’s
     () =>
       hookEnvFor(
         { job: 'job.yaml', event: 'Create', output: 'dotenv' },
-        deps({ 'job.yaml': `${JOB_YAML}---\n${JOB_YAML}` }),
+        deps({ 'job.yaml': `${UPGRADE_JOB_YAML}---\n${UPGRADE_JOB_YAML}` }),
       ),
     /job\.yaml: expected one UpgradeJob \(managedupgrade\.appuio\.io\/v1beta1\), found 2/,
   );
@@ -221,7 +206,7 @@ void test('files: invalid or missing objects are refused with the API server’s
     () =>
       hookEnvFor(
         { job: 'job.yaml', event: 'Create', hook: ['job.yaml'], output: 'dotenv' },
-        deps({ 'job.yaml': JOB_YAML }),
+        deps({ 'job.yaml': UPGRADE_JOB_YAML }),
       ),
     /job\.yaml: no UpgradeJobHook/,
   );
@@ -233,7 +218,7 @@ void test('the real binary: a job file gives the environment (exit 0); an unknow
   const dir = mkdtempSync(join(tmpdir(), 'hook-env-test-'));
   try {
     const file = join(dir, 'job.yaml');
-    writeFileSync(file, JOB_YAML);
+    writeFileSync(file, UPGRADE_JOB_YAML);
     const [good, bad] = await Promise.all([
       runBinary(['hook-env', '--job', file, '--event', 'Start', '--time', '2023-11-15T01:00:05Z', '-o', 'json']),
       runBinary(['hook-env', '--job', file, '--event', 'Started']),

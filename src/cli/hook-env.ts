@@ -7,17 +7,13 @@
  * a JSON object of name → value.
  */
 import { readFileSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
 import type { EnvVar } from 'kubernetes-types/core/v1.js';
 import { APPUIO_API_VERSION } from '../api/managedupgrade.appuio.io/v1beta1/group.js';
 import {
   UpgradeJobConditionType,
   UpgradeJobReason,
 } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
-import {
-  UPGRADE_EVENTS,
-  type UpgradeEvent,
-} from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
+import type { UpgradeEvent } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
 import { upgradeJobHookCrd, type UpgradeJobHook } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook.js';
 import { upgradeJobCrd, type UpgradeJob } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { RealClock, type Clock } from '../lib/clock.js';
@@ -25,7 +21,6 @@ import type { JsonObject } from '../lib/json.js';
 import { hookEnvironment } from '../scheduled/hooks/hook-env.js';
 import { isFinalEvent, matchesDisruptiveHooks, selectHooks } from '../scheduled/hooks/hook-selection.js';
 import { admitFileObjects } from './object-file.js';
-import { parseTimeFlag } from './preview.js';
 
 function trueCondition(job: UpgradeJob, type: string): { reason: string } | undefined {
   return (job.status?.conditions ?? []).find((c) => c.type === type && c.status === 'True');
@@ -202,47 +197,17 @@ export function hookEnvFor(flags: HookEnvFlags, deps: HookEnvDeps): HookEnvPrevi
   return r.preview;
 }
 
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
+/** What `hook-env` reads from outside when it runs for real. */
+function nodeHookEnvDeps(): HookEnvDeps {
+  return {
+    clock: new RealClock(),
+    readFile: (path) => readFileSync(path, 'utf8'),
+    warn: (text) => void process.stderr.write(`Warning: ${text}\n`),
+  };
 }
 
-function parseEvent(value: string): UpgradeEvent {
-  const event = UPGRADE_EVENTS.find((e) => e === value);
-  if (event === undefined) throw new InvalidArgumentError(`must be one of ${UPGRADE_EVENTS.join(', ')}`);
-  return event;
-}
-
-/** The subcommand. */
-export function hookEnvCommand(deps?: HookEnvDeps): Command {
-  return new Command('hook-env')
-    .description(
-      'Print the exact environment a hook Job would get for an UpgradeJob and an event (EVENT, JOB, META and their flattened variables).',
-    )
-    .requiredOption(
-      '--job <file>',
-      'YAML file with the UpgradeJob (managedupgrade.appuio.io/v1beta1), e.g. from kubectl get -o yaml',
-    )
-    .requiredOption('--event <name>', `the event: ${UPGRADE_EVENTS.join(', ')}`, parseEvent)
-    .option(
-      '--hook <file>',
-      'YAML file with UpgradeJobHook(s); they decide META.matchesDisruptiveHooks (repeatable)',
-      collect,
-    )
-    .option('--reason <text>', 'EVENT.reason (default: what the controller passes for the event and the job)')
-    .option('--pool <name>', 'MachineConfigPoolUnpause: the pool (EVENT.pool)')
-    .option('--time <time>', 'EVENT.time, RFC 3339 (default: now)', parseTimeFlag)
-    .addOption(
-      new Option('-o, --output <format>', 'shell-safe dotenv lines, or a JSON object')
-        .choices(['dotenv', 'json'])
-        .default('dotenv'),
-    )
-    .action((flags: HookEnvFlags) => {
-      const d: HookEnvDeps = deps ?? {
-        clock: new RealClock(),
-        readFile: (path) => readFileSync(path, 'utf8'),
-        warn: (text) => void process.stderr.write(`Warning: ${text}\n`),
-      };
-      const { env } = hookEnvFor(flags, d);
-      process.stdout.write(flags.output === 'json' ? renderEnvJson(env) : renderDotenv(env));
-    });
+/** The action of `hook-env` (src/cli/commands/hook-env.ts defines its flags). */
+export function hookEnvAction(flags: HookEnvFlags, deps: HookEnvDeps = nodeHookEnvDeps()): void {
+  const { env } = hookEnvFor(flags, deps);
+  process.stdout.write(flags.output === 'json' ? renderEnvJson(env) : renderDotenv(env));
 }

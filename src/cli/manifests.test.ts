@@ -13,8 +13,9 @@ import {
   renderSnapshotFiles,
   renderScheduledOperatorFiles,
 } from '../api/manifests.js';
-import { manifestsCommand, operatorManifestOptions, scheduledOperatorManifestOptions } from './manifests.js';
-import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from './run.js';
+import { manifestsCommand } from './commands/manifests.js';
+import { operatorManifestOptions, scheduledOperatorManifestOptions } from './manifests.js';
+import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from './commands/run.js';
 import { version } from './version.js';
 
 const operatorDir = fileURLToPath(new URL('../../deploy/managed', import.meta.url));

@@ -21,7 +21,6 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { Command } from 'commander';
 import { stringify } from 'yaml';
 import type { Container, Pod } from 'kubernetes-types/core/v1.js';
 import { ConfigMapResource, DeploymentResource, EventResource, PodResource } from '../api/builtin.js';
@@ -40,9 +39,7 @@ import { assessUpgradeStatus } from './upgrade-status.js';
 import { renderStatusJson } from './upgrade-status-render.js';
 import { version } from './version.js';
 import { readingClient } from './reading-client.js';
-
-/** Where `oc adm must-gather` collects what the gather script writes. */
-export const IN_POD_DEST_DIR = '/must-gather';
+import { IN_POD_DEST_DIR } from './commands/must-gather.js';
 
 /** The namespaces whose Events are collected besides the operator's (the upgrade's actors). */
 export const UPGRADE_NAMESPACES: readonly string[] = [
@@ -305,7 +302,7 @@ async function fetchText(url: string): Promise<string> {
   return res.text();
 }
 
-interface MustGatherFlags {
+export interface MustGatherFlags {
   kubeconfig?: string;
   context?: string;
   destDir?: string;
@@ -313,60 +310,35 @@ interface MustGatherFlags {
   metricsUrl?: string;
 }
 
-function collectNamespace(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
-/** The subcommand. */
-export function mustGatherCommand(): Command {
-  return new Command('must-gather')
-    .description(
-      'Collect, reading only, what a support case about an upgrade needs (docs/must-gather.md): ClusterVersion, ClusterOperators, MachineConfigPools, Nodes, MachineSets, PDBs, both flows’ objects, Events, the operator’s ConfigMap (redacted), its pods’ logs, a metrics snapshot and `status -o json`, in OpenShift must-gather’s layout. Never reads Secrets.',
-    )
-    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, ~/.kube/config, then in-cluster)')
-    .option('--context <name>', 'a context other than the kubeconfig’s current-context')
-    .option(
-      '--dest-dir <dir>',
-      `where to write (default: ${IN_POD_DEST_DIR} in a pod, else ./must-gather.local.<timestamp>)`,
-    )
-    .option(
-      '--namespace <ns>',
-      `an operator namespace (repeatable; default: ${MANAGED_UPGRADE_OPERATOR_NAMESPACE} and ${APPUIO_CONTROLLER_NAMESPACE})`,
-      collectNamespace,
-    )
-    .option(
-      '--metrics-url <url>',
-      'take the metrics snapshot from this URL (default: each operator pod’s metrics port, through the API server’s pods/proxy outside a cluster)',
-    )
-    .action(async (flags: MustGatherFlags) => {
-      const clock = new RealClock();
-      const client = readingClient(clock, {
-        command: 'must-gather',
-        kubeconfig: flags.kubeconfig,
-        context: flags.context,
-      });
-      const destDir =
-        flags.destDir ??
-        (isInCluster()
-          ? IN_POD_DEST_DIR
-          : `must-gather.local.${new Date(clock.now()).toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}`);
-      try {
-        const result = await mustGather(
-          client,
-          {
-            destDir,
-            namespaces: flags.namespace ?? [MANAGED_UPGRADE_OPERATOR_NAMESPACE, APPUIO_CONTROLLER_NAMESPACE],
-            ...(flags.metricsUrl !== undefined ? { metricsUrl: flags.metricsUrl } : {}),
-          },
-          clock,
-        );
-        process.stdout.write(`${resolve(destDir)}: ${result.files.length} files\n`);
-        if (result.errors.length > 0)
-          process.stderr.write(
-            `upgrade-operator must-gather: ${result.errors.length} parts could not be read (gather-errors.txt):\n  ${result.errors.join('\n  ')}\n`,
-          );
-      } finally {
-        await client.close();
-      }
-    });
+/** The action of `must-gather` (src/cli/commands/must-gather.ts defines its flags). */
+export async function mustGatherAction(flags: MustGatherFlags): Promise<void> {
+  const clock = new RealClock();
+  const client = readingClient(clock, {
+    command: 'must-gather',
+    kubeconfig: flags.kubeconfig,
+    context: flags.context,
+  });
+  const destDir =
+    flags.destDir ??
+    (isInCluster()
+      ? IN_POD_DEST_DIR
+      : `must-gather.local.${new Date(clock.now()).toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}`);
+  try {
+    const result = await mustGather(
+      client,
+      {
+        destDir,
+        namespaces: flags.namespace ?? [MANAGED_UPGRADE_OPERATOR_NAMESPACE, APPUIO_CONTROLLER_NAMESPACE],
+        ...(flags.metricsUrl !== undefined ? { metricsUrl: flags.metricsUrl } : {}),
+      },
+      clock,
+    );
+    process.stdout.write(`${resolve(destDir)}: ${result.files.length} files\n`);
+    if (result.errors.length > 0)
+      process.stderr.write(
+        `upgrade-operator must-gather: ${result.errors.length} parts could not be read (gather-errors.txt):\n  ${result.errors.join('\n  ')}\n`,
+      );
+  } finally {
+    await client.close();
+  }
 }

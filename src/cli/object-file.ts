@@ -122,13 +122,6 @@ export function admitObject(object: JsonObject, crd: JsonObject, options: { keep
   return { ok: true, object: defaulted, warnings: unknownFields.map((f) => `unknown field ${goQuote(f)}`) };
 }
 
-/** `namespace/name` (or `name`) of an object, for messages. */
-export function objectRef(object: JsonObject): string {
-  const m = isJsonObject(object['metadata']) ? object['metadata'] : {};
-  const name = typeof m['name'] === 'string' ? m['name'] : '';
-  return typeof m['namespace'] === 'string' && m['namespace'] !== '' ? `${m['namespace']}/${name}` : name;
-}
-
 /** Options of {@link admitFileObjects}. */
 export interface AdmitFileOptions {
   readonly keepStatus: boolean;

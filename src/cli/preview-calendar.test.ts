@@ -6,6 +6,7 @@ import type { ManagedUpgradeConfig } from '../api/upgrade.managed.openshift.io/v
 import { defaultManagedOperatorConfig } from '../managed/config/managed-operator-config.js';
 import { parseCalendar, type ParsedEvent } from './icalendar.test-support.js';
 import { previewWindows, type Preview, type PreviewSource } from './preview.js';
+import { managedPreviewSource } from './preview-files.js';
 import { renderPreviewCalendar } from './preview-calendar.js';
 import { scheduledConfig } from './preview.test-support.js';
 
@@ -228,7 +229,7 @@ void test('a suspension window selecting several configs is one event', () => {
 
 void test('managed OSD: the upgrade at upgradeAt and its failure window of upgradeWindow.timeOut, in UTC', () => {
   const operatorConfig = defaultManagedOperatorConfig();
-  const p = preview({ kind: 'managed', config: managedConfig('OSD'), operatorConfig }, '2024-01-01T00:00:00Z', 10);
+  const p = preview(managedPreviewSource(managedConfig('OSD'), operatorConfig), '2024-01-01T00:00:00Z', 10);
   const parsed = parseCalendar(renderPreviewCalendar([p], STAMP));
   const ref = 'openshift-managed-upgrade-operator/managed-upgrade-config';
   assert.deepEqual(parsed.events.map(row), [
@@ -252,10 +253,7 @@ void test('managed OSD: the upgrade at upgradeAt and its failure window of upgra
   const moved = managedConfig('OSD', { uid: '1234' });
   moved.spec = { ...moved.spec!, upgradeAt: '2024-11-03T01:00:00Z' };
   const later = parseCalendar(
-    renderPreviewCalendar(
-      [preview({ kind: 'managed', config: moved, operatorConfig }, '2024-01-01T00:00:00Z', 1)],
-      STAMP,
-    ),
+    renderPreviewCalendar([preview(managedPreviewSource(moved, operatorConfig), '2024-01-01T00:00:00Z', 1)], STAMP),
   );
   assert.deepEqual(
     later.events.map((e) => [e.uid, iso(e.startMs), iso(e.endMs)]),
@@ -268,17 +266,13 @@ void test('managed OSD: the upgrade at upgradeAt and its failure window of upgra
 
 void test('managed: ARO, or OSD with upgradeWindow.timeOut 0, has no failure window', () => {
   const aro = preview(
-    { kind: 'managed', config: managedConfig('ARO'), operatorConfig: defaultManagedOperatorConfig() },
+    managedPreviewSource(managedConfig('ARO'), defaultManagedOperatorConfig()),
     '2024-01-01T00:00:00Z',
     1,
   );
   const noWindow = defaultManagedOperatorConfig();
   noWindow.upgradeWindow.timeOutMs = 0;
-  const osd = preview(
-    { kind: 'managed', config: managedConfig('OSD'), operatorConfig: noWindow },
-    '2024-01-01T00:00:00Z',
-    1,
-  );
+  const osd = preview(managedPreviewSource(managedConfig('OSD'), noWindow), '2024-01-01T00:00:00Z', 1);
   const events = parseCalendar(renderPreviewCalendar([aro, osd], STAMP)).events;
   // Both are the same config and release: one event.
   assert.equal(events.length, 1);

@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UpgradeSuspensionWindow } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
 import { ManualClock } from '../lib/clock.js';
+import { parseCount, previewCommand } from './commands/preview.js';
+import { parseTimeFlag } from './commands/flags.js';
 import {
-  parseCount,
-  parseTimeFlag,
-  previewCommand,
   previewWindows,
   previewsFor,
   renderPreviewJson,
@@ -103,13 +102,13 @@ void test('ISO week 53: @odd runs in two consecutive weeks across 2020/2021; wee
   ]);
 });
 
-void test('an isoWeek that never matches says so; a search that runs out early keeps what it found', () => {
+void test('an isoWeek that never matches says so; a search that runs out early keeps what it found', async () => {
   const never = schedule('0 22 * * 2', '2024-01-01T00:00:00Z', 3, { isoWeek: '54' });
   assert.ok(never.ok);
   assert.equal(never.preview.rows.length, 0);
   assert.equal(never.preview.shortfall, 'no window found: ISO week 54 does not exist, so the schedule never fires');
   const clock = new ManualClock('2024-01-01T00:00:00Z');
-  assert.throws(
+  await assert.rejects(
     () =>
       previewsFor({ cron: '0 22 * * 2', isoWeek: '54', location: 'UTC', count: 3, output: 'table' }, deps(clock, {})),
     /never fires/,
@@ -290,11 +289,11 @@ metadata: {name: wrong-version}
 ---
 `;
 
-void test('-f: UpgradeConfigs of the file, admitted like the API server (defaults, pruning warnings), from now on the clock', () => {
+void test('-f: UpgradeConfigs of the file, admitted like the API server (defaults, pruning warnings), from now on the clock', async () => {
   const warnings: string[] = [];
   const clock = new ManualClock('2024-03-20T00:00:00Z');
   const flags: PreviewFlags = { filename: 'uc.yaml', count: 1, output: 'json' };
-  const previews = previewsFor(flags, deps(clock, { 'uc.yaml': CONFIG_YAML }, warnings));
+  const previews = await previewsFor(flags, deps(clock, { 'uc.yaml': CONFIG_YAML }, warnings));
   // location defaults to Local, which is UTC here.
   assert.deepEqual(
     previews.map((p) => p.rows),
@@ -319,13 +318,13 @@ void test('-f: UpgradeConfigs of the file, admitted like the API server (default
   ]);
 });
 
-void test('-f: field errors as kube-apiserver words them; flag misuse and missing objects are refused', () => {
+void test('-f: field errors as kube-apiserver words them; flag misuse and missing objects are refused', async () => {
   const clock = new ManualClock('2024-03-20T00:00:00Z');
   const broken = CONFIG_YAML.replace('  pinVersionWindow: 4h\n', '  maxSchedulingDelay: soon\n').replace(
     '    isoWeek: "@odd"\n',
     '    isoWeek: "@weekly"\n',
   );
-  assert.throws(
+  await assert.rejects(
     () => previewsFor({ filename: 'uc.yaml', count: 1, output: 'table' }, deps(clock, { 'uc.yaml': broken })),
     {
       message:
@@ -334,7 +333,7 @@ void test('-f: field errors as kube-apiserver words them; flag misuse and missin
         '* spec.schedule.isoWeek: Invalid value: "@weekly": spec.schedule.isoWeek in body should match \'^(@odd|@even|\\d{1,2})$\'',
     },
   );
-  assert.throws(
+  await assert.rejects(
     () =>
       previewsFor(
         { filename: 'uc.yaml', cron: '@daily', count: 1, output: 'table' },
@@ -342,15 +341,15 @@ void test('-f: field errors as kube-apiserver words them; flag misuse and missin
       ),
     /drop --cron/,
   );
-  assert.throws(
+  await assert.rejects(
     () => previewsFor({ cron: '@daily', suspensionWindows: 'w.yaml', count: 1, output: 'table' }, deps(clock, {})),
     /--suspension-windows needs -f/,
   );
-  assert.throws(
+  await assert.rejects(
     () => previewsFor({ count: 1, output: 'table' }, deps(clock, {})),
     /give a schedule with --cron, or UpgradeConfigs with -f/,
   );
-  assert.throws(
+  await assert.rejects(
     () =>
       previewsFor(
         { filename: 'w.yaml', count: 1, output: 'table' },
@@ -358,7 +357,7 @@ void test('-f: field errors as kube-apiserver words them; flag misuse and missin
       ),
     /w\.yaml: no UpgradeConfig \(managedupgrade\.appuio\.io\/v1beta1 or upgrade\.managed\.openshift\.io\/v1alpha1\) found/,
   );
-  assert.throws(
+  await assert.rejects(
     () => previewsFor({ filename: 'w.yaml', count: 1, output: 'table' }, deps(clock, { 'w.yaml': 'a: [\n' })),
     /w\.yaml: document 1 is not valid YAML/,
   );
@@ -396,10 +395,10 @@ data:
     nodeDrain: {timeOut: 45, expectedNodeDrainTime: 8}
 `;
 
-void test('-f with a MUO UpgradeConfig: its upgrade at upgradeAt and when the OSD failure window closes', () => {
+void test('-f with a MUO UpgradeConfig: its upgrade at upgradeAt and when the OSD failure window closes', async () => {
   const clock = new ManualClock('2024-03-20T00:00:00Z');
   const files = { 'muo.yaml': MANAGED_YAML, 'cm.yaml': OPERATOR_CONFIG_YAML };
-  const withConfig = previewsFor(
+  const withConfig = await previewsFor(
     { filename: 'muo.yaml', operatorConfig: 'cm.yaml', count: 10, output: 'table' },
     { ...deps(clock, files), localZoneId: 'Europe/Zurich' },
   );
@@ -410,7 +409,7 @@ void test('-f with a MUO UpgradeConfig: its upgrade at upgradeAt and when the OS
       '2024-10-27T00:30:00Z   2024-10-27T02:30:00+02:00   2024-W43   Sunday    2024-10-27T02:00:00Z\n',
   );
   // Without --operator-config: MUO's default of 120 minutes; ARO: no failure window.
-  const defaults = previewsFor({ filename: 'muo.yaml', count: 1, output: 'json' }, deps(clock, files));
+  const defaults = await previewsFor({ filename: 'muo.yaml', count: 1, output: 'json' }, deps(clock, files));
   assert.deepEqual(JSON.parse(renderPreviewJson(defaults)), [
     {
       upgradeConfig: `${MUO_NS}/managed-upgrade-config`,
@@ -423,7 +422,7 @@ void test('-f with a MUO UpgradeConfig: its upgrade at upgradeAt and when the OS
       windowCloses: '2024-10-27T02:30:00Z',
     },
   ]);
-  const aro = previewsFor(
+  const aro = await previewsFor(
     { filename: 'aro.yaml', count: 1, output: 'table' },
     deps(clock, { 'aro.yaml': MANAGED_YAML.replace('type: OSD', 'type: ARO') }),
   );
@@ -433,7 +432,7 @@ void test('-f with a MUO UpgradeConfig: its upgrade at upgradeAt and when the OS
 
   // Both APIs in one file: one preview each, no warning about the other.
   const warnings: string[] = [];
-  const both = previewsFor(
+  const both = await previewsFor(
     { filename: 'both.yaml', count: 1, output: 'json' },
     deps(clock, { 'both.yaml': `${CONFIG_YAML}${MANAGED_YAML}` }, warnings),
   );
@@ -444,9 +443,9 @@ void test('-f with a MUO UpgradeConfig: its upgrade at upgradeAt and when the OS
   assert.ok(!warnings.some((w) => w.includes('document 3')), warnings.join('\n'));
 });
 
-void test('MUO UpgradeConfig and operator ConfigMap problems: one line each', () => {
+void test('MUO UpgradeConfig and operator ConfigMap problems: one line each', async () => {
   const clock = new ManualClock('2024-03-20T00:00:00Z');
-  assert.throws(
+  await assert.rejects(
     () =>
       previewsFor(
         { filename: 'muo.yaml', count: 1, output: 'table' },
@@ -454,7 +453,7 @@ void test('MUO UpgradeConfig and operator ConfigMap problems: one line each', ()
       ),
     { message: `UpgradeConfig ${MUO_NS}/managed-upgrade-config: spec.upgradeAt: "tomorrow" is not an RFC 3339 time` },
   );
-  assert.throws(
+  await assert.rejects(
     () =>
       previewsFor(
         { filename: 'muo.yaml', operatorConfig: 'cm.yaml', count: 1, output: 'table' },
@@ -462,13 +461,13 @@ void test('MUO UpgradeConfig and operator ConfigMap problems: one line each', ()
       ),
     { message: 'cm.yaml: no ConfigMap managed-upgrade-operator-config found' },
   );
-  assert.throws(
+  await assert.rejects(
     () => previewsFor({ cron: '@daily', operatorConfig: 'cm.yaml', count: 1, output: 'table' }, deps(clock, {})),
     /--operator-config needs -f/,
   );
   // A bad value falls back to its default, as the operator does, with a warning.
   const warnings: string[] = [];
-  const previews = previewsFor(
+  const previews = await previewsFor(
     { filename: 'muo.yaml', operatorConfig: 'cm.yaml', count: 1, output: 'table' },
     deps(
       clock,

@@ -15,29 +15,17 @@
  * {@link admitObject}, which `hook-env` shares.
  */
 import { readFileSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { scheduledUpgradeConfigCrd } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
 import type { ScheduledUpgradeConfig } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
-import { upgradeSuspensionWindowCrd } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
 import type { UpgradeSuspensionWindow } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
-import { managedUpgradeConfigCrd } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import type { ManagedUpgradeConfig } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import {
-  MANAGED_UPGRADE_CONFIGMAP_KEY,
-  MANAGED_UPGRADE_CONFIGMAP_NAME,
   MANAGED_UPGRADE_GROUP,
   MANAGED_UPGRADE_VERSION,
 } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
-import {
-  defaultManagedOperatorConfig,
-  parseManagedOperatorConfig,
-  type ManagedOperatorConfig,
-} from '../managed/config/managed-operator-config.js';
-import { upgradeWindowClosesAt } from '../managed/upgraders/osd-upgrader.js';
-import { admitFileObjects, objectRef, readObjectFile } from './object-file.js';
-import { renderPreviewCalendar } from './preview-calendar.js';
+import type { ManagedOperatorConfig } from '../managed/config/managed-operator-config.js';
+import { objectRef } from './object-ref.js';
 import { RealClock, formatTime, type Clock } from '../lib/clock.js';
-import { isJsonObject, type JsonObject } from '../lib/json.js';
+import type { JsonObject } from '../lib/json.js';
 import { parseRfc3339 } from '../lib/rfc3339.js';
 import { formatIsoWeekFilter } from '../scheduled/schedule/iso-week-filter.js';
 import {
@@ -57,7 +45,8 @@ import { jobTiming, matchingSuspensionWindow } from '../scheduled/steps/upgrade-
 
 // ---- Windows -----------------------------------------------------------------------------
 
-const MANAGED_API_VERSION = `${MANAGED_UPGRADE_GROUP}/${MANAGED_UPGRADE_VERSION}`;
+/** The MUO UpgradeConfig's apiVersion. */
+export const MANAGED_API_VERSION = `${MANAGED_UPGRADE_GROUP}/${MANAGED_UPGRADE_VERSION}`;
 
 /** Why a window creates no UpgradeJob, or the job does not upgrade. */
 export interface SuspensionMark {
@@ -105,6 +94,8 @@ export type PreviewSource =
       readonly config: ManagedUpgradeConfig;
       /** The operator ConfigMap's settings (`upgradeWindow.timeOut`). */
       readonly operatorConfig: ManagedOperatorConfig;
+      /** When the OSD failure window closes, as the managed flow computes it (`upgradeWindowClosesAt`). */
+      readonly windowClosesAt: number | undefined;
     };
 
 /** Options of {@link previewWindows}. */
@@ -177,7 +168,7 @@ function shortfallText(schedule: MaintenanceSchedule, found: number, count: numb
  * the config's namespace. Pure.
  */
 export function previewWindows(source: PreviewSource, options: PreviewOptions): PreviewResult {
-  if (source.kind === 'managed') return previewManagedUpgrade(source.config, source.operatorConfig, options);
+  if (source.kind === 'managed') return previewManagedUpgrade(source, options);
   const config = source.kind === 'config' ? source.config : undefined;
   const ref = config ? objectRef(config as unknown as JsonObject) : '';
   const fields = source.kind === 'config' ? source.config.spec.schedule : source.fields;
@@ -284,10 +275,10 @@ function defaultUpgradeTimeoutMs(): number {
  * UpgradeConfig holds one upgrade. Pure.
  */
 export function previewManagedUpgrade(
-  config: ManagedUpgradeConfig,
-  operatorConfig: ManagedOperatorConfig,
+  source: Extract<PreviewSource, { kind: 'managed' }>,
   options: Pick<PreviewOptions, 'localZoneId'>,
 ): PreviewResult {
+  const { config, operatorConfig } = source;
   const ref = objectRef(config as unknown as JsonObject);
   const spec = config.spec;
   if (spec === undefined) return { ok: false, error: `UpgradeConfig ${ref}: spec is missing` };
@@ -301,7 +292,7 @@ export function previewManagedUpgrade(
   const zone = local.ok ? local.zone : UTC_ZONE;
   const osd = spec.type === 'OSD';
   const windowTimeOutMs = osd ? operatorConfig.upgradeWindow.timeOutMs : 0;
-  const closes = osd ? upgradeWindowClosesAt({ upgradeConfig: config, config: operatorConfig }) : undefined;
+  const closes = osd ? source.windowClosesAt : undefined;
   const target = spec.desired.version ?? spec.desired.image ?? '';
   const d = scheduleTimeDetails({ zone }, at);
   const row: PreviewRow = {
@@ -400,21 +391,6 @@ export function renderPreviewJson(previews: readonly Preview[]): string {
 
 // ---- The command -------------------------------------------------------------------------
 
-/** `--count`: a whole number from 1 to 1000. */
-export function parseCount(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < 1 || n > 1000)
-    throw new InvalidArgumentError('must be a whole number from 1 to 1000');
-  return n;
-}
-
-/** The `--from`/`--time` flag: an RFC 3339 time (`2024-03-01T00:00:00Z`, `2024-03-01T01:00:00+01:00`) as epoch ms. */
-export function parseTimeFlag(value: string): number {
-  const ms = parseRfc3339(value);
-  if (ms === undefined) throw new InvalidArgumentError('must be an RFC 3339 time such as 2024-03-01T00:00:00Z');
-  return ms;
-}
-
 /** The flags of `preview`. */
 export interface PreviewFlags {
   cron?: string;
@@ -436,67 +412,8 @@ export interface PreviewDeps {
   warn(text: string): void;
 }
 
-/** The `config.yaml` of the operator ConfigMap in a file, parsed; its problems are warnings. */
-function readOperatorConfig(path: string, text: string, deps: PreviewDeps): ManagedOperatorConfig {
-  const named = readObjectFile(text, path).find((fileObject) => {
-    const { apiVersion, kind, metadata } = fileObject.object;
-    return (
-      apiVersion === 'v1' &&
-      kind === 'ConfigMap' &&
-      isJsonObject(metadata) &&
-      metadata['name'] === MANAGED_UPGRADE_CONFIGMAP_NAME
-    );
-  });
-  if (!named) throw new Error(`${path}: no ConfigMap ${MANAGED_UPGRADE_CONFIGMAP_NAME} found`);
-  const data = isJsonObject(named.object['data']) ? named.object['data'] : {};
-  const configText = data[MANAGED_UPGRADE_CONFIGMAP_KEY];
-  const parsed = parseManagedOperatorConfig(typeof configText === 'string' ? configText : undefined);
-  for (const p of parsed.problems)
-    deps.warn(
-      `${path}: document ${named.document}: data[${MANAGED_UPGRADE_CONFIGMAP_KEY}]: ${p.key === MANAGED_UPGRADE_CONFIGMAP_KEY ? '' : `${p.key}: `}${p.message}`,
-    );
-  return parsed.config;
-}
-
-/** The UpgradeConfigs of a file, of both APIs; there must be at least one. */
-function readUpgradeConfigs(
-  path: string,
-  deps: PreviewDeps,
-): { scheduled: ScheduledUpgradeConfig[]; managed: ManagedUpgradeConfig[] } {
-  const text = deps.readFile(path);
-  const options = { keepStatus: false, warn: (t: string) => deps.warn(t) };
-  const scheduledCrd = scheduledUpgradeConfigCrd();
-  const scheduled = admitFileObjects(path, text, scheduledCrd, { ...options, alsoRead: [MANAGED_API_VERSION] });
-  const managed = admitFileObjects(path, text, managedUpgradeConfigCrd(), {
-    ...options,
-    alsoRead: [apiVersionOf(scheduledCrd)],
-    warnSkipped: false,
-  });
-  if (scheduled.length + managed.length === 0)
-    throw new Error(`${path}: no UpgradeConfig (${apiVersionOf(scheduledCrd)} or ${MANAGED_API_VERSION}) found`);
-  return {
-    scheduled: scheduled as unknown as ScheduledUpgradeConfig[],
-    managed,
-  };
-}
-
-function apiVersionOf(crd: JsonObject): string {
-  const spec = crd['spec'] as { group: string; versions: { name: string }[] };
-  return `${spec.group}/${spec.versions[0]?.name ?? ''}`;
-}
-
-/** Admits the objects of the CRD's kind in a file; there must be at least one. */
-function admitAll(path: string, text: string, crd: JsonObject, deps: PreviewDeps): JsonObject[] {
-  const admitted = admitFileObjects(path, text, crd, { keepStatus: false, warn: (t) => deps.warn(t) });
-  if (admitted.length === 0) {
-    const spec = crd['spec'] as { group: string; names: { kind: string }; versions: { name: string }[] };
-    throw new Error(`${path}: no ${spec.names.kind} (${apiVersionOf(crd)}) found`);
-  }
-  return admitted;
-}
-
 /** The previews the flags ask for; throws a user-facing Error on bad input. */
-export function previewsFor(flags: PreviewFlags, deps: PreviewDeps): Preview[] {
+export async function previewsFor(flags: PreviewFlags, deps: PreviewDeps): Promise<Preview[]> {
   const options: PreviewOptions = {
     fromMs: flags.from ?? deps.clock.now(),
     count: flags.count,
@@ -506,18 +423,9 @@ export function previewsFor(flags: PreviewFlags, deps: PreviewDeps): Preview[] {
   if (flags.filename !== undefined) {
     if (flags.cron !== undefined || flags.isoWeek !== undefined || flags.location !== undefined)
       throw new Error('-f takes the schedule from the UpgradeConfig: drop --cron, --iso-week and --location');
-    const configs = readUpgradeConfigs(flags.filename, deps);
-    const windows =
-      flags.suspensionWindows === undefined
-        ? []
-        : admitAll(flags.suspensionWindows, deps.readFile(flags.suspensionWindows), upgradeSuspensionWindowCrd(), deps);
-    for (const c of configs.scheduled)
-      sources.push({ kind: 'config', config: c, windows: windows as unknown as UpgradeSuspensionWindow[] });
-    const operatorConfig =
-      flags.operatorConfig === undefined
-        ? defaultManagedOperatorConfig()
-        : readOperatorConfig(flags.operatorConfig, deps.readFile(flags.operatorConfig), deps);
-    for (const c of configs.managed) sources.push({ kind: 'managed', config: c, operatorConfig });
+    // The admission code (the API server's schema validation) loads only with -f: `preview --cron` never loads it.
+    const { previewFileSources } = await import('./preview-files.js');
+    sources.push(...previewFileSources({ ...flags, filename: flags.filename }, deps));
   } else if (flags.cron !== undefined) {
     if (flags.suspensionWindows !== undefined)
       throw new Error('--suspension-windows needs -f: windows select UpgradeConfigs and UpgradeJobs by their labels');
@@ -538,52 +446,23 @@ export function previewsFor(flags: PreviewFlags, deps: PreviewDeps): Preview[] {
   });
 }
 
-/** The subcommand. */
-export function previewCommand(deps?: PreviewDeps): Command {
-  return new Command('preview')
-    .description(
-      'Show the next maintenance windows of a schedule or of UpgradeConfigs: UTC and local time (DST), ISO week, job creation time and suspension windows; a MUO UpgradeConfig’s upgrade and failure window. -o ics writes them as an iCalendar file.',
-    )
-    .option('--cron <expr>', 'cron expression (robfig/cron v3: 5 fields, descriptors, CRON_TZ= prefix)')
-    .option('--iso-week <week>', 'ISO week filter: @odd, @even or a week number')
-    .option(
-      '--location <zone>',
-      'time zone of the schedule: a tz database name, UTC, or Local (this machine’s zone; the default)',
-    )
-    .option(
-      '-f, --filename <file>',
-      'YAML file with UpgradeConfig(s): APPUiO (managedupgrade.appuio.io/v1beta1) or MUO (upgrade.managed.openshift.io/v1alpha1)',
-    )
-    .option(
-      '--suspension-windows <file>',
-      'with -f: YAML file with UpgradeSuspensionWindows to mark the windows they suspend (with -o ics: events of their own)',
-    )
-    .option(
-      '--operator-config <file>',
-      'with -f: YAML file with the ConfigMap managed-upgrade-operator-config, for upgradeWindow.timeOut (default 120 minutes)',
-    )
-    .option('--from <time>', 'windows after this RFC 3339 time (default: now)', parseTimeFlag)
-    .option('--count <n>', 'how many windows', parseCount, 10)
-    .addOption(
-      new Option('-o, --output <format>', 'a table, a JSON list of windows, or an iCalendar file (RFC 5545)')
-        .choices(['table', 'json', 'ics'])
-        .default('table'),
-    )
-    .action((flags: PreviewFlags) => {
-      const d: PreviewDeps = deps ?? {
-        clock: new RealClock(),
-        localZoneId: processZoneId(),
-        readFile: (path) => readFileSync(path, 'utf8'),
-        warn: (text) => void process.stderr.write(`Warning: ${text}\n`),
-      };
-      const previews = previewsFor(flags, d);
-      const render = {
-        table: renderPreviewTable,
-        json: renderPreviewJson,
-        ics: (p: readonly Preview[]) => renderPreviewCalendar(p, d.clock.now()),
-      };
-      process.stdout.write(render[flags.output](previews));
-      if (flags.output !== 'table')
-        for (const p of previews) if (p.shortfall !== undefined) d.warn(`${p.title} ${p.shortfall}`);
-    });
+/** What `preview` reads from outside when it runs for real. */
+export function nodePreviewDeps(): PreviewDeps {
+  return {
+    clock: new RealClock(),
+    localZoneId: processZoneId(),
+    readFile: (path) => readFileSync(path, 'utf8'),
+    warn: (text) => void process.stderr.write(`Warning: ${text}\n`),
+  };
+}
+
+/** The action of `preview` (src/cli/commands/preview.ts defines its flags). */
+export async function previewAction(flags: PreviewFlags, deps: PreviewDeps = nodePreviewDeps()): Promise<void> {
+  const previews = await previewsFor(flags, deps);
+  if (flags.output === 'ics') {
+    const { renderPreviewCalendar } = await import('./preview-calendar.js');
+    process.stdout.write(renderPreviewCalendar(previews, deps.clock.now()));
+  } else process.stdout.write(flags.output === 'json' ? renderPreviewJson(previews) : renderPreviewTable(previews));
+  if (flags.output !== 'table')
+    for (const p of previews) if (p.shortfall !== undefined) deps.warn(`${p.title} ${p.shortfall}`);
 }

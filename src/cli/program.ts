@@ -4,17 +4,17 @@
  * together.
  */
 import { Command, CommanderError } from 'commander';
-import { apiserverCommand } from './apiserver.js';
-import { hookEnvCommand } from './hook-env.js';
-import { manifestsCommand } from './manifests.js';
-import { previewCommand } from './preview.js';
-import { reportCommand } from './report.js';
-import { runCommand } from './run.js';
-import { simulateCommand } from './simulate.js';
-import { mustGatherCommand } from './must-gather.js';
-import { statusCommand } from './status.js';
-import { validateCommand } from './validate.js';
-import { snapshotCommand } from './snapshot.js';
+import { apiserverCommand } from './commands/apiserver.js';
+import { hookEnvCommand } from './commands/hook-env.js';
+import { manifestsCommand } from './commands/manifests.js';
+import { previewCommand } from './commands/preview.js';
+import { reportCommand } from './commands/report.js';
+import { runCommand } from './commands/run.js';
+import { simulateCommand } from './commands/simulate.js';
+import { mustGatherCommand } from './commands/must-gather.js';
+import { statusCommand } from './commands/status.js';
+import { validateCommand } from './commands/validate.js';
+import { snapshotCommand } from './commands/snapshot.js';
 import { version } from './version.js';
 
 /** Builds the command tree. */

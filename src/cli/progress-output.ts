@@ -10,10 +10,8 @@
  */
 import { createLogUpdate } from 'log-update';
 import { drawableColumns, fitLine, renderLiveView, type LiveView } from './live-view.js';
+import type { ProgressFlag } from './commands/simulate.js';
 
-/** `--progress`. */
-export const PROGRESS_MODES = ['auto', 'tty', 'plain', 'none'] as const;
-export type ProgressFlag = (typeof PROGRESS_MODES)[number];
 export type ProgressMode = Exclude<ProgressFlag, 'auto'>;
 
 /** The mode `--progress` asks for: `auto` is `tty` on a terminal, else `plain`. Pure. */

@@ -10,7 +10,7 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import type { ClockScaling } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
-import type { Flow } from './run.js';
+import type { Flow } from './commands/run.js';
 import { schemaProblems } from './schema-problems.js';
 
 /** The `kind` of a rehearsal file. */

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { drawReport, reportCommand } from './report.js';
+import { reportCommand } from './commands/report.js';
+import { drawReport } from './report.js';
 import { sampleReport } from './upgrade-picture/report-fixture.test-support.js';
 
 void test('report draws a saved report into one HTML file', async () => {

@@ -1,21 +1,13 @@
 /**
- * `upgrade-operator report --html FILE REPORT.json`: the picture of a saved `simulate -o json`
- * report, one self-contained HTML page (docs/simulation.md#the-picture---html). The renderer is
- * loaded only when the command runs.
+ * The action of `upgrade-operator report --html FILE REPORT.json`: the picture of a saved
+ * `simulate -o json` report, one self-contained HTML page (docs/simulation.md#the-picture---html).
  */
-import { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 
-/** The subcommand. */
-export function reportCommand(): Command {
-  return new Command('report')
-    .description('Draw a saved `simulate -o json` report as one self-contained HTML page: the upgrade as a timeline.')
-    .argument('<report.json>', 'a report written by `upgrade-operator simulate -o json`')
-    .requiredOption('--html <file>', 'write the page to this file')
-    .action(async (path: string, opts: { html: string }) => {
-      await drawReport(path, opts.html);
-      process.stdout.write(`Timeline of ${path} written to ${opts.html}.\n`);
-    });
+/** The action of `report` (src/cli/commands/report.ts defines its flags). */
+export async function reportAction(path: string, opts: { html: string }): Promise<void> {
+  await drawReport(path, opts.html);
+  process.stdout.write(`Timeline of ${path} written to ${opts.html}.\n`);
 }
 
 /** Reads the report at `path` and writes its page to `html`; throws one line naming the file and the problem. */

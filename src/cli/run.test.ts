@@ -28,16 +28,8 @@ import { capturedLogger } from '../lib/log.test-support.js';
 import { parseExposition, type ParsedFamily } from '../kube/metrics-exposition.test-support.js';
 import { installCustomResourceDefinitions } from '../sim/install-crds.js';
 import { rehearsal } from './rehearsal.js';
-import {
-  LEADER_ELECTION_ID,
-  SCHEDULED_LEADER_ELECTION_ID,
-  parseBindAddress,
-  parseFlows,
-  rehearsedRunOptions,
-  runOperator,
-  type RunningEndpoints,
-  type RunOptions,
-} from './run.js';
+import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID, parseFlows } from './commands/run.js';
+import { parseBindAddress, rehearsedRunOptions, runOperator, type RunningEndpoints, type RunOptions } from './run.js';
 
 const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
 
@@ -388,7 +380,7 @@ void test("run --rehearsal: the file's cluster, flows and namespace; the flows o
     ),
   );
   const { kubeconfig: _none, ...flags } = testRunOptions('', 'replica-r');
-  const options = rehearsedRunOptions({ ...flags, flows: ['managed'], namespace: 'default' }, file, () => false);
+  const options = await rehearsedRunOptions({ ...flags, flows: ['managed'], namespace: 'default' }, file, () => false);
   assert.equal(options.kubeconfig, kubeconfig);
   assert.deepEqual([options.flows, options.namespace], [['scheduled'], 'upgrades']);
   const abort = new AbortController();
@@ -418,7 +410,7 @@ void test("run --rehearsal: the file's cluster, flows and namespace; the flows o
   abort.abort();
   await done;
 
-  assert.throws(
+  await assert.rejects(
     () =>
       rehearsedRunOptions(
         { ...flags, flows: ['managed'], namespace: 'default' },
@@ -428,7 +420,7 @@ void test("run --rehearsal: the file's cluster, flows and namespace; the flows o
     /cannot read the rehearsal file .*missing\.json/,
   );
   writeFileSync(join(dir, 'bad.json'), '{"kind": "UpgradeOperatorRehearsal"}');
-  assert.throws(
+  await assert.rejects(
     () =>
       rehearsedRunOptions({ ...flags, flows: ['managed'], namespace: 'default' }, join(dir, 'bad.json'), () => false),
     /invalid rehearsal file .*bad\.json \(written by simulate --operator external --rehearsal-out\):\n {2}\/: the key "kubeconfig" is required/,

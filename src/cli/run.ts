@@ -11,12 +11,11 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { createNotifications } from './notifications.js';
-import { formatConfigProblems } from '../managed/config/config-problem.js';
-import { settingsFromEnv } from '../managed/config/operator-settings.js';
+import type { OperatorSettings } from '../managed/config/operator-settings.js';
 import { version } from './version.js';
 import { defaultUserAgent, KubeClient } from '../kube/client.js';
 import { SERVICE_ACCOUNT_DIR, isInCluster } from '../kube/in-cluster-config.js';
@@ -25,25 +24,14 @@ import { LeadershipLostError, Manager } from '../kube/manager.js';
 import { RuntimeMetrics, processMetricsRegistry } from '../kube/runtime-metrics.js';
 import { RealClock, ScaledClock, type Clock, type ClockScaling } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
-import { parseGoDurationMs } from '../lib/go-duration.js';
 import { createLogger, type Logger } from '../lib/log.js';
 import { SeededRandom } from '../lib/random.js';
 import { setMaxListeners } from 'node:events';
 import type { KubeObjectLike, ResourceDescriptor } from '../api/resource.js';
 import { startMetricsServer, type HealthCheck, type HealthState, type MetricsServer } from '../kube/metrics-server.js';
 import { processZoneId } from '../time/zone.js';
-import { createManagedOperator } from './managed-operator.js';
-import { parseRehearsal, rehearsalScaling, withRehearsal, type RehearsedOption } from './rehearsal.js';
-import { createScheduledOperator } from './scheduled-operator.js';
-
-/** MUO's lease name, so that the two never run side by side in one namespace. */
-export const LEADER_ELECTION_ID = 'managed-upgrade-operator-lock';
-/** The APPUiO controller's lease name (used when only the scheduled flow runs). */
-export const SCHEDULED_LEADER_ELECTION_ID = '9fced507.appuio.io';
-
-/** The flows `run` can serve. */
-export const FLOWS = ['managed', 'scheduled'] as const;
-export type Flow = (typeof FLOWS)[number];
+import type { RehearsedOption } from './rehearsal.js';
+import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID, type Flow } from './commands/run.js';
 
 /** Options of {@link runOperator} (the command's flags). */
 export interface RunOptions {
@@ -108,32 +96,6 @@ export function parseBindAddress(value: string): { host: string | undefined; por
   return { host: host ?? '0.0.0.0', port };
 }
 
-/** `--flows`: a comma-separated subset of {@link FLOWS}. */
-export function parseFlows(value: string): Flow[] {
-  const flows = value
-    .split(',')
-    .map((f) => f.trim())
-    .filter((f) => f !== '');
-  const bad = flows.filter((f) => !(FLOWS as readonly string[]).includes(f));
-  if (bad.length > 0 || flows.length === 0)
-    throw new InvalidArgumentError(`must be managed, scheduled or managed,scheduled (got ${JSON.stringify(value)})`);
-  return [...new Set(flows)] as Flow[];
-}
-
-function parseDuration(value: string): number {
-  const ms = parseNonNegativeDuration(value);
-  if (ms === 0) throw new InvalidArgumentError('must be positive');
-  return ms;
-}
-
-/** A Go duration flag that may be 0, in ms. */
-function parseNonNegativeDuration(value: string): number {
-  const r = parseGoDurationMs(value);
-  if (!r.ok) throw new InvalidArgumentError(r.error);
-  if (r.ms < 0) throw new InvalidArgumentError('must not be negative');
-  return r.ms;
-}
-
 /** A token file read at most once a minute (bound service-account tokens rotate). */
 function tokenFromFile(path: string, clock: Clock, log: Logger): () => string | undefined {
   let token: string | undefined;
@@ -165,15 +127,9 @@ export async function runOperator(
   const clock: Clock = options.timeScaling ? new ScaledClock(options.timeScaling, wall) : wall;
   const flows = new Set(options.flows);
   if (flows.size === 0) throw new Error('no flow to run: --flows needs managed, scheduled or both');
-  const { settings, problems } = settingsFromEnv(process.env);
-  const fatal = problems.filter((p) => p.severity === 'error');
-  if (flows.has('managed') && fatal.length > 0) throw new Error(`invalid settings: ${formatConfigProblems(fatal)}`);
-  if (flows.has('managed') && problems.length > 0)
-    logger.warn({ problems: formatConfigProblems(problems) }, 'operator settings');
+  const settings = flows.has('managed') ? await managedFlowSettings(logger) : undefined;
   // The Lease lives with the managed flow's ConfigMap (MUO), else in the scheduled flow's namespace (APPUiO).
-  const leaseNamespace = flows.has('managed')
-    ? settings.namespace
-    : options.namespace || process.env['POD_NAMESPACE'] || 'default';
+  const leaseNamespace = settings?.namespace ?? (options.namespace || process.env['POD_NAMESPACE'] || 'default');
   const restConfig = loadRestConfig({
     clock: wall,
     ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
@@ -223,8 +179,9 @@ export async function runOperator(
     ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}),
   };
   const base = { client, informers: manager.informers, clock, logger };
-  const managed = flows.has('managed')
-    ? createManagedOperator({
+  // Each flow's code is loaded only when the flow runs: one flow enabled, the other is never loaded.
+  const managed = settings
+    ? (await import('./managed-operator.js')).createManagedOperator({
         ...base,
         ...monitoring,
         settings,
@@ -233,7 +190,7 @@ export async function runOperator(
       })
     : undefined;
   const scheduled = flows.has('scheduled')
-    ? createScheduledOperator({
+    ? (await import('./scheduled-operator.js')).createScheduledOperator({
         ...base,
         ...monitoring,
         namespace: options.namespace,
@@ -248,7 +205,7 @@ export async function runOperator(
   const notifications = createNotifications({
     ...base,
     operatorNamespace: leaseNamespace,
-    managedNamespace: managed ? settings.watchNamespace : undefined,
+    managedNamespace: managed ? settings?.watchNamespace : undefined,
     scheduledNamespace: scheduled ? options.namespace : undefined,
     random: random.fork('notifications'),
   });
@@ -295,7 +252,7 @@ export async function runOperator(
         ...endpoints,
         flows: [...flows],
         identity,
-        ...(managed
+        ...(settings
           ? {
               namespace: settings.namespace,
               watchNamespace: settings.watchNamespace,
@@ -328,6 +285,17 @@ export async function runOperator(
   }
 }
 
+/** The managed flow's settings from the environment (MUO's); throws on a fatal problem, logs the others. */
+async function managedFlowSettings(logger: Logger): Promise<OperatorSettings> {
+  const { settingsFromEnv } = await import('../managed/config/operator-settings.js');
+  const { formatConfigProblems } = await import('../managed/config/config-problem.js');
+  const { settings, problems } = settingsFromEnv(process.env);
+  const fatal = problems.filter((p) => p.severity === 'error');
+  if (fatal.length > 0) throw new Error(`invalid settings: ${formatConfigProblems(fatal)}`);
+  if (problems.length > 0) logger.warn({ problems: formatConfigProblems(problems) }, 'operator settings');
+  return settings;
+}
+
 /** Readiness of the caches: not ready while any informer has not synced, naming each and why. */
 export function cacheSync(unsynced: ReadonlyArray<{ resource: string; error?: string }>): HealthCheck {
   if (unsynced.length === 0) return { name: 'informer-sync', ok: true };
@@ -348,14 +316,16 @@ export function notServedHint(descriptor: Pick<ResourceDescriptor<KubeObjectLike
 const OPERATOR_GROUPS = new Set(['upgrade.managed.openshift.io', 'managedupgrade.appuio.io']);
 
 /** The flags: the run options (commander names them alike), the log level and the rehearsal file. */
-type RunFlags = RunOptions & { logLevel: string; rehearsal?: string };
+export type RunFlags = RunOptions & { logLevel: string; rehearsal?: string };
 
 /** The options with a rehearsal file's values (flags given on the command line win), and its clock. */
-export function rehearsedRunOptions(
+export async function rehearsedRunOptions(
   options: RunOptions,
   path: string,
   fromCommandLine: (option: RehearsedOption) => boolean,
-): RunOptions {
+): Promise<RunOptions> {
+  // Loaded only for a rehearsal: the file's schema is TypeBox's, which a deployed run never needs.
+  const { parseRehearsal, rehearsalScaling, withRehearsal } = await import('./rehearsal.js');
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -389,129 +359,29 @@ export function rehearsedRunOptions(
   };
 }
 
-/** The subcommand. */
-export function runCommand(): Command {
-  return new Command('run')
-    .description(
-      'Run the managed-upgrade operator (UpgradeConfig upgrade.managed.openshift.io/v1alpha1) against the cluster of the kubeconfig or of the pod.',
-    )
-    .addOption(
-      new Option(
-        '--flows <list>',
-        'flows to run, comma-separated: managed (MUO UpgradeConfig), scheduled (APPUiO kinds)',
-      )
-        .argParser(parseFlows)
-        .default(['managed'], 'managed'),
-    )
-    .option(
-      '--namespace <ns>',
-      'scheduled flow: namespace of UpgradeConfigs, UpgradeJobs, hooks and windows ("" for all; APPUiO\'s flag)',
-      process.env['POD_NAMESPACE'] ?? 'default',
-    )
-    .option(
-      '--managed-upstream-cluster-version-name <name>',
-      'scheduled flow: the ClusterVersion to upgrade',
-      'version',
-    )
-    .option(
-      '--managed-cluster-version-name <name>',
-      'scheduled flow: the managedupgrade.appuio.io ClusterVersion whose template and overlays are synced to it',
-      'version',
-    )
-    .option(
-      '--managed-cluster-version-namespace <ns>',
-      'scheduled flow: its namespace (default: POD_NAMESPACE, else default)',
-      process.env['POD_NAMESPACE'] ?? 'default',
-    )
-    .option(
-      '--machine-namespace <ns>',
-      'scheduled flow: the namespace of the Machines behind openshift_upgrade_controller_machine_info',
-      'openshift-machine-api',
-    )
-    .addOption(
-      new Option(
-        '--node-drain-reconcile-interval <duration>',
-        'scheduled flow: NodeForceDrain looks again at least this often while a node drains (Go duration; 0 disables the cap)',
-      )
-        .argParser(parseNonNegativeDuration)
-        .default(180_000, '3m'),
-    )
-    .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG, ~/.kube/config, then in-cluster)')
-    .option(
-      '--prometheus-url <url>',
-      'Prometheus (Thanos querier or prometheus-k8s) base URL',
-      'https://prometheus-k8s.openshift-monitoring.svc:9091',
-    )
-    .option(
-      '--alertmanager-url <url>',
-      'Alertmanager base URL',
-      'https://alertmanager-main.openshift-monitoring.svc:9094',
-    )
-    .option(
-      '--monitoring-token-file <file>',
-      'bearer token for Prometheus and Alertmanager (default in a pod: its service-account token)',
-    )
-    .option(
-      '--monitoring-ca-file <file>',
-      'CA bundle (PEM) for Prometheus and Alertmanager, added to the system roots (default in a pod: service-ca.crt)',
-    )
-    .option(
-      '--metrics-bind-address <addr>',
-      "where the operator metrics are served (/metrics): the flows' families, controller-runtime's and the process's",
-      ':8383',
-    )
-    .option('--collector-bind-address <addr>', 'where the managed_upgrade_* collector is served (/metrics)', ':8089')
-    .option('--health-probe-bind-address <addr>', 'where /healthz and /readyz are served', ':8081')
-    .option('--no-leader-elect', 'run without leader election (one replica only)')
-    .addOption(
-      new Option('--leader-election-id <name>', 'name of the Lease').default(
-        undefined,
-        `${LEADER_ELECTION_ID} with the managed flow, else ${SCHEDULED_LEADER_ELECTION_ID}`,
-      ),
-    )
-    .addOption(
-      new Option('--leader-elect-lease-duration <duration>', 'Lease duration (Go duration)')
-        .argParser(parseDuration)
-        .default(15_000, '15s'),
-    )
-    .addOption(
-      new Option('--leader-elect-renew-deadline <duration>', 'how long the leader retries renewing before giving up')
-        .argParser(parseDuration)
-        .default(10_000, '10s'),
-    )
-    .addOption(
-      new Option('--leader-elect-retry-period <duration>', 'time between attempts to acquire or renew')
-        .argParser(parseDuration)
-        .default(2_000, '2s'),
-    )
-    .option(
-      '--rehearsal <file>',
-      'rehearse against a simulated cluster: the file `simulate --operator external --rehearsal-out` wrote (its kubeconfig, monitoring URLs, flows, namespace and scaled clock; the servers on 127.0.0.1, any free port; flags given here win)',
-    )
-    .option('--log-level <level>', 'log level (debug, info, warn, error)', process.env['LOG_LEVEL'] ?? 'info')
-    .action(async (runFlags: RunFlags, command: Command) => {
-      const logger = createLogger({ level: runFlags.logLevel, destination: pino.destination({ fd: 2, sync: true }) });
-      const abort = new AbortController();
-      setMaxListeners(0, abort.signal);
-      const stop = (sig: NodeJS.Signals): void => {
-        logger.info({ signal: sig }, 'stopping: draining controllers and releasing the Lease');
-        abort.abort();
-      };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
-      try {
-        const { logLevel: _level, rehearsal, ...flags } = runFlags;
-        const options =
-          rehearsal === undefined
-            ? flags
-            : rehearsedRunOptions(flags, rehearsal, (option) => command.getOptionValueSource(option) === 'cli');
-        await runOperator(options, abort.signal, logger);
-      } catch (err) {
-        if (err instanceof LeadershipLostError) logger.error('leadership lost; exiting so that the pod restarts');
-        throw err;
-      } finally {
-        process.off('SIGTERM', stop);
-        process.off('SIGINT', stop);
-      }
-    });
+/** The action of `run` (src/cli/commands/run.ts defines its flags). */
+export async function runAction(runFlags: RunFlags, command: Command): Promise<void> {
+  const logger = createLogger({ level: runFlags.logLevel, destination: pino.destination({ fd: 2, sync: true }) });
+  const abort = new AbortController();
+  setMaxListeners(0, abort.signal);
+  const stop = (sig: NodeJS.Signals): void => {
+    logger.info({ signal: sig }, 'stopping: draining controllers and releasing the Lease');
+    abort.abort();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  try {
+    const { logLevel: _level, rehearsal, ...flags } = runFlags;
+    const options =
+      rehearsal === undefined
+        ? flags
+        : await rehearsedRunOptions(flags, rehearsal, (option) => command.getOptionValueSource(option) === 'cli');
+    await runOperator(options, abort.signal, logger);
+  } catch (err) {
+    if (err instanceof LeadershipLostError) logger.error('leadership lost; exiting so that the pod restarts');
+    throw err;
+  } finally {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+  }
 }

@@ -7,15 +7,8 @@ import {
   NO_EXTRAS,
   type ScenarioProgress,
 } from './scenarios/scenario-progress.js';
-import {
-  environmentLine,
-  environmentReport,
-  MAX_TIME_SCALE,
-  parseTimeScale,
-  parseUntil,
-  simulateFlagProblems,
-  verdict,
-} from './simulate.js';
+import { environmentLine, environmentReport, simulateFlagProblems, verdict } from './simulate.js';
+import { MAX_TIME_SCALE, parseTimeScale, parseUntil } from './commands/simulate.js';
 import { loadScenario } from './scenarios/catalog.js';
 import { externalOperatorProblems, operatorLease } from './scenarios/scenario-runner.js';
 

@@ -7,12 +7,11 @@
  * `--operator external` the operator is a separate `upgrade-operator run --rehearsal` process
  * (the file `--rehearsal-out` writes tells it where and when).
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
 import { rename, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { paint } from './live-view.js';
 import type { ClockScaling } from '../lib/clock.js';
-import { parseGoDurationMs } from '../lib/go-duration.js';
 import { createLogger } from '../lib/log.js';
 import {
   environmentFor,
@@ -24,46 +23,11 @@ import {
   type ScenarioOutcome,
 } from './scenarios/catalog.js';
 import { scenarioPresenter } from './scenarios/scenario-view.js';
-import { PROGRESS_MODES, progressMode, progressOutput, useColor, type ProgressFlag } from './progress-output.js';
-import { DEFAULT_TIME_SCALE, startSimEnvironment, type SimEnvironment } from './scenarios/sim-environment.js';
+import { progressMode, progressOutput, useColor } from './progress-output.js';
+import { DEFAULT_TIME_SCALE, type ProgressFlag } from './commands/simulate.js';
+import { startSimEnvironment, type SimEnvironment } from './scenarios/sim-environment.js';
 import { externalOperatorProblems, type ExternalOperator } from './scenarios/scenario-runner.js';
 import { rehearsal } from './rehearsal.js';
-
-function parseSeed(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a whole number');
-  return n;
-}
-
-/** `done` (the file's own end) or a Go duration of virtual time. */
-/**
- * `--until`: a positive Go duration of virtual time, or `done` (the scenario's own end). `done` is
- * a value of its own: commander replaces a parser's `undefined` with `''`, which once stopped every
- * run at its first instant.
- */
-export function parseUntil(value: string): number | 'done' {
-  if (value === 'done') return 'done';
-  const r = parseGoDurationMs(value);
-  if (!r.ok || r.ms <= 0)
-    throw new InvalidArgumentError(
-      `must be "done" or a positive duration such as 90m (${r.ok ? 'not positive' : r.error})`,
-    );
-  return r.ms;
-}
-
-/** Largest `--time-scale`: beyond it an API round trip alone spans minutes of virtual time. */
-export const MAX_TIME_SCALE = 3600;
-
-/** `--time-scale`: virtual ms per wall ms, above 0 and at most {@link MAX_TIME_SCALE}. */
-export function parseTimeScale(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > MAX_TIME_SCALE) {
-    throw new InvalidArgumentError(
-      `must be a number above 0 and at most ${MAX_TIME_SCALE} (virtual ms per wall ms; 60: one virtual minute per second)`,
-    );
-  }
-  return n;
-}
 
 /** The flags of `simulate` (commander names them alike). */
 export interface SimulateOptions {
@@ -190,198 +154,141 @@ export function verdict(outcome: Pick<ScenarioOutcome, 'ok' | 'expectationsCheck
   return { text: 'stopped by --until before its end (expectations not checked)', style: 'yellow' };
 }
 
-/** The subcommand. */
-export function simulateCommand(): Command {
-  return new Command('simulate')
-    .description(
-      'Run a simulated OpenShift cluster and a scenario (a named one, or a YAML file) on virtual time, with live progress.',
-    )
-    .option('--scenario <name|file>', 'a named scenario (see --list) or a scenario file', 'managed-osd-upgrade')
-    .option('--list', 'list the named scenarios and exit')
-    .option('--seed <n>', 'seed of every random draw: one seed, one timeline', parseSeed, 1)
-    .addOption(
-      new Option('--until <duration|done>', 'stop after this much virtual time, or at the scenario’s own end')
-        .argParser(parseUntil)
-        .default('done'),
-    )
-    .addOption(
-      new Option('-o, --output <format>', 'progress as text, or one JSON report at the end (no progress)')
-        .choices(['text', 'json'])
-        .default('text'),
-    )
-    .addOption(
-      new Option(
-        '--progress <mode>',
-        'with -o text: tty redraws a live view with progress bars, plain logs one line per change of state, none shows only the result; auto: tty on a terminal, else plain',
-      )
-        .choices(PROGRESS_MODES)
-        .default('auto'),
-    )
-    .option('--kubeconfig-out <file>', 'write a kubeconfig for kubectl to this file')
-    .option(
-      '--keep-running',
-      'after the scenario, keep the API server (or, with --kubeconfig, the simulated cluster) up (Ctrl-C to stop)',
-    )
-    .option(
-      '--kubeconfig <file>',
-      'run against the API server of this kubeconfig instead of the embedded one (installs the OpenShift and upgrade-operator CRDs there; refuses a real OpenShift cluster)',
-    )
-    .option('--context <name>', 'with --kubeconfig: a context other than its current-context')
-    .addOption(
-      new Option('--time-scale <n>', 'with --kubeconfig: virtual ms per wall ms (scaled real time)')
-        .argParser(parseTimeScale)
-        .default(undefined, String(DEFAULT_TIME_SCALE)),
-    )
-    .option('--force', 'with --kubeconfig: run although the server has Nodes the simulator did not create')
-    .addOption(
-      new Option(
-        '--operator <where>',
-        'with --kubeconfig: external runs no operator here; start `upgrade-operator run --rehearsal FILE` yourself (a rehearsal of the real deployment)',
-      )
-        .choices(['in-process', 'external'])
-        .default('in-process'),
-    )
-    .option(
-      '--rehearsal-out <file>',
-      'with --operator external: write what `upgrade-operator run --rehearsal` needs (kubeconfig, monitoring URLs, flows, clock) to this file',
-    )
-    .option('--html <file>', 'also write the run as a timeline picture: one self-contained HTML page')
-    .action(async (opts: SimulateOptions, command: Command) => {
-      const problems = simulateFlagProblems(opts);
-      if (problems.length > 0) command.error(`error: ${problems.join('; ')}`, { code: 'simulate.flags' });
-      if (opts.list) {
-        const scenarios = scenarioNames().map((name) => ({ name, description: loadScenario(name).file.description }));
-        if (opts.output === 'json') process.stdout.write(`${JSON.stringify({ scenarios }, null, 2)}\n`);
-        else for (const s of scenarios) process.stdout.write(`${s.name}\n    ${s.description}\n`);
-        return;
-      }
-      const { name, file } = loadScenario(opts.scenario);
-      if (opts.operator === 'external') {
-        const refused = externalOperatorProblems(file);
-        if (refused.length > 0)
-          command.error(`error: scenario ${name} cannot run with --operator external:\n  - ${refused.join('\n  - ')}`, {
-            code: 'simulate.operator',
-          });
-      }
-      const timeScale = opts.timeScale ?? DEFAULT_TIME_SCALE;
-      const external =
-        opts.kubeconfig !== undefined
-          ? {
-              kubeconfig: opts.kubeconfig,
-              timeScale,
-              force: opts.force === true,
-              ...(opts.context !== undefined ? { context: opts.context } : {}),
-            }
-          : undefined;
-      // A run whose virtual time stops says why on stderr (what keeps the system busy), every 10 s.
-      const stallLogger = createLogger({ level: 'warn', destination: process.stderr });
-      const env = await startSimEnvironment({
-        ...environmentFor(file, opts.seed),
-        stallLogger,
-        ...(external ? { external } : {}),
+/** The action of `simulate` (src/cli/commands/simulate.ts defines its flags). */
+export async function simulateAction(opts: SimulateOptions, command: Command): Promise<void> {
+  const problems = simulateFlagProblems(opts);
+  if (problems.length > 0) command.error(`error: ${problems.join('; ')}`, { code: 'simulate.flags' });
+  if (opts.list) {
+    const scenarios = scenarioNames().map((name) => ({ name, description: loadScenario(name).file.description }));
+    if (opts.output === 'json') process.stdout.write(`${JSON.stringify({ scenarios }, null, 2)}\n`);
+    else for (const s of scenarios) process.stdout.write(`${s.name}\n    ${s.description}\n`);
+    return;
+  }
+  const { name, file } = loadScenario(opts.scenario);
+  if (opts.operator === 'external') {
+    const refused = externalOperatorProblems(file);
+    if (refused.length > 0)
+      command.error(`error: scenario ${name} cannot run with --operator external:\n  - ${refused.join('\n  - ')}`, {
+        code: 'simulate.operator',
       });
-      const text = opts.output === 'text';
-      const mode = text ? progressMode(opts.progress, process.stdout.isTTY === true) : 'none';
-      const output = progressOutput({
-        mode,
-        stream: process.stdout,
-        color: useColor(mode, process.env),
-        wallNow: () => performance.now(),
-        tickMs: 1000,
-      });
-      // Lines about the pairing: with the text output on stdout, else on stderr (stdout is the report).
-      const say = (line: string): void => {
-        if (text) output.log([line]);
-        else process.stderr.write(`${line}\n`);
-      };
-      const timeline: ScenarioLine[] = [];
-      let asExpected: boolean | undefined;
-      try {
-        if (opts.kubeconfigOut) await env.server?.writeKubeconfig(opts.kubeconfigOut);
-        const color = useColor(mode, process.env);
-        output.log([
-          paint(`Scenario ${name} (seed ${opts.seed}): ${file.description}`, 'bold', color),
-          environmentLine(env, timeScale),
-        ]);
-        const wallStart = performance.now();
-        const presenter = scenarioPresenter(output, {
-          title: `Scenario ${name}`,
-          flow: flowShown(file),
-          wallNow: () => performance.now(),
-        });
-        // On scaled real time the next change may be minutes away: held lines go out within a second.
-        const flushing = setInterval(() => presenter.flush(), 1000);
-        flushing.unref();
-        const outcome = await runScenario(env, file, {
-          seed: opts.seed,
-          ...(opts.operator === 'external' && opts.rehearsalOut && opts.kubeconfig
-            ? {
-                externalOperator: rehearsalWriter(
-                  opts.rehearsalOut,
-                  {
-                    scenario: name,
-                    kubeconfig: opts.kubeconfig,
-                    ...(opts.context !== undefined ? { context: opts.context } : {}),
-                  },
-                  env.clock,
-                  say,
-                ),
-              }
-            : {}),
-          ...(opts.until !== 'done' ? { untilMs: opts.until } : {}),
-          onProgress: (p) => presenter.update(p),
-          onLine: (line) => void timeline.push(line),
-        });
-        clearInterval(flushing);
-        presenter.flush();
-        output.finish();
-        const wallSeconds = (performance.now() - wallStart) / 1000;
-        try {
-          const report = {
-            scenario: name,
-            seed: opts.seed,
-            ...environmentReport(env, timeScale),
-            ok: outcome.ok,
-            summary: outcome.summary,
-            wallSeconds,
-            ...outcome.report,
-            timeline,
-          };
-          if (opts.html !== undefined) {
-            // The page of exactly what `-o json` prints: `report --html` of that report gives the same bytes.
-            const { writeUpgradePage } = await import('./upgrade-picture/write-page.js');
-            await writeUpgradePage(JSON.parse(JSON.stringify(report)) as unknown, opts.html);
-          }
-          const written = opts.html !== undefined ? [`Timeline picture written to ${opts.html}.`] : [];
-          if (text) {
-            const v = verdict(outcome);
-            const verdictText = paint(v.text, v.style, color);
-            output.result([
-              '',
-              `${verdictText}: ${outcome.summary} (${wallSeconds.toFixed(1)} s of wall time).`,
-              ...written,
-            ]);
-          } else {
-            process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-            for (const line of written) process.stderr.write(`${line}\n`);
-          }
-          asExpected = outcome.ok;
-          if (opts.keepRunning) {
-            const kubeconfig = opts.kubeconfig ?? opts.kubeconfigOut;
-            const what = env.server
-              ? `API server still up at ${env.apiServerUrl}`
-              : `Simulated cluster still running against ${env.apiServerUrl}`;
-            process.stdout.write(`${what}${kubeconfig ? `; ${watchHint(kubeconfig)}` : ''}. Ctrl-C to stop.\n`);
-            await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
-          }
-        } finally {
-          await outcome.run.close();
+  }
+  const timeScale = opts.timeScale ?? DEFAULT_TIME_SCALE;
+  const external =
+    opts.kubeconfig !== undefined
+      ? {
+          kubeconfig: opts.kubeconfig,
+          timeScale,
+          force: opts.force === true,
+          ...(opts.context !== undefined ? { context: opts.context } : {}),
         }
-      } finally {
-        await env.close();
-      }
-      // An error, not process.exitCode (the entry sets the exit code from runCli's result): exit 1.
-      if (asExpected === false)
-        throw new Error(`scenario ${name} failed: an expectation is unmet or an invariant broke`);
+      : undefined;
+  // A run whose virtual time stops says why on stderr (what keeps the system busy), every 10 s.
+  const stallLogger = createLogger({ level: 'warn', destination: process.stderr });
+  const env = await startSimEnvironment({
+    ...environmentFor(file, opts.seed),
+    stallLogger,
+    ...(external ? { external } : {}),
+  });
+  const text = opts.output === 'text';
+  const mode = text ? progressMode(opts.progress, process.stdout.isTTY === true) : 'none';
+  const output = progressOutput({
+    mode,
+    stream: process.stdout,
+    color: useColor(mode, process.env),
+    wallNow: () => performance.now(),
+    tickMs: 1000,
+  });
+  // Lines about the pairing: with the text output on stdout, else on stderr (stdout is the report).
+  const say = (line: string): void => {
+    if (text) output.log([line]);
+    else process.stderr.write(`${line}\n`);
+  };
+  const timeline: ScenarioLine[] = [];
+  let asExpected: boolean | undefined;
+  try {
+    if (opts.kubeconfigOut) await env.server?.writeKubeconfig(opts.kubeconfigOut);
+    const color = useColor(mode, process.env);
+    output.log([
+      paint(`Scenario ${name} (seed ${opts.seed}): ${file.description}`, 'bold', color),
+      environmentLine(env, timeScale),
+    ]);
+    const wallStart = performance.now();
+    const presenter = scenarioPresenter(output, {
+      title: `Scenario ${name}`,
+      flow: flowShown(file),
+      wallNow: () => performance.now(),
     });
+    // On scaled real time the next change may be minutes away: held lines go out within a second.
+    const flushing = setInterval(() => presenter.flush(), 1000);
+    flushing.unref();
+    const outcome = await runScenario(env, file, {
+      seed: opts.seed,
+      ...(opts.operator === 'external' && opts.rehearsalOut && opts.kubeconfig
+        ? {
+            externalOperator: rehearsalWriter(
+              opts.rehearsalOut,
+              {
+                scenario: name,
+                kubeconfig: opts.kubeconfig,
+                ...(opts.context !== undefined ? { context: opts.context } : {}),
+              },
+              env.clock,
+              say,
+            ),
+          }
+        : {}),
+      ...(opts.until !== 'done' ? { untilMs: opts.until } : {}),
+      onProgress: (p) => presenter.update(p),
+      onLine: (line) => void timeline.push(line),
+    });
+    clearInterval(flushing);
+    presenter.flush();
+    output.finish();
+    const wallSeconds = (performance.now() - wallStart) / 1000;
+    try {
+      const report = {
+        scenario: name,
+        seed: opts.seed,
+        ...environmentReport(env, timeScale),
+        ok: outcome.ok,
+        summary: outcome.summary,
+        wallSeconds,
+        ...outcome.report,
+        timeline,
+      };
+      if (opts.html !== undefined) {
+        // The page of exactly what `-o json` prints: `report --html` of that report gives the same bytes.
+        const { writeUpgradePage } = await import('./upgrade-picture/write-page.js');
+        await writeUpgradePage(JSON.parse(JSON.stringify(report)) as unknown, opts.html);
+      }
+      const written = opts.html !== undefined ? [`Timeline picture written to ${opts.html}.`] : [];
+      if (text) {
+        const v = verdict(outcome);
+        const verdictText = paint(v.text, v.style, color);
+        output.result([
+          '',
+          `${verdictText}: ${outcome.summary} (${wallSeconds.toFixed(1)} s of wall time).`,
+          ...written,
+        ]);
+      } else {
+        process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        for (const line of written) process.stderr.write(`${line}\n`);
+      }
+      asExpected = outcome.ok;
+      if (opts.keepRunning) {
+        const kubeconfig = opts.kubeconfig ?? opts.kubeconfigOut;
+        const what = env.server
+          ? `API server still up at ${env.apiServerUrl}`
+          : `Simulated cluster still running against ${env.apiServerUrl}`;
+        process.stdout.write(`${what}${kubeconfig ? `; ${watchHint(kubeconfig)}` : ''}. Ctrl-C to stop.\n`);
+        await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+      }
+    } finally {
+      await outcome.run.close();
+    }
+  } finally {
+    await env.close();
+  }
+  // An error, not process.exitCode (the entry sets the exit code from runCli's result): exit 1.
+  if (asExpected === false) throw new Error(`scenario ${name} failed: an expectation is unmet or an invariant broke`);
 }

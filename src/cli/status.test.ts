@@ -16,16 +16,14 @@ import { KubeClient } from '../kube/client.js';
 import { ManualClock, RealClock } from '../lib/clock.js';
 import { silentLogger } from '../lib/log.js';
 import { installCustomResourceDefinitions } from '../sim/install-crds.js';
+import { readStatusSnapshot, runStatus, type StatusOptions } from './status.js';
 import {
   DEFAULT_INTERVAL_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   parseDetails,
   parseInterval,
   parseRequestTimeout,
-  readStatusSnapshot,
-  runStatus,
-  type StatusOptions,
-} from './status.js';
+} from './commands/status.js';
 import type { UpgradeStatusReport, UpgradeStatusSnapshot } from './upgrade-status-model.js';
 import { unreachableServer } from './upgrade-status.js';
 import { CFG, clusterVersion, DONE, node, NOW, pool, rendered, NEW, OLD } from './upgrade-status.test-support.js';

@@ -7,8 +7,6 @@
  * read. `--watch` redraws in place on a TTY (a live view with progress bars above the report, every line cut to the terminal width), else prints snapshots separated by a blank line, every
  * `--interval` until SIGINT, which ends it with exit code 0.
  */
-import { readingClient } from './reading-client.js';
-import { Command, InvalidArgumentError, Option } from 'commander';
 import { JobResource, NodeResource, PodDisruptionBudgetResource, PodResource } from '../api/builtin.js';
 import type { ResourceDescriptor, KubeObjectLike } from '../api/resource.js';
 import { ScheduledUpgradeConfigResource } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config-contract.js';
@@ -26,17 +24,15 @@ import type { KubeClient } from '../kube/client.js';
 import { isNotFound } from '../kube/status-error.js';
 import { RealClock, type Clock } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
-import { parseGoDurationMs } from '../lib/go-duration.js';
 import { assessUpgradeStatus, nothingRead, unreachableServer } from './upgrade-status.js';
 import { partValue, type SnapshotPart, type UpgradeStatusSnapshot } from './upgrade-status-model.js';
 import { drainingNodeNames } from './upgrade-status-nodes.js';
-import { DETAILS, renderStatusJson, renderStatusText, type Details } from './upgrade-status-render.js';
+import { renderStatusJson, renderStatusText } from './upgrade-status-render.js';
+import type { Details } from './commands/status.js';
+import { readingClient } from './reading-client.js';
 import { createLogUpdate } from 'log-update';
 import { drawableColumns, fitLine, renderLiveView } from './live-view.js';
 import { statusLiveView } from './upgrade-status-live.js';
-
-/** `--interval` default. */
-export const DEFAULT_INTERVAL_MS = 5_000;
 
 /** The command's flags. */
 export interface StatusOptions {
@@ -50,9 +46,6 @@ export interface StatusOptions {
   /** ms one request may take (0: no limit), as kubectl's `--request-timeout`. */
   requestTimeout: number;
 }
-
-/** `--request-timeout` default: a read-only command must not wait for good on a server that never answers. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 /** What {@link runStatus} writes to and waits with. */
 export interface StatusIo {
@@ -177,35 +170,6 @@ export async function readStatusSnapshot(
   return { ...base, pods: failed ?? { state: 'ok', value: lists.flatMap((l) => partValue(l) ?? []) } };
 }
 
-/** `--interval`: a Go duration, at least one second. */
-export function parseInterval(value: string): number {
-  const r = parseGoDurationMs(value);
-  if (!r.ok) throw new InvalidArgumentError(r.error);
-  if (r.ms < 1000) throw new InvalidArgumentError('must be at least 1s');
-  return r.ms;
-}
-
-/** `--request-timeout`: a Go duration (`0`: no limit), as kubectl takes it; a bare number is seconds. */
-export function parseRequestTimeout(value: string): number {
-  if (/^[0-9]+$/.test(value)) return Number(value) * 1000;
-  const r = parseGoDurationMs(value);
-  if (!r.ok) throw new InvalidArgumentError(r.error);
-  if (r.ms < 0) throw new InvalidArgumentError('must not be negative');
-  return r.ms;
-}
-
-/** `--details`: a comma-separated subset of nodes, operators, health, all. */
-export function parseDetails(value: string, previous: Details[] = []): Details[] {
-  const list = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  const bad = list.filter((s) => !(DETAILS as readonly string[]).includes(s));
-  if (bad.length > 0 || list.length === 0)
-    throw new InvalidArgumentError(`must be ${DETAILS.join(', ')} (got ${JSON.stringify(value)})`);
-  return [...new Set([...previous, ...(list as Details[])])];
-}
-
 /**
  * Prints one view (or, with `--watch`, one per interval until the signal aborts). Returns the
  * exit code: 1 when the last snapshot could read nothing at all, else 0 (a watch ended by the
@@ -262,56 +226,30 @@ export async function runStatus(client: KubeClient, options: StatusOptions, io: 
   }
 }
 
-/** The subcommand. */
-export function statusCommand(): Command {
-  return new Command('status')
-    .description(
-      'Show an upgrade in progress, like `oc adm upgrade status`: control plane, worker pools and nodes (who blocks a drain), update health, and the upgrade operator’s UpgradeConfigs and UpgradeJobs. Reads only.',
-    )
-    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, ~/.kube/config, then in-cluster)')
-    .option('--context <name>', 'a context other than the kubeconfig’s current-context')
-    .option('-w, --watch', 'redraw every --interval until Ctrl-C')
-    .addOption(
-      new Option('--interval <duration>', 'with --watch: time between snapshots (Go duration)')
-        .argParser(parseInterval)
-        .default(DEFAULT_INTERVAL_MS, '5s'),
-    )
-    .option('--details <what>', `expand sections: ${DETAILS.join(', ')} (comma-separated)`, parseDetails)
-    .addOption(
-      new Option('-o, --output <format>', 'text, or the report as JSON').choices(['text', 'json']).default('text'),
-    )
-    .addOption(
-      new Option(
-        '--request-timeout <duration>',
-        'how long one request to the API server may take before it is given up (0: no limit), as kubectl’s',
-      )
-        .argParser(parseRequestTimeout)
-        .default(DEFAULT_REQUEST_TIMEOUT_MS, '30s'),
-    )
-    .action(async (options: StatusOptions) => {
-      const clock = new RealClock();
-      const client = readingClient(clock, {
-        command: 'status',
-        kubeconfig: options.kubeconfig,
-        context: options.context,
-        requestTimeoutMs: options.requestTimeout,
-      });
-      const abort = new AbortController();
-      const onSigint = (): void => abort.abort();
-      // Only a watch ends on Ctrl-C with 0; a single view keeps Node's default (the process ends).
-      if (options.watch) process.once('SIGINT', onSigint);
-      try {
-        const code = await runStatus(client, options, {
-          clock,
-          out: process.stdout,
-          env: process.env,
-          signal: abort.signal,
-        });
-        // An error, not process.exitCode (the entry sets the exit code from runCli's result): exit 1.
-        if (code !== 0) throw new Error('nothing could be read from the cluster');
-      } finally {
-        process.removeListener('SIGINT', onSigint);
-        await client.close();
-      }
+/** The action of `status` (src/cli/commands/status.ts defines its flags). */
+export async function statusAction(options: StatusOptions): Promise<void> {
+  const clock = new RealClock();
+  const client = readingClient(clock, {
+    command: 'status',
+    kubeconfig: options.kubeconfig,
+    context: options.context,
+    requestTimeoutMs: options.requestTimeout,
+  });
+  const abort = new AbortController();
+  const onSigint = (): void => abort.abort();
+  // Only a watch ends on Ctrl-C with 0; a single view keeps Node's default (the process ends).
+  if (options.watch) process.once('SIGINT', onSigint);
+  try {
+    const code = await runStatus(client, options, {
+      clock,
+      out: process.stdout,
+      env: process.env,
+      signal: abort.signal,
     });
+    // An error, not process.exitCode (the entry sets the exit code from runCli's result): exit 1.
+    if (code !== 0) throw new Error('nothing could be read from the cluster');
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    await client.close();
+  }
 }

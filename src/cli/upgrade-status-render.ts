@@ -19,11 +19,7 @@ import type {
   UpgradeOperatorStatus,
   UpgradeStatusReport,
 } from './upgrade-status-model.js';
-
-/** What `--details` expands. */
-export const DETAILS = ['nodes', 'operators', 'health', 'all'] as const;
-/** A `--details` value. */
-export type Details = (typeof DETAILS)[number];
+import type { Details } from './commands/status.js';
 
 /** Options of {@link renderStatusText}. */
 export interface RenderOptions {

@@ -82,7 +82,8 @@ import {
   type ValidationDeps,
   type ValidationReasonName,
 } from '../managed/validation/upgrade-config-validation.js';
-import { admitObjectDetailed, objectRef } from './object-file.js';
+import { admitObjectDetailed } from './object-file.js';
+import { objectRef } from './object-ref.js';
 
 /** Who would say it: the API server at admission, or the operator at run time. */
 export type ProblemSource = 'apiserver' | 'operator';

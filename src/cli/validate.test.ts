@@ -16,13 +16,13 @@ import {
   collectInputs,
   nodeValidateIo,
   parseClusterVersionFile,
-  parseLocalZone,
   renderValidateJson,
   renderValidateText,
   validateInputs,
   type ValidateIo,
   type ValidateRun,
 } from './validate.js';
+import { parseLocalZone } from './commands/validate.js';
 
 const jq = new JqSelector();
 const dir = mkdtempSync(join(tmpdir(), 'validate-test-'));

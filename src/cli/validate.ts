@@ -12,13 +12,13 @@
 import { splitApiVersion } from '../api/resource.js';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { CommanderError } from 'commander';
 import type { ClusterVersion } from '../api/openshift/config-v1/cluster-version.js';
 import { openshiftCustomResourceDefinitions } from '../api/openshift/crds.js';
 import { JqSelector } from '../integrations/jq-selector.js';
 import { RealClock, type Clock } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
-import { loadZone, processZoneId } from '../time/zone.js';
+import { processZoneId } from '../time/zone.js';
 import { admitObject, objectsOfKind, readFileDocuments, readObjectFile } from './object-file.js';
 import {
   validateObjects,
@@ -211,17 +211,6 @@ export interface ValidateDeps {
   io: ValidateIo;
 }
 
-/** `--local-zone`: a tz database name (or UTC). */
-export function parseLocalZone(value: string): string {
-  const z = loadZone(value, value);
-  if (!z.ok || value === 'Local') throw new InvalidArgumentError(z.ok ? 'must name a zone, not Local' : z.error);
-  return z.zone.id;
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
 /** Runs the checks the flags ask for and renders them; throws a user-facing Error on an unusable `--cluster-version`. */
 export async function runValidate(
   flags: ValidateFlags,
@@ -255,37 +244,10 @@ function readOrThrow(path: string, io: ValidateIo): string {
   }
 }
 
-/** The subcommand. Usage errors exit with 2, invalid objects or unreadable inputs with 1. */
-export function validateCommand(deps?: ValidateDeps): Command {
-  return new Command('validate')
-    .description(
-      'Check UpgradeConfigs, UpgradeJobs, UpgradeJobHooks, UpgradeSuspensionWindows, ClusterVersions, NodeForceDrains and the operator ConfigMap offline, with the API server’s schema and the operator’s own rules.',
-    )
-    .requiredOption(
-      '-f, --filename <file>',
-      'a YAML or JSON file, a directory of them, or - for stdin (repeatable)',
-      collect,
-    )
-    .option('-R, --recursive', 'with a directory: its subdirectories too')
-    .option(
-      '--cluster-version <file>',
-      'the cluster’s ClusterVersion (oc get clusterversion version -o yaml), for the checks that need it',
-    )
-    .option(
-      '--local-zone <zone>',
-      'what a schedule’s Local location means (default: this machine’s zone)',
-      parseLocalZone,
-    )
-    .addOption(
-      new Option('-o, --output <format>', 'text, or JSON for programs').choices(['text', 'json']).default('text'),
-    )
-    .exitOverride((err) => {
-      throw err.exitCode === 0 ? err : new CommanderError(2, err.code, err.message);
-    })
-    .action(async (flags: ValidateFlags) => {
-      const d: ValidateDeps = deps ?? { clock: new RealClock(), localZoneId: processZoneId(), io: nodeValidateIo() };
-      const { report, output } = await runValidate(flags, d);
-      process.stdout.write(output);
-      if (!report.valid) throw new CommanderError(1, 'upgrade-operator.invalid', 'invalid objects');
-    });
+/** The action of `validate` (src/cli/commands/validate.ts defines its flags). */
+export async function validateAction(flags: ValidateFlags): Promise<void> {
+  const deps: ValidateDeps = { clock: new RealClock(), localZoneId: processZoneId(), io: nodeValidateIo() };
+  const { report, output } = await runValidate(flags, deps);
+  process.stdout.write(output);
+  if (!report.valid) throw new CommanderError(1, 'upgrade-operator.invalid', 'invalid objects');
 }

@@ -18,10 +18,12 @@ import { ManagedUpgradeConfigResource } from '../../src/api/upgrade.managed.open
 import { loadScenario } from '../../src/cli/scenarios/catalog.js';
 import type { ScenarioFile } from '../../src/cli/scenarios/scenario-file.js';
 import { runScenarioFile, type ScenarioRun } from '../../src/cli/scenarios/scenario-runner.js';
-import { startSimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
+import { startSimEnvironment, type SimEnvironment } from '../../src/cli/scenarios/sim-environment.js';
 import { poolFullyUpdated } from '../../src/managed/cluster-version/worker-pools.js';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { BenchResult } from './result.js';
-import { formatMs, summarize, quantileSorted } from './stats.js';
+import { formatMiB, formatMs, summarize, quantileSorted } from './stats.js';
 
 const SEEDS = [1, 2, 3];
 const IDLE_MINUTES = 120;
@@ -119,12 +121,15 @@ async function measureReactions(
   }
 }
 
-/** Requests the operator makes over IDLE_MINUTES of virtual time after `until` holds. */
-async function measureIdle(
-  label: string,
+/**
+ * Scenario `managed-osd-upgrade` with its UpgradeConfig's `upgradeAt` set, run until the phase,
+ * then 5 virtual minutes for what the last change started to settle. The caller closes both.
+ */
+async function idleOperator(
   upgradeAt: string,
   endPhase: string,
-): Promise<{ label: string; requests: Map<string, number> }> {
+  onOperatorRequest?: (what: string) => void,
+): Promise<{ env: SimEnvironment; run?: ScenarioRun }> {
   const env = await startSimEnvironment({ seed: 1 });
   const base = loadScenario('managed-osd-upgrade').file;
   const file: ScenarioFile = {
@@ -134,19 +139,29 @@ async function measureIdle(
     ),
     end: { phase: [endPhase] },
   };
-  let counting = false;
-  const requests = new Map<string, number>();
-  let run: ScenarioRun | undefined;
   try {
-    run = await runScenarioFile(env, file, {
-      seed: 1,
-      onOperatorRequest: (what) => {
-        if (counting) requests.set(what, (requests.get(what) ?? 0) + 1);
-      },
-    });
-    // Let what the last change started settle, then count.
+    const run = await runScenarioFile(env, file, { seed: 1, ...(onOperatorRequest ? { onOperatorRequest } : {}) });
     const settle = env.clock.now() + 5 * MINUTE;
     await env.clock.run({ until: () => env.clock.now() >= settle, signal: env.signal });
+    return { env, run };
+  } catch (err) {
+    await env.close();
+    throw err;
+  }
+}
+
+/** Requests the operator makes over IDLE_MINUTES of virtual time after `until` holds. */
+async function measureIdle(
+  label: string,
+  upgradeAt: string,
+  endPhase: string,
+): Promise<{ label: string; requests: Map<string, number> }> {
+  let counting = false;
+  const requests = new Map<string, number>();
+  const { env, run } = await idleOperator(upgradeAt, endPhase, (what) => {
+    if (counting) requests.set(what, (requests.get(what) ?? 0) + 1);
+  });
+  try {
     counting = true;
     const end = env.clock.now() + IDLE_MINUTES * MINUTE;
     await env.clock.run({ until: () => env.clock.now() >= end, signal: env.signal });
@@ -233,6 +248,55 @@ export async function runIdleBench(log: (line: string) => void): Promise<BenchRe
     result: `${perMinute(worst)} requests/min at most`,
     pass: worst === 0,
     measurements,
+    memory: [],
+    notes: [],
+  };
+}
+
+/** Virtual minutes of the leak benchmark, and how often the heap is read. */
+const LEAK_MINUTES = 60;
+const LEAK_STEP_MINUTES = 10;
+const LEAK_TOLERANCE_BYTES = 2 * 1024 * 1024;
+
+/** A full garbage collection, also when this process runs without --expose-gc. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  gc();
+}
+
+/** Heap after GC over an hour of an idle operator in the simulation. */
+export async function runIdleHeapBench(log: (line: string) => void): Promise<BenchResult> {
+  const { env, run } = await idleOperator('{{ +24h }}', 'Pending');
+  const heap: number[] = [];
+  try {
+    for (let minute = 0; minute <= LEAK_MINUTES; minute += LEAK_STEP_MINUTES) {
+      if (minute > 0) {
+        const end = env.clock.now() + LEAK_STEP_MINUTES * MINUTE;
+        await env.clock.run({ until: () => env.clock.now() >= end, signal: env.signal });
+      }
+      collectGarbage();
+      heap.push(process.memoryUsage().heapUsed);
+      log(`idle-heap: minute ${minute}: heap after GC ${formatMiB(heap[heap.length - 1] ?? 0)}`);
+    }
+  } finally {
+    await run?.close();
+    await env.close();
+  }
+  const spread = Math.max(...heap) - Math.min(...heap);
+  const growth = (heap[heap.length - 1] ?? 0) - (heap[0] ?? 0);
+  return {
+    id: 'idle-heap',
+    title: 'Operator heap over an idle hour',
+    method: `The operator of scenario \`managed-osd-upgrade\` on the simulated cluster, with its upgrade scheduled for tomorrow (phase Pending), after 5 virtual minutes to settle: ${LEAK_MINUTES} virtual minutes in steps of ${LEAK_STEP_MINUTES}, the heap used read after two full garbage collections at each step. The simulated cluster and the API server run in the same process, so their heap counts too: a leak anywhere shows.`,
+    target: `heap after GC flat within ${formatMiB(LEAK_TOLERANCE_BYTES)}`,
+    result: `spread ${formatMiB(spread)}, ${growth >= 0 ? '+' : ''}${formatMiB(growth)} from the first reading to the last`,
+    pass: spread <= LEAK_TOLERANCE_BYTES,
+    measurements: heap.map((bytes, i) => ({
+      label: `minute ${i * LEAK_STEP_MINUTES}`,
+      value: formatMiB(bytes),
+    })),
     memory: [],
     notes: [],
   };

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { runCommand } from '../../cli/run.js';
+import { runCommand } from '../../cli/commands/run.js';
 import { parseManagedOperatorConfig } from '../../managed/config/managed-operator-config.js';
 import { OPERATOR_SETTINGS_ENV, defaultOperatorSettings } from '../../managed/config/operator-settings.js';
 import {

@@ -62,21 +62,23 @@ export const METRICS_SERVICE_NAME = 'managed-upgrade-operator-metrics';
 export const COLLECTOR_SERVICE_NAME = 'managed-upgrade-operator-custom-metrics';
 
 /**
- * Container resources. Requests: MUO's 20m CPU (the operator is event-driven and idles near
- * zero); memory 160Mi, not MUO's 100Mi, because Node itself takes about 65 MiB resident before
- * caching anything and the caches of a 500-node, 10,000-pod cluster bring it to about 141 MiB
- * (docs/benchmarks.md). Limits: 512Mi memory, above the about 194 MiB peak of the initial
- * LIST with room for larger clusters; V8's old space is capped below it (NODE_OPTIONS) so the
- * heap is collected before the kernel kills the container. CPU 500m instead of MUO's 50m: a
- * Go binary parses the first LIST in a fraction of the time, while a throttled Node process
- * would take tens of seconds to become ready.
+ * Container resources, set from the measurements of the `run` process itself with this
+ * Deployment's NODE_OPTIONS (docs/benchmarks.md, benchmarks `run-idle` and `run-cached`): about
+ * 80 MiB resident idle on an empty cluster, 107 MiB once both flows have cached a 500-node,
+ * 10,000-pod cluster, with a peak of 134 MiB while the first LISTs are parsed. Requests: MUO's
+ * 20m CPU (the operator is event-driven; idle it uses about 0.5 % of a core, `run-steady`);
+ * memory 128Mi, the cached figure rounded up (MUO asks for 100Mi). Limits: 256Mi memory, the
+ * peak with room for larger clusters (MUO's is 200Mi); V8's old space is capped well below it
+ * (NODE_OPTIONS) so the heap is collected before the kernel kills the container. CPU 500m
+ * instead of MUO's 50m: a Go binary parses the first LIST in a fraction of the time, while a
+ * throttled Node process would take tens of seconds to become ready.
  */
 export const OPERATOR_RESOURCES = {
-  requests: { cpu: '20m', memory: '160Mi' },
-  limits: { cpu: '500m', memory: '512Mi' },
+  requests: { cpu: '20m', memory: '128Mi' },
+  limits: { cpu: '500m', memory: '256Mi' },
 } as const;
 /** V8 old-space cap (MiB), below the memory limit (see {@link OPERATOR_RESOURCES}). */
-export const MAX_OLD_SPACE_MIB = 384;
+export const MAX_OLD_SPACE_MIB = 160;
 
 /** Options of the builders. */
 export interface ManagedOperatorManifestOptions {

@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import { NamespaceResource, NodeResource, PodResource } from '../builtin.js';
 import { FILE_INTEGRITY_NAMESPACE } from '../openshift/fileintegrity-v1alpha1/file-integrity.js';
 import { MANAGED_UPGRADE_OPERATOR_NAMESPACE } from '../upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
-import { LEADER_ELECTION_ID } from '../../cli/run.js';
+import { LEADER_ELECTION_ID } from '../../cli/commands/run.js';
 import { environmentFor, loadScenario } from '../../cli/scenarios/catalog.js';
 import {
   startNotificationReceiver,

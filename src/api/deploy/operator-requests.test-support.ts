@@ -15,7 +15,7 @@
  * after such a report (the simulated cluster's clients report nothing).
  */
 import assert from 'node:assert/strict';
-import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from '../../cli/run.js';
+import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from '../../cli/commands/run.js';
 import { runScenario, type ScenarioOutcome } from '../../cli/scenarios/catalog.js';
 import type { ScenarioFile } from '../../cli/scenarios/scenario-file.js';
 import type { SimEnvironment } from '../../cli/scenarios/sim-environment.js';

@@ -1,7 +1,7 @@
 /** The scheduled flow's install objects agree with the code that runs in them and with APPUiO's deployment. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCommand } from '../../cli/run.js';
+import { runCommand } from '../../cli/commands/run.js';
 import { customResourceDefinitions } from '../manifests.js';
 import { APPUIO_CONTROLLER_NAMESPACE, APPUIO_GROUP } from '../managedupgrade.appuio.io/v1beta1/group.js';
 import { managedOperatorManifestFiles } from './managed-operator-manifests.js';

@@ -70,20 +70,23 @@ export const SCHEDULED_OPERATOR_PORTS = {
 } as const;
 
 /**
- * Container resources. APPUiO's controller asks for 10m CPU and 32Mi and is limited to 100m and
- * 128Mi; a Node process takes about 65 MiB resident before caching anything (docs/benchmarks.md)
- * and NodeForceDrain's jq programs run in a worker thread with its own heap and jq's WebAssembly
- * memory, which V8's heap cap does not bound. The scheduled flow caches no Pods (it lists them per
- * draining node), so it needs far less than the managed flow. Requests: APPUiO's 10m CPU, 128Mi.
- * Limits: 384Mi, room for a jq program that allocates until its 5 s timeout; CPU 500m for the
- * same reason as the managed flow (a throttled Node process parses its first LISTs slowly).
+ * Container resources, set from the measurements of `run --flows scheduled` itself with this
+ * Deployment's NODE_OPTIONS (docs/benchmarks.md, benchmark `run-idle`): about 72–87 MiB resident
+ * idle, with a peak of about 110–120 MiB while it starts. The flow caches no Pods (it lists them per
+ * draining node). APPUiO's controller asks for 10m CPU and 32Mi and is limited to 100m and
+ * 128Mi. Requests: APPUiO's 10m CPU; memory 96Mi, the idle figure rounded up. Limits: APPUiO's
+ * 128Mi memory. NodeForceDrain's jq programs run in a worker thread that adds about 33 MiB while
+ * it lives, and jq's WebAssembly memory is not bounded by V8's heap cap: a program that allocates
+ * without bound gets the container OOM-killed (and restarted) before its 5 s timeout, where a
+ * larger limit would have let the timeout end it. CPU 500m for the same reason as the managed
+ * flow (a throttled Node process parses its first LISTs slowly).
  */
 export const SCHEDULED_OPERATOR_RESOURCES = {
-  requests: { cpu: '10m', memory: '128Mi' },
-  limits: { cpu: '500m', memory: '384Mi' },
+  requests: { cpu: '10m', memory: '96Mi' },
+  limits: { cpu: '500m', memory: '128Mi' },
 } as const;
 /** V8 old-space cap (MiB) of the main thread, well below the memory limit. */
-export const SCHEDULED_MAX_OLD_SPACE_MIB = 192;
+export const SCHEDULED_MAX_OLD_SPACE_MIB = 64;
 
 /** The six kinds the viewer and editor roles cover. */
 export const APPUIO_KINDS: readonly ResourceDescriptor[] = [

@@ -25,7 +25,7 @@ import { ScheduledUpgradeConfigResource } from '../managedupgrade.appuio.io/v1be
 import { UpgradeJobResource } from '../managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import type { UpgradeJob } from '../managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../openshift/config-v1/cluster-version.js';
-import { SCHEDULED_LEADER_ELECTION_ID } from '../../cli/run.js';
+import { SCHEDULED_LEADER_ELECTION_ID } from '../../cli/commands/run.js';
 import { environmentFor, loadScenario } from '../../cli/scenarios/catalog.js';
 import {
   startNotificationReceiver,

@@ -31,7 +31,7 @@ import type { Logger } from '../../lib/log.js';
 import { createLogger } from '../../lib/log.js';
 import { SIMULATED_PROCESS_ANNOTATION } from '../../sim/workloads/deployment-controller.js';
 import { templateHash } from '../../sim/workloads/names.js';
-import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from '../run.js';
+import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from '../commands/run.js';
 import { version } from '../version.js';
 
 /** Lines kept per container instance. */

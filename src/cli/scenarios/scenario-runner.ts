@@ -64,7 +64,7 @@ import type { SimEnvironment } from './sim-environment.js';
 import { compileGoRegexp, type GoRegexp } from '../../lib/go-regexp.js';
 import { isAlreadyExists } from '../../kube/status-error.js';
 import { ensureNamespace } from '../../kube/ensure-namespace.js';
-import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from '../run.js';
+import { LEADER_ELECTION_ID, SCHEDULED_LEADER_ELECTION_ID } from '../commands/run.js';
 
 const NS = MANAGED_UPGRADE_OPERATOR_NAMESPACE;
 /** The scheduled flow's namespace unless the file names one (APPUiO's deployment namespace). */

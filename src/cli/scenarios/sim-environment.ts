@@ -40,9 +40,6 @@ import { VirtualClock } from '../../sim/virtual-clock.js';
 /** Virtual start of every embedded run, so that one seed gives one timeline (2026-03-02T00:00:00Z). */
 export const VIRTUAL_START = Date.UTC(2026, 2, 2);
 
-/** Virtual ms per wall ms against an external API server unless told otherwise (one virtual minute per second). */
-export const DEFAULT_TIME_SCALE = 60;
-
 /** The field manager of every write of the simulated cluster (how its objects are recognised). */
 export const SIMULATED_CLUSTER_MANAGER = 'simulated-cluster';
 

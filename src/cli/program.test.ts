@@ -1,0 +1,98 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startApiServer } from '../apiserver/server.js';
+import { silentLogger } from '../lib/log.js';
+import { version } from './version.js';
+import { heavyModulesLoaded, loadedModules, loopbackRunArgs, startUpCommands } from './loaded-modules.test-support.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The modules of `dist/` a run loaded, relative to it. */
+function distModules(urls: readonly string[]): string[] {
+  return urls.flatMap((u) => {
+    const m = /\/dist\/(.*)$/.exec(u);
+    return m?.[1] !== undefined ? [m[1]] : [];
+  });
+}
+
+void test('--version and --help load the command definitions only, no action module; a lone --version not even commander', async () => {
+  for (const args of [['--version'], ['--help'], ['preview', '--help']]) {
+    const run = await loadedModules(args, { cwd: ROOT });
+    assert.equal(run.status, 0, run.stderr);
+    const actions = distModules(run.urls).filter(
+      (m) =>
+        m.startsWith('cli/') && !m.startsWith('cli/commands/') && !['cli/program.js', 'cli/version.js'].includes(m),
+    );
+    assert.deepEqual(actions, [], args.join(' '));
+    assert.deepEqual(heavyModulesLoaded(run.urls), [], args.join(' '));
+    if (args.join(' ') === '--version') {
+      assert.equal(run.stdout.trim(), version());
+      assert.deepEqual(
+        run.urls.filter((u) => u.includes('/node_modules/')),
+        [],
+        'a lone --version loads no package, not even commander',
+      );
+    }
+  }
+});
+
+void test('preview, hook-env and validate never load the simulation, PromQL or jq', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'lazy-commands-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  for (const command of startUpCommands(dir)) {
+    const run = await loadedModules(command.args, { cwd: ROOT });
+    assert.equal(run.status, 0, `${command.id}: ${run.stderr}`);
+    assert.notEqual(run.stdout, '', command.id);
+    // hook-env and validate admit their files with the API server's schema validation
+    // (src/apiserver/crd, with CEL): the start-up benchmark measures what that costs.
+    const admits = command.id === 'hook-env' || command.id === 'validate';
+    const heavy = heavyModulesLoaded(
+      run.urls.filter(
+        (u) => !admits || !/\/dist\/apiserver\/(crd\/|field-errors\.js|storage\/object-meta\.js)|\/@bufbuild\//.test(u),
+      ),
+    );
+    assert.deepEqual(heavy, [], command.id);
+  }
+});
+
+void test('status and run (each flow alone) load neither the simulation, the API server, CEL, PromQL nor jq; one flow never loads the other', async (t) => {
+  const server = await startApiServer({ port: 0, logger: silentLogger() });
+  const dir = mkdtempSync(join(tmpdir(), 'lazy-commands-'));
+  t.after(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const kubeconfig = join(dir, 'kubeconfig');
+  await server.writeKubeconfig(kubeconfig);
+
+  const status = await loadedModules(['status', '--kubeconfig', kubeconfig], { cwd: ROOT });
+  assert.equal(status.status, 0, status.stderr);
+  assert.deepEqual(heavyModulesLoaded(status.urls), [], 'status');
+
+  for (const [flow, other] of [
+    ['managed', 'scheduled'],
+    ['scheduled', 'managed'],
+  ] as const) {
+    const run = await loadedModules(loopbackRunArgs(flow, kubeconfig), {
+      cwd: ROOT,
+      env: { POD_NAMESPACE: 'default' },
+      stopWhen: { stderrIncludes: 'upgrade-operator starting', afterMs: 1_000, timeoutMs: 30_000 },
+    });
+    assert.match(run.stderr, /upgrade-operator starting/, `run --flows ${flow}`);
+    assert.deepEqual(heavyModulesLoaded(run.urls), [], `run --flows ${flow}`);
+    const modules = distModules(run.urls);
+    assert.ok(
+      modules.some((m) => m.startsWith(`${flow}/`)),
+      `run --flows ${flow} loads its flow`,
+    );
+    assert.deepEqual(
+      modules.filter((m) => m.startsWith(`${other}/`) || m === `cli/${other}-operator.js`),
+      [],
+      `run --flows ${flow} loads nothing of the ${other} flow`,
+    );
+  }
+});

@@ -5,8 +5,11 @@
  * `upgrade-operator run` and by `simulate` (which passes the simulated cluster's monitoring
  * URLs and its virtual clock); nothing here knows which cluster it talks to.
  */
+import type { NotificationSource } from '../engine/notifications/notification-controller.js';
+import { upgradeConfigProgress } from '../managed/notifications/upgrade-config-progress.js';
 import { Registry } from 'prom-client';
 import { ManagedUpgradeConfigResource } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
+import type { ManagedUpgradeConfig } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import type { ManagedOperatorConfig } from '../managed/config/managed-operator-config.js';
 import type { OperatorSettings } from '../managed/config/operator-settings.js';
 import { createManagedUpgradeConfigController } from '../managed/controllers/upgrade-config-controller.js';
@@ -67,6 +70,8 @@ export interface ManagedOperator {
   collectorRegistry: Registry;
   /** The UpgradeConfig, NodeKeeper and MachineConfigPool controllers and the policy sync loop, for a Manager to run while leading. */
   controllers: Runnable[];
+  /** Its UpgradeConfigs, as the notifications read them (docs/configuration.md#notifications). */
+  notificationSource: NotificationSource<ManagedUpgradeConfig>;
   /** Runs the controllers until the signal aborts (without a Manager, so without leader election). */
   start(signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
@@ -236,6 +241,12 @@ export function createManagedOperator(options: ManagedOperatorOptions): ManagedO
     metricsRegistry,
     collectorRegistry,
     controllers,
+    notificationSource: {
+      flow: 'managed',
+      resource: ManagedUpgradeConfigResource,
+      namespace: options.settings.watchNamespace === '' ? undefined : options.settings.watchNamespace,
+      progress: upgradeConfigProgress,
+    },
     async start(signal: AbortSignal): Promise<void> {
       await Promise.all(controllers.map((c) => c.start(signal)));
     },

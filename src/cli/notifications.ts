@@ -4,27 +4,30 @@
  * UpgradeJobs), both reading the one configuration in the operator namespace and sharing one set
  * of delivery counters. Used by `upgrade-operator run` and by `simulate`.
  */
-import { UpgradeJobResource } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
-import { ManagedUpgradeConfigResource } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
-import { createNotificationController } from '../engine/notifications/notification-controller.js';
+import type { UpgradeJob } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
+import type { ManagedUpgradeConfig } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
+import {
+  createNotificationController,
+  type NotificationSource,
+} from '../engine/notifications/notification-controller.js';
 import { NotificationMetrics } from '../engine/notifications/notification-metrics.js';
 import type { ControllerDeps } from '../engine/controller-deps.js';
 import type { HttpTransportOptions } from '../integrations/http/http-client.js';
 import type { Controller } from '../kube/controller.js';
 import { EventRecorder } from '../kube/event-recorder.js';
 import type { SeededRandom } from '../lib/random.js';
-import { upgradeConfigProgress } from '../managed/notifications/upgrade-config-progress.js';
-import { upgradeJobProgress } from '../scheduled/notifications/upgrade-job-progress.js';
 import type { Registry } from 'prom-client';
 
 /** Options of {@link createNotifications}. */
 export interface NotificationsOptions extends ControllerDeps {
   /** Where the configuration ConfigMap, its Secret and the state ConfigMap live. */
   operatorNamespace: string;
-  /** The managed flow runs: the namespace of its UpgradeConfigs (undefined: the flow does not run). */
-  managedNamespace?: string | undefined;
-  /** The scheduled flow runs: the namespace of its UpgradeJobs (`''`: all; undefined: the flow does not run). */
-  scheduledNamespace?: string | undefined;
+  /**
+   * The flows that run, each with its upgrade objects (from `createManagedOperator` and
+   * `createScheduledOperator`: this module loads neither flow's code).
+   */
+  managed?: NotificationSource<ManagedUpgradeConfig> | undefined;
+  scheduled?: NotificationSource<UpgradeJob> | undefined;
   random: SeededRandom;
   /** Proxy, CA and activity release settings of the receivers' HTTP client. */
   transport?: HttpTransportOptions;
@@ -61,28 +64,22 @@ export function createNotifications(options: NotificationsOptions): Notification
     ...(options.transport ? { transport: options.transport } : {}),
   };
   const built = [
-    ...(options.managedNamespace !== undefined
+    ...(options.managed
       ? [
           createNotificationController({
             ...common,
+            ...options.managed,
             name: 'managed-notifications',
-            flow: 'managed',
-            resource: ManagedUpgradeConfigResource,
-            namespace: options.managedNamespace === '' ? undefined : options.managedNamespace,
-            progress: upgradeConfigProgress,
             random: options.random.fork('managed-notifications'),
           }),
         ]
       : []),
-    ...(options.scheduledNamespace !== undefined
+    ...(options.scheduled
       ? [
           createNotificationController({
             ...common,
+            ...options.scheduled,
             name: 'scheduled-notifications',
-            flow: 'scheduled',
-            resource: UpgradeJobResource,
-            namespace: options.scheduledNamespace === '' ? undefined : options.scheduledNamespace,
-            progress: upgradeJobProgress,
             random: options.random.fork('scheduled-notifications'),
           }),
         ]

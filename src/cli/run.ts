@@ -205,8 +205,8 @@ export async function runOperator(
   const notifications = createNotifications({
     ...base,
     operatorNamespace: leaseNamespace,
-    managedNamespace: managed ? settings?.watchNamespace : undefined,
-    scheduledNamespace: scheduled ? options.namespace : undefined,
+    managed: managed?.notificationSource,
+    scheduled: scheduled?.notificationSource,
     random: random.fork('notifications'),
   });
   for (const c of [...(managed?.controllers ?? []), ...(scheduled?.controllers ?? []), ...notifications.controllers])

@@ -6,9 +6,13 @@
  * NodeForceDrain controller and the 19 `openshift_upgrade_controller_*` families, on one client
  * and informer factory. Used by `upgrade-operator run --flows scheduled` and by `simulate`.
  */
+import type { NotificationSource } from '../engine/notifications/notification-controller.js';
+import { upgradeJobProgress } from '../scheduled/notifications/upgrade-job-progress.js';
 import { Registry } from 'prom-client';
 import { NodeResource } from '../api/builtin.js';
 import { UpgradeJobHookResource } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
+import { UpgradeJobResource } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
+import type { UpgradeJob } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { MACHINE_API_NAMESPACE, MachineResource } from '../api/openshift/machine-v1beta1/machine.js';
 import { MachineConfigPoolResource } from '../api/openshift/machineconfiguration-v1/machine-config-pool.js';
 import { createNodeForceDrainController } from '../scheduled/controllers/node-force-drain-controller.js';
@@ -66,6 +70,8 @@ export interface ScheduledOperator {
   /** `openshift_upgrade_controller_*` metrics. */
   metricsRegistry: Registry;
   controllers: Controller[];
+  /** Its UpgradeJobs, as the notifications read them (docs/configuration.md#notifications). */
+  notificationSource: NotificationSource<UpgradeJob>;
   /** Runs the controllers until the signal aborts (without a Manager). */
   start(signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
@@ -156,6 +162,12 @@ export function createScheduledOperator(options: ScheduledOperatorOptions): Sche
   return {
     metricsRegistry,
     controllers,
+    notificationSource: {
+      flow: 'scheduled',
+      resource: UpgradeJobResource,
+      namespace: options.namespace === '' ? undefined : options.namespace,
+      progress: upgradeJobProgress,
+    },
     async start(signal: AbortSignal): Promise<void> {
       await Promise.all(controllers.map((c) => c.start(signal)));
     },

@@ -100,8 +100,8 @@ export async function startOperatorProcess(
   const notifications = createNotifications({
     ...common,
     operatorNamespace: managed ? NS : flows.scheduledNamespace || 'default',
-    managedNamespace: managed ? NS : undefined,
-    scheduledNamespace: scheduled ? flows.scheduledNamespace : undefined,
+    managed: managed?.notificationSource,
+    scheduled: scheduled?.notificationSource,
     random: new SeededRandom(seed).fork('notifications'),
     transport: { releaseActivityAfterWallMs: common.releaseActivityAfterWallMs },
   });

@@ -46,17 +46,21 @@ export const DELIVERY_RETRY: BackoffPolicy = { attempts: 3, initialDelayMs: 1_00
 const DELIVERY_TIMEOUT_MS = 10_000;
 
 /** Options of {@link createNotificationController}. */
-export interface NotificationControllerOptions<T extends KubeObjectLike> extends ControllerDeps {
-  /** The controller's name (`managed-notifications`, `scheduled-notifications`). */
-  name: string;
+/** One flow's upgrade objects, as its notification controller reads them; each flow provides its own. */
+export interface NotificationSource<T extends KubeObjectLike> {
   flow: UpgradeSubject['flow'];
   /** The upgrade objects' kind, and their namespace (undefined: all). */
   resource: ResourceDescriptor<T>;
   namespace?: string | undefined;
-  /** Where the configuration, its Secret and the state ConfigMap live. */
-  operatorNamespace: string;
   /** The flow's reading of one upgrade object (undefined: nothing to report yet). */
   progress(obj: T, now: number): UpgradeProgress | undefined;
+}
+
+export interface NotificationControllerOptions<T extends KubeObjectLike> extends ControllerDeps, NotificationSource<T> {
+  /** The controller's name (`managed-notifications`, `scheduled-notifications`). */
+  name: string;
+  /** Where the configuration, its Secret and the state ConfigMap live. */
+  operatorNamespace: string;
   events: EventRecorder;
   metrics: NotificationMetrics;
   random: Random;

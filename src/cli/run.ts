@@ -20,6 +20,7 @@ import { version } from './version.js';
 import { defaultUserAgent, KubeClient } from '../kube/client.js';
 import { SERVICE_ACCOUNT_DIR, isInCluster } from '../kube/in-cluster-config.js';
 import { loadRestConfig } from '../kube/kubeconfig.js';
+import { scaledServerTimes } from '../kube/server-times.js';
 import { LeadershipLostError, Manager } from '../kube/manager.js';
 import { RuntimeMetrics, processMetricsRegistry } from '../kube/runtime-metrics.js';
 import { RealClock, ScaledClock, type Clock, type ClockScaling } from '../lib/clock.js';
@@ -186,6 +187,8 @@ export async function runOperator(
     requestMetrics: runtimeMetrics.requests,
     fieldManager: 'upgrade-operator',
     userAgent: defaultUserAgent('upgrade-operator', `v${version()}`),
+    // A rehearsal's server stamps wall time: its stamps are read on the flows' scaled clock.
+    ...(options.timeScaling ? { serverTimes: scaledServerTimes(options.timeScaling) } : {}),
   });
   const identity = options.identity ?? (process.env['POD_NAME'] || `${hostname()}_${process.pid}`);
   // Jitter only: a per-process seed keeps replicas from retrying in lockstep.

@@ -28,6 +28,7 @@ import type { RestConfig } from '../../kube/rest-config.js';
 import type { RequestMetrics } from '../../kube/runtime-metrics.js';
 import type { ActivityTracker } from '../../lib/activity.js';
 import { RealClock, type Clock } from '../../lib/clock.js';
+import { scaledServerTimes, type ServerTimeBase } from '../../kube/server-times.js';
 import { errorMessage } from '../../lib/errors.js';
 import { silentLogger, type Logger } from '../../lib/log.js';
 import { SeededRandom } from '../../lib/random.js';
@@ -74,7 +75,7 @@ export interface ExternalApiServerOptions {
 
 export interface SimEnvironmentOptions {
   seed: number;
-  /** Virtual start (default: {@link VIRTUAL_START} embedded, the wall time now against an external server). */
+  /** Virtual start (default: {@link VIRTUAL_START}, on either server). */
   start?: number;
   logger?: Logger;
   /** Where the event-driven clock reports a system that never goes quiet (default: `logger`). */
@@ -178,14 +179,24 @@ async function startExternal(
     kubeconfig: ext.kubeconfig,
     ...(ext.context !== undefined ? { context: ext.context } : {}),
   });
+  // The scenario's start means the same instant as embedded; the server's own stamps are read on
+  // this clock (docs/simulation.md#time-on-an-external-server).
   const clock = new VirtualClock({
     mode: 'scaled',
     scale: ext.timeScale,
-    start: options.start ?? wall.now(),
+    start: options.start ?? VIRTUAL_START,
     wall,
     logger,
   });
-  const env = assemble({ seed: options.seed, clock, logger, config, afterClose: () => Promise.resolve() });
+  const scaling = clock.scaling;
+  const env = assemble({
+    seed: options.seed,
+    clock,
+    logger,
+    config,
+    afterClose: () => Promise.resolve(),
+    ...(scaling ? { serverTimes: scaledServerTimes(scaling) } : {}),
+  });
   try {
     const facts = await readClusterFacts(env.client, env.signal);
     const refused = refusals(facts, ext.force === true);
@@ -214,6 +225,8 @@ function assemble(parts: {
   logger: Logger;
   config: RestConfig;
   afterClose: () => Promise<void>;
+  /** The server stamps wall time: its stamps read on the virtual clock (external servers). */
+  serverTimes?: ServerTimeBase;
 }): SimEnvironment {
   const { clock, logger } = parts;
   const abort = new AbortController();
@@ -232,6 +245,7 @@ function assemble(parts: {
       activity,
       fieldManager,
       ...(requestMetrics ? { requestMetrics } : {}),
+      ...(parts.serverTimes ? { serverTimes: parts.serverTimes } : {}),
     });
   const simClient = newClient(SIMULATED_CLUSTER_MANAGER);
   const client = newClient('user');

@@ -24,6 +24,15 @@ import { parseGoDurationMs } from '../src/lib/go-duration.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = ['--import', 'tsx', join(ROOT, 'src/main.ts')];
 
+/** The child processes running now (an apiserver, a simulate). */
+const running = new Set<ChildProcess>();
+
+function track(child: ChildProcess): ChildProcess {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
 /** One scenario's result. */
 interface Row {
   scenario: string;
@@ -42,21 +51,23 @@ function notApplicable(name: string): string | undefined {
 
 /** Starts `upgrade-operator apiserver` on a free loopback port; resolves once its kubeconfig is written. */
 function startApiServer(kubeconfig: string): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...CLI,
-      'apiserver',
-      '--port',
-      '0',
-      '--pod-termination',
-      'kubelet',
-      '--log-level',
-      'warn',
-      '--kubeconfig-out',
-      kubeconfig,
-    ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  const child = track(
+    spawn(
+      process.execPath,
+      [
+        ...CLI,
+        'apiserver',
+        '--port',
+        '0',
+        '--pod-termination',
+        'kubelet',
+        '--log-level',
+        'warn',
+        '--kubeconfig-out',
+        kubeconfig,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    ),
   );
   return new Promise((resolve, reject) => {
     let out = '';
@@ -85,23 +96,25 @@ function simulate(
   options: { timeScale: number; seed: number; timeoutMs: number },
 ): Promise<Row> {
   const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [
-      ...CLI,
-      'simulate',
-      '--kubeconfig',
-      kubeconfig,
-      '--scenario',
-      name,
-      '--time-scale',
-      String(options.timeScale),
-      '--seed',
-      String(options.seed),
-      '-o',
-      'json',
-    ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  const child = track(
+    spawn(
+      process.execPath,
+      [
+        ...CLI,
+        'simulate',
+        '--kubeconfig',
+        kubeconfig,
+        '--scenario',
+        name,
+        '--time-scale',
+        String(options.timeScale),
+        '--seed',
+        String(options.seed),
+        '-o',
+        'json',
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    ),
   );
   let out = '';
   let err = '';
@@ -213,7 +226,9 @@ async function main(): Promise<number> {
       try {
         const row = await simulate(name, kubeconfig, { timeScale, seed, timeoutMs: timeout.ms });
         rows.push(row);
-        if (values.output === 'text') process.stderr.write(`${row.result} ${name} (${row.wallSeconds.toFixed(1)} s)\n`);
+        process.stderr.write(
+          `${row.result} ${name} (${row.wallSeconds.toFixed(1)} s)${row.result === 'FAIL' ? `: ${row.detail}` : ''}\n`,
+        );
       } finally {
         if (server) await stop(server);
       }
@@ -228,6 +243,13 @@ async function main(): Promise<number> {
   );
   return rows.some((r) => r.result === 'FAIL') ? 1 : 0;
 }
+
+// Ctrl-C (or SIGTERM) stops the scenario and server of the moment with the script.
+for (const sig of ['SIGINT', 'SIGTERM'] as const)
+  process.once(sig, () => {
+    for (const child of running) child.kill('SIGTERM');
+    process.exit(130);
+  });
 
 main().then(
   (code) => {

@@ -224,7 +224,8 @@ export async function runOperator(
     ...(tokenFile ? { monitoringToken: tokenFromFile(tokenFile, wall, logger) } : {}),
     ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}),
   };
-  const base = { client, informers: manager.informers, clock, logger };
+  // Outside calls time out on the wall clock, as the API connection does (network, not virtual time).
+  const base = { client, informers: manager.informers, clock, logger, timeoutClock: wall };
   const managed = flows.has('managed')
     ? createManagedOperator({
         ...base,

@@ -15,10 +15,12 @@ export type ServerTimeBase = (serverMs: number) => number;
 
 /**
  * A server on the wall clock read by a client on scaled time ({@link scaledNow}): a stamp is the
- * virtual time at that wall instant. A stamp has whole seconds, so it is exact to `scale` seconds.
+ * virtual time at that wall instant. A stamp in whole seconds stands for any instant of its
+ * second, so it is read as the middle of it: exact to half a second of wall time, `scale` / 2
+ * virtual seconds (five virtual minutes at ×600).
  */
 export function scaledServerTimes(scaling: ClockScaling): ServerTimeBase {
-  return (serverMs) => scaledNow(scaling, serverMs);
+  return (serverMs) => scaledNow(scaling, serverMs % 1000 === 0 ? serverMs + 500 : serverMs);
 }
 
 /**

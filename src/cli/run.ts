@@ -20,7 +20,7 @@ import { version } from './version.js';
 import { defaultUserAgent, KubeClient } from '../kube/client.js';
 import { SERVICE_ACCOUNT_DIR, isInCluster } from '../kube/in-cluster-config.js';
 import { loadRestConfig } from '../kube/kubeconfig.js';
-import { scaledServerTimes } from '../kube/server-times.js';
+import { virtualTimeOfStamp } from '../kube/server-times.js';
 import { LeadershipLostError, Manager } from '../kube/manager.js';
 import { RuntimeMetrics, processMetricsRegistry } from '../kube/runtime-metrics.js';
 import { RealClock, ScaledClock, type Clock, type ClockScaling } from '../lib/clock.js';
@@ -162,6 +162,7 @@ export async function runOperator(
   onListening?: (runningEndpoints: RunningEndpoints) => void,
 ): Promise<void> {
   const wall = new RealClock();
+  const timeScaling = options.timeScaling;
   const clock: Clock = options.timeScaling ? new ScaledClock(options.timeScaling, wall) : wall;
   const flows = new Set(options.flows);
   if (flows.size === 0) throw new Error('no flow to run: --flows needs managed, scheduled or both');
@@ -188,7 +189,7 @@ export async function runOperator(
     fieldManager: 'upgrade-operator',
     userAgent: defaultUserAgent('upgrade-operator', `v${version()}`),
     // A rehearsal's server stamps wall time: its stamps are read on the flows' scaled clock.
-    ...(options.timeScaling ? { serverTimes: scaledServerTimes(options.timeScaling) } : {}),
+    ...(timeScaling ? { serverTimes: (serverMs: number) => virtualTimeOfStamp(timeScaling, serverMs) } : {}),
   });
   const identity = options.identity ?? (process.env['POD_NAME'] || `${hostname()}_${process.pid}`);
   // Jitter only: a per-process seed keeps replicas from retrying in lockstep.

@@ -1,19 +1,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { scaledServerTimes, translateServerTimes } from './server-times.js';
+import { translateServerTimes, virtualTimeOfStamp } from './server-times.js';
 
 /** Server time 2026-11-27T12:00:00Z is virtual 2026-03-02T00:00:00Z; ten virtual ms per server ms. */
-const base = scaledServerTimes({
+const scaling = {
   start: Date.parse('2026-03-02T00:00:00Z'),
   realOrigin: Date.parse('2026-11-27T12:00:00Z'),
   scale: 10,
-});
+};
+const base = (serverMs: number): number => virtualTimeOfStamp(scaling, serverMs);
 
 void test('a creation stamp is the virtual time of the middle of its server second', () => {
   // 12:00:10 on the server is 100 virtual s after the start; the middle of that second 105 s.
   assert.equal(base(Date.parse('2026-11-27T12:00:10Z')), Date.parse('2026-03-02T00:01:45Z'));
   // A stamp with a fraction is read as it is.
   assert.equal(base(Date.parse('2026-11-27T12:00:10.250Z')), Date.parse('2026-03-02T00:01:42.500Z'));
+  // Before the origin (the set-up, at the wall pace): ×1.
+  assert.equal(base(Date.parse('2026-11-27T11:59:50Z')), Date.parse('2026-03-01T23:59:50.500Z'));
 });
 
 void test('objects, list items and watch events are read on the client clock; the rest is kept', () => {

@@ -14,13 +14,15 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../lib/json.js';
 export type ServerTimeBase = (serverMs: number) => number;
 
 /**
- * A server on the wall clock read by a client on scaled time ({@link scaledNow}): a stamp is the
- * virtual time at that wall instant. A stamp in whole seconds stands for any instant of its
- * second, so it is read as the middle of it: exact to half a second of wall time, `scale` / 2
- * virtual seconds (five virtual minutes at ×600).
+ * The virtual time of a wall-clock server stamp, on a scaled clock ({@link scaledNow}). A stamp
+ * in whole seconds stands for any instant of its second, so it is read as the middle of it: exact
+ * to half a second of wall time, `scale` / 2 virtual seconds (five virtual minutes at ×600). A
+ * stamp from before the wall origin is read at the wall pace (×1), as the simulation runs while it
+ * sets its cluster up (src/sim/virtual-clock.ts, `wallPaceUntilBegun`).
  */
-export function scaledServerTimes(scaling: ClockScaling): ServerTimeBase {
-  return (serverMs) => scaledNow(scaling, serverMs % 1000 === 0 ? serverMs + 500 : serverMs);
+export function virtualTimeOfStamp(scaling: ClockScaling, serverMs: number): number {
+  const at = serverMs % 1000 === 0 ? serverMs + 500 : serverMs;
+  return at < scaling.realOrigin ? scaling.start - (scaling.realOrigin - at) : scaledNow(scaling, at);
 }
 
 /**

@@ -28,7 +28,7 @@ import type { RestConfig } from '../../kube/rest-config.js';
 import type { RequestMetrics } from '../../kube/runtime-metrics.js';
 import type { ActivityTracker } from '../../lib/activity.js';
 import { RealClock, type Clock } from '../../lib/clock.js';
-import { scaledServerTimes, type ServerTimeBase } from '../../kube/server-times.js';
+import { virtualTimeOfStamp, type ServerTimeBase } from '../../kube/server-times.js';
 import { errorMessage } from '../../lib/errors.js';
 import { silentLogger, type Logger } from '../../lib/log.js';
 import { SeededRandom } from '../../lib/random.js';
@@ -187,15 +187,19 @@ async function startExternal(
     start: options.start ?? VIRTUAL_START,
     wall,
     logger,
+    // The set-up runs at the wall pace; the scenario runner begins the scaled time.
+    wallPaceUntilBegun: true,
   });
-  const scaling = clock.scaling;
   const env = assemble({
     seed: options.seed,
     clock,
     logger,
     config,
     afterClose: () => Promise.resolve(),
-    ...(scaling ? { serverTimes: scaledServerTimes(scaling) } : {}),
+    serverTimes: (serverMs) => {
+      const scaling = clock.scaling;
+      return scaling ? virtualTimeOfStamp(scaling, serverMs) : serverMs;
+    },
   });
   try {
     const facts = await readClusterFacts(env.client, env.signal);

@@ -125,6 +125,7 @@ export function createManagedOperator(options: ManagedOperatorOptions): ManagedO
     logger: options.logger,
     config: () => managed.config().config,
     transport: plain,
+    ...(options.timeoutClock ? { timeoutClock: options.timeoutClock } : {}),
   });
 
   // The NodeKeeper registers the compact Pod cache first (see createNodeKeeperController).

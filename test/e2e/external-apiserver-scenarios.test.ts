@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCheckedScenario } from '../../src/api/deploy/operator-requests.test-support.js';
 import { environmentFor, loadScenario } from '../../src/cli/scenarios/catalog.js';
+import type { ScenarioFile } from '../../src/cli/scenarios/scenario-file.js';
 import { startSimEnvironment, VIRTUAL_START } from '../../src/cli/scenarios/sim-environment.js';
 import {
   startApiServerProcess,
@@ -21,14 +22,42 @@ import {
 } from './apiserver-process.test-support.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TIME_SCALE = 600;
-
-/** What each run stands for, and the named scenario it runs. */
-const CASES: ReadonlyArray<{ what: string; name: string }> = [
-  { what: 'managed flow, LOCAL config source', name: 'managed-aro-upgrade' },
-  { what: 'managed flow, OCM config source (UpgradeConfig created, updated, removed)', name: 'ocm-policy-withdrawn' },
-  { what: 'managed flow, OCM agent config source', name: 'ocm-agent-policy-upgrade' },
-  { what: 'scheduled flow (a 01:00 UTC window) with a PDB-blocked drain', name: 'scheduled-force-drain' },
+/**
+ * What each run stands for, the named scenario it runs (a variant of it, when `vary` says how) and
+ * its time scale: ×600 where the scenario's own timings are hours, lower where a policy sync every
+ * 15 virtual minutes must fall between two actions 15 minutes apart (a loaded machine's second of
+ * wall time is ten virtual minutes at ×600).
+ */
+const CASES: ReadonlyArray<{
+  what: string;
+  name: string;
+  timeScale: number;
+  vary?: (file: ScenarioFile) => ScenarioFile;
+}> = [
+  { what: 'managed flow, LOCAL config source', name: 'managed-aro-upgrade', timeScale: 600 },
+  {
+    what: 'managed flow, OCM config source (UpgradeConfig created, updated, removed)',
+    name: 'ocm-policy-withdrawn',
+    timeScale: 120,
+  },
+  {
+    what: 'managed flow, OCM agent config source; the z-stream 4.14.45 without capacity, to keep it short',
+    name: 'ocm-agent-policy-upgrade',
+    timeScale: 600,
+    vary: (file) => ({
+      ...file,
+      ocm: {
+        ...file.ocm,
+        agent: true,
+        policies: [{ version: '4.14.45', nextRunIn: '30m', capacityReservation: false }],
+      },
+    }),
+  },
+  {
+    what: 'scheduled flow (a 01:00 UTC window) with a PDB-blocked drain',
+    name: 'scheduled-force-drain',
+    timeScale: 600,
+  },
 ];
 
 let dir: string;
@@ -49,14 +78,15 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-for (const { what, name } of CASES) {
+for (const { what, name, timeScale, vary } of CASES) {
   void test(`${name} on an external API server (${what}) ends as expected`, { timeout: 180_000 }, async (t) => {
     const server = servers.get(name);
     assert.ok(server);
-    const { file } = loadScenario(name);
+    const named = loadScenario(name).file;
+    const file = vary ? vary(named) : named;
     const env = await startSimEnvironment({
       ...environmentFor(file, 1),
-      external: { kubeconfig: server.kubeconfig, timeScale: TIME_SCALE },
+      external: { kubeconfig: server.kubeconfig, timeScale },
     });
     t.after(() => env.close());
     // Virtual time starts where the embedded run's does, whatever the wall time.

@@ -94,7 +94,7 @@ for (const { what, name, timeScale, vary } of CASES) {
     const outcome = await runCheckedScenario(env, name, file, { seed: 1 });
     t.after(() => outcome.run.close());
     assert.ok(outcome.ok, `${name}: ${outcome.summary}`);
-    assert.equal(outcome.run.ended, 'end condition', outcome.summary);
+    assert.ok(outcome.expectationsChecked, outcome.summary);
   });
 }
 

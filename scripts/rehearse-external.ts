@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadScenario, scenarioNames } from '../src/cli/scenarios/catalog.js';
+import { startApiServerProcess, stopApiServerProcess } from './apiserver-process.js';
 import { parseGoDurationMs } from '../src/lib/go-duration.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -47,46 +48,6 @@ function notApplicable(name: string): string | undefined {
   const file = loadScenario(name).file;
   const faults = file.cluster.apiFaults !== undefined || (file.actions ?? []).some((a) => a.do.apiFaults !== undefined);
   return faults ? 'injects API faults, which only the embedded API server does' : undefined;
-}
-
-/** Starts `upgrade-operator apiserver` on a free loopback port; resolves once its kubeconfig is written. */
-function startApiServer(kubeconfig: string): Promise<ChildProcess> {
-  const child = track(
-    spawn(
-      process.execPath,
-      [
-        ...CLI,
-        'apiserver',
-        '--port',
-        '0',
-        '--pod-termination',
-        'kubelet',
-        '--log-level',
-        'warn',
-        '--kubeconfig-out',
-        kubeconfig,
-      ],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    ),
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr?.on('data', (c: Buffer) => void (err += c.toString()));
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('kubeconfig written')) resolve(child);
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`upgrade-operator apiserver exited with ${code}: ${err.trim()}`)));
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 /** Runs `simulate --kubeconfig` for one scenario with `-o json`; its result from the report or the error. */
@@ -221,8 +182,9 @@ async function main(): Promise<number> {
         rows.push({ scenario: name, result: 'n/a', wallSeconds: 0, detail: reason });
         continue;
       }
-      const kubeconfig = values.kubeconfig ?? join(dir, `${name}.kubeconfig`);
-      const server = values.kubeconfig === undefined ? await startApiServer(kubeconfig) : undefined;
+      const server = values.kubeconfig === undefined ? await startApiServerProcess(dir, name) : undefined;
+      if (server) track(server.child);
+      const kubeconfig = server?.kubeconfig ?? values.kubeconfig ?? '';
       try {
         const row = await simulate(name, kubeconfig, { timeScale, seed, timeoutMs: timeout.ms });
         rows.push(row);
@@ -230,7 +192,7 @@ async function main(): Promise<number> {
           `${row.result} ${name} (${row.wallSeconds.toFixed(1)} s)${row.result === 'FAIL' ? `: ${row.detail}` : ''}\n`,
         );
       } finally {
-        if (server) await stop(server);
+        if (server) await stopApiServerProcess(server);
       }
     }
   } finally {

@@ -15,11 +15,7 @@ import { runCheckedScenario } from '../../src/api/deploy/operator-requests.test-
 import { environmentFor, loadScenario } from '../../src/cli/scenarios/catalog.js';
 import type { ScenarioFile } from '../../src/cli/scenarios/scenario-file.js';
 import { startSimEnvironment, VIRTUAL_START } from '../../src/cli/scenarios/sim-environment.js';
-import {
-  startApiServerProcess,
-  stopApiServerProcess,
-  type ApiServerProcess,
-} from './apiserver-process.test-support.js';
+import { startApiServerProcess, stopApiServerProcess, type ApiServerProcess } from '../../scripts/apiserver-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /**

@@ -10,11 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openshiftCustomResourceDefinitions } from '../../src/api/openshift/crds.js';
 import { runBinary } from '../../src/cli/binary.test-support.js';
-import {
-  startApiServerProcess,
-  stopApiServerProcess,
-  type ApiServerProcess,
-} from './apiserver-process.test-support.js';
+import { startApiServerProcess, stopApiServerProcess, type ApiServerProcess } from '../../scripts/apiserver-process.js';
 
 const TIME_SCALE = 300;
 

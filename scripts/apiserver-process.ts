@@ -1,14 +1,14 @@
 /**
- * `upgrade-operator apiserver` in a process of its own, for the tests that run the simulated
- * cluster against an external API server: on the wall clock, terminating pods waiting for a
- * kubelet (as on a kube-apiserver with no kubelet behind the simulated Nodes), its kubeconfig in
- * `dir`.
+ * `upgrade-operator apiserver` in a process of its own, for `scripts/rehearse-external.ts` and the
+ * tests that run the simulated cluster against an external API server: on the wall clock,
+ * terminating pods waiting for a kubelet (as on a kube-apiserver with no kubelet behind the
+ * simulated Nodes), its kubeconfig in `dir`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export interface ApiServerProcess {
   child: ChildProcess;
@@ -35,7 +35,7 @@ export function startApiServerProcess(dir: string, name: string): Promise<ApiSer
       '--kubeconfig-out',
       kubeconfig,
     ],
-    { cwd: ROOT },
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   return new Promise((resolve, reject) => {
     let out = '';

@@ -7,9 +7,11 @@
  *   that shares its quiescence tracker, so time jumps only when nothing is busy and one seed
  *   gives one timeline.
  * - External (`external`): the clients come from a kubeconfig (TLS, token, client certificate
- *   or exec plugin as it says) and no server starts. That server stamps timestamps with its own
- *   clock, and its in-flight work is invisible here, so time cannot jump on quiet: it is scaled
- *   real time (virtual ms per wall ms), and a run is not reproducible by seed. Before anything is
+ *   or exec plugin as it says) and no server starts. Its in-flight work is invisible here, so
+ *   time cannot jump on quiet: it is scaled real time (virtual ms per wall ms) from the scenario's
+ *   start, at the wall pace until the runner begins the scaled time, and a run is not reproducible
+ *   by seed. The server stamps creation and deletion times on its wall clock: every client made
+ *   here reads them on the virtual clock (src/kube/server-times.ts). Before anything is
  *   written, {@link readClusterFacts} and {@link refusals} make sure the server is not a real
  *   OpenShift cluster nor an earlier run's leftovers; then the OpenShift CRDs and this project's
  *   CRDs are installed there, and a stand-in for the kubelet removes gracefully deleted Pods of

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadScenario, scenarioNames } from '../src/cli/scenarios/catalog.js';
+import { asksForApiFaults } from '../src/cli/scenarios/scenario-actions.js';
 import { startApiServerProcess, stopApiServerProcess } from './apiserver-process.js';
 import { parseGoDurationMs } from '../src/lib/go-duration.js';
 
@@ -45,9 +46,9 @@ interface Row {
 
 /** Why a scenario cannot run against an external server at all (undefined: it can). */
 function notApplicable(name: string): string | undefined {
-  const file = loadScenario(name).file;
-  const faults = file.cluster.apiFaults !== undefined || (file.actions ?? []).some((a) => a.do.apiFaults !== undefined);
-  return faults ? 'injects API faults, which only the embedded API server does' : undefined;
+  return asksForApiFaults(loadScenario(name).file)
+    ? 'injects API faults, which only the embedded API server does'
+    : undefined;
 }
 
 /** Runs `simulate --kubeconfig` for one scenario with `-o json`; its result from the report or the error. */

@@ -27,6 +27,7 @@ import { scenarioPresenter } from './scenarios/scenario-view.js';
 import { PROGRESS_MODES, progressMode, progressOutput, useColor, type ProgressFlag } from './progress-output.js';
 import { DEFAULT_TIME_SCALE, startSimEnvironment, type SimEnvironment } from './scenarios/sim-environment.js';
 import { externalOperatorProblems, type ExternalOperator } from './scenarios/scenario-runner.js';
+import { asksForApiFaults } from './scenarios/scenario-actions.js';
 import { rehearsal } from './rehearsal.js';
 
 function parseSeed(value: string): number {
@@ -259,6 +260,11 @@ export function simulateCommand(): Command {
             code: 'simulate.operator',
           });
       }
+      if (opts.kubeconfig !== undefined && asksForApiFaults(file))
+        command.error(
+          `error: scenario ${name} cannot run against an external API server: it asks for API faults, which only the embedded API server injects`,
+          { code: 'simulate.external' },
+        );
       const timeScale = opts.timeScale ?? DEFAULT_TIME_SCALE;
       const external =
         opts.kubeconfig !== undefined

@@ -229,7 +229,7 @@ void test(
       'jsonpath={.metadata.resourceVersion}',
     ]);
 
-    const [again, refused] = await Promise.all([
+    const [again, refused, faults] = await Promise.all([
       runBinary([
         'simulate',
         '--kubeconfig',
@@ -250,7 +250,14 @@ void test(
         String(TIME_SCALE),
         '--force',
       ]),
+      // API faults are the embedded server's: refused before anything runs.
+      runBinary(['simulate', '--kubeconfig', foreign.kubeconfig, '--scenario', 'managed-api-faults']),
     ]);
+    assert.equal(faults.status, 1, faults.stdout);
+    assert.match(
+      faults.stderr,
+      /scenario managed-api-faults cannot run against an external API server: it asks for API faults, which only the embedded API server injects/,
+    );
     assert.equal(again.status, 1, again.stdout);
     assert.match(
       again.stderr,

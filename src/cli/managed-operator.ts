@@ -58,6 +58,12 @@ export interface ManagedOperatorOptions {
   registryHosts?: Record<string, string>;
   /** With a virtual clock: stop counting an outside call as activity after this much real time. */
   releaseActivityAfterWallMs?: number;
+  /**
+   * The clock of outside calls' timeouts (Prometheus, Alertmanager, the update service; default
+   * `clock`). On scaled time (a rehearsal against an external API server) it is the wall clock:
+   * a 30 s timeout is about the network, not 30 virtual seconds (50 ms at ×600).
+   */
+  timeoutClock?: Clock;
   /** Seeds the jitter of the policy sync loop and the OCM retries. */
   random: SeededRandom;
 }
@@ -90,7 +96,7 @@ function drainSettings(config: ManagedOperatorConfig, pdbForceDrainTimeoutMs: nu
 /** Builds the operator (nothing runs until `start`). */
 export function createManagedOperator(options: ManagedOperatorOptions): ManagedOperator {
   const transport: HttpTransportOptions = {
-    clock: options.clock,
+    clock: options.timeoutClock ?? options.clock,
     userAgent: userAgent(),
     ...(options.activity ? { activity: options.activity } : {}),
     ...(options.monitoringToken ? { bearerToken: options.monitoringToken } : {}),
@@ -124,6 +130,7 @@ export function createManagedOperator(options: ManagedOperatorOptions): ManagedO
     logger: options.logger,
     config: () => managed.config().config,
     transport: plain,
+    ...(options.timeoutClock ? { timeoutClock: options.timeoutClock } : {}),
   });
 
   // The NodeKeeper registers the compact Pod cache first (see createNodeKeeperController).

@@ -20,6 +20,7 @@ import { version } from './version.js';
 import { defaultUserAgent, KubeClient } from '../kube/client.js';
 import { SERVICE_ACCOUNT_DIR, isInCluster } from '../kube/in-cluster-config.js';
 import { loadRestConfig } from '../kube/kubeconfig.js';
+import { virtualTimeOfStamp } from '../kube/server-times.js';
 import { LeadershipLostError, Manager } from '../kube/manager.js';
 import { RuntimeMetrics, processMetricsRegistry } from '../kube/runtime-metrics.js';
 import { RealClock, ScaledClock, type Clock, type ClockScaling } from '../lib/clock.js';
@@ -124,6 +125,7 @@ export async function runOperator(
   onListening?: (runningEndpoints: RunningEndpoints) => void,
 ): Promise<void> {
   const wall = new RealClock();
+  const timeScaling = options.timeScaling;
   const clock: Clock = options.timeScaling ? new ScaledClock(options.timeScaling, wall) : wall;
   const flows = new Set(options.flows);
   if (flows.size === 0) throw new Error('no flow to run: --flows needs managed, scheduled or both');
@@ -143,6 +145,8 @@ export async function runOperator(
     requestMetrics: runtimeMetrics.requests,
     fieldManager: 'upgrade-operator',
     userAgent: defaultUserAgent('upgrade-operator', `v${version()}`),
+    // A rehearsal's server stamps wall time: its stamps are read on the flows' scaled clock.
+    ...(timeScaling ? { serverTimes: (serverMs: number) => virtualTimeOfStamp(timeScaling, serverMs) } : {}),
   });
   const identity = options.identity ?? (process.env['POD_NAME'] || `${hostname()}_${process.pid}`);
   // Jitter only: a per-process seed keeps replicas from retrying in lockstep.
@@ -178,7 +182,8 @@ export async function runOperator(
     ...(tokenFile ? { monitoringToken: tokenFromFile(tokenFile, wall, logger) } : {}),
     ...(caFile ? { ca: readFileSync(caFile, 'utf8') } : {}),
   };
-  const base = { client, informers: manager.informers, clock, logger };
+  // Outside calls time out on the wall clock, as the API connection does (network, not virtual time).
+  const base = { client, informers: manager.informers, clock, logger, timeoutClock: wall };
   // Each flow's code is loaded only when the flow runs: one flow enabled, the other is never loaded.
   const managed = settings
     ? (await import('./managed-operator.js')).createManagedOperator({

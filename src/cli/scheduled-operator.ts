@@ -63,6 +63,12 @@ export interface ScheduledOperatorOptions {
   ca?: string;
   /** With a virtual clock: stop counting an outside call as activity after this much real time. */
   releaseActivityAfterWallMs?: number;
+  /**
+   * The clock of outside calls' timeouts (Prometheus, Alertmanager, the update service; default
+   * `clock`). On scaled time (a rehearsal against an external API server) it is the wall clock:
+   * a 30 s timeout is about the network, not 30 virtual seconds (50 ms at ×600).
+   */
+  timeoutClock?: Clock;
 }
 
 /** The wired operator. */
@@ -83,7 +89,7 @@ export function createScheduledOperator(options: ScheduledOperatorOptions): Sche
   const activity = options.activity ? { activity: options.activity } : {};
   const prometheus = new PrometheusClient({
     url: options.prometheusUrl,
-    clock: options.clock,
+    clock: options.timeoutClock ?? options.clock,
     userAgent: userAgent(),
     ...activity,
     ...(options.monitoringToken ? { bearerToken: options.monitoringToken } : {}),

@@ -27,6 +27,7 @@ import { progressMode, progressOutput, useColor } from './progress-output.js';
 import { DEFAULT_TIME_SCALE, type ProgressFlag } from './commands/simulate.js';
 import { startSimEnvironment, type SimEnvironment } from './scenarios/sim-environment.js';
 import { externalOperatorProblems, type ExternalOperator } from './scenarios/scenario-runner.js';
+import { asksForApiFaults } from './scenarios/scenario-actions.js';
 import { rehearsal } from './rehearsal.js';
 
 /** The flags of `simulate` (commander names them alike). */
@@ -172,6 +173,11 @@ export async function simulateAction(opts: SimulateOptions, command: Command): P
         code: 'simulate.operator',
       });
   }
+  if (opts.kubeconfig !== undefined && asksForApiFaults(file))
+    command.error(
+      `error: scenario ${name} cannot run against an external API server: it asks for API faults, which only the embedded API server injects`,
+      { code: 'simulate.external' },
+    );
   const timeScale = opts.timeScale ?? DEFAULT_TIME_SCALE;
   const external =
     opts.kubeconfig !== undefined

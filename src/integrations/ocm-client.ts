@@ -69,8 +69,10 @@ export interface OcmApi {
 
 /** Options of {@link OcmClient}. */
 export interface OcmClientOptions extends Omit<HttpTransportOptions, 'clock' | 'bearerToken' | 'authScheme'> {
-  /** Clock of the retries and timeouts. */
+  /** Clock of the retries and (unless `timeoutClock`) the request timeouts. */
   clock: Clock;
+  /** Clock of the request timeouts (default `clock`; a rehearsal on scaled time: the wall clock). */
+  timeoutClock?: Clock;
   /** `configManager.ocmBaseUrl`. */
   baseUrl: string;
   /** Asked before every request (the caller reads the pull-secret and the ClusterVersion). */
@@ -110,9 +112,10 @@ export class OcmClient implements OcmApi {
     this.#agent = variant.agent === true;
     this.api = this.#agent ? 'ocm-agent' : 'ocm';
     this.#o = options;
-    const { credentials, random: _r, retry: _p, logger: _l, ...transport } = options;
+    const { credentials, random: _r, retry: _p, logger: _l, timeoutClock, ...transport } = options;
     this.#http = new HttpClient({
       ...transport,
+      ...(timeoutClock ? { clock: timeoutClock } : {}),
       api: this.api,
       authScheme: 'AccessToken',
       bearerToken: async () => {

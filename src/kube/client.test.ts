@@ -187,3 +187,42 @@ void test('every request carries a client-go-like User-Agent whose program is th
     `upgrade-operator/v0.1.0 (${process.platform}/${process.arch}) kubernetes/0123456`,
   );
 });
+
+void test('serverTimes: the server stamps of reads, lists and watch events are read in the client time base', async (t) => {
+  const stamped = {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: 'n1', resourceVersion: '5', creationTimestamp: '2026-11-27T12:00:00Z' },
+  };
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (req.url?.includes('watch=true')) {
+      res.end(`${JSON.stringify({ type: 'ADDED', object: stamped })}\n`);
+      return;
+    }
+    res.end(JSON.stringify(req.url?.endsWith('/n1') ? stamped : { kind: 'NodeList', metadata: {}, items: [stamped] }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const { port } = server.address() as AddressInfo;
+  const client = new KubeClient({
+    config: {
+      server: `http://127.0.0.1:${port}`,
+      insecureSkipTLSVerify: false,
+      auth: () => Promise.resolve(undefined),
+      namespace: 'default',
+    },
+    clock: new ManualClock(),
+    logger: silentLogger(),
+    // The server runs 270 days ahead of the client.
+    serverTimes: (serverMs) => serverMs - 270 * 86_400_000,
+  });
+  t.after(() => client.close());
+  const expected = '2026-03-02T12:00:00Z';
+  assert.equal((await client.get(NodeResource, undefined, 'n1')).metadata?.creationTimestamp, expected);
+  assert.equal((await client.list(NodeResource)).items[0]?.metadata?.creationTimestamp, expected);
+  for await (const event of client.watch(NodeResource)) {
+    assert.equal(event.object.metadata?.creationTimestamp, expected);
+    break;
+  }
+});

@@ -14,6 +14,7 @@ import type { RestConfig } from './rest-config.js';
 import { queryString, resourcePath, type Query } from './resource-path.js';
 import { isNotFound, KubeApiError, kubeApiErrorFrom } from './status-error.js';
 import { Transport, type HttpRequest, type HttpResponse, type TransportOptions } from './transport.js';
+import { translateServerTimes, type ServerTimeBase } from './server-times.js';
 import { LineSplitter, parseWatchLine, type WatchEvent } from './watch-decoder.js';
 
 export const DEFAULT_FIELD_MANAGER = 'upgrade-operator';
@@ -31,6 +32,11 @@ export interface KubeClientOptions extends TransportOptions {
   maxReadRetries?: number;
   /** A transport to share; by default the client makes and owns one. */
   transport?: Transport;
+  /**
+   * The server stamps times on another clock than `clock` (a rehearsal's virtual time against an
+   * external server): its creation and deletion timestamps are read in this time base (server-times.ts).
+   */
+  serverTimes?: ServerTimeBase;
 }
 
 /** A list response; `metadata.continue` is set only when one page was asked for. */
@@ -128,6 +134,7 @@ export class KubeClient {
   readonly #clock: Clock;
   readonly #log: Logger;
   readonly #maxReadRetries: number;
+  readonly #serverTimes: ServerTimeBase | undefined;
 
   #serverTime: number | undefined;
 
@@ -138,6 +145,7 @@ export class KubeClient {
     this.#clock = options.clock;
     this.#log = options.logger;
     this.#maxReadRetries = options.maxReadRetries ?? 5;
+    this.#serverTimes = options.serverTimes;
     this.#ownsTransport = options.transport === undefined;
     this.#transport = options.transport ?? new Transport(options.config, options);
   }
@@ -327,9 +335,9 @@ export class KubeClient {
     const lines = new LineSplitter();
     try {
       for await (const chunk of res.body) {
-        for (const line of lines.push(chunk)) yield parseWatchLine(line) as unknown as WatchEvent<T>;
+        for (const line of lines.push(chunk)) yield this.#watchEvent<T>(line);
       }
-      for (const line of lines.end()) yield parseWatchLine(line) as unknown as WatchEvent<T>;
+      for (const line of lines.end()) yield this.#watchEvent<T>(line);
     } catch (err) {
       if (signal?.aborted) return;
       throw err;
@@ -386,7 +394,15 @@ export class KubeClient {
     signal: AbortSignal | undefined,
     contentType?: string,
   ): Promise<JsonValue> {
-    return parseBody(await this.#send(method, path, body, signal, contentType));
+    const parsed = parseBody(await this.#send(method, path, body, signal, contentType));
+    return this.#serverTimes ? translateServerTimes(parsed, this.#serverTimes) : parsed;
+  }
+
+  #watchEvent<T>(line: string): WatchEvent<T> {
+    const event = parseWatchLine(line);
+    if (this.#serverTimes && event.type !== 'ERROR')
+      event.object = translateServerTimes(event.object, this.#serverTimes) as JsonObject;
+    return event as unknown as WatchEvent<T>;
   }
 
   /** Sends the request (re-authenticating once on 401, retrying reads on 429/503); the body of a 2xx answer. */

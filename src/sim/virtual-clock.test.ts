@@ -208,6 +208,29 @@ void test("scaled mode is src/lib/clock.ts's ScaledClock: its scaling gives anot
   assert.equal(new VirtualClock({ mode: 'event', start: T0 }).scaling, undefined);
 });
 
+void test('scaled mode at the wall pace until begun: the set-up costs wall time, then the scale; pending timers follow', async () => {
+  const wall = new ManualClock(5_000_000);
+  const clock = new VirtualClock({ mode: 'scaled', start: T0, scale: 600, wall, wallPaceUntilBegun: true });
+  const fired: number[] = [];
+  clock.setTimer(3 * 60_000, () => fired.push(clock.now() - T0));
+  await wall.advance(4_000);
+  assert.equal(clock.now(), T0 + 4_000, 'set-up: virtual time at the wall pace');
+  assert.deepEqual(clock.scaling, { start: T0, realOrigin: 5_000_000, scale: 1 });
+  clock.beginScaledTime();
+  assert.equal(clock.now(), T0 + 4_000, 'no jump');
+  assert.deepEqual(clock.scaling, { start: T0 + 4_000, realOrigin: 5_004_000, scale: 600 });
+  // The 3-minute timer (176 virtual s left) fires after 294 wall ms now, not 176 wall s.
+  await wall.advance(293);
+  assert.deepEqual(fired, []);
+  await wall.advance(1);
+  assert.deepEqual(fired, [4_000 + 294 * 600]);
+  clock.beginScaledTime();
+  assert.equal(clock.scaling?.realOrigin, 5_004_000, 'begun once');
+  const event = new VirtualClock({ mode: 'event', start: T0 });
+  event.beginScaledTime();
+  assert.equal(event.now(), T0, 'event mode: nothing changes');
+});
+
 void test('scaled mode: run until a condition, counting timers fired', async () => {
   const wall = new ManualClock(0);
   const clock = new VirtualClock({ mode: 'scaled', start: T0, scale: 10, wall, realOrigin: 0, pollMs: 50 });

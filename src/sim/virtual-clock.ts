@@ -73,6 +73,11 @@ export interface ScaledClockOptions extends CommonOptions {
   realOrigin?: number;
   /** Wall ms between checks of a run() condition (default 50). */
   pollMs?: number;
+  /**
+   * Run at the wall clock's pace (×1) until {@link VirtualClock.beginScaledTime}, then at `scale`:
+   * a set-up that takes wall seconds costs seconds of virtual time, not hours (default false).
+   */
+  wallPaceUntilBegun?: boolean;
 }
 
 export type VirtualClockOptions = EventClockOptions | ScaledClockOptions;
@@ -113,8 +118,8 @@ export class VirtualClock implements Clock {
   readonly #o: VirtualClockOptions;
   readonly #log: Logger;
   readonly #wall: Clock;
-  /** Scaled mode: the time itself. */
-  readonly #scaledClock: ScaledClock | undefined;
+  /** Scaled mode: the time itself (replaced once by beginScaledTime). */
+  #scaledClock: ScaledClock | undefined;
   #now: number;
   #seq = 0;
   /** Event mode: live and cancelled timers, sorted latest first (the next due is last). */
@@ -142,10 +147,32 @@ export class VirtualClock implements Clock {
     this.#scaledClock =
       options.mode === 'scaled'
         ? new ScaledClock(
-            { start: this.#now, realOrigin: options.realOrigin ?? this.#wall.now(), scale: options.scale },
+            {
+              start: this.#now,
+              realOrigin: options.realOrigin ?? this.#wall.now(),
+              scale: options.wallPaceUntilBegun === true ? 1 : options.scale,
+            },
             this.#wall,
           )
         : undefined;
+  }
+
+  /**
+   * Scaled mode with `wallPaceUntilBegun`: from now on virtual time runs at its scale, continuing
+   * from where the wall pace took it (one segment from here: `scaling` then has this instant as its
+   * origin). Pending timers are armed again for the new pace, their virtual due times kept.
+   * Otherwise (event mode, or begun already) nothing changes.
+   */
+  beginScaledTime(): void {
+    const o = this.#o;
+    const current = this.#scaledClock;
+    if (o.mode !== 'scaled' || !current || current.scaling.scale === o.scale) return;
+    const next = new ScaledClock({ start: current.now(), realOrigin: this.#wall.now(), scale: o.scale }, this.#wall);
+    this.#scaledClock = next;
+    for (const t of this.#scaled) {
+      t.scaled?.cancel();
+      t.scaled = next.setTimer(t.due - next.now(), () => this.#fireScaled(t));
+    }
   }
 
   now(): number {
@@ -348,13 +375,7 @@ export class VirtualClock implements Clock {
   #scaledTimer(ms: number, fn: () => void, scaledClock: ScaledClock): Timer {
     const t: PendingTimer = { due: this.now() + Math.max(0, ms), seq: this.#seq++, fn, cancelled: false };
     this.#scaled.add(t);
-    t.scaled = scaledClock.setTimer(ms, () => {
-      if (t.cancelled) return;
-      t.cancelled = true;
-      this.#scaled.delete(t);
-      fn();
-      this.#afterFire?.();
-    });
+    t.scaled = scaledClock.setTimer(ms, () => this.#fireScaled(t));
     return {
       cancel: () => {
         t.cancelled = true;
@@ -362,6 +383,14 @@ export class VirtualClock implements Clock {
         this.#scaled.delete(t);
       },
     };
+  }
+
+  #fireScaled(timer: PendingTimer): void {
+    if (timer.cancelled) return;
+    timer.cancelled = true;
+    this.#scaled.delete(timer);
+    timer.fn();
+    this.#afterFire?.();
   }
 
   /** Inserts keeping the queue sorted by (due, seq) descending, so the next timer is last. */

@@ -4,15 +4,14 @@
 // the real kubectl. Also the refusals: an earlier run's cluster and a foreign ClusterVersion.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openshiftCustomResourceDefinitions } from '../../src/api/openshift/crds.js';
 import { runBinary } from '../../src/cli/binary.test-support.js';
+import { startApiServerProcess, stopApiServerProcess, type ApiServerProcess } from '../../scripts/apiserver-process.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TIME_SCALE = 300;
 
 /** A compact cluster (three schedulable masters) with a customer Deployment, taken to the newest 4.14 z-stream. */
@@ -47,57 +46,9 @@ expect:
   actionsRun: 1
 `;
 
-interface ExternalServer {
-  child: ChildProcess;
-  url: string;
-  kubeconfig: string;
-}
-
 let dir: string;
 let scenarioFile: string;
-let servers: ExternalServer[] = [];
-
-/** Starts `upgrade-operator apiserver` as a child process; resolves once its kubeconfig is written. */
-function startApiServerProcess(name: string): Promise<ExternalServer> {
-  const kubeconfig = join(dir, `${name}.kubeconfig`);
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/main.ts',
-      'apiserver',
-      '--port',
-      '0',
-      '--pod-termination',
-      'kubelet',
-      '--log-level',
-      'warn',
-      '--kubeconfig-out',
-      kubeconfig,
-    ],
-    { cwd: ROOT },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr?.on('data', (c: Buffer) => void (err += c.toString()));
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const url = /API server listening on (\S+)/.exec(out)?.[1];
-      if (url && out.includes('kubeconfig written')) resolve({ child, url, kubeconfig });
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`apiserver ${name} exited with ${code}: ${err}`)));
-  });
-}
-
-async function stop(s: ExternalServer): Promise<void> {
-  if (s.child.exitCode !== null || s.child.signalCode !== null) return;
-  const exited = new Promise((resolve) => s.child.once('exit', resolve));
-  s.child.kill('SIGTERM');
-  await exited;
-}
+let servers: ApiServerProcess[] = [];
 
 function kubectl(kubeconfig: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -127,11 +78,11 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sim-external-'));
   scenarioFile = join(dir, 'compact-z-stream.yaml');
   writeFileSync(scenarioFile, SCENARIO);
-  servers = await Promise.all([startApiServerProcess('run'), startApiServerProcess('foreign')]);
+  servers = await Promise.all([startApiServerProcess(dir, 'run'), startApiServerProcess(dir, 'foreign')]);
 });
 
 after(async () => {
-  await Promise.all(servers.map(stop));
+  await Promise.all(servers.map(stopApiServerProcess));
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -278,7 +229,7 @@ void test(
       'jsonpath={.metadata.resourceVersion}',
     ]);
 
-    const [again, refused] = await Promise.all([
+    const [again, refused, faults] = await Promise.all([
       runBinary([
         'simulate',
         '--kubeconfig',
@@ -299,7 +250,14 @@ void test(
         String(TIME_SCALE),
         '--force',
       ]),
+      // API faults are the embedded server's: refused before anything runs.
+      runBinary(['simulate', '--kubeconfig', foreign.kubeconfig, '--scenario', 'managed-api-faults']),
     ]);
+    assert.equal(faults.status, 1, faults.stdout);
+    assert.match(
+      faults.stderr,
+      /scenario managed-api-faults cannot run against an external API server: it asks for API faults, which only the embedded API server injects/,
+    );
     assert.equal(again.status, 1, again.stdout);
     assert.match(
       again.stderr,

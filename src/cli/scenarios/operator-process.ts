@@ -9,6 +9,7 @@ import { MANAGED_UPGRADE_OPERATOR_NAMESPACE } from '../../api/upgrade.managed.op
 import { defaultOperatorSettings } from '../../managed/config/operator-settings.js';
 import { InformerFactory } from '../../kube/informer-factory.js';
 import type { ActivityTracker } from '../../lib/activity.js';
+import { RealClock } from '../../lib/clock.js';
 import { errorMessage } from '../../lib/errors.js';
 import { SeededRandom } from '../../lib/random.js';
 import { startMetricsServer, type MetricsServer } from '../../kube/metrics-server.js';
@@ -83,6 +84,8 @@ export async function startOperatorProcess(
     activity,
     prometheusUrl: monitoring.prometheusUrl ?? '',
     releaseActivityAfterWallMs: 2000,
+    // On scaled time outside calls time out on the wall clock (30 s is no 50 wall ms at ×600).
+    ...(env.timeMode === 'scaled' ? { timeoutClock: new RealClock() } : {}),
   };
   const managed = flows.flows.includes('managed')
     ? createManagedOperator({

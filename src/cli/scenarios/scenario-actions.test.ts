@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { triggerHolds } from './scenario-actions.js';
+import { asksForApiFaults, triggerHolds } from './scenario-actions.js';
 import { parseScenarioFile } from './scenario-file.js';
 import { snapshot } from './scenario-progress.js';
 
@@ -71,4 +71,21 @@ void test('silence and patch of a status subresource are valid scenario file fie
     '/actions/0/do/silence/endsAt: neither {{ +<duration> }} nor an RFC 3339 time',
   ]);
   assert.equal(parseScenarioFile(file.replace('subresource: status', 'subresource: scale')).ok, false);
+});
+
+void test('a file asks for API faults by its cluster block, an explicit reboot outage or an action; single-node alone does not', () => {
+  const asks = (yaml: string): boolean => {
+    const parsed = parseScenarioFile(`description: d\ncluster: {version: 4.14.30, channel: stable-4.14${yaml}}\n`);
+    assert.ok(parsed.ok, parsed.ok ? '' : parsed.problems.join('; '));
+    return asksForApiFaults(parsed.scenario);
+  };
+  assert.equal(asks(''), false);
+  assert.equal(asks(', profile: single-node'), false, 'the single-node default outage is dropped, not asked for');
+  assert.equal(asks(', profile: single-node, apiOutageOnReboot: true'), true);
+  assert.equal(asks(', apiFaults: {errorRate: 0.05, clients: "^upgrade-operator/"}'), true);
+  const withAction = parseScenarioFile(
+    'description: d\ncluster: {version: 4.14.30, channel: stable-4.14}\nactions:\n  - {name: flaky, after: 5m, do: {apiFaults: {errorRate: 0.1}}}\n',
+  );
+  assert.ok(withAction.ok, withAction.ok ? '' : withAction.problems.join('; '));
+  assert.equal(asksForApiFaults(withAction.scenario), true);
 });

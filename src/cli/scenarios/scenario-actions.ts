@@ -100,6 +100,19 @@ export interface ApiFaultControl {
 }
 
 /**
+ * Whether a file asks for API faults (its `cluster.apiFaults`, an explicit `apiOutageOnReboot:
+ * true`, an `apiFaults` or `apiOutage` action): only the embedded API server injects them, so such
+ * a file cannot run against an external one. Pure.
+ */
+export function asksForApiFaults(file: ScenarioFile): boolean {
+  return (
+    file.cluster.apiFaults !== undefined ||
+    file.cluster.apiOutageOnReboot === true ||
+    (file.actions ?? []).some((a) => a.do.apiFaults !== undefined || a.do.apiOutage !== undefined)
+  );
+}
+
+/**
  * Wires a file's API faults to the embedded API server: the `cluster.apiFaults` settings from the
  * start, and on a single-node cluster (unless `cluster.apiOutageOnReboot` is false) an outage
  * while its node is NotReady, which is when its only API server is down. The draws come from
@@ -112,10 +125,7 @@ export function startApiFaultControl(env: SimEnvironment, file: ScenarioFile): A
   const log = env.logger.child({ component: 'scenario-api-faults' });
   const singleNode = file.cluster.profile === 'single-node';
   const onReboot = file.cluster.apiOutageOnReboot ?? singleNode;
-  const asked =
-    file.cluster.apiFaults !== undefined ||
-    file.cluster.apiOutageOnReboot === true ||
-    (file.actions ?? []).some((a) => a.do.apiFaults !== undefined || a.do.apiOutage !== undefined);
+  const asked = asksForApiFaults(file);
   if (!faults) {
     if (asked)
       throw new Error('API faults need the embedded API server: this scenario cannot run against an external one');

@@ -289,6 +289,8 @@ export async function runScenarioFile(
     await ensureNamespace(env.client, lease.namespace, { signal: env.signal });
     if (!monitoring.prometheusUrl || !monitoring.alertmanagerUrl)
       throw new Error('the simulated cluster serves no Prometheus or Alertmanager for an external operator');
+    // The rehearsal file carries the scaled time: it begins now (the wait for the operator counts).
+    env.clock.beginScaledTime();
     await external.ready(
       {
         prometheusUrl: monitoring.prometheusUrl,
@@ -462,6 +464,9 @@ export async function runScenarioFile(
   });
 
   options.beforeManifests?.(run);
+  // On an external server the set-up ran at the wall pace; the scenario runs on its scaled time
+  // (docs/simulation.md#time-on-an-external-server).
+  env.clock.beginScaledTime();
   start = env.clock.now();
   ocm?.addPolicies(start);
   for (const m of file.manifests ?? [])

@@ -7,9 +7,11 @@
  *   that shares its quiescence tracker, so time jumps only when nothing is busy and one seed
  *   gives one timeline.
  * - External (`external`): the clients come from a kubeconfig (TLS, token, client certificate
- *   or exec plugin as it says) and no server starts. That server stamps timestamps with its own
- *   clock, and its in-flight work is invisible here, so time cannot jump on quiet: it is scaled
- *   real time (virtual ms per wall ms), and a run is not reproducible by seed. Before anything is
+ *   or exec plugin as it says) and no server starts. Its in-flight work is invisible here, so
+ *   time cannot jump on quiet: it is scaled real time (virtual ms per wall ms) from the scenario's
+ *   start, at the wall pace until the runner begins the scaled time, and a run is not reproducible
+ *   by seed. The server stamps creation and deletion times on its wall clock: every client made
+ *   here reads them on the virtual clock (src/kube/server-times.ts). Before anything is
  *   written, {@link readClusterFacts} and {@link refusals} make sure the server is not a real
  *   OpenShift cluster nor an earlier run's leftovers; then the OpenShift CRDs and this project's
  *   CRDs are installed there, and a stand-in for the kubelet removes gracefully deleted Pods of
@@ -28,6 +30,7 @@ import type { RestConfig } from '../../kube/rest-config.js';
 import type { RequestMetrics } from '../../kube/runtime-metrics.js';
 import type { ActivityTracker } from '../../lib/activity.js';
 import { RealClock, type Clock } from '../../lib/clock.js';
+import { virtualTimeOfStamp, type ServerTimeBase } from '../../kube/server-times.js';
 import { errorMessage } from '../../lib/errors.js';
 import { silentLogger, type Logger } from '../../lib/log.js';
 import { SeededRandom } from '../../lib/random.js';
@@ -71,7 +74,7 @@ export interface ExternalApiServerOptions {
 
 export interface SimEnvironmentOptions {
   seed: number;
-  /** Virtual start (default: {@link VIRTUAL_START} embedded, the wall time now against an external server). */
+  /** Virtual start (default: {@link VIRTUAL_START}, on either server). */
   start?: number;
   logger?: Logger;
   /** Where the event-driven clock reports a system that never goes quiet (default: `logger`). */
@@ -175,14 +178,28 @@ async function startExternal(
     kubeconfig: ext.kubeconfig,
     ...(ext.context !== undefined ? { context: ext.context } : {}),
   });
+  // The scenario's start means the same instant as embedded; the server's own stamps are read on
+  // this clock (docs/simulation.md#time-on-an-external-server).
   const clock = new VirtualClock({
     mode: 'scaled',
     scale: ext.timeScale,
-    start: options.start ?? wall.now(),
+    start: options.start ?? VIRTUAL_START,
     wall,
     logger,
+    // The set-up runs at the wall pace; the scenario runner begins the scaled time.
+    wallPaceUntilBegun: true,
   });
-  const env = assemble({ seed: options.seed, clock, logger, config, afterClose: () => Promise.resolve() });
+  const env = assemble({
+    seed: options.seed,
+    clock,
+    logger,
+    config,
+    afterClose: () => Promise.resolve(),
+    serverTimes: (serverMs) => {
+      const scaling = clock.scaling;
+      return scaling ? virtualTimeOfStamp(scaling, serverMs) : serverMs;
+    },
+  });
   try {
     const facts = await readClusterFacts(env.client, env.signal);
     const refused = refusals(facts, ext.force === true);
@@ -211,6 +228,8 @@ function assemble(parts: {
   logger: Logger;
   config: RestConfig;
   afterClose: () => Promise<void>;
+  /** The server stamps wall time: its stamps read on the virtual clock (external servers). */
+  serverTimes?: ServerTimeBase;
 }): SimEnvironment {
   const { clock, logger } = parts;
   const abort = new AbortController();
@@ -229,6 +248,7 @@ function assemble(parts: {
       activity,
       fieldManager,
       ...(requestMetrics ? { requestMetrics } : {}),
+      ...(parts.serverTimes ? { serverTimes: parts.serverTimes } : {}),
     });
   const simClient = newClient(SIMULATED_CLUSTER_MANAGER);
   const client = newClient('user');

@@ -31,6 +31,8 @@ export interface PolicySourcesOptions {
   config: () => ManagedOperatorConfig;
   /** Connection options of the OCM clients (user agent, activity, CA bundle, proxy; no token). */
   transport?: Omit<HttpTransportOptions, 'clock' | 'bearerToken' | 'authScheme'>;
+  /** Clock of the OCM request timeouts (default `clock`; a rehearsal on scaled time: the wall clock). */
+  timeoutClock?: Clock;
   /** Replaces the pull-secret/ClusterVersion reader (tests). */
   credentials?: OcmClientOptions['credentials'];
 }
@@ -103,6 +105,7 @@ export class PolicySources {
         ...o.transport,
         baseUrl: url,
         clock: o.clock,
+        ...(o.timeoutClock ? { timeoutClock: o.timeoutClock } : {}),
         random: o.random,
         logger: o.logger,
         credentials,

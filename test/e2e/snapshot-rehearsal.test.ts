@@ -144,7 +144,9 @@ void test(
   { timeout: 300_000 },
   async () => {
     const liveFile = join(dir, 'live.yaml');
-    writeFileSync(liveFile, LIVE);
+    // The live cluster keeps the wall clock's time, as a real one does: the snapshot is taken at the
+    // wall time, and its UpgradeConfig's upgradeAt must lie ahead of that, as it did on the cluster.
+    writeFileSync(liveFile, `start: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}\n${LIVE}`);
     const made = await runBinary([
       'simulate',
       '--kubeconfig',

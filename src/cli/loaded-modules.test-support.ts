@@ -1,8 +1,9 @@
 /**
  * Which modules a run of the installed `upgrade-operator` loads: the built entry
  * (`bin/upgrade-operator.js` on `dist/`) started with an ESM loader hook (`--import`) that appends
- * every module URL the loader loads (and every CommonJS file compiled) to a file. The start-up tests and benchmarks read it to check
- * that a command loads only what it uses (docs/design/command-line.md#lazy-commands).
+ * every module URL the loader loads (and every CommonJS file compiled) to a file. The start-up
+ * tests and benchmarks read it to check that a command loads only what it uses
+ * (docs/design/command-line.md#lazy-commands).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -14,12 +14,13 @@ import {
   UpgradeJobReason,
 } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import type { UpgradeEvent } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook-contract.js';
-import { upgradeJobHookCrd, type UpgradeJobHook } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook.js';
-import { upgradeJobCrd, type UpgradeJob } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
+import type { UpgradeJobHook } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook.js';
+import type { UpgradeJob } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { RealClock, type Clock } from '../lib/clock.js';
 import type { JsonObject } from '../lib/json.js';
 import { hookEnvironment } from '../scheduled/hooks/hook-env.js';
 import { isFinalEvent, matchesDisruptiveHooks, selectHooks } from '../scheduled/hooks/hook-selection.js';
+import { UPGRADE_JOB_CRD, UPGRADE_JOB_HOOK_CRD } from './hook-env-crds.generated.js';
 import { admitFileObjects } from './object-file.js';
 
 function trueCondition(job: UpgradeJob, type: string): { reason: string } | undefined {
@@ -175,12 +176,12 @@ function admitFile(path: string, text: string, crd: JsonObject, deps: HookEnvDep
 
 /** The environment the flags ask for; throws a user-facing Error on bad input. */
 export function hookEnvFor(flags: HookEnvFlags, deps: HookEnvDeps): HookEnvPreview {
-  const jobs = admitFile(flags.job, deps.readFile(flags.job), upgradeJobCrd(), deps);
+  const jobs = admitFile(flags.job, deps.readFile(flags.job), UPGRADE_JOB_CRD, deps);
   if (jobs.length !== 1)
     throw new Error(`${flags.job}: expected one UpgradeJob (${APPUIO_API_VERSION}), found ${jobs.length}`);
   const hooks: JsonObject[] = [];
   for (const path of flags.hook ?? []) {
-    const found = admitFile(path, deps.readFile(path), upgradeJobHookCrd(), deps);
+    const found = admitFile(path, deps.readFile(path), UPGRADE_JOB_HOOK_CRD, deps);
     if (found.length === 0) throw new Error(`${path}: no UpgradeJobHook (${APPUIO_API_VERSION}) found`);
     hooks.push(...found);
   }

@@ -1,8 +1,9 @@
 /**
  * Which modules a run of the installed `upgrade-operator` loads: the built entry
  * (`bin/upgrade-operator.js` on `dist/`) started with an ESM loader hook (`--import`) that appends
- * every module URL the loader loads to a file. The start-up tests and benchmarks read it to check
- * that a command loads only what it uses (docs/design/command-line.md#lazy-commands).
+ * every module URL the loader loads (and every CommonJS file compiled) to a file. The start-up
+ * tests and benchmarks read it to check that a command loads only what it uses
+ * (docs/design/command-line.md#lazy-commands).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,8 +21,18 @@ export async function load(url, context, next) {
 }
 `;
 
-const REGISTER = (hooks: string): string => `import { register } from 'node:module';
-register(${JSON.stringify(hooks)}, { data: { out: process.env.UPGRADE_OPERATOR_LOADED_MODULES } });
+// The ESM hook does not see what `require()` loads (CEL is required on first use, see
+// src/apiserver/crd/cel-runtime.ts), so CommonJS modules are recorded as they are compiled.
+const REGISTER = (hooks: string): string => `import { appendFileSync } from 'node:fs';
+import Module, { register } from 'node:module';
+import { pathToFileURL } from 'node:url';
+const out = process.env.UPGRADE_OPERATOR_LOADED_MODULES;
+register(${JSON.stringify(hooks)}, { data: { out } });
+const compile = Module.prototype._compile;
+Module.prototype._compile = function (content, filename) {
+  appendFileSync(out, pathToFileURL(filename).href + '\\n');
+  return compile.apply(this, arguments);
+};
 `;
 
 /** What a run printed and the URLs of the modules it loaded, in load order. */

@@ -1,13 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startApiServer } from '../apiserver/server.js';
 import { silentLogger } from '../lib/log.js';
 import { version } from './version.js';
-import { heavyModulesLoaded, loadedModules, loopbackRunArgs, startUpCommands } from './loaded-modules.test-support.js';
+import {
+  heavyModulesLoaded,
+  loadedModules,
+  loopbackRunArgs,
+  startUpCommands,
+  UPGRADE_JOB_YAML,
+} from './loaded-modules.test-support.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -40,7 +46,7 @@ void test('--version and --help load the command definitions only, no action mod
   }
 });
 
-void test('preview, hook-env and validate never load the simulation, PromQL or jq', async (t) => {
+void test('preview, hook-env and validate never load the simulation, PromQL, jq or the HTTP client', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'lazy-commands-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   for (const command of startUpCommands(dir)) {
@@ -48,15 +54,44 @@ void test('preview, hook-env and validate never load the simulation, PromQL or j
     assert.equal(run.status, 0, `${command.id}: ${run.stderr}`);
     assert.notEqual(run.stdout, '', command.id);
     // hook-env and validate admit their files with the API server's schema validation
-    // (src/apiserver/crd, with CEL): the start-up benchmark measures what that costs.
+    // (src/apiserver/crd): the start-up benchmark measures what that costs. CEL is loaded only
+    // when an object reaches an x-kubernetes-validations rule, which these files do not.
     const admits = command.id === 'hook-env' || command.id === 'validate';
     const heavy = heavyModulesLoaded(
       run.urls.filter(
-        (u) => !admits || !/\/dist\/apiserver\/(crd\/|field-errors\.js|storage\/object-meta\.js)|\/@bufbuild\//.test(u),
+        (u) => !admits || !/\/dist\/apiserver\/(crd\/|field-errors\.js|storage\/object-meta\.js)/.test(u),
       ),
     );
     assert.deepEqual(heavy, [], command.id);
+    // Nor the HTTP client: none of them makes a request. hook-env admits with the CRDs as JSON
+    // (src/cli/hook-env-crds.generated.ts), so not TypeBox either.
+    const notLoaded = [{ what: 'undici', pattern: /\/node_modules\/undici\// }];
+    if (command.id === 'hook-env') notLoaded.push({ what: 'TypeBox', pattern: /\/node_modules\/typebox\// });
+    assert.deepEqual(heavyModulesLoaded(run.urls, notLoaded), [], command.id);
   }
+});
+
+void test('validate loads CEL when an object reaches an x-kubernetes-validations rule, and reports the rule', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'lazy-commands-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'upgrade-job.yaml');
+  writeFileSync(
+    file,
+    UPGRADE_JOB_YAML.replace(
+      '  config:\n',
+      '  desiredVersion: {version: 4.15.3, image: "quay.io/x@sha256:1", architecture: Multi}\n  config:\n',
+    ),
+  );
+  const run = await loadedModules(['validate', '-f', file], { cwd: ROOT });
+  assert.equal(run.status, 1, run.stderr);
+  assert.match(
+    run.stdout,
+    /error \[apiserver FieldValueInvalid\] spec\.desiredVersion: Invalid value: "object": cannot set both Architecture and Image/,
+  );
+  assert.deepEqual(
+    heavyModulesLoaded(run.urls).map((h) => h.slice(0, h.indexOf(':'))),
+    ['the embedded API server (src/apiserver/)', 'CEL (@bufbuild/cel)'],
+  );
 });
 
 void test('status and run (each flow alone) load neither the simulation, the API server, CEL, PromQL nor jq; one flow never loads the other', async (t) => {

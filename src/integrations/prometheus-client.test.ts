@@ -6,7 +6,8 @@ import { RuleEvaluator } from '../sim/monitoring/rules.js';
 import { Tsdb } from '../sim/monitoring/tsdb.js';
 import { NO_PROXY_CONFIG } from './http/proxy-env.js';
 import { IntegrationError } from './integration-error.js';
-import { PrometheusClient, formatPromTime, parsePromValue, parseQueryResponse } from './prometheus-client.js';
+import { PrometheusClient, formatPromTime, parseQueryResponse } from './prometheus-client.js';
+import { parsePromValue } from './prom-value.js';
 import { startRealPrometheus, waitUntil, type RealServer } from './test-support/monitoring.test-support.js';
 
 const T0 = Date.UTC(2024, 2, 20, 8, 0, 0);

@@ -5,6 +5,7 @@
  */
 import { HttpClient, bodyExcerpt, type HttpTransportOptions } from './http/http-client.js';
 import { IntegrationError } from './integration-error.js';
+import { parsePromValue } from './prom-value.js';
 import type { InstantQueryOptions, PromSample, PrometheusApi } from './prometheus-api.js';
 
 const API = 'prometheus';
@@ -56,25 +57,6 @@ export class PrometheusClient implements PrometheusApi {
 /** Epoch ms as Prometheus' `time` parameter (Unix seconds with a fraction). */
 export function formatPromTime(ms: number): string {
   return String(ms / 1000);
-}
-
-/**
- * A sample value as Prometheus writes it, in its HTTP API and in the exposition format: what
- * Go's strconv.ParseFloat accepts there (decimal, exponent, hex, `NaN`, `±Inf`).
- */
-export function parsePromValue(text: unknown): number | undefined {
-  if (typeof text !== 'string') return undefined;
-  switch (text) {
-    case 'NaN':
-      return NaN;
-    case '+Inf':
-    case 'Inf':
-      return Infinity;
-    case '-Inf':
-      return -Infinity;
-  }
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) && !/^[+-]?0[xX][0-9a-fA-F]+$/.test(text)) return undefined;
-  return Number(text);
 }
 
 function bad(message: string, status: number): IntegrationError {

@@ -8,11 +8,10 @@
  * provided: quantity, ip, cidr, authz and format libraries, and format-typed values (date-time
  * as timestamp).
  */
-import { celEnv, celMethod, CelScalar, isCelError, listType, parse, plan } from '@bufbuild/cel';
-import type { CelEnv, CelInput, CelList, CelValue } from '@bufbuild/cel';
-import { strings } from '@bufbuild/cel/ext';
+import type { CelEnv, CelFunc, CelInput, CelList, CelValue } from '@bufbuild/cel';
 import { compileGoRegexp, type GoRegexp } from '../../lib/go-regexp.js';
 import type { JsonValue } from '../../lib/json.js';
+import { celRuntime, type CelRuntime } from './cel-runtime.js';
 import { kubernetesUrlFuncs } from './cel-url.js';
 import {
   isObject,
@@ -23,9 +22,6 @@ import {
   schemaString,
   type SchemaNode,
 } from './schema-node.js';
-
-const DYN = CelScalar.DYN;
-const LIST = listType(DYN);
 
 function compare(left: CelValue, right: CelValue): number {
   if (
@@ -53,50 +49,56 @@ function same(left: CelValue, right: CelValue): boolean {
   }
 }
 
-const kubernetesListFuncs = [
-  celMethod('isSorted', LIST, [], CelScalar.BOOL, function (this: CelList) {
-    const xs = items(this);
-    for (let i = 1; i < xs.length; i++) if (compare(xs[i - 1]!, xs[i]!) > 0) return false;
-    return true;
-  }),
-  celMethod('sum', LIST, [], DYN, function (this: CelList): CelInput {
-    const xs = items(this);
-    if (xs.every((x) => typeof x === 'bigint')) return xs.reduce<bigint>((s, x) => s + BigInt(x), 0n);
-    return xs.reduce<number>((s, x) => s + Number(x), 0);
-  }),
-  celMethod('min', LIST, [], DYN, function (this: CelList): CelInput {
-    const xs = items(this);
-    if (xs.length === 0) throw new Error('min called on empty list');
-    return xs.reduce((m, x) => (compare(x, m) < 0 ? x : m));
-  }),
-  celMethod('max', LIST, [], DYN, function (this: CelList): CelInput {
-    const xs = items(this);
-    if (xs.length === 0) throw new Error('max called on empty list');
-    return xs.reduce((m, x) => (compare(x, m) > 0 ? x : m));
-  }),
-  celMethod('indexOf', LIST, [DYN], CelScalar.INT, function (this: CelList, celValue: CelValue) {
-    return BigInt(items(this).findIndex((x) => same(x, celValue)));
-  }),
-  celMethod('lastIndexOf', LIST, [DYN], CelScalar.INT, function (this: CelList, celValue: CelValue) {
-    return BigInt(items(this).findLastIndex((x) => same(x, celValue)));
-  }),
-  celMethod('find', CelScalar.STRING, [CelScalar.STRING], CelScalar.STRING, function (this: string, re: string) {
-    return regexp(re).exec(this)?.groups[0] ?? '';
-  }),
-  celMethod('findAll', CelScalar.STRING, [CelScalar.STRING], LIST, function (this: string, re: string) {
-    return regexp(re).findAll(this);
-  }),
-  celMethod(
-    'findAll',
-    CelScalar.STRING,
-    [CelScalar.STRING, CelScalar.INT],
-    LIST,
-    function (this: string, re: string, limit: bigint) {
-      const all = regexp(re).findAll(this);
-      return limit < 0n ? all : all.slice(0, Number(limit));
-    },
-  ),
-];
+/** Kubernetes' list and regex methods, made with the loaded CEL package. */
+function kubernetesListFuncs({ cel }: CelRuntime): CelFunc[] {
+  const { celMethod, CelScalar, listType } = cel;
+  const DYN = CelScalar.DYN;
+  const LIST = listType(DYN);
+  return [
+    celMethod('isSorted', LIST, [], CelScalar.BOOL, function (this: CelList) {
+      const xs = items(this);
+      for (let i = 1; i < xs.length; i++) if (compare(xs[i - 1]!, xs[i]!) > 0) return false;
+      return true;
+    }),
+    celMethod('sum', LIST, [], DYN, function (this: CelList): CelInput {
+      const xs = items(this);
+      if (xs.every((x) => typeof x === 'bigint')) return xs.reduce<bigint>((s, x) => s + BigInt(x), 0n);
+      return xs.reduce<number>((s, x) => s + Number(x), 0);
+    }),
+    celMethod('min', LIST, [], DYN, function (this: CelList): CelInput {
+      const xs = items(this);
+      if (xs.length === 0) throw new Error('min called on empty list');
+      return xs.reduce((m, x) => (compare(x, m) < 0 ? x : m));
+    }),
+    celMethod('max', LIST, [], DYN, function (this: CelList): CelInput {
+      const xs = items(this);
+      if (xs.length === 0) throw new Error('max called on empty list');
+      return xs.reduce((m, x) => (compare(x, m) > 0 ? x : m));
+    }),
+    celMethod('indexOf', LIST, [DYN], CelScalar.INT, function (this: CelList, celValue: CelValue) {
+      return BigInt(items(this).findIndex((x) => same(x, celValue)));
+    }),
+    celMethod('lastIndexOf', LIST, [DYN], CelScalar.INT, function (this: CelList, celValue: CelValue) {
+      return BigInt(items(this).findLastIndex((x) => same(x, celValue)));
+    }),
+    celMethod('find', CelScalar.STRING, [CelScalar.STRING], CelScalar.STRING, function (this: string, re: string) {
+      return regexp(re).exec(this)?.groups[0] ?? '';
+    }),
+    celMethod('findAll', CelScalar.STRING, [CelScalar.STRING], LIST, function (this: string, re: string) {
+      return regexp(re).findAll(this);
+    }),
+    celMethod(
+      'findAll',
+      CelScalar.STRING,
+      [CelScalar.STRING, CelScalar.INT],
+      LIST,
+      function (this: string, re: string, limit: bigint) {
+        const all = regexp(re).findAll(this);
+        return limit < 0n ? all : all.slice(0, Number(limit));
+      },
+    ),
+  ];
+}
 
 /** The Kubernetes regex library's expression (Go syntax, linear time); a bad one fails the call with Go's error. */
 function regexp(source: string): GoRegexp {
@@ -107,7 +109,12 @@ function regexp(source: string): GoRegexp {
 
 let sharedEnv: CelEnv | undefined;
 function env(): CelEnv {
-  sharedEnv ??= celEnv({ funcs: [...strings, ...kubernetesListFuncs, ...kubernetesUrlFuncs] });
+  if (sharedEnv === undefined) {
+    const runtime = celRuntime();
+    sharedEnv = runtime.cel.celEnv({
+      funcs: [...runtime.ext.strings, ...kubernetesListFuncs(runtime), ...kubernetesUrlFuncs(runtime)],
+    });
+  }
   return sharedEnv;
 }
 
@@ -127,6 +134,7 @@ export function compileRule(expression: string): CompiledRule | { compileError: 
   const hit = cache.get(expression);
   if (hit) return hit;
   let result: CompiledRule | { compileError: string };
+  const { isCelError, parse, plan } = celRuntime().cel;
   try {
     const program = plan(env(), parse(expression));
     result = {

@@ -5,16 +5,14 @@
  * text under a key no JSON object can produce (@bufbuild/cel has no opaque value types), so
  * `type(url(x))` reads `map` here where Kubernetes says `kubernetes.URL`.
  */
-import { celFunc, celMap, celMethod, CelScalar, isCelMap, listType, mapType } from '@bufbuild/cel';
 import type { CelFunc, CelValue } from '@bufbuild/cel';
+import type { CelRuntime } from './cel-runtime.js';
 import { escapedPathOf, hostnameOf, parseRequestUri, parseUrl, portOf, queryOf, type GoUrl } from './go-url.js';
 
 const URL_KEY = '\u0000kubernetes.URL';
-const DYN = CelScalar.DYN;
-const STRING = CelScalar.STRING;
 
 /** The parsed URL behind a CEL value made by url(), or a 'no such overload' error. */
-function urlOf(celValue: CelValue, method: string): GoUrl {
+function urlOf(isCelMap: CelRuntime['cel']['isCelMap'], celValue: CelValue, method: string): GoUrl {
   const text = isCelMap(celValue) ? celValue.get(URL_KEY) : undefined;
   if (typeof text !== 'string')
     throw new Error(
@@ -24,7 +22,7 @@ function urlOf(celValue: CelValue, method: string): GoUrl {
 }
 
 /** Like Kubernetes: checked with ParseRequestURI, then parsed with Parse (which splits off the fragment). */
-function toUrl(text: string): CelValue {
+function toUrl(celMap: CelRuntime['cel']['celMap'], text: string): CelValue {
   try {
     parseRequestUri(text);
     parseUrl(text);
@@ -45,26 +43,32 @@ function isUrl(text: string): boolean {
   }
 }
 
-/** The functions and methods of the library. */
-export const kubernetesUrlFuncs: CelFunc[] = [
-  celFunc('isURL', [STRING], CelScalar.BOOL, (s: string) => isUrl(s)),
-  celFunc('url', [STRING], DYN, (s: string) => toUrl(s)),
-  celMethod('getScheme', DYN, [], STRING, function (this: CelValue) {
-    return urlOf(this, 'getScheme').scheme;
-  }),
-  celMethod('getHost', DYN, [], STRING, function (this: CelValue) {
-    return urlOf(this, 'getHost').host;
-  }),
-  celMethod('getHostname', DYN, [], STRING, function (this: CelValue) {
-    return hostnameOf(urlOf(this, 'getHostname'));
-  }),
-  celMethod('getPort', DYN, [], STRING, function (this: CelValue) {
-    return portOf(urlOf(this, 'getPort'));
-  }),
-  celMethod('getEscapedPath', DYN, [], STRING, function (this: CelValue) {
-    return escapedPathOf(urlOf(this, 'getEscapedPath'));
-  }),
-  celMethod('getQuery', DYN, [], mapType(STRING, listType(STRING)), function (this: CelValue) {
-    return celMap(queryOf(urlOf(this, 'getQuery')));
-  }),
-];
+/** The functions and methods of the library, made with the loaded CEL package. */
+export function kubernetesUrlFuncs({ cel }: CelRuntime): CelFunc[] {
+  const { celFunc, celMap, celMethod, CelScalar, isCelMap, listType, mapType } = cel;
+  const DYN = CelScalar.DYN;
+  const STRING = CelScalar.STRING;
+  const urlOfValue = (celValue: CelValue, method: string): GoUrl => urlOf(isCelMap, celValue, method);
+  return [
+    celFunc('isURL', [STRING], CelScalar.BOOL, (s: string) => isUrl(s)),
+    celFunc('url', [STRING], DYN, (s: string) => toUrl(celMap, s)),
+    celMethod('getScheme', DYN, [], STRING, function (this: CelValue) {
+      return urlOfValue(this, 'getScheme').scheme;
+    }),
+    celMethod('getHost', DYN, [], STRING, function (this: CelValue) {
+      return urlOfValue(this, 'getHost').host;
+    }),
+    celMethod('getHostname', DYN, [], STRING, function (this: CelValue) {
+      return hostnameOf(urlOfValue(this, 'getHostname'));
+    }),
+    celMethod('getPort', DYN, [], STRING, function (this: CelValue) {
+      return portOf(urlOfValue(this, 'getPort'));
+    }),
+    celMethod('getEscapedPath', DYN, [], STRING, function (this: CelValue) {
+      return escapedPathOf(urlOfValue(this, 'getEscapedPath'));
+    }),
+    celMethod('getQuery', DYN, [], mapType(STRING, listType(STRING)), function (this: CelValue) {
+      return celMap(queryOf(urlOfValue(this, 'getQuery')));
+    }),
+  ];
+}

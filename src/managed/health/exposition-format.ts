@@ -5,7 +5,7 @@
  * samples: names, labels and values. Comments (`# HELP`, `# TYPE`, `# EOF`) are skipped; the
  * timestamp and an OpenMetrics exemplar after the value are accepted and ignored.
  */
-import { parsePromValue } from '../../integrations/prometheus-client.js';
+import { parsePromValue } from '../../integrations/prom-value.js';
 
 /** One sample line. */
 export interface ExpositionSample {

@@ -135,14 +135,20 @@ export interface AdmitFileOptions {
   readonly warnSkipped?: boolean;
 }
 
+/** The apiVersion a CRD serves its objects under (its first version). */
+export function crdApiVersion(crd: JsonObject): string {
+  const spec = crd['spec'] as { group: string; versions: { name: string }[] };
+  return `${spec.group}/${spec.versions[0]?.name ?? ''}`;
+}
+
 /**
  * Admits every object of the CRD's kind in a file (objects of that kind under another apiVersion
  * are skipped with a warning; pruning warnings go to `warn` too); throws every field error at once.
  */
 export function admitFileObjects(path: string, text: string, crd: JsonObject, options: AdmitFileOptions): JsonObject[] {
-  const spec = crd['spec'] as { group: string; names: { kind: string }; versions: { name: string }[] };
+  const spec = crd['spec'] as { names: { kind: string } };
   const kind = spec.names.kind;
-  const apiVersion = `${spec.group}/${spec.versions[0]?.name ?? ''}`;
+  const apiVersion = crdApiVersion(crd);
   const expected = [apiVersion, ...(options.alsoRead ?? [])];
   const all = readObjectFile(text, path);
   for (const o of all) {

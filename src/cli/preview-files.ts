@@ -20,7 +20,7 @@ import {
 } from '../managed/config/managed-operator-config.js';
 import { upgradeWindowClosesAt } from '../managed/upgraders/osd-upgrader.js';
 import { isJsonObject, type JsonObject } from '../lib/json.js';
-import { admitFileObjects, readObjectFile } from './object-file.js';
+import { admitFileObjects, crdApiVersion, readObjectFile } from './object-file.js';
 import { MANAGED_API_VERSION, type PreviewDeps, type PreviewFlags, type PreviewSource } from './preview.js';
 
 /** The `config.yaml` of the operator ConfigMap in a file, parsed; its problems are warnings. */
@@ -56,28 +56,23 @@ function readUpgradeConfigs(
   const scheduled = admitFileObjects(path, text, scheduledCrd, { ...options, alsoRead: [MANAGED_API_VERSION] });
   const managed = admitFileObjects(path, text, managedUpgradeConfigCrd(), {
     ...options,
-    alsoRead: [apiVersionOf(scheduledCrd)],
+    alsoRead: [crdApiVersion(scheduledCrd)],
     warnSkipped: false,
   });
   if (scheduled.length + managed.length === 0)
-    throw new Error(`${path}: no UpgradeConfig (${apiVersionOf(scheduledCrd)} or ${MANAGED_API_VERSION}) found`);
+    throw new Error(`${path}: no UpgradeConfig (${crdApiVersion(scheduledCrd)} or ${MANAGED_API_VERSION}) found`);
   return {
     scheduled: scheduled as unknown as ScheduledUpgradeConfig[],
     managed,
   };
 }
 
-function apiVersionOf(crd: JsonObject): string {
-  const spec = crd['spec'] as { group: string; versions: { name: string }[] };
-  return `${spec.group}/${spec.versions[0]?.name ?? ''}`;
-}
-
 /** Admits the objects of the CRD's kind in a file; there must be at least one. */
 function admitAll(path: string, text: string, crd: JsonObject, deps: PreviewDeps): JsonObject[] {
   const admitted = admitFileObjects(path, text, crd, { keepStatus: false, warn: (t) => deps.warn(t) });
   if (admitted.length === 0) {
-    const spec = crd['spec'] as { group: string; names: { kind: string }; versions: { name: string }[] };
-    throw new Error(`${path}: no ${spec.names.kind} (${apiVersionOf(crd)}) found`);
+    const spec = crd['spec'] as { names: { kind: string } };
+    throw new Error(`${path}: no ${spec.names.kind} (${crdApiVersion(crd)}) found`);
   }
   return admitted;
 }

@@ -107,6 +107,9 @@ void test('status and run (each flow alone) load neither the simulation, the API
   const status = await loadedModules(['status', '--kubeconfig', kubeconfig], { cwd: ROOT });
   assert.equal(status.status, 0, status.stderr);
   assert.deepEqual(heavyModulesLoaded(status.urls), [], 'status');
+  // The kube client and the outside APIs' client are on node:http (src/lib/http/), not undici.
+  const undici = [{ what: 'undici', pattern: /\/node_modules\/undici\// }];
+  assert.deepEqual(heavyModulesLoaded(status.urls, undici), [], 'status');
 
   for (const [flow, other] of [
     ['managed', 'scheduled'],
@@ -119,6 +122,7 @@ void test('status and run (each flow alone) load neither the simulation, the API
     });
     assert.match(run.stderr, /upgrade-operator starting/, `run --flows ${flow}`);
     assert.deepEqual(heavyModulesLoaded(run.urls), [], `run --flows ${flow}`);
+    assert.deepEqual(heavyModulesLoaded(run.urls, undici), [], `run --flows ${flow}`);
     const modules = distModules(run.urls);
     assert.ok(
       modules.some((m) => m.startsWith(`${flow}/`)),

@@ -199,7 +199,7 @@ export async function runOperator(
         ...base,
         ...monitoring,
         namespace: options.namespace,
-        localZoneId: processZoneId(),
+        localZoneId: processZoneId,
         clusterVersionName: options.managedUpstreamClusterVersionName,
         managedClusterVersionName: options.managedClusterVersionName,
         managedClusterVersionNamespace: options.managedClusterVersionNamespace,

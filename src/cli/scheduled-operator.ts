@@ -46,8 +46,8 @@ export interface ScheduledOperatorOptions {
   activity?: ActivityTracker;
   /** The namespace of UpgradeConfigs, UpgradeJobs, hooks and windows (APPUiO `--namespace`); empty: all. */
   namespace: string;
-  /** The zone `location: Local` means (the process zone). */
-  localZoneId: string;
+  /** The zone `location: Local` means (the process zone), asked when a schedule is compiled. */
+  localZoneId: () => string;
   /** The upstream ClusterVersion (`--managed-upstream-cluster-version-name`). */
   clusterVersionName?: string;
   /** Where the Machines of `machine_info` live (`--machine-namespace`, default `openshift-machine-api`). */

@@ -1,6 +1,6 @@
 /**
  * Prometheus' sample values, read without its HTTP client: the exposition-format check of
- * `validate` needs them and must not load undici (docs/benchmarks.md#start-up-and-footprint-issue-17).
+ * `validate` needs them and must not load the HTTP client (docs/benchmarks.md#start-up-and-footprint-issue-17).
  */
 
 /**

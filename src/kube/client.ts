@@ -1,6 +1,6 @@
 /**
  * The operator's Kubernetes REST client: plain JSON in and out (no field is ever dropped),
- * typed through resource descriptors, over undici (transport.ts). Reads are retried on 429/503
+ * typed through resource descriptors, over node:http (transport.ts). Reads are retried on 429/503
  * honouring Retry-After; writes are never retried, except once after a 401 with fresh
  * credentials (the server did not process the request).
  */

@@ -1,15 +1,22 @@
 /**
- * The HTTP layer under the kube client: one undici Agent (or ProxyAgent when the cluster has a
- * proxy-url) per RestConfig, with keep-alive and the cluster's TLS material. Ordinary requests
- * get header and body timeouts; watches get no body timeout (the server ends them itself, and
- * the informer's watchdog catches half-open connections). Every request is reported to the
- * ActivityTracker while it is in flight (a watch only until its headers arrive).
+ * The HTTP layer under the kube client: one keep-alive connection pool (src/lib/http/) per
+ * RestConfig, with the cluster's TLS material and proxy-url. Connections get client-go's limits:
+ * 30 s to connect, 10 s for the TLS handshake, TCP keep-alive probes after 30 s idle. Ordinary
+ * requests get header and body timeouts; watches get no body timeout (the server ends them
+ * itself, and the informer's watchdog catches half-open connections). Every request is reported
+ * to the ActivityTracker while it is in flight (a watch only until its headers arrive).
  */
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
-import type { IncomingHttpHeaders } from 'undici/types/header.js';
+import type { IncomingHttpHeaders } from 'node:http';
 import { NO_ACTIVITY, type ActivityTracker } from '../lib/activity.js';
+import { RealClock } from '../lib/clock.js';
+import { ConnectionPool, type PoolResponse, type ResponseBody } from '../lib/http/connection-pool.js';
 import type { RestConfig } from './rest-config.js';
 import type { RequestMetrics } from './runtime-metrics.js';
+
+/** client-go's dialer timeout, TLS handshake timeout and TCP keep-alive. */
+const CONNECT_TIMEOUT_MS = 30_000;
+const TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
+const TCP_KEEPALIVE_MS = 30_000;
 
 export interface TransportOptions {
   activity?: ActivityTracker;
@@ -42,14 +49,14 @@ export interface HttpStream {
   statusCode: number;
   headers: IncomingHttpHeaders;
   /** The response body; consume it or destroy it. */
-  body: AsyncIterable<Buffer | string> & { destroy(err?: Error): unknown; text(): Promise<string> };
+  body: ResponseBody;
 }
 
 /** Sends requests to one API server. Close it when done (it owns the connection pool). */
 export class Transport {
   readonly #origin: string;
   readonly #prefix: string;
-  readonly #dispatcher: Dispatcher & { close(): Promise<void> };
+  readonly #pool: ConnectionPool;
   readonly #activity: ActivityTracker;
   readonly #timeoutMs: number;
   readonly #watchHeadersTimeoutMs: number;
@@ -67,18 +74,22 @@ export class Transport {
     this.#activity = options.activity ?? NO_ACTIVITY;
     this.#timeoutMs = options.requestTimeoutMs ?? 60_000;
     this.#watchHeadersTimeoutMs = options.watchHeadersTimeoutMs ?? 60_000;
-    const tls = {
-      ...(config.ca !== undefined ? { ca: config.ca } : {}),
-      ...(config.cert !== undefined ? { cert: config.cert } : {}),
-      ...(config.key !== undefined ? { key: config.key } : {}),
-      ...(config.servername !== undefined ? { servername: config.servername } : {}),
-      rejectUnauthorized: !config.insecureSkipTLSVerify,
-    };
-    const keepAliveTimeout = options.keepAliveTimeoutMs ?? 30_000;
-    this.#dispatcher =
-      config.proxyUrl !== undefined
-        ? new ProxyAgent({ uri: config.proxyUrl, requestTls: tls, keepAliveTimeout })
-        : new Agent({ connect: tls, keepAliveTimeout, keepAliveMaxTimeout: 10 * 60_000 });
+    this.#pool = new ConnectionPool({
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      tlsHandshakeTimeoutMs: TLS_HANDSHAKE_TIMEOUT_MS,
+      keepAliveInitialDelayMs: TCP_KEEPALIVE_MS,
+      idleTimeoutMs: options.keepAliveTimeoutMs ?? 30_000,
+      tls: {
+        ...(config.ca !== undefined ? { ca: config.ca } : {}),
+        ...(config.cert !== undefined ? { cert: config.cert } : {}),
+        ...(config.key !== undefined ? { key: config.key } : {}),
+        ...(config.servername !== undefined ? { servername: config.servername } : {}),
+        rejectUnauthorized: !config.insecureSkipTLSVerify,
+      },
+      ...(config.proxyUrl !== undefined ? { proxy: new URL(config.proxyUrl) } : {}),
+      // Network limits are real time, whatever clock the caller's logic runs on.
+      clock: new RealClock(),
+    });
   }
 
   /** The server's origin and path prefix, for messages. */
@@ -109,7 +120,7 @@ export class Transport {
     }
   }
 
-  async #send(req: HttpRequest, headersTimeout: number, bodyTimeout: number): ReturnType<typeof request> {
+  async #send(req: HttpRequest, headersTimeout: number, bodyTimeout: number): Promise<PoolResponse> {
     if (!this.#requestMetrics) return this.#dispatch(req, headersTimeout, bodyTimeout);
     let code = '<error>';
     try {
@@ -121,20 +132,19 @@ export class Transport {
     }
   }
 
-  #dispatch(req: HttpRequest, headersTimeout: number, bodyTimeout: number): ReturnType<typeof request> {
-    return request(this.#origin + this.#prefix + req.path, {
-      dispatcher: this.#dispatcher,
+  #dispatch(req: HttpRequest, headersTimeoutMs: number, bodyTimeoutMs: number): Promise<PoolResponse> {
+    return this.#pool.request(new URL(this.#origin + this.#prefix + req.path), {
       method: req.method,
       headers: req.headers ?? {},
       body: req.body ?? null,
-      signal: req.signal ?? null,
-      headersTimeout,
-      bodyTimeout,
+      ...(req.signal !== undefined ? { signal: req.signal } : {}),
+      headersTimeoutMs,
+      bodyTimeoutMs,
     });
   }
 
   /** Closes idle connections and refuses new requests. */
   async close(): Promise<void> {
-    await this.#dispatcher.close();
+    await this.#pool.close();
   }
 }

@@ -97,7 +97,7 @@ export async function startOperatorProcess(
     : undefined;
   // The simulation runs on UTC: `location: Local` means UTC here.
   const scheduled = flows.flows.includes('scheduled')
-    ? createScheduledOperator({ ...common, namespace: flows.scheduledNamespace, localZoneId: 'UTC' })
+    ? createScheduledOperator({ ...common, namespace: flows.scheduledNamespace, localZoneId: () => 'UTC' })
     : undefined;
   // Where `run` keeps them: with the managed flow's ConfigMap, else in the scheduled flow's namespace.
   const notifications = createNotifications({

@@ -7,9 +7,9 @@ import {
   ClusterVersionResource,
   type ClusterVersion,
 } from '../../api/openshift/config-v1/cluster-version.js';
-import { request } from 'undici';
 import { NodeResource } from '../../api/builtin.js';
 import type { ApiFaultSettings } from '../../apiserver/faults.js';
+import { HttpClient } from '../../integrations/http/http-client.js';
 import type { KubeClient } from '../../kube/client.js';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
 import type { JsonObject } from '../../lib/json.js';
@@ -317,12 +317,10 @@ async function createSilence(
     createdBy: silence.createdBy,
     comment: silence.comment,
   };
-  const res = await request(`${url.replace(/\/$/, '')}/api/v2/silences`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal,
-  });
-  const text = await res.body.text();
-  if (res.statusCode !== 200) throw new Error(`POST /api/v2/silences: HTTP ${res.statusCode}: ${text}`);
+  const alertmanager = new HttpClient({ api: 'alertmanager', baseUrl: url });
+  try {
+    await alertmanager.request({ method: 'POST', path: '/api/v2/silences', json: body, signal });
+  } finally {
+    await alertmanager.close();
+  }
 }

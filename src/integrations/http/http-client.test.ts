@@ -9,7 +9,7 @@ import { IntegrationError } from '../integration-error.js';
 import { caBundle, splitPemCertificates } from './ca-bundle.js';
 import { HttpClient, bodyExcerpt, type HttpClientOptions } from './http-client.js';
 import { NO_PROXY_CONFIG, proxyConfigFromEnv } from './proxy-env.js';
-import { selfSignedCertificate } from './tls.test-support.js';
+import { selfSignedCertificate } from '../../lib/http/tls.test-support.js';
 
 interface Seen {
   method: string;

@@ -1,22 +1,21 @@
 /**
  * The one small HTTP client of every outside API (Prometheus, Alertmanager, the update service,
- * registries, OCM, external-dependency checks), over undici's own `request` (never the global
- * fetch: docs/design/dependencies.md#http-client). Per client: a base URL, a timeout, a bearer
+ * registries, OCM, external-dependency checks), over the connection pools of src/lib/http/ on
+ * `node:http` (never the global fetch: docs/design/dependencies.md#http-client). Per client: a base URL, a timeout, a bearer
  * token (static or re-read per request), extra CA certificates on top of the system roots or no
  * verification, Go-compatible proxy selection from the environment, and the User-Agent. Every
  * request is reported to the ActivityTracker while in flight, and every failure is an
  * {@link IntegrationError} with a reason a caller can branch on.
  *
- * Connections (direct ones through `connector.ts`): 30 s to connect over TCP, then 10 s for the
- * TLS handshake (Go's dialer timeout and `TLSHandshakeTimeout`), TCP keep-alive probes after
- * 30 s idle (Go's dialer `KeepAlive`), idle pooled connections closed after 30 s. Through a
- * proxy, undici's own connector times connect and handshake together (30 s).
+ * Connections: 30 s to connect over TCP, then 10 s for the TLS handshake (Go's dialer timeout and
+ * `TLSHandshakeTimeout`), TCP keep-alive probes after 30 s idle (Go's dialer `KeepAlive`), idle
+ * pooled connections closed after 30 s; through a proxy the same limits apply to the proxy
+ * connection, the answer to CONNECT and the TLS handshake with the target.
  * The token never appears in an error message: any echo of it (in a body excerpt, a transport
  * error) is replaced by `[redacted]`.
  */
 import { STATUS_CODES } from 'node:http';
-import { Agent, ProxyAgent, request, type buildConnector, type Dispatcher } from 'undici';
-import { createConnector } from './connector.js';
+import { ConnectionPool } from '../../lib/http/connection-pool.js';
 import { NO_ACTIVITY, type ActivityTracker } from '../../lib/activity.js';
 import { RealClock, type Clock } from '../../lib/clock.js';
 import { IntegrationError } from '../integration-error.js';
@@ -97,14 +96,7 @@ export interface HttpResult {
   url: string;
 }
 
-type ClosableDispatcher = Dispatcher & { close(): Promise<void> };
-
-const TIMEOUT_CODES = new Set([
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ETIMEDOUT',
-]);
+const TIMEOUT_CODES = new Set(['HEADERS_TIMEOUT', 'BODY_TIMEOUT', 'CONNECT_TIMEOUT', 'ETIMEDOUT']);
 /** TCP keep-alive probes start after this much idle time (Go's `net.Dialer.KeepAlive`). */
 const TCP_KEEPALIVE_MS = 30_000;
 /** Idle pooled connections are closed after this long. */
@@ -121,15 +113,16 @@ export class HttpClient {
   /** Token values sent so far (never in a message). */
   readonly #secrets = new Set<string>();
   readonly #tls: { ca?: string[]; rejectUnauthorized: boolean };
-  readonly #connect: { timeout: number; keepAliveInitialDelay: number };
+  readonly #connectTimeoutMs: number;
   readonly #proxy: ProxyConfig;
   readonly #headers: Record<string, string>;
   readonly #activity: ActivityTracker;
   readonly #clock: Clock;
   readonly #releaseAfterWallMs: number | undefined;
-  readonly #dispatchers = new Map<string, ClosableDispatcher>();
+  /** Connection pools by proxy URL (`direct` without one). */
+  readonly #pools = new Map<string, ConnectionPool>();
   readonly #wall: Clock | undefined;
-  readonly #connector: buildConnector.connector;
+  readonly #networkClock: Clock;
   readonly #tlsHandshakeTimeoutMs: number;
 
   constructor(options: HttpClientOptions) {
@@ -143,7 +136,7 @@ export class HttpClient {
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#token = options.bearerToken;
     this.#authScheme = options.authScheme ?? 'Bearer';
-    this.#connect = { timeout: options.connectTimeoutMs ?? 30_000, keepAliveInitialDelay: TCP_KEEPALIVE_MS };
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
     const ca = caBundle(options.ca);
     this.#tls = { ...(ca ? { ca } : {}), rejectUnauthorized: options.insecureSkipVerify !== true };
     this.#proxy = options.proxy ?? proxyConfigFromEnv(process.env);
@@ -154,14 +147,7 @@ export class HttpClient {
     this.#wall = options.releaseActivityAfterWallMs === undefined ? undefined : (options.wallClock ?? new RealClock());
     // Network timeouts are real time, whatever clock the caller's logic runs on.
     this.#tlsHandshakeTimeoutMs = options.tlsHandshakeTimeoutMs ?? 10_000;
-    this.#connector = createConnector({
-      connectTimeoutMs: this.#connect.timeout,
-      tlsHandshakeTimeoutMs: this.#tlsHandshakeTimeoutMs,
-      keepAliveInitialDelayMs: TCP_KEEPALIVE_MS,
-      ...(this.#tls.ca ? { ca: this.#tls.ca } : {}),
-      rejectUnauthorized: this.#tls.rejectUnauthorized,
-      clock: options.wallClock ?? new RealClock(),
-    });
+    this.#networkClock = options.wallClock ?? new RealClock();
   }
 
   /** The absolute URL of a path (query not included). */
@@ -195,14 +181,13 @@ export class HttpClient {
         throw new IntegrationError(this.api, 'Aborted', `${where}: aborted`, { cause: call.signal.reason });
       const headers = await this.#requestHeaders(call, where);
       const body = call.json !== undefined ? JSON.stringify(call.json) : (call.body ?? null);
-      const res = await request(url, {
-        dispatcher: this.#dispatcherFor(url),
+      const res = await this.#poolFor(url).request(url, {
         method,
         headers,
         body,
         signal: abort.signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
+        headersTimeoutMs: timeoutMs,
+        bodyTimeoutMs: timeoutMs,
       });
       const text = await res.body.text();
       if (res.statusCode >= 400 && call.acceptErrorStatus !== true) {
@@ -218,11 +203,11 @@ export class HttpClient {
       if (err instanceof IntegrationError) throw err;
       if (call.signal?.aborted) throw new IntegrationError(this.api, 'Aborted', `${where}: aborted`, { cause: err });
       const code = errorCode(err);
-      if (!timedOut && code === 'UND_ERR_CONNECT_TIMEOUT') {
+      if (!timedOut && code === 'CONNECT_TIMEOUT') {
         throw new IntegrationError(
           this.api,
           'Timeout',
-          `${where}: no connection within ${formatSeconds(this.#connect.timeout)}`,
+          `${where}: no connection within ${formatSeconds(this.#connectTimeoutMs)}`,
           { cause: err },
         );
       }
@@ -269,9 +254,9 @@ export class HttpClient {
 
   /** Closes the connection pools. */
   async close(): Promise<void> {
-    const all = [...this.#dispatchers.values()];
-    this.#dispatchers.clear();
-    await Promise.all(all.map((d) => d.close()));
+    const all = [...this.#pools.values()];
+    this.#pools.clear();
+    await Promise.all(all.map((p) => p.close()));
   }
 
   async #requestHeaders(call: HttpCall, where: string): Promise<Record<string, string>> {
@@ -309,25 +294,23 @@ export class HttpClient {
     }
   }
 
-  #dispatcherFor(url: URL): ClosableDispatcher {
+  #poolFor(url: URL): ConnectionPool {
     const proxy = proxyForUrl(this.#proxy, url);
     const key = proxy?.href ?? 'direct';
-    let dispatcher = this.#dispatchers.get(key);
-    if (!dispatcher) {
-      dispatcher = proxy
-        ? // proxyTunnel false: plain-HTTP targets go to the proxy in absolute form (as Go sends
-          // them); HTTPS targets are tunnelled with CONNECT.
-          new ProxyAgent({
-            uri: proxy.href,
-            requestTls: { ...this.#tls, ...this.#connect },
-            proxyTls: { ...this.#tls, ...this.#connect },
-            proxyTunnel: false,
-            keepAliveTimeout: IDLE_POOL_MS,
-          })
-        : new Agent({ connect: this.#connector, keepAliveTimeout: IDLE_POOL_MS });
-      this.#dispatchers.set(key, dispatcher);
+    let pool = this.#pools.get(key);
+    if (!pool) {
+      pool = new ConnectionPool({
+        connectTimeoutMs: this.#connectTimeoutMs,
+        tlsHandshakeTimeoutMs: this.#tlsHandshakeTimeoutMs,
+        keepAliveInitialDelayMs: TCP_KEEPALIVE_MS,
+        idleTimeoutMs: IDLE_POOL_MS,
+        tls: this.#tls,
+        ...(proxy ? { proxy } : {}),
+        clock: this.#networkClock,
+      });
+      this.#pools.set(key, pool);
     }
-    return dispatcher;
+    return pool;
   }
 }
 

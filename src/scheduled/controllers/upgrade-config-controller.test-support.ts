@@ -82,7 +82,7 @@ export async function harness(t: TestContext, start: number): Promise<Harness> {
           logger,
           events,
           activity: clock.activity,
-          localZoneId: 'UTC',
+          localZoneId: () => 'UTC',
           namespace: NS,
         }).controller,
     );

@@ -31,9 +31,11 @@ export interface ScheduledUpgradeConfigControllerOptions extends ControllerDeps 
   events: EventRecorder;
   /**
    * The zone `spec.schedule.location: Local` (and an empty location) stands for: the
-   * process zone in production (`processZoneId()` from `time/zone.ts`), a fixed zone in tests.
+   * process zone in production (`processZoneId` from `time/zone.ts`), a fixed zone in tests.
+   * Asked only when a schedule is compiled, so an operator without UpgradeConfigs never loads
+   * the time-zone data.
    */
-  localZoneId: string;
+  localZoneId: () => string;
   /** Namespace of the UpgradeConfigs, UpgradeJobs and windows (APPUiO `--namespace`); undefined: all namespaces. */
   namespace?: string | undefined;
   /** The upstream ClusterVersion (APPUiO `--managed-upstream-cluster-version-name`, default `version`). */

@@ -95,8 +95,8 @@ export interface UpgradeConfigPassDeps {
   clock: Clock;
   log: Logger;
   events: EventRecorder;
-  /** What `Local` (and an empty location) means. */
-  localZoneId: string;
+  /** What `Local` (and an empty location) means; asked when a schedule is compiled. */
+  localZoneId: () => string;
   upgradeJobs(namespace: string): UpgradeJob[];
   suspensionWindows(namespace: string): UpgradeSuspensionWindow[];
   /** The upstream config.openshift.io ClusterVersion. */
@@ -185,7 +185,7 @@ async function schedule(
     wakeAt: [],
     waitsForClusterVersion: false,
   };
-  const compiled = compileSchedulingPolicy(config.spec, deps.localZoneId);
+  const compiled = compileSchedulingPolicy(config.spec, deps.localZoneId());
   if (!compiled.ok) {
     plan.problem = {
       reason: compiled.problem.reason,

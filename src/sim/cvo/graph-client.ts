@@ -11,9 +11,9 @@
  * fire.
  */
 import { STATUS_CODES } from 'node:http';
-import { Agent, request } from 'undici';
 import { NO_ACTIVITY, type ActivityTracker } from '../../lib/activity.js';
 import { RealClock, type Clock } from '../../lib/clock.js';
+import { ConnectionPool } from '../../lib/http/connection-pool.js';
 import type { RetrievalError } from './available-updates.js';
 
 export interface GraphQueryParams {
@@ -49,7 +49,14 @@ export function graphRequestUrl(upstream: string, params: GraphQueryParams): URL
 /** Fetches graphs over HTTP. */
 export class GraphClient {
   readonly #o: GraphClientOptions;
-  readonly #agent = new Agent({ keepAliveTimeout: 10_000 });
+  readonly #pool = new ConnectionPool({
+    connectTimeoutMs: 30_000,
+    tlsHandshakeTimeoutMs: 10_000,
+    keepAliveInitialDelayMs: 30_000,
+    idleTimeoutMs: 10_000,
+    tls: { rejectUnauthorized: true },
+    clock: new RealClock(),
+  });
   readonly #activity: ActivityTracker;
   readonly #wall: Clock;
 
@@ -73,13 +80,12 @@ export class GraphClient {
     const end = once(this.#activity.begin('http GET update-service (client)'));
     const watchdog = this.#wall.setTimer(this.#o.hungAfterWallMs ?? 2_000, end);
     try {
-      const res = await request(href, {
-        dispatcher: this.#agent,
+      const res = await this.#pool.request(url, {
         method: 'GET',
         headers: { accept: 'application/json', 'user-agent': userAgent },
         signal: abort.signal,
-        headersTimeout: 0,
-        bodyTimeout: 0,
+        headersTimeoutMs: 0,
+        bodyTimeoutMs: 0,
       });
       const body = await res.body.text();
       if (res.statusCode !== 200) {
@@ -102,7 +108,7 @@ export class GraphClient {
   }
 
   async close(): Promise<void> {
-    await this.#agent.close();
+    await this.#pool.close();
   }
 }
 
@@ -114,8 +120,8 @@ function transportMessage(err: unknown, url: URL): string {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (code === 'ECONNREFUSED') return `dial tcp ${host}:${port}: connect: connection refused`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `dial tcp: lookup ${host}: no such host`;
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'EOF';
-  if (code === 'UND_ERR_ABORTED' || (err instanceof Error && err.name === 'AbortError')) return 'context canceled';
+  if (code === 'ECONNRESET') return 'EOF';
+  if (err instanceof Error && err.name === 'AbortError') return 'context canceled';
   return err instanceof Error ? err.message : String(err);
 }
 

@@ -31,11 +31,11 @@ void test('the TLS handshake has its own limit, counted from the TCP connection 
     connectTimeoutMs: 30_000,
     tlsHandshakeTimeoutMs: 10_000,
     keepAliveInitialDelayMs: 30_000,
-    rejectUnauthorized: true,
+    tls: { rejectUnauthorized: true },
     clock,
   });
   const results: Array<Error | null> = [];
-  connector({ hostname: '127.0.0.1', protocol: 'https:', port: String(port) }, (err, socket) => {
+  connector({ host: '127.0.0.1', tls: true, port }, (err, socket) => {
     results.push(err);
     socket?.destroy();
   });
@@ -55,11 +55,11 @@ void test('plain TCP connects and hands over the socket; a refused connection is
     connectTimeoutMs: 30_000,
     tlsHandshakeTimeoutMs: 10_000,
     keepAliveInitialDelayMs: 30_000,
-    rejectUnauthorized: true,
+    tls: { rejectUnauthorized: true },
     clock,
   });
   const socket = await new Promise<Socket>((resolve, reject) =>
-    connector({ hostname: '127.0.0.1', protocol: 'http:', port: String(port) }, (err, s) =>
+    connector({ host: '127.0.0.1', tls: false, port }, (err, s) =>
       err || !s ? reject(err ?? new Error('no socket')) : resolve(s),
     ),
   );
@@ -67,7 +67,7 @@ void test('plain TCP connects and hands over the socket; a refused connection is
   assert.equal(socket.remotePort, port);
   socket.destroy();
   const refused = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
-    connector({ hostname: '127.0.0.1', protocol: 'http:', port: '9' }, (err, s) => {
+    connector({ host: '127.0.0.1', tls: false, port: 9 }, (err, s) => {
       s?.destroy();
       resolve(err);
     }),

@@ -9,7 +9,7 @@
 import { runConcurrent, type ConcurrentRun } from './concurrency.js';
 import { describeCpu, serverCpu, serverMemory, type BenchContext } from './context.js';
 import { smallConfigMap } from './fixtures.js';
-import type { BenchResult, Figure } from './result.js';
+import type { BenchResult, Figure, Measurement } from './result.js';
 import { SCALE, scaled } from './scale.js';
 import { formatCount, formatMs, formatRate, summarize } from './stats.js';
 import { embeddedTarget, openPool, sendJson, type HttpTarget } from './target.js';
@@ -209,7 +209,12 @@ export async function runWriteBench(ctx: BenchContext): Promise<BenchResult> {
         return run ? `${formatCount(run.done)} in ${formatMs(run.elapsedMs)} = ${formatRate(rateOf(run))}` : 'not run';
       })
       .join('; ');
-  const latenciesOf = (pick: (x: Round) => ConcurrentRun | undefined): number[] => latencies(run, pick);
+  const latencyRow = (label: string, pick: (x: Round) => ConcurrentRun | undefined): Measurement[] => {
+    const values = latencies(run, pick);
+    if (values.length === 0) return [];
+    const { median: m, p95 } = summarize(values);
+    return [{ label: `${label} latency (median / p95, all rounds)`, value: `${formatMs(m)} / ${formatMs(p95)}` }];
+  };
   const first = withCpu[0];
   const measurements = [
     {
@@ -224,14 +229,7 @@ export async function runWriteBench(ctx: BenchContext): Promise<BenchResult> {
           },
         ]
       : []),
-    ...(latenciesOf((x) => x.creates).length > 0
-      ? [
-          {
-            label: 'Create latency (median / p95, all rounds)',
-            value: `${formatMs(summarize(latenciesOf((x) => x.creates)).median)} / ${formatMs(summarize(latenciesOf((x) => x.creates)).p95)}`,
-          },
-        ]
-      : []),
+    ...latencyRow('Create', (x) => x.creates),
     {
       label: 'Updates (median of the rounds)',
       value: failed ? 'not measured' : `**${formatRate(updateRate)}** (rounds: ${perRound((x) => x.updates)})`,
@@ -244,14 +242,7 @@ export async function runWriteBench(ctx: BenchContext): Promise<BenchResult> {
           },
         ]
       : []),
-    ...(latenciesOf((x) => x.updates).length > 0
-      ? [
-          {
-            label: 'Update latency (median / p95, all rounds)',
-            value: `${formatMs(summarize(latenciesOf((x) => x.updates)).median)} / ${formatMs(summarize(latenciesOf((x) => x.updates)).p95)}`,
-          },
-        ]
-      : []),
+    ...latencyRow('Update', (x) => x.updates),
   ];
   return {
     id: 'writes',

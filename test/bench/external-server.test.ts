@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
@@ -38,7 +38,7 @@ function kubeconfig(dir: string, cluster: Record<string, unknown>, user: Record<
   return path;
 }
 
-async function listen(server: ReturnType<typeof createHttpServer>): Promise<number> {
+async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
 }
@@ -126,11 +126,11 @@ test('TLS: the CA file and the client certificate of the kubeconfig are used; an
   const server = createHttpsServer(
     { cert: serving.cert, key: serving.key, ca: client.cert, requestCert: true, rejectUnauthorized: true },
     (req, res) => {
-      seen.push(`client ${(req.socket as TLSSocket).getPeerCertificate().subject.CN}`);
+      seen.push(`client ${String((req.socket as TLSSocket).getPeerCertificate().subject.CN)}`);
       inner(req, res);
     },
   );
-  const port = await listen(server as unknown as ReturnType<typeof createHttpServer>);
+  const port = await listen(server);
   const dir = mkdtempSync(join(tmpdir(), 'bench-kc-'));
   try {
     writeFileSync(join(dir, 'ca.crt'), serving.cert);
@@ -168,7 +168,7 @@ test('insecure-skip-tls-verify connects without a CA', async () => {
   const serving = await selfSignedCertificate('127.0.0.1');
   const seen: string[] = [];
   const server = createHttpsServer({ cert: serving.cert, key: serving.key }, permissive(seen));
-  const port = await listen(server as unknown as ReturnType<typeof createHttpServer>);
+  const port = await listen(server);
   const dir = mkdtempSync(join(tmpdir(), 'bench-kc-'));
   try {
     const path = kubeconfig(

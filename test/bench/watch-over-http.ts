@@ -44,8 +44,10 @@ export class UnorderedWatchTally {
 
   accept(ev: WatchEvent, nowMs: number): boolean {
     if (ev.type === 'BOOKMARK') return false;
-    if (ev.type === 'ERROR')
-      throw new Error(`watch ERROR event: ${String((ev.object as { message?: unknown }).message ?? 'no message')}`);
+    if (ev.type === 'ERROR') {
+      const message = ev.object.message;
+      throw new Error(`watch ERROR event: ${typeof message === 'string' ? message : 'no message'}`);
+    }
     const meta = ev.object.metadata as { name?: string; resourceVersion?: string } | undefined;
     const name = meta?.name ?? '';
     const isSentinel = name === SENTINEL;

@@ -44,7 +44,7 @@ import { runOperatorCachedBench, runOperatorIdleBench, runOperatorSteadyBench } 
 import { runWatchBench } from '../test/bench/bench-watch.js';
 import { runWriteBench, WRITE_COUNT, WRITES_NAMESPACE } from '../test/bench/bench-writes.js';
 import type { BenchContext } from '../test/bench/context.js';
-import { runSideBySide } from '../test/bench/external-runs.js';
+import { runSideBySide, SIDE_BY_SIDE_IDS } from '../test/bench/external-runs.js';
 import { connectExternal, deleteExternalNamespace, type ExternalServer } from '../test/bench/external-server.js';
 import { renderReport } from '../test/bench/report.js';
 import { SCALE } from '../test/bench/scale.js';
@@ -96,17 +96,25 @@ function killChildren(): void {
   for (const c of children) c.killNow();
 }
 
-process.on('exit', killChildren);
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, () => {
-    killChildren();
-    process.exit(130);
+/** The external server of the side-by-side, once its namespace exists (deleted on every way out). */
+let external: ExternalServer | undefined;
+
+/** Kills the children, deletes the side-by-side's namespace (waiting 5 s at most), exits. */
+function abandon(code: number): void {
+  killChildren();
+  const cleanup = external ? deleteExternalNamespace(external) : Promise.resolve(undefined);
+  const timer = setTimeout(() => process.exit(code), 5_000);
+  void cleanup.finally(() => {
+    clearTimeout(timer);
+    process.exit(code);
   });
 }
+
+process.on('exit', killChildren);
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => abandon(130));
 const watchdog = setTimeout(() => {
   console.error(`bench: still running after ${WATCHDOG_MS / 60_000} minutes; giving up`);
-  killChildren();
-  process.exit(1);
+  abandon(1);
 }, WATCHDOG_MS);
 watchdog.unref();
 
@@ -146,9 +154,8 @@ async function main(): Promise<number> {
   children.add(server);
   const results: BenchResult[] = [];
   const benchKubeconfig = process.env.BENCH_KUBECONFIG ?? '';
-  let external: ExternalServer | undefined;
   let facts: ExternalServerFacts = { state: 'not-requested' };
-  if (benchKubeconfig !== '') {
+  if (benchKubeconfig !== '' && (!only || [...SIDE_BY_SIDE_IDS].some((id) => only.has(id)))) {
     try {
       external = await connectExternal(benchKubeconfig, new RealClock());
       facts = {
@@ -237,6 +244,7 @@ async function main(): Promise<number> {
       const problem = await deleteExternalNamespace(external);
       if (problem === undefined) log(`deleted the namespace ${external.namespace} on ${external.target.url}`);
       else console.error(`bench: ${problem}`);
+      external = undefined;
     }
     for (const c of children) if (c !== server) await c.close();
     await server.close();

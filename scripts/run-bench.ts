@@ -10,6 +10,12 @@
  * writes) and implies --no-write; --cpu-prof writes V8 CPU profiles of the child processes
  * (API server, operator runtime) into a folder, for investigating a missed target.
  *
+ * BENCH_KUBECONFIG=<kubeconfig> also runs the LIST, watch and write workloads against the API
+ * server of that kubeconfig's current context (a real kube-apiserver), in a namespace the run
+ * creates and deletes, and reports both servers side by side (test/bench/external-runs.ts); the
+ * targets stay judged on the embedded server, and a side-by-side that cannot run is reported, not
+ * fatal. BENCH_SCALE=<factor in (0, 1]> shrinks those workloads (for tests; docs are not written).
+ *
  * Compiles the child processes (test/bench/build.ts), starts the API server in its own
  * process, runs the benchmarks of test/bench/ one after another, prints one PASS/FAIL line per
  * target, and rewrites docs/benchmarks.md with the results (unless --no-write), followed by the
@@ -38,7 +44,11 @@ import { runOperatorCachedBench, runOperatorIdleBench, runOperatorSteadyBench } 
 import { runWatchBench } from '../test/bench/bench-watch.js';
 import { runWriteBench, WRITE_COUNT, WRITES_NAMESPACE } from '../test/bench/bench-writes.js';
 import type { BenchContext } from '../test/bench/context.js';
+import { runSideBySide, SIDE_BY_SIDE_IDS } from '../test/bench/external-runs.js';
+import { connectExternal, deleteExternalNamespace, type ExternalServer } from '../test/bench/external-server.js';
 import { renderReport } from '../test/bench/report.js';
+import { SCALE } from '../test/bench/scale.js';
+import { sideBySideConsoleLines, type ExternalServerFacts } from '../test/bench/side-by-side.js';
 import { verdictLine, type BenchResult } from '../test/bench/result.js';
 import { RpcChild } from '../test/bench/rpc.js';
 import { formatMiB } from '../test/bench/stats.js';
@@ -86,17 +96,25 @@ function killChildren(): void {
   for (const c of children) c.killNow();
 }
 
-process.on('exit', killChildren);
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, () => {
-    killChildren();
-    process.exit(130);
+/** The external server of the side-by-side, once its namespace exists (deleted on every way out). */
+let external: ExternalServer | undefined;
+
+/** Kills the children, deletes the side-by-side's namespace (waiting 5 s at most), exits. */
+function abandon(code: number): void {
+  killChildren();
+  const cleanup = external ? deleteExternalNamespace(external) : Promise.resolve(undefined);
+  const timer = setTimeout(() => process.exit(code), 5_000);
+  void cleanup.finally(() => {
+    clearTimeout(timer);
+    process.exit(code);
   });
 }
+
+process.on('exit', killChildren);
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => abandon(130));
 const watchdog = setTimeout(() => {
   console.error(`bench: still running after ${WATCHDOG_MS / 60_000} minutes; giving up`);
-  killChildren();
-  process.exit(1);
+  abandon(1);
 }, WATCHDOG_MS);
 watchdog.unref();
 
@@ -135,6 +153,32 @@ async function main(): Promise<number> {
   });
   children.add(server);
   const results: BenchResult[] = [];
+  const benchKubeconfig = process.env.BENCH_KUBECONFIG ?? '';
+  let facts: ExternalServerFacts = { state: 'not-requested' };
+  if (benchKubeconfig !== '' && (!only || [...SIDE_BY_SIDE_IDS].some((id) => only.has(id)))) {
+    try {
+      external = await connectExternal(benchKubeconfig, new RealClock());
+      facts = {
+        state: 'used',
+        kubeconfig: benchKubeconfig,
+        server: external.target.url,
+        version: external.version,
+        namespace: external.namespace,
+      };
+      log(`side by side with ${external.target.url} (${external.version}), namespace ${external.namespace}`);
+    } catch (err) {
+      facts = { state: 'failed', kubeconfig: benchKubeconfig, error: (err as Error).message };
+      console.error(`bench: side by side not run: ${facts.error}`);
+    }
+  }
+  const spawnWriter = (): RpcChild => {
+    const writer = new RpcChild(join(compiledBenchDir, 'writer-child.js'), {
+      execArgv: childFlags,
+      timeoutMs: 180_000,
+    });
+    children.add(writer);
+    return writer;
+  };
   try {
     const { url } = await server.call<StartResult>('start', { kubeconfigPath });
     log(`API server at ${url} (pid ${server.pid ?? '?'})`);
@@ -176,6 +220,10 @@ async function main(): Promise<number> {
         console.error(err);
         r = crashed(id, title, err);
       }
+      if (external && !r.result.startsWith('error')) {
+        const sideBySide = await runSideBySide(r, external, ctx, spawnWriter);
+        if (sideBySide) r.sideBySide = sideBySide;
+      }
       const warnings = await server.call<Array<[string, number]>>('warnings').catch(() => []);
       for (const [message, count] of warnings)
         r.notes.push(`The API server emitted a process warning ${count} time(s) during this benchmark: \`${message}\``);
@@ -183,6 +231,7 @@ async function main(): Promise<number> {
       console.log(verdictLine(r));
       for (const m of r.measurements) console.log(`    ${m.label}: ${m.value.replace(/\*\*/g, '')}`);
       for (const n of r.notes) console.log(`    note: ${n}`);
+      for (const line of sideBySideConsoleLines(r)) console.log(line);
       for (const m of r.memory)
         console.log(
           `    RSS of ${m.process}, ${m.when}: ${formatMiB(m.memory.rss)} (peak ${formatMiB(m.memory.maxRss)})`,
@@ -191,6 +240,13 @@ async function main(): Promise<number> {
       if (id === 'writes' && !r.pass && r.result.startsWith('error')) break;
     }
   } finally {
+    if (external) {
+      const problem = await deleteExternalNamespace(external);
+      if (problem === undefined) log(`deleted the namespace ${external.namespace} on ${external.target.url}`);
+      else console.error(`bench: ${problem}`);
+      external = undefined;
+    }
+    for (const c of children) if (c !== server) await c.close();
     await server.close();
     children.delete(server);
     await rm(tmp, { recursive: true, force: true });
@@ -214,9 +270,10 @@ async function main(): Promise<number> {
   const failed = results.filter((r) => !r.pass).length;
   const missing = (only ? only.size : ORDER.length) - results.length;
   if (flags['no-write'] || only) log('docs not updated (--no-write or --only)');
+  else if (SCALE !== 1) log(`docs not updated (BENCH_SCALE=${SCALE}: not the benchmarks' sizes)`);
   else {
     const analysis = await readFile(join(root, 'test', 'bench', 'analysis.md'), 'utf8').catch(() => undefined);
-    await writeFile(flags.out, renderReport(results, machine, analysis) + '\n');
+    await writeFile(flags.out, renderReport(results, machine, analysis, facts) + '\n');
     log(`wrote ${flags.out}`);
   }
   log(`${results.length - failed} of ${only ? only.size : ORDER.length} targets met in ${durationS.toFixed(1)} s`);

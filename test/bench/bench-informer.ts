@@ -9,6 +9,7 @@ import { MAX_OLD_SPACE_MIB } from '../../src/api/deploy/managed-operator-manifes
 import { operatorNodeOptions } from '../../src/api/deploy/operator-objects.js';
 import { serverMemory, type BenchContext } from './context.js';
 import { timeHttpList } from './bench-list.js';
+import { embeddedTarget } from './target.js';
 import type { ProcessMemory } from './memory.js';
 import type { BenchResult } from './result.js';
 import { RpcChild } from './rpc.js';
@@ -59,7 +60,7 @@ export async function runInformerBench(ctx: BenchContext, children: Set<RpcChild
     120_000,
   );
   ctx.log('informer: timing a LIST of every Pod');
-  const podList = await timeHttpList(ctx.url, '/api/v1/pods', PODS, 2, 0);
+  const podList = await timeHttpList(embeddedTarget(ctx.url), '/api/v1/pods', PODS, 2, 0);
   ctx.log("informer: syncing Node and Pod informers in a runtime process, with the operator's Pod transform");
   const { before, sync } = await measureRuntime(ctx, children, true);
   ctx.log('informer: again, caching whole Pods (no target)');

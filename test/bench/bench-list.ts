@@ -4,11 +4,11 @@
  * store list time. Lists the ConfigMaps the write benchmark created.
  */
 import { performance } from 'node:perf_hooks';
-import { Pool } from 'undici';
 import { serverMemory, type BenchContext } from './context.js';
 import type { StoreListResult } from './server-child.js';
-import type { BenchResult } from './result.js';
+import type { BenchResult, Figure } from './result.js';
 import { formatCount, formatMiB, formatMs, summarize } from './stats.js';
+import { embeddedTarget, openPool, targetPath, type HttpTarget } from './target.js';
 
 const WARMUP_RUNS = 3;
 const RUNS = 40;
@@ -24,15 +24,24 @@ export interface HttpListTiming {
   items: number;
 }
 
-/** Lists `path` `runs` times after warm-up runs (bounded by a deadline); checks every answer has `expected` items. */
+/** True for the objects the benchmarks wrote (a real cluster's namespace holds others, such as `kube-root-ca.crt`). */
+export function isBenchObject(item: unknown): boolean {
+  return (item as { metadata?: { labels?: Record<string, string> } }).metadata?.labels?.app === 'bench';
+}
+
+/**
+ * Lists `path` `runs` times after warm-up runs (bounded by a deadline); checks every answer has
+ * `expected` items (of those `counted` accepts, when given).
+ */
 export async function timeHttpList(
-  url: string,
+  target: HttpTarget,
   path: string,
   expected: number,
   runs: number,
   warmup: number,
+  counted?: (item: unknown) => boolean,
 ): Promise<HttpListTiming> {
-  const pool = new Pool(url, { connections: 1, keepAliveTimeout: 60_000 });
+  const pool = openPool(target, { connections: 1 });
   const fetchMs: number[] = [];
   const parseMs: number[] = [];
   let bytes = 0;
@@ -40,13 +49,17 @@ export async function timeHttpList(
   try {
     for (let i = 0; i < warmup + runs && performance.now() - start < DEADLINE_MS; i++) {
       const t0 = performance.now();
-      const res = await pool.request({ path, method: 'GET', headers: { accept: 'application/json' } });
+      const res = await pool.request({
+        path: targetPath(target, path),
+        method: 'GET',
+        headers: { accept: 'application/json', ...target.headers },
+      });
       const text = await res.body.text();
       const t1 = performance.now();
       if (res.statusCode !== 200) throw new Error(`GET ${path}: HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
       const list = JSON.parse(text) as { items?: unknown[] };
       const t2 = performance.now();
-      const n = list.items?.length ?? 0;
+      const n = (counted ? list.items?.filter(counted) : list.items)?.length ?? 0;
       if (n !== expected) throw new Error(`GET ${path}: ${n} items, expected ${expected}`);
       bytes = Buffer.byteLength(text);
       if (i >= warmup) {
@@ -61,11 +74,26 @@ export async function timeHttpList(
   return { fetchMs, parseMs, bytes, items: expected };
 }
 
+/** The list workload: the write benchmark's ConfigMaps in `namespace`, listed on one connection. */
+export function measureList(target: HttpTarget, namespace: string, count: number): Promise<HttpListTiming> {
+  return timeHttpList(target, `/api/v1/namespaces/${namespace}/configmaps`, count, RUNS, WARMUP_RUNS, isBenchObject);
+}
+
+/** The figures of a list run that compare across servers. */
+export function listFigures(http: HttpListTiming): Figure[] {
+  const fetch = summarize(http.fetchMs);
+  return [
+    { label: 'HTTP list, full body (median)', unit: 'ms', value: fetch.median },
+    { label: 'HTTP list, full body (p95)', unit: 'ms', value: fetch.p95 },
+    { label: 'Client JSON.parse of the body (median)', unit: 'ms', value: summarize(http.parseMs).median },
+  ];
+}
+
 /** Lists the write benchmark's ConfigMaps. */
 export async function runListBench(ctx: BenchContext, namespace: string, count: number): Promise<BenchResult> {
   const path = `/api/v1/namespaces/${namespace}/configmaps`;
   ctx.log(`list: ${WARMUP_RUNS} + ${RUNS} lists of ${count} ConfigMaps`);
-  const http = await timeHttpList(ctx.url, path, count, RUNS, WARMUP_RUNS);
+  const http = await measureList(embeddedTarget(ctx.url), namespace, count);
   const store = await ctx.server.call<StoreListResult>('storeList', {
     group: '',
     resource: 'configmaps',
@@ -108,6 +136,7 @@ export async function runListBench(ctx: BenchContext, namespace: string, count: 
         value: `${formatMs(storeSer.median)} / ${formatMs(storeSer.p95)}`,
       },
     ],
+    figures: listFigures(http),
     memory: [{ process: 'API server', when: 'after the lists', memory: after }],
     notes: [],
   };

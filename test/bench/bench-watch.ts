@@ -11,10 +11,11 @@ import { LineSplitter, parseWatchLine } from '../../src/kube/watch-decoder.js';
 import { serverMemory, type BenchContext } from './context.js';
 import type { BurstResult } from './server-child.js';
 import type { BenchResult } from './result.js';
+import { SCALE, scaled } from './scale.js';
 import { formatCount, formatMs, formatRate, summarize } from './stats.js';
 
-const WATCHERS = 100;
-const EVENTS = 10_000;
+const WATCHERS = scaled(100, SCALE);
+const EVENTS = scaled(10_000, SCALE);
 const NAMESPACE = 'bench-watch';
 const SENTINEL = 'sentinel';
 const CHUNK = 500;

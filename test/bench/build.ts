@@ -8,12 +8,22 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-/** Runs tsc -p tsconfig.bench.json in `root`; resolves to the folder holding the compiled test/bench files. */
-export async function compileBenchChildren(root: string): Promise<string> {
-  const outDir = join(root, 'node_modules', '.cache', 'bench', 'out');
+/**
+ * Runs tsc -p tsconfig.bench.json in `root`; resolves to the folder holding the compiled
+ * test/bench files. BENCH_BUILD_DIR moves the output (and tsc's build info) elsewhere: the
+ * default folder is shared by every checkout that links the same node_modules, so a test that
+ * runs the runner compiles into a folder of its own. It must lie inside the project's
+ * node_modules (as the default does), so that the compiled files find their packages.
+ */
+export async function compileBenchChildren(root: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const buildDir = env.BENCH_BUILD_DIR;
+  const outDir = buildDir ? join(buildDir, 'out') : join(root, 'node_modules', '.cache', 'bench', 'out');
   const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+  const relocate = buildDir
+    ? ['--outDir', outDir, '--tsBuildInfoFile', join(buildDir, 'tsconfig.bench.tsbuildinfo')]
+    : [];
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [tsc, '-p', join(root, 'tsconfig.bench.json')], {
+    const child = spawn(process.execPath, [tsc, '-p', join(root, 'tsconfig.bench.json'), ...relocate], {
       cwd: root,
       stdio: ['ignore', 'inherit', 'inherit'],
     });

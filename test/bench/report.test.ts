@@ -76,3 +76,23 @@ test('report: a missed target is called out', () => {
   assert.match(md, /\*\*1 target\(s\) missed\.\*\*/);
   assert.match(md, /\| Watch \| ≤ 100 ms \| 23\.1 ms median \| \*\*FAIL\*\* \|/);
 });
+
+test('report: the side-by-side with an external API server has its section, "not run" by default', () => {
+  assert.match(
+    renderReport([result(true)], machine),
+    /## Side by side with an external API server\n\nNot run: `BENCH_KUBECONFIG` was not set/,
+  );
+  const md = renderReport(
+    [
+      {
+        ...result(true),
+        sideBySide: { method: 'Same.', rows: [{ label: 'm', unit: 'ms', embedded: 1, external: 3 }], notes: [] },
+      },
+    ],
+    machine,
+    undefined,
+    { state: 'used', kubeconfig: 'kc', server: 'https://k:6443', version: 'v1.31.0', namespace: 'ns' },
+  );
+  assert.match(md, /\| List 10,000 objects \| m \| 1\.0 ms \| 3\.0 ms \| 3\.0× faster \|/);
+  assert.match(md, /## List 10,000 objects[\s\S]*\*\*Side by side with the external API server\.\*\* Same\./);
+});

@@ -2,6 +2,7 @@
  * docs/benchmarks.md, rendered from the results of one run (pure).
  */
 import type { BenchResult } from './result.js';
+import { renderSideBySideOfBench, renderSideBySideSection, type ExternalServerFacts } from './side-by-side.js';
 import { formatMiB } from './stats.js';
 
 /** Facts about the machine and runtime a run was measured on. */
@@ -26,8 +27,16 @@ function escapeCell(s: string): string {
   return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
-/** The whole Markdown document; `analysis` (hand-written Markdown, optional) is appended under its own heading. */
-export function renderReport(results: readonly BenchResult[], machine: MachineFacts, analysis?: string): string {
+/**
+ * The whole Markdown document; `analysis` (hand-written Markdown, optional) is appended under its
+ * own heading; `external` says whether the side-by-side with an external API server ran.
+ */
+export function renderReport(
+  results: readonly BenchResult[],
+  machine: MachineFacts,
+  analysis?: string,
+  external: ExternalServerFacts = { state: 'not-requested' },
+): string {
   const lines: string[] = [];
   const allPass = results.every((r) => r.pass);
   lines.push('# Benchmarks', '');
@@ -72,6 +81,7 @@ export function renderReport(results: readonly BenchResult[], machine: MachineFa
       `| ${escapeCell(r.title)} | ${escapeCell(r.target)} | ${escapeCell(r.result)} | ${r.pass ? 'PASS' : '**FAIL**'} |`,
     );
   lines.push('');
+  lines.push(...renderSideBySideSection(results, external));
   for (const r of results) {
     lines.push(`## ${r.title}`, '');
     lines.push(r.method, '');
@@ -86,6 +96,7 @@ export function renderReport(results: readonly BenchResult[], machine: MachineFa
     lines.push('');
     for (const n of r.notes) lines.push(`- ${n}`);
     if (r.notes.length > 0) lines.push('');
+    lines.push(...renderSideBySideOfBench(r));
   }
   if (analysis !== undefined && analysis.trim() !== '') {
     lines.push('## Analysis', '');

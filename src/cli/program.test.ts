@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 import { startApiServer } from '../apiserver/server.js';
 import { silentLogger } from '../lib/log.js';
 import { version } from './version.js';
@@ -103,6 +104,9 @@ void test('status and run (each flow alone) load neither the simulation, the API
   });
   const kubeconfig = join(dir, 'kubeconfig');
   await server.writeKubeconfig(kubeconfig);
+  // run reads a kubeconfig in JSON (as the Deployment reads its in-cluster config): no YAML parser.
+  const jsonKubeconfig = join(dir, 'kubeconfig.json');
+  writeFileSync(jsonKubeconfig, JSON.stringify(parseYaml(readFileSync(kubeconfig, 'utf8'))));
 
   const status = await loadedModules(['status', '--kubeconfig', kubeconfig], { cwd: ROOT });
   assert.equal(status.status, 0, status.stderr);
@@ -115,14 +119,18 @@ void test('status and run (each flow alone) load neither the simulation, the API
     ['managed', 'scheduled'],
     ['scheduled', 'managed'],
   ] as const) {
-    const run = await loadedModules(loopbackRunArgs(flow, kubeconfig), {
+    const run = await loadedModules(loopbackRunArgs(flow, jsonKubeconfig), {
       cwd: ROOT,
       env: { POD_NAMESPACE: 'default' },
       stopWhen: { stderrIncludes: 'upgrade-operator starting', afterMs: 1_000, timeoutMs: 30_000 },
     });
     assert.match(run.stderr, /upgrade-operator starting/, `run --flows ${flow}`);
     assert.deepEqual(heavyModulesLoaded(run.urls), [], `run --flows ${flow}`);
-    assert.deepEqual(heavyModulesLoaded(run.urls, undici), [], `run --flows ${flow}`);
+    assert.deepEqual(
+      heavyModulesLoaded(run.urls, [...undici, { what: 'yaml', pattern: /\/node_modules\/yaml\// }]),
+      [],
+      `run --flows ${flow}`,
+    );
     const modules = distModules(run.urls);
     assert.ok(
       modules.some((m) => m.startsWith(`${flow}/`)),

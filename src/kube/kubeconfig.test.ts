@@ -225,3 +225,26 @@ void test('in-cluster config: service variables, bracketed IPv6, service-account
     /no configuration/,
   );
 });
+
+void test('a kubeconfig in JSON reads as its YAML twin; a broken one names its file', () => {
+  const yamlText = `apiVersion: v1
+current-context: c
+contexts: [{ name: c, context: { cluster: k, user: u, namespace: ops } }]
+clusters: [{ name: k, cluster: { server: "https://api.example:6443", insecure-skip-tls-verify: true } }]
+users: [{ name: u, user: { token: t0k3n } }]
+`;
+  const jsonText = JSON.stringify({
+    apiVersion: 'v1',
+    'current-context': 'c',
+    contexts: [{ name: 'c', context: { cluster: 'k', user: 'u', namespace: 'ops' } }],
+    clusters: [{ name: 'k', cluster: { server: 'https://api.example:6443', 'insecure-skip-tls-verify': true } }],
+    users: [{ name: 'u', user: { token: 't0k3n' } }],
+  });
+  const fromYaml = mergeKubeconfigs([{ path: '/k/yaml', text: yamlText }]);
+  const fromJson = mergeKubeconfigs([{ path: '/k/json', text: `  ${jsonText}` }]);
+  assert.deepEqual(fromJson, fromYaml);
+  assert.throws(
+    () => mergeKubeconfigs([{ path: '/k/broken.json', text: '{"clusters": [' }]),
+    /error loading config file "\/k\/broken\.json"/,
+  );
+});

@@ -64,8 +64,8 @@ export const COLLECTOR_SERVICE_NAME = 'managed-upgrade-operator-custom-metrics';
 /**
  * Container resources, set from the measurements of the `run` process itself with this
  * Deployment's NODE_OPTIONS (docs/benchmarks.md, benchmarks `run-idle` and `run-cached`): about
- * 80 MiB resident idle on an empty cluster, 107 MiB once both flows have cached a 500-node,
- * 10,000-pod cluster, with a peak of 134 MiB while the first LISTs are parsed. Requests: MUO's
+ * 58 MiB resident idle on an empty cluster, 112 MiB once both flows have cached a 500-node,
+ * 10,000-pod cluster, with a peak of 117 MiB while the first LISTs are parsed. Requests: MUO's
  * 20m CPU (the operator is event-driven; idle it uses about 0.5 % of a core, `run-steady`);
  * memory 128Mi, the cached figure rounded up (MUO asks for 100Mi). Limits: 256Mi memory, the
  * peak with room for larger clusters (MUO's is 200Mi); V8's old space is capped well below it

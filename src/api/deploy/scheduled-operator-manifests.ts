@@ -71,10 +71,12 @@ export const SCHEDULED_OPERATOR_PORTS = {
 
 /**
  * Container resources, set from the measurements of `run --flows scheduled` itself with this
- * Deployment's NODE_OPTIONS (docs/benchmarks.md, benchmark `run-idle`): about 72–87 MiB resident
- * idle, with a peak of about 110–120 MiB while it starts. The flow caches no Pods (it lists them per
- * draining node). APPUiO's controller asks for 10m CPU and 32Mi and is limited to 100m and
- * 128Mi. Requests: APPUiO's 10m CPU; memory 96Mi, the idle figure rounded up. Limits: APPUiO's
+ * Deployment's NODE_OPTIONS (docs/benchmarks.md, benchmark `run-idle`): about 57 MiB resident
+ * idle on an empty cluster and 65 MiB with an UpgradeConfig whose schedule names a time zone
+ * (the time-zone data is loaded then), with a peak of about 71 MiB while it starts. The flow
+ * caches no Pods (it lists them per draining node). APPUiO's controller asks for 10m CPU and
+ * 32Mi and is limited to 100m and 128Mi. Requests: APPUiO's 10m CPU; memory 80Mi, the figure
+ * with a schedule and some room. Limits: APPUiO's
  * 128Mi memory. NodeForceDrain's jq programs run in a worker thread that adds about 33 MiB while
  * it lives, and jq's WebAssembly memory is not bounded by V8's heap cap: a program that allocates
  * without bound gets the container OOM-killed (and restarted) before its 5 s timeout, where a
@@ -82,7 +84,7 @@ export const SCHEDULED_OPERATOR_PORTS = {
  * flow (a throttled Node process parses its first LISTs slowly).
  */
 export const SCHEDULED_OPERATOR_RESOURCES = {
-  requests: { cpu: '10m', memory: '96Mi' },
+  requests: { cpu: '10m', memory: '80Mi' },
   limits: { cpu: '500m', memory: '128Mi' },
 } as const;
 /** V8 old-space cap (MiB) of the main thread, well below the memory limit. */

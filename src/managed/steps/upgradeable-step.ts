@@ -3,7 +3,8 @@
  * ClusterVersion `Upgradeable=False` blocks a minor (y-stream) upgrade; z-stream upgrades ignore
  * it. The error text is MUO's, and the failure notification reuses it when the window trips.
  */
-import semver from 'semver';
+// Only the pieces used: the package's index loads all of its 48 modules (docs/benchmarks.md#start-up-and-footprint-issue-17).
+import parse from 'semver/functions/parse.js';
 import { UpgradeConditionType as C } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import { outcome, type Step } from '../../engine/step.js';
 import { clusterVersionCondition, currentVersion } from '../cluster-version/cluster-version-state.js';
@@ -29,8 +30,8 @@ export function upgradeableBlock(input: {
   upgradeAt: string;
 }): string | undefined {
   if (input.upgradeable?.status !== 'False') return undefined;
-  const desired = semver.parse(input.desired);
-  const current = semver.parse(input.current ?? '');
+  const desired = parse(input.desired);
+  const current = parse(input.current ?? '');
   if (!desired || !current)
     throw new Error(`cannot compare versions ${input.current ?? '(none)'} and ${input.desired}`);
   if (!(desired.major >= current.major && desired.minor > current.minor)) return undefined;

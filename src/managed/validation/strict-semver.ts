@@ -4,7 +4,10 @@
  * surrounding space, and in loose mode leading zeros), so a strict SemVer 2.0.0 pattern
  * guards it; comparison is node-semver's, which like blang ignores build metadata.
  */
-import semver from 'semver';
+// Only the pieces used: the package's index loads all of its 48 modules (docs/benchmarks.md#start-up-and-footprint-issue-17).
+import type SemVer from 'semver/classes/semver.js';
+import compare from 'semver/functions/compare.js';
+import parse from 'semver/functions/parse.js';
 
 /** SemVer 2.0.0, exactly (semver.org's grammar). */
 const STRICT_SEMVER =
@@ -15,9 +18,9 @@ export const STRICT_SEMVER_EXPECTATION =
   'expected MAJOR.MINOR.PATCH with optional -PRERELEASE and +BUILD, without a v prefix or leading zeros';
 
 /** The parsed version, or undefined when `text` is not a strict semantic version. */
-export function parseStrictSemver(text: string): semver.SemVer | undefined {
+export function parseStrictSemver(text: string): SemVer | undefined {
   if (!STRICT_SEMVER.test(text)) return undefined;
-  return semver.parse(text) ?? undefined;
+  return parse(text) ?? undefined;
 }
 
 /** True when `text` is a strict semantic version. */
@@ -26,6 +29,6 @@ export function isStrictSemver(text: string): boolean {
 }
 
 /** -1, 0 or 1 as `a` is lower than, equal to (build ignored) or greater than `b`. */
-export function compareStrictSemver(left: semver.SemVer, right: semver.SemVer): -1 | 0 | 1 {
-  return semver.compare(left, right);
+export function compareStrictSemver(left: SemVer, right: SemVer): -1 | 0 | 1 {
+  return compare(left, right);
 }

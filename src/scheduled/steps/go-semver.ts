@@ -6,7 +6,10 @@
  * node-semver does the comparing; a strict pattern in front of it refuses what x/mod refuses
  * (leading zeros, a second `v`, whitespace), which node-semver would otherwise accept.
  */
-import semver from 'semver';
+// Only the pieces used: the package's index loads all of its 48 modules (docs/benchmarks.md#start-up-and-footprint-issue-17).
+import type SemVer from 'semver/classes/semver.js';
+import compare from 'semver/functions/compare.js';
+import parse from 'semver/functions/parse.js';
 import type { Release } from '../../api/openshift/config-v1/cluster-version.js';
 
 const NUM = '(?:0|[1-9]\\d*)';
@@ -16,11 +19,11 @@ const GO_SEMVER = new RegExp(
 );
 
 /** The version (without the `v` x/mod adds) as node-semver reads it, or undefined when x/mod calls it invalid. */
-export function parseGoSemver(version: string): semver.SemVer | undefined {
+export function parseGoSemver(version: string): SemVer | undefined {
   const m = GO_SEMVER.exec(version);
   if (!m) return undefined;
   const [, major, minor, patch, prerelease] = m;
-  return semver.parse(`${major}.${minor ?? '0'}.${patch ?? '0'}${prerelease ?? ''}`) ?? undefined;
+  return parse(`${major}.${minor ?? '0'}.${patch ?? '0'}${prerelease ?? ''}`) ?? undefined;
 }
 
 /** x/mod/semver's `Compare("v"+a, "v"+b)`: -1, 0 or 1; invalid versions are lowest and equal to each other. */
@@ -29,7 +32,7 @@ export function compareGoSemver(left: string, right: string): -1 | 0 | 1 {
   const vb = parseGoSemver(right);
   if (!va) return vb ? -1 : 0;
   if (!vb) return 1;
-  return semver.compare(va, vb);
+  return compare(va, vb);
 }
 
 /**

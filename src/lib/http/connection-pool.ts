@@ -17,7 +17,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, t
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { Clock } from '../clock.js';
-import { bareHost, createConnector, type Connector, type ConnectorOptions } from './connector.js';
+import { NetworkLimitError, bareHost, createConnector, type Connector, type ConnectorOptions } from './connector.js';
 import { createProxyConnector, proxyAuthorization } from './proxy-connector.js';
 
 export interface ConnectionPoolOptions extends ConnectorOptions {
@@ -46,19 +46,6 @@ export interface PoolResponse {
   statusCode: number;
   headers: IncomingHttpHeaders;
   body: ResponseBody;
-}
-
-/** Error codes of the limits this module enforces. */
-export type HttpTimeoutCode = 'HEADERS_TIMEOUT' | 'BODY_TIMEOUT';
-
-/** A limit of this module ran out. */
-export class HttpTimeoutError extends Error {
-  readonly code: HttpTimeoutCode;
-  constructor(code: HttpTimeoutCode, message: string) {
-    super(message);
-    this.name = 'HttpTimeoutError';
-    this.code = code;
-  }
 }
 
 /** The error of an aborted request: the signal's reason when it is an Error. */
@@ -100,7 +87,7 @@ export class ResponseBody implements AsyncIterable<Buffer> {
         timer?.cancel();
         if (this.#timeoutMs > 0)
           timer = this.#clock.setTimer(this.#timeoutMs, () =>
-            res.destroy(new HttpTimeoutError('BODY_TIMEOUT', `no body data within ${this.#timeoutMs} ms`)),
+            res.destroy(new NetworkLimitError('BODY_TIMEOUT', `no body data within ${this.#timeoutMs} ms`)),
           );
       };
       arm();
@@ -214,7 +201,7 @@ export class ConnectionPool {
         req.headersTimeoutMs > 0
           ? this.#clock.setTimer(req.headersTimeoutMs, () =>
               outgoing.destroy(
-                new HttpTimeoutError('HEADERS_TIMEOUT', `no response headers within ${req.headersTimeoutMs} ms`),
+                new NetworkLimitError('HEADERS_TIMEOUT', `no response headers within ${req.headersTimeoutMs} ms`),
               ),
             )
           : undefined;

@@ -3,7 +3,18 @@ import assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ManualClock } from '../../lib/clock.js';
-import { createConnector } from './connector.js';
+import { createConnector, type Connector } from './connector.js';
+
+/** Go's limits: 30 s to connect, 10 s for the TLS handshake. */
+function goConnector(clock: ManualClock): Connector {
+  return createConnector({
+    connectTimeoutMs: 30_000,
+    tlsHandshakeTimeoutMs: 10_000,
+    keepAliveInitialDelayMs: 30_000,
+    tls: { rejectUnauthorized: true },
+    clock,
+  });
+}
 
 /** A TCP server that accepts connections and never says a word (a stalled TLS peer). */
 async function silentServer(t: {
@@ -27,13 +38,7 @@ async function silentServer(t: {
 void test('the TLS handshake has its own limit, counted from the TCP connection (Go: TLSHandshakeTimeout 10 s)', async (t) => {
   const { port, connected } = await silentServer(t);
   const clock = new ManualClock(0);
-  const connector = createConnector({
-    connectTimeoutMs: 30_000,
-    tlsHandshakeTimeoutMs: 10_000,
-    keepAliveInitialDelayMs: 30_000,
-    tls: { rejectUnauthorized: true },
-    clock,
-  });
+  const connector = goConnector(clock);
   const results: Array<Error | null> = [];
   connector({ host: '127.0.0.1', tls: true, port }, (err, socket) => {
     results.push(err);
@@ -51,13 +56,7 @@ void test('the TLS handshake has its own limit, counted from the TCP connection 
 void test('plain TCP connects and hands over the socket; a refused connection is an error at once', async (t) => {
   const { port, connected } = await silentServer(t);
   const clock = new ManualClock(0);
-  const connector = createConnector({
-    connectTimeoutMs: 30_000,
-    tlsHandshakeTimeoutMs: 10_000,
-    keepAliveInitialDelayMs: 30_000,
-    tls: { rejectUnauthorized: true },
-    clock,
-  });
+  const connector = goConnector(clock);
   const socket = await new Promise<Socket>((resolve, reject) =>
     connector({ host: '127.0.0.1', tls: false, port }, (err, s) =>
       err || !s ? reject(err ?? new Error('no socket')) : resolve(s),

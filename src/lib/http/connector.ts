@@ -44,15 +44,15 @@ export interface ConnectorOptions {
 /** Opens a connection and calls back once, with the socket or the error. */
 export type Connector = (target: ConnectTarget, callback: (err: Error | null, socket: Socket | null) => void) => void;
 
-/** Error codes of the two phases' limits. */
-export type ConnectPhaseCode = 'CONNECT_TIMEOUT' | 'TLS_HANDSHAKE_TIMEOUT';
+/** The limits of an HTTP exchange: the two phases of a connection, the answer's headers and body. */
+export type NetworkLimitCode = 'CONNECT_TIMEOUT' | 'TLS_HANDSHAKE_TIMEOUT' | 'HEADERS_TIMEOUT' | 'BODY_TIMEOUT';
 
-/** An error of one phase, named like Go's (`i/o timeout` for connect, `TLS handshake timeout`). */
-export class ConnectPhaseError extends Error {
-  readonly code: ConnectPhaseCode;
-  constructor(code: ConnectPhaseCode, message: string) {
+/** A limit ran out; connection phases are named like Go's (`i/o timeout`, `TLS handshake timeout`). */
+export class NetworkLimitError extends Error {
+  readonly code: NetworkLimitCode;
+  constructor(code: NetworkLimitCode, message: string) {
     super(message);
-    this.name = 'ConnectPhaseError';
+    this.name = 'NetworkLimitError';
     this.code = code;
   }
 }
@@ -102,7 +102,7 @@ export function startTls(
   });
   const timer = options.clock.setTimer(options.tlsHandshakeTimeoutMs, () =>
     finish(
-      new ConnectPhaseError(
+      new NetworkLimitError(
         'TLS_HANDSHAKE_TIMEOUT',
         `net/http: TLS handshake timeout (${options.tlsHandshakeTimeoutMs} ms)`,
       ),
@@ -132,7 +132,7 @@ export function connectTcp(
   tcp.setKeepAlive(true, options.keepAliveInitialDelayMs);
   const timer = options.clock.setTimer(options.connectTimeoutMs, () =>
     finish(
-      new ConnectPhaseError(
+      new NetworkLimitError(
         'CONNECT_TIMEOUT',
         `dial tcp ${host}:${target.port}: i/o timeout (${options.connectTimeoutMs} ms)`,
       ),

@@ -9,7 +9,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import {
-  ConnectPhaseError,
+  NetworkLimitError,
   bareHost,
   createConnector,
   startTls,
@@ -84,7 +84,7 @@ function tunnel(
   });
   const timer = options.clock.setTimer(options.connectTimeoutMs, () =>
     finish(
-      new ConnectPhaseError(
+      new NetworkLimitError(
         'CONNECT_TIMEOUT',
         `proxyconnect tcp: no answer to CONNECT ${authority} (${options.connectTimeoutMs} ms)`,
       ),

@@ -38,7 +38,6 @@ import { primaryPoolName } from '../mco/node-state.js';
 import { joiningConfigFor } from '../mco/pool-status.js';
 import { evictPod, podsToDrain, setUnschedulable } from '../workloads/drain.js';
 import { drawMs, type Triangle } from '../durations.js';
-import { POD_BY_NODE, POD_INDEXERS } from '../workloads/pod-indexes.js';
 import { instanceFor, nodeForMachine, nodeSystemInfo, placementOf } from './node-template.js';
 
 export interface MachineApiDurations {
@@ -83,7 +82,6 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
   const log = ctx.logger.child({ component: 'sim-machine-controller' });
   const machines = ctx.informers.informerFor(MachineResource);
   const nodes = ctx.informers.informerFor(NodeResource);
-  const pods = ctx.informers.informerFor(PodResource, { indexers: POD_INDEXERS });
   const pools = ctx.informers.informerFor(MachineConfigPoolResource);
   const deletions = new Map<string, DeletionState>();
 
@@ -239,7 +237,10 @@ export function createMachineController(ctx: SimContext, cfg: MachineControllerC
         if (isConflict(err)) return { requeueAfter: 1 };
         if (!isNotFound(err)) throw err;
       }
-      const remaining = podsToDrain(pods.byIndex(POD_BY_NODE, nodeName ?? ''));
+      // Listed from the API server, as the machine controller's drain (kubectl's drain library)
+      // does: a pod bound to the node a moment ago may not be in the informer's cache yet.
+      const listed = await ctx.client.list(PodResource, { fieldSelector: `spec.nodeName=${nodeName ?? ''}` });
+      const remaining = podsToDrain(listed.items);
       if (remaining.length > 0) {
         let refused = 0;
         for (const p of remaining) {

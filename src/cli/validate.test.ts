@@ -206,13 +206,13 @@ status:
 
 void test('--cluster-version: read like oc writes it; the managed checks that need it run', async () => {
   const cvPath = write('cv.yaml', CLUSTER_VERSION_YAML);
-  const cv = parseClusterVersionFile(cvPath, CLUSTER_VERSION_YAML);
+  const cv = await parseClusterVersionFile(cvPath, CLUSTER_VERSION_YAML);
   assert.equal(cv.spec.channel, 'stable-4.15');
-  assert.throws(
+  await assert.rejects(
     () => parseClusterVersionFile('x.yaml', GOOD_HOOK),
     /^Error: x\.yaml: expected one ClusterVersion \(config\.openshift\.io\/v1\), found 0$/,
   );
-  assert.throws(
+  await assert.rejects(
     () =>
       parseClusterVersionFile(
         'x.yaml',

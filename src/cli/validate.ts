@@ -14,7 +14,6 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CommanderError } from 'commander';
 import type { ClusterVersion } from '../api/openshift/config-v1/cluster-version.js';
-import { openshiftCustomResourceDefinitions } from '../api/openshift/crds.js';
 import { JqSelector } from '../integrations/jq-selector.js';
 import { RealClock, type Clock } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
@@ -109,17 +108,15 @@ export function collectInputs(
 /**
  * The config.openshift.io ClusterVersion of a `--cluster-version` file (`oc get clusterversion
  * version -o yaml`, or a `List` holding it), admitted with its status as the API server stores it.
- * Throws a user-facing Error when the file holds none, several, or an invalid one.
+ * Rejects with a user-facing Error when the file holds none, several, or an invalid one. The CRD
+ * (src/cli/crds/) is imported only when the flag is given.
  */
-export function parseClusterVersionFile(path: string, text: string): ClusterVersion {
+export async function parseClusterVersionFile(path: string, text: string): Promise<ClusterVersion> {
   const found = objectsOfKind(readObjectFile(text, path), 'config.openshift.io/v1', 'ClusterVersion');
   if (found.length !== 1)
     throw new Error(`${path}: expected one ClusterVersion (config.openshift.io/v1), found ${found.length}`);
-  const crd = openshiftCustomResourceDefinitions().find(
-    (c) => (c['spec'] as { names: { kind: string } }).names.kind === 'ClusterVersion',
-  );
-  if (crd === undefined) throw new Error('no CRD of ClusterVersion');
-  const r = admitObject(found[0]!.object, crd, { keepStatus: true });
+  const { CRD } = await import('./crds/openshift-cluster-version.generated.js');
+  const r = admitObject(found[0]!.object, CRD, { keepStatus: true });
   if (!r.ok) throw new Error(`${path}: ${r.message}`);
   return r.object as unknown as ClusterVersion;
 }
@@ -219,7 +216,7 @@ export async function runValidate(
   const clusterVersion =
     flags.clusterVersion === undefined
       ? undefined
-      : parseClusterVersionFile(flags.clusterVersion, readOrThrow(flags.clusterVersion, deps.io));
+      : await parseClusterVersionFile(flags.clusterVersion, readOrThrow(flags.clusterVersion, deps.io));
   const jq = new JqSelector();
   try {
     const report = await validateInputs(flags.filename, {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startApiServer } from '../apiserver/server.js';
 import { silentLogger } from '../lib/log.js';
+import { buildProgram, COMMANDS } from './program.js';
 import { version } from './version.js';
 import {
   heavyModulesLoaded,
@@ -46,7 +47,20 @@ void test('--version and --help load the command definitions only, no action mod
   }
 });
 
-void test('preview, hook-env and validate never load the simulation, PromQL, jq or the HTTP client', async (t) => {
+void test('the command tree: every command of COMMANDS under its name, or the one asked for alone', async () => {
+  const names = COMMANDS.map((c) => c.name);
+  assert.deepEqual(
+    (await buildProgram()).commands.map((c) => c.name()),
+    names,
+  );
+  for (const name of names)
+    assert.deepEqual(
+      (await buildProgram(name)).commands.map((c) => c.name()),
+      [name],
+    );
+});
+
+void test('preview, hook-env and validate load neither the simulation, PromQL, jq, the HTTP client nor TypeBox, and only their own command definition', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'lazy-commands-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   for (const command of startUpCommands(dir)) {
@@ -63,11 +77,37 @@ void test('preview, hook-env and validate never load the simulation, PromQL, jq 
       ),
     );
     assert.deepEqual(heavy, [], command.id);
-    // Nor the HTTP client: none of them makes a request. hook-env admits with the CRDs as JSON
-    // (src/cli/hook-env-crds.generated.ts), so not TypeBox either.
-    const notLoaded = [{ what: 'undici', pattern: /\/node_modules\/undici\// }];
-    if (command.id === 'hook-env') notLoaded.push({ what: 'TypeBox', pattern: /\/node_modules\/typebox\// });
+    // Nor the HTTP client: none of them makes a request. hook-env and validate admit with the
+    // CRDs as JSON (src/cli/crds/), so not TypeBox either; validate loads the rules of the kinds
+    // in its files only (src/cli/validate-rules/), here the scheduled flow's UpgradeConfig.
+    const notLoaded = [
+      { what: 'undici', pattern: /\/node_modules\/undici\// },
+      { what: 'TypeBox', pattern: /\/node_modules\/typebox\// },
+      { what: 'the managed flow (src/managed/)', pattern: /\/dist\/managed\// },
+      { what: 'semver', pattern: /\/node_modules\/semver\// },
+      {
+        what: 'the OpenShift API types (src/api/openshift/)',
+        pattern: /\/dist\/api\/openshift\/(?!config-v1\/cluster-version\.js)/,
+      },
+      {
+        what: 'the rules of kinds not in the file',
+        pattern: /\/dist\/cli\/validate-rules\/(?!findings|job-config|scheduled-upgrade-config)/,
+      },
+    ];
+    // re2js is required at the first CRD pattern compiled: hook-env's job has no patterned field.
+    if (command.id === 'hook-env') notLoaded.push({ what: 're2js', pattern: /\/node_modules\/re2js\// });
     assert.deepEqual(heavyModulesLoaded(run.urls, notLoaded), [], command.id);
+    // A command loads its own definition only (src/cli/program.ts); --help all of them.
+    const definitions = distModules(run.urls).filter(
+      (m) => m.startsWith('cli/commands/') && m !== 'cli/commands/flags.js',
+    );
+    const expected =
+      command.id === '--help'
+        ? COMMANDS.map((c) => `cli/commands/${c.name}.js`)
+        : command.id === '--version'
+          ? []
+          : [`cli/commands/${command.id}.js`];
+    assert.deepEqual(definitions.sort(), expected.sort(), command.id);
   }
 });
 

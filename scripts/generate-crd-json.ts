@@ -2,8 +2,8 @@
  * Writes src/cli/crds/<file>.generated.ts for every CRD of src/cli/crds/crd-builders.ts: the CRD
  * as a JSON literal, so `validate` and `hook-env` admit files without loading TypeBox, which
  * builds them at run time (docs/design/command-line.md#lazy-commands). src/cli/crds/crds.test.ts
- * fails when a file no longer matches its CRD; run this script (`node --import tsx
- * scripts/generate-crd-json.ts`) to bring them up to date.
+ * fails when a file no longer matches its CRD; `npm run manifests` runs this script to bring them
+ * up to date.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { JsonObject } from '../../lib/json.js';
 import { CRD_JSON_SOURCES } from './crd-builders.js';
 
-const STALE = 'stale: run node --import tsx scripts/generate-crd-json.ts';
+const STALE = 'stale: run `npm run manifests` (scripts/generate-crd-json.ts)';
 
 void test('every generated CRD module holds exactly the CRD its builder makes', async () => {
   for (const source of CRD_JSON_SOURCES) {

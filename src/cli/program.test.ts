@@ -94,7 +94,12 @@ void test('preview, hook-env and validate load neither the simulation, PromQL, j
         pattern: /\/dist\/cli\/validate-rules\/(?!findings|job-config|scheduled-upgrade-config)/,
       },
     ];
-    // re2js is required at the first CRD pattern compiled: hook-env's job has no patterned field.
+    // node:net is loaded for an IP or CIDR field, jq's worker for a podJQSelector, re2js at the
+    // first CRD pattern compiled (hook-env's job has no patterned field).
+    notLoaded.push(
+      { what: 'node:net', pattern: /^node:net$/ },
+      { what: 'the jq selector (src/integrations/jq-selector.ts)', pattern: /\/dist\/integrations\/jq-selector/ },
+    );
     if (command.id === 'hook-env') notLoaded.push({ what: 're2js', pattern: /\/node_modules\/re2js\// });
     assert.deepEqual(heavyModulesLoaded(run.urls, notLoaded), [], command.id);
     // A command loads its own definition only (src/cli/program.ts); --help all of them.

@@ -14,7 +14,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CommanderError } from 'commander';
 import type { ClusterVersion } from '../api/openshift/config-v1/cluster-version.js';
-import { JqSelector } from '../integrations/jq-selector.js';
+import type { JqSelector, PodJqSelector } from '../integrations/jq-selector.js';
 import { RealClock, type Clock } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
 import { processZoneId } from '../time/zone.js';
@@ -217,7 +217,14 @@ export async function runValidate(
     flags.clusterVersion === undefined
       ? undefined
       : await parseClusterVersionFile(flags.clusterVersion, readOrThrow(flags.clusterVersion, deps.io));
-  const jq = new JqSelector();
+  // jq (a worker thread) is started for the first podJQSelector only.
+  let started: Promise<JqSelector> | undefined;
+  const jqSelector = (): Promise<JqSelector> =>
+    (started ??= import('../integrations/jq-selector.js').then((m) => new m.JqSelector()));
+  const jq: PodJqSelector = {
+    compile: async (program) => (await jqSelector()).compile(program),
+    matches: async (program, input) => (await jqSelector()).matches(program, input),
+  };
   try {
     const report = await validateInputs(flags.filename, {
       io: deps.io,
@@ -229,7 +236,7 @@ export async function runValidate(
     });
     return { report, output: flags.output === 'json' ? renderValidateJson(report) : renderValidateText(report) };
   } finally {
-    await jq.close();
+    if (started !== undefined) await (await started).close();
   }
 }
 

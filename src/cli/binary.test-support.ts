@@ -6,8 +6,7 @@
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -69,12 +68,22 @@ function distIsStale(): boolean {
     mtimeOr0(STAMP),
     existsSync(join(ROOT, 'dist')) ? newestMtime(join(ROOT, 'dist'), (path) => path.endsWith('.js')) : 0,
   );
-  return sources > built;
+  return sources > built || !packagesBundled();
 }
 
 /**
- * Makes sure `dist/` is built from the current `src/` (`tsc -p tsconfig.build.json` when a source
- * is newer), one build at a time across the suite's processes, and returns the entry point.
+ * False when dist/ was built by tsc alone: the modules scripts/build.mjs bundles yaml and
+ * commander into are then one-line re-exports of the packages.
+ */
+function packagesBundled(): boolean {
+  return ['lib/yaml-package.js', 'cli/commander-package.js'].every(
+    (path) => mtimeOr0(join(ROOT, 'dist', path)) > 0 && statSync(join(ROOT, 'dist', path)).size > 10_000,
+  );
+}
+
+/**
+ * Makes sure `dist/` is built from the current `src/` (`node scripts/build.mjs`, as `npm run build`,
+ * when a source is newer), one build at a time across the suite's processes, and returns the entry point.
  */
 export async function ensureBuilt(): Promise<string> {
   mkdirSync(join(ROOT, 'node_modules', '.cache'), { recursive: true });
@@ -100,12 +109,10 @@ export async function ensureBuilt(): Promise<string> {
   }
   try {
     if (distIsStale()) {
-      const tsc = createRequire(join(ROOT, 'package.json')).resolve('typescript/bin/tsc');
-      const built = await runToEnd(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')]);
+      // What `npm run build` runs: tsc, then the packages bundled (scripts/build.mjs).
+      const built = await runToEnd(process.execPath, [join(ROOT, 'scripts', 'build.mjs')]);
       if (built.status !== 0)
-        throw new Error(
-          `building dist/ failed (${relative(ROOT, tsc)} -p tsconfig.build.json):\n${built.stdout}${built.stderr}`,
-        );
+        throw new Error(`building dist/ failed (node scripts/build.mjs):\n${built.stdout}${built.stderr}`);
       writeFileSync(STAMP, '');
     }
   } finally {

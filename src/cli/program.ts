@@ -3,7 +3,7 @@
  * (docs/design/command-line.md). This is the composition root: the only place that wires the parts
  * together.
  */
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError } from './commander-package.js';
 import { version } from './version.js';
 
 /**

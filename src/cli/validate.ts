@@ -12,7 +12,7 @@
 import { splitApiVersion } from '../api/resource.js';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CommanderError } from 'commander';
+import { CommanderError } from './commander-package.js';
 import type { ClusterVersion } from '../api/openshift/config-v1/cluster-version.js';
 import type { JqSelector, PodJqSelector } from '../integrations/jq-selector.js';
 import { RealClock, type Clock } from '../lib/clock.js';

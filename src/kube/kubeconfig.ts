@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml } from '../lib/yaml-package.js';
 import type { Clock } from '../lib/clock.js';
 import { isJsonObject, type JsonObject } from '../lib/json.js';
 import { ExecCredentialAuth, type ExecClusterInfo, type ExecConfig } from './exec-credential.js';

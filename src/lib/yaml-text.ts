@@ -11,7 +11,7 @@ import {
   type ParseOptions,
   type DocumentOptions,
   type SchemaOptions,
-} from 'yaml';
+} from './yaml-package.js';
 
 /** YAML 1.1 with the timestamp tag left out: no setting we read is a timestamp. */
 export const GO_YAML_V2: ParseOptions & DocumentOptions & SchemaOptions = {

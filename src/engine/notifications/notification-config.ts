@@ -5,7 +5,7 @@
  * receiver is left out with a problem that names it; the others keep working. Problems never
  * carry a URL. Pure.
  */
-import { parse } from 'yaml';
+import { parse } from '../../lib/yaml-package.js';
 import { NOTIFICATIONS_CONFIG_KEY, NOTIFICATIONS_CONFIG_NAME } from '../../api/notifications-contract.js';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
 import { isJsonObject } from '../../lib/json.js';

@@ -27,6 +27,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
+  sourcemap: true,
   // The packages are CommonJS: their require() of Node's modules needs a require in an ES module.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",

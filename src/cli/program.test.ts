@@ -86,6 +86,10 @@ void test('preview, hook-env and validate load neither the simulation, PromQL, j
       { what: 'undici', pattern: /\/node_modules\/undici\// },
       { what: 'TypeBox', pattern: /\/node_modules\/typebox\// },
       { what: 'the managed flow (src/managed/)', pattern: /\/dist\/managed\// },
+      {
+        what: 'the health checks (src/scheduled/health/scheduled-health-check.ts)',
+        pattern: /\/scheduled-health-check\.js$/,
+      },
       { what: 'semver', pattern: /\/node_modules\/semver\// },
       {
         what: 'the OpenShift API types (src/api/openshift/)',

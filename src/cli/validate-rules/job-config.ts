@@ -2,7 +2,7 @@
 import type { UpgradeJob } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
 import { poolDelays } from '../../scheduled/steps/upgrade-job-cluster.js';
 import { jobTiming } from '../../scheduled/steps/upgrade-job-gate.js';
-import { effectiveHealthCheckTimeout } from '../../scheduled/steps/upgrade-job-health-step.js';
+import { effectiveHealthCheckTimeout } from '../../scheduled/health/health-check-timeout.js';
 import type { ValidationProblem } from '../validate-objects.js';
 import { leadingField, operatorProblem } from './findings.js';
 

@@ -5,7 +5,7 @@
  * the time and is what the tests that start many processes use.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -72,13 +72,20 @@ function distIsStale(): boolean {
 }
 
 /**
- * False when dist/ was built by tsc alone: the modules scripts/build.mjs bundles yaml and
- * commander into are then one-line re-exports of the packages.
+ * False when dist/ was built by tsc alone: yaml's bundle is then missing or not what
+ * `yaml-package.js` re-exports, and commander's module is a one-line re-export of the package.
  */
 function packagesBundled(): boolean {
-  return ['lib/yaml-package.js', 'cli/commander-package.js'].every(
-    (path) => mtimeOr0(join(ROOT, 'dist', path)) > 0 && statSync(join(ROOT, 'dist', path)).size > 10_000,
-  );
+  const dist = (path: string): string => join(ROOT, 'dist', path);
+  try {
+    return (
+      existsSync(dist('lib/yaml-bundle.cjs')) &&
+      readFileSync(dist('lib/yaml-package.js'), 'utf8').includes('./yaml-bundle.cjs') &&
+      statSync(dist('cli/commander-package.js')).size > 10_000
+    );
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -6,12 +6,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, resolve } from 'node:path';
-import { parse as parseYaml } from '../lib/yaml-package.js';
 import type { Clock } from '../lib/clock.js';
 import { isJsonObject, type JsonObject } from '../lib/json.js';
 import { ExecCredentialAuth, type ExecClusterInfo, type ExecConfig } from './exec-credential.js';
 import { isInCluster, loadInClusterConfig } from './in-cluster-config.js';
 import { basicAuth, noAuth, staticBearer, TokenFileAuth, type RestConfig } from './rest-config.js';
+import { yamlPackage } from '../lib/yaml-runtime.js';
 
 /** One named entry, remembering the folder of the file it came from (for relative paths). */
 interface Entry {
@@ -40,7 +40,8 @@ export function mergeKubeconfigs(sources: KubeconfigSource[]): Kubeconfig {
   for (const src of sources) {
     let doc: unknown;
     try {
-      doc = parseYaml(src.text);
+      // A kubeconfig in JSON (JSON is YAML) needs no YAML parser.
+      doc = /^\s*\{/.test(src.text) ? JSON.parse(src.text) : yamlPackage().parse(src.text);
     } catch (err) {
       throw new Error(`error loading config file "${src.path}": ${(err as Error).message}`, { cause: err });
     }

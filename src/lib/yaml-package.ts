@@ -1,9 +1,10 @@
 /**
- * The `yaml` package, as every module of ours imports it (the lint forbids importing it
- * elsewhere). The package is 73 CommonJS files, and loading them took more than a third of
- * `hook-env`'s start-up; the build (`scripts/build.mjs`) therefore replaces this module's output
- * with the package bundled into this one file (docs/design/command-line.md#lazy-commands). Run
- * from src/ (tsx, the tests), it is the package itself.
+ * The `yaml` package, for the modules that import it statically (the lint forbids importing it
+ * elsewhere; the others require it on first use through `yaml-runtime.ts`). The package is 73
+ * CommonJS files, and loading them took more than a third of `hook-env`'s start-up: in dist/ the
+ * build (`scripts/build.mjs`) makes this module re-export `yaml-bundle.cjs`, the package bundled
+ * into one file, the same file `yaml-runtime.ts` requires (docs/design/command-line.md#lazy-commands).
+ * Run from src/ (tsx, the tests), it is the package itself.
  */
 export {
   Document,

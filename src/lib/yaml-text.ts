@@ -4,14 +4,8 @@
  * dates as strings, and a document that cannot be turned into a value — a syntax error, an alias
  * with no anchor, more aliases than the parser resolves — is reported as text, not thrown.
  */
-import {
-  parseAllDocuments,
-  parseDocument,
-  type Document,
-  type ParseOptions,
-  type DocumentOptions,
-  type SchemaOptions,
-} from './yaml-package.js';
+import type { Document, ParseOptions, DocumentOptions, SchemaOptions } from 'yaml';
+import { yamlPackage } from './yaml-runtime.js';
 
 /** YAML 1.1 with the timestamp tag left out: no setting we read is a timestamp. */
 export const GO_YAML_V2: ParseOptions & DocumentOptions & SchemaOptions = {
@@ -37,11 +31,11 @@ export function documentValue(doc: Document.Parsed): YamlValue {
 
 /** The value of a one-document text, read as go-yaml v2 reads it. */
 export function readGoYaml(text: string): YamlValue {
-  return documentValue(parseDocument(text, GO_YAML_V2));
+  return documentValue(yamlPackage().parseDocument(text, GO_YAML_V2));
 }
 
 /** The value of each document of a text (`---`-separated), read as go-yaml v2 reads it. */
 export function readGoYamlDocuments(text: string): YamlValue[] {
-  const docs = parseAllDocuments(text, GO_YAML_V2);
+  const docs = yamlPackage().parseAllDocuments(text, GO_YAML_V2);
   return Array.isArray(docs) ? docs.map(documentValue) : [];
 }

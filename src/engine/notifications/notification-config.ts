@@ -5,11 +5,11 @@
  * receiver is left out with a problem that names it; the others keep working. Problems never
  * carry a URL. Pure.
  */
-import { parse } from '../../lib/yaml-package.js';
 import { NOTIFICATIONS_CONFIG_KEY, NOTIFICATIONS_CONFIG_NAME } from '../../api/notifications-contract.js';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
 import { isJsonObject } from '../../lib/json.js';
 import { UPGRADE_EVENT_TYPES, type UpgradeEventType } from './upgrade-event.js';
+import { yamlPackage } from '../../lib/yaml-runtime.js';
 
 /** Default of `waitingLongerThan`. */
 export const DEFAULT_WAITING_LONGER_THAN_MS = 60 * 60_000;
@@ -62,7 +62,7 @@ export function parseNotificationConfig(
   }
   let doc: unknown;
   try {
-    doc = parse(text);
+    doc = yamlPackage().parse(text);
   } catch (err) {
     problems.push(`${NOTIFICATIONS_CONFIG_KEY}: not YAML (${firstLine(err)}); no receivers`);
     return config;

@@ -47,6 +47,26 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', clockFromInjection, namedParameters] },
   },
   {
+    // yaml and commander through the modules the build bundles them into (scripts/build.mjs).
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.test-support.ts', 'src/lib/yaml-package.ts', 'src/cli/commander-package.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'yaml', message: 'Import src/lib/yaml-package.ts (bundled at build).', allowTypeImports: true },
+            {
+              name: 'commander',
+              message: 'Import src/cli/commander-package.ts (bundled at build).',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/**/*.ts'],
     plugins: { local },
     rules: { 'local/layering': ['error', { src: `${import.meta.dirname}/src` }] },

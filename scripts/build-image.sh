@@ -62,7 +62,7 @@ VERSION=$(node -p 'require("./package.json").version')
 IMAGE=${IMAGE:-localhost/upgrade-operator:$VERSION}
 # The files the image is built from, as .containerignore keeps the build context to them
 # (the tests under src/ are not).
-INPUT_FILES="Containerfile .containerignore package.json package-lock.json .npmrc tsconfig.json tsconfig.build.json src bin scenarios"
+INPUT_FILES="Containerfile .containerignore package.json package-lock.json .npmrc tsconfig.json tsconfig.build.json src bin scripts/build.mjs scenarios"
 input_files() {
   # shellcheck disable=SC2086
   find $INPUT_FILES -type f ! -name '*.test.ts' ! -name '*.test-support.ts' ! -path '*/testdata/*' | LC_ALL=C sort

@@ -12,7 +12,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Document, isSeq, stringify } from 'yaml';
+import { Document, isSeq, stringify } from '../lib/yaml-package.js';
 import {
   managedOperatorManifestFiles,
   type ManagedOperatorManifestOptions,

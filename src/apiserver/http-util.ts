@@ -3,7 +3,7 @@
  * responses, and the few content-negotiation decisions kubectl depends on.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml } from '../lib/yaml-package.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../lib/json.js';
 import { readRequestBody, RequestBodyTooLargeError } from '../lib/request-body.js';
 import { ApiError, apiErrors } from './status.js';

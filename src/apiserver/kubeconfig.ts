@@ -1,5 +1,5 @@
 /** A kubeconfig for the embedded API server, usable by kubectl and by @kubernetes/client-node. */
-import { stringify } from 'yaml';
+import { stringify } from '../lib/yaml-package.js';
 
 export interface KubeconfigOptions {
   /** Context, cluster and user name (default 'upgrade-operator'). */

@@ -9,7 +9,7 @@
  * and the JSON Schema keywords structural schemas use); a protobuf library would need the `.proto`
  * files compiled in as well.
  */
-import { stringify } from 'yaml';
+import { stringify } from '../lib/yaml-package.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../lib/json.js';
 
 /** The media types kubectl and client-go ask for (the second is the newer spelling). */

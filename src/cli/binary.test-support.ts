@@ -5,9 +5,8 @@
  * the time and is what the tests that start many processes use.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -69,12 +68,29 @@ function distIsStale(): boolean {
     mtimeOr0(STAMP),
     existsSync(join(ROOT, 'dist')) ? newestMtime(join(ROOT, 'dist'), (path) => path.endsWith('.js')) : 0,
   );
-  return sources > built;
+  return sources > built || !packagesBundled();
 }
 
 /**
- * Makes sure `dist/` is built from the current `src/` (`tsc -p tsconfig.build.json` when a source
- * is newer), one build at a time across the suite's processes, and returns the entry point.
+ * False when dist/ was built by tsc alone: yaml's bundle is then missing or not what
+ * `yaml-package.js` re-exports, and commander's module is a one-line re-export of the package.
+ */
+function packagesBundled(): boolean {
+  const dist = (path: string): string => join(ROOT, 'dist', path);
+  try {
+    return (
+      existsSync(dist('lib/yaml-bundle.cjs')) &&
+      readFileSync(dist('lib/yaml-package.js'), 'utf8').includes('./yaml-bundle.cjs') &&
+      statSync(dist('cli/commander-package.js')).size > 10_000
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Makes sure `dist/` is built from the current `src/` (`node scripts/build.mjs`, as `npm run build`,
+ * when a source is newer), one build at a time across the suite's processes, and returns the entry point.
  */
 export async function ensureBuilt(): Promise<string> {
   mkdirSync(join(ROOT, 'node_modules', '.cache'), { recursive: true });
@@ -100,12 +116,10 @@ export async function ensureBuilt(): Promise<string> {
   }
   try {
     if (distIsStale()) {
-      const tsc = createRequire(join(ROOT, 'package.json')).resolve('typescript/bin/tsc');
-      const built = await runToEnd(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')]);
+      // What `npm run build` runs: tsc, then the packages bundled (scripts/build.mjs).
+      const built = await runToEnd(process.execPath, [join(ROOT, 'scripts', 'build.mjs')]);
       if (built.status !== 0)
-        throw new Error(
-          `building dist/ failed (${relative(ROOT, tsc)} -p tsconfig.build.json):\n${built.stdout}${built.stderr}`,
-        );
+        throw new Error(`building dist/ failed (node scripts/build.mjs):\n${built.stdout}${built.stderr}`);
       writeFileSync(STAMP, '');
     }
   } finally {

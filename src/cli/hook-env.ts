@@ -20,7 +20,8 @@ import { RealClock, type Clock } from '../lib/clock.js';
 import type { JsonObject } from '../lib/json.js';
 import { hookEnvironment } from '../scheduled/hooks/hook-env.js';
 import { isFinalEvent, matchesDisruptiveHooks, selectHooks } from '../scheduled/hooks/hook-selection.js';
-import { UPGRADE_JOB_CRD, UPGRADE_JOB_HOOK_CRD } from './hook-env-crds.generated.js';
+import { CRD as UPGRADE_JOB_HOOK_CRD } from './crds/upgrade-job-hook.generated.js';
+import { CRD as UPGRADE_JOB_CRD } from './crds/upgrade-job.generated.js';
 import { admitFileObjects } from './object-file.js';
 
 function trueCondition(job: UpgradeJob, type: string): { reason: string } | undefined {

@@ -21,7 +21,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { stringify } from 'yaml';
+import { stringify } from '../lib/yaml-package.js';
 import type { Container, Pod } from 'kubernetes-types/core/v1.js';
 import { ConfigMapResource, DeploymentResource, EventResource, PodResource } from '../api/builtin.js';
 import { MUST_GATHER_CLUSTER_KINDS, MUST_GATHER_FLOW_KINDS } from '../api/deploy/must-gather-rbac.js';

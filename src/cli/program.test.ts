@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { startApiServer } from '../apiserver/server.js';
 import { silentLogger } from '../lib/log.js';
+import { buildProgram, COMMANDS } from './program.js';
 import { version } from './version.js';
 import {
   heavyModulesLoaded,
@@ -32,7 +33,9 @@ void test('--version and --help load the command definitions only, no action mod
     assert.equal(run.status, 0, run.stderr);
     const actions = distModules(run.urls).filter(
       (m) =>
-        m.startsWith('cli/') && !m.startsWith('cli/commands/') && !['cli/program.js', 'cli/version.js'].includes(m),
+        m.startsWith('cli/') &&
+        !m.startsWith('cli/commands/') &&
+        !['cli/program.js', 'cli/version.js', 'cli/commander-package.js'].includes(m),
     );
     assert.deepEqual(actions, [], args.join(' '));
     assert.deepEqual(heavyModulesLoaded(run.urls), [], args.join(' '));
@@ -47,7 +50,20 @@ void test('--version and --help load the command definitions only, no action mod
   }
 });
 
-void test('preview, hook-env and validate never load the simulation, PromQL, jq or the HTTP client', async (t) => {
+void test('the command tree: every command of COMMANDS under its name, or the one asked for alone', async () => {
+  const names = COMMANDS.map((c) => c.name);
+  assert.deepEqual(
+    (await buildProgram()).commands.map((c) => c.name()),
+    names,
+  );
+  for (const name of names)
+    assert.deepEqual(
+      (await buildProgram(name)).commands.map((c) => c.name()),
+      [name],
+    );
+});
+
+void test('preview, hook-env and validate load neither the simulation, PromQL, jq, the HTTP client nor TypeBox, and only their own command definition', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'lazy-commands-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   for (const command of startUpCommands(dir)) {
@@ -64,11 +80,49 @@ void test('preview, hook-env and validate never load the simulation, PromQL, jq 
       ),
     );
     assert.deepEqual(heavy, [], command.id);
-    // Nor the HTTP client: none of them makes a request. hook-env admits with the CRDs as JSON
-    // (src/cli/hook-env-crds.generated.ts), so not TypeBox either.
-    const notLoaded = [{ what: 'undici', pattern: /\/node_modules\/undici\// }];
-    if (command.id === 'hook-env') notLoaded.push({ what: 'TypeBox', pattern: /\/node_modules\/typebox\// });
+    // Nor the HTTP client: none of them makes a request. hook-env and validate admit with the
+    // CRDs as JSON (src/cli/crds/), so not TypeBox either; validate loads the rules of the kinds
+    // in its files only (src/cli/validate-rules/), here the scheduled flow's UpgradeConfig.
+    const notLoaded = [
+      { what: 'undici', pattern: /\/node_modules\/undici\// },
+      { what: 'TypeBox', pattern: /\/node_modules\/typebox\// },
+      { what: 'the managed flow (src/managed/)', pattern: /\/dist\/managed\// },
+      {
+        what: 'the health checks (src/scheduled/health/scheduled-health-check.ts)',
+        pattern: /\/scheduled-health-check\.js$/,
+      },
+      { what: 'semver', pattern: /\/node_modules\/semver\// },
+      {
+        what: 'the OpenShift API types (src/api/openshift/)',
+        pattern: /\/dist\/api\/openshift\/(?!config-v1\/cluster-version\.js)/,
+      },
+      {
+        what: 'the rules of kinds not in the file',
+        pattern: /\/dist\/cli\/validate-rules\/(?!findings|job-config|scheduled-upgrade-config)/,
+      },
+    ];
+    // node:net is loaded for an IP or CIDR field, jq's worker for a podJQSelector, re2js at the
+    // first CRD pattern compiled (hook-env's job has no patterned field).
+    notLoaded.push(
+      // yaml and commander come bundled, one file each (scripts/build.mjs), not as their CommonJS files.
+      { what: 'yaml unbundled', pattern: /\/node_modules\/yaml\// },
+      { what: 'commander unbundled', pattern: /\/node_modules\/commander\// },
+      { what: 'node:net', pattern: /^node:net$/ },
+      { what: 'the jq selector (src/integrations/jq-selector.ts)', pattern: /\/dist\/integrations\/jq-selector/ },
+    );
+    if (command.id === 'hook-env') notLoaded.push({ what: 're2js', pattern: /\/node_modules\/re2js\// });
     assert.deepEqual(heavyModulesLoaded(run.urls, notLoaded), [], command.id);
+    // A command loads its own definition only (src/cli/program.ts); --help all of them.
+    const definitions = distModules(run.urls).filter(
+      (m) => m.startsWith('cli/commands/') && m !== 'cli/commands/flags.js',
+    );
+    const expected =
+      command.id === '--help'
+        ? COMMANDS.map((c) => `cli/commands/${c.name}.js`)
+        : command.id === '--version'
+          ? []
+          : [`cli/commands/${command.id}.js`];
+    assert.deepEqual(definitions.sort(), expected.sort(), command.id);
   }
 });
 
@@ -127,7 +181,10 @@ void test('status and run (each flow alone) load neither the simulation, the API
     assert.match(run.stderr, /upgrade-operator starting/, `run --flows ${flow}`);
     assert.deepEqual(heavyModulesLoaded(run.urls), [], `run --flows ${flow}`);
     assert.deepEqual(
-      heavyModulesLoaded(run.urls, [...undici, { what: 'yaml', pattern: /\/node_modules\/yaml\// }]),
+      heavyModulesLoaded(run.urls, [
+        ...undici,
+        { what: 'yaml', pattern: /\/node_modules\/yaml\/|\/yaml-bundle\.cjs$/ },
+      ]),
       [],
       `run --flows ${flow}`,
     );

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, type Command } from './commander-package.js';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { createNotifications } from './notifications.js';

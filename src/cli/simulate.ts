@@ -7,7 +7,7 @@
  * `--operator external` the operator is a separate `upgrade-operator run --rehearsal` process
  * (the file `--rehearsal-out` writes tells it where and when).
  */
-import type { Command } from 'commander';
+import type { Command } from './commander-package.js';
 import { rename, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { paint } from './live-view.js';

@@ -14,76 +14,18 @@
  * `nowMs`; async because the managed validation and jq are.
  */
 import { splitApiVersion } from '../api/resource.js';
-import {
-  managedClusterVersionCrd,
-  type ManagedClusterVersion,
-} from '../api/managedupgrade.appuio.io/v1beta1/cluster-version.js';
 import { APPUIO_GROUP } from '../api/managedupgrade.appuio.io/v1beta1/group.js';
-import { nodeForceDrainCrd, type NodeForceDrain } from '../api/managedupgrade.appuio.io/v1beta1/node-force-drain.js';
-import { ScheduledUpgradeConfigDefaults } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config-contract.js';
-import {
-  scheduledUpgradeConfigCrd,
-  type ScheduledUpgradeConfig,
-} from '../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
-import { UpgradeJobReason } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
-import { upgradeJobHookCrd, type UpgradeJobHook } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job-hook.js';
-import { upgradeJobCrd, type UpgradeJob } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-job.js';
-import { upgradeSuspensionWindowCrd } from '../api/managedupgrade.appuio.io/v1beta1/upgrade-suspension-window.js';
 import type { ClusterVersion } from '../api/openshift/config-v1/cluster-version.js';
 import {
-  MANAGED_UPGRADE_CONFIGMAP_KEY,
   MANAGED_UPGRADE_CONFIGMAP_NAME,
   MANAGED_UPGRADE_GROUP,
 } from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
-import {
-  managedUpgradeConfigCrd,
-  type ManagedUpgradeConfig,
-} from '../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config.js';
 import { fieldErrorMessage, goQuote } from '../apiserver/field-errors.js';
-import { formatConfigProblems } from '../managed/config/config-problem.js';
-import { parseManagedOperatorConfig, type ManagedOperatorConfig } from '../managed/config/managed-operator-config.js';
-import { acceptsUpgradeConfigName, defaultOperatorSettings } from '../managed/config/operator-settings.js';
-import {
-  unrenderableMessage,
-  ClusterVersionSyncEventReason,
-} from '../scheduled/controllers/cluster-version-sync-controller.js';
-import { ignoredUpgradeConfigMessage } from '../managed/controllers/upgrade-config-controller.js';
-import { validationRefusal } from '../managed/controllers/upgrade-config-pass.js';
-import {
-  invalidForceDrainMessage,
-  NodeForceDrainProblemReason,
-  podJqSelectorProblem,
-} from '../scheduled/controllers/node-force-drain-controller.js';
-import { SUSPENSION_WINDOW_INVALID_REASON } from '../scheduled/controllers/upgrade-suspension-window-controller.js';
 import type { PodJqSelector } from '../integrations/jq-selector.js';
 import { isJsonObject, type JsonObject } from '../lib/json.js';
-import { nextScheduleTimes } from '../scheduled/schedule/maintenance-schedule.js';
-import { compileSchedulingPolicy } from '../scheduled/schedule/next-job.js';
-import { selectorMatches } from '../scheduled/hooks/hook-selection.js';
-import type { UrlProbe } from '../managed/steps/external-dependency-step.js';
-import { upgraderFor } from '../managed/upgraders/upgrader.js';
-import { renderClusterVersion } from '../scheduled/cluster-version/cluster-version-render.js';
-import { parseForceDrainSpec } from '../scheduled/drain/force-drain.js';
-import { buildScheduledUpgradeJob } from '../scheduled/steps/scheduled-upgrade-job.js';
-import { suspensionWindowMatches } from '../scheduled/schedule/suspension-window-matching.js';
-import {
-  desiredUpdateOf,
-  isDesiredReleaseAvailable,
-  poolDelays,
-  sameDesiredUpdate,
-} from '../scheduled/steps/upgrade-job-cluster.js';
-import { UpgradeJobMessage } from '../scheduled/steps/upgrade-job-conditions.js';
-import { jobTiming } from '../scheduled/steps/upgrade-job-gate.js';
-import { effectiveHealthCheckTimeout } from '../scheduled/steps/upgrade-job-health-step.js';
-import {
-  currentClusterVersion,
-  isValidationFailure,
-  validateUpgradeConfig,
-  type ValidationDeps,
-  type ValidationReasonName,
-} from '../managed/validation/upgrade-config-validation.js';
+import type { ManagedOperatorConfig } from '../managed/config/managed-operator-config.js';
 import { admitObjectDetailed } from './object-file.js';
-import { objectRef } from './object-ref.js';
+import type { KindRules, RunContext } from './validate-rules/findings.js';
 
 /** Who would say it: the API server at admission, or the operator at run time. */
 export type ProblemSource = 'apiserver' | 'operator';
@@ -138,176 +80,43 @@ export interface ValidateObjectsOptions {
   readonly jq: PodJqSelector;
 }
 
-/** What one kind's operator rules found. */
-interface Findings {
-  problems: ValidationProblem[];
-  skipped: string[];
-}
-
-/** What every check of one run shares. */
-interface RunContext extends ValidateObjectsOptions {
-  /** The managed operator's configuration (from a ConfigMap among the inputs, else the defaults). */
-  readonly operatorConfig: ManagedOperatorConfig;
-}
-
-interface KindRules {
-  readonly apiVersion: string;
-  readonly kind: string;
-  crd(): JsonObject;
-  rules(object: JsonObject, ctx: RunContext): Promise<Findings> | Findings;
-}
-
-function operatorProblem(
-  severity: 'error' | 'warning',
-  message: string,
-  extra: { field?: string | undefined; reason?: string | undefined } = {},
-): ValidationProblem {
-  return {
-    source: 'operator',
-    ...(extra.field !== undefined ? { field: extra.field } : {}),
-    ...(extra.reason !== undefined ? { reason: extra.reason } : {}),
-    message,
-    severity,
-  };
-}
-
-/** The field path a message starts with (`spec.start: …`, `spec.configSelector is …`). */
-function leadingField(message: string): string | undefined {
-  return /^(spec(?:\.[A-Za-z0-9_]+|\[\d+\])*)/.exec(message)?.[1];
-}
-
 /**
- * Without `--cluster-version`: a ClusterVersion with no completed update, so the managed
- * validation stops (`UnknownCurrentVersion`) at the first check that needs the cluster.
+ * The kinds the operator reads, each with the module of its CRD and rules, imported when an
+ * object of the kind is judged (src/cli/validate-rules/).
  */
-const OFFLINE_CLUSTER_VERSION: ClusterVersion = {
-  apiVersion: 'config.openshift.io/v1',
-  kind: 'ClusterVersion',
-  metadata: { name: 'version' },
-  spec: { clusterID: '' },
-};
-
-const CHECK_NEEDS_CLUSTER = 'needs --cluster-version';
-
-/** The upgraders' URL probe: validate runs no step, so no URL is ever probed. */
-const NO_URL_PROBE: UrlProbe = () => Promise.reject(new Error('validate probes no URL'));
-
-// ---- upgrade.managed.openshift.io/v1alpha1 UpgradeConfig -------------------------------------
-
-const REASON_FIELD: Partial<Record<ValidationReasonName, string>> = {
-  InvalidUpgradeAt: 'spec.upgradeAt',
-  MissingTarget: 'spec.desired',
-  InvalidImage: 'spec.desired.image',
-  ImageUnresolvable: 'spec.desired.image',
-  InvalidVersion: 'spec.desired.version',
-  Downgrade: 'spec.desired.version',
-  SameVersion: 'spec.desired.version',
-  NotInAvailableUpdates: 'spec.desired.version',
-  NotInUpdateGraph: 'spec.desired.version',
-};
-
-async function managedUpgradeConfigRules(object: JsonObject, ctx: RunContext): Promise<Findings> {
-  const cr = object as unknown as ManagedUpgradeConfig;
-  const out: Findings = { problems: [], skipped: [] };
-  const name = cr.metadata?.name ?? '';
-  const settings = defaultOperatorSettings();
-  if (!acceptsUpgradeConfigName(settings, name)) {
-    out.problems.push(
-      operatorProblem(
-        'warning',
-        ignoredUpgradeConfigMessage(settings.upgradeConfigNames, settings.watchNamespace, name),
-        { field: 'metadata.name', reason: 'Ignored' },
-      ),
-    );
-  }
-  const namespace = cr.metadata?.namespace;
-  if (namespace !== undefined && namespace !== settings.watchNamespace) {
-    out.problems.push(
-      operatorProblem(
-        'warning',
-        `the operator watches UpgradeConfigs in ${settings.watchNamespace} only (WATCH_NAMESPACE) and never sees this one`,
-        { field: 'metadata.namespace', reason: 'Ignored' },
-      ),
-    );
-  }
-
-  // The operator's validation, with look-ups that only record that they were reached.
-  let registryAsked = false;
-  let graphAsked = false;
-  const deps: ValidationDeps = {
-    releaseVersionOfImage: () => {
-      registryAsked = true;
-      return Promise.reject(new Error('offline: the registry is not asked'));
-    },
-    fetchGraph: () => {
-      graphAsked = true;
-      return Promise.reject(new Error('offline: the update service is not asked'));
-    },
-  };
-  const cv = ctx.clusterVersion ?? OFFLINE_CLUSTER_VERSION;
-  const cincinnati = ctx.operatorConfig.validation.cincinnati;
-  const v = await validateUpgradeConfig(
-    { config: cr, clusterVersion: cv, cincinnatiEnabled: cincinnati, now: ctx.nowMs },
-    deps,
-  );
-  const desired = cr.spec?.desired ?? {};
-  if (registryAsked) {
-    out.skipped.push(`the version of the release image ${desired.image ?? ''} (needs the image registry)`);
-    out.skipped.push(
-      'comparing that version with the cluster’s: no downgrade, not the same version (needs the image registry and --cluster-version)',
-    );
-  } else if (ctx.clusterVersion === undefined && v.reason === 'UnknownCurrentVersion') {
-    out.skipped.push(
-      `comparing ${desired.version ?? ''} with the cluster’s current version: no downgrade, not the same version (${CHECK_NEEDS_CLUSTER})`,
-    );
-    out.skipped.push(
-      `${desired.version ?? ''} among the ClusterVersion’s available or conditional updates, or with another channel than the cluster’s${cincinnati ? ' in the update graph' : ''} (${CHECK_NEEDS_CLUSTER})`,
-    );
-  } else if (graphAsked) {
-    const from = currentClusterVersion(cv) ?? '';
-    out.skipped.push(
-      `${desired.version ?? ''} reachable from ${from} in channel ${desired.channel ?? ''} of the update graph (needs the update service)`,
-    );
-  } else {
-    const refusal = validationRefusal(v);
-    if (refusal)
-      out.problems.push(
-        operatorProblem(isValidationFailure(v) ? 'error' : 'warning', refusal.message, {
-          field: REASON_FIELD[v.reason],
-          reason: refusal.reason,
-        }),
-      );
-  }
-
-  // A past upgradeAt is a state, not an error: within the window the upgrade starts at once; past
-  // it an upgrade that has not commenced fails by its upgrader's failure policy (OSD has one, ARO none).
-  const policy = cr.spec ? upgraderFor(cr.spec.type, NO_URL_PROBE).failurePolicy : undefined;
-  const failure = policy?.failsUnlessCommenced({ upgradeConfig: cr, config: ctx.operatorConfig }, ctx.nowMs);
-  if (failure !== undefined)
-    out.problems.push(operatorProblem('warning', failure, { field: 'spec.upgradeAt', reason: 'UpgradeFailed' }));
-  return out;
-}
-
-/** The `config.yaml` of the managed operator's ConfigMap (undefined when missing). */
-function operatorConfigText(object: JsonObject): string | undefined {
-  const data = isJsonObject(object['data']) ? object['data'] : {};
-  const text = data[MANAGED_UPGRADE_CONFIGMAP_KEY];
-  return typeof text === 'string' ? text : undefined;
-}
-
-/** The managed operator's ConfigMap: every {@link parseManagedOperatorConfig} problem. */
-function operatorConfigMapRules(object: JsonObject): Findings {
-  const { problems } = parseManagedOperatorConfig(operatorConfigText(object));
-  return {
-    problems: problems.map((p) =>
-      operatorProblem(p.severity, formatConfigProblems([p]), {
-        field: `data[${MANAGED_UPGRADE_CONFIGMAP_KEY}]${p.key === MANAGED_UPGRADE_CONFIGMAP_KEY ? '' : `.${p.key}`}`,
-        reason: 'InvalidOperatorConfig',
-      }),
-    ),
-    skipped: [],
-  };
-}
+const KINDS: ReadonlyArray<{ apiVersion: string; kind: string; load(): Promise<{ kindRules: KindRules }> }> = [
+  {
+    apiVersion: `${MANAGED_UPGRADE_GROUP}/v1alpha1`,
+    kind: 'UpgradeConfig',
+    load: () => import('./validate-rules/managed-upgrade-config.js'),
+  },
+  {
+    apiVersion: `${APPUIO_GROUP}/v1beta1`,
+    kind: 'UpgradeConfig',
+    load: () => import('./validate-rules/scheduled-upgrade-config.js'),
+  },
+  { apiVersion: `${APPUIO_GROUP}/v1beta1`, kind: 'UpgradeJob', load: () => import('./validate-rules/upgrade-job.js') },
+  {
+    apiVersion: `${APPUIO_GROUP}/v1beta1`,
+    kind: 'UpgradeJobHook',
+    load: () => import('./validate-rules/upgrade-job-hook.js'),
+  },
+  {
+    apiVersion: `${APPUIO_GROUP}/v1beta1`,
+    kind: 'UpgradeSuspensionWindow',
+    load: () => import('./validate-rules/upgrade-suspension-window.js'),
+  },
+  {
+    apiVersion: `${APPUIO_GROUP}/v1beta1`,
+    kind: 'ClusterVersion',
+    load: () => import('./validate-rules/managed-cluster-version.js'),
+  },
+  {
+    apiVersion: `${APPUIO_GROUP}/v1beta1`,
+    kind: 'NodeForceDrain',
+    load: () => import('./validate-rules/node-force-drain.js'),
+  },
+];
 
 function isOperatorConfigMap(object: JsonObject): boolean {
   const m = isJsonObject(object['metadata']) ? object['metadata'] : {};
@@ -315,183 +124,6 @@ function isOperatorConfigMap(object: JsonObject): boolean {
     object['apiVersion'] === 'v1' && object['kind'] === 'ConfigMap' && m['name'] === MANAGED_UPGRADE_CONFIGMAP_NAME
   );
 }
-
-// ---- managedupgrade.appuio.io/v1beta1 ------------------------------------------------------
-
-/** The run-time settings of an UpgradeJob's `spec.config` that fall back to defaults (logged by the controller). */
-function jobConfigProblems(job: UpgradeJob, fieldPrefix: (field: string) => string): ValidationProblem[] {
-  const out: ValidationProblem[] = [];
-  const timing = jobTiming(job);
-  if (!timing.ok) {
-    out.push(operatorProblem('error', timing.error, { field: leadingField(timing.error), reason: 'InvalidSpec' }));
-  } else {
-    for (const p of timing.timing.problems)
-      out.push(operatorProblem('warning', fieldPrefix(p), { field: fieldPrefix(leadingField(p) ?? 'spec.config') }));
-  }
-  for (const phase of ['preUpgradeHealthChecks', 'postUpgradeHealthChecks'] as const) {
-    const t = effectiveHealthCheckTimeout(job.spec?.config[phase] ?? {});
-    if (t.problem !== undefined)
-      out.push(operatorProblem('warning', t.problem, { field: fieldPrefix(`spec.config.${phase}.timeout`) }));
-  }
-  for (const p of poolDelays(job).problems)
-    out.push(
-      operatorProblem('warning', fieldPrefix(p), {
-        field: fieldPrefix(leadingField(p) ?? 'spec.config.machineConfigPools'),
-      }),
-    );
-  return out;
-}
-
-function scheduledUpgradeConfigRules(object: JsonObject, ctx: RunContext): Findings {
-  const config = object as unknown as ScheduledUpgradeConfig;
-  const out: Findings = { problems: [], skipped: [] };
-  const compiled = compileSchedulingPolicy(config.spec, ctx.localZoneId);
-  if (!compiled.ok) {
-    const p = compiled.problem;
-    out.problems.push(operatorProblem('error', `${p.field}: ${p.message}`, { field: p.field, reason: p.reason }));
-  } else {
-    const next = nextScheduleTimes(
-      compiled.policy.schedule,
-      ctx.nowMs,
-      ScheduledUpgradeConfigDefaults.nextPossibleSchedules,
-    );
-    if (next.times.length === 0 && next.error !== undefined)
-      out.problems.push(operatorProblem('error', next.error, { field: 'spec.schedule', reason: 'NoNextSchedule' }));
-  }
-  // The template's settings as each UpgradeJob made from it will carry them.
-  const job = buildScheduledUpgradeJob(config, { startAfterMs: ctx.nowMs, startBeforeMs: ctx.nowMs });
-  out.problems.push(
-    ...jobConfigProblems(job, (text) => text.replace(/^spec\.config\b/, 'spec.jobTemplate.spec.config')),
-  );
-  return out;
-}
-
-function upgradeJobRules(object: JsonObject, ctx: RunContext): Findings {
-  const job = object as unknown as UpgradeJob;
-  const out: Findings = { problems: jobConfigProblems(job, (text) => text), skipped: [] };
-  const desired = desiredUpdateOf(job);
-  if (desired && job.spec?.desiredVersionCheckAvailability !== false) {
-    const cv = ctx.clusterVersion;
-    if (cv === undefined) {
-      out.skipped.push(
-        `the desired release among the ClusterVersion’s available updates when the job starts (${CHECK_NEEDS_CLUSTER})`,
-      );
-    } else if (!sameDesiredUpdate(cv.spec.desiredUpdate, desired) && !isDesiredReleaseAvailable(cv, desired)) {
-      out.problems.push(
-        operatorProblem('warning', UpgradeJobMessage.withdrawn(desired.version ?? ''), {
-          field: 'spec.desiredVersion',
-          reason: UpgradeJobReason.UpgradeWithdrawn,
-        }),
-      );
-    }
-  }
-  return out;
-}
-
-function upgradeJobHookRules(object: JsonObject): Findings {
-  const hook = object as unknown as UpgradeJobHook;
-  const problems: ValidationProblem[] = [];
-  const anyJob: UpgradeJob = { metadata: { labels: {} } };
-  (hook.spec?.selector?.matchExpressions ?? []).forEach((labelSelectorRequirement, index) => {
-    // One requirement at a time: the selector's verdict on a job is "invalid" whatever its labels.
-    const alone: UpgradeJobHook = {
-      ...hook,
-      spec: { ...hook.spec, selector: { matchExpressions: [labelSelectorRequirement] } },
-    };
-    if (selectorMatches(alone, anyJob) === 'invalid') {
-      problems.push(
-        operatorProblem('error', 'hook skipped: its selector is invalid', {
-          field: `spec.selector.matchExpressions[${index}]`,
-          reason: 'invalidSelector',
-        }),
-      );
-    }
-  });
-  return { problems, skipped: [] };
-}
-
-function suspensionWindowRules(object: JsonObject): Findings {
-  const { problems } = suspensionWindowMatches(object, [], []);
-  return {
-    problems: problems.map((p) =>
-      operatorProblem('error', p, { field: leadingField(p), reason: SUSPENSION_WINDOW_INVALID_REASON }),
-    ),
-    skipped: [],
-  };
-}
-
-function managedClusterVersionRules(object: JsonObject, ctx: RunContext): Findings {
-  const r = renderClusterVersion((object as unknown as ManagedClusterVersion).spec, ctx.nowMs);
-  if (r.ok) return { problems: [], skipped: [] };
-  return {
-    problems: r.errors.map((e) =>
-      operatorProblem('error', unrenderableMessage([e]), {
-        field: leadingField(e),
-        reason: ClusterVersionSyncEventReason.InvalidSpec,
-      }),
-    ),
-    skipped: [],
-  };
-}
-
-async function nodeForceDrainRules(object: JsonObject, ctx: RunContext): Promise<Findings> {
-  const fd = object as unknown as NodeForceDrain;
-  const key = objectRef(object);
-  const reason = NodeForceDrainProblemReason.Invalid;
-  const parsed = parseForceDrainSpec(fd.spec);
-  if (!parsed.ok)
-    return {
-      problems: parsed.problems.map((p) =>
-        operatorProblem('error', invalidForceDrainMessage(key, [p]), { field: leadingField(p), reason }),
-      ),
-      skipped: [],
-    };
-  const program = parsed.settings.podJQSelector;
-  if (program === undefined) return { problems: [], skipped: [] };
-  const compiled = await ctx.jq.compile(program);
-  if (compiled.ok) return { problems: [], skipped: [] };
-  if (!compiled.compileError)
-    return { problems: [], skipped: [`compiling spec.podJQSelector (jq could not be run: ${compiled.error})`] };
-  return {
-    problems: [
-      operatorProblem('error', invalidForceDrainMessage(key, [podJqSelectorProblem(compiled.error)]), {
-        field: 'spec.podJQSelector',
-        reason,
-      }),
-    ],
-    skipped: [],
-  };
-}
-
-const KINDS: readonly KindRules[] = [
-  {
-    apiVersion: `${MANAGED_UPGRADE_GROUP}/v1alpha1`,
-    kind: 'UpgradeConfig',
-    crd: managedUpgradeConfigCrd,
-    rules: managedUpgradeConfigRules,
-  },
-  {
-    apiVersion: `${APPUIO_GROUP}/v1beta1`,
-    kind: 'UpgradeConfig',
-    crd: scheduledUpgradeConfigCrd,
-    rules: scheduledUpgradeConfigRules,
-  },
-  { apiVersion: `${APPUIO_GROUP}/v1beta1`, kind: 'UpgradeJob', crd: upgradeJobCrd, rules: upgradeJobRules },
-  { apiVersion: `${APPUIO_GROUP}/v1beta1`, kind: 'UpgradeJobHook', crd: upgradeJobHookCrd, rules: upgradeJobHookRules },
-  {
-    apiVersion: `${APPUIO_GROUP}/v1beta1`,
-    kind: 'UpgradeSuspensionWindow',
-    crd: upgradeSuspensionWindowCrd,
-    rules: suspensionWindowRules,
-  },
-  {
-    apiVersion: `${APPUIO_GROUP}/v1beta1`,
-    kind: 'ClusterVersion',
-    crd: managedClusterVersionCrd,
-    rules: managedClusterVersionRules,
-  },
-  { apiVersion: `${APPUIO_GROUP}/v1beta1`, kind: 'NodeForceDrain', crd: nodeForceDrainCrd, rules: nodeForceDrainRules },
-];
 
 /** True for an apiVersion of one of the operator's API groups. */
 function isOurGroup(apiVersion: string): boolean {
@@ -560,11 +192,11 @@ async function validateOne(input: InputObject, ctx: RunContext): Promise<ObjectV
     );
   }
   if (isOperatorConfigMap(o)) {
-    const f = operatorConfigMapRules(o);
+    const f = (await import('./validate-rules/operator-config-map.js')).operatorConfigMapRules(o);
     return done(f.problems, f.skipped);
   }
-  const rules = KINDS.find((k) => k.apiVersion === apiVersion && k.kind === kind);
-  if (rules === undefined) {
+  const entry = KINDS.find((k) => k.apiVersion === apiVersion && k.kind === kind);
+  if (entry === undefined) {
     if (!isOurGroup(apiVersion)) return done([], [], false);
     return done(
       [
@@ -577,7 +209,8 @@ async function validateOne(input: InputObject, ctx: RunContext): Promise<ObjectV
       [],
     );
   }
-  const admission = admissionProblems(o, rules.crd());
+  const rules = (await entry.load()).kindRules;
+  const admission = admissionProblems(o, rules.crd);
   if (admission.problems.some((p) => p.severity === 'error')) {
     return done(admission.problems, ['the operator’s rules (the API server would refuse the object)']);
   }
@@ -596,9 +229,13 @@ export async function validateObjects(
   options: ValidateObjectsOptions,
 ): Promise<ObjectValidation[]> {
   const configMap = objects.find((o) => isOperatorConfigMap(o.object));
+  let operatorConfig: Promise<ManagedOperatorConfig> | undefined;
   const ctx: RunContext = {
     ...options,
-    operatorConfig: parseManagedOperatorConfig(configMap && operatorConfigText(configMap.object)).config,
+    operatorConfig: () =>
+      (operatorConfig ??= import('./validate-rules/operator-config-map.js').then((m) =>
+        m.operatorConfigOf(configMap?.object),
+      )),
   };
   const out: ObjectValidation[] = [];
   for (const o of objects) out.push(await validateOne(o, ctx));

@@ -206,13 +206,13 @@ status:
 
 void test('--cluster-version: read like oc writes it; the managed checks that need it run', async () => {
   const cvPath = write('cv.yaml', CLUSTER_VERSION_YAML);
-  const cv = parseClusterVersionFile(cvPath, CLUSTER_VERSION_YAML);
+  const cv = await parseClusterVersionFile(cvPath, CLUSTER_VERSION_YAML);
   assert.equal(cv.spec.channel, 'stable-4.15');
-  assert.throws(
+  await assert.rejects(
     () => parseClusterVersionFile('x.yaml', GOOD_HOOK),
     /^Error: x\.yaml: expected one ClusterVersion \(config\.openshift\.io\/v1\), found 0$/,
   );
-  assert.throws(
+  await assert.rejects(
     () =>
       parseClusterVersionFile(
         'x.yaml',
@@ -317,12 +317,31 @@ void test('everything the project ships is valid: deploy/ (samples, operator man
 void test('the real binary: a good file exits 0, a bad one 1 with the message on stdout, -o json parses, usage errors exit 2', async () => {
   const good = write('bin/good.yaml', GOOD_HOOK);
   const bad = write('bin/bad.yaml', BAD_SCHEDULE);
-  const [ok, invalid, json, usage] = await Promise.all([
+  // jq's worker is started for the first podJQSelector only, and stopped at the end.
+  const jqProgram = write(
+    'bin/force-drain.yaml',
+    `apiVersion: managedupgrade.appuio.io/v1beta1
+kind: NodeForceDrain
+metadata: {name: workers, namespace: appuio-openshift-upgrade-controller}
+spec:
+  nodeSelector: {matchLabels: {node-role.kubernetes.io/worker: ""}}
+  nodeDrainGracePeriod: 15m
+  podForceDeleteGracePeriod: 5m
+  podJQSelector: ".metadata | ("
+`,
+  );
+  const [ok, invalid, json, usage, jqInvalid] = await Promise.all([
     runBinary(['validate', '-f', good]),
     runBinary(['validate', '-f', bad]),
     runBinary(['validate', '-f', good, '-f', bad, '-o', 'json']),
     runBinary(['validate', '-f', good, '-o', 'yaml']),
+    runBinary(['validate', '-f', jqProgram]),
   ]);
+  assert.equal(jqInvalid.status, 1, jqInvalid.stderr);
+  assert.match(
+    jqInvalid.stdout,
+    /error \[operator InvalidNodeForceDrain\] .* deletes nothing: spec\.podJQSelector: syntax error/,
+  );
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(ok.stdout, /: valid\n/);
   assert.equal(invalid.status, 1, invalid.stderr);

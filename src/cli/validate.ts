@@ -12,10 +12,9 @@
 import { splitApiVersion } from '../api/resource.js';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CommanderError } from 'commander';
+import { CommanderError } from './commander-package.js';
 import type { ClusterVersion } from '../api/openshift/config-v1/cluster-version.js';
-import { openshiftCustomResourceDefinitions } from '../api/openshift/crds.js';
-import { JqSelector } from '../integrations/jq-selector.js';
+import type { JqSelector, PodJqSelector } from '../integrations/jq-selector.js';
 import { RealClock, type Clock } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
 import { processZoneId } from '../time/zone.js';
@@ -109,17 +108,15 @@ export function collectInputs(
 /**
  * The config.openshift.io ClusterVersion of a `--cluster-version` file (`oc get clusterversion
  * version -o yaml`, or a `List` holding it), admitted with its status as the API server stores it.
- * Throws a user-facing Error when the file holds none, several, or an invalid one.
+ * Rejects with a user-facing Error when the file holds none, several, or an invalid one. The CRD
+ * (src/cli/crds/) is imported only when the flag is given.
  */
-export function parseClusterVersionFile(path: string, text: string): ClusterVersion {
+export async function parseClusterVersionFile(path: string, text: string): Promise<ClusterVersion> {
   const found = objectsOfKind(readObjectFile(text, path), 'config.openshift.io/v1', 'ClusterVersion');
   if (found.length !== 1)
     throw new Error(`${path}: expected one ClusterVersion (config.openshift.io/v1), found ${found.length}`);
-  const crd = openshiftCustomResourceDefinitions().find(
-    (c) => (c['spec'] as { names: { kind: string } }).names.kind === 'ClusterVersion',
-  );
-  if (crd === undefined) throw new Error('no CRD of ClusterVersion');
-  const r = admitObject(found[0]!.object, crd, { keepStatus: true });
+  const { CRD } = await import('./crds/openshift-cluster-version.generated.js');
+  const r = admitObject(found[0]!.object, CRD, { keepStatus: true });
   if (!r.ok) throw new Error(`${path}: ${r.message}`);
   return r.object as unknown as ClusterVersion;
 }
@@ -219,8 +216,15 @@ export async function runValidate(
   const clusterVersion =
     flags.clusterVersion === undefined
       ? undefined
-      : parseClusterVersionFile(flags.clusterVersion, readOrThrow(flags.clusterVersion, deps.io));
-  const jq = new JqSelector();
+      : await parseClusterVersionFile(flags.clusterVersion, readOrThrow(flags.clusterVersion, deps.io));
+  // jq (a worker thread) is started for the first podJQSelector only.
+  let started: Promise<JqSelector> | undefined;
+  const jqSelector = (): Promise<JqSelector> =>
+    (started ??= import('../integrations/jq-selector.js').then((m) => new m.JqSelector()));
+  const jq: PodJqSelector = {
+    compile: async (program) => (await jqSelector()).compile(program),
+    matches: async (program, input) => (await jqSelector()).matches(program, input),
+  };
   try {
     const report = await validateInputs(flags.filename, {
       io: deps.io,
@@ -232,7 +236,7 @@ export async function runValidate(
     });
     return { report, output: flags.output === 'json' ? renderValidateJson(report) : renderValidateText(report) };
   } finally {
-    await jq.close();
+    if (started !== undefined) await (await started).close();
   }
 }
 

@@ -12,8 +12,22 @@
  * (`error parsing regexp: missing closing ): \`(\``). The alternatives need a native addon whose
  * binaries are downloaded from outside the npm registry (`re2`) or are no longer maintained
  * (`re2-wasm`).
+ *
+ * re2js is one 260 KB module that costs more to load than the rest of `hook-env`'s start-up, and
+ * most runs compile no pattern, so it is required (its CommonJS build: compiling is synchronous)
+ * the first time a pattern is compiled (docs/design/command-line.md#lazy-commands). Its values
+ * come only from here.
  */
-import { RE2JS, RE2JSException } from 're2js';
+import { createRequire } from 'node:module';
+import type * as Re2js from 're2js';
+
+let engine: typeof Re2js | undefined;
+
+/** The re2js package, required the first time it is asked for. */
+function re2js(): typeof Re2js {
+  engine ??= createRequire(import.meta.url)('re2js') as typeof Re2js;
+  return engine;
+}
 
 /** A compiled Go regular expression. */
 export interface GoRegexp {
@@ -54,7 +68,8 @@ export function compileAnchoredGoRegexp(source: string, options: { dotAll?: bool
 }
 
 function compiled(expression: string, source: string): GoRegexpResult {
-  let re: RE2JS;
+  const { RE2JS, RE2JSException } = re2js();
+  let re: Re2js.RE2JS;
   try {
     re = RE2JS.compile(expression);
   } catch (err) {
@@ -64,7 +79,7 @@ function compiled(expression: string, source: string): GoRegexpResult {
   return { ok: true, regexp: wrap(re, source) };
 }
 
-function wrap(re: RE2JS, source: string): GoRegexp {
+function wrap(re: Re2js.RE2JS, source: string): GoRegexp {
   return {
     source,
     test: (text) => re.test(text),

@@ -1,5 +1,5 @@
 /** The definition of `upgrade-operator apiserver`; its action is src/cli/apiserver.ts, loaded when it runs. */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from '../commander-package.js';
 import type { ApiserverFlags } from '../apiserver.js';
 
 /** Parses a TCP port (0 = any free port). */

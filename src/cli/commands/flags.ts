@@ -2,7 +2,7 @@
  * Parsers of flags that several commands share. Like every module under `src/cli/commands/`, this
  * one loads only light modules: it is loaded by every start of the CLI.
  */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError } from '../commander-package.js';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
 import { parseRfc3339 } from '../../lib/rfc3339.js';
 

@@ -1,5 +1,5 @@
 /** The definition of `upgrade-operator hook-env`; its action is src/cli/hook-env.ts, loaded when it runs. */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from '../commander-package.js';
 import {
   UPGRADE_EVENTS,
   type UpgradeEvent,

@@ -1,5 +1,5 @@
 /** The definition of `upgrade-operator manifests`; its action is src/cli/manifests.ts, loaded when it runs. */
-import { Command } from 'commander';
+import { Command } from '../commander-package.js';
 import type { ManifestsFlags } from '../manifests.js';
 
 /** The subcommand. */

@@ -1,5 +1,5 @@
 /** The definition of `upgrade-operator must-gather`; its action is src/cli/must-gather.ts, loaded when it runs. */
-import { Command } from 'commander';
+import { Command } from '../commander-package.js';
 import { APPUIO_CONTROLLER_NAMESPACE } from '../../api/managedupgrade.appuio.io/v1beta1/group.js';
 import { MANAGED_UPGRADE_OPERATOR_NAMESPACE } from '../../api/upgrade.managed.openshift.io/v1alpha1/upgrade-config-contract.js';
 import type { MustGatherFlags } from '../must-gather.js';

@@ -1,5 +1,5 @@
 /** The definition of `upgrade-operator preview`; its action is src/cli/preview.ts, loaded when it runs. */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from '../commander-package.js';
 import type { PreviewFlags } from '../preview.js';
 import { parseTimeFlag } from './flags.js';
 

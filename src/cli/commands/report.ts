@@ -1,5 +1,5 @@
 /** The definition of `upgrade-operator report`; its action is src/cli/report.ts, loaded when it runs. */
-import { Command } from 'commander';
+import { Command } from '../commander-package.js';
 
 /** The subcommand. */
 export function reportCommand(): Command {

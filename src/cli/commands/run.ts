@@ -1,5 +1,5 @@
 /** The definition of `upgrade-operator run`; its action is src/cli/run.ts, loaded when it runs. */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from '../commander-package.js';
 import type { RunFlags } from '../run.js';
 import { parseNonNegativeDuration } from './flags.js';
 

@@ -1,5 +1,5 @@
 /** The definition of `upgrade-operator simulate`; its action is src/cli/simulate.ts, loaded when it runs. */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from '../commander-package.js';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
 import type { SimulateOptions } from '../simulate.js';
 

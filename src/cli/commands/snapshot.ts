@@ -1,5 +1,5 @@
 /** The definition of `upgrade-operator snapshot`; its action is src/cli/snapshot.ts, loaded when it runs. */
-import { Command } from 'commander';
+import { Command } from '../commander-package.js';
 import type { SnapshotFlags } from '../snapshot.js';
 
 /** The subcommand. */

@@ -1,5 +1,5 @@
 /** The definition of `upgrade-operator status`; its action is src/cli/status.ts, loaded when it runs. */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from '../commander-package.js';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
 import type { StatusOptions } from '../status.js';
 

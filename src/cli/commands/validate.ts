@@ -1,5 +1,5 @@
 /** The definition of `upgrade-operator validate`; its action is src/cli/validate.ts, loaded when it runs. */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from '../commander-package.js';
 import { loadZone } from '../../time/zone.js';
 import type { ValidateFlags } from '../validate.js';
 import { collect } from './flags.js';

@@ -8,7 +8,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import { parseDocument } from 'yaml';
+import { parseDocument } from '../../lib/yaml-package.js';
 import { parseGoDurationMs } from '../../lib/go-duration.js';
 import { isJsonObject, type JsonValue } from '../../lib/json.js';
 import { compileGoRegexp } from '../../lib/go-regexp.js';

@@ -10,7 +10,7 @@
 import type { DaemonSet, Deployment, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { Container, Node, Pod, PodSpec, PodTemplateSpec, Taint } from 'kubernetes-types/core/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
-import { parse, stringify } from 'yaml';
+import { parse, stringify } from '../../lib/yaml-package.js';
 import type { ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
 import type { Infrastructure } from '../../api/openshift/config-v1/infrastructure.js';
 import { MachineAnnotation } from '../../api/openshift/machine-v1beta1/machine.js';

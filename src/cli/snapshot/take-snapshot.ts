@@ -4,7 +4,7 @@
  * snapshot; the mapping and the anonymisation are pure.
  */
 import { writeFile } from 'node:fs/promises';
-import { stringify } from 'yaml';
+import { stringify } from '../../lib/yaml-package.js';
 import { formatTime, RealClock } from '../../lib/clock.js';
 import { PrometheusClient } from '../../integrations/prometheus-client.js';
 import { platformRuleGroups } from '../../sim/monitoring/platform-rules.js';

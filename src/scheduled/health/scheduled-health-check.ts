@@ -16,7 +16,7 @@ import type { ClusterOperator } from '../../api/openshift/config-v1/cluster-oper
 import type { ClusterVersion } from '../../api/openshift/config-v1/cluster-version.js';
 import type { PrometheusApi, PromSample } from '../../integrations/prometheus-api.js';
 import type { Clock, Timer } from '../../lib/clock.js';
-import { formatGoDurationMs, parseGoDurationMs } from '../../lib/go-duration.js';
+import { formatGoDurationMs } from '../../lib/go-duration.js';
 import {
   CRITICAL_ALERTS_QUERY,
   evaluateClusterVersion,
@@ -28,11 +28,11 @@ import {
   SCHEDULED_CHECK_NAMES,
 } from './scheduled-checks.js';
 import type { ScheduledCheckName, ScheduledHealthReason } from './scheduled-checks.js';
+import { healthCheckTimeoutMs } from './health-check-timeout.js';
 
 export type { ScheduledCheckName, ScheduledHealthReason } from './scheduled-checks.js';
 
-/** The shipped default of `timeout` (the CRD default). */
-export const DEFAULT_HEALTH_CHECK_TIMEOUT = '1h';
+export { DEFAULT_HEALTH_CHECK_TIMEOUT, healthCheckTimeoutMs } from './health-check-timeout.js';
 
 /** The condition message of a passed check (docs/design/scheduled-flow.md#upgradejob-conditions). */
 export const HEALTH_CHECKS_OK_MESSAGE = 'Health checks ok';
@@ -98,13 +98,6 @@ export interface ScheduledHealthCheckResult {
 /** The shipped failure message of a health check whose window passed: `Health checks timed out after 1h0m0s`. */
 export function healthCheckTimedOutMessage(timeoutMs: number): string {
   return `Health checks timed out after ${formatGoDurationMs(timeoutMs)}`;
-}
-
-/** Pure: `timeout` in ms (default `1h`), or Go's parse error. */
-export function healthCheckTimeoutMs(
-  settings: ScheduledHealthCheckSettings,
-): { ok: true; ms: number } | { ok: false; error: string } {
-  return parseGoDurationMs(settings.timeout ?? DEFAULT_HEALTH_CHECK_TIMEOUT);
 }
 
 /** Pure: the result of a set of reasons, sorted into check order (stable within a check). */

@@ -13,14 +13,8 @@ import {
   UpgradeJobReason,
 } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-job-contract.js';
 import { outcome, type Step, type StepOutcome } from '../../engine/step.js';
-import {
-  DEFAULT_HEALTH_CHECK_TIMEOUT,
-  healthCheckTimedOutMessage,
-  healthCheckTimeoutMs,
-  runScheduledHealthCheck,
-  type ScheduledHealthCheckSettings,
-} from '../health/scheduled-health-check.js';
-import { parseGoDurationMs } from '../../lib/go-duration.js';
+import { effectiveHealthCheckTimeout } from '../health/health-check-timeout.js';
+import { healthCheckTimedOutMessage, runScheduledHealthCheck } from '../health/scheduled-health-check.js';
 import { jobCondition, jobConditionTrue } from './upgrade-job-conditions.js';
 import { WatchedKind, type StepContext } from './step-context.js';
 import { endJob } from './upgrade-job-recorder.js';
@@ -38,17 +32,6 @@ export function healthWindow(
 ): { endsAt: number; runTimeoutMs: number; passed: boolean } {
   const endsAt = startedAt + timeoutMs;
   return { endsAt, runTimeoutMs: Math.min(Math.max(endsAt - now, MIN_RUN_MS), HEALTH_RETRY_MS), passed: now > endsAt };
-}
-
-/** The timeout of a health check's settings; an unreadable one gives the default and the problem (logged). Pure. */
-export function effectiveHealthCheckTimeout(settings: ScheduledHealthCheckSettings): { ms: number; problem?: string } {
-  const timeout = healthCheckTimeoutMs(settings);
-  if (timeout.ok) return { ms: timeout.ms };
-  const fallback = parseGoDurationMs(DEFAULT_HEALTH_CHECK_TIMEOUT);
-  return {
-    ms: fallback.ok ? fallback.ms : 3_600_000,
-    problem: `invalid health check timeout: ${timeout.error}; using ${DEFAULT_HEALTH_CHECK_TIMEOUT}`,
-  };
 }
 
 function healthStep(phase: 'pre' | 'post'): Step<StepContext> {

@@ -367,7 +367,6 @@ function transportMessage(err: unknown): string {
     case 'EAI_AGAIN':
       return 'no such host';
     case 'ECONNRESET':
-    case 'UND_ERR_SOCKET':
     case 'EPIPE':
       return 'connection reset by the server';
     case 'EHOSTUNREACH':

@@ -87,7 +87,9 @@ export class ResponseBody implements AsyncIterable<Buffer> {
         timer?.cancel();
         if (this.#timeoutMs > 0)
           timer = this.#clock.setTimer(this.#timeoutMs, () =>
-            res.destroy(new NetworkLimitError('BODY_TIMEOUT', `no body data within ${this.#timeoutMs} ms`)),
+            res.destroy(
+              new NetworkLimitError('BODY_TIMEOUT', `body timeout: no body data within ${this.#timeoutMs} ms`),
+            ),
           );
       };
       arm();
@@ -201,7 +203,10 @@ export class ConnectionPool {
         req.headersTimeoutMs > 0
           ? this.#clock.setTimer(req.headersTimeoutMs, () =>
               outgoing.destroy(
-                new NetworkLimitError('HEADERS_TIMEOUT', `no response headers within ${req.headersTimeoutMs} ms`),
+                new NetworkLimitError(
+                  'HEADERS_TIMEOUT',
+                  `headers timeout: no response headers within ${req.headersTimeoutMs} ms`,
+                ),
               ),
             )
           : undefined;

@@ -9,14 +9,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { NO_ACTIVITY, type ActivityTracker } from '../lib/activity.js';
 import { RealClock } from '../lib/clock.js';
+import { GO_DIALER_LIMITS } from '../lib/http/connector.js';
 import { ConnectionPool, type PoolResponse, type ResponseBody } from '../lib/http/connection-pool.js';
 import type { RestConfig } from './rest-config.js';
 import type { RequestMetrics } from './runtime-metrics.js';
-
-/** client-go's dialer timeout, TLS handshake timeout and TCP keep-alive. */
-const CONNECT_TIMEOUT_MS = 30_000;
-const TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
-const TCP_KEEPALIVE_MS = 30_000;
 
 export interface TransportOptions {
   activity?: ActivityTracker;
@@ -75,9 +71,7 @@ export class Transport {
     this.#timeoutMs = options.requestTimeoutMs ?? 60_000;
     this.#watchHeadersTimeoutMs = options.watchHeadersTimeoutMs ?? 60_000;
     this.#pool = new ConnectionPool({
-      connectTimeoutMs: CONNECT_TIMEOUT_MS,
-      tlsHandshakeTimeoutMs: TLS_HANDSHAKE_TIMEOUT_MS,
-      keepAliveInitialDelayMs: TCP_KEEPALIVE_MS,
+      ...GO_DIALER_LIMITS,
       idleTimeoutMs: options.keepAliveTimeoutMs ?? 30_000,
       tls: {
         ...(config.ca !== undefined ? { ca: config.ca } : {}),

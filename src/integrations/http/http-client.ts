@@ -16,6 +16,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { ConnectionPool } from '../../lib/http/connection-pool.js';
+import { GO_DIALER_LIMITS } from '../../lib/http/connector.js';
 import { NO_ACTIVITY, type ActivityTracker } from '../../lib/activity.js';
 import { RealClock, type Clock } from '../../lib/clock.js';
 import { IntegrationError } from '../integration-error.js';
@@ -97,8 +98,6 @@ export interface HttpResult {
 }
 
 const TIMEOUT_CODES = new Set(['HEADERS_TIMEOUT', 'BODY_TIMEOUT', 'CONNECT_TIMEOUT', 'ETIMEDOUT']);
-/** TCP keep-alive probes start after this much idle time (Go's `net.Dialer.KeepAlive`). */
-const TCP_KEEPALIVE_MS = 30_000;
 /** Idle pooled connections are closed after this long. */
 const IDLE_POOL_MS = 30_000;
 const REDACTED = '[redacted]';
@@ -136,7 +135,7 @@ export class HttpClient {
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#token = options.bearerToken;
     this.#authScheme = options.authScheme ?? 'Bearer';
-    this.#connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? GO_DIALER_LIMITS.connectTimeoutMs;
     const ca = caBundle(options.ca);
     this.#tls = { ...(ca ? { ca } : {}), rejectUnauthorized: options.insecureSkipVerify !== true };
     this.#proxy = options.proxy ?? proxyConfigFromEnv(process.env);
@@ -146,7 +145,7 @@ export class HttpClient {
     this.#releaseAfterWallMs = options.releaseActivityAfterWallMs;
     this.#wall = options.releaseActivityAfterWallMs === undefined ? undefined : (options.wallClock ?? new RealClock());
     // Network timeouts are real time, whatever clock the caller's logic runs on.
-    this.#tlsHandshakeTimeoutMs = options.tlsHandshakeTimeoutMs ?? 10_000;
+    this.#tlsHandshakeTimeoutMs = options.tlsHandshakeTimeoutMs ?? GO_DIALER_LIMITS.tlsHandshakeTimeoutMs;
     this.#networkClock = options.wallClock ?? new RealClock();
   }
 
@@ -302,7 +301,7 @@ export class HttpClient {
       pool = new ConnectionPool({
         connectTimeoutMs: this.#connectTimeoutMs,
         tlsHandshakeTimeoutMs: this.#tlsHandshakeTimeoutMs,
-        keepAliveInitialDelayMs: TCP_KEEPALIVE_MS,
+        keepAliveInitialDelayMs: GO_DIALER_LIMITS.keepAliveInitialDelayMs,
         idleTimeoutMs: IDLE_POOL_MS,
         tls: this.#tls,
         ...(proxy ? { proxy } : {}),

@@ -10,6 +10,16 @@ import { connect as tcpConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import type { Clock } from '../clock.js';
 
+/**
+ * Go's dialer defaults, which client-go and MUO's OCM client keep: 30 s to connect, 10 s for the
+ * TLS handshake, TCP keep-alive probes after 30 s idle.
+ */
+export const GO_DIALER_LIMITS = {
+  connectTimeoutMs: 30_000,
+  tlsHandshakeTimeoutMs: 10_000,
+  keepAliveInitialDelayMs: 30_000,
+} as const satisfies Pick<ConnectorOptions, 'connectTimeoutMs' | 'tlsHandshakeTimeoutMs' | 'keepAliveInitialDelayMs'>;
+
 /** Where to connect. */
 export interface ConnectTarget {
   /** Host name or IP address (an IPv6 address with or without brackets). */

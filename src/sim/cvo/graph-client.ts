@@ -14,6 +14,7 @@ import { STATUS_CODES } from 'node:http';
 import { NO_ACTIVITY, type ActivityTracker } from '../../lib/activity.js';
 import { RealClock, type Clock } from '../../lib/clock.js';
 import { ConnectionPool } from '../../lib/http/connection-pool.js';
+import { GO_DIALER_LIMITS } from '../../lib/http/connector.js';
 import type { RetrievalError } from './available-updates.js';
 
 export interface GraphQueryParams {
@@ -50,9 +51,7 @@ export function graphRequestUrl(upstream: string, params: GraphQueryParams): URL
 export class GraphClient {
   readonly #o: GraphClientOptions;
   readonly #pool = new ConnectionPool({
-    connectTimeoutMs: 30_000,
-    tlsHandshakeTimeoutMs: 10_000,
-    keepAliveInitialDelayMs: 30_000,
+    ...GO_DIALER_LIMITS,
     idleTimeoutMs: 10_000,
     tls: { rejectUnauthorized: true },
     clock: new RealClock(),

@@ -5,11 +5,12 @@
  * the time and is what the tests that start many processes use.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The repository's root folder. */
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** What the process wrote and how it ended. */
 export interface BinaryResult {
@@ -66,26 +67,16 @@ function distIsStale(): boolean {
   const sources = Math.max(newestMtime(join(ROOT, 'src'), source), mtimeOr0(join(ROOT, 'tsconfig.json')));
   const built = Math.max(
     mtimeOr0(STAMP),
-    existsSync(join(ROOT, 'dist')) ? newestMtime(join(ROOT, 'dist'), (path) => path.endsWith('.js')) : 0,
+    existsSync(join(ROOT, 'dist')) ? newestMtime(join(ROOT, 'dist'), (path) => /\.m?js$/.test(path)) : 0,
   );
-  return sources > built || !packagesBundled();
+  return sources > built || !bundled();
 }
 
-/**
- * False when dist/ was built by tsc alone: yaml's bundle is then missing or not what
- * `yaml-package.js` re-exports, and commander's module is a one-line re-export of the package.
- */
-function packagesBundled(): boolean {
-  const dist = (path: string): string => join(ROOT, 'dist', path);
-  try {
-    return (
-      existsSync(dist('lib/yaml-bundle.cjs')) &&
-      readFileSync(dist('lib/yaml-package.js'), 'utf8').includes('./yaml-bundle.cjs') &&
-      statSync(dist('cli/commander-package.js')).size > 10_000
-    );
-  } catch {
-    return false;
-  }
+/** False when dist/ is not the layout scripts/build.mjs makes (the bundle, its metafile, the packages' bundles). */
+function bundled(): boolean {
+  return ['dist/main.mjs', 'dist/yaml-bundle.cjs', 'dist/commander-bundle.mjs', '.build/bundle-meta.json'].every(
+    (path) => existsSync(join(ROOT, path)),
+  );
 }
 
 /**

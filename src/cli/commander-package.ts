@@ -1,8 +1,8 @@
 /**
  * The `commander` package, as every module of ours imports it (the lint forbids importing it
- * elsewhere). The build (`scripts/build.mjs`) replaces this module's output with the package
- * bundled into this one file, which loads faster than its CommonJS files
- * (docs/design/command-line.md#lazy-commands). Run from src/ (tsx, the tests), it is the package
+ * elsewhere). In dist/ the build (`scripts/build.mjs`) points it at `commander-bundle.mjs`, the
+ * package bundled into one file, which loads faster than its CommonJS files
+ * (docs/design/command-line.md#the-build). Run from src/ (tsx, the tests), it is the package
  * itself.
  */
 export { Command, CommanderError, InvalidArgumentError, Option } from 'commander';

@@ -4,13 +4,17 @@
  * every module URL the loader loads (and every CommonJS file compiled) to a file. The start-up
  * tests and benchmarks read it to check that a command loads only what it uses
  * (docs/design/command-line.md#lazy-commands).
+ *
+ * dist/ is a bundle (scripts/build.mjs): a loaded chunk stands for the source modules it holds,
+ * which the bundle's metafile names. Each is reported as the URL it would have unbundled,
+ * `dist/<path below src/>.js` (`dist/sim/cvo/cvo.js` for src/sim/cvo/cvo.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { BUILT_BINARY, ensureBuilt } from './binary.test-support.js';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BUILT_BINARY, ensureBuilt, ROOT } from './binary.test-support.js';
 
 const HOOKS = `import { appendFileSync } from 'node:fs';
 let out;
@@ -92,13 +96,36 @@ export async function loadedModules(
       status,
       stdout,
       stderr,
-      urls: readFileSync(out, 'utf8')
-        .split('\n')
-        .filter((u) => u !== ''),
+      urls: sourceModules(
+        readFileSync(out, 'utf8')
+          .split('\n')
+          .filter((u) => u !== ''),
+      ),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The part of esbuild's metafile read here: each output file's inputs and their bytes in it. */
+interface BundleMeta {
+  outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+}
+
+/** The compiled modules (tsc's output, the bundle's inputs), below the repository. */
+const TSC_OUT = '.build/tsc/';
+
+/** Replaces each loaded chunk of the bundle by the URLs its source modules would have unbundled. */
+function sourceModules(urls: readonly string[]): string[] {
+  const meta = JSON.parse(readFileSync(join(ROOT, '.build', 'bundle-meta.json'), 'utf8')) as BundleMeta;
+  return urls.flatMap((url) => {
+    if (!url.startsWith('file:')) return [url];
+    const output = meta.outputs[relative(ROOT, fileURLToPath(url))];
+    if (output === undefined) return [url];
+    return Object.entries(output.inputs)
+      .filter(([input, { bytesInOutput }]) => bytesInOutput > 0 && input.startsWith(TSC_OUT))
+      .map(([input]) => pathToFileURL(join(ROOT, 'dist', input.slice(TSC_OUT.length))).href);
+  });
 }
 
 /** What the light commands must never load: the simulation, the API server and their dependencies. */

@@ -1,13 +1,14 @@
 /** The version of this build, from package.json. */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../lib/package-root.js';
 
 let cached: string | undefined;
 
 /** The package version, e.g. 0.1.0. */
 export function version(): string {
   if (cached === undefined) {
-    // src/cli/ and dist/cli/ are both two levels below the package root.
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as {
       version?: string;
     };
     cached = pkg.version ?? '0.0.0';

@@ -28,6 +28,7 @@
  * Memory: jq-wasm's heap is wasm memory, outside V8's limits; a program that allocates without
  * bound (`[range(1e9)]`) grows it to a few hundred MiB until jq-wasm aborts or the timeout ends it.
  */
+import { extname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { RealClock } from '../lib/clock.js';
 import { errorMessage } from '../lib/errors.js';
@@ -123,7 +124,8 @@ function spawnWorker(): Worker {
     const entry = new URL('./jq-selector-worker.ts', here).href;
     return new Worker(TSX_BOOTSTRAP, { eval: true, workerData: { tsx: import.meta.resolve('tsx/esm/api'), entry } });
   }
-  return new Worker(new URL('./jq-selector-worker.js', here));
+  // Next to this module, with its extension: `.js` in tsc's output, `.mjs` in the bundle (dist/).
+  return new Worker(new URL(`./jq-selector-worker${extname(new URL(here).pathname)}`, here));
 }
 
 function isResponse(message: unknown): message is JqWorkerResponse {

@@ -5,16 +5,17 @@
  * docs/benchmarks.md#start-up-and-footprint-issue-17). Parsing is synchronous, so the package is
  * required through Node's `require`.
  *
- * In dist/ the build (`scripts/build.mjs`) bundles the package into one CommonJS file next to this
- * module, `yaml-bundle.cjs`, which loads in a fraction of the time of the package's 73 files
- * (docs/design/command-line.md#lazy-commands); `yaml-package.js`, through which the modules that
- * import the package statically get it, re-exports that same file, so there is one copy. Run from
- * src/ (tsx, the tests), there is no bundle and this is the package itself.
+ * In dist/ the build (`scripts/build.mjs`) bundles the package into one CommonJS file next to the
+ * chunk holding this module, `yaml-bundle.cjs`, which loads in a fraction of the time of the
+ * package's 73 files (docs/design/command-line.md#the-build); the modules that import the package
+ * statically (`yaml-package.ts`) get that same file, so there is one copy. Run from src/ (tsx, the
+ * tests), there is no bundle and this is the package itself.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type * as Yaml from 'yaml';
+// What the bundle exports: yaml-package.ts's list (scripts/build.mjs reads it from there).
+import type * as Yaml from './yaml-package.js';
 
 let yaml: typeof Yaml | undefined;
 

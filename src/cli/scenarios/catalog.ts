@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../lib/package-root.js';
 import { CLUSTER_VERSION_NAME, ClusterVersionResource } from '../../api/openshift/config-v1/cluster-version.js';
 import type { UrlPlaceholder } from '../../sim/recorder/placeholders.js';
 import { operatorStates, readMaintenanceWindows } from './operator-record.js';
@@ -16,8 +16,8 @@ import { progressLine, type ScenarioFlow } from './scenario-progress.js';
 import { runScenarioFile, type RunScenarioOptions, type ScenarioRun } from './scenario-runner.js';
 import type { SimEnvironment, SimEnvironmentOptions } from './sim-environment.js';
 
-/** The folder of the named scenarios (the repository's `scenarios/`, from `src/` or `dist/`). */
-export const SCENARIOS_DIR = fileURLToPath(new URL('../../../scenarios', import.meta.url));
+/** The folder of the named scenarios (the package's `scenarios/`). */
+export const SCENARIOS_DIR = join(packageRoot(), 'scenarios');
 
 /** One line of live progress. */
 export interface ScenarioLine {

@@ -29,22 +29,26 @@
  *
  * The linearity rule. Quantifiers other than `?` apply to one character (a literal, an escape, a
  * class, `.`) and `?` never loops, so what follows any point of the expression is its textual
- * rest. A greedy loop over one character is run by the engine without growing a stack; on
- * failure it gives back one character at a time, and the rest of the expression is retried after
- * each. The bounded parts give at most W paths per start position (W: product over a sequence,
- * sum over alternatives, `?` adds one, `{m,n}` counts n-m+1) of at most L characters (a repeat
- * counts its maximum); W·L must stay within 2048. An unbounded quantifier (`*`, `+`, `{n,}`) is
- * *guarded* when the next item of its sequence is one character (possibly repeated, at least
- * once) from a set disjoint from its own, or the final `$`: only at the end of its run can the rest
- * match, so the rest is tried once per entry, however long the run.
- * - Anchored expressions (a leading `^`, no alternation at the top) are tried at one start
- *   position: every unbounded quantifier but the textually last must be guarded. The cost is then
- *   O(W·(k·n + n·L)) for k quantifiers on n characters.
+ * rest. A greedy loop over one character is run by the engine without growing a stack; when the
+ * rest fails it gives back one character at a time and the rest is retried after each. The
+ * bounded parts give at most W paths per start position (W: product over a sequence, sum over
+ * alternatives, `?` adds one, `{m,n}` counts n-m+1) of at most L characters (a repeat counts its
+ * maximum, `{n,}` its n); W·L must stay within 2048. An unbounded quantifier (`*`, `+`, `{n,}`)
+ * *ends the match* when its rest can match the empty string without `$` (the rest never fails,
+ * so the loop never gives back), and is *guarded* when it ends the match or when every character
+ * its rest can begin with is outside the loop's set and the rest cannot match empty but at the
+ * final `$` (after a shorter run the next character is one of the loop's, so the rest fails on
+ * it): either way the rest runs to completion once per entry into the loop, however long the run.
+ * - Anchored expressions (a leading `^`, no alternation at the top) match at one start position
+ *   (`^` fails at once at the others): every unbounded quantifier but the textually last must be
+ *   guarded. With k of them on n characters the work is O(W·(k·n + n·L)).
  * - Unanchored expressions are tried at every start position: at most one unbounded quantifier,
- *   and it must be the last item of the whole expression (nothing after it can fail, so the first
- *   start position that reaches it ends the search): O(n·W·L).
- * So `^(a+)+$`, `(a|a)*` and `a?a?a?aaa`-like blow-ups (W over the budget) go to re2js, and so do
- * `^a*a*$` and unanchored `\d+\.` (quadratic in a backtracking engine).
+ *   and it must end the match, so the first start position that reaches it ends the search
+ *   (or, for `{n,}`, fails within n characters): O(n·W·L).
+ * So `^(a+)+$` and `(a|a)*` (repeated groups), `a?a?…a?aa…a` (W over the budget), `^a*a*$` and
+ * `^.*-.*$` (an unguarded loop before another) and unanchored `\d+\.` (each start position rescans
+ * the run: quadratic) go to re2js; `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`, `openshift-.*` and
+ * `^v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$` are native.
  */
 
 /** The JavaScript expression (for `new RegExp(source, 'u')`), or why the expression is left to re2js. */

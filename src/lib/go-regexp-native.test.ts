@@ -99,6 +99,43 @@ test('the translation table: what is taken natively, as what', () => {
   }
 });
 
+test('what the translator accepts, Go compiles too, and JavaScript does as translated', () => {
+  const random = new SeededRandom('go-regexp-native-syntax');
+  const pieces = ['a', 'é', '\\', '.', '+', '*', '?', '(', ')', '(?:', '(?i)', '|', '[', ']', '^', '$'];
+  pieces.push(
+    '-',
+    '{',
+    '}',
+    ',',
+    '0',
+    '1',
+    '2',
+    '{1001}',
+    '{2,1}',
+    '{1,2}',
+    'd',
+    's',
+    'x',
+    'p',
+    'b',
+    'n',
+    ':',
+    '[:',
+    ' ',
+  );
+  let accepted = 0;
+  for (let n = 0; n < 4000; n++) {
+    let expression = '';
+    for (let k = random.int(1, 8); k > 0; k--) expression += pieces[random.int(0, pieces.length - 1)];
+    const translation = translateGoRegexp(expression);
+    if (!translation.ok) continue;
+    accepted++;
+    assert.doesNotThrow(() => new RegExp(translation.source, 'u'), expression);
+    assert.ok(compileGoRegexp(`(?i:)(?:${expression})`).ok, expression);
+  }
+  assert.ok(accepted > 200, `only ${accepted} accepted`);
+});
+
 test('the linearity rule admits the patterns users write', () => {
   for (const go of [
     ...CRD_PATTERNS,

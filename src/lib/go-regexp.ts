@@ -114,7 +114,7 @@ function wrap(re: Re2js.RE2JS, source: string): GoRegexp {
 
 function wrapNative(translated: string, source: string): GoRegexp {
   const once = new RegExp(translated, 'u');
-  const from = new RegExp(translated, 'gu');
+  const searching = new RegExp(translated, 'gu');
   return {
     source,
     test: (text) => once.test(text),
@@ -125,8 +125,8 @@ function wrapNative(translated: string, source: string): GoRegexp {
     },
     findAll: (text) =>
       goFindAll(text, (start) => {
-        from.lastIndex = start;
-        const match = from.exec(text);
+        searching.lastIndex = start;
+        const match = searching.exec(text);
         return match ? [match.index, match.index + match[0].length] : undefined;
       }),
   };

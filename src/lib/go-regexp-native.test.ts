@@ -85,6 +85,8 @@ test('the translation table: what is taken natively, as what', () => {
     ['(a|a)*', 'a group repeated by other than ?'],
     [`^${'a?'.repeat(20)}${'a'.repeat(20)}$`, 'too many backtracking paths'],
     ['^\\d{1,100}\\d{1,100}$', 'too many backtracking paths'],
+    ['(|)'.repeat(12), 'too many backtracking paths'],
+    ['()'.repeat(3000), 'too many backtracking paths'],
     ['^a*a*$', 'an unguarded unbounded repeat before another one'],
     ['^.*-.*$', 'an unguarded unbounded repeat before another one'],
     ['^\\d+\\.\\d+x*.*$', 'an unguarded unbounded repeat before another one'],

@@ -32,8 +32,8 @@
  * rest. A greedy loop over one character is run by the engine without growing a stack; when the
  * rest fails it gives back one character at a time and the rest is retried after each. The
  * bounded parts give at most W paths per start position (W: product over a sequence, sum over
- * alternatives, `?` adds one, `{m,n}` counts n-m+1) of at most L characters (a repeat counts its
- * maximum, `{n,}` its n); W·L must stay within 2048. An unbounded quantifier (`*`, `+`, `{n,}`)
+ * alternatives, `?` adds one, `{m,n}` counts n-m+1) of at most L steps (a character, an anchor
+ * and a group count one, a repeat its maximum, `{n,}` its n); W·L must stay within 2048. An unbounded quantifier (`*`, `+`, `{n,}`)
  * *ends the match* when its rest can match the empty string without `$` (the rest never fails,
  * so the loop never gives back), and is *guarded* when it ends the match or when every character
  * its rest can begin with is outside the loop's set and the rest cannot match empty but at the
@@ -334,12 +334,13 @@ function nullable(node: Node): boolean {
 function measure(node: Node): { paths: number; length: number } {
   switch (node.kind) {
     case 'chars':
-      return { paths: 1, length: 1 };
     case 'begin':
     case 'end':
-      return { paths: 1, length: 0 };
-    case 'group':
-      return measure(node.body);
+      return { paths: 1, length: 1 };
+    case 'group': {
+      const body = measure(node.body);
+      return { paths: body.paths, length: body.length + 1 };
+    }
     case 'concat':
       return node.items.map(measure).reduce((a, b) => ({ paths: a.paths * b.paths, length: a.length + b.length }), {
         paths: 1,

@@ -17,9 +17,15 @@
  * most runs compile no pattern, so it is required (its CommonJS build: compiling is synchronous)
  * the first time a pattern is compiled (docs/design/command-line.md#lazy-commands). Its values
  * come only from here.
+ *
+ * Most patterns users write (`^[a-z][a-z0-9-]*$`, `openshift-.*`, the CRDs' `pattern`s) never
+ * reach it: `go-regexp-native.ts` translates an expression to a JavaScript `RegExp` where both
+ * engines are known to agree and the backtracking stays linear, and re2js takes all the rest,
+ * including every expression Go refuses (its error texts).
  */
 import { createRequire } from 'node:module';
 import type * as Re2js from 're2js';
+import { translateGoRegexp, type NativeTranslation } from './go-regexp-native.js';
 
 let engine: typeof Re2js | undefined;
 
@@ -64,10 +70,17 @@ export function compileAnchoredGoRegexp(source: string, options: { dotAll?: bool
   if (!options.dotAll) return compiled(`^(?:${source})$`, source);
   // The flag changes no verdict, only what `.` matches; the error is the one of `source` alone.
   const alone = compiled(source, source);
-  return alone.ok ? compiled(`^(?s:${source})$`, source) : alone;
+  if (!alone.ok) return alone;
+  // `source` compiles alone, so its groups are balanced and `(?s:…)` covers all of it.
+  return compiled(`^(?s:${source})$`, source, translateGoRegexp(`^(?:${source})$`, { dotAll: true }));
 }
 
-function compiled(expression: string, source: string): GoRegexpResult {
+function compiled(
+  expression: string,
+  source: string,
+  native: NativeTranslation = translateGoRegexp(expression),
+): GoRegexpResult {
+  if (native.ok) return { ok: true, regexp: wrapNative(native.source, source) };
   const { RE2JS, RE2JSException } = re2js();
   let re: Re2js.RE2JS;
   try {
@@ -93,12 +106,51 @@ function wrap(re: Re2js.RE2JS, source: string): GoRegexp {
       return { groups, named };
     },
     findAll: (text) => {
-      const out: string[] = [];
       const matcher = re.matcher(text);
-      while (matcher.find()) out.push(matcher.group() ?? '');
-      return out;
+      return goFindAll(text, (from) => (matcher.find(from) ? [matcher.start(), matcher.end()] : undefined));
     },
   };
+}
+
+function wrapNative(translated: string, source: string): GoRegexp {
+  const once = new RegExp(translated, 'u');
+  const searching = new RegExp(translated, 'gu');
+  return {
+    source,
+    test: (text) => once.test(text),
+    exec: (text) => {
+      const match = once.exec(text);
+      // Named groups are left to re2js, so there are none here.
+      return match ? { groups: Array.from(match, (group: string | undefined) => group), named: {} } : undefined;
+    },
+    findAll: (text) =>
+      goFindAll(text, (start) => {
+        searching.lastIndex = start;
+        const match = searching.exec(text);
+        return match ? [match.index, match.index + match[0].length] : undefined;
+      }),
+  };
+}
+
+/**
+ * Go's `FindAllString(text, -1)` over `next(from)`, the leftmost match starting at or after
+ * `from` (UTF-16 offsets): after an empty match the search moves on by one character, and an
+ * empty match right where the previous match ended is dropped (`a*` in `baaa`: `""`, `"aaa"`).
+ */
+function goFindAll(text: string, next: (from: number) => readonly [number, number] | undefined): string[] {
+  const out: string[] = [];
+  let previousEnd = -1;
+  for (let from = 0; from <= text.length;) {
+    const match = next(from);
+    if (!match) break;
+    const [start, end] = match;
+    const accepted = end !== from || start !== previousEnd;
+    if (end === from) from += (text.codePointAt(from) ?? 0) > 0xffff ? 2 : 1;
+    else from = end;
+    previousEnd = end;
+    if (accepted) out.push(text.slice(start, end));
+  }
+  return out;
 }
 
 /** re2js words one error differently from Go: Go quotes its (empty) fragment after a trailing backslash. */

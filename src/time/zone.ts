@@ -1,15 +1,27 @@
 /**
- * IANA time zones with Go's semantics, on top of `Intl.DateTimeFormat` (the only tz database a
- * Node process is guaranteed to have). What the anchors' Go code relies on, and no library
- * reproduces (docs/design/dependencies.md#time-zones):
+ * IANA time zones with Go's semantics. Like Go, a zone's rules come from its TZif file in the
+ * system's zoneinfo (zoneinfo.ts, tzif.ts, posix-tz.ts); when there is none (no such file, no
+ * zoneinfo on the machine, a file that does not parse) they come from `Intl.DateTimeFormat`, the
+ * tz database every Node process has, whose ICU data costs ~15 ms to start and is therefore only
+ * the fallback (docs/design/dependencies.md#time-zones). What the anchors' Go code relies on:
  * - `time.LoadLocation`: `""`/`UTC` are UTC, `Local` is the process zone, anything else must be
  *   a tz database name (case-sensitive, as on Linux), with Go's error messages;
  * - `time.Date`: a wall time in a DST gap moves forward by the gap; in an overlap it takes the
  *   offset in force at "the wall time read as UTC" (east of UTC: the later instant, west: the
  *   earlier one) — Go's rule, not Temporal's `compatible` nor luxon's;
  * - `t.AddDate`, wall-clock fields, and `t.String()` for messages.
- * All functions are pure: instants are epoch milliseconds, never read from a clock.
+ * Instants are epoch milliseconds, never read from a clock. Zone files are read through an
+ * injected {@link ZoneSource} (the machine's by default) and cached per process.
  */
+import { zoneRulesFromTzif, zoneStateAt, type ZoneRules } from './zone-rules.js';
+import {
+  localZoneSource,
+  systemZoneinfo,
+  zoneFileCandidates,
+  zoneNameOfPath,
+  type ZoneinfoEnv,
+  type ZoneinfoFs,
+} from './zoneinfo.js';
 
 /** A loaded location. `local` marks Go's `time.Local` (robfig treats it specially). */
 export interface Zone {
@@ -19,7 +31,21 @@ export interface Zone {
   readonly id: string;
   /** True for `Local`. */
   readonly local: boolean;
+  /**
+   * The rules from the zone's TZif file; absent when they come from Intl (and for UTC). `id` is
+   * then the name looked up, or the file's path for a `Local` read from a file with no zone name.
+   */
+  readonly rules?: ZoneRules;
 }
+
+/** Where zone files are read from: a file system and the environment ($TZ, $ZONEINFO). */
+export interface ZoneSource {
+  readonly fs: ZoneinfoFs;
+  readonly env: ZoneinfoEnv;
+}
+
+/** This machine's zoneinfo and this process's environment. */
+export const SYSTEM_ZONE_SOURCE: ZoneSource = { fs: systemZoneinfo, env: process.env };
 
 /** Go's `time.UTC`. */
 export const UTC_ZONE: Zone = { name: 'UTC', id: 'UTC', local: false };
@@ -92,28 +118,102 @@ function intlTimeZone(name: string): string | undefined {
   }
 }
 
-/** The zone this process runs in (what Go calls `Local`), from `Intl`. For wiring, not logic. */
-export function processZoneId(): string {
+/** Rules read per file system and path (null: unusable); a zone file is read once per process. */
+const fileCache = new WeakMap<ZoneinfoFs, Map<string, ZoneRules | null>>();
+
+function rulesAtPath(path: string, fs: ZoneinfoFs): ZoneRules | undefined {
+  let cache = fileCache.get(fs);
+  if (!cache) {
+    cache = new Map();
+    fileCache.set(fs, cache);
+  }
+  let rules = cache.get(path);
+  if (rules === undefined) {
+    const bytes = fs.readFile(path);
+    const parsed = bytes === undefined ? undefined : zoneRulesFromTzif(bytes);
+    rules = parsed?.ok ? parsed.rules : null;
+    cache.set(path, rules);
+  }
+  return rules ?? undefined;
+}
+
+/** The rules of zone `name` from the first valid file Go would read. */
+function rulesOfName(name: string, source: ZoneSource): ZoneRules | undefined {
+  for (const path of zoneFileCandidates(name, source.env)) {
+    const rules = rulesAtPath(path, source.fs);
+    if (rules) return rules;
+  }
+  return undefined;
+}
+
+/** UTC under another name (`Etc/UTC`, `GMT`, …): one type at offset zero, no transitions. */
+function isUtc(rules: ZoneRules): boolean {
+  const footer = rules.footer;
+  return (
+    rules.tzif.transitions.length === 0 &&
+    rules.tzif.types.every((t) => t.offsetSeconds === 0) &&
+    (!footer || (footer.dst === undefined && footer.std.offsetSeconds === 0))
+  );
+}
+
+/** A zone from file rules; zones that are UTC get id `UTC`, as Intl resolves them. */
+function fileZone(name: string, id: string, local: boolean, rules: ZoneRules): Zone {
+  return isUtc(rules) ? { name, id: 'UTC', local } : { name, id, local, rules };
+}
+
+function isZoneName(name: string): boolean {
+  return /^[A-Za-z]/.test(name) && !name.includes('..');
+}
+
+/**
+ * The zone this process runs in (what Go calls `Local`), as an id for {@link loadZone}: `UTC`, a
+ * zone name, or the path of a zone file that has no name. Decided from $TZ and /etc/localtime
+ * as Go decides; Intl is asked only when they give no readable zone. For wiring, not logic.
+ */
+export function processZoneId(source: ZoneSource = SYSTEM_ZONE_SOURCE): string {
+  const local = localZoneSource(source.env);
+  if (local.kind === 'utc') return 'UTC';
+  if (local.kind === 'name') {
+    const rules = isZoneName(local.name) ? rulesOfName(local.name, source) : undefined;
+    if (rules) return isUtc(rules) ? 'UTC' : local.name;
+  } else {
+    const rules = rulesAtPath(local.path, source.fs);
+    if (rules) {
+      if (isUtc(rules)) return 'UTC';
+      const name = zoneNameOfPath(local.path, source.fs.readLink(local.path));
+      return name !== undefined && rulesOfName(name, source) ? name : local.path;
+    }
+  }
   return new Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/** `Local` for a process zone id; an unusable one is UTC, as Go's is. */
+function localZone(id: string, source: ZoneSource): Zone {
+  const utc: Zone = { name: 'Local', id: 'UTC', local: true };
+  if (id === 'UTC') return utc;
+  const rules = id.startsWith('/') ? rulesAtPath(id, source.fs) : isZoneName(id) ? rulesOfName(id, source) : undefined;
+  if (rules) return fileZone('Local', id, true, rules);
+  const resolved = id.startsWith('/') ? undefined : intlTimeZone(id);
+  return resolved === undefined ? utc : { name: 'Local', id: resolved, local: true };
 }
 
 /**
  * Go's `time.LoadLocation(name)`. `localZoneId` is what `Local` stands for (the process zone in
  * production, a fixed zone in tests). Errors carry Go's text: `unknown time zone Foo/Bar` or
- * `time: invalid location name`.
+ * `time: invalid location name`. Rules come from the zone's file when `source` has a valid one,
+ * else from Intl.
  */
-export function loadZone(name: string, localZoneId: string): ZoneResult {
+export function loadZone(name: string, localZoneId: string, source: ZoneSource = SYSTEM_ZONE_SOURCE): ZoneResult {
   if (name === '' || name === 'UTC') return { ok: true, zone: UTC_ZONE };
-  if (name === 'Local') {
-    // An unusable process zone falls back to UTC, as Go's does.
-    return { ok: true, zone: { name: 'Local', id: intlTimeZone(localZoneId) ?? 'UTC', local: true } };
-  }
+  if (name === 'Local') return { ok: true, zone: localZone(localZoneId, source) };
   if (name.includes('..') || name.startsWith('/') || name.startsWith('\\')) {
     return { ok: false, error: 'time: invalid location name' };
   }
   const unknown: ZoneResult = { ok: false, error: `unknown time zone ${name}` };
   // Offset strings ("+01:00", accepted by newer Intl) are no tz database names.
   if (!/^[A-Za-z]/.test(name)) return unknown;
+  const rules = rulesOfName(name, source);
+  if (rules) return { ok: true, zone: fileZone(name, name, false, rules) };
   const resolved = intlTimeZone(name);
   if (resolved === undefined) return unknown;
   // Go finds zone files case-sensitively; Intl does not.
@@ -177,9 +277,10 @@ function bucketEntry(format: Intl.DateTimeFormat, start: number): number | Trans
   return { at: hi, before, after: target };
 }
 
-/** The offset of a zone at an instant, in seconds east of UTC (cached per UTC day). */
+/** The offset of a zone at an instant, in seconds east of UTC (from Intl: cached per UTC day). */
 export function offsetSecondsAt(zone: Zone, ms: number): number {
   if (zone.id === 'UTC') return 0;
+  if (zone.rules) return zoneStateAt(zone.rules, Math.floor(ms / 1000)).offsetSeconds;
   const cache = cacheFor(zone.id);
   const bucket = Math.floor(ms / BUCKET_MS);
   let entry = cache.buckets.get(bucket);
@@ -257,11 +358,12 @@ export function formatRfc3339InZone(zone: Zone, ms: number): string {
 }
 
 /**
- * The zone's abbreviation at an instant, as close to Go's as Intl allows (`CET`, `EDT`, `UTC`;
- * a numeric `+04` where the tz database has none).
+ * The zone's abbreviation at an instant: from its file as Go prints it, or as close to Go's as
+ * Intl allows (`CET`, `EDT`, `UTC`; a numeric `+04` where the tz database has none).
  */
 export function zoneAbbreviation(zone: Zone, ms: number): string {
   if (zone.id === 'UTC') return 'UTC';
+  if (zone.rules) return zoneStateAt(zone.rules, Math.floor(ms / 1000)).abbreviation;
   const offsetSeconds = offsetSecondsAt(zone, ms);
   for (const locale of ['en-US', 'en-GB']) {
     const part = new Intl.DateTimeFormat(locale, { timeZone: zone.id, timeZoneName: 'short' })

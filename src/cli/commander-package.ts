@@ -1,8 +1,17 @@
 /**
- * The `commander` package, as every module of ours imports it (the lint forbids importing it
- * elsewhere). In dist/ the build (`scripts/build.mjs`) points it at `commander-bundle.mjs`, the
- * package bundled into one file, which loads faster than its CommonJS files
- * (docs/design/command-line.md#the-build). Run from src/ (tsx, the tests), it is the package
- * itself.
+ * The `commander` package, as every module of ours uses it (the lint forbids importing it
+ * elsewhere). In dist/ it is `commander-bundle.cjs`, the package bundled into one file and
+ * compiled with the code cache the build wrote for it (`src/lib/bundled-package.ts`;
+ * docs/design/command-line.md#the-build). Run from src/ (tsx, the tests), it is the package itself.
  */
-export { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type * as Commander from 'commander';
+import { requireBundled } from '../lib/bundled-package.js';
+
+export const { Command, CommanderError, InvalidArgumentError, Option } = requireBundled<typeof Commander>({
+  file: 'commander-bundle.cjs',
+  name: 'commander',
+});
+export type Command = Commander.Command;
+export type CommanderError = Commander.CommanderError;
+export type InvalidArgumentError = Commander.InvalidArgumentError;
+export type Option = Commander.Option;

@@ -26,10 +26,13 @@ export async function load(url, context, next) {
 `;
 
 // The ESM hook does not see what `require()` loads (CEL is required on first use, see
-// src/apiserver/crd/cel-runtime.ts), so CommonJS modules are recorded as they are compiled.
+// src/apiserver/crd/cel-runtime.ts), so CommonJS modules are recorded as they are compiled; nor
+// the bundled packages, which src/lib/bundled-package.ts compiles with vm.Script (and its code
+// cache), so the scripts compiled from a file are recorded too.
 const REGISTER = (hooks: string): string => `import { appendFileSync } from 'node:fs';
-import Module, { register } from 'node:module';
+import Module, { register, syncBuiltinESMExports } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import vm from 'node:vm';
 const out = process.env.UPGRADE_OPERATOR_LOADED_MODULES;
 register(${JSON.stringify(hooks)}, { data: { out } });
 const compile = Module.prototype._compile;
@@ -37,6 +40,15 @@ Module.prototype._compile = function (content, filename) {
   appendFileSync(out, pathToFileURL(filename).href + '\\n');
   return compile.apply(this, arguments);
 };
+const Script = vm.Script;
+vm.Script = class extends Script {
+  constructor(code, options) {
+    super(code, options);
+    if (typeof options?.filename === 'string' && options.filename.startsWith('/'))
+      appendFileSync(out, pathToFileURL(options.filename).href + '\\n');
+  }
+};
+syncBuiltinESMExports();
 `;
 
 /** What a run printed and the URLs of the modules it loaded, in load order. */

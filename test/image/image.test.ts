@@ -106,6 +106,19 @@ void test('scripts/build-image.sh builds the image: its size, a non-root user, O
     assert.match(deployment, new RegExp(`\\n\\s+image: ${tag.replaceAll('.', '\\.')}\\n`), `${flow}: ${tag}`);
   }
   assert.deepEqual(podmanBuild, ['podman', 'build', '-t', tag, '.']);
+  // The zone files the scheduled flow reads a schedule's zone from (docs/configuration.md), and
+  // the code caches of the bundled packages, made by the image's own Node.js at its build.
+  const root = (await podman(['image', 'mount', IMAGE])).trim();
+  try {
+    for (const file of [
+      'usr/share/zoneinfo/Europe/Zurich',
+      'opt/upgrade-operator/dist/yaml-bundle.cjs.v8cache',
+      'opt/upgrade-operator/dist/commander-bundle.cjs.v8cache',
+    ])
+      assert.ok(existsSync(join(root, file)), file);
+  } finally {
+    await podman(['image', 'unmount', IMAGE]);
+  }
 });
 
 /** The size of the image's root filesystem now, as scripts/build-image.sh measures it. */

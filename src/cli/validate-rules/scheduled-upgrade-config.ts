@@ -1,8 +1,7 @@
 /** `validate`'s rules for managedupgrade.appuio.io/v1beta1 UpgradeConfigs (the scheduled flow). */
-import { ScheduledUpgradeConfigDefaults } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config-contract.js';
 import type { ScheduledUpgradeConfig } from '../../api/managedupgrade.appuio.io/v1beta1/upgrade-config.js';
 import type { JsonObject } from '../../lib/json.js';
-import { nextScheduleTimes } from '../../scheduled/schedule/maintenance-schedule.js';
+import { nextScheduleTime } from '../../scheduled/schedule/maintenance-schedule.js';
 import { compileSchedulingPolicy } from '../../scheduled/schedule/next-job.js';
 import { buildScheduledUpgradeJob } from '../../scheduled/steps/scheduled-upgrade-job.js';
 import { CRD } from '../crds/scheduled-upgrade-config.generated.js';
@@ -17,12 +16,10 @@ function scheduledUpgradeConfigRules(object: JsonObject, ctx: RunContext): Findi
     const p = compiled.problem;
     out.problems.push(operatorProblem('error', `${p.field}: ${p.message}`, { field: p.field, reason: p.reason }));
   } else {
-    const next = nextScheduleTimes(
-      compiled.policy.schedule,
-      ctx.nowMs,
-      ScheduledUpgradeConfigDefaults.nextPossibleSchedules,
-    );
-    if (next.times.length === 0 && next.error !== undefined)
+    // The operator reports a schedule with no next time (its first one); the later times of
+    // status.nextPossibleSchedules change no verdict.
+    const next = nextScheduleTime(compiled.policy.schedule, ctx.nowMs);
+    if (!next.ok)
       out.problems.push(operatorProblem('error', next.error, { field: 'spec.schedule', reason: 'NoNextSchedule' }));
   }
   // The template's settings as each UpgradeJob made from it will carry them.

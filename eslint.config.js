@@ -16,7 +16,7 @@ const namedParameters = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'deploy/**', 'coverage/**', '**/testdata/**'] },
+  { ignores: ['dist/**', '.build/**', 'node_modules/**', 'deploy/**', 'coverage/**', '**/testdata/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

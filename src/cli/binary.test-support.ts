@@ -72,11 +72,16 @@ function distIsStale(): boolean {
   return sources > built || !bundled();
 }
 
-/** False when dist/ is not the layout scripts/build.mjs makes (the bundle, its metafile, the packages' bundles). */
+/** False when dist/ is not the layout scripts/build.mjs makes (the bundle, its metafile, the packages' bundles and their code caches). */
 function bundled(): boolean {
-  return ['dist/main.mjs', 'dist/yaml-bundle.cjs', 'dist/commander-bundle.mjs', '.build/bundle-meta.json'].every(
-    (path) => existsSync(join(ROOT, path)),
-  );
+  return [
+    'dist/main.mjs',
+    'dist/yaml-bundle.cjs',
+    'dist/commander-bundle.cjs',
+    'dist/yaml-bundle.cjs.v8cache',
+    'dist/commander-bundle.cjs.v8cache',
+    '.build/bundle-meta.json',
+  ].every((path) => existsSync(join(ROOT, path)));
 }
 
 /**

@@ -158,7 +158,7 @@ export function heavyModulesLoaded(urls: readonly string[], heavy = HEAVY_MODULE
 }
 
 /** An UpgradeConfig of the scheduled flow, as a GitOps repository holds it. */
-const UPGRADE_CONFIG_YAML = `apiVersion: managedupgrade.appuio.io/v1beta1
+export const UPGRADE_CONFIG_YAML = `apiVersion: managedupgrade.appuio.io/v1beta1
 kind: UpgradeConfig
 metadata:
   name: cluster-upgrade

@@ -9,26 +9,9 @@ import assert from 'node:assert/strict';
 import { ManualClock } from '../lib/clock.js';
 import { processZoneId } from '../time/zone.js';
 import { FIXTURE_DIR } from '../time/zoneinfo-fixtures.test-support.js';
+import { UPGRADE_CONFIG_YAML } from './loaded-modules.test-support.js';
 import { previewsFor } from './preview.js';
 import { runValidate } from './validate.js';
-
-const CONFIG = `apiVersion: managedupgrade.appuio.io/v1beta1
-kind: UpgradeConfig
-metadata:
-  name: cluster-upgrade
-  namespace: appuio-openshift-upgrade-controller
-spec:
-  schedule:
-    cron: "0 22 * * 2"
-    isoWeek: "@odd"
-    location: Europe/Zurich
-  pinVersionWindow: 4h
-  jobTemplate:
-    spec:
-      config:
-        preUpgradeHealthChecks: {}
-        postUpgradeHealthChecks: {timeout: 90m}
-`;
 
 const saved = { TZ: process.env.TZ, ZONEINFO: process.env.ZONEINFO, format: Intl.DateTimeFormat };
 const constructed: unknown[] = [];
@@ -60,7 +43,7 @@ test('validate of an UpgradeConfig in Europe/Zurich constructs no Intl.DateTimeF
   const io = {
     readFile: (path: string): string => {
       assert.equal(path, 'upgrade-config.yaml');
-      return CONFIG;
+      return UPGRADE_CONFIG_YAML;
     },
     readStdin: (): string => '',
     isDirectory: (): boolean => false,

@@ -14,7 +14,7 @@ import {
   type CalendarEvent,
 } from './icalendar.js';
 import { parseCalendar } from './icalendar.test-support.js';
-import { NO_ZONEINFO } from '../time/zoneinfo-fixtures.test-support.js';
+import { fixtureSource, NO_ZONEINFO } from '../time/zoneinfo-fixtures.test-support.js';
 
 /** Zones from Intl, whatever the machine's zoneinfo: the expected TZNAMEs are Intl's. */
 function zone(name: string): Zone {
@@ -133,6 +133,22 @@ void test('VTIMEZONE: the observance in force at the start, then one per change;
     'TZOFFSETTO:+1100',
     'TZNAME:+11',
     'END:DAYLIGHT',
+  ]);
+});
+
+void test('VTIMEZONE of a zone read from its file: the abbreviations the file has, as Go prints them', () => {
+  const kolkata = loadZone('Asia/Kolkata', 'UTC', fixtureSource());
+  assert.ok(kolkata.ok && kolkata.zone.rules !== undefined);
+  assert.deepEqual(vtimezoneLines(kolkata.zone, Date.parse('2024-03-01Z'), Date.parse('2024-09-01Z')), [
+    'BEGIN:VTIMEZONE',
+    'TZID:Asia/Kolkata',
+    'BEGIN:STANDARD',
+    'DTSTART:19700101T053000',
+    'TZOFFSETFROM:+0530',
+    'TZOFFSETTO:+0530',
+    'TZNAME:IST',
+    'END:STANDARD',
+    'END:VTIMEZONE',
   ]);
 });
 

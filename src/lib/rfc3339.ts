@@ -8,6 +8,7 @@
  * as local time, out-of-range days rolled over). Stricter than Go's lenient fallback parser in
  * two corners nobody writes on purpose: a one-digit hour and a comma before the fraction.
  */
+import { daysInMonth } from './gregorian.js';
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
 
@@ -23,7 +24,7 @@ export function parseRfc3339(text: string): number | undefined {
     number,
     number,
   ];
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 59) return undefined;
   let offsetMin = 0;
   if (m[8] !== 'Z') {
@@ -38,9 +39,4 @@ export function parseRfc3339(text: string): number | undefined {
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second, fractionMs);
   return date.getTime() - offsetMin * 60_000;
-}
-
-function daysIn(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }

@@ -7,6 +7,7 @@
  * 24×7, and each instant is placed within its UTC year. Hand-written, like tzif.ts.
  * Pure functions; malformed strings yield an error text.
  */
+import { DAYS_BEFORE_MONTH, daysInMonth, isLeapYear } from '../lib/gregorian.js';
 
 /** What is in force at an instant. */
 export interface ZoneState {
@@ -167,33 +168,22 @@ export function parsePosixTz(text: string): PosixTzResult {
   }
 }
 
-function isLeap(year: number): boolean {
-  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-}
-
-const DAYS_BEFORE = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365];
-
-function daysIn(month: number, year: number): number {
-  if (month === 2 && isLeap(year)) return 29;
-  return (DAYS_BEFORE[month] ?? 0) - (DAYS_BEFORE[month - 1] ?? 0);
-}
-
 /** Go's tzruleTime: seconds from the start of the UTC year to the rule's instant. */
 function ruleSecondsInYear(year: number, transition: Rule, offsetSeconds: number): number {
   let day: number;
   const d = transition.date;
   if (d.kind === 'julian') {
-    day = d.day - 1 + (isLeap(year) && d.day >= 60 ? 1 : 0);
+    day = d.day - 1 + (isLeapYear(year) && d.day >= 60 ? 1 : 0);
   } else if (d.kind === 'day-of-year') {
     day = d.day;
   } else {
     const firstWeekday = new Date(Date.UTC(year, d.month - 1, 1)).getUTCDay();
     let dom = (d.weekday - firstWeekday + 7) % 7;
     for (let i = 1; i < d.week; i++) {
-      if (dom + 7 >= daysIn(d.month, year)) break;
+      if (dom + 7 >= daysInMonth(year, d.month)) break;
       dom += 7;
     }
-    day = dom + (DAYS_BEFORE[d.month - 1] ?? 0) + (isLeap(year) && d.month > 2 ? 1 : 0);
+    day = dom + (DAYS_BEFORE_MONTH[d.month - 1] ?? 0) + (isLeapYear(year) && d.month > 2 ? 1 : 0);
   }
   return day * DAY + transition.time - offsetSeconds;
 }

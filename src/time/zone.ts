@@ -15,6 +15,7 @@
  */
 import { zoneRulesFromTzif, zoneStateAt, type ZoneRules } from './zone-rules.js';
 import {
+  isZoneName,
   localZoneSource,
   systemZoneinfo,
   zoneFileCandidates,
@@ -159,10 +160,6 @@ function isUtc(rules: ZoneRules): boolean {
 /** A zone from file rules; zones that are UTC get id `UTC`, as Intl resolves them. */
 function fileZone(name: string, id: string, local: boolean, rules: ZoneRules): Zone {
   return isUtc(rules) ? { name, id: 'UTC', local } : { name, id, local, rules };
-}
-
-function isZoneName(name: string): boolean {
-  return /^[A-Za-z]/.test(name) && !name.includes('..');
 }
 
 /**

@@ -60,6 +60,11 @@ export function localZoneSource(env: ZoneinfoEnv): LocalZoneSource {
   return { kind: 'name', name: tz };
 }
 
+/** A name that may stand for a zone file under a zoneinfo folder: it starts with a letter and never climbs out. */
+export function isZoneName(name: string): boolean {
+  return /^[A-Za-z]/.test(name) && !name.includes('..');
+}
+
 /**
  * The zone name a zone file's path stands for: what follows `/zoneinfo/` in the path or in its
  * symbolic link's target (`/etc/localtime -> /usr/share/zoneinfo/Europe/Zurich`), if any.
@@ -69,7 +74,7 @@ export function zoneNameOfPath(path: string, linkTarget: string | undefined): st
     const at = p?.lastIndexOf('/zoneinfo/') ?? -1;
     if (p !== undefined && at >= 0) {
       const name = p.slice(at + '/zoneinfo/'.length);
-      if (/^[A-Za-z]/.test(name) && !name.includes('..')) return name;
+      if (isZoneName(name)) return name;
     }
   }
   return undefined;

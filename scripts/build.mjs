@@ -25,16 +25,19 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const TSC_OUT = '.build/tsc';
 
 /** What the code caches are made from: the bundles run as the light commands run them. */
+const BUNDLED_PACKAGE_MODULE = pathToFileURL(join(root, TSC_OUT, 'lib/bundled-package.js')).href;
 const WARM_UP = `
-import { writeCodeCache } from ${JSON.stringify(pathToFileURL(join(root, TSC_OUT, 'lib/bundled-package.js')).href)};
-writeCodeCache(${JSON.stringify(join(root, 'dist/yaml-bundle.cjs'))}, (yaml) => {
+import { join } from 'node:path';
+import { BUNDLED_PACKAGES, writeCodeCache } from ${JSON.stringify(BUNDLED_PACKAGE_MODULE)};
+const dist = ({ file }) => join(${JSON.stringify(join(root, 'dist'))}, file);
+writeCodeCache(dist(BUNDLED_PACKAGES.yaml), (yaml) => {
   const text = 'apiVersion: v1\\nkind: List\\nitems:\\n- {a: 1, b: [x, "y"], c: null, d: true}\\n- &x\\n  e: |\\n    text\\n  f: 1.5\\n- *x\\n---\\ng: h\\n';
   for (const doc of yaml.parseAllDocuments(text, { version: '1.1' })) doc.toJS();
   yaml.parse('a: b');
   yaml.parseDocument('a: [1, 2]').toJS();
   yaml.stringify({ a: [1, { b: 'c' }], d: 'e: f' });
 });
-writeCodeCache(${JSON.stringify(join(root, 'dist/commander-bundle.cjs'))}, ({ Command, Option }) => {
+writeCodeCache(dist(BUNDLED_PACKAGES.commander), ({ Command, Option }) => {
   const program = new Command('x').exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
   program.command('sub').description('d').option('-f, --file <path>', 'f', (v, p) => [...p, v], []).addOption(new Option('-o, --output <format>').choices(['text', 'json']).default('text')).action(() => {});
   program.parse(['node', 'x', 'sub', '-f', 'a', '-o', 'json']);
@@ -51,6 +54,8 @@ const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), 
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 
 const { build } = await import('esbuild');
+/** The bundled packages' files (src/lib/bundled-package.ts), from tsc's output. */
+const { BUNDLED_PACKAGES } = await import(BUNDLED_PACKAGE_MODULE);
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 const common = {
   absWorkingDir: root,
@@ -77,7 +82,7 @@ await build({
     loader: 'js',
   },
   format: 'cjs',
-  outfile: 'dist/yaml-bundle.cjs',
+  outfile: join('dist', BUNDLED_PACKAGES.yaml.file),
   // Half the bytes for V8 to read (measured: about 0.04× `node -e 0` off `validate` and `--help`
   // with commander's); the source maps keep their stack traces readable.
   minify: true,
@@ -99,12 +104,12 @@ const lazyChildProcess = {
 await build({
   ...common,
   stdin: {
-    contents: "export { Command, CommanderError, InvalidArgumentError, Option } from 'commander';",
+    contents: "module.exports = require('commander');",
     resolveDir: root,
     loader: 'js',
   },
   format: 'cjs',
-  outfile: 'dist/commander-bundle.cjs',
+  outfile: join('dist', BUNDLED_PACKAGES.commander.file),
   plugins: [lazyChildProcess],
   minify: true,
 });

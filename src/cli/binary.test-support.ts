@@ -8,6 +8,7 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUNDLED_PACKAGES, codeCachePath } from '../lib/bundled-package.js';
 
 /** The repository's root folder. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -74,14 +75,11 @@ function distIsStale(): boolean {
 
 /** False when dist/ is not the layout scripts/build.mjs makes (the bundle, its metafile, the packages' bundles and their code caches). */
 function bundled(): boolean {
-  return [
-    'dist/main.mjs',
-    'dist/yaml-bundle.cjs',
-    'dist/commander-bundle.cjs',
-    'dist/yaml-bundle.cjs.v8cache',
-    'dist/commander-bundle.cjs.v8cache',
-    '.build/bundle-meta.json',
-  ].every((path) => existsSync(join(ROOT, path)));
+  const packages = Object.values(BUNDLED_PACKAGES).flatMap(({ file }) => [
+    join('dist', file),
+    codeCachePath(join('dist', file)),
+  ]);
+  return ['dist/main.mjs', '.build/bundle-meta.json', ...packages].every((path) => existsSync(join(ROOT, path)));
 }
 
 /**

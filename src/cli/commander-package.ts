@@ -5,12 +5,11 @@
  * docs/design/command-line.md#the-build). Run from src/ (tsx, the tests), it is the package itself.
  */
 import type * as Commander from 'commander';
-import { requireBundled } from '../lib/bundled-package.js';
+import { BUNDLED_PACKAGES, requireBundled } from '../lib/bundled-package.js';
 
-export const { Command, CommanderError, InvalidArgumentError, Option } = requireBundled<typeof Commander>({
-  file: 'commander-bundle.cjs',
-  name: 'commander',
-});
+export const { Command, CommanderError, InvalidArgumentError, Option } = requireBundled<typeof Commander>(
+  BUNDLED_PACKAGES.commander,
+);
 export type Command = Commander.Command;
 export type CommanderError = Commander.CommanderError;
 export type InvalidArgumentError = Commander.InvalidArgumentError;

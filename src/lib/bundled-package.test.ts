@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { codeCachePath, loadBundleFile, requireBundled, writeCodeCache } from './bundled-package.js';
+import { BUNDLED_PACKAGES, codeCachePath, loadBundleFile, requireBundled, writeCodeCache } from './bundled-package.js';
 
 /** A CommonJS file like a bundle: it requires a Node module and exports functions. */
 const BUNDLE = `'use strict';
@@ -70,7 +70,7 @@ void test('the code cache written after a warm-up is accepted, and a damaged or 
 });
 
 void test('without a bundle next to it (run from src/), the package itself is required, once', () => {
-  const first = requireBundled<{ parse: (text: string) => unknown }>({ file: 'yaml-bundle.cjs', name: 'yaml' });
+  const first = requireBundled<{ parse: (text: string) => unknown }>(BUNDLED_PACKAGES.yaml);
   assert.deepEqual(first.parse('a: [1]'), { a: [1] });
-  assert.equal(requireBundled({ file: 'yaml-bundle.cjs', name: 'yaml' }), first);
+  assert.equal(requireBundled(BUNDLED_PACKAGES.yaml), first);
 });

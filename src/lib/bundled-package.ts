@@ -28,6 +28,12 @@ export interface BundledPackage {
   readonly name: string;
 }
 
+/** The two packages dist/ carries bundled; scripts/build.mjs writes their files and code caches. */
+export const BUNDLED_PACKAGES = {
+  yaml: { file: 'yaml-bundle.cjs', name: 'yaml' },
+  commander: { file: 'commander-bundle.cjs', name: 'commander' },
+} as const satisfies Record<string, BundledPackage>;
+
 const loaded = new Map<string, unknown>();
 
 /** The path of `file` next to this module (in dist/, next to the chunks). */

@@ -12,7 +12,7 @@
  * the package itself.
  */
 import type * as Yaml from 'yaml';
-import { requireBundled } from './bundled-package.js';
+import { BUNDLED_PACKAGES, requireBundled } from './bundled-package.js';
 
 /** What we use of yaml, and what its bundle holds: scripts/build.mjs reads the names from here. */
 export type YamlPackage = Pick<
@@ -22,5 +22,5 @@ export type YamlPackage = Pick<
 
 /** The yaml package, required the first time it is asked for. */
 export function yamlPackage(): YamlPackage {
-  return requireBundled<YamlPackage>({ file: 'yaml-bundle.cjs', name: 'yaml' });
+  return requireBundled<YamlPackage>(BUNDLED_PACKAGES.yaml);
 }

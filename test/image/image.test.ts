@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { BUNDLED_PACKAGES, codeCachePath } from '../../src/lib/bundled-package.js';
 import { ensureBuilt } from '../../src/cli/binary.test-support.js';
 import {
   assertRehearsalAsExpected,
@@ -112,8 +113,7 @@ void test('scripts/build-image.sh builds the image: its size, a non-root user, O
   try {
     for (const file of [
       'usr/share/zoneinfo/Europe/Zurich',
-      'opt/upgrade-operator/dist/yaml-bundle.cjs.v8cache',
-      'opt/upgrade-operator/dist/commander-bundle.cjs.v8cache',
+      ...Object.values(BUNDLED_PACKAGES).map(({ file }) => codeCachePath(`opt/upgrade-operator/dist/${file}`)),
     ])
       assert.ok(existsSync(join(root, file)), file);
   } finally {
